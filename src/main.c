@@ -1,0 +1,125 @@
+/* pscope: argument parsing, the subcommand table, then the UI or a batch
+ * command. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "out/escape.h"
+#include "../ui/ui.h"
+
+static const struct subcmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+} subcmds[] = {
+	{ "list", cmd_list, "list [--sort KEY] [--tree] [--threads] [--interval SEC] [--json]" },
+	{ "show", cmd_show, "show PID [--pane status|fd|maps|mem|threads|all] [--json]" },
+	{ "stack", cmd_stack, "stack PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]" },
+	{ "top", cmd_top, "top PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]" },
+	{ "core", cmd_core, "core PID [-o FILE] [--all-mappings] [--json]" },
+	{ "doors", cmd_doors, "doors [PID] [--json]" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: pscope [OPTION]...            interactive inspector\n"
+		"  or:  pscope COMMAND [ARG]...       one snapshot to stdout\n"
+		"\n"
+		"A live, top-like inspector for Linux processes: process list, per-process\n"
+		"panes (status, fds, maps, memory, threads), hot functions from perf sampling,\n"
+		"all-thread stack dumps with deadlock detection, and core files.\n"
+		"\n"
+		"Options:\n"
+		"  -d, --delay=TENTHS     refresh every TENTHS of a second (default 15)\n"
+		"  -p, --pid=PID          open the detail screen of PID\n"
+		"  -u, --user=USER        show only the processes of USER\n"
+		"  -t, --tree             start in tree view\n"
+		"  -s, --sort-key=KEY     sort by KEY (pid, user, cpu, mem, time, command, ...)\n"
+		"  -h, --help             display this help and exit\n"
+		"  -V, --version          output version information and exit\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
+		fprintf(f, "  pscope %s\n", subcmds[i].usage);
+	fprintf(f, "\nKeys inside pscope: press F1 or ? for help.\n"
+		   "Permissions: `pscope doors` shows which kernel doors are open.\n"
+		   "Full documentation: man pscope\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "delay", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "tree", no_argument, NULL, 't' },
+		{ "sort-key", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ui_opts uo = { .delay_tenths = 15 };
+	int c;
+
+	setlocale(LC_ALL, "");
+	if (argc > 1 && argv[1][0] != '-') {
+		for (size_t i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
+			if (!strcmp(argv[1], subcmds[i].name))
+				return subcmds[i].run(argc - 1, argv + 1);
+		fprintf(stderr, "pscope: unknown command '%s'\nTry 'pscope --help' for more information.\n",
+			esc(argv[1]));
+		return 2;
+	}
+	while ((c = getopt_long(argc, argv, "d:p:u:ts:hV", opts, NULL)) != -1) {
+		char *end;
+		switch (c) {
+		case 'd':
+			errno = 0;
+			uo.delay_tenths = strtol(optarg, &end, 10);
+			if (errno || *end || uo.delay_tenths < 1 || uo.delay_tenths > 600) {
+				fprintf(stderr, "pscope: invalid delay '%s' (tenths of a second, 1..600)\n", esc(optarg));
+				return 2;
+			}
+			break;
+		case 'p':
+			errno = 0;
+			uo.pid = (int)strtol(optarg, &end, 10);
+			if (errno || *end || uo.pid <= 0) {
+				fprintf(stderr, "pscope: invalid PID '%s'\n", esc(optarg));
+				return 2;
+			}
+			break;
+		case 'u':
+			uo.user = optarg;
+			break;
+		case 't':
+			uo.tree = 1;
+			break;
+		case 's':
+			uo.sort_key = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("pscope %s\n", PACKAGE_VERSION);
+			return 0;
+		default:
+			fprintf(stderr, "Try 'pscope --help' for more information.\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "pscope: unexpected argument '%s'\nTry 'pscope --help' for more information.\n",
+			esc(argv[optind]));
+		return 2;
+	}
+	return ui_run(&uo);
+}

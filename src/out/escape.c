@@ -1,0 +1,113 @@
+#include "out/escape.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Decode one UTF-8 sequence; returns its length, or 0 if invalid. */
+static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
+{
+	unsigned char c = s[0];
+	size_t n;
+	uint32_t v, min;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if ((c & 0xe0) == 0xc0) {
+		n = 2, v = c & 0x1f, min = 0x80;
+	} else if ((c & 0xf0) == 0xe0) {
+		n = 3, v = c & 0x0f, min = 0x800;
+	} else if ((c & 0xf8) == 0xf0) {
+		n = 4, v = c & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n > len)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = (v << 6) | (s[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return n;
+}
+
+bool utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_decode(p + i, len - i, &cp);
+		if (!n)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+static bool is_format_char(uint32_t cp)
+{
+	return cp == 0x061c || (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff || (cp >= 0x2028 && cp <= 0x2029);
+}
+
+size_t esc_display(const char *s, size_t len, char *out, size_t outsz)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, o = 0;
+
+	if (!outsz)
+		return 0;
+	while (i < len) {
+		char tmp[16];
+		const char *piece = tmp;
+		size_t plen;
+		uint32_t cp;
+		size_t n = utf8_decode(p + i, len - i, &cp);
+
+		if (n == 0) {
+			snprintf(tmp, sizeof(tmp), "\\x%02x", p[i]);
+			plen = 4;
+			n = 1;
+		} else if (cp == '\n') {
+			piece = "\\n", plen = 2;
+		} else if (cp == '\t') {
+			piece = "\\t", plen = 2;
+		} else if (cp == 0x1b) {
+			piece = "\\e", plen = 2;
+		} else if (cp < 0x20 || cp == 0x7f) {
+			snprintf(tmp, sizeof(tmp), "\\x%02x", (unsigned)cp);
+			plen = 4;
+		} else if ((cp >= 0x80 && cp <= 0x9f) || is_format_char(cp)) {
+			plen = (size_t)snprintf(tmp, sizeof(tmp), "\\u%04x", (unsigned)cp);
+		} else {
+			piece = (const char *)p + i;
+			plen = n;
+		}
+		if (o + plen + 1 > outsz)
+			break;
+		memcpy(out + o, piece, plen);
+		o += plen;
+		i += n;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+const char *esc(const char *s)
+{
+	static _Thread_local char bufs[16][4096];
+	static _Thread_local unsigned next;
+	char *b = bufs[next++ % 16];
+
+	if (!s)
+		s = "";
+	esc_display(s, strlen(s), b, sizeof(bufs[0]));
+	return b;
+}

@@ -1,0 +1,23 @@
+/* Making hostile strings (from /proc, ELF, DWARF, peers) harmless. The UI's
+ * draw.c and every batch writer go through here. */
+#ifndef PS_OUT_ESCAPE_H
+#define PS_OUT_ESCAPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+bool utf8_valid(const char *s, size_t len);
+
+/* Copy s[0..len) to out as valid, printable UTF-8: C0 controls and DEL as
+ * "\n", "\t", "\e" or "\xNN"; C1 controls (U+0080..U+009F) as "\u0085";
+ * invalid UTF-8 bytes as "\xNN"; bidi and zero-width formatting characters
+ * (U+061C, U+200B..U+200F, U+202A..U+202E, U+2066..U+2069, U+FEFF) as
+ * "\u202e"; a backslash stays a single backslash. Truncates at a character
+ * boundary; out is always NUL-terminated. Returns strlen(out). */
+size_t esc_display(const char *s, size_t len, char *out, size_t outsz);
+
+/* printf-friendly: escapes s into one of 16 rotating thread-local buffers
+ * (4 KiB each). */
+const char *esc(const char *s);
+
+#endif

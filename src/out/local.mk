@@ -1,0 +1,2 @@
+# Batch writers: escaping (text), JSON (json-c), folded stacks.
+libpscope_a_SOURCES += src/out/escape.c src/out/escape.h src/out/json.c src/out/json.h

@@ -1,0 +1,96 @@
+#include "target.h"
+#include "doors.h"
+#include "proc/stat.h"
+#include "util.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static int stat_of(pid_t pid, int dirfd, struct proc_stat *st, struct ps_error *e)
+{
+	int r = proc_stat_read(dirfd, st);
+	if (r < 0)
+		return ps_error_set(e, ESRCH, "process %d has exited", (int)pid);
+	return 0;
+}
+
+int target_id_of(pid_t pid, struct target_id *out, struct ps_error *e)
+{
+	struct proc_stat st;
+	int fd = proc_open_pid(pid);
+	int r;
+
+	if (fd < 0)
+		return ps_error_set(e, ESRCH, "no process with PID %d", (int)pid);
+	r = stat_of(pid, fd, &st, e);
+	close(fd);
+	if (r < 0)
+		return r;
+	out->pid = pid;
+	out->starttime = st.starttime;
+	return 0;
+}
+
+bool target_id_equal(const struct target_id *a, const struct target_id *b)
+{
+	return a->pid == b->pid && a->starttime == b->starttime;
+}
+
+int target_open(struct target *t, pid_t pid, const struct target_id *want, struct ps_error *e)
+{
+	struct proc_stat st;
+	struct stat sb;
+	int r;
+
+	memset(t, 0, sizeof(*t));
+	t->pidfd = -1;
+	t->dirfd = -1;
+	if (pid <= 0)
+		return ps_error_set(e, EINVAL, "invalid PID %d", (int)pid);
+	/* pidfd first: it pins the process, so the /proc check below names it. */
+	t->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	t->dirfd = proc_open_pid(pid);
+	if (t->dirfd < 0) {
+		target_close(t);
+		return ps_error_set(e, ESRCH, "no process with PID %d", (int)pid);
+	}
+	r = stat_of(pid, t->dirfd, &st, e);
+	if (r < 0) {
+		target_close(t);
+		return r;
+	}
+	t->id.pid = pid;
+	t->id.starttime = st.starttime;
+	strlcpy_ps(t->comm, st.comm, sizeof(t->comm));
+	if (fstat(t->dirfd, &sb) == 0)
+		t->uid = sb.st_uid;
+	if (want && !target_id_equal(want, &t->id)) {
+		target_close(t);
+		return ps_error_set(e, ESRCH,
+				    "PID %d now names another process (the one selected has exited and its PID was reused)",
+				    (int)pid);
+	}
+	return 0;
+}
+
+int target_verify(const struct target *t, struct ps_error *e)
+{
+	struct proc_stat st;
+
+	if (proc_stat_read(t->dirfd, &st) < 0 || st.starttime != t->id.starttime || st.state == 'Z' ||
+	    st.state == 'X')
+		return ps_error_set(e, ESRCH, "process %d has exited", (int)t->id.pid);
+	return 0;
+}
+
+void target_close(struct target *t)
+{
+	if (t->pidfd >= 0)
+		close(t->pidfd);
+	if (t->dirfd >= 0)
+		close(t->dirfd);
+	t->pidfd = t->dirfd = -1;
+}

@@ -1,0 +1,36 @@
+/* Identity of one inspected process: pid + start time (+ a pidfd). Every
+ * attach, sample and core goes through it, so a reused PID is refused
+ * instead of inspected. */
+#ifndef PS_TARGET_H
+#define PS_TARGET_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+/* Copyable identity, carried by jobs and ring messages. */
+struct target_id {
+	pid_t pid;
+	unsigned long long starttime; /* /proc/PID/stat field 22 */
+};
+
+struct target {
+	struct target_id id;
+	int pidfd;        /* -1 if pidfd_open is unavailable */
+	int dirfd;        /* /proc/PID */
+	uid_t uid;        /* real uid of the target */
+	char comm[64];    /* raw, hostile */
+};
+
+/* Read the identity of a live pid now. */
+int target_id_of(pid_t pid, struct target_id *out, struct ps_error *e);
+/* Open pid; if want is not NULL, refuse (ESRCH) unless it is that same process. */
+int target_open(struct target *t, pid_t pid, const struct target_id *want, struct ps_error *e);
+/* 0 while the target is the same live process; -ESRCH once it exited or
+ * its pid now names another process. */
+int target_verify(const struct target *t, struct ps_error *e);
+bool target_id_equal(const struct target_id *a, const struct target_id *b);
+void target_close(struct target *t);
+
+#endif

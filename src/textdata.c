@@ -1,0 +1,25 @@
+#include "textdata.h"
+#include "util.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+char *textdata_load(const char *relpath)
+{
+	const char *dirs[] = { getenv("PSCOPE_DATA"), PSCOPE_DATADIR, PSCOPE_SRCDATADIR };
+
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		char path[4096];
+		char *buf = NULL;
+		size_t cap = 0;
+
+		if (!dirs[i] || !dirs[i][0])
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dirs[i], relpath);
+		if (read_file_alloc_at(AT_FDCWD, path, &buf, &cap) >= 0)
+			return buf;
+		free(buf);
+	}
+	return NULL;
+}

@@ -1,0 +1,151 @@
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t size)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	size_t off = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (off + 1 < size) {
+		ssize_t n = read(fd, buf + off, size - 1 - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int err = errno;
+			close(fd);
+			return -err;
+		}
+		if (n == 0)
+			break;
+		off += (size_t)n;
+	}
+	buf[off] = '\0';
+	close(fd);
+	return (ssize_t)off;
+}
+
+ssize_t read_file_alloc_at(int dirfd, const char *path, char **buf, size_t *cap)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	size_t off = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (!*buf || *cap < 4096) {
+		char *nb = realloc(*buf, 4096);
+		if (!nb) {
+			close(fd);
+			return -ENOMEM;
+		}
+		*buf = nb;
+		*cap = 4096;
+	}
+	for (;;) {
+		if (off + 1 >= *cap) {
+			char *nb = realloc(*buf, *cap * 2);
+			if (!nb) {
+				close(fd);
+				return -ENOMEM;
+			}
+			*buf = nb;
+			*cap *= 2;
+		}
+		ssize_t n = read(fd, *buf + off, *cap - 1 - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int err = errno;
+			close(fd);
+			return -err;
+		}
+		if (n == 0)
+			break;
+		off += (size_t)n;
+	}
+	(*buf)[off] = '\0';
+	close(fd);
+	return (ssize_t)off;
+}
+
+int read_long_file(const char *path, long *out)
+{
+	char buf[64];
+	ssize_t n = read_file_at(AT_FDCWD, path, buf, sizeof(buf));
+	char *end;
+
+	if (n < 0)
+		return (int)n;
+	errno = 0;
+	*out = strtol(buf, &end, 10);
+	if (end == buf || errno)
+		return -EINVAL;
+	return 0;
+}
+
+int proc_open_pid(pid_t pid)
+{
+	char path[32];
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+int proc_open_task(pid_t pid, pid_t tid)
+{
+	char path[48];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d", (int)pid, (int)tid);
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+double now_s(void)
+{
+	return (double)now_ns() / 1e9;
+}
+
+size_t strlcpy_ps(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+	if (size) {
+		size_t n = len < size - 1 ? len : size - 1;
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+		return n;
+	}
+	return 0;
+}
+
+const char *human_bytes(unsigned long long bytes, char *buf, size_t size)
+{
+	static const char units[] = "BKMGTP";
+	double v = (double)bytes;
+	int u = 0;
+
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, size, "%lluB", bytes);
+	else if (v < 10)
+		snprintf(buf, size, "%.1f%c", v, units[u]);
+	else
+		snprintf(buf, size, "%.0f%c", v, units[u]);
+	return buf;
+}

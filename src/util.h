@@ -1,0 +1,31 @@
+/* Small I/O helpers shared by the /proc readers and backends. */
+#ifndef PS_UTIL_H
+#define PS_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Read a whole file relative to dirfd into buf (NUL-terminated, at most
+ * size-1 bytes). Returns bytes read or -errno. */
+ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t size);
+/* Same, growing *buf (malloc'd, *cap updated) until the file fits. */
+ssize_t read_file_alloc_at(int dirfd, const char *path, char **buf, size_t *cap);
+/* Read a single integer from a file such as /proc/sys/kernel/perf_event_paranoid.
+ * Returns 0 and sets *out, or -errno (-ENOENT when absent). */
+int read_long_file(const char *path, long *out);
+/* Open /proc/PID as a directory fd (O_PATH is not enough for openat reads). */
+int proc_open_pid(pid_t pid);
+int proc_open_task(pid_t pid, pid_t tid);
+/* Monotonic clock in nanoseconds / seconds. */
+uint64_t now_ns(void);
+double now_s(void);
+/* Copy at most size-1 bytes, always terminating. Returns strlen(dst). */
+size_t strlcpy_ps(char *dst, const char *src, size_t size);
+/* Human size "1.5G", "340M", "12K" into buf. */
+const char *human_bytes(unsigned long long bytes, char *buf, size_t size);
+
+#endif

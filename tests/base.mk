@@ -1,0 +1,6 @@
+# Base unit tests and the ring/worker tests.
+check_PROGRAMS += tests/unit/test-base
+tests_unit_test_base_SOURCES = tests/unit/test-base.c tests/unit/tap.h
+tests_unit_test_base_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-base
+EXTRA_DIST += tests/lib.sh tests/fixtures

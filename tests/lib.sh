@@ -1,0 +1,69 @@
+# TAP helpers for the end-to-end tests (sourced). Each check is one case.
+# Environment from `make check`: PSCOPE, TARGETS, top_srcdir, top_builddir.
+: "${PSCOPE:=$top_builddir/pscope}"
+_n=0
+_failed=0
+_cleanups=""
+
+ok() { # ok COND-EXIT-STATUS DESCRIPTION
+	_n=$((_n + 1))
+	if [ "$1" = 0 ]; then echo "ok $_n - $2"; else echo "not ok $_n - $2"; _failed=$((_failed + 1)); fi
+}
+check() { # check DESCRIPTION COMMAND...
+	local d=$1; shift
+	if "$@" >/tmp/pscope-check.$$ 2>&1; then ok 0 "$d"; else ok 1 "$d"; sed 's/^/#   /' /tmp/pscope-check.$$ | head -20; fi
+	rm -f /tmp/pscope-check.$$
+}
+skip() { _n=$((_n + 1)); echo "ok $_n - # SKIP $1"; }
+diag() { echo "# $*"; }
+at_exit() { _cleanups="$*; $_cleanups"; }
+done_testing() { echo "1..$_n"; }
+_finish() { eval "$_cleanups" 2>/dev/null; }
+trap _finish EXIT
+
+# Start a target in the background; sets $TPID. Waits until it is running
+# (the targets print "ready" on stdout when their state is set up).
+start_target() { # start_target NAME ARGS...
+	local out
+	out=$(mktemp)
+	"$TARGETS/$@" >"$out" 2>&1 &
+	TPID=$!
+	at_exit "kill -9 $TPID 2>/dev/null; rm -f $out"
+	for _ in $(seq 1 100); do
+		grep -q ready "$out" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	diag "target $1 did not get ready"; cat "$out" | sed 's/^/#   /'
+	return 1
+}
+
+# A target's threads all running on: none in t/T, TracerPid 0.
+target_runs_on() { # target_runs_on PID
+	local p=$1
+	[ "$(awk '/^TracerPid/{print $2}' /proc/$p/status)" = 0 ] || return 1
+	for t in /proc/$p/task/*; do
+		s=$(awk '{ sub(/.*\) /, ""); print substr($0,1,1) }' "$t/stat")
+		case $s in t|T) return 1 ;; esac
+	done
+	return 0
+}
+
+# tmux session for TUI tests: TMUX_S is the session name.
+tui_start() { # tui_start COLSxROWS COMMAND...
+	local size=$1; shift
+	TMUX_S=pscope-test-$$-$RANDOM
+	tmux -L "$TMUX_S" new-session -d -s "$TMUX_S" -x "${size%x*}" -y "${size#*x}" "$*; sleep 0.5"
+	at_exit "tmux -L $TMUX_S kill-server 2>/dev/null"
+	sleep 0.6
+}
+tui_keys() { tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "$@"; sleep 0.4; }
+tui_screen() { tmux -L "$TMUX_S" capture-pane -p -t "$TMUX_S"; }
+tui_wait_for() { # tui_wait_for REGEX [TRIES]
+	for _ in $(seq 1 "${2:-30}"); do
+		tui_screen | grep -qE "$1" && return 0
+		sleep 0.2
+	done
+	tui_screen | sed 's/^/#   /'
+	return 1
+}
+tui_alive() { tmux -L "$TMUX_S" has-session -t "$TMUX_S" 2>/dev/null; }

@@ -1,0 +1,95 @@
+/* Unit tests: /proc stat/status parsers, the escaper, errors. */
+#include "tap.h"
+#include "error.h"
+#include "doors.h"
+#include "out/escape.h"
+#include "proc/stat.h"
+#include "proc/status.h"
+
+#include <errno.h>
+
+static void test_stat(void)
+{
+	char buf[2048];
+	size_t n = tap_fixture("stat-hostile.txt", buf, sizeof(buf));
+	struct proc_stat st;
+
+	is_int(proc_stat_parse(buf, n, &st), 0, "stat with ') ' in comm parses");
+	is_str(st.comm, "evil) x (y)", "comm keeps its spaces and parentheses");
+	is_int(st.state, 'S', "state after the last ')'");
+	is_int(st.ppid, 1, "ppid");
+	is_int(st.utime, 10, "utime");
+	is_int(st.stime, 5, "stime");
+	is_int(st.num_threads, 2, "threads");
+	is_int(st.starttime, 987654, "starttime");
+	is_int(st.vsize, 12345678, "vsize");
+	is_int(st.rss, 300, "rss pages");
+	is_int(st.processor, 1, "last cpu");
+	is_int(proc_stat_parse("12 (x", 5, &st), -EINVAL, "truncated stat is refused");
+	is_int(proc_stat_parse("", 0, &st), -EINVAL, "empty stat is refused");
+}
+
+static void test_status(void)
+{
+	const char *s = "Name:\tcat\nState:\tR (running)\nTgid:\t10\nPid:\t10\nPPid:\t1\n"
+			"TracerPid:\t77\nUid:\t1000\t1001\t1002\t1003\nVmRSS:\t  1024 kB\n"
+			"CapEff:\t000001ffffffffff\nSeccomp:\t2\n";
+	struct proc_status st;
+
+	is_int(proc_status_parse(s, strlen(s), &st), 0, "status parses");
+	is_str(st.name, "cat", "Name");
+	is_int(st.tracer_pid, 77, "TracerPid");
+	is_int(st.uid_real, 1000, "real uid");
+	is_int(st.uid_eff, 1001, "effective uid");
+	is_int(st.vm_rss, 1024, "VmRSS kB");
+	is_int(st.vm_size, -1, "absent VmSize is -1");
+	ok(st.cap_eff == 0x1ffffffffffull, "CapEff hex");
+	is_int(st.seccomp, 2, "Seccomp mode");
+}
+
+static void test_escape(void)
+{
+	char out[256];
+
+	esc_display("\033]2;PWNED\007", 10, out, sizeof(out));
+	is_str(out, "\\e]2;PWNED\\x07", "OSC title sequence made visible");
+	esc_display("a\nb\tc", 5, out, sizeof(out));
+	is_str(out, "a\\nb\\tc", "newline and tab escaped");
+	esc_display("\xe2\x80\xae" "abc", 6, out, sizeof(out));
+	is_str(out, "\\u202eabc", "bidi override made visible");
+	esc_display("\xc2\x9b" "31m", 5, out, sizeof(out));
+	is_str(out, "\\u009b31m", "C1 CSI made visible");
+	esc_display("\xff\xfe", 2, out, sizeof(out));
+	is_str(out, "\\xff\\xfe", "invalid UTF-8 bytes escaped");
+	esc_display("\xed\x95\x9c\xea\xb8\x80", 6, out, sizeof(out));
+	is_str(out, "\xed\x95\x9c\xea\xb8\x80", "Korean text kept");
+	esc_display("\x7f", 1, out, sizeof(out));
+	is_str(out, "\\x7f", "DEL escaped");
+	esc_display("abcdef", 6, out, 4);
+	is_str(out, "abc", "truncated, terminated");
+	esc_display("\033\033", 2, out, 4);
+	is_str(out, "\\e", "truncation never splits an escape");
+	ok(!utf8_valid("\xc0\x80", 2), "overlong UTF-8 is invalid");
+}
+
+static void test_error(void)
+{
+	struct ps_error e;
+	char buf[1024];
+
+	is_int(ps_error_set(&e, EPERM, "cannot %s", "x"), -EPERM, "ps_error_set returns -code");
+	is_str(e.msg, "cannot x", "message formatted");
+	e.door = DOOR_PTRACE_SCOPE;
+	snprintf(e.fix, sizeof(e.fix), "sysctl");
+	is_str(ps_error_str(&e, buf, sizeof(buf)), "cannot x (door: kernel.yama.ptrace_scope; fix: sysctl)",
+	       "error sentence names the door and the fix");
+}
+
+int main(void)
+{
+	test_stat();
+	test_status();
+	test_escape();
+	test_error();
+	return tap_done();
+}

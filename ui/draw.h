@@ -1,0 +1,49 @@
+/* The only place bytes reach the terminal. Every string is sanitized
+ * (out/escape.h) and measured with wcwidth, so hostile names cannot move
+ * the cursor, retitle the terminal, reorder text, or break column widths. */
+#ifndef PS_DRAW_H
+#define PS_DRAW_H
+
+enum ui_color {
+	COL_NORMAL,
+	COL_HEADER,      /* table header row */
+	COL_SELECT,      /* selected row */
+	COL_DIM,         /* secondary information, kernel threads */
+	COL_WARN,
+	COL_ERROR,
+	COL_GOOD,
+	COL_TITLE,       /* screen title line */
+	COL_FKEY,        /* "F1" in the function bar */
+	COL_FKEY_LABEL,  /* "Help" */
+	COL_METER_USER,
+	COL_METER_SYS,
+	COL_METER_OTHER,
+	COL_NEW,         /* something that appeared since the last look */
+	COL_GONE,        /* something that went away */
+	COL_COUNT
+};
+
+void draw_init(void);
+int draw_attr(enum ui_color c);
+/* Terminal size (updated on resize). */
+int draw_rows(void);
+int draw_cols(void);
+/* Draw s at (y, x) in at most w columns (w < 0: to the right edge);
+ * returns the columns used. */
+int draw_text(int y, int x, int w, int attr, const char *s);
+int draw_textf(int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Same, right-aligned in w columns. */
+int draw_text_right(int y, int x, int w, int attr, const char *s);
+/* Blank w columns (w < 0: to the right edge) with attr. */
+void draw_blank(int y, int x, int w, int attr);
+/* Display width of s once sanitized. */
+int draw_width(const char *s);
+/* A bar meter of width w filled to frac (0..1) with attr; label inside. */
+void draw_bar(int y, int x, int w, double frac, int attr, const char *label);
+/* Clear the whole screen / flush it to the terminal. */
+void draw_clear(void);
+void draw_flush(void);
+/* Hide the cursor / show it at (y,x). */
+void draw_cursor(int visible, int y, int x);
+
+#endif

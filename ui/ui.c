@@ -1,0 +1,380 @@
+/* The event loop: poll(stdin, ring eventfd, timerfd, signalfd), the screen
+ * stack, the status line and the function-key bar. */
+#include "uipriv.h"
+#include "draw.h"
+#include "util.h"
+
+#define NCURSES_WIDECHAR 1
+#include <errno.h>
+#include <ncursesw/curses.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define MAX_SCREENS 16
+
+struct screen_slot {
+	const struct screen_ops *ops;
+	void *st;
+};
+
+static struct screen_slot stack[MAX_SCREENS];
+static int depth;
+static struct termios saved_tio;
+static bool have_tio;
+
+void ui_push(struct ui *ui, const struct screen_ops *ops, void *st)
+{
+	if (depth == MAX_SCREENS) {
+		if (ops->destroy)
+			ops->destroy(st);
+		ui_message(ui, true, "too many screens open: press Esc to go back");
+		return;
+	}
+	stack[depth].ops = ops;
+	stack[depth].st = st;
+	depth++;
+	ui->dirty = true;
+}
+
+void ui_pop(struct ui *ui)
+{
+	if (depth <= 1)
+		return;
+	depth--;
+	if (stack[depth].ops->destroy)
+		stack[depth].ops->destroy(stack[depth].st);
+	ui->dirty = true;
+}
+
+void ui_message(struct ui *ui, bool error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ui->status, sizeof(ui->status), fmt, ap);
+	va_end(ap);
+	ui->status_error = error;
+	ui->status_until = now_s() + (error ? 8 : 4);
+	ui->dirty = true;
+}
+
+void ui_error(struct ui *ui, const struct ps_error *e)
+{
+	char buf[1024];
+	ui_message(ui, true, "%s", ps_error_str(e, buf, sizeof(buf)));
+}
+
+void ui_set_delay(struct ui *ui, long tenths)
+{
+	if (tenths < 1)
+		tenths = 1;
+	if (tenths > 600)
+		tenths = 600;
+	ui->delay_tenths = tenths;
+	ui_message(ui, false, "refresh every %.1f s", (double)tenths / 10);
+}
+
+/* Restore the terminal from a fatal signal: async-signal-safe writes only. */
+static void fatal_signal(int sig)
+{
+	static const char reset[] = "\033[0m\033[?1000l\033[?1006l\033[?25h\033[?1049l\r\n";
+	ssize_t n = write(STDOUT_FILENO, reset, sizeof(reset) - 1);
+	(void)n;
+	if (have_tio)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tio);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void draw_fkeys(const struct screen_ops *ops, int y)
+{
+	int x = 0;
+	draw_blank(y, 0, -1, draw_attr(COL_FKEY_LABEL));
+	for (const struct ui_fkey *k = ops->fkeys; k && k->key; k++) {
+		x += draw_text(y, x, -1, draw_attr(COL_FKEY), k->key);
+		x += draw_textf(y, x, -1, draw_attr(COL_FKEY_LABEL), "%-6s", k->label);
+	}
+}
+
+static void redraw(struct ui *ui)
+{
+	struct screen_slot *top = &stack[depth - 1];
+	int rows = LINES - 1;
+
+	ui->rows = LINES;
+	ui->cols = COLS;
+	draw_clear();
+	draw_cursor(0, 0, 0);
+	if (ui->status[0] && now_s() > ui->status_until)
+		ui->status[0] = '\0';
+	if (ui->status[0])
+		rows--;
+	if (rows > 0)
+		top->ops->draw(ui, top->st, 0, rows);
+	if (ui->status[0])
+		draw_text(LINES - 2, 0, -1, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD, ui->status);
+	draw_fkeys(top->ops, LINES - 1);
+	draw_flush();
+	ui->dirty = false;
+}
+
+static void arm_timer(int tfd, long tenths)
+{
+	struct itimerspec it;
+	memset(&it, 0, sizeof(it));
+	it.it_interval.tv_sec = tenths / 10;
+	it.it_interval.tv_nsec = (tenths % 10) * 100000000L;
+	it.it_value = it.it_interval;
+	timerfd_settime(tfd, 0, &it, NULL);
+}
+
+static void dispatch_ring(struct ui *ui)
+{
+	struct ring_msg msgs[64];
+	size_t n;
+
+	while ((n = ring_drain(ui->ring, msgs, 64)) > 0) {
+		for (size_t i = 0; i < n; i++) {
+			bool kept = false;
+			for (int s = depth - 1; s >= 0 && !kept; s--)
+				if (stack[s].ops->message)
+					kept = stack[s].ops->message(ui, stack[s].st, &msgs[i]);
+			if (!kept)
+				ring_msg_release(&msgs[i]);
+		}
+		ui->dirty = true;
+	}
+}
+
+static void handle_key(struct ui *ui, int ch)
+{
+	struct screen_slot *top = &stack[depth - 1];
+
+	if (ch == KEY_RESIZE) {
+		ui->dirty = true;
+		return;
+	}
+	if (top->ops->key && top->ops->key(ui, top->st, ch)) {
+		ui->dirty = true;
+		return;
+	}
+	switch (ch) {
+	case 'q':
+	case KEY_F(10):
+		ui->quit = true;
+		break;
+	case 27: /* Esc */
+	case KEY_LEFT:
+		ui_pop(ui);
+		break;
+	case KEY_F(1):
+	case '?':
+		screen_help_open(ui, top->ops->help, top->ops->name);
+		break;
+	case 'D':
+		screen_doors_open(ui, 0);
+		break;
+	case 12: /* ^L */
+		clearok(curscr, TRUE);
+		break;
+	default:
+		break;
+	}
+	ui->dirty = true;
+}
+
+/* Keep the loop alive for a nested modal read: poll stdin only, briefly. */
+static int modal_getch(void)
+{
+	for (;;) {
+		struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+		int ch = getch();
+		if (ch != ERR)
+			return ch;
+		if (poll(&p, 1, 500) < 0 && errno != EINTR)
+			return 27;
+	}
+}
+
+bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
+{
+	size_t len = strlen(buf);
+	int y = LINES - 2;
+
+	for (;;) {
+		int x;
+		draw_blank(y, 0, -1, draw_attr(COL_TITLE));
+		x = draw_text(y, 0, -1, draw_attr(COL_TITLE), label);
+		x += draw_text(y, x, -1, draw_attr(COL_NORMAL), buf);
+		draw_cursor(1, y, x < COLS ? x : COLS - 1);
+		draw_flush();
+		int ch = modal_getch();
+		if (ch == 27) {
+			draw_cursor(0, 0, 0);
+			ui->dirty = true;
+			return false;
+		}
+		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+			draw_cursor(0, 0, 0);
+			ui->dirty = true;
+			return true;
+		}
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
+			buf[--len] = '\0';
+		else if (ch >= 0x20 && ch < 0x7f && len + 1 < size) {
+			buf[len++] = (char)ch;
+			buf[len] = '\0';
+		}
+	}
+}
+
+bool ui_confirm(struct ui *ui, const char *question)
+{
+	int y = LINES - 2;
+	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
+	int x = draw_text(y, 0, -1, draw_attr(COL_TITLE), question);
+	draw_text(y, x, -1, draw_attr(COL_TITLE), " [y/N] ");
+	draw_flush();
+	int ch = modal_getch();
+	ui->dirty = true;
+	return ch == 'y' || ch == 'Y';
+}
+
+static int setup_terminal(void)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "pscope: the interactive view needs a terminal; use 'pscope list' for a snapshot\n");
+		return -1;
+	}
+	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
+		have_tio = true;
+	if (!newterm(NULL, stdout, stdin)) {
+		fprintf(stderr, "pscope: cannot use terminal type '%s'\n", getenv("TERM") ? getenv("TERM") : "(unset)");
+		return -1;
+	}
+	signal(SIGSEGV, fatal_signal);
+	signal(SIGBUS, fatal_signal);
+	signal(SIGABRT, fatal_signal);
+	signal(SIGFPE, fatal_signal);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
+	draw_init();
+	return 0;
+}
+
+int ui_run(const struct ui_opts *o)
+{
+	struct ui ui;
+	sigset_t mask;
+	int sfd, tfd, rc = 0;
+
+	memset(&ui, 0, sizeof(ui));
+	ui.opts = o;
+	ui.delay_tenths = o->delay_tenths;
+	ui.ring = ring_new(256);
+	if (!ui.ring)
+		return 1;
+	if (setup_terminal() < 0) {
+		ring_free(ui.ring);
+		return 1;
+	}
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGQUIT);
+	sigaddset(&mask, SIGPIPE);
+	/* Block before the workers start, so they inherit the mask. */
+	pthread_sigmask(SIG_BLOCK, &mask, NULL);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	ui.workers = workers_new(ui.ring);
+	arm_timer(tfd, ui.delay_tenths);
+
+	screen_list_open(&ui);
+	if (o->pid > 0)
+		screen_detail_open(&ui, o->pid);
+	ui.dirty = true;
+
+	long armed = ui.delay_tenths;
+	while (!ui.quit) {
+		struct pollfd fds[4] = {
+			{ .fd = STDIN_FILENO, .events = POLLIN },
+			{ .fd = ring_fd(ui.ring), .events = POLLIN },
+			{ .fd = tfd, .events = POLLIN },
+			{ .fd = sfd, .events = POLLIN },
+		};
+		if (ui.dirty)
+			redraw(&ui);
+		if (poll(fds, 4, ui.status[0] ? 1000 : -1) < 0) {
+			if (errno == EINTR) { /* SIGWINCH: ncurses queues KEY_RESIZE */
+				int ch;
+				while ((ch = getch()) != ERR)
+					handle_key(&ui, ch);
+				continue;
+			}
+			rc = 1;
+			break;
+		}
+		if (fds[3].revents & POLLIN) {
+			struct signalfd_siginfo si;
+			if (read(sfd, &si, sizeof(si)) == sizeof(si) && si.ssi_signo != SIGPIPE)
+				ui.quit = true;
+		}
+		if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			int ch, got = 0;
+			while ((ch = getch()) != ERR && !ui.quit) {
+				handle_key(&ui, ch);
+				got++;
+			}
+			if (!got && (fds[0].revents & (POLLHUP | POLLERR)))
+				ui.quit = true; /* terminal went away */
+		}
+		if (fds[1].revents & POLLIN)
+			dispatch_ring(&ui);
+		if (fds[2].revents & POLLIN) {
+			uint64_t exp;
+			if (read(tfd, &exp, sizeof(exp)) > 0) {
+				struct screen_slot *top = &stack[depth - 1];
+				if (top->ops->tick)
+					top->ops->tick(&ui, top->st);
+				ui.dirty = true;
+			}
+		}
+		if (armed != ui.delay_tenths) {
+			armed = ui.delay_tenths;
+			arm_timer(tfd, armed);
+		}
+		if (ui.status[0] && now_s() > ui.status_until)
+			ui.dirty = true;
+	}
+
+	/* Cancel jobs first: a running attach detaches before we go. */
+	workers_free(ui.workers);
+	while (depth > 0) {
+		depth--;
+		if (stack[depth].ops->destroy)
+			stack[depth].ops->destroy(stack[depth].st);
+	}
+	endwin();
+	ring_free(ui.ring);
+	close(tfd);
+	close(sfd);
+	return rc;
+}

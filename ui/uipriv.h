@@ -1,0 +1,72 @@
+/* Shared by the UI's screens and panes: the screen stack, the event loop's
+ * services, and the entry points of each screen. */
+#ifndef PS_UIPRIV_H
+#define PS_UIPRIV_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "ring.h"
+#include "target.h"
+#include "ui.h"
+#include "worker.h"
+
+struct ui;
+
+/* Function-key bar entry at the bottom of a screen: {"F1", "Help"}. */
+struct ui_fkey {
+	const char *key, *label;
+};
+
+struct screen_ops {
+	const char *name;        /* title; also the help text: data/help/<help>.txt */
+	const char *help;
+	const struct ui_fkey *fkeys; /* NULL-terminated (key == NULL) */
+	/* Draw the body into rows [y0, y0 + rows) of the terminal. */
+	void (*draw)(struct ui *ui, void *st, int y0, int rows);
+	/* A key (ncurses code). Return true when handled. */
+	bool (*key)(struct ui *ui, void *st, int ch);
+	/* The refresh timer fired (only for the top screen, unless paused). */
+	void (*tick)(struct ui *ui, void *st);
+	/* A ring message; every screen on the stack sees it. Return true to
+	 * keep m->payload (the screen frees it later). */
+	bool (*message)(struct ui *ui, void *st, struct ring_msg *m);
+	void (*destroy)(void *st);
+};
+
+struct ui {
+	const struct ui_opts *opts;
+	struct ring *ring;
+	struct workers *workers;
+	int rows, cols;
+	long delay_tenths;
+	bool quit;
+	bool dirty;              /* redraw wanted */
+	char status[256];        /* transient message on the bottom line */
+	double status_until;
+	bool status_error;
+};
+
+void ui_push(struct ui *ui, const struct screen_ops *ops, void *st);
+/* Close the top screen (never the last one). */
+void ui_pop(struct ui *ui);
+/* Transient message on the status line (hostile text is fine: drawn safely). */
+void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void ui_error(struct ui *ui, const struct ps_error *e);
+/* Change the refresh interval (tenths of a second, clamped 1..600). */
+void ui_set_delay(struct ui *ui, long tenths);
+/* Ask for a modal yes/no; returns true on y/Y/Enter. Hostile text is fine. */
+bool ui_confirm(struct ui *ui, const char *question);
+/* Read a line of text in the status line (prefilled with buf). false on Esc. */
+bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size);
+
+/* Screens: each opens itself on the stack. */
+void screen_list_open(struct ui *ui);
+void screen_help_open(struct ui *ui, const char *help_name, const char *title);
+void screen_detail_open(struct ui *ui, pid_t pid);
+void screen_stack_open(struct ui *ui, pid_t pid);
+void screen_hot_open(struct ui *ui, pid_t pid);
+void screen_core_open(struct ui *ui, pid_t pid);
+void screen_doors_open(struct ui *ui, pid_t pid);
+
+#endif
