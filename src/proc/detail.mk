@@ -1,0 +1,1 @@
+# src/proc/detail.mk
