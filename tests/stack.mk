@@ -8,3 +8,6 @@ check_PROGRAMS += tests/unit/test-freeze
 tests_unit_test_freeze_SOURCES = tests/unit/test-freeze.c tests/unit/tap.h
 tests_unit_test_freeze_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-freeze
+noinst_PROGRAMS += tests/targets/deadlock
+tests_targets_deadlock_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_deadlock_LDFLAGS = $(TARGET_LDFLAGS)

@@ -17,6 +17,7 @@
 #define KIND_PI 32u
 #define KIND_PP 64u
 #define KIND_ELISION 768u  /* elision flags */
+#define KIND_PSHARED 128u
 
 pid_t stk_lock_owner(int op, const uint32_t w[5])
 {
@@ -27,7 +28,7 @@ pid_t stk_lock_owner(int op, const uint32_t w[5])
 		return (pid_t)(w[0] & FUTEX_TID_MASK);
 	case FUTEX_WAIT:
 	case FUTEX_WAIT_BITSET:
-		if (w[4] & ~(KIND_TYPE | KIND_ROBUST | KIND_PI | KIND_PP | KIND_ELISION))
+		if (w[4] & ~(KIND_TYPE | KIND_ROBUST | KIND_PI | KIND_PP | KIND_ELISION | KIND_PSHARED))
 			return 0; /* not a mutex: a condition variable, a semaphore... */
 		if (w[4] & KIND_ROBUST)
 			return (pid_t)(w[0] & FUTEX_TID_MASK);
