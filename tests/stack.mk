@@ -11,3 +11,15 @@ TESTS += tests/unit/test-freeze
 noinst_PROGRAMS += tests/targets/deadlock
 tests_targets_deadlock_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_deadlock_LDFLAGS = $(TARGET_LDFLAGS)
+
+# Ring and workers: unit tests, and a stress test under ThreadSanitizer
+# with its own copy of ring.c/worker.c (per-target flags replace AM_CFLAGS,
+# so the ASan flags of a sanitizer build do not mix in).
+check_PROGRAMS += tests/unit/test-ring tests/unit/test-ring-stress
+tests_unit_test_ring_SOURCES = tests/unit/test-ring.c tests/unit/tap.h
+tests_unit_test_ring_LDADD = $(MODEL_LIBS)
+tests_unit_test_ring_stress_SOURCES = tests/unit/test-ring-stress.c tests/unit/tap.h \
+	src/ring.c src/worker.c
+tests_unit_test_ring_stress_CFLAGS = $(WARN_CFLAGS) -pthread -O1 -g -fsanitize=thread
+tests_unit_test_ring_stress_LDFLAGS = -pthread -fsanitize=thread
+TESTS += tests/unit/test-ring tests/unit/test-ring-stress
