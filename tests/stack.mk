@@ -23,3 +23,21 @@ tests_unit_test_ring_stress_SOURCES = tests/unit/test-ring-stress.c tests/unit/t
 tests_unit_test_ring_stress_CFLAGS = $(WARN_CFLAGS) -pthread -O1 -g -fsanitize=thread
 tests_unit_test_ring_stress_LDFLAGS = -pthread -fsanitize=thread
 TESTS += tests/unit/test-ring tests/unit/test-ring-stress
+
+# The same known stacks built without frame pointers, without CFI (the
+# frame-pointer fallback), and stripped.
+noinst_PROGRAMS += tests/targets/stack-threads-nofp tests/targets/stack-threads-nocfi \
+	tests/targets/stack-threads-stripped
+tests_targets_stack_threads_nofp_SOURCES = tests/targets/stack-threads.c
+tests_targets_stack_threads_nofp_CFLAGS = $(TARGET_CFLAGS) -O2 -fomit-frame-pointer
+tests_targets_stack_threads_nofp_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_stack_threads_nocfi_SOURCES = tests/targets/stack-threads.c
+tests_targets_stack_threads_nocfi_CFLAGS = $(TARGET_CFLAGS) -fno-omit-frame-pointer \
+	-fno-asynchronous-unwind-tables -fno-unwind-tables
+tests_targets_stack_threads_nocfi_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_stack_threads_stripped_SOURCES = tests/targets/stack-threads.c
+tests_targets_stack_threads_stripped_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_stack_threads_stripped_LDFLAGS = $(TARGET_LDFLAGS) -s
+
+TESTS += tests/e2e/stack.sh
+EXTRA_DIST += tests/e2e/stack.sh

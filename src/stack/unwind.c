@@ -392,8 +392,9 @@ static int fp_walk(struct uw_ctx *c, uint64_t bp, uint64_t *pcs, bool *by_fp, in
 		if (!bp || (bp & 7) || bp < c->lo || bp - c->lo + 16 > c->len)
 			break;
 		memcpy(fr, c->stack + (bp - c->lo), sizeof(fr));
-		if (!fr[1])
-			break;
+		const struct stk_map *m = stk_maps_find(c->u->maps, fr[1]);
+		if (!fr[1] || !m || m->perms[2] != 'x')
+			break; /* not a return address: the chain ends */
 		pcs[n] = fr[1];
 		by_fp[n++] = true;
 		if (fr[0] <= bp)
@@ -409,7 +410,7 @@ int stk_unwind(struct stk_unwinder *u, const struct user_regs_struct *regs, cons
 	struct uw_ctx c = { u, regs, stack, stack_lo, stack_len };
 	unw_cursor_t cur;
 	int n = 0, r;
-	uint64_t last_sp = 0;
+	uint64_t last_sp = 0, last_ip = 0;
 
 	*truncated = false;
 	if (max <= 0)
@@ -425,9 +426,10 @@ int stk_unwind(struct stk_unwinder *u, const struct user_regs_struct *regs, cons
 		unw_get_reg(&cur, UNW_REG_SP, &sp);
 		if (!ip)
 			break;
-		if (n > 0 && sp < last_sp)
+		if (n > 0 && (sp < last_sp || (sp == last_sp && ip == last_ip)))
 			break; /* the stack grows down: going back means garbage */
 		last_sp = sp;
+		last_ip = ip;
 		pcs[n] = ip;
 		by_fp[n++] = false;
 		if (n == max) {
