@@ -104,6 +104,12 @@ struct stk_opts {
 int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts *o,
 		 struct stk_dump **out, struct ps_error *e);
 void stk_dump_free(struct stk_dump *d);
+/* Run the dump of the process `id` as an ATTACH-lane job: RING_PROGRESS
+ * while it runs, then a RING_RESULT whose payload is the struct stk_dump
+ * (or a RING_ERROR); cancel releases the target. Returns the job id, 0 on
+ * failure. */
+struct workers;
+unsigned stk_submit(struct workers *w, const struct target_id *id, bool source);
 /* "leaf_wait <- level3 <- worker <- start_thread" of a thread's frames. */
 size_t stk_chain(const struct stk_thread *t, char *buf, size_t size);
 /* Name of an x86-64 syscall number ("futex"); NULL if unknown. */
