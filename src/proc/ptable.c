@@ -816,7 +816,7 @@ const char *proc_fmt_kb(unsigned long long kb, char *buf, size_t size)
 		snprintf(buf, size, "%llu", kb);
 	else if (kb / 1024 < 10000)
 		snprintf(buf, size, "%lluM", kb / 1024);
-	else if (kb < 10ull * 1024 * 1024)
+	else if (kb < 100ull * 1024 * 1024)
 		snprintf(buf, size, "%.1fG", (double)kb / (1024.0 * 1024.0));
 	else if (kb / (1024 * 1024) < 10000)
 		snprintf(buf, size, "%lluG", kb / (1024 * 1024));
@@ -856,8 +856,10 @@ int proc_send_signal(pid_t pid, unsigned long long starttime, int sig, struct ps
 	struct proc_stat st;
 	int pfd, dfd, r;
 
-	snprintf(what, sizeof(what), "send %s to process %d", sigabbrev_np(sig) ? sigabbrev_np(sig) : "a signal",
-		 (int)pid);
+	if (sigabbrev_np(sig))
+		snprintf(what, sizeof(what), "send SIG%s", sigabbrev_np(sig));
+	else
+		snprintf(what, sizeof(what), "send signal %d", sig);
 	/* The pidfd pins the process; the stat check then proves it is the
 	 * one the user chose, not a newcomer with a reused pid. */
 	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
