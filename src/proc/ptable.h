@@ -96,7 +96,7 @@ bool proc_row_matches(const struct proc_row *r, const char *needle);
 
 /* Formatting shared by the screen and `pscope list`: "12345" kB below
  * 100000 kB, then "1234M" up to 9999M, "12.5G" up to 100G, then "200G";
- * TIME+ as "1:02.03" / "12h03:04".
+ * TIME+ as "1:02.03" / "12h03:04". */
 const char *proc_fmt_kb(unsigned long long kb, char *buf, size_t size);
 const char *proc_fmt_time(unsigned long long ticks, long hz, char *buf, size_t size);
 /* PRI as the kernel reports it, "RT" for real-time priorities. */
