@@ -1,0 +1,51 @@
+/* Open file descriptors: /proc/PID/fd (link targets) and /proc/PID/fdinfo
+ * (flags, position, type-specific lines). */
+#ifndef PS_PROC_FD_H
+#define PS_PROC_FD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum proc_fd_type {
+	FDT_FILE, FDT_DIR, FDT_DEVICE, FDT_PIPE, FDT_FIFO, FDT_SOCKET, FDT_EVENTFD, FDT_EPOLL,
+	FDT_TIMERFD, FDT_SIGNALFD, FDT_INOTIFY, FDT_FANOTIFY, FDT_MEMFD, FDT_PIDFD, FDT_ANON,
+	FDT_OTHER, FDT_COUNT
+};
+
+struct proc_fdinfo {
+	unsigned long long pos;
+	unsigned flags;          /* open flags (octal in the file) */
+	int mnt_id;
+	char extra[96];          /* "count=3", "watches=2 (fd 4,5)", "ticks=0"... */
+};
+
+struct proc_fd {
+	int fd;
+	enum proc_fd_type type;
+	bool deleted;            /* target ends in " (deleted)" */
+	unsigned long long ino;  /* socket:[N] / pipe:[N]; 0 otherwise */
+	char target[256];        /* link text, raw (hostile) */
+	struct proc_fdinfo info;
+	int info_err;            /* 0, or -errno reading fdinfo (fd closed meanwhile) */
+};
+
+struct proc_fd_list {
+	struct proc_fd *v;
+	size_t n, cap;
+	size_t count[FDT_COUNT];
+};
+
+const char *proc_fd_type_name(enum proc_fd_type t);
+/* Classify a link target ("socket:[123]", "anon_inode:[eventfd]", a path)
+ * without touching the system; paths give FDT_FILE (the reader refines them
+ * to dir/device/fifo with stat). */
+enum proc_fd_type proc_fd_classify(const char *target, bool *deleted, unsigned long long *ino);
+int proc_fdinfo_parse(const char *buf, size_t len, struct proc_fdinfo *out);
+/* "rw,append,nonblock,cloexec" */
+const char *proc_fd_flags_str(unsigned flags, char *buf, size_t size);
+/* Read every fd of the process behind dirfd (a /proc/PID dirfd). Returns 0
+ * or -errno (-EACCES: no ptrace-read access; -ESRCH: gone). Sorted by fd. */
+int proc_fd_read(int dirfd, struct proc_fd_list *out);
+void proc_fd_list_free(struct proc_fd_list *l);
+
+#endif
