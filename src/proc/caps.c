@@ -1,6 +1,7 @@
 /* Capability names, from linux/capability.h (Linux 6.1). */
 #include "proc/caps.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,17 +68,22 @@ size_t proc_caps_str(uint64_t set, char *buf, size_t size)
 		return (size_t)snprintf(buf, size, "none");
 	if ((set & all) == all && !(set & ~all))
 		return (size_t)snprintf(buf, size, "all");
+	/* Mostly full (root minus a few): name what is missing instead. */
+	bool except = !(set & ~all) && __builtin_popcountll(set) > NCAPS / 2;
+	if (except)
+		len = (size_t)snprintf(buf, size, "all except ");
 	for (int b = 0; b < 64; b++) {
 		char tmp[16];
 		const char *n;
-		if (!(set >> b & 1))
+		if (except ? (b >= NCAPS || (set >> b & 1)) : !(set >> b & 1))
 			continue;
 		n = proc_cap_name(b);
 		if (!n) {
 			snprintf(tmp, sizeof(tmp), "cap_%d", b);
 			n = tmp;
 		}
-		int w = snprintf(buf + len, size - len, "%s%s", len ? "," : "", n);
+		bool first = except ? len == 11 : len == 0;
+		int w = snprintf(buf + len, size - len, "%s%s", first ? "" : ",", n);
 		if (w < 0 || (size_t)w >= size - len) {
 			buf[len] = '\0';
 			break;

@@ -1,4 +1,5 @@
 #include "proc/fd.h"
+#include "proc/net.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -233,4 +234,28 @@ void proc_fd_list_free(struct proc_fd_list *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = l->cap = 0;
+}
+
+static bool any_addr(const char *a)
+{
+	return !strcmp(a, "0.0.0.0:0") || !strcmp(a, "[::]:0");
+}
+
+const char *proc_fd_describe(const struct proc_fd *f, const struct proc_net *net, char *buf, size_t size)
+{
+	const struct proc_sock *s = f->type == FDT_SOCKET && net ? proc_net_find(net, f->ino) : NULL;
+
+	if (s && s->proto == NET_UNIX)
+		snprintf(buf, size, "unix %s %s%s%s", proc_sock_unix_type(s), s->local[0] ? s->local : "",
+			 s->local[0] ? " " : "", proc_sock_state(s));
+	else if (s && any_addr(s->peer))
+		snprintf(buf, size, "%s %s %s", proc_net_proto_name(s->proto), s->local, proc_sock_state(s));
+	else if (s)
+		snprintf(buf, size, "%s %s -> %s %s", proc_net_proto_name(s->proto), s->local, s->peer,
+			 proc_sock_state(s));
+	else if (f->info.extra[0])
+		snprintf(buf, size, "%s %s", f->target, f->info.extra);
+	else
+		snprintf(buf, size, "%s", f->target);
+	return buf;
 }

@@ -48,4 +48,10 @@ const char *proc_fd_flags_str(unsigned flags, char *buf, size_t size);
 int proc_fd_read(int dirfd, struct proc_fd_list *out);
 void proc_fd_list_free(struct proc_fd_list *l);
 
+struct proc_net;
+/* What the fd points at, for people: the path (with " (deleted)"), or for a
+ * socket "tcp 127.0.0.1:80 -> 127.0.0.1:4242 ESTABLISHED" resolved through
+ * net (may be NULL), plus fdinfo extras ("count=3"). Raw: escape to show. */
+const char *proc_fd_describe(const struct proc_fd *f, const struct proc_net *net, char *buf, size_t size);
+
 #endif
