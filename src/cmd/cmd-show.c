@@ -368,9 +368,9 @@ static void show_fd(struct show *s)
 	for (size_t i = 0; i < l.n; i++) {
 		const struct proc_fd *f = &l.v[i];
 		char fl[128], desc[512];
-		printf("%5d %-8s %-22s %12llu  %s%s\n", f->fd, proc_fd_type_name(f->type),
+		printf("%5d %-8s %-22s %12llu  %s\n", f->fd, proc_fd_type_name(f->type),
 		       f->info_err ? "?" : proc_fd_flags_str(f->info.flags, fl, sizeof(fl)), f->info.pos,
-		       esc(proc_fd_describe(f, &net, desc, sizeof(desc))), f->deleted ? "  [deleted]" : "");
+		       esc(proc_fd_describe(f, &net, desc, sizeof(desc))));
 	}
 	printf("%zu fds:", l.n);
 	for (int t = 0; t < FDT_COUNT; t++)
