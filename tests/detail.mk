@@ -3,3 +3,7 @@
 noinst_PROGRAMS += tests/targets/detail-target
 tests_targets_detail_target_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_detail_target_LDFLAGS = $(TARGET_LDFLAGS)
+check_PROGRAMS += tests/unit/test-detail
+tests_unit_test_detail_SOURCES = tests/unit/test-detail.c tests/unit/tap.h
+tests_unit_test_detail_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-detail

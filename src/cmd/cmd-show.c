@@ -47,6 +47,8 @@ static const char *const usage_text =
 
 /* A pane that could not be read: the door sentence (text) or an error
  * object (JSON). */
+static void section(const struct show *s, const char *title, const char *source);
+
 static void pane_error(struct show *s, const char *pane, int err, const char *file)
 {
 	struct ps_error e;
@@ -64,7 +66,10 @@ static void pane_error(struct show *s, const char *pane, int err, const char *fi
 		json_object_object_add(o, "error", eo);
 		json_object_object_add(s->jpanes, pane, o);
 	} else {
-		printf("%s: %s\n", pane, esc(ps_error_str(&e, buf, sizeof(buf))));
+		char src[64];
+		snprintf(src, sizeof(src), "/proc/PID/%s", file);
+		section(s, pane, src);
+		printf("refused: %s\n", esc(ps_error_str(&e, buf, sizeof(buf))));
 	}
 }
 
