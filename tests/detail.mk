@@ -7,3 +7,5 @@ check_PROGRAMS += tests/unit/test-detail
 tests_unit_test_detail_SOURCES = tests/unit/test-detail.c tests/unit/tap.h
 tests_unit_test_detail_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-detail
+TESTS += tests/e2e/detail-show.sh
+EXTRA_DIST += tests/e2e/detail-show.sh tests/e2e/detail-lib.sh

@@ -64,6 +64,12 @@ enum proc_fd_type proc_fd_classify(const char *t, bool *deleted, unsigned long l
 	return FDT_FILE;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
 /* Keys of fdinfo: pos, flags, mnt_id, then per type: eventfd-count,
  * tfd (epoll watches), clockid/ticks (timerfd), sigmask (signalfd),
  * inotify wd, Pid (pidfd). */
@@ -71,8 +77,7 @@ int proc_fdinfo_parse(const char *buf, size_t len, struct proc_fdinfo *out)
 {
 	const char *p = buf, *end = buf + len;
 	int seen = 0, watches = 0, inotify = 0;
-	char tfds[64] = "";
-	size_t tl = 0;
+	long tfd[8];
 
 	memset(out, 0, sizeof(*out));
 	while (p < end) {
@@ -100,9 +105,8 @@ int proc_fdinfo_parse(const char *buf, size_t len, struct proc_fdinfo *out)
 		} else if (!strcmp(line, "eventfd-count")) {
 			snprintf(out->extra, sizeof(out->extra), "count=%llu", strtoull(v, NULL, 16));
 		} else if (!strcmp(line, "tfd")) {
-			int w = snprintf(tfds + tl, sizeof(tfds) - tl, "%s%ld", watches ? "," : "", strtol(v, NULL, 10));
-			if (w > 0 && tl + (size_t)w < sizeof(tfds))
-				tl += (size_t)w;
+			if (watches < (int)ARRAY_SIZE(tfd))
+				tfd[watches] = strtol(v, NULL, 10);
 			watches++;
 		} else if (!strcmp(line, "ticks")) {
 			snprintf(out->extra, sizeof(out->extra), "ticks=%s", v);
@@ -114,8 +118,16 @@ int proc_fdinfo_parse(const char *buf, size_t len, struct proc_fdinfo *out)
 			snprintf(out->extra, sizeof(out->extra), "pid=%s", v);
 		}
 	}
-	if (watches)
-		snprintf(out->extra, sizeof(out->extra), "watches=%d (fd %s)", watches, tfds);
+	if (watches) {
+		/* The kernel lists watches in tree order: show them sorted. */
+		int shown = watches < (int)ARRAY_SIZE(tfd) ? watches : (int)ARRAY_SIZE(tfd);
+		size_t l = (size_t)snprintf(out->extra, sizeof(out->extra), "watches=%d (fd ", watches);
+		qsort(tfd, (size_t)shown, sizeof(*tfd), cmp_long);
+		for (int i = 0; i < shown && l < sizeof(out->extra); i++)
+			l += (size_t)snprintf(out->extra + l, sizeof(out->extra) - l, "%s%ld", i ? "," : "", tfd[i]);
+		if (l < sizeof(out->extra))
+			snprintf(out->extra + l, sizeof(out->extra) - l, "%s)", shown < watches ? ",..." : "");
+	}
 	if (inotify)
 		snprintf(out->extra, sizeof(out->extra), "watches=%d", inotify);
 	return seen ? 0 : -EINVAL;
