@@ -9,3 +9,7 @@ tests_unit_test_detail_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-detail
 TESTS += tests/e2e/detail-show.sh
 EXTRA_DIST += tests/e2e/detail-show.sh tests/e2e/detail-lib.sh
+TESTS += tests/e2e/detail-tui.sh
+EXTRA_DIST += tests/e2e/detail-tui.sh
+TESTS += tests/e2e/detail-perm.sh
+EXTRA_DIST += tests/e2e/detail-perm.sh
