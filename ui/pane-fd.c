@@ -129,16 +129,21 @@ static int fd_cmp(void *st, int a, int b, int col)
 	return (x->fd > y->fd) - (x->fd < y->fd);
 }
 
+static bool needs_all_info(const struct fd_pane *p)
+{
+	return p->tab.sort_col == C_FLAGS || p->tab.sort_col == C_POS;
+}
+
 static int fd_refresh(void *st, const struct pane_ctx *c)
 {
 	struct fd_pane *p = st;
-	int r = proc_fd_read(c->dirfd, &p->cur);
+	/* fdinfo costs an open/read/close per fd: read it for the rows on
+	 * screen only, unless the table is sorted by flags or position. */
+	int r = proc_fd_read(c->dirfd, &p->cur, needs_all_info(p) ? PROC_FD_INFO : 0);
 
 	if (r < 0)
 		return r;
-	proc_net_free(&p->net);
-	if (p->cur.count[FDT_SOCKET])
-		proc_net_read(c->dirfd, &p->net);
+	proc_fd_read_net(c->dirfd, &p->cur, &p->net);
 
 	struct fd_key *keys = malloc((p->cur.n ? p->cur.n : 1) * sizeof(*keys));
 	unsigned char *isnew = calloc(p->cur.n ? p->cur.n : 1, 1);
@@ -219,7 +224,7 @@ static int fd_cell(void *st, int row, int col, char *buf, size_t size)
 	case C_TYPE: snprintf(buf, size, "%s", proc_fd_type_name(f->type)); break;
 	case C_FLAGS:
 		if (f->info_err)
-			snprintf(buf, size, "?");
+			snprintf(buf, size, f->info_err == -EAGAIN ? "" : "?");
 		else
 			proc_fd_flags_str(f->info.flags, buf, size);
 		break;
@@ -244,20 +249,36 @@ static void fd_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	draw_text(y0, 0, -1, A_BOLD, line);
 	snprintf(line, sizeof(line), "since opened: %zu new, %zu closed", p->opened, p->closed);
 	draw_text(y0 + 1, 0, -1, draw_attr(p->opened || p->closed ? COL_NEW : COL_DIM), line);
+	table_scroll(&p->tab, rows - 3);
+	for (int i = p->tab.top; !c->frozen && i < p->tab.n && i < p->tab.top + rows - 3; i++) {
+		int row = p->tab.order[i];
+		if ((size_t)row < p->cur.n && p->cur.v[row].info_err == -EAGAIN)
+			proc_fd_read_info(c->dirfd, &p->cur.v[row]);
+	}
 	table_draw(&p->tab, y0 + 2, rows - 2, p, fd_cell);
 }
 
 static bool fd_key(void *st, const struct pane_ctx *c, int ch, int rows)
 {
 	struct fd_pane *p = st;
-	return table_key(&p->tab, ch, rows - 2, p, fd_cmp);
+	bool had = needs_all_info(p);
+
+	if (!table_key(&p->tab, ch, rows - 2, p, fd_cmp))
+		return false;
+	if (!had && needs_all_info(p) && !c->frozen) {
+		for (size_t i = 0; i < p->cur.n; i++)
+			if (p->cur.v[i].info_err == -EAGAIN)
+				proc_fd_read_info(c->dirfd, &p->cur.v[i]);
+		table_set_rows(&p->tab, p->tab.n, p, fd_cmp);
+	}
+	return true;
 }
 
 const struct pane_ops pane_fd = {
 	.name = "fd",
 	.title = "FDs",
 	.hotkey = '2',
-	.source = "/proc/%d/fd + fdinfo, sockets via /proc/%d/net/{tcp,tcp6,udp,udp6,unix}; needs ptrace-read access",
+	.source = "/proc/%d/fd + fdinfo, sockets via /proc/%d/net/{unix,udp,udp6,netlink,tcp,tcp6}; needs ptrace-read access",
 	.file = "fd",
 	.refresh_ms = 900,
 	.create = fd_create,

@@ -81,6 +81,9 @@ void table_init(struct table *t, const struct table_col *cols, int ncols, int so
 /* New data: n rows, re-sorted; the selection stays at the same position. */
 void table_set_rows(struct table *t, int n, void *st, table_cmp_fn cmp);
 void table_draw(struct table *t, int y0, int rows, void *st, table_cell_fn cell);
+/* Bring the selection into view for body rows (table_draw does it too):
+ * the rows on screen are then order[top .. top + body). */
+void table_scroll(struct table *t, int body);
 /* Up/Down/PgUp/PgDn/Home/End/j/k move; '<' '>' pick the sort column, 'I'
  * inverts it. */
 bool table_key(struct table *t, int ch, int rows, void *st, table_cmp_fn cmp);

@@ -59,6 +59,18 @@ void table_set_rows(struct table *t, int n, void *st, table_cmp_fn cmp)
 		t->sel = 0;
 }
 
+void table_scroll(struct table *t, int body)
+{
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + body)
+		t->top = t->sel - body + 1;
+	if (t->top > t->n - body)
+		t->top = t->n - body;
+	if (t->top < 0)
+		t->top = 0;
+}
+
 void table_draw(struct table *t, int y0, int rows, void *st, table_cell_fn cell)
 {
 	int x = 0, hattr = draw_attr(COL_HEADER);
@@ -83,14 +95,7 @@ void table_draw(struct table *t, int y0, int rows, void *st, table_cell_fn cell)
 	}
 	if (body <= 0)
 		return;
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (t->sel >= t->top + body)
-		t->top = t->sel - body + 1;
-	if (t->top > t->n - body)
-		t->top = t->n - body;
-	if (t->top < 0)
-		t->top = 0;
+	table_scroll(t, body);
 	for (int i = 0; i < body && t->top + i < t->n; i++) {
 		int pos = t->top + i, row = t->order[pos];
 		int y = y0 + 1 + i;

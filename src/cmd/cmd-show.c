@@ -303,27 +303,48 @@ static void show_status(struct show *s)
 	printf("%-16s %s\n", "Exe", b.exe_err ? "(unreadable: needs ptrace-read access)" : esc(b.exe));
 }
 
+/* One read of the FDs pane's data. The pane reads fdinfo only for the rows
+ * on screen (info_rows of them); the batch output reads all of it. */
+static int read_fds(struct show *s, struct proc_fd_list *l, struct proc_net *net, bool all_info, size_t info_rows)
+{
+	int err = proc_fd_read(s->t.dirfd, l, all_info ? PROC_FD_INFO : 0);
+	if (err)
+		return err;
+	for (size_t i = 0; !all_info && i < l->n && i < info_rows; i++)
+		proc_fd_read_info(s->t.dirfd, &l->v[i]);
+	proc_fd_read_net(s->t.dirfd, l, net);
+	return 0;
+}
+
+static void time_fds(struct show *s, struct proc_fd_list *l, struct proc_net *net, bool all_info, const char *label)
+{
+	double *times = calloc((size_t)s->repeat, sizeof(double));
+	if (!times)
+		return;
+	for (int i = 0; i < s->repeat; i++) {
+		uint64_t t0 = now_ns();
+		read_fds(s, l, net, all_info, 50);
+		times[i] = ms_since(t0);
+	}
+	report_times(label, times, s->repeat, l->n, "fds");
+	free(times);
+}
+
 static void show_fd(struct show *s)
 {
 	struct proc_fd_list l = { 0 };
 	struct proc_net net = { 0 };
-	double *times = s->repeat ? calloc((size_t)s->repeat, sizeof(double)) : NULL;
-	int err = 0;
+	int err;
 
-	for (int i = 0; i <= s->repeat; i++) {
-		uint64_t t0 = now_ns();
-		err = proc_fd_read(s->t.dirfd, &l);
-		if (!err && l.count[FDT_SOCKET])
-			proc_net_read(s->t.dirfd, &net);
-		if (i && times)
-			times[i - 1] = ms_since(t0);
+	if (s->repeat) {
+		time_fds(s, &l, &net, false, "fd pane (links, types, sockets; fdinfo of 50 visible rows)");
+		time_fds(s, &l, &net, true, "fd with every fdinfo (batch output)");
 	}
+	err = read_fds(s, &l, &net, true, 0);
 	if (err) {
 		pane_error(s, "fd", err, "fd");
 		goto out;
 	}
-	if (times)
-		report_times("fd", times, s->repeat, l.n, "fds");
 	if (s->json) {
 		struct json_object *o = json_object_new_object(), *cnt = json_object_new_object();
 		struct json_object *arr = json_object_new_array();
@@ -354,12 +375,14 @@ static void show_fd(struct show *s)
 				out_json_int(e, "inode", (long long)f->ino);
 			if (sk) {
 				struct json_object *so = json_object_new_object();
-				out_json_str(so, "proto", sk->proto == NET_UNIX ? "unix" : proc_net_proto_name(sk->proto));
+				out_json_str(so, "proto", proc_net_proto_name(sk->proto));
+				if (sk->proto == NET_NETLINK)
+					out_json_str(so, "netlink_family", proc_netlink_family(sk));
 				if (sk->proto == NET_UNIX)
 					out_json_str(so, "unix_type", proc_sock_unix_type(sk));
 				out_json_str(so, "local", sk->local);
 				out_json_str(so, "peer", sk->peer[0] ? sk->peer : NULL);
-				out_json_str(so, "state", proc_sock_state(sk));
+				out_json_str(so, "state", sk->proto == NET_NETLINK ? NULL : proc_sock_state(sk));
 				json_object_object_add(e, "socket", so);
 			}
 			json_object_array_add(arr, e);
@@ -368,7 +391,7 @@ static void show_fd(struct show *s)
 		json_object_object_add(s->jpanes, "fd", o);
 		goto out;
 	}
-	section(s, "fd", "/proc/PID/fd + fdinfo, net/{tcp,tcp6,udp,udp6,unix}; needs ptrace-read access");
+	section(s, "fd", "/proc/PID/fd + fdinfo, net/{unix,udp,udp6,netlink,tcp,tcp6}; needs ptrace-read access");
 	printf("%5s %-8s %-22s %12s  %s\n", "FD", "TYPE", "FLAGS", "POS", "TARGET");
 	for (size_t i = 0; i < l.n; i++) {
 		const struct proc_fd *f = &l.v[i];
@@ -383,7 +406,6 @@ static void show_fd(struct show *s)
 			printf(" %s %zu", proc_fd_type_name((enum proc_fd_type)t), l.count[t]);
 	printf("\n");
 out:
-	free(times);
 	proc_fd_list_free(&l);
 	proc_net_free(&net);
 }

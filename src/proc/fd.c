@@ -2,13 +2,13 @@
 #include "proc/net.h"
 #include "util.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static const char *const type_names[FDT_COUNT] = {
@@ -163,89 +163,176 @@ static int cmp_fd(const void *a, const void *b)
 	return (x->fd > y->fd) - (x->fd < y->fd);
 }
 
-int proc_fd_read(int dirfd, struct proc_fd_list *out)
+/* One open + one read + close: fdinfo fits in a page except for epoll or
+ * inotify fds with hundreds of watches (then the count is a lower bound). */
+static int read_info_at(int infd, const char *name, struct proc_fd *f)
+{
+	char buf[8192];
+	int fd = openat(infd, name, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		int err = -errno;
+		close(fd);
+		return err;
+	}
+	close(fd);
+	buf[n] = '\0';
+	return proc_fdinfo_parse(buf, (size_t)n, &f->info);
+}
+
+int proc_fd_read_info(int dirfd, struct proc_fd *f)
+{
+	char name[32];
+	snprintf(name, sizeof(name), "fdinfo/%d", f->fd);
+	f->info_err = read_info_at(dirfd, name, f);
+	return f->info_err;
+}
+
+/* Paths: directory, device or named pipe? One stat per distinct path and
+ * read (a process often holds many fds on the same file). */
+#define STAT_CACHE 1024
+struct stat_cache {
+	unsigned long long key[STAT_CACHE];
+	unsigned char type[STAT_CACHE];
+};
+
+static unsigned long long fnv(const char *s)
+{
+	unsigned long long h = 1469598103934665603ull;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h | 1; /* 0 marks an empty slot */
+}
+
+static enum proc_fd_type path_type(struct stat_cache *c, int fdd, const char *name, const struct proc_fd *f)
+{
+	unsigned long long k = fnv(f->target);
+	size_t i = k % STAT_CACHE;
+	enum proc_fd_type t = FDT_FILE;
+	struct stat sb;
+
+	if (f->info_err == 0 && (f->info.flags & O_DIRECTORY))
+		return FDT_DIR;
+	if (c->key[i] == k)
+		return (enum proc_fd_type)c->type[i];
+	if (fstatat(fdd, name, &sb, 0) == 0) {
+		if (S_ISDIR(sb.st_mode))
+			t = FDT_DIR;
+		else if (S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode))
+			t = FDT_DEVICE;
+		else if (S_ISFIFO(sb.st_mode))
+			t = FDT_FIFO;
+	}
+	c->key[i] = k;
+	c->type[i] = (unsigned char)t;
+	return t;
+}
+
+struct linux_dirent64 {
+	unsigned long long d_ino;
+	long long d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+#define DENTS_BUF (512 * 1024)
+
+int proc_fd_read(int dirfd, struct proc_fd_list *out, unsigned flags)
 {
 	int fdd = openat(dirfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int infd;
-	DIR *d;
-	struct dirent *de;
+	int infd = -1, err = 0;
+	struct stat_cache *cache = NULL;
+	long r;
 
 	out->n = 0;
 	memset(out->count, 0, sizeof(out->count));
 	if (fdd < 0)
 		return -errno;
-	infd = openat(dirfd, "fdinfo", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	d = fdopendir(fdd);
-	if (!d) {
-		int err = errno;
-		close(fdd);
-		if (infd >= 0)
-			close(infd);
-		return -err;
+	if (flags & PROC_FD_INFO)
+		infd = openat(dirfd, "fdinfo", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (!out->io)
+		out->io = malloc(DENTS_BUF);
+	cache = calloc(1, sizeof(*cache));
+	if (!out->io || !cache) {
+		err = -ENOMEM;
+		goto done;
 	}
-	errno = 0;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		if (out->n == out->cap) {
-			size_t nc = out->cap ? out->cap * 2 : 64;
-			struct proc_fd *nv = realloc(out->v, nc * sizeof(*nv));
-			if (!nv) {
-				closedir(d);
-				if (infd >= 0)
-					close(infd);
-				return -ENOMEM;
+	/* getdents64 with a big buffer: a few calls for 10,000 fds. */
+	while ((r = syscall(SYS_getdents64, fdd, out->io, DENTS_BUF)) > 0) {
+		for (long off = 0; off < r;) {
+			struct linux_dirent64 *de = (struct linux_dirent64 *)(out->io + off);
+			off += de->d_reclen;
+			if (de->d_name[0] < '0' || de->d_name[0] > '9')
+				continue;
+			if (out->n == out->cap) {
+				size_t nc = out->cap ? out->cap * 2 : 64;
+				struct proc_fd *nv = realloc(out->v, nc * sizeof(*nv));
+				if (!nv) {
+					err = -ENOMEM;
+					goto done;
+				}
+				out->v = nv;
+				out->cap = nc;
 			}
-			out->v = nv;
-			out->cap = nc;
+			struct proc_fd *f = &out->v[out->n];
+			ssize_t ln = readlinkat(fdd, de->d_name, f->target, sizeof(f->target) - 1);
+			if (ln < 0)
+				continue; /* closed since getdents */
+			f->target[ln] = '\0';
+			f->fd = atoi(de->d_name);
+			f->type = proc_fd_classify(f->target, &f->deleted, &f->ino);
+			memset(&f->info, 0, sizeof(f->info));
+			f->info_err = infd >= 0 ? read_info_at(infd, de->d_name, f) : -EAGAIN;
+			if (f->type == FDT_FILE && !f->deleted)
+				f->type = path_type(cache, fdd, de->d_name, f);
+			out->count[f->type]++;
+			out->n++;
 		}
-		struct proc_fd *f = &out->v[out->n];
-		ssize_t ln = readlinkat(fdd, de->d_name, f->target, sizeof(f->target) - 1);
-		if (ln < 0)
-			continue; /* closed since readdir */
-		f->target[ln] = '\0';
-		f->fd = atoi(de->d_name);
-		f->type = proc_fd_classify(f->target, &f->deleted, &f->ino);
-		f->info_err = -EBADF;
-		memset(&f->info, 0, sizeof(f->info));
-		if (infd >= 0) {
-			char buf[4096];
-			ssize_t n = read_file_at(infd, de->d_name, buf, sizeof(buf));
-			f->info_err = n < 0 ? (int)n : proc_fdinfo_parse(buf, (size_t)n, &f->info);
-		}
-		if (f->type == FDT_FILE && !f->deleted) {
-			/* A path: directory, device or named pipe? (O_DIRECTORY
-			 * in the flags says so without a stat.) */
-			struct stat sb;
-			if (f->info_err == 0 && (f->info.flags & O_DIRECTORY))
-				f->type = FDT_DIR;
-			else if (fstatat(fdd, de->d_name, &sb, 0) == 0) {
-				if (S_ISDIR(sb.st_mode))
-					f->type = FDT_DIR;
-				else if (S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode))
-					f->type = FDT_DEVICE;
-				else if (S_ISFIFO(sb.st_mode))
-					f->type = FDT_FIFO;
-			}
-		}
-		out->count[f->type]++;
-		out->n++;
 	}
-	int err = errno;
-	closedir(d);
+	if (r < 0 && !out->n)
+		err = -errno;
+done:
+	free(cache);
+	close(fdd);
 	if (infd >= 0)
 		close(infd);
-	if (err && !out->n)
-		return -err;
-	qsort(out->v, out->n, sizeof(*out->v), cmp_fd);
-	return 0;
+	if (!err)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_fd);
+	return err;
 }
 
 void proc_fd_list_free(struct proc_fd_list *l)
 {
 	free(l->v);
+	free(l->io);
 	l->v = NULL;
+	l->io = NULL;
 	l->n = l->cap = 0;
+}
+
+int proc_fd_read_net(int dirfd, const struct proc_fd_list *l, struct proc_net *net)
+{
+	unsigned long long *want;
+	size_t n = 0;
+	int r;
+
+	net->n = 0;
+	if (!l->count[FDT_SOCKET])
+		return 0;
+	want = malloc(l->count[FDT_SOCKET] * sizeof(*want));
+	if (!want)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n && n < l->count[FDT_SOCKET]; i++)
+		if (l->v[i].type == FDT_SOCKET)
+			want[n++] = l->v[i].ino;
+	r = proc_net_read(dirfd, net, want, n);
+	free(want);
+	return r;
 }
 
 static bool any_addr(const char *a)
@@ -257,7 +344,9 @@ const char *proc_fd_describe(const struct proc_fd *f, const struct proc_net *net
 {
 	const struct proc_sock *s = f->type == FDT_SOCKET && net ? proc_net_find(net, f->ino) : NULL;
 
-	if (s && s->proto == NET_UNIX)
+	if (s && s->proto == NET_NETLINK)
+		snprintf(buf, size, "netlink %s %s", proc_netlink_family(s), s->local);
+	else if (s && s->proto == NET_UNIX)
 		snprintf(buf, size, "unix %s %s%s%s", proc_sock_unix_type(s), s->local[0] ? s->local : "",
 			 s->local[0] ? " " : "", proc_sock_state(s));
 	else if (s && any_addr(s->peer))

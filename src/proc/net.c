@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-static const char *const proto_names[NET_PROTO_COUNT] = { "tcp", "tcp6", "udp", "udp6", "unix" };
+static const char *const proto_names[NET_PROTO_COUNT] = { "tcp", "tcp6", "udp", "udp6", "unix", "netlink" };
 
 const char *proc_net_proto_name(enum proc_net_proto p)
 {
@@ -68,43 +68,113 @@ static struct proc_sock *grow(struct proc_net *out)
 	return s;
 }
 
-static int parse_inet_line(const char *line, bool v6, struct proc_sock *s)
-{
-	char local[80], peer[80];
-	unsigned st;
-	unsigned long long ino;
+/* Split a line into whitespace-separated tokens (no copy). */
+#define MAX_TOK 12
+struct toks {
+	const char *p[MAX_TOK];
+	size_t len[MAX_TOK];
+	int n;
+	const char *rest[MAX_TOK]; /* where token i starts, for "the rest of the line" */
+};
 
-	/* sl local rem st tx:rx tr:when retrnsmt uid timeout inode */
-	if (sscanf(line, " %*u: %79s %79s %x %*s %*s %*s %*u %*u %llu", local, peer, &st, &ino) != 4)
+static void split(const char *p, const char *end, struct toks *t)
+{
+	t->n = 0;
+	while (p < end && t->n < MAX_TOK) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p >= end)
+			break;
+		t->p[t->n] = p;
+		t->rest[t->n] = p;
+		while (p < end && *p != ' ' && *p != '\t')
+			p++;
+		t->len[t->n] = (size_t)(p - t->p[t->n]);
+		t->n++;
+	}
+}
+
+static bool num(const char *p, size_t len, int base, unsigned long long *out)
+{
+	unsigned long long v = 0;
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = p[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : base == 16 && c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+			base == 16 && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		if (d < 0)
+			return false;
+		v = v * (unsigned)base + (unsigned)d;
+	}
+	*out = v;
+	return true;
+}
+
+static int addr_tok(const char *p, size_t len, bool v6, char *out, size_t size)
+{
+	char tmp[80];
+	if (len >= sizeof(tmp))
+		return -EINVAL;
+	memcpy(tmp, p, len);
+	tmp[len] = '\0';
+	return addr_str(tmp, v6, out, size);
+}
+
+/* sl local rem st tx:rx tr:when retrnsmt uid timeout inode ... */
+static int parse_inet_line(const char *line, const char *le, bool v6, struct proc_sock *s)
+{
+	struct toks t;
+	unsigned long long st, ino;
+
+	split(line, le, &t);
+	if (t.n < 10 || !num(t.p[3], t.len[3], 16, &st) || !num(t.p[9], t.len[9], 10, &ino))
 		return -EINVAL;
 	s->state = (int)st;
 	s->ino = ino;
-	if (addr_str(local, v6, s->local, sizeof(s->local)) < 0 || addr_str(peer, v6, s->peer, sizeof(s->peer)) < 0)
+	if (addr_tok(t.p[1], t.len[1], v6, s->local, sizeof(s->local)) < 0 ||
+	    addr_tok(t.p[2], t.len[2], v6, s->peer, sizeof(s->peer)) < 0)
 		return -EINVAL;
 	return 0;
 }
 
-/* Num RefCount Protocol Flags Type St Inode [Path] */
-static int parse_unix_line(const char *line, size_t len, struct proc_sock *s)
+/* Num: RefCount Protocol Flags Type St Inode [Path] */
+static int parse_unix_line(const char *line, const char *le, struct proc_sock *s)
 {
-	unsigned flags, type, st;
-	unsigned long long ino;
-	int off = 0;
+	struct toks t;
+	unsigned long long flags, type, st, ino;
 
-	if (sscanf(line, "%*x: %*x %*x %x %x %x %llu%n", &flags, &type, &st, &ino, &off) != 4)
+	split(line, le, &t);
+	if (t.n < 7 || !num(t.p[3], t.len[3], 16, &flags) || !num(t.p[4], t.len[4], 16, &type) ||
+	    !num(t.p[5], t.len[5], 16, &st) || !num(t.p[6], t.len[6], 10, &ino))
 		return -EINVAL;
 	s->listening = (flags & 0x10000) != 0; /* __SO_ACCEPTCON */
 	s->unix_type = (int)type;
 	s->state = (int)st;
 	s->ino = ino;
-	const char *p = line + off;
-	while ((size_t)(p - line) < len && *p == ' ')
-		p++;
-	size_t pl = len - (size_t)(p - line);
-	if (pl >= sizeof(s->local))
-		pl = sizeof(s->local) - 1;
-	memcpy(s->local, p, pl);
-	s->local[pl] = '\0';
+	if (t.n > 7) { /* the path runs to the end of the line (may hold spaces) */
+		size_t pl = (size_t)(le - t.rest[7]);
+		if (pl >= sizeof(s->local))
+			pl = sizeof(s->local) - 1;
+		memcpy(s->local, t.rest[7], pl);
+		s->local[pl] = '\0';
+	}
+	return 0;
+}
+
+/* sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode */
+static int parse_netlink_line(const char *line, const char *le, struct proc_sock *s)
+{
+	struct toks t;
+	unsigned long long fam, pid, ino;
+
+	split(line, le, &t);
+	if (t.n < 10 || !num(t.p[1], t.len[1], 10, &fam) || !num(t.p[2], t.len[2], 10, &pid) ||
+	    !num(t.p[9], t.len[9], 10, &ino))
+		return -EINVAL;
+	s->netlink_family = (int)fam;
+	s->ino = ino;
+	snprintf(s->local, sizeof(s->local), "portid %llu", pid);
 	return 0;
 }
 
@@ -116,25 +186,21 @@ int proc_net_parse(const char *buf, size_t len, enum proc_net_proto proto, struc
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
-		char line[512];
-		size_t ll = (size_t)(le - p);
-		if (ll >= sizeof(line))
-			ll = sizeof(line) - 1;
-		memcpy(line, p, ll);
-		line[ll] = '\0';
+		const char *line = p;
 		p = le + 1;
 		if (first) { /* header line */
 			first = false;
 			continue;
 		}
-		if (!ll)
+		if (le == line)
 			continue;
 		struct proc_sock *s = grow(out);
 		if (!s)
 			return -ENOMEM;
 		s->proto = proto;
-		int r = proto == NET_UNIX ? parse_unix_line(line, ll, s)
-					  : parse_inet_line(line, proto == NET_TCP6 || proto == NET_UDP6, s);
+		int r = proto == NET_UNIX      ? parse_unix_line(line, le, s)
+			: proto == NET_NETLINK ? parse_netlink_line(line, le, s)
+					       : parse_inet_line(line, le, proto == NET_TCP6 || proto == NET_UDP6, s);
 		if (r < 0)
 			return r;
 		out->n++;
@@ -154,14 +220,26 @@ void proc_net_index(struct proc_net *n)
 		qsort(n->v, n->n, sizeof(*n->v), cmp_ino);
 }
 
-int proc_net_read(int dirfd, struct proc_net *out)
+static bool all_found(const struct proc_net *n, const unsigned long long *want, size_t nwant)
 {
+	for (size_t i = 0; i < nwant; i++)
+		if (!proc_net_find(n, want[i]))
+			return false;
+	return true;
+}
+
+int proc_net_read(int dirfd, struct proc_net *out, const unsigned long long *want, size_t nwant)
+{
+	static const enum proc_net_proto order[] = { NET_UDP, NET_UDP6, NET_NETLINK, NET_UNIX, NET_TCP6, NET_TCP };
 	char *buf = NULL;
 	size_t cap = 0;
 	int ok = 0, last = 0;
 
 	out->n = 0;
-	for (int p = 0; p < NET_PROTO_COUNT; p++) {
+	for (int p = 0; p < NET_PROTO_COUNT; p++)
+		out->err[p] = -EAGAIN; /* not read */
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
+		enum proc_net_proto p = order[i];
 		char path[32];
 		snprintf(path, sizeof(path), "net/%s", proto_names[p]);
 		ssize_t n = read_file_alloc_at(dirfd, path, &buf, &cap);
@@ -170,11 +248,13 @@ int proc_net_read(int dirfd, struct proc_net *out)
 			last = (int)n;
 			continue;
 		}
-		if (proc_net_parse(buf, (size_t)n, (enum proc_net_proto)p, out) == 0)
+		if (proc_net_parse(buf, (size_t)n, p, out) == 0)
 			ok++;
+		proc_net_index(out);
+		if (want && all_found(out, want, nwant))
+			break;
 	}
 	free(buf);
-	proc_net_index(out);
 	return ok ? 0 : last;
 }
 
@@ -202,6 +282,8 @@ const char *proc_sock_state(const struct proc_sock *s)
 	static const char *const unx[] = { "FREE", "UNCONNECTED", "CONNECTING", "CONNECTED", "DISCONNECTING" };
 
 	switch (s->proto) {
+	case NET_NETLINK:
+		return "";
 	case NET_UNIX:
 		if (s->listening)
 			return "LISTEN";
@@ -222,6 +304,19 @@ const char *proc_sock_unix_type(const struct proc_sock *s)
 	case SOCK_SEQPACKET: return "seqpacket";
 	default: return "?";
 	}
+}
+
+const char *proc_netlink_family(const struct proc_sock *s)
+{
+	static const char *const fam[] = {
+		[0] = "route", [2] = "usersock", [4] = "sock_diag", [5] = "nflog", [6] = "xfrm",
+		[7] = "selinux", [8] = "iscsi", [9] = "audit", [10] = "fib_lookup", [11] = "connector",
+		[12] = "netfilter", [15] = "kobject_uevent", [16] = "generic", [18] = "scsitransport",
+		[19] = "ecryptfs", [20] = "rdma", [21] = "crypto", [22] = "smc",
+	};
+	if ((unsigned)s->netlink_family < ARRAY_SIZE(fam) && fam[s->netlink_family])
+		return fam[s->netlink_family];
+	return "?";
 }
 
 void proc_net_free(struct proc_net *n)

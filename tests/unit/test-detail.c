@@ -71,7 +71,8 @@ static void test_net(void)
 	is_int(proc_net_parse(buf, fx("net-tcp6.txt"), NET_TCP6, &n), 0, "tcp6 parses");
 	is_int(proc_net_parse(buf, fx("net-udp.txt"), NET_UDP, &n), 0, "udp parses");
 	is_int(proc_net_parse(buf, fx("net-unix.txt"), NET_UNIX, &n), 0, "unix parses");
-	is_int((long long)n.n, 6 + 2 + 1 + 4, "every socket line read");
+	is_int(proc_net_parse(buf, fx("net-netlink.txt"), NET_NETLINK, &n), 0, "netlink parses");
+	is_int((long long)n.n, 6 + 2 + 1 + 4 + 2, "every socket line read");
 	proc_net_index(&n);
 	s = proc_net_find(&n, 50929);
 	ok(s && !strcmp(s->local, "127.0.0.1:58157") && !strcmp(proc_sock_state(s), "LISTEN"), "tcp listener");
@@ -95,10 +96,16 @@ static void test_net(void)
 	s = proc_net_find(&n, 50727);
 	ok(s && !strcmp(proc_sock_unix_type(s), "seqpacket"), "unix seqpacket");
 	ok(!proc_net_find(&n, 1), "unknown inode not found");
+	s = proc_net_find(&n, 70001);
+	ok(s && !strcmp(proc_netlink_family(s), "route") && !strcmp(s->local, "portid 1234"), "netlink route socket");
+	s = proc_net_find(&n, 70002);
+	ok(s && !strcmp(proc_netlink_family(s), "audit"), "netlink audit socket");
 	is_str(proc_fd_describe(&f, &n, d, sizeof(d)), "tcp 127.0.0.1:58157 -> 127.0.0.1:48454 ESTABLISHED",
 	       "fd description of a connection");
 	f.ino = 50929;
 	is_str(proc_fd_describe(&f, &n, d, sizeof(d)), "tcp 127.0.0.1:58157 LISTEN", "fd description of a listener");
+	f.ino = 70001;
+	is_str(proc_fd_describe(&f, &n, d, sizeof(d)), "netlink route portid 1234", "fd description of a netlink socket");
 	proc_net_free(&n);
 }
 
