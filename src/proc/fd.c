@@ -242,11 +242,29 @@ struct linux_dirent64 {
 
 #define DENTS_BUF (512 * 1024)
 
+/* readlink of each fd: the bulk of the cost (a lookup and a ptrace access
+ * check in the kernel, several microseconds each). */
+static void read_links(int fdd, struct proc_fd *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char name[16];
+		struct proc_fd *f = &v[i];
+		snprintf(name, sizeof(name), "%d", f->fd);
+		ssize_t ln = readlinkat(fdd, name, f->target, sizeof(f->target) - 1);
+		if (ln < 0) {
+			f->fd = -1; /* closed since getdents */
+			continue;
+		}
+		f->target[ln] = '\0';
+	}
+}
+
 int proc_fd_read(int dirfd, struct proc_fd_list *out, unsigned flags)
 {
 	int fdd = openat(dirfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int infd = -1, err = 0;
 	struct stat_cache *cache = NULL;
+	size_t n = 0;
 	long r;
 
 	out->n = 0;
@@ -269,7 +287,7 @@ int proc_fd_read(int dirfd, struct proc_fd_list *out, unsigned flags)
 			off += de->d_reclen;
 			if (de->d_name[0] < '0' || de->d_name[0] > '9')
 				continue;
-			if (out->n == out->cap) {
+			if (n == out->cap) {
 				size_t nc = out->cap ? out->cap * 2 : 64;
 				struct proc_fd *nv = realloc(out->v, nc * sizeof(*nv));
 				if (!nv) {
@@ -279,23 +297,30 @@ int proc_fd_read(int dirfd, struct proc_fd_list *out, unsigned flags)
 				out->v = nv;
 				out->cap = nc;
 			}
-			struct proc_fd *f = &out->v[out->n];
-			ssize_t ln = readlinkat(fdd, de->d_name, f->target, sizeof(f->target) - 1);
-			if (ln < 0)
-				continue; /* closed since getdents */
-			f->target[ln] = '\0';
-			f->fd = atoi(de->d_name);
-			f->type = proc_fd_classify(f->target, &f->deleted, &f->ino);
-			memset(&f->info, 0, sizeof(f->info));
-			f->info_err = infd >= 0 ? read_info_at(infd, de->d_name, f) : -EAGAIN;
-			if (f->type == FDT_FILE && !f->deleted)
-				f->type = path_type(cache, fdd, de->d_name, f);
-			out->count[f->type]++;
-			out->n++;
+			out->v[n++].fd = atoi(de->d_name);
 		}
 	}
-	if (r < 0 && !out->n)
+	if (r < 0 && !n) {
 		err = -errno;
+		goto done;
+	}
+	read_links(fdd, out->v, n);
+	for (size_t i = 0; i < n; i++) {
+		struct proc_fd *f = &out->v[out->n];
+		if (out->v[i].fd < 0)
+			continue;
+		if (f != &out->v[i])
+			*f = out->v[i];
+		char name[16];
+		snprintf(name, sizeof(name), "%d", f->fd);
+		f->type = proc_fd_classify(f->target, &f->deleted, &f->ino);
+		memset(&f->info, 0, sizeof(f->info));
+		f->info_err = infd >= 0 ? read_info_at(infd, name, f) : -EAGAIN;
+		if (f->type == FDT_FILE && !f->deleted)
+			f->type = path_type(cache, fdd, name, f);
+		out->count[f->type]++;
+		out->n++;
+	}
 done:
 	free(cache);
 	close(fdd);
