@@ -17,7 +17,7 @@
 
 struct mem_pane {
 	struct proc_rollup r;
-	bool have;
+	bool have, kthread;
 	double at;
 	int top;
 };
@@ -35,7 +35,13 @@ static void mem_destroy(void *st)
 static int mem_refresh(void *st, const struct pane_ctx *c)
 {
 	struct mem_pane *p = st;
-	int r = proc_rollup_read(c->dirfd, &p->r);
+	int r;
+
+	if (c->info->kthread) {
+		p->kthread = true;
+		return 0;
+	}
+	r = proc_rollup_read(c->dirfd, &p->r);
 	if (r < 0)
 		return r;
 	p->have = true;
@@ -104,6 +110,10 @@ static void mem_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	int y = y0, lines = 0;
 	int chart = rows >= 24 ? 8 : rows >= 16 ? 4 : 0;
 
+	if (p->kthread) {
+		draw_text(y0, 0, -1, draw_attr(COL_DIM), "kernel thread: no user address space, nothing to show");
+		return;
+	}
 	if (!p->have) {
 		draw_text(y0, 0, -1, draw_attr(COL_DIM), "reading /proc/PID/smaps_rollup...");
 		return;

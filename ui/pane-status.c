@@ -9,6 +9,7 @@
 #include "util.h"
 
 #define NCURSES_WIDECHAR 1
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <ncursesw/curses.h>
@@ -39,6 +40,10 @@ static void refused(const struct pane_ctx *c, int err, const char *file, char *o
 
 	if (!err) {
 		out[0] = '\0';
+		return;
+	}
+	if (err == -ENOENT) {
+		snprintf(out, size, "(none: kernel thread)");
 		return;
 	}
 	ps_error_clear(&e);

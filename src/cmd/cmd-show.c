@@ -31,6 +31,7 @@ struct show {
 	bool json, smaps;
 	double interval;
 	int repeat;
+	bool kthread;                  /* no address space: maps/mem are empty */
 	struct json_object *jpanes;
 	int failed;
 };
@@ -147,6 +148,15 @@ static void time_str(double epoch, char *buf, size_t size)
 	struct tm tm;
 	localtime_r(&t, &tm);
 	strftime(buf, size, "%Y-%m-%d %H:%M:%S %z", &tm);
+}
+
+static const char *link_text(const char *path, int err)
+{
+	if (err == -ENOENT)
+		return "(none: kernel thread or exited)";
+	if (err)
+		return "(unreadable: needs ptrace-read access)";
+	return esc(path);
 }
 
 static void show_status(struct show *s)
@@ -299,8 +309,8 @@ static void show_status(struct show *s)
 		if (b.ns[i].ino)
 			printf("%-16s %s:[%llu]\n", i ? "" : "Namespaces", b.ns[i].name, b.ns[i].ino);
 	printf("%-16s %s (up %.0f s)\n", "Started", start, b.uptime_s);
-	printf("%-16s %s\n", "Cwd", b.cwd_err ? "(unreadable: needs ptrace-read access)" : esc(b.cwd));
-	printf("%-16s %s\n", "Exe", b.exe_err ? "(unreadable: needs ptrace-read access)" : esc(b.exe));
+	printf("%-16s %s\n", "Cwd", link_text(b.cwd, b.cwd_err));
+	printf("%-16s %s\n", "Exe", link_text(b.exe, b.exe_err));
 }
 
 /* One read of the FDs pane's data. The pane reads fdinfo only for the rows
@@ -513,6 +523,13 @@ static void show_mem(struct show *s)
 	struct proc_rollup r;
 	int err = proc_rollup_read(s->t.dirfd, &r);
 
+	if (err && s->kthread) {
+		if (s->json)
+			json_object_object_add(s->jpanes, "mem", json_object_new_object());
+		else
+			section(s, "mem", "/proc/PID/smaps_rollup"), printf("kernel thread: no user address space\n");
+		return;
+	}
 	if (err) {
 		pane_error(s, "mem", err, "smaps_rollup");
 		return;
@@ -713,6 +730,7 @@ int cmd_show(int argc, char **argv)
 		       hdr.uptime_s);
 		printf("Command: %s\n", hdr.cmdline[0] ? esc(hdr.cmdline) : "(none: kernel thread or zombie)");
 	}
+	s.kthread = hdr.kthread;
 	if (s.panes & P_STATUS)
 		show_status(&s);
 	if (s.panes & P_FD)

@@ -116,6 +116,7 @@ int proc_info_read(int dirfd, struct proc_info *out)
 	if (r < 0)
 		return r;
 	out->exit_code = proc_stat_exit_code_parse(buf, (size_t)n);
+	out->kthread = (out->stat.flags & PROC_PF_KTHREAD) != 0;
 	r = proc_status_read(dirfd, &out->status);
 	if (r < 0)
 		return r;

@@ -32,6 +32,7 @@ struct proc_info {
 	double uptime_s;             /* how long it has been running */
 	double when;                 /* now_s() of the read */
 	int exit_code;               /* stat field 52 (zombies), -1 unknown */
+	int kthread;                 /* a kernel thread: no address space, no exe */
 };
 
 struct proc_info_rates {
@@ -47,6 +48,9 @@ int proc_stat_exit_code_parse(const char *buf, size_t len);
  * even stat/status could not be read (the extras may fail alone: see *_err). */
 int proc_info_read(int dirfd, struct proc_info *out);
 void proc_info_rates(const struct proc_info *prev, const struct proc_info *cur, struct proc_info_rates *r);
+/* PF_KTHREAD in the flags of /proc/PID/stat */
+#define PROC_PF_KTHREAD 0x00200000ul
+
 /* State letter to word: 'S' -> "sleeping". */
 const char *proc_state_name(char state);
 

@@ -29,8 +29,10 @@ int proc_syscall_parse(const char *buf, size_t len, long *nr, unsigned long long
 	*nr = strtol(tmp, &end, 10);
 	if (end == tmp || errno)
 		return -EINVAL;
-	if (*nr < 0) /* "-1 sp pc": blocked outside a system call */
+	if (*nr < 0) { /* "-1 sp pc": blocked outside a system call */
+		*nr = PROC_SYSCALL_NONE;
 		return 0;
+	}
 	p = end;
 	for (int i = 0; i < 6; i++) {
 		args[i] = strtoull(p, &end, 16);
@@ -78,6 +80,8 @@ int proc_thread_read(int taskfd, pid_t tid, struct proc_thread *t)
 	n = read_file_at(taskfd, "syscall", buf, sizeof(buf));
 	if (n > 0 && proc_syscall_parse(buf, (size_t)n, &t->syscall_nr, t->syscall_args) < 0)
 		t->syscall_nr = PROC_SYSCALL_UNKNOWN;
+	if (st.flags & 0x00200000ul) /* PF_KTHREAD: never in a system call */
+		t->syscall_nr = PROC_SYSCALL_NONE;
 	n = read_file_at(taskfd, "wchan", buf, sizeof(buf));
 	if (n > 0 && strcmp(buf, "0"))
 		strlcpy_ps(t->wchan, buf, sizeof(t->wchan));

@@ -6,8 +6,9 @@
 #include <sys/types.h>
 
 /* syscall_nr values besides a real number. */
-#define PROC_SYSCALL_RUNNING (-1)  /* "running": in user space */
-#define PROC_SYSCALL_UNKNOWN (-2)  /* unreadable (no ptrace access) or gone */
+#define PROC_SYSCALL_NONE (-1)       /* blocked, but not in a system call (kernel: "-1 sp pc") */
+#define PROC_SYSCALL_RUNNING (-100)  /* "running": in user space */
+#define PROC_SYSCALL_UNKNOWN (-101)  /* unreadable (no ptrace access) or gone */
 
 struct proc_thread {
 	pid_t tid;

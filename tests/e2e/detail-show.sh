@@ -29,12 +29,14 @@ check "VMA count"               has "^[0-9]+ mappings$"
 ok $? "show --pane threads succeeds"
 check "named thread in nanosleep" has "^ +[0-9]+ dt-sleeper +S .* hrtimer_nanosleep +clock_nanosleep\(0x0\)"
 check "named thread in read"      has "^ +[0-9]+ dt-reader +S .* read\(0x$DT_pipe_r\)"
-check "three threads"             has "^3 threads$"
+check "four threads"              has "^4 threads$"
+check "hostile name shown escaped" has '^ +[0-9]+ dt-\\e\[31mred +S'
+check "no raw escape byte in the output" sh -c "! grep -q \"\$(printf '\\033')\" '$OUT'"
 
 "$PSCOPE" show "$TPID" --pane status,mem >"$OUT" 2>&1
 ok $? "show --pane status,mem succeeds"
 check "status: state"           has "^State +S \(sleeping\)$"
-check "status: threads"         has "^Threads +3$"
+check "status: threads"         has "^Threads +4$"
 check "status: exe"             has "^Exe +.*/detail-target"
 check "status: capabilities"    has "^CapEff +"
 check "mem: Pss"                has "^Pss +[0-9]+ kB"
@@ -54,7 +56,8 @@ assert any(m["path"].endswith("/mapped-file") and m["perms"] == "rw-s" and m["si
 names = {t["name"]: t for t in p["threads"]}
 assert names["dt-sleeper"]["syscall"].startswith("clock_nanosleep(")
 assert names["dt-reader"]["syscall_nr"] == 0
-assert p["status"]["threads"] == 3 and p["status"]["state"] == "S"
+assert "dt-\x1b[31mred" in names, names.keys()
+assert p["status"]["threads"] == 4 and p["status"]["state"] == "S"
 assert "cap_sys_admin" in p["status"]["cap_eff_names"]
 assert p["mem"]["rss_kb"] > 0 and "swap_pss_kb" in p["mem"]
 assert d["pid"] > 0 and d["name"] == "detail-target"
@@ -63,6 +66,9 @@ else
 	skip "python3 not installed: JSON not checked"
 	skip "python3 not installed: JSON not checked"
 fi
+
+"$PSCOPE" show 2 --pane mem,status >"$OUT" 2>&1
+check "kernel thread: no address space, no exe" has "^kernel thread: no user address space$"
 
 # Usage and missing processes.
 "$PSCOPE" show "$TPID" --pane nonsense >/dev/null 2>"$OUT"

@@ -8,7 +8,7 @@ start_detail_target || { done_testing; exit 1; }
 tui_start 150x45 "PSCOPE_DATA=$top_srcdir/data $PSCOPE -d 5 -p $TPID"
 check "header names the process"  tui_wait_for "PID $TPID detail-target +user root +S sleeping"
 check "status pane by default"     tui_wait_for "^Source: /proc/$TPID/\{stat,status"
-check "status: threads 3"          tui_wait_for "^Threads +3"
+check "status: threads 4"          tui_wait_for "^Threads +4"
 check "status: rates per second"   tui_wait_for "per second"
 
 tui_keys 2
@@ -39,6 +39,7 @@ check "Memory pane: RSS trend"     tui_wait_for "RSS, last minute"
 tui_keys Tab
 check "Threads pane: sleeper"      tui_wait_for "dt-sleeper +S .*clock_nanosleep\(0x0\)"
 check "Threads pane: reader"       tui_wait_for "dt-reader +S .*read\(0x$DT_pipe_r\)"
+check "Threads pane: hostile name escaped" tui_wait_for 'dt-\\e\[31mred'
 tui_keys BTab
 check "Shift-Tab: back to Memory"  tui_wait_for "^Source: /proc/$TPID/smaps_rollup"
 
@@ -50,7 +51,7 @@ check "Esc closes the help"        tui_wait_for "^Source: /proc/$TPID/smaps_roll
 tui_keys 1
 kill -TERM "$TPID"
 check "exit is reported with its status" tui_wait_for "process $TPID has exited \(killed by signal 15 \(SIGTERM\)\)" 60
-check "last data stays frozen"     tui_wait_for "^Threads +3"
+check "last data stays frozen"     tui_wait_for "^Threads +4"
 tui_keys Escape
 
 sleep 0.5

@@ -1,7 +1,8 @@
 /* A process with known content for the detail panes: a pipe, a socketpair,
  * a TCP listener with an established loopback connection, a UDP socket,
  * an eventfd, an epoll instance watching two fds, a deleted file, a mapped
- * file, and named threads blocked in nanosleep and read.
+ * file, and named threads blocked in nanosleep and read (and one whose
+ * name holds an escape sequence).
  * Usage: detail-target DIR   (files are created in DIR)
  * SIGUSR1 opens one more fd (/dev/zero), SIGUSR2 closes the newest one. */
 #ifndef _GNU_SOURCE
@@ -120,11 +121,14 @@ int main(int argc, char **argv)
 	memset(map, 1, 3 * 4096);
 	close(mf);
 
-	pthread_t t1, t2;
+	pthread_t t1, t2, t3;
 	pthread_create(&t1, NULL, sleeper, NULL);
 	pthread_setname_np(t1, "dt-sleeper");
 	pthread_create(&t2, NULL, reader, NULL);
 	pthread_setname_np(t2, "dt-reader");
+	/* A hostile name: an escape sequence that would turn a terminal red. */
+	pthread_create(&t3, NULL, sleeper, NULL);
+	pthread_setname_np(t3, "dt-\033[31mred");
 
 	struct sigaction sa = { .sa_handler = on_usr };
 	sigaction(SIGUSR1, &sa, NULL);
