@@ -41,3 +41,5 @@ tests_targets_stack_threads_stripped_LDFLAGS = $(TARGET_LDFLAGS) -s
 
 TESTS += tests/e2e/stack.sh
 EXTRA_DIST += tests/e2e/stack.sh
+TESTS += tests/e2e/stack-tui.sh
+EXTRA_DIST += tests/e2e/stack-tui.sh

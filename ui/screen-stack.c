@@ -374,7 +374,7 @@ static void stack_destroy(void *p)
 }
 
 static const struct ui_fkey stack_fkeys[] = {
-	{ "F1", "Help" }, { "Enter", "Expand" }, { "e", "All" }, { "l", "Lines" }, { "i", "Inlines" },
+	{ "F1", "Help" }, { "Enter", "Open" }, { "e", "All" }, { "l", "Lines" }, { "i", "Inl" },
 	{ "r", "Again" }, { "Esc", "Back" }, { NULL, NULL },
 };
 

@@ -503,12 +503,17 @@ size_t stk_chain(const struct stk_thread *t, char *buf, size_t size)
 {
 	size_t off = 0;
 
+	const struct stk_frame *from = wait_frame(t);
+	size_t first = from ? (size_t)(from - t->frames) : 0;
+
+	/* From the program's own code on: the leading frames in the module of
+	 * frame 0 (futex and lock internals of libc) are the same everywhere. */
 	if (size)
 		buf[0] = '\0';
-	for (size_t i = 0; i < t->n_frames && off + 1 < size; i++) {
+	for (size_t i = first; i < t->n_frames && off + 1 < size; i++) {
 		const struct stk_sym *s = t->frames[i].sym;
 		const char *name = s && s->function ? s->function : "??";
-		int n = snprintf(buf + off, size - off, "%s%s", i ? " <- " : "", name);
+		int n = snprintf(buf + off, size - off, "%s%s", i > first ? " <- " : "", name);
 		if (n < 0)
 			break;
 		off += (size_t)n;
