@@ -43,3 +43,5 @@ TESTS += tests/e2e/stack.sh
 EXTRA_DIST += tests/e2e/stack.sh
 TESTS += tests/e2e/stack-tui.sh
 EXTRA_DIST += tests/e2e/stack-tui.sh
+BENCHES += tests/bench/stack.sh
+EXTRA_DIST += tests/bench/stack.sh

@@ -111,19 +111,16 @@ static void test_hold(const struct stk_opts *o)
 	}
 }
 
-/* Copy the stacks and lock words while frozen. */
+/* Copy the stacks and lock words while frozen, into one arena. */
 static int copy_frozen(struct freeze *fz, struct snap_thread *st, const struct stk_maps *maps,
-		       const struct stk_opts *o)
+		       const struct stk_opts *o, unsigned char **arena)
 {
-	size_t nreq = 0;
+	size_t nreq = 0, total = 0;
 	struct read_req *rq = calloc(fz->n * 2 + 1, sizeof(*rq));
 	size_t *fgot = calloc(fz->n + 1, sizeof(*fgot));
 
-	if (!rq || !fgot) {
-		free(rq);
-		free(fgot);
-		return -ENOMEM;
-	}
+	if (!rq || !fgot)
+		goto nomem;
 	for (size_t i = 0; i < fz->n; i++) {
 		struct frozen_thread *ft = &fz->threads[i];
 		struct snap_thread *s = &st[i];
@@ -133,14 +130,22 @@ static int copy_frozen(struct freeze *fz, struct snap_thread *st, const struct s
 		uint64_t sp = ft->regs.rsp & ~7ull;
 		const struct stk_map *m = stk_maps_find(maps, sp);
 		uint64_t end = m ? m->end : sp + 4096;
-		size_t want = (size_t)(end - sp);
-		if (want > o->stack_max)
-			want = o->stack_max;
 		s->lo = sp;
-		s->want = want;
-		s->stack = malloc(want ? want : 1);
-		if (s->stack)
-			rq[nreq++] = (struct read_req){ sp, s->stack, want, &s->len };
+		s->want = (size_t)(end - sp) < o->stack_max ? (size_t)(end - sp) : o->stack_max;
+		total += s->want;
+	}
+	*arena = malloc(total + 1);
+	if (!*arena)
+		goto nomem;
+	total = 0;
+	for (size_t i = 0; i < fz->n; i++) {
+		struct snap_thread *s = &st[i];
+		struct frozen_thread *ft = s->ft;
+		if (!ft->stopped || ft->skipped)
+			continue;
+		s->stack = *arena + total;
+		total += s->want;
+		rq[nreq++] = (struct read_req){ s->lo, s->stack, s->want, &s->len };
 		if (ft->syscall_nr == 202) {
 			s->futex_op = (int)(ft->regs.rsi & FUTEX_CMD_MASK);
 			s->futex_addr = ft->regs.rdi;
@@ -153,6 +158,38 @@ static int copy_frozen(struct freeze *fz, struct snap_thread *st, const struct s
 	free(rq);
 	free(fgot);
 	return 0;
+nomem:
+	free(rq);
+	free(fgot);
+	return -ENOMEM;
+}
+
+/* Everything done while the target is stopped, on the tracer thread (see
+ * freeze_opts.on_frozen): the memory map, the stacks, the lock words. */
+struct frozen_ctx {
+	const struct stk_opts *o;
+	char *maps_text, *maps_copy;
+	size_t maps_cap;
+	struct stk_maps maps;
+	struct snap_thread *st;
+	unsigned char *arena;
+	ssize_t ml;
+	int rc;
+};
+
+static void on_frozen(struct freeze *fz, void *arg)
+{
+	struct frozen_ctx *c = arg;
+
+	c->ml = read_file_alloc_at(fz->target->dirfd, "maps", &c->maps_text, &c->maps_cap);
+	c->maps_copy = c->ml > 0 ? strdup(c->maps_text) : NULL;
+	c->st = calloc(fz->n + 1, sizeof(*c->st));
+	if (c->ml <= 0)
+		c->rc = c->ml < 0 ? (int)c->ml : -EIO;
+	else if (!c->maps_copy || !c->st || stk_maps_parse(c->maps_copy, &c->maps) < 0 ||
+		 copy_frozen(fz, c->st, &c->maps, c->o, &c->arena) < 0)
+		c->rc = -ENOMEM;
+	test_hold(c->o);
 }
 
 static int cmp_tid(const void *a, const void *b)
@@ -334,10 +371,9 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 	struct stk_opts o = *oin;
 	struct target t;
 	struct freeze fz;
-	struct stk_maps maps = { 0 };
+	struct frozen_ctx fc = { 0 };
 	struct snap_thread *st = NULL;
 	char *maps_text = NULL;
-	size_t maps_cap = 0;
 	struct stk_dump *d = NULL;
 	struct stk_unwinder *uw = NULL;
 	uint64_t t0 = now_ns();
@@ -352,26 +388,34 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 	if (r < 0)
 		return r;
 	progress(&o, 0, "stopping the threads of %d", (int)pid);
-	struct freeze_opts fo = { .deadline_ms = o.deadline_ms, .cancel = o.cancel };
+	/* The copy runs on the tracer thread and the threads are let go
+	 * right after it: no hand-over between threads inside the pause. */
+	struct freeze_opts fo = {
+		.deadline_ms = o.deadline_ms,
+		.cancel = o.cancel,
+		.on_frozen = on_frozen,
+		.on_frozen_arg = &fc,
+		.release_early = true,
+	};
+	fc.o = &o;
 	r = freeze_stop(&fz, &t, &fo, e);
+	freeze_release(&fz);
 	if (r < 0) {
 		target_close(&t);
+		free(fc.maps_text);
+		free(fc.maps_copy);
+		free(fc.st);
+		free(fc.arena);
+		stk_maps_free(&fc.maps);
 		return r;
 	}
-	/* ---- the target is stopped from here ... */
-	ssize_t ml = read_file_alloc_at(t.dirfd, "maps", &maps_text, &maps_cap);
-	char *maps_copy = ml > 0 ? strdup(maps_text) : NULL;
-	st = calloc(fz.n + 1, sizeof(*st));
-	if (ml <= 0 || !maps_copy || !st || stk_maps_parse(maps_copy, &maps) < 0 ||
-	    copy_frozen(&fz, st, &maps, &o) < 0) {
-		freeze_release(&fz);
-		r = ml < 0 ? door_refused(e, PS_OP_ATTACH, pid, (int)ml, "read the memory map")
-			   : ps_error_set(e, ENOMEM, "out of memory");
+	if (fc.rc < 0) {
+		r = fc.rc == -ENOMEM ? ps_error_set(e, ENOMEM, "out of memory")
+				     : door_refused(e, PS_OP_ATTACH, pid, fc.rc, "read the memory map");
 		goto fail;
 	}
-	test_hold(&o);
-	freeze_release(&fz);
-	/* ---- ... to here. */
+	st = fc.st;
+	maps_text = fc.maps_text;
 	if (cancelled(&o)) {
 		r = ps_error_set(e, ECANCELED, "cancelled");
 		goto fail;
@@ -399,7 +443,7 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 
 	/* Unwind from the copies. */
 	uint64_t t1 = now_ns();
-	uw = stk_unwinder_new(pid, &maps);
+	uw = stk_unwinder_new(pid, &fc.maps);
 	uint64_t *pcs = malloc((size_t)o.max_frames * sizeof(*pcs));
 	bool *byfp = malloc((size_t)o.max_frames * sizeof(*byfp));
 	d->syms = stk_symcache_new(pid, maps_text, o.source);
@@ -468,11 +512,10 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 fail:
 	stk_dump_free(d);
 	stk_unwinder_free(uw);
-	for (size_t i = 0; st && i < fz.n; i++)
-		free(st[i].stack);
 	free(st);
-	stk_maps_free(&maps);
-	free(maps_copy);
+	free(fc.arena);
+	stk_maps_free(&fc.maps);
+	free(fc.maps_copy);
 	free(maps_text);
 	freeze_free(&fz);
 	target_close(&t);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,51 +194,88 @@ static void read_regs(struct frozen_thread *th, bool core)
 	th->have_siginfo = ptrace(PTRACE_GETSIGINFO, th->tid, NULL, &th->siginfo) == 0;
 }
 
-/* Wait for threads [from, n) to stop, polling each with WNOHANG until the
- * deadline. Threads still running then are marked skipped. */
+/* Index of the thread with this tid, or NULL (hash over the table). */
+struct tid_index {
+	size_t *slot;        /* thread index + 1; 0 = empty */
+	size_t cap;
+};
+
+static void index_build(struct tid_index *ix, struct freeze *fz)
+{
+	size_t cap = 64;
+	while (cap < fz->n * 2)
+		cap *= 2;
+	free(ix->slot);
+	ix->slot = calloc(cap, sizeof(*ix->slot));
+	ix->cap = ix->slot ? cap : 0;
+	for (size_t i = 0; ix->cap && i < fz->n; i++) {
+		size_t h = ((size_t)fz->threads[i].tid * 2654435761u) & (cap - 1);
+		while (ix->slot[h])
+			h = (h + 1) & (cap - 1);
+		ix->slot[h] = i + 1;
+	}
+}
+
+static struct frozen_thread *index_find(const struct tid_index *ix, struct freeze *fz, pid_t tid)
+{
+	if (!ix->cap)
+		return find(fz, tid);
+	for (size_t h = ((size_t)tid * 2654435761u) & (ix->cap - 1); ix->slot[h]; h = (h + 1) & (ix->cap - 1))
+		if (fz->threads[ix->slot[h] - 1].tid == tid)
+			return &fz->threads[ix->slot[h] - 1];
+	return NULL;
+}
+
+/* Wait for the threads [from, n) to stop until the deadline; read each
+ * one's registers as soon as it stops, while the others are still on
+ * their way. Events come through waitpid(-1, __WNOTHREAD): this thread
+ * has no children of its own, only its tracees. Threads still running at
+ * the deadline are marked skipped. */
 static void wait_stops(struct freeze *fz, size_t from, const struct freeze_opts *o)
 {
+	int status_unused;
 	uint64_t deadline = now_ns() + (uint64_t)(o->deadline_ms > 0 ? o->deadline_ms : 500) * 1000000ull;
-	long nap_us = 20;
+	struct tid_index ix = { 0 };
+	size_t pending = 0;
+	long nap_us = 500;
 
-	for (;;) {
-		size_t pending = 0, progress = 0;
-		for (size_t i = from; i < fz->n; i++) {
-			struct frozen_thread *th = &fz->threads[i];
-			if (!th->seized || th->stopped)
-				continue;
-			int status;
-			pid_t r = waitpid(th->tid, &status, __WALL | WNOHANG);
-			if (r == th->tid && took_status(th, status)) {
-				progress++;
-				continue;
+	index_build(&ix, fz);
+	for (size_t i = from; i < fz->n; i++)
+		pending += fz->threads[i].seized && !fz->threads[i].stopped;
+	while (pending && !cancelled(o)) {
+		int status;
+		pid_t r = waitpid(-1, &status, __WALL | __WNOTHREAD | WNOHANG);
+		if (r > 0) {
+			struct frozen_thread *th = index_find(&ix, fz, r);
+			if (th && th->seized && !th->stopped && took_status(th, status)) {
+				pending--;
+				if (th->stopped)
+					read_regs(th, o->core_regs);
 			}
-			if (r < 0 && errno == ECHILD) {
-				th->seized = false;
-				th->skipped = "exited during the snapshot";
-				progress++;
-				continue;
-			}
-			pending++;
-		}
-		if (!pending || cancelled(o))
-			return;
-		if (now_ns() >= deadline)
-			break;
-		if (progress) {
-			nap_us = 20;
 			continue;
 		}
+		if (r < 0 && errno == ECHILD)
+			break; /* no tracee left: all exited */
+		if (now_ns() >= deadline)
+			break;
 		struct timespec ts = { 0, nap_us * 1000 };
 		nanosleep(&ts, NULL);
 		if (nap_us < 1000)
 			nap_us *= 2;
 	}
+	free(ix.slot);
 	for (size_t i = from; i < fz->n; i++) {
 		struct frozen_thread *th = &fz->threads[i];
-		if (th->seized && !th->stopped)
+		if (!th->seized || th->stopped)
+			continue;
+		/* ECHILD: it is gone. Otherwise it did not stop in time. */
+		if (waitpid(th->tid, &status_unused, __WALL | WNOHANG) < 0 && errno == ECHILD) {
+			th->seized = false;
+			th->skipped = "exited during the snapshot";
+		} else {
 			th->skipped = th->state == 'D' ? "did not stop before the deadline (D state: uninterruptible sleep)"
 						       : "did not stop before the deadline";
+		}
 	}
 }
 
@@ -314,9 +352,6 @@ static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_er
 	}
 	if (!find(fz, pid) && fz->n == 0)
 		return door_refused(e, PS_OP_ATTACH, pid, ESRCH, "stop the threads");
-	for (size_t i = 0; i < fz->n; i++)
-		if (fz->threads[i].stopped)
-			read_regs(&fz->threads[i], o->core_regs);
 	return 0;
 }
 
@@ -328,18 +363,26 @@ static void *tracer_main(void *p)
 	int rc;
 
 	ps_error_clear(&err);
+	/* Each interrupt and detach wakes a thread of the target, which would
+	 * preempt us on a busy machine and stretch the pause: run the short
+	 * stop-copy-release above normal threads when allowed (root). This
+	 * thread only waits with sleeps and ends at the release. */
+	struct sched_param sp = { .sched_priority = 1 };
+	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	rc = stop_all(fz, &tr->opts, &err);
-	if (rc < 0)
+	if (rc == 0 && tr->opts.on_frozen)
+		tr->opts.on_frozen(fz, tr->opts.on_frozen_arg);
+	if (rc < 0 || tr->opts.release_early)
 		detach_all(fz);
 	pthread_mutex_lock(&tr->lock);
 	tr->rc = rc;
 	tr->err = err;
-	tr->phase = rc < 0 ? PH_DONE : PH_FROZEN;
+	tr->phase = rc < 0 || tr->opts.release_early ? PH_DONE : PH_FROZEN;
 	pthread_cond_broadcast(&tr->cond);
 	while (tr->phase == PH_FROZEN)
 		pthread_cond_wait(&tr->cond, &tr->lock);
 	pthread_mutex_unlock(&tr->lock);
-	if (rc == 0)
+	if (rc == 0 && !tr->opts.release_early)
 		detach_all(fz);
 	/* Returning ends this thread: the kernel detaches whatever is still
 	 * seized (threads that never stopped). */
