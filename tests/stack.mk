@@ -4,10 +4,12 @@ noinst_PROGRAMS += tests/targets/stack-threads
 tests_targets_stack_threads_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_stack_threads_LDFLAGS = $(TARGET_LDFLAGS)
 
-check_PROGRAMS += tests/unit/test-freeze
+check_PROGRAMS += tests/unit/test-freeze tests/unit/test-stack
 tests_unit_test_freeze_SOURCES = tests/unit/test-freeze.c tests/unit/tap.h
 tests_unit_test_freeze_LDADD = $(MODEL_LIBS)
-TESTS += tests/unit/test-freeze
+tests_unit_test_stack_SOURCES = tests/unit/test-stack.c tests/unit/tap.h
+tests_unit_test_stack_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-freeze tests/unit/test-stack
 noinst_PROGRAMS += tests/targets/deadlock
 tests_targets_deadlock_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_deadlock_LDFLAGS = $(TARGET_LDFLAGS)

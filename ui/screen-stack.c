@@ -114,8 +114,12 @@ static void draw_row(struct stack_state *s, const struct row *r, int y, bool sel
 	draw_blank(y, 0, -1, base);
 	switch (r->kind) {
 	case ROW_CYCLE:
-		draw_textf(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
-			   "DEADLOCK: %zu threads wait for each other", d->cycles[r->a].n);
+		if (d->cycles[r->a].n == 1)
+			draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
+				  "DEADLOCK: a thread waits for a lock it holds itself");
+		else
+			draw_textf(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
+				   "DEADLOCK: %zu threads wait for each other", d->cycles[r->a].n);
 		break;
 	case ROW_EDGE: {
 		const struct stk_edge *e = &d->cycles[r->a].edges[r->b];

@@ -81,7 +81,10 @@ static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
 {
 	for (size_t c = 0; c < d->n_cycles; c++) {
 		const struct stk_cycle *cy = &d->cycles[c];
-		printf("deadlock: %zu threads wait for each other\n", cy->n);
+		if (cy->n == 1)
+			printf("deadlock: a thread waits for a lock it holds itself\n");
+		else
+			printf("deadlock: %zu threads wait for each other\n", cy->n);
 		for (size_t k = 0; k < cy->n; k++) {
 			const struct stk_edge *e = &cy->edges[k];
 			const char *name = "";
