@@ -287,14 +287,13 @@ static int find_deadlocks(struct stk_dump *d, const struct snap_thread *st, size
 
 	if (!tid || !wf || !addr || !cyc)
 		goto out;
-	for (size_t i = 0; i < n; i++) {
+	/* Before the sort by tid, threads[i] is the thread of st[i]. */
+	for (size_t i = 0; i < n && i < nst; i++) {
 		tid[i] = d->threads[i].tid;
-		for (size_t k = 0; k < nst; k++) {
-			if (st[k].ft->tid != tid[i] || st[k].futex_got != (ssize_t)sizeof(st[k].futex_words))
-				continue;
-			wf[i] = stk_lock_owner(st[k].futex_op, st[k].futex_words);
-			addr[i] = st[k].futex_addr;
-		}
+		if (st[i].futex_got != (ssize_t)sizeof(st[i].futex_words))
+			continue;
+		wf[i] = stk_lock_owner(st[i].futex_op, st[i].futex_words);
+		addr[i] = st[i].futex_addr;
 	}
 	d->n_cycles = stk_lock_cycles(tid, wf, n, cyc);
 	if (d->n_cycles) {

@@ -194,89 +194,63 @@ static void read_regs(struct frozen_thread *th, bool core)
 	th->have_siginfo = ptrace(PTRACE_GETSIGINFO, th->tid, NULL, &th->siginfo) == 0;
 }
 
-/* Index of the thread with this tid, or NULL (hash over the table). */
-struct tid_index {
-	size_t *slot;        /* thread index + 1; 0 = empty */
-	size_t cap;
-};
-
-static void index_build(struct tid_index *ix, struct freeze *fz)
-{
-	size_t cap = 64;
-	while (cap < fz->n * 2)
-		cap *= 2;
-	free(ix->slot);
-	ix->slot = calloc(cap, sizeof(*ix->slot));
-	ix->cap = ix->slot ? cap : 0;
-	for (size_t i = 0; ix->cap && i < fz->n; i++) {
-		size_t h = ((size_t)fz->threads[i].tid * 2654435761u) & (cap - 1);
-		while (ix->slot[h])
-			h = (h + 1) & (cap - 1);
-		ix->slot[h] = i + 1;
-	}
-}
-
-static struct frozen_thread *index_find(const struct tid_index *ix, struct freeze *fz, pid_t tid)
-{
-	if (!ix->cap)
-		return find(fz, tid);
-	for (size_t h = ((size_t)tid * 2654435761u) & (ix->cap - 1); ix->slot[h]; h = (h + 1) & (ix->cap - 1))
-		if (fz->threads[ix->slot[h] - 1].tid == tid)
-			return &fz->threads[ix->slot[h] - 1];
-	return NULL;
-}
-
 /* Wait for the threads [from, n) to stop until the deadline; read each
  * one's registers as soon as it stops, while the others are still on
- * their way. Events come through waitpid(-1, __WNOTHREAD): this thread
- * has no children of its own, only its tracees. Threads still running at
- * the deadline are marked skipped. */
+ * their way. waitpid(tid) is a direct lookup (waitpid(-1) would walk every
+ * tracee at each call): poll the pending threads round-robin, in bursts,
+ * and sleep when a burst finds none stopped, leaving the CPU to the
+ * threads on their way to the stop. Threads still running at the deadline
+ * are marked skipped. */
 static void wait_stops(struct freeze *fz, size_t from, const struct freeze_opts *o)
 {
-	int status_unused;
+	enum { BURST = 64 };
 	uint64_t deadline = now_ns() + (uint64_t)(o->deadline_ms > 0 ? o->deadline_ms : 500) * 1000000ull;
-	struct tid_index ix = { 0 };
-	size_t pending = 0;
-	long nap_us = 500;
+	size_t *pend = malloc((fz->n - from + 1) * sizeof(*pend));
+	size_t np = 0, cur = 0;
 
-	index_build(&ix, fz);
+	if (!pend)
+		return;
 	for (size_t i = from; i < fz->n; i++)
-		pending += fz->threads[i].seized && !fz->threads[i].stopped;
-	while (pending && !cancelled(o)) {
-		int status;
-		pid_t r = waitpid(-1, &status, __WALL | __WNOTHREAD | WNOHANG);
-		if (r > 0) {
-			struct frozen_thread *th = index_find(&ix, fz, r);
-			if (th && th->seized && !th->stopped && took_status(th, status)) {
-				pending--;
-				if (th->stopped)
-					read_regs(th, o->core_regs);
+		if (fz->threads[i].seized && !fz->threads[i].stopped)
+			pend[np++] = i;
+	while (np && !cancelled(o)) {
+		size_t hits = 0;
+		for (size_t k = 0; k < BURST && np; k++) {
+			if (cur >= np)
+				cur = 0;
+			struct frozen_thread *th = &fz->threads[pend[cur]];
+			int status;
+			pid_t r = waitpid(th->tid, &status, __WALL | WNOHANG);
+			bool done = false;
+			if (r == th->tid)
+				done = took_status(th, status);
+			else if (r < 0 && errno == ECHILD) {
+				th->seized = false;
+				th->skipped = "exited during the snapshot";
+				done = true;
 			}
-			continue;
+			if (!done) {
+				cur++;
+				continue;
+			}
+			if (th->stopped)
+				read_regs(th, o->core_regs);
+			pend[cur] = pend[--np]; /* order does not matter much */
+			hits++;
 		}
-		if (r < 0 && errno == ECHILD)
-			break; /* no tracee left: all exited */
+		if (hits)
+			continue;
 		if (now_ns() >= deadline)
 			break;
-		struct timespec ts = { 0, nap_us * 1000 };
+		struct timespec ts = { 0, 200 * 1000 };
 		nanosleep(&ts, NULL);
-		if (nap_us < 1000)
-			nap_us *= 2;
 	}
-	free(ix.slot);
-	for (size_t i = from; i < fz->n; i++) {
-		struct frozen_thread *th = &fz->threads[i];
-		if (!th->seized || th->stopped)
-			continue;
-		/* ECHILD: it is gone. Otherwise it did not stop in time. */
-		if (waitpid(th->tid, &status_unused, __WALL | WNOHANG) < 0 && errno == ECHILD) {
-			th->seized = false;
-			th->skipped = "exited during the snapshot";
-		} else {
-			th->skipped = th->state == 'D' ? "did not stop before the deadline (D state: uninterruptible sleep)"
-						       : "did not stop before the deadline";
-		}
+	for (size_t k = 0; k < np; k++) {
+		struct frozen_thread *th = &fz->threads[pend[k]];
+		th->skipped = th->state == 'D' ? "did not stop before the deadline (D state: uninterruptible sleep)"
+					       : "did not stop before the deadline";
 	}
+	free(pend);
 }
 
 /* Detach every stopped thread; seized ones still running are left to the

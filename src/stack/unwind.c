@@ -367,8 +367,9 @@ struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct stk_maps *maps)
 		free(u);
 		return NULL;
 	}
-	/* Many threads share return addresses: cache the register rules by pc. */
-	unw_set_caching_policy(u->as, UNW_CACHE_GLOBAL);
+	/* Many threads share return addresses: cache the register rules by pc
+	 * (per thread: the unwinder runs on one thread, no locking needed). */
+	unw_set_caching_policy(u->as, UNW_CACHE_PER_THREAD);
 	return u;
 }
 
