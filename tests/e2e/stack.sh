@@ -174,7 +174,28 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		"$tmp/pscope" stack "$P" >/dev/null 2>"$tmp/e4"
 	check "unprivileged against root: door CAP_SYS_PTRACE named" grep -q 'CAP_SYS_PTRACE' "$tmp/e4"
 	check "unprivileged: the target was not touched" runs_on_soon "$P"
+	# Same user, no privilege: allowed unless kernel.yama.ptrace_scope says no.
+	cp "$TARGETS/stack-threads" "$tmp/st" && chmod 755 "$tmp/st"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$tmp/st" 3 >"$tmp/nb.out" 2>&1 &
+	NB=$!
+	at_exit "kill -9 $NB 2>/dev/null"
+	for _ in $(seq 1 100); do grep -q ready "$tmp/nb.out" && break; sleep 0.05; done
+	scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo none)
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+		"$tmp/pscope" stack "$NB" >"$tmp/nb" 2>"$tmp/e5"
+	rc=$?
+	case $scope in
+	none|0) ok $rc "unprivileged, own process (no Yama restriction): dump works"
+		check "unprivileged dump: known stack" grep -q 'leaf_wait <- level3' "$tmp/nb" ;;
+	*) check "ptrace_scope $scope: the door is named" grep -q 'kernel.yama.ptrace_scope' "$tmp/e5"
+		skip "dump refused by ptrace_scope" ;;
+	esac
+	check "unprivileged: own target runs on" runs_on_soon "$NB"
+	kill -9 "$NB"
 else
+	skip "needs root and setpriv"
+	skip "needs root and setpriv"
+	skip "needs root and setpriv"
 	skip "needs root and setpriv"
 	skip "needs root and setpriv"
 fi
