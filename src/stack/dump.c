@@ -1,6 +1,7 @@
 /* The stack dump: freeze, copy, release, then unwind, symbolize, find the
  * deadlocks and group identical stacks — all after the target runs again. */
 #include "stack/freeze.h"
+#include "proc/syscalls.h"
 #include "stack/internal.h"
 #include "doors.h"
 #include "util.h"
@@ -112,7 +113,7 @@ static void test_hold(const struct stk_opts *o)
 }
 
 /* Copy the stacks and lock words while frozen, into one arena. */
-static int copy_frozen(struct freeze *fz, struct snap_thread *st, const struct stk_maps *maps,
+static int copy_frozen(struct freeze *fz, struct snap_thread *st, const struct proc_maps *maps,
 		       const struct stk_opts *o, unsigned char **arena)
 {
 	size_t nreq = 0, total = 0;
@@ -128,7 +129,7 @@ static int copy_frozen(struct freeze *fz, struct snap_thread *st, const struct s
 		if (!ft->stopped || ft->skipped)
 			continue;
 		uint64_t sp = ft->regs.rsp & ~7ull;
-		const struct stk_map *m = stk_maps_find(maps, sp);
+		const struct proc_map *m = stk_map_find(maps, sp);
 		uint64_t end = m ? m->end : sp + 4096;
 		s->lo = sp;
 		s->want = (size_t)(end - sp) < o->stack_max ? (size_t)(end - sp) : o->stack_max;
@@ -168,9 +169,9 @@ nomem:
  * freeze_opts.on_frozen): the memory map, the stacks, the lock words. */
 struct frozen_ctx {
 	const struct stk_opts *o;
-	char *maps_text, *maps_copy;
+	char *maps_text;
 	size_t maps_cap;
-	struct stk_maps maps;
+	struct proc_maps maps;
 	struct snap_thread *st;
 	unsigned char *arena;
 	ssize_t ml;
@@ -182,11 +183,10 @@ static void on_frozen(struct freeze *fz, void *arg)
 	struct frozen_ctx *c = arg;
 
 	c->ml = read_file_alloc_at(fz->target->dirfd, "maps", &c->maps_text, &c->maps_cap);
-	c->maps_copy = c->ml > 0 ? strdup(c->maps_text) : NULL;
 	c->st = calloc(fz->n + 1, sizeof(*c->st));
 	if (c->ml <= 0)
 		c->rc = c->ml < 0 ? (int)c->ml : -EIO;
-	else if (!c->maps_copy || !c->st || stk_maps_parse(c->maps_copy, &c->maps) < 0 ||
+	else if (!c->st || proc_maps_parse(c->maps_text, (size_t)c->ml, false, &c->maps) < 0 ||
 		 copy_frozen(fz, c->st, &c->maps, c->o, &c->arena) < 0)
 		c->rc = -ENOMEM;
 	test_hold(c->o);
@@ -353,7 +353,7 @@ static void fill_thread(struct stk_thread *t, const struct frozen_thread *ft)
 	t->syscall_nr = ft->syscall_nr;
 	strlcpy_ps(t->syscall_raw, ft->syscall, sizeof(t->syscall_raw));
 	strlcpy_ps(t->wchan, ft->wchan, sizeof(t->wchan));
-	const char *sn = stk_syscall_name(ft->syscall_nr);
+	const char *sn = proc_syscall_name(ft->syscall_nr);
 	if (t->skipped && !ft->stopped)
 		snprintf(t->syscall, sizeof(t->syscall), "?");
 	else if (ft->syscall_nr < 0)
@@ -402,10 +402,9 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 	if (r < 0) {
 		target_close(&t);
 		free(fc.maps_text);
-		free(fc.maps_copy);
 		free(fc.st);
 		free(fc.arena);
-		stk_maps_free(&fc.maps);
+		proc_maps_free(&fc.maps);
 		return r;
 	}
 	if (fc.rc < 0) {
@@ -513,8 +512,7 @@ fail:
 	stk_unwinder_free(uw);
 	free(st);
 	free(fc.arena);
-	stk_maps_free(&fc.maps);
-	free(fc.maps_copy);
+	proc_maps_free(&fc.maps);
 	free(maps_text);
 	freeze_free(&fz);
 	target_close(&t);

@@ -9,28 +9,17 @@
 #include <sys/types.h>
 #include <sys/user.h>
 
+#include "proc/maps.h"
 #include "stack/stack.h"
 
-/* /proc/PID/maps, parsed in place (paths point into text). */
-struct stk_map {
-	uint64_t start, end, offset;
-	char perms[5];
-	const char *path;    /* "" for anonymous */
-};
-struct stk_maps {
-	struct stk_map *v;
-	size_t n;
-};
-/* Parse maps text (modified: lines are cut). Returns 0 or -ENOMEM/-EINVAL. */
-int stk_maps_parse(char *text, struct stk_maps *out);
-const struct stk_map *stk_maps_find(const struct stk_maps *m, uint64_t addr);
-void stk_maps_free(struct stk_maps *m);
+/* The mapping holding addr in a parsed /proc/PID/maps, or NULL. */
+const struct proc_map *stk_map_find(const struct proc_maps *m, uint64_t addr);
 
 /* Unwinder over copied stacks. Reads outside a stack copy (module text,
  * .eh_frame, [vdso]) come from the live process through a page cache:
  * those pages are read-only, so reading them after the release is safe. */
 struct stk_unwinder;
-struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct stk_maps *maps);
+struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct proc_maps *maps);
 /* Unwind one thread. pcs[0] is the interrupted pc; returns the frame
  * count (<= max); *truncated when max was reached. */
 int stk_unwind(struct stk_unwinder *u, const struct user_regs_struct *regs, const void *stack,

@@ -113,7 +113,5 @@ unsigned stk_submit(struct workers *w, const struct target_id *id, bool source);
 /* "leaf_wait <- level3 <- worker <- start_thread": a thread's functions,
  * innermost first, from its first frame outside the module of frame 0. */
 size_t stk_chain(const struct stk_thread *t, char *buf, size_t size);
-/* Name of an x86-64 syscall number ("futex"); NULL if unknown. */
-const char *stk_syscall_name(long nr);
 
 #endif

@@ -27,46 +27,7 @@ extern int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip
 
 /* ---- /proc/PID/maps ---- */
 
-int stk_maps_parse(char *text, struct stk_maps *out)
-{
-	size_t cap = 0;
-
-	memset(out, 0, sizeof(*out));
-	for (char *line = text; line && *line;) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		struct stk_map m;
-		int pos = 0;
-		unsigned long long s, e, off;
-		char perms[8];
-		memset(&m, 0, sizeof(m));
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s%n", &s, &e, perms, &off, &pos) >= 4 && pos > 0) {
-			m.start = s;
-			m.end = e;
-			m.offset = off;
-			memcpy(m.perms, perms, 4);
-			char *p = line + pos;
-			while (*p == ' ')
-				p++;
-			m.path = p;
-			if (out->n == cap) {
-				cap = cap ? cap * 2 : 256;
-				struct stk_map *nv = realloc(out->v, cap * sizeof(*nv));
-				if (!nv) {
-					stk_maps_free(out);
-					return -ENOMEM;
-				}
-				out->v = nv;
-			}
-			out->v[out->n++] = m;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return 0;
-}
-
-const struct stk_map *stk_maps_find(const struct stk_maps *m, uint64_t addr)
+const struct proc_map *stk_map_find(const struct proc_maps *m, uint64_t addr)
 {
 	size_t lo = 0, hi = m->n;
 
@@ -80,13 +41,6 @@ const struct stk_map *stk_maps_find(const struct stk_maps *m, uint64_t addr)
 			return &m->v[mid];
 	}
 	return NULL;
-}
-
-void stk_maps_free(struct stk_maps *m)
-{
-	free(m->v);
-	m->v = NULL;
-	m->n = 0;
 }
 
 /* ---- live memory page cache ---- */
@@ -105,7 +59,7 @@ struct module {
 
 struct stk_unwinder {
 	pid_t pid;
-	const struct stk_maps *maps;
+	const struct proc_maps *maps;
 	unw_addr_space_t as;
 	struct page *pages;
 	size_t npages, cap;  /* open addressing, cap a power of two */
@@ -189,14 +143,14 @@ static int ctx_read(struct uw_ctx *c, uint64_t addr, void *buf, size_t len)
 /* ---- unwind tables, per module ---- */
 
 /* Set up m->di from the ELF headers in process memory. */
-static bool module_setup(struct stk_unwinder *u, struct uw_ctx *c, struct module *m, const struct stk_map *x)
+static bool module_setup(struct stk_unwinder *u, struct uw_ctx *c, struct module *m, const struct proc_map *x)
 {
 	uint64_t base = x->start - x->offset;
-	const struct stk_map *first = NULL;
+	const struct proc_map *first = NULL;
 
 	/* The mapping at file offset 0 of the same file holds the headers. */
 	for (size_t i = 0; i < u->maps->n; i++) {
-		const struct stk_map *mp = &u->maps->v[i];
+		const struct proc_map *mp = &u->maps->v[i];
 		if (mp->offset == 0 && !strcmp(mp->path, x->path) && mp->start <= x->start) {
 			if (!first || mp->start > first->start)
 				first = mp;
@@ -249,7 +203,7 @@ static bool module_setup(struct stk_unwinder *u, struct uw_ctx *c, struct module
 
 static struct module *module_for(struct stk_unwinder *u, struct uw_ctx *c, uint64_t ip)
 {
-	const struct stk_map *x = stk_maps_find(u->maps, ip);
+	const struct proc_map *x = stk_map_find(u->maps, ip);
 
 	if (!x || x->perms[2] != 'x')
 		return NULL;
@@ -354,7 +308,7 @@ static unw_accessors_t accessors = {
 	.get_proc_name = acc_get_proc_name,
 };
 
-struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct stk_maps *maps)
+struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct proc_maps *maps)
 {
 	struct stk_unwinder *u = calloc(1, sizeof(*u));
 
@@ -393,7 +347,7 @@ static int fp_walk(struct uw_ctx *c, uint64_t bp, uint64_t *pcs, bool *by_fp, in
 		if (!bp || (bp & 7) || bp < c->lo || bp - c->lo + 16 > c->len)
 			break;
 		memcpy(fr, c->stack + (bp - c->lo), sizeof(fr));
-		const struct stk_map *m = stk_maps_find(c->u->maps, fr[1]);
+		const struct proc_map *m = stk_map_find(c->u->maps, fr[1]);
 		if (!fr[1] || !m || m->perms[2] != 'x')
 			break; /* not a return address: the chain ends */
 		pcs[n] = fr[1];
