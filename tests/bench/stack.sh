@@ -9,7 +9,7 @@
 # pscope <= 0.3x eu-stack.
 : "${PSCOPE:=$top_builddir/pscope}"
 : "${TARGETS:=$top_builddir/tests/targets}"
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 tmp=$(mktemp -d /tmp/pscope-bench-stack.XXXXXX)
 tpid=
 trap '[ -n "$tpid" ] && kill -9 $tpid 2>/dev/null; rm -rf $tmp' EXIT

@@ -49,6 +49,19 @@ tui_keys Escape
 check "Esc cancels: the target runs on, TracerPid 0" runs_on_soon "$P"
 check "cancel is said on the status line" tui_wait_for "cancelled; the process runs on"
 tui_keys q
+
+# pscope's UI killed by SIGTERM (and SIGKILL) while a dump holds the target.
+for sig in TERM KILL; do
+	tui_start 120x40 "PSCOPE_STACK_HOLD_MS=60000 $PSCOPE -p $P"
+	tui_wait_for "PID $P" >/dev/null
+	tui_keys s
+	frozen=1
+	for _ in $(seq 1 100); do traced "$P" && { frozen=0; break; }; sleep 0.05; done
+	ok $frozen "SIG$sig run: the target is frozen by the UI's dump"
+	UIPID=$(awk '/^TracerPid/{print $2}' /proc/$P/status)
+	kill -$sig "$UIPID" 2>/dev/null
+	check "UI killed by SIG$sig mid-dump: the target runs on, TracerPid 0" runs_on_soon "$P"
+done
 kill -9 "$P"
 
 start_target deadlock 3 || exit 1

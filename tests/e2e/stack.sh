@@ -37,6 +37,9 @@ check "target runs on after the dump" runs_on_soon "$P"
 "$PSCOPE" stack --no-group --source "$P" >"$tmp/ng" 2>/dev/null
 check "--no-group: every worker with its own frames" sh -c "[ \$(grep -c ' leaf_wait+' '$tmp/ng') = 16 ]"
 check "--source: file:line of each frame" grep -qE 'level3\+0x[0-9a-f]+ \(stack-threads\) \[.*stack-threads\.c:[0-9]+\]$' "$tmp/ng"
+"$PSCOPE" stack --inlines "$P" >"$tmp/inl" 2>/dev/null
+check "--inlines: the inlined call is a frame of its own, before its caller" \
+	sh -c "grep -A1 -E '^#[0-9]+ 0x[0-9a-f]+ wait_forever \(inlined\) \(stack-threads\) \[.*stack-threads\.c:[0-9]+\]$' '$tmp/inl' | grep -qE '^#[0-9]+ 0x[0-9a-f]+ leaf_wait\+0x[0-9a-f]+ \(stack-threads\) \[.*stack-threads\.c:[0-9]+\]$'"
 "$PSCOPE" stack --max-frames 3 "$P" >"$tmp/mf" 2>/dev/null
 check "--max-frames 3 cuts the stacks" sh -c "! grep -q '^#3 ' '$tmp/mf' && grep -q 'more frames' '$tmp/mf'"
 

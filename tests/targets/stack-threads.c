@@ -1,5 +1,5 @@
 /* A target with known stacks in many threads: each worker blocks in
- *   leaf_wait <- level3 <- level2 <- level1 <- worker <- start_thread
+ *   leaf_wait (with wait_forever inlined) <- level3 <- level2 <- level1 <- worker <- start_thread
  * and the main thread in main_wait <- main.
  *
  * Usage: stack-threads [N] [--probe] [--churn] [--dstate]
@@ -28,12 +28,18 @@ static atomic_int blocked;
 static atomic_llong maxgap_ns;
 static volatile int sink;
 
+/* Always inlined into leaf_wait: an inline frame for --inlines. */
+static inline __attribute__((always_inline)) void wait_forever(void)
+{
+	for (;;)
+		pthread_cond_wait(&never, &mu);
+}
+
 NOINLINE static void leaf_wait(void)
 {
 	pthread_mutex_lock(&mu);
 	atomic_fetch_add(&blocked, 1);
-	for (;;)
-		pthread_cond_wait(&never, &mu);
+	wait_forever();
 }
 
 NOINLINE static void level3(int x)
