@@ -272,6 +272,17 @@ static void detach_all(struct freeze *fz)
 	fz->t_released_ns = now_ns();
 }
 
+/* Each interrupt and detach wakes a thread of the target, which would
+ * preempt us on a busy machine and stretch the pause: from the first
+ * interrupt to the last detach, run above normal threads when allowed
+ * (root; otherwise this does nothing). In between, this thread only
+ * sleeps or makes short syscalls. */
+static void realtime(bool on)
+{
+	struct sched_param sp = { .sched_priority = on ? 1 : 0 };
+	pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
 static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_error *e)
 {
 	pid_t pid = fz->target->id.pid;
@@ -305,6 +316,7 @@ static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_er
 			snprintf(what, sizeof(what), "attach to thread %d", (int)th->tid);
 			return door_refused(e, PS_OP_ATTACH, pid, err, th->tid == pid ? "attach" : what);
 		}
+		realtime(true);
 		for (size_t i = from; i < fz->n; i++) {
 			struct frozen_thread *th = &fz->threads[i];
 			if (!th->seized)
@@ -337,17 +349,13 @@ static void *tracer_main(void *p)
 	int rc;
 
 	ps_error_clear(&err);
-	/* Each interrupt and detach wakes a thread of the target, which would
-	 * preempt us on a busy machine and stretch the pause: run the short
-	 * stop-copy-release above normal threads when allowed (root). This
-	 * thread only waits with sleeps and ends at the release. */
-	struct sched_param sp = { .sched_priority = 1 };
-	pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 	rc = stop_all(fz, &tr->opts, &err);
 	if (rc == 0 && tr->opts.on_frozen)
 		tr->opts.on_frozen(fz, tr->opts.on_frozen_arg);
-	if (rc < 0 || tr->opts.release_early)
+	if (rc < 0 || tr->opts.release_early) {
 		detach_all(fz);
+		realtime(false);
+	}
 	pthread_mutex_lock(&tr->lock);
 	tr->rc = rc;
 	tr->err = err;
