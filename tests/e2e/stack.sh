@@ -71,6 +71,28 @@ else
 fi
 kill -9 "$P"
 
+# ---- a hostile thread name, and a process stopped by job control ----
+start_target stack-threads 2 --hostile || exit 1
+P=$TPID
+"$PSCOPE" stack --no-group "$P" >"$tmp/h" 2>/dev/null
+check "hostile thread name printed escaped" grep -qF '\e]0;pwn' "$tmp/h"
+check "no raw escape byte in the text output" sh -c "! grep -q \"\$(printf '\\033')\" '$tmp/h'"
+if [ $have_py = 1 ]; then
+	"$PSCOPE" stack --json "$P" >"$tmp/hj" 2>/dev/null
+	check "hostile name kept as data in JSON" pyq "$tmp/hj" "assert any(t['name'].startswith('\x1b]0;pwn') for t in d['threads'])"
+else
+	skip "python3 missing"
+fi
+kill -STOP "$P"
+for _ in $(seq 1 50); do grep -q '^State:.*T' /proc/$P/status && break; sleep 0.05; done
+"$PSCOPE" stack "$P" >"$tmp/stopped" 2>/dev/null
+ok $? "a process stopped by SIGSTOP can be dumped"
+check "its stacks are there" grep -q 'leaf_wait <- level3' "$tmp/stopped"
+check "and it stays stopped as it was (job control), TracerPid 0" sh -c "grep -q '^State:.*T (stopped)' /proc/$P/status && grep -q '^TracerPid:.0' /proc/$P/status"
+kill -CONT "$P"
+check "after SIGCONT it runs on" runs_on_soon "$P"
+kill -9 "$P"
+
 # ---- deadlocks ----
 for n in 2 3; do
 	start_target deadlock $n || exit 1

@@ -9,6 +9,7 @@
  *            "maxgap_us N" on stdout and resets it
  *   --churn  a thread keeps creating short-lived threads (churn_child)
  *   --dstate a thread sits in vfork (D state) for 3 s at a time
+ *   --hostile the first worker's name holds terminal escape sequences
  * Prints "ready" once every worker is blocked. */
 #include <pthread.h>
 #include <signal.h>
@@ -141,7 +142,7 @@ NOINLINE static void main_wait(void)
 
 int main(int argc, char **argv)
 {
-	int n = 8, probe = 0, churn = 0, dstate = 0;
+	int n = 8, probe = 0, churn = 0, dstate = 0, hostile = 0;
 	pthread_attr_t attr;
 	sigset_t set;
 
@@ -152,6 +153,8 @@ int main(int argc, char **argv)
 			churn = 1;
 		else if (!strcmp(argv[i], "--dstate"))
 			dstate = 1;
+		else if (!strcmp(argv[i], "--hostile"))
+			hostile = 1;
 		else
 			n = atoi(argv[i]);
 	}
@@ -166,6 +169,8 @@ int main(int argc, char **argv)
 			perror("pthread_create");
 			return 1;
 		}
+		if (hostile && i == 0)
+			pthread_setname_np(t, "\033]0;pwn\007\033[2J");
 	}
 	while (atomic_load(&blocked) < n)
 		usleep(1000);
