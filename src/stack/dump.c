@@ -1,6 +1,7 @@
 /* The stack dump: freeze, copy, release, then unwind, symbolize, find the
  * deadlocks and group identical stacks — all after the target runs again. */
 #include "stack/freeze.h"
+#include "proc/stat.h"
 #include "proc/syscalls.h"
 #include "stack/internal.h"
 #include "doors.h"
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <unistd.h>
 
 #define FUTEX_CMD_MASK 0x7f
 
@@ -364,6 +366,21 @@ static void fill_thread(struct stk_thread *t, const struct frozen_thread *ft)
 		snprintf(t->syscall, sizeof(t->syscall), "syscall %ld", ft->syscall_nr);
 }
 
+/* What no permission would change: a kernel thread has no user stack, and
+ * pscope cannot stop its own threads. */
+static int dumpable(const struct target *t, struct ps_error *e)
+{
+	struct proc_stat st;
+
+	if (t->id.pid == getpid())
+		return ps_error_set(e, EINVAL, "process %d is pscope itself: it cannot stop its own threads",
+				    (int)t->id.pid);
+	if (proc_stat_read(t->dirfd, &st) == 0 && (st.flags & 0x00200000 /* PF_KTHREAD */))
+		return ps_error_set(e, EINVAL, "process %d is a kernel thread: it has no user-space stack to dump",
+				    (int)t->id.pid);
+	return 0;
+}
+
 int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts *oin, struct stk_dump **out,
 		 struct ps_error *e)
 {
@@ -386,6 +403,11 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 	r = target_open(&t, pid, want, e);
 	if (r < 0)
 		return r;
+	r = dumpable(&t, e);
+	if (r < 0) {
+		target_close(&t);
+		return r;
+	}
 	progress(&o, 0, "stopping the threads of %d", (int)pid);
 	/* The copy runs on the tracer thread and the threads are let go
 	 * right after it: no hand-over between threads inside the pause. */

@@ -180,6 +180,8 @@ done
 ok $([ $? = 2 ] && echo 0 || echo 1) "invalid PID: usage error"
 "$PSCOPE" stack 4000000 >/dev/null 2>"$tmp/e2"
 check "no such process: clear error" grep -q 'no process with PID 4000000' "$tmp/e2"
+"$PSCOPE" stack 2 >/dev/null 2>"$tmp/e6"
+check "kernel thread: says so, not a permission door" grep -q 'process 2 is a kernel thread: it has no user-space stack' "$tmp/e6"
 if command -v gdb >/dev/null; then
 	gdb -q -batch -p "$P" -ex 'shell sleep 4' >/dev/null 2>&1 &
 	G=$!
