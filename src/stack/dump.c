@@ -47,13 +47,12 @@ static void read_batch(pid_t pid, struct read_req *rq, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		size_t k = 0, total = 0;
+		size_t k = 0;
 		for (; k < BATCH && i + k < n; k++) {
 			l[k].iov_base = rq[i + k].buf;
 			l[k].iov_len = rq[i + k].len;
 			r[k].iov_base = (void *)(uintptr_t)rq[i + k].addr;
 			r[k].iov_len = rq[i + k].len;
-			total += rq[i + k].len;
 			*rq[i + k].got = 0;
 		}
 		ssize_t got = process_vm_readv(pid, l, k, r, k, 0);
@@ -77,7 +76,6 @@ static void read_batch(pid_t pid, struct read_req *rq, size_t n)
 			}
 			done++;
 		}
-		(void)total;
 		i += done;
 	}
 }

@@ -76,6 +76,33 @@ else
 fi
 kill -9 "$P"
 
+# ---- signals arriving during the freezes are delivered, not lost ----
+TOUT=$tmp/sig.out
+"$TARGETS/stack-threads" 500 >"$TOUT" 2>&1 &
+P=$!
+at_exit "kill -9 $P 2>/dev/null"
+for _ in $(seq 1 200); do grep -q ready "$TOUT" && break; sleep 0.05; done
+# Signals that come between the seize and the stop make signal-delivery
+# stops: pscope must hand them back when it detaches.
+( for _ in $(seq 1 10); do "$PSCOPE" stack "$P" >/dev/null 2>&1; done ) &
+D=$!
+sent=0
+while kill -0 "$D" 2>/dev/null; do
+	kill -s RTMIN "$P" && sent=$((sent + 1))
+done
+wait "$D"
+kill -s RTMIN "$P" && sent=$((sent + 1))
+got=
+for _ in $(seq 1 50); do
+	kill -s USR2 "$P"
+	sleep 0.1
+	got=$(grep '^signals' "$TOUT" | tail -1 | awk '{print $2}')
+	[ "$got" = "$sent" ] && break
+done
+ok $([ "$got" = "$sent" ] && [ "$sent" -gt 0 ] && echo 0 || echo 1) "$sent queued signals sent during 10 dumps, $got handled"
+check "target runs on after the signal storm" runs_on_soon "$P"
+kill -9 "$P"
+
 # ---- a hostile thread name, and a process stopped by job control ----
 start_target stack-threads 2 --hostile || exit 1
 P=$TPID
