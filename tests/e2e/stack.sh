@@ -40,7 +40,7 @@ check "--source: file:line of each frame" grep -qE 'level3\+0x[0-9a-f]+ \(stack-
 "$PSCOPE" stack --inlines "$P" >"$tmp/inl" 2>/dev/null
 check "--inlines: the inlined call is a frame of its own, before its caller" \
 	sh -c "grep -A1 -E '^#[0-9]+ 0x[0-9a-f]+ wait_forever \(inlined\) \(stack-threads\) \[.*stack-threads\.c:[0-9]+\]$' '$tmp/inl' | grep -qE '^#[0-9]+ 0x[0-9a-f]+ leaf_wait\+0x[0-9a-f]+ \(stack-threads\) \[.*stack-threads\.c:[0-9]+\]$'"
-"$PSCOPE" stack --max-frames 3 "$P" >"$tmp/mf" 2>/dev/null
+"$PSCOPE" stack "$P" --max-frames 3 >"$tmp/mf" 2>/dev/null
 check "--max-frames 3 cuts the stacks" sh -c "! grep -q '^#3 ' '$tmp/mf' && grep -q 'more frames' '$tmp/mf'"
 
 # Cross-check with eu-stack: the same function names, thread by thread.
@@ -210,6 +210,8 @@ for sig in KILL INT TERM SEGV; do
 done
 
 # ---- refusals name the door ----
+"$PSCOPE" stack --bogus 1 >/dev/null 2>"$tmp/e0"
+ok $([ $? = 2 ] && grep -q "unknown option '--bogus'" "$tmp/e0" && echo 0 || echo 1) "unknown option: usage error naming it"
 "$PSCOPE" stack 999999999 >/dev/null 2>"$tmp/e1"
 ok $([ $? = 2 ] && echo 0 || echo 1) "invalid PID: usage error"
 "$PSCOPE" stack 4000000 >/dev/null 2>"$tmp/e2"
