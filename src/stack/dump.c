@@ -262,13 +262,21 @@ static int make_groups(struct stk_dump *d)
 	return 0;
 }
 
-/* The frame where a lock waiter sits: the first one outside the module
- * of frame 0 (past the libc lock internals). */
+static bool shared_lib(const char *module)
+{
+	return module && (module[0] == '[' || strstr(module, ".so"));
+}
+
+/* The frame where a thread waits: past the frames of the library it is
+ * in at frame 0 (the libc lock or futex internals, [vdso]); frame 0 when
+ * it is in the program itself. */
 static const struct stk_frame *wait_frame(const struct stk_thread *t)
 {
 	if (!t->n_frames)
 		return NULL;
 	const char *m0 = t->frames[0].sym ? t->frames[0].sym->module : NULL;
+	if (!shared_lib(m0))
+		return &t->frames[0];
 	for (size_t i = 1; i < t->n_frames; i++) {
 		const char *m = t->frames[i].sym ? t->frames[i].sym->module : NULL;
 		if (m && (!m0 || strcmp(m, m0)))
