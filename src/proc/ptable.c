@@ -556,7 +556,8 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 	pt->accounted = 0;
 	pt->nskipped = 0;
 	have_busy = read_busy(&busy) == 0;
-	pt->lazy = have_busy && pt->have_busy;
+	/* Thread rows need every process's thread count: no skipping then. */
+	pt->lazy = have_busy && pt->have_busy && !threads;
 	/* No pid allocated and no task released since the last scan (the
 	 * last pid and the task count of /proc/loadavg are unchanged): the
 	 * set of processes is the same, no need to list /proc. */
@@ -585,10 +586,12 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 			scan_process(pt, pt->rows[i].pid, name, now);
 		}
 	}
-	/* Closing the books: the CPU time the system spent since the last
-	 * scan, minus what the processes read account for, bounds what the
-	 * skipped ones can have used. More than a little: read them all. */
-	if (pt->nskipped && have_busy) {
+	/* Closing the books: the CPU time the system spent from the start of
+	 * the last scan to the end of this one covers every delta read; minus
+	 * what the processes read account for, it bounds what the skipped ones
+	 * can have used. More than a little: read them all. */
+	unsigned long long busy_end = 0;
+	if (pt->nskipped && have_busy && read_busy(&busy_end) == 0) {
 		/* A process gone since the last scan: if its parent was read,
 		 * the parent's cutime now holds the child's whole life, of
 		 * which all but the last moments were counted before. */
@@ -601,7 +604,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 			if (pi >= 0 && pt->rows[pi].gen == pt->gen && pt->rows[pi].skip_gen != pt->gen)
 				gone += r->ticks;
 		}
-		long long unacc = (long long)(busy - pt->busy_prev) - (long long)pt->accounted + (long long)gone;
+		long long unacc = (long long)(busy_end - pt->busy_prev) - (long long)pt->accounted + (long long)gone;
 		pt->stats.skipped += pt->nskipped;
 		if (unacc > LAZY_SLACK_TICKS) {
 			pt->stats.full_passes++;
