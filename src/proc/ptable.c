@@ -569,11 +569,12 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 	if (dir) {
 		pt->stats.dir_scans++;
 		rewinddir(pt->proc);
-		errno = 0;
-		while ((de = readdir(pt->proc))) {
-			if (!isdigit((unsigned char)de->d_name[0]))
-				continue;
-			scan_process(pt, (pid_t)atoi(de->d_name), de->d_name, now);
+		for (;;) {
+			errno = 0; /* readdir sets it only on failure */
+			if (!(de = readdir(pt->proc)))
+				break;
+			if (isdigit((unsigned char)de->d_name[0]))
+				scan_process(pt, (pid_t)atoi(de->d_name), de->d_name, now);
 		}
 		if (errno)
 			return ps_error_set(e, errno, "cannot list /proc: %s", strerror(errno));
