@@ -12,13 +12,7 @@ start_target korean || exit 1
 KPID=$TPID
 start_target family || exit 1
 FPID=$TPID
-CPID=
-for _ in $(seq 1 50); do
-	CPID=$(awk -v p="$FPID" '{ sub(/.*\) /, ""); } $2 == p { print FILENAME }' /proc/[0-9]*/stat 2>/dev/null |
-		sed -n 's|/proc/\([0-9]*\)/stat|\1|p' | head -1)
-	[ -n "$CPID" ] && break
-	sleep 0.1
-done
+CPID=$(awk '{ print $1 }' /proc/$FPID/task/$FPID/children)
 
 "$PSCOPE" list --interval 0.2 >"$out/list.txt" 2>"$out/err.txt"
 ok $? "pscope list exits 0"
