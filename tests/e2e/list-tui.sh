@@ -8,7 +8,9 @@ command -v tmux >/dev/null || { skip "tmux is not installed"; done_testing; exit
 tmp=$(mktemp -d /tmp/pscope-list-tui.XXXXXX)
 at_exit "rm -rf $tmp"
 
-start_target family || exit 1
+# a name of our own: other tests may run a family at the same time
+PNAME=ps-par-$$
+start_target family 1 "$PNAME" || exit 1
 FPID=$TPID
 CPID=$(awk '{ print $1 }' /proc/$FPID/task/$FPID/children)
 start_target hostile || exit 1
@@ -30,8 +32,9 @@ PPID_=$(cat "$tmp/pid")
 # updates first with Z.)
 tui_keys Z
 check "Z pauses the updates" tui_wait_for '\[PAUSED\]'
-tui_keys / p s - p a r e n t
-check "search bar shows what is typed" tui_wait_for '^Search: ps-parent'
+tui_keys /
+tui_keys -l "$PNAME"
+check "search bar shows what is typed" tui_wait_for "^Search: $PNAME"
 tui_keys Enter F
 check "search selected the target (followed: PID $FPID)" tui_wait_for "\\[following $FPID\\]"
 tui_keys F Z
@@ -41,7 +44,7 @@ tui_keys '\'
 tui_keys -l ps-
 tui_keys Enter
 tui_keys t
-check "filter keeps only matching rows" tui_wait_for "^ +$FPID .*ps-parent"
+check "filter keeps only matching rows" tui_wait_for "^ +$FPID .*$PNAME"
 check "tree: the child under its parent" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -A1 -E '^ +$FPID ' | tail -1 | grep -qE '^ +$CPID .*└─ ps-child'"
 check "filter shown in the header" tui_wait_for '\[filter ps-\]'
 tui_keys t
