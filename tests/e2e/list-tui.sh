@@ -130,4 +130,57 @@ tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 20 -y 5 2>/dev/null
 sleep 0.5
 tui_keys q
 check "20x5: q exits with status 0" tui_wait_for '^EXIT=0'
+tmux -L "$TMUX_S" kill-server 2>/dev/null
+
+# Signals: F9, a menu, a y/N confirmation. "n" sends nothing; "y" does.
+tui_start 200x40 "$PSCOPE -d 50; echo EXIT=\$?; sleep 30"
+tui_wait_for 'Load average' >/dev/null
+tui_keys Z '\'
+tui_keys -l 한국어이름
+tui_keys Enter
+tui_wait_for "^ +$KPID " >/dev/null
+tui_keys F9
+check "F9: the signal menu offers SIGTERM first" tui_wait_for '^ *15 SIGTERM'
+tui_keys Enter
+check "F9: confirmation names the signal and the process" tui_wait_for "Send SIGTERM to PID $KPID \\(한국어이름\\)\\? \\[y/N\\]"
+tui_keys n
+check "n: nothing sent" tui_wait_for 'no signal sent'
+check "n: the process is alive" kill -0 "$KPID"
+tui_keys F9 Enter
+tui_wait_for 'Send SIGTERM' >/dev/null
+tui_keys y
+check "y: SIGTERM sent" tui_wait_for "sent SIGTERM to PID $KPID"
+gone=1
+for _ in $(seq 1 50); do
+	[ "$(awk '{ sub(/.*\) /, ""); print $1 }' /proc/$KPID/stat 2>/dev/null)" = Z ] && { gone=0; break; }
+	kill -0 "$KPID" 2>/dev/null || { gone=0; break; }
+	sleep 0.1
+done
+ok $gone "y: the process got it and exited"
+tui_keys q
+tmux -L "$TMUX_S" kill-server 2>/dev/null
+
+# A refused signal (as nobody, to root's process) names the door.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	bin=$(mktemp -d /tmp/pscope-list-tui-bin.XXXXXX)
+	at_exit "rm -rf $bin"
+	cp "$PSCOPE" "$bin/pscope" && chmod 755 "$bin" "$bin/pscope"
+	tui_start 200x40 "setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all $bin/pscope -d 50; echo EXIT=\$?; sleep 30"
+	tui_wait_for 'Load average' >/dev/null
+	tui_keys Z '\'
+	tui_keys -l "$PNAME"
+	tui_keys Enter
+	tui_wait_for "^ +$FPID " >/dev/null
+	tui_keys F9 Enter
+	tui_wait_for 'Send SIGTERM' >/dev/null
+	tui_keys y
+	check "refused signal: the door and the fix are named" tui_wait_for "cannot send SIGTERM: process $FPID belongs to another user \\(door: CAP_KILL"
+	check "refused signal: the process is untouched" kill -0 "$FPID"
+	tui_keys q
+	check "as nobody: q exits with status 0" tui_wait_for '^EXIT=0'
+else
+	skip "needs root and setpriv"
+	skip "needs root and setpriv"
+	skip "needs root and setpriv"
+fi
 done_testing
