@@ -76,15 +76,29 @@ PY
 tui_keys '\'
 tui_keys Escape
 
-# Mouse (X10 encoding): a click on the PID title sorts by PID, ascending;
-# a click on a row selects it. Updates paused, so rows stay put.
-tui_keys Z
+# Mouse (X10 encoding): with PIDs sorted descending (N, then I), a click on
+# the PID title inverts the order, PID 1 first; a click on a row selects it.
+# Updates paused, so rows stay put.
+tui_keys Z N I
 hy=$(tui_screen | grep -nE '^ +PID USER' | cut -d: -f1)
 hy=$((hy - 1))
-tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M %s%s' "$(printf "\\$(printf %o $((33 + 3)))")" "$(printf "\\$(printf %o $((33 + hy)))")")"
-tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M#%s%s' "$(printf "\\$(printf %o $((33 + 3)))")" "$(printf "\\$(printf %o $((33 + hy)))")")"
-check "click on the PID title sorts by PID" tui_wait_for '^ +1 root '
-tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M %s%s' "$(printf "\\$(printf %o $((33 + 3)))")" "$(printf "\\$(printf %o $((33 + hy + 2)))")")"
+click() { # click COL ROW (0-based): an X10 mouse press and release
+	local pos
+	pos=$(printf "\\$(printf %o $((33 + $1)))\\$(printf %o $((33 + $2)))")
+	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M ')$pos"
+	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M#')$pos"
+}
+first_row_is_pid1() {
+	for _ in $(seq 1 30); do
+		tui_screen | sed -n "$((hy + 2))p" | grep -qE '^ +1 ' && return 0
+		sleep 0.2
+	done
+	return 1
+}
+check "N I: PIDs descending, PID 1 not first" sh -c "! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | sed -n '$((hy + 2))p' | grep -qE '^ +1 '"
+click 3 "$hy"
+check "click on the PID title inverts the order (first row: PID 1)" first_row_is_pid1
+click 3 $((hy + 2))
 sleep 0.3
 tui_keys F
 second=$(tui_screen | sed -n "$((hy + 3))p" | awk '{ print $1 }')
