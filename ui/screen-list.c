@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum list_mode { MODE_NORMAL, MODE_SEARCH, MODE_FILTER, MODE_SORT, MODE_SIGNAL };
 
@@ -683,7 +684,13 @@ void screen_list_open(struct ui *ui)
 	}
 	if (o && o->user)
 		set_user(ui, ls, o->user);
-	if (ls->pt && ls->sys)
+	if (ls->pt && ls->sys) {
+		/* Two samples 0.1 s apart: CPU% and the CPU bars have values from
+		 * the first screen on, not after the first refresh. */
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
 		refresh_data(ui, ls);
+		nanosleep(&ts, NULL);
+		refresh_data(ui, ls);
+	}
 	ui_push(ui, &list_ops, ls);
 }
