@@ -197,8 +197,9 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 			draw_textf(y++, 0, -1, draw_attr(COL_NORMAL), "To open it: %s", e->fix);
 		return;
 	}
-	if (!d->read_at[d->cur] && !d->frozen) {
-		draw_text(y, 0, -1, draw_attr(COL_DIM), "reading...");
+	if (!d->read_at[d->cur]) {
+		draw_text(y, 0, -1, draw_attr(COL_DIM),
+			  d->frozen ? "the process exited before this pane was read: nothing to show" : "reading...");
 		return;
 	}
 	struct pane_ctx c;
