@@ -64,7 +64,7 @@ ok $([ $? != 0 ] && tui_alive; echo $?) "back on the list, still running"
 RPID=$!
 at_exit "kill -9 $RPID 2>/dev/null"
 for _ in $(seq 1 100); do grep -q ready "$DT_DIR/out2" && break; sleep 0.05; done
-tmux -L "$TMUX_S" kill-server 2>/dev/null
+RANDOM=second # a new tmux socket name also where $RANDOM is not special (dash)
 tui_start 150x45 "PSCOPE_DATA=$top_srcdir/data $PSCOPE -d 5 -p $RPID"
 check "second target shown"        tui_wait_for "PID $RPID detail-target"
 kill -KILL "$RPID"; wait "$RPID" 2>/dev/null
