@@ -73,21 +73,26 @@ static void freeze(struct detail *d, const char *why)
 static void refresh_info(struct detail *d)
 {
 	struct proc_info ni;
-	struct ps_error e;
 	char why[160], ex[96];
 	int r;
 
 	if (d->frozen)
 		return;
 	r = proc_info_read(d->t.dirfd, &ni);
-	if (r == 0 && (ni.stat.state == 'Z' || ni.stat.state == 'X')) {
+	if (r == 0 && ni.stat.starttime != d->t.id.starttime) {
+		/* Cannot happen through the pinned dirfd; checked anyway. */
+		snprintf(why, sizeof(why), "PID %d now names another process", (int)d->t.id.pid);
+		freeze(d, why);
+		return;
+	}
+	if (r == 0 && proc_info_exited(&ni)) {
 		/* A zombie still has its exit code in stat (field 52). */
 		describe_exit(ni.exit_code, ex, sizeof(ex));
 		snprintf(why, sizeof(why), "process %d has exited (%s)", (int)d->t.id.pid, ex);
 		freeze(d, why);
 		return;
 	}
-	if (r < 0 || target_verify(&d->t, &e) < 0) {
+	if (r < 0) {
 		/* The dirfd pins the old process: a reused PID reads as gone,
 		 * never as the new process. */
 		describe_exit(-1, ex, sizeof(ex));
@@ -129,12 +134,9 @@ static void refresh_pane(struct detail *d, struct ui *ui, bool force)
 		snprintf(what, sizeof(what), "read /proc/%d/%s", (int)d->t.id.pid, p->file);
 		ps_error_clear(&d->perr[d->cur]);
 		door_refused(&d->perr[d->cur], PS_OP_READ_PROC, d->t.id.pid, r, what);
-		if (r == -ESRCH || target_verify(&d->t, &d->perr[d->cur]) < 0) {
-			refresh_info(d); /* says how it ended */
-			if (!d->frozen)
-				freeze(d, "the process has exited");
+		refresh_info(d); /* gone? then say how it ended */
+		if (d->frozen)
 			d->err[d->cur] = 0; /* keep showing the last data */
-		}
 	}
 }
 
@@ -313,7 +315,7 @@ void screen_detail_open(struct ui *ui, pid_t pid)
 	d->hist.t[0] = d->info.when;
 	d->hist.rss_kb[0] = d->info.status.vm_rss > 0 ? d->info.status.vm_rss : 0;
 	d->hist.n = 1;
-	if (d->info.stat.state == 'Z') {
+	if (proc_info_exited(&d->info)) {
 		char ex[96], why[160];
 		describe_exit(d->info.exit_code, ex, sizeof(ex));
 		snprintf(why, sizeof(why), "process %d has exited (%s)", (int)pid, ex);

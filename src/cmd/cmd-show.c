@@ -743,7 +743,10 @@ int cmd_show(int argc, char **argv)
 		show_threads(&s);
 	/* The process may have gone (or its PID been reused) while we read:
 	 * say so rather than print a mix of two processes. */
-	if (target_verify(&s.t, &e) < 0) {
+	struct proc_info last;
+	if (hdr.stat.state != 'Z' &&
+	    (proc_info_read(s.t.dirfd, &last) < 0 || last.stat.starttime != hdr.stat.starttime || proc_info_exited(&last))) {
+		ps_error_set(&e, ESRCH, "process %d has exited while it was being read", (int)pid);
 		target_close(&s.t);
 		if (root)
 			json_object_put(root);

@@ -182,6 +182,11 @@ void proc_info_rates(const struct proc_info *a, const struct proc_info *b, struc
 	r->majflt_s = (double)(b->stat.majflt - a->stat.majflt) / dt;
 }
 
+int proc_info_exited(const struct proc_info *i)
+{
+	return (i->stat.state == 'Z' || i->stat.state == 'X') && i->stat.num_threads <= 1;
+}
+
 const char *proc_state_name(char s)
 {
 	switch (s) {

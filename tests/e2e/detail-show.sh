@@ -76,6 +76,18 @@ ok $([ $? = 2 ] && grep -q "unknown pane" "$OUT"; echo $?) "unknown pane is a us
 "$PSCOPE" show 4194000 >/dev/null 2>"$OUT"
 ok $([ $? = 1 ] && grep -q "no process with PID 4194000" "$OUT"; echo $?) "missing PID says so"
 
+# A main thread that exited while the other threads run: the leader is a
+# zombie but the process is alive, and is shown as such.
+"$TARGETS/detail-target" "$DT_DIR" exit-main >"$DT_DIR/out3" 2>&1 &
+MPID=$!
+at_exit "kill -9 $MPID 2>/dev/null"
+for _ in $(seq 1 100); do grep -q ready "$DT_DIR/out3" && break; sleep 0.05; done
+sleep 0.3
+"$PSCOPE" show "$MPID" --pane status,threads >"$OUT" 2>&1
+ok $? "show works on a process whose main thread exited"
+check "its threads are listed" has "dt-sleeper +S .*clock_nanosleep"
+kill -9 "$MPID"
+
 # A zombie: its exit status is still readable.
 kill -TERM "$TPID"
 for _ in $(seq 1 50); do
