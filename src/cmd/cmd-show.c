@@ -220,6 +220,7 @@ static void show_status(struct show *s)
 		}
 		caps_json(o, "cap_eff", st->cap_eff);
 		caps_json(o, "cap_prm", st->cap_prm);
+		caps_json(o, "cap_inh", st->cap_inh);
 		caps_json(o, "cap_bnd", st->cap_bnd);
 		caps_json(o, "cap_amb", st->cap_amb);
 		out_json_int(o, "seccomp", st->seccomp);
@@ -285,6 +286,8 @@ static void show_status(struct show *s)
 	printf("%-16s %s\n", "CapEff", caps);
 	proc_caps_str(st->cap_prm, caps, sizeof(caps));
 	printf("%-16s %s\n", "CapPrm", caps);
+	proc_caps_str(st->cap_inh, caps, sizeof(caps));
+	printf("%-16s %s\n", "CapInh", caps);
 	proc_caps_str(st->cap_bnd, caps, sizeof(caps));
 	printf("%-16s %s\n", "CapBnd", caps);
 	proc_caps_str(st->cap_amb, caps, sizeof(caps));
