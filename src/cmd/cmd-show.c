@@ -391,8 +391,13 @@ static void show_fd(struct show *s)
 				out_json_str(so, "proto", proc_net_proto_name(sk->proto));
 				if (sk->proto == NET_NETLINK)
 					out_json_str(so, "netlink_family", proc_netlink_family(sk));
-				if (sk->proto == NET_UNIX)
+				if (sk->proto == NET_UNIX) {
 					out_json_str(so, "unix_type", proc_sock_unix_type(sk));
+					if (sk->peer_ino)
+						out_json_int(so, "peer_inode", (long long)sk->peer_ino);
+					if (sk->peer_fd >= 0)
+						out_json_int(so, "peer_fd", sk->peer_fd);
+				}
 				out_json_str(so, "local", sk->local);
 				out_json_str(so, "peer", sk->peer[0] ? sk->peer : NULL);
 				out_json_str(so, "state", sk->proto == NET_NETLINK ? NULL : proc_sock_state(sk));

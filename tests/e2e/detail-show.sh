@@ -12,7 +12,8 @@ check "tcp listener"            has "^ +$DT_listener socket +rw +0  tcp 127\.0\.
 check "tcp client end"          has "^ +$DT_client socket .* tcp 127\.0\.0\.1:$DT_client_port -> 127\.0\.0\.1:$DT_tcp_port ESTABLISHED$"
 check "tcp server end"          has "^ +$DT_server socket .* tcp 127\.0\.0\.1:$DT_tcp_port -> 127\.0\.0\.1:$DT_client_port ESTABLISHED$"
 check "udp socket"              has "^ +$DT_udp socket .* udp 127\.0\.0\.1:$DT_udp_port UNCONN$"
-check "socketpair ends"         has "^ +${DT_socketpair%,*} socket .* unix stream CONNECTED$"
+check "socketpair: peer fd"     has "^ +${DT_socketpair%,*} socket .* unix stream CONNECTED -> fd ${DT_socketpair#*,}$"
+check "socketpair: other end"   has "^ +${DT_socketpair#*,} socket .* unix stream CONNECTED -> fd ${DT_socketpair%,*}$"
 check "pipe read end"           has "^ +$DT_pipe_r pipe +r +0  pipe:\[[0-9]+\]$"
 check "eventfd with its count"  has "^ +$DT_eventfd eventfd +rw .*anon_inode:\[eventfd\] count=7$"
 check "epoll with its watches"  has "^ +$DT_epoll epoll .*watches=2 \(fd $DT_listener,$DT_eventfd\)$"
@@ -52,6 +53,8 @@ p = d["panes"]
 fd = {f["fd"]: f for f in p["fd"]["fds"]}
 assert fd[lis]["socket"] == {"proto": "tcp", "local": "127.0.0.1:" + port, "peer": "0.0.0.0:0", "state": "LISTEN"}, fd[lis]
 assert p["fd"]["by_type"]["socket"] == 6
+sp = [f for f in fd.values() if f.get("socket", {}).get("proto") == "unix"]
+assert sorted(f["socket"]["peer_fd"] for f in sp) == sorted(f["fd"] for f in sp), sp
 assert any(m["path"].endswith("/mapped-file") and m["perms"] == "rw-s" and m["size_kb"] == 12 for m in p["maps"]["maps"])
 names = {t["name"]: t for t in p["threads"]}
 assert names["dt-sleeper"]["syscall"].startswith("clock_nanosleep(")
