@@ -27,7 +27,8 @@ struct detail {
 	struct pane_hist hist;
 	int cur;
 	void *pst[NPANES];
-	double read_at[NPANES];        /* 0: never read */
+	double read_at[NPANES];        /* last attempt; 0: never */
+	bool have[NPANES];             /* read successfully at least once */
 	int err[NPANES];               /* last refresh error (0: fine) */
 	struct ps_error perr[NPANES];  /* the door sentence for err */
 	bool frozen;
@@ -129,6 +130,8 @@ static void refresh_pane(struct detail *d, struct ui *ui, bool force)
 	r = p->update(d->pst[d->cur], &c);
 	d->read_at[d->cur] = c.now;
 	d->err[d->cur] = r;
+	if (r == 0)
+		d->have[d->cur] = true;
 	if (r < 0) {
 		char what[96];
 		snprintf(what, sizeof(what), "read /proc/%d/%s", (int)d->t.id.pid, p->file);
@@ -199,7 +202,7 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 			draw_textf(y++, 0, -1, draw_attr(COL_NORMAL), "To open it: %s", e->fix);
 		return;
 	}
-	if (!d->read_at[d->cur]) {
+	if (!d->have[d->cur]) {
 		draw_text(y, 0, -1, draw_attr(COL_DIM),
 			  d->frozen ? "the process exited before this pane was read: nothing to show" : "reading...");
 		return;
