@@ -38,8 +38,13 @@ int proc_stat_exit_code_parse(const char *buf, size_t len)
 		last = p;
 		while (p < end && *p != ' ' && *p != '\n')
 			p++;
-		if (field == 52)
-			return (int)strtol(last, NULL, 10);
+		if (field == 52) {
+			char num[24];
+			size_t l = (size_t)(p - last) < sizeof(num) - 1 ? (size_t)(p - last) : sizeof(num) - 1;
+			memcpy(num, last, l);
+			num[l] = '\0';
+			return (int)strtol(num, NULL, 10);
+		}
 	}
 	return -1;
 }
