@@ -70,4 +70,11 @@ check "second target shown"        tui_wait_for "PID $RPID detail-target"
 kill -KILL "$RPID"; wait "$RPID" 2>/dev/null
 check "reaped: exit status unknown" tui_wait_for "process $RPID has exited \(exit code unknown: already reaped by its parent\)" 60
 check "still the old process's data" tui_wait_for "PID $RPID detail-target"
+
+# A tiny terminal: every pane still draws, nothing breaks.
+RANDOM=tiny
+tui_start 30x7 "PSCOPE_DATA=$top_srcdir/data $PSCOPE -d 5 -p $$"
+check "tiny terminal: header"      tui_wait_for "PID $$"
+for k in 2 3 4 5 1 Tab BTab F1 Escape; do tui_keys "$k"; done
+check "tiny terminal: still running" tui_alive
 done_testing
