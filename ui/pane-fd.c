@@ -280,6 +280,7 @@ const struct pane_ops pane_fd = {
 	.hotkey = '2',
 	.source = "/proc/%d/fd + fdinfo, sockets via /proc/%d/net/{unix,udp,udp6,netlink,tcp,tcp6}; needs ptrace-read access",
 	.file = "fd",
+	.explain = "pane-fd",
 	.refresh_ms = 900,
 	.create = fd_create,
 	.destroy = fd_destroy,

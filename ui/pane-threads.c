@@ -154,6 +154,7 @@ const struct pane_ops pane_threads = {
 	.hotkey = '5',
 	.source = "/proc/%d/task/TID/{stat,status,syscall,wchan,schedstat}; syscall needs ptrace access",
 	.file = "task",
+	.explain = "pane-threads",
 	.refresh_ms = 900,
 	.create = threads_create,
 	.destroy = threads_destroy,

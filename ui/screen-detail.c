@@ -226,12 +226,9 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 	switch (ch) {
 	case '\t': switch_pane(d, ui, d->cur + 1); return true;
 	case KEY_BTAB: switch_pane(d, ui, d->cur - 1); return true;
-	case KEY_F(1): {
-		char name[64];
-		snprintf(name, sizeof(name), "pane-%s", panes[d->cur]->name);
-		screen_help_open(ui, name, panes[d->cur]->title);
+	case KEY_F(1):
+		screen_help_open(ui, panes[d->cur]->explain, panes[d->cur]->title);
 		return true;
-	}
 	case 's': screen_stack_open(ui, pid); return true;
 	case 'h': screen_hot_open(ui, pid); return true;
 	case 'C': screen_core_open(ui, pid); return true;
