@@ -64,7 +64,7 @@ ok $([ $? != 0 ] && tui_alive; echo $?) "back on the list, still running"
 RPID=$!
 at_exit "kill -9 $RPID 2>/dev/null"
 for _ in $(seq 1 100); do grep -q ready "$DT_DIR/out2" && break; sleep 0.05; done
-RANDOM=second # a new tmux socket name also where $RANDOM is not special (dash)
+RANDOM=101 # a new tmux socket name (bash: a new seed; dash: a plain variable)
 tui_start 150x45 "PSCOPE_DATA=$top_srcdir/data $PSCOPE -d 5 -p $RPID"
 check "second target shown"        tui_wait_for "PID $RPID detail-target"
 kill -KILL "$RPID"; wait "$RPID" 2>/dev/null
@@ -72,7 +72,7 @@ check "reaped: exit status unknown" tui_wait_for "process $RPID has exited \(exi
 check "still the old process's data" tui_wait_for "PID $RPID detail-target"
 
 # A tiny terminal: every pane still draws, nothing breaks.
-RANDOM=tiny
+RANDOM=202
 tui_start 30x7 "PSCOPE_DATA=$top_srcdir/data $PSCOPE -d 5 -p $$"
 check "tiny terminal: header"      tui_wait_for "PID $$"
 for k in 2 3 4 5 1 Tab BTab F1 Escape; do tui_keys "$k"; done
