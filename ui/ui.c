@@ -55,6 +55,34 @@ void ui_pop(struct ui *ui)
 	ui->dirty = true;
 }
 
+static struct screen_slot *slot_below(void *st)
+{
+	for (int i = depth - 1; i > 0; i--)
+		if (stack[i].st == st)
+			return &stack[i - 1];
+	return NULL;
+}
+
+void ui_below_draw(struct ui *ui, void *st, int y0, int rows)
+{
+	struct screen_slot *b = slot_below(st);
+	if (b && rows > 0)
+		b->ops->draw(ui, b->st, y0, rows);
+}
+
+bool ui_below_key(struct ui *ui, void *st, int ch)
+{
+	struct screen_slot *b = slot_below(st);
+	return b && b->ops->key && b->ops->key(ui, b->st, ch);
+}
+
+void ui_below_tick(struct ui *ui, void *st)
+{
+	struct screen_slot *b = slot_below(st);
+	if (b && b->ops->tick)
+		b->ops->tick(ui, b->st);
+}
+
 void ui_message(struct ui *ui, bool error, const char *fmt, ...)
 {
 	va_list ap;

@@ -50,6 +50,11 @@ struct ui {
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st);
 /* Close the top screen (never the last one). */
 void ui_pop(struct ui *ui);
+/* For a screen running a job in a small panel while the screen below it
+ * stays usable: draw, key and tick the screen just below st's. */
+void ui_below_draw(struct ui *ui, void *st, int y0, int rows);
+bool ui_below_key(struct ui *ui, void *st, int ch);
+void ui_below_tick(struct ui *ui, void *st);
 /* Transient message on the status line (hostile text is fine: drawn safely). */
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ui_error(struct ui *ui, const struct ps_error *e);
