@@ -1,1 +1,12 @@
-# tests/sample.mk
+# Tests of the sampler: unit tests (ring protocol, record parsing, views,
+# folded writer, perf-map and kallsyms parsers) and end-to-end tests on a
+# target with a known profile, with and without frame pointers.
+noinst_PROGRAMS += tests/targets/hotloop tests/targets/hotloop-nofp
+tests_targets_hotloop_SOURCES = tests/targets/hotloop.c
+tests_targets_hotloop_CFLAGS = $(TARGET_CFLAGS) -fno-omit-frame-pointer
+tests_targets_hotloop_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_hotloop_nofp_SOURCES = tests/targets/hotloop.c
+tests_targets_hotloop_nofp_CFLAGS = $(TARGET_CFLAGS) -fomit-frame-pointer
+tests_targets_hotloop_nofp_LDFLAGS = $(TARGET_LDFLAGS)
+BENCHES += tests/bench/sample.sh
+EXTRA_DIST += tests/bench/sample.sh

@@ -1,0 +1,144 @@
+/* A process with a known profile: loop() calls hot_work() and cold_work(),
+ * which spin for 3 and 1 time units (75% / 25% of the time; the unit is
+ * measured with the TSC, so code alignment cannot skew the ratio).
+ *   hotloop [-t N] [-l SEC] [-r] [-w]
+ *   -t N    run the loop in N threads (named "worker"); main only waits
+ *   -l SEC  after SEC seconds start a thread "late" running late_work()
+ *   -r      print "ips N" (loop iterations per second, all threads) every second
+ *   -w      fixed work per iteration instead of fixed time (for -r: a slowed
+ *           down process then does fewer iterations)
+ * Prints "ready" once its threads run. Built with and without frame pointers. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define UNIT 20000
+
+static atomic_ulong iterations;
+static int fixed_work;
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+static inline unsigned long long ticks(void)
+{
+	return __rdtsc();
+}
+#define TICKS_PER_UNIT 100000ULL /* ~30-50 us */
+#else
+static inline unsigned long long ticks(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+#define TICKS_PER_UNIT 40000ULL
+#endif
+
+__attribute__((noinline)) static void burn(unsigned n)
+{
+	volatile unsigned x = 0;
+	for (unsigned i = 0; i < n; i++)
+		x += i;
+}
+
+__attribute__((noinline)) void hot_work(void)
+{
+	volatile unsigned x = 0;
+	if (fixed_work) {
+		for (unsigned i = 0; i < 3 * UNIT; i++)
+			x += i;
+		return;
+	}
+	unsigned long long end = ticks() + 3 * TICKS_PER_UNIT;
+	while (ticks() < end)
+		x++;
+}
+
+__attribute__((noinline)) void cold_work(void)
+{
+	volatile unsigned x = 0;
+	if (fixed_work) {
+		for (unsigned i = 0; i < UNIT; i++)
+			x += i;
+		return;
+	}
+	unsigned long long end = ticks() + TICKS_PER_UNIT;
+	while (ticks() < end)
+		x++;
+}
+
+__attribute__((noinline)) void loop(void)
+{
+	for (;;) {
+		hot_work();
+		cold_work();
+		atomic_fetch_add_explicit(&iterations, 1, memory_order_relaxed);
+	}
+}
+
+__attribute__((noinline)) void late_work(void)
+{
+	for (;;)
+		burn(UNIT);
+}
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	loop();
+	return NULL;
+}
+
+static void *late(void *arg)
+{
+	unsigned sec = (unsigned)(unsigned long)arg;
+	pthread_t t;
+	sleep(sec);
+	pthread_create(&t, NULL, (void *(*)(void *))late_work, NULL);
+	pthread_setname_np(t, "late");
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	int threads = 0, c, report = 0;
+	unsigned late_after = 0;
+	pthread_t t;
+
+	while ((c = getopt(argc, argv, "t:l:rw")) != -1) {
+		switch (c) {
+		case 't': threads = atoi(optarg); break;
+		case 'l': late_after = (unsigned)atoi(optarg); break;
+		case 'r': report = 1; break;
+		case 'w': fixed_work = 1; break;
+		default:
+			fprintf(stderr, "usage: hotloop [-t THREADS] [-l SEC] [-r] [-w]\n");
+			return 2;
+		}
+	}
+	for (int i = 0; i < threads; i++) {
+		pthread_create(&t, NULL, worker, NULL);
+		pthread_setname_np(t, "worker");
+	}
+	if (late_after) {
+		/* The late thread is cloned by a helper that starts now, so it is
+		 * born from a thread that already existed when sampling began. */
+		pthread_create(&t, NULL, late, (void *)(unsigned long)late_after);
+	}
+	printf("ready\n");
+	fflush(stdout);
+	if (!threads)
+		loop();
+	for (;;) {
+		unsigned long before = atomic_load(&iterations);
+		sleep(1);
+		if (report) {
+			printf("ips %lu\n", atomic_load(&iterations) - before);
+			fflush(stdout);
+		}
+	}
+}
