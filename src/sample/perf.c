@@ -78,6 +78,7 @@ struct samp_session {
 	unsigned long long cpu_ticks_start, cpu_ticks_last;
 	double bucket_cpu[SAMP_HISTORY]; /* /proc CPU seconds of each closed interval, newest last */
 	unsigned nbucket_cpu;
+	unsigned since_freq;  /* intervals closed since the last frequency change */
 	bool exited;
 };
 
@@ -328,10 +329,10 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 	closedir(d);
 	for (unsigned i = 0; i < s->nthreads; i++) {
 		struct sthread *t = &s->threads[i];
-		if (!t->in_scan && !t->gone) {
+		/* Keep its events open: closing them would also end the
+		 * events its children inherited. POLLHUP closes them. */
+		if (!t->in_scan)
 			t->gone = true;
-			thread_close(s, t);
-		}
 	}
 	return 0;
 }
@@ -599,6 +600,7 @@ int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e)
 	}
 	s->freq = hz;
 	s->attr.sample_freq = (uint64_t)hz;
+	s->since_freq = 0;
 	s->unsampled = 0;
 	return open_all(s, e);
 }
@@ -704,9 +706,11 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 	/* Clock events count nanoseconds; cycles do not, so estimate by rate. */
 	o->cpu_sampled = s->attr.type == PERF_TYPE_SOFTWARE ? (double)s->period_sum / 1e9
 							     : (double)s->samples / s->freq;
+	/* Achieved rate over the last 10 s, at the current frequency only. */
 	double secs, cpu = 0;
-	unsigned long recent = agg_samples_last(s->agg, 10, &secs);
-	for (unsigned i = 0; i < 10 && i < s->nbucket_cpu; i++)
+	unsigned span = ++s->since_freq < 10 ? s->since_freq : 10;
+	unsigned long recent = agg_samples_last(s->agg, span, &secs);
+	for (unsigned i = 0; i < span && i < s->nbucket_cpu; i++)
 		cpu += s->bucket_cpu[s->nbucket_cpu - 1 - i];
 	o->rate = cpu > 0.05 ? recent / cpu : 0;
 	if (end_reason) {
