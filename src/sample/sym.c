@@ -9,7 +9,6 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,7 +94,25 @@ static int range_cmp(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* Shared by both parsers: lines of "HEX ..." into ranges. */
+static const char *hex(const char *s, const char *end, uint64_t *v)
+{
+	const char *start = s;
+	*v = 0;
+	for (; s < end; s++) {
+		int d = *s >= '0' && *s <= '9'   ? *s - '0'
+			: *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+			: *s >= 'A' && *s <= 'F' ? *s - 'A' + 10
+						 : -1;
+		if (d < 0)
+			break;
+		*v = *v << 4 | (uint64_t)d;
+	}
+	return s > start ? s : NULL;
+}
+
+/* Shared by both parsers: lines of "HEX ..." into ranges. Hand-parsed:
+ * kallsyms has over 100000 lines and sscanf made it the sampler's biggest
+ * start-up cost. The pool is allocated once, so names point into it. */
 static ssize_t parse_lines(const char *buf, size_t len, struct sym_range **out, char **pool, bool kallsyms)
 {
 	size_t cap = 0, n = 0, plen = 0;
@@ -109,33 +126,36 @@ static ssize_t parse_lines(const char *buf, size_t len, struct sym_range **out, 
 		return -ENOMEM;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *le = nl ? nl : end;
-		char line[1024];
-		size_t ll = (size_t)(le - s) < sizeof(line) - 1 ? (size_t)(le - s) : sizeof(line) - 1;
+		const char *le = nl ? nl : end, *q;
+		const char *name, *name_end, *mod = NULL, *mod_end = NULL;
 		uint64_t a, sz = 0;
-		int used = 0;
-		char type = 0;
 
-		memcpy(line, s, ll);
-		line[ll] = '\0';
+		q = hex(s, le, &a);
 		s = le + 1;
-		if (kallsyms) {
-			if (sscanf(line, "%" SCNx64 " %c %n", &a, &type, &used) != 2 || !used)
-				continue;
-			if (type != 't' && type != 'T' && type != 'w' && type != 'W')
-				continue;
-		} else if (sscanf(line, "%" SCNx64 " %" SCNx64 " %n", &a, &sz, &used) != 2 || !used) {
+		if (!q || q == le || *q != ' ')
 			continue;
-		}
-		char *name = line + used, *mod = NULL;
+		q++;
 		if (kallsyms) {
-			char *tab = strchr(name, '\t');
+			if (q + 2 > le || q[1] != ' ' || (q[0] != 't' && q[0] != 'T' && q[0] != 'w' && q[0] != 'W'))
+				continue;
+			q += 2;
+		} else {
+			q = hex(q, le, &sz);
+			if (!q || q == le || *q != ' ')
+				continue;
+			q++;
+		}
+		name = q;
+		name_end = le;
+		if (kallsyms) {
+			const char *tab = memchr(name, '\t', (size_t)(le - name));
 			if (tab) {
-				*tab = '\0';
+				name_end = tab;
 				mod = tab + 1;
+				mod_end = le;
 			}
 		}
-		if (!*name)
+		if (name_end == name)
 			continue;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 1024;
@@ -147,26 +167,20 @@ static ssize_t parse_lines(const char *buf, size_t len, struct sym_range **out, 
 			}
 			r = nr;
 		}
-		/* Store offsets first: the pool does not move, but keep it simple. */
-		size_t nl_ = strlen(name) + 1;
-		memcpy(p + plen, name, nl_);
 		r[n].start = a;
 		r[n].size = sz;
-		r[n].name = (const char *)(uintptr_t)plen;
-		plen += nl_;
-		if (mod && *mod) {
-			size_t ml = strlen(mod) + 1;
-			memcpy(p + plen, mod, ml);
-			r[n].module = (const char *)(uintptr_t)plen;
-			plen += ml;
-		} else {
-			r[n].module = (const char *)(uintptr_t)SIZE_MAX;
+		r[n].name = p + plen;
+		memcpy(p + plen, name, (size_t)(name_end - name));
+		plen += (size_t)(name_end - name);
+		p[plen++] = '\0';
+		r[n].module = NULL;
+		if (mod && mod_end > mod) {
+			r[n].module = p + plen;
+			memcpy(p + plen, mod, (size_t)(mod_end - mod));
+			plen += (size_t)(mod_end - mod);
+			p[plen++] = '\0';
 		}
 		n++;
-	}
-	for (size_t i = 0; i < n; i++) {
-		r[i].name = p + (uintptr_t)r[i].name;
-		r[i].module = (uintptr_t)r[i].module == SIZE_MAX ? NULL : p + (uintptr_t)r[i].module;
 	}
 	if (n)
 		qsort(r, n, sizeof(*r), range_cmp);

@@ -4,7 +4,8 @@
  *   hotloop [-t N] [-l SEC] [-r] [-w]
  *   -t N    run the loop in N threads (named "worker"); main only waits
  *   -l SEC  after SEC seconds start a thread "late" running late_work()
- *   -r      print "ips N" (loop iterations per second, all threads) every second
+ *   -r      print "ips N total M" every second (loop iterations in the last
+ *           second and since the start, all threads)
  *   -w      fixed work per iteration instead of fixed time (for -r: a slowed
  *           down process then does fewer iterations)
  * Prints "ready" once its threads run. Built with and without frame pointers. */
@@ -137,7 +138,8 @@ int main(int argc, char **argv)
 		unsigned long before = atomic_load(&iterations);
 		sleep(1);
 		if (report) {
-			printf("ips %lu\n", atomic_load(&iterations) - before);
+			unsigned long now = atomic_load(&iterations);
+			printf("ips %lu total %lu\n", now - before, now);
 			fflush(stdout);
 		}
 	}
