@@ -34,8 +34,62 @@ struct samp_sym {
 };
 
 static char *debuginfo_path;
+static __thread pid_t find_pid; /* the process the calling thread symbolizes */
+
+/* A module whose file was deleted (or replaced, e.g. by an upgrade):
+ * libdwfl can only read it from memory while ptrace-attached, so open
+ * the mapping itself through /proc/PID/map_files (needs CAP_SYS_ADMIN)
+ * or /proc/PID/exe (the main program). */
+static int open_deleted(const char *name, Dwarf_Addr base)
+{
+	char path[96], *buf = NULL, *line, *save;
+	size_t cap = 0;
+	int fd = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)find_pid);
+	if (read_file_alloc_at(AT_FDCWD, path, &buf, &cap) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line && fd < 0; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long start, end, off;
+		int used = 0;
+		if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %n", &start, &end, &off, &used) < 3 || !used)
+			continue;
+		if (off != 0 || strcmp(line + used, name) || start > base + 0x200000 || end <= base)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/map_files/%lx-%lx", (int)find_pid, start, end);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	free(buf);
+	if (fd < 0) {
+		char exe[4096];
+		snprintf(path, sizeof(path), "/proc/%d/exe", (int)find_pid);
+		ssize_t n = readlink(path, exe, sizeof(exe) - 1);
+		if (n > 0) {
+			exe[n] = '\0';
+			if (!strcmp(exe, name))
+				fd = open(path, O_RDONLY | O_CLOEXEC);
+		}
+	}
+	return fd;
+}
+
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base, char **file_name,
+		    Elf **elfp)
+{
+	const char *del = name ? strstr(name, " (deleted)") : NULL;
+
+	if (del && !del[10] && find_pid > 0) {
+		int fd = open_deleted(name, base);
+		if (fd >= 0) {
+			*file_name = strdup(name);
+			return fd;
+		}
+	}
+	return dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+}
+
 static const Dwfl_Callbacks proc_callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
+	.find_elf = find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 	.debuginfo_path = &debuginfo_path,
 };
@@ -46,6 +100,7 @@ static void report(struct samp_sym *y)
 		y->dwfl = dwfl_begin(&proc_callbacks);
 	if (!y->dwfl)
 		return;
+	find_pid = y->pid;
 	dwfl_report_begin(y->dwfl);
 	dwfl_linux_proc_report(y->dwfl, y->pid);
 	dwfl_report_end(y->dwfl, NULL, NULL);
@@ -311,6 +366,7 @@ void sym_user(struct samp_sym *y, uint64_t pc, struct sym_info *out)
 	Dwfl_Module *mod = NULL;
 
 	memset(out, 0, sizeof(*out));
+	find_pid = y->pid;
 	if (y->modules_stale)
 		report(y);
 	if (y->dwfl)

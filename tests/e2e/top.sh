@@ -98,6 +98,25 @@ assert b and b[0]["self_pct"] > 10, d["functions"][:4]
 ' "$tmp/late.json"
 kill -9 "$TPID"
 
+# ---- a deleted program still has names; a stripped one is labelled ----
+cp "$TARGETS/hotloop" "$tmp/del-hotloop"
+cp "$TARGETS/hotloop" "$tmp/stripped-hotloop"
+strip "$tmp/stripped-hotloop"
+"$tmp/del-hotloop" >"$tmp/del.out" 2>&1 &
+dpid=$!
+"$tmp/stripped-hotloop" >"$tmp/strip.out" 2>&1 &
+spid=$!
+at_exit "kill -9 $dpid $spid 2>/dev/null"
+for _ in $(seq 1 100); do grep -q ready "$tmp/del.out" && grep -q ready "$tmp/strip.out" && break; sleep 0.05; done
+rm -f "$tmp/del-hotloop"
+"$PSCOPE" top "$dpid" --duration 2 --json >"$tmp/del.json" 2>&1
+[ "$(fn "$tmp/del.json" hot_work module)" = "$tmp/del-hotloop (deleted)" ]
+ok $? "deleted program: functions named, module labelled (deleted)"
+"$PSCOPE" top "$spid" --duration 2 --json >"$tmp/strip.json" 2>&1
+[ "$(fn "$tmp/strip.json" "[stripped]" module)" = "$tmp/stripped-hotloop" ]
+ok $? "stripped program: one [stripped] bucket for its module"
+kill -9 "$dpid" "$spid"
+
 # ---- the target exits while it is sampled ----
 start_target hotloop
 ( sleep 1; kill -9 "$TPID" ) &
