@@ -9,7 +9,7 @@ at_exit "rm -rf $tmp"
 
 start_target hotloop -t 2
 export PSCOPE_DATA="${PSCOPE_DATA:-$top_srcdir/data}"
-tui_start 140x40 "cd $tmp && $PSCOPE"
+tui_start 140x40 "cd $tmp && $PSCOPE -p $TPID"
 
 # Select PID in the process list, whatever its order: find the selected
 # row (drawn with the selection colours) and the target's row on screen,
@@ -37,11 +37,13 @@ select_pid() { # select_pid PID
 	done
 	return 1
 }
-tui_wait_for 'COMMAND' >/dev/null
-tui_keys Home
-select_pid "$TPID"
-ok $? "the target is selected in the process list"
+# h on the detail screen of the target; else select it in the list.
 tui_keys h
+if ! tui_wait_for "Hot functions: PID $TPID " 15 >/dev/null; then
+	tui_keys Escape Escape Home
+	select_pid "$TPID" || diag "could not select $TPID in the list"
+	tui_keys h
+fi
 tui_wait_for "Hot functions: PID $TPID "
 ok $? "h opens the hot functions of the target"
 pspid=$(pgrep -n -x pscope -P "$(tmux -L "$TMUX_S" list-panes -t "$TMUX_S" -F '#{pane_pid}')")
@@ -117,7 +119,8 @@ ok $? "F1 shows the help of the screen"
 tui_keys Escape
 
 tui_keys Escape
-tui_wait_for 'PID +S +COMMAND|COMMAND'
+for _ in $(seq 1 30); do tui_screen | grep -q 'Hot functions: PID' || break; sleep 0.2; done
+! tui_screen | grep -q 'Hot functions: PID'
 ok $? "Esc leaves the hot view"
 for _ in $(seq 1 50); do
 	ls -l "/proc/$pspid/fd" 2>/dev/null | grep -q perf_event || break
