@@ -72,6 +72,8 @@ static void refresh_view(struct hot_state *h)
 		h->sel = (int)h->view.nrows - 1;
 	if (h->sel < 0)
 		h->sel = 0;
+	if (h->view.nrows)
+		h->sel_func = h->view.rows[h->sel].func;
 	if (h->rel) {
 		rel_free(h);
 		samp_view_relations(h->shown, h->win, h->tid, h->rel_func, &h->callers, &h->ncallers, &h->callees,
@@ -566,6 +568,7 @@ void screen_hot_open(struct ui *ui, pid_t pid)
 	h->workers = ui->workers;
 	h->win = SAMP_WIN_10S;
 	h->show_src = true;
+	h->sel_func = UINT32_MAX; /* nothing chosen yet: the top row */
 	h->ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
 	if (!h->ctl) {
 		free(h);

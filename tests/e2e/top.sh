@@ -117,6 +117,32 @@ ok $? "deleted program: functions named, module labelled (deleted)"
 ok $? "stripped program: one [stripped] bucket for its module"
 kill -9 "$dpid" "$spid"
 
+# ---- anonymous executable memory: [anon/JIT], or named by /tmp/perf-PID.map ----
+case $(uname -m) in
+x86_64 | i?86)
+	start_target hotloop -j
+	"$PSCOPE" top "$TPID" --duration 2 --json >"$tmp/jit.json" 2>&1
+	check "JIT code without a perf map: the [anon/JIT] bucket" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d["functions"] if x["name"] == "[anon/JIT]" and x["module"] == "[anon/JIT]"]
+assert f and f[0]["self_pct"] > 10, d["functions"][:4]
+' "$tmp/jit.json"
+	kill -9 "$TPID"
+	start_target hotloop -J
+	at_exit "rm -f /tmp/perf-$TPID.map"
+	"$PSCOPE" top "$TPID" --duration 2 --json >"$tmp/jitmap.json" 2>&1
+	[ "$(fn "$tmp/jitmap.json" jit_spin module)" = "[anon/JIT]" ]
+	ok $? "JIT code named by /tmp/perf-PID.map"
+	kill -9 "$TPID"
+	rm -f "/tmp/perf-$TPID.map"
+	;;
+*)
+	skip "no x86 JIT code on $(uname -m)"
+	skip "(same)"
+	;;
+esac
+
 # ---- the target exits while it is sampled ----
 start_target hotloop
 ( sleep 1; kill -9 "$TPID" ) &

@@ -8,6 +8,9 @@
  *           second and since the start, all threads)
  *   -w      fixed work per iteration instead of fixed time (for -r: a slowed
  *           down process then does fewer iterations)
+ *   -j      also spin in a thread "jit" inside anonymous executable memory
+ *           (x86 only); -J does the same and names the code "jit_spin" in
+ *           /tmp/perf-PID.map, as JIT compilers do
  * Prints "ready" once its threads run. Built with and without frame pointers. */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define UNIT 20000
@@ -94,6 +98,44 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static void *jit_thread(void *code)
+{
+	((void (*)(void))code)();
+	return NULL;
+}
+
+/* Two bytes of x86 machine code, "jmp ." (an endless loop), in anonymous
+ * executable memory: code no file names. */
+static int start_jit(int named)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned char *code = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pthread_t t;
+
+	if (code == MAP_FAILED)
+		return -1;
+	code[0] = 0xeb;
+	code[1] = 0xfe;
+	if (mprotect(code, 4096, PROT_READ | PROT_EXEC) < 0)
+		return -1;
+	if (named) {
+		char path[64];
+		snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+		FILE *f = fopen(path, "w");
+		if (!f)
+			return -1;
+		fprintf(f, "%lx 2 jit_spin\n", (unsigned long)code);
+		fclose(f);
+	}
+	pthread_create(&t, NULL, jit_thread, code);
+	pthread_setname_np(t, "jit");
+	return 0;
+#else
+	(void)named;
+	return -1;
+#endif
+}
+
 static void *late(void *arg)
 {
 	unsigned sec = (unsigned)(unsigned long)arg;
@@ -106,18 +148,20 @@ static void *late(void *arg)
 
 int main(int argc, char **argv)
 {
-	int threads = 0, c, report = 0;
+	int threads = 0, c, report = 0, jit = 0;
 	unsigned late_after = 0;
 	pthread_t t;
 
-	while ((c = getopt(argc, argv, "t:l:rw")) != -1) {
+	while ((c = getopt(argc, argv, "t:l:rwjJ")) != -1) {
 		switch (c) {
 		case 't': threads = atoi(optarg); break;
 		case 'l': late_after = (unsigned)atoi(optarg); break;
 		case 'r': report = 1; break;
 		case 'w': fixed_work = 1; break;
+		case 'j': jit = 1; break;
+		case 'J': jit = 2; break;
 		default:
-			fprintf(stderr, "usage: hotloop [-t THREADS] [-l SEC] [-r] [-w]\n");
+			fprintf(stderr, "usage: hotloop [-t THREADS] [-l SEC] [-r] [-w] [-j|-J]\n");
 			return 2;
 		}
 	}
@@ -129,6 +173,10 @@ int main(int argc, char **argv)
 		/* The late thread is cloned by a helper that starts now, so it is
 		 * born from a thread that already existed when sampling began. */
 		pthread_create(&t, NULL, late, (void *)(unsigned long)late_after);
+	}
+	if (jit && start_jit(jit == 2) < 0) {
+		fprintf(stderr, "hotloop: no JIT code on this machine\n");
+		return 3;
 	}
 	printf("ready\n");
 	fflush(stdout);
