@@ -75,7 +75,7 @@ struct samp_session {
 
 	unsigned long long samples, lost, throttled, truncated, period_sum;
 	uint64_t start_ns, last_pub_ns, last_scan_ns;
-	unsigned long long cpu_ticks_start, cpu_ticks_last;
+	unsigned long long cpu_ticks_start, cpu_ticks_last, cpu_ticks_pub;
 	double bucket_cpu[SAMP_HISTORY]; /* /proc CPU seconds of each closed interval, newest last */
 	unsigned nbucket_cpu;
 	unsigned since_freq;  /* intervals closed since the last frequency change */
@@ -570,7 +570,7 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 	}
 	s->ksyms_named = s->kernel_excluded ? false : sym_kernel_named(s->sym);
 	s->start_ns = s->last_pub_ns = s->last_scan_ns = now_ns();
-	s->cpu_ticks_start = proc_ticks(s);
+	s->cpu_ticks_start = s->cpu_ticks_pub = proc_ticks(s);
 	if ((r = open_all(s, e)) < 0) {
 		samp_close(s);
 		return r;
@@ -662,6 +662,7 @@ int samp_poll(struct samp_session *s, int timeout_ms)
 	uint64_t now = now_ns();
 	if (now - s->last_scan_ns >= RESCAN_NS) {
 		s->last_scan_ns = now;
+		proc_ticks(s); /* the last CPU time known if it exits now */
 		if (target_verify(&s->t, NULL) < 0 || rescan(s, false, NULL) < 0) {
 			drain(s);
 			s->exited = true;
@@ -676,8 +677,7 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 	struct samp_snapshot *o = calloc(1, sizeof(*o));
 	uint64_t now = now_ns();
 	double tick = (double)sysconf(_SC_CLK_TCK);
-	unsigned long long before = s->cpu_ticks_last;
-	unsigned long long ticks = proc_ticks(s);
+	unsigned long long ticks = proc_ticks(s), before = s->cpu_ticks_pub;
 
 	if (!o)
 		return NULL;
@@ -688,6 +688,7 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 		s->nbucket_cpu--;
 	}
 	s->bucket_cpu[s->nbucket_cpu++] = (double)(ticks - before) / tick;
+	s->cpu_ticks_pub = ticks;
 
 	o->target = s->t.id;
 	strlcpy_ps(o->comm, s->t.comm, sizeof(o->comm));

@@ -145,12 +145,20 @@ esac
 
 # ---- the target exits while it is sampled ----
 start_target hotloop
-( sleep 1; kill -9 "$TPID" ) &
-"$PSCOPE" top "$TPID" --duration 20 >"$tmp/exit.txt" 2>"$tmp/exit.err"
+"$PSCOPE" top "$TPID" --duration 60 >"$tmp/exit.txt" 2>"$tmp/exit.err" &
+ppid=$!
+# Kill the target once pscope samples it (it holds perf events) and has
+# had time to get samples.
+for _ in $(seq 1 200); do
+	ls -l "/proc/$ppid/fd" 2>/dev/null | grep -q perf_event && break
+	sleep 0.1
+done
+sleep 1
+kill -9 "$TPID"
+wait "$ppid"
 ok $? "target killed mid-run: exit 0 with what was sampled"
 check "and says the process exited" grep -q "exited after" "$tmp/exit.err"
 check "the table was printed" grep -q hot_work "$tmp/exit.txt"
-wait
 
 # ---- doors: an unprivileged user against a root process ----
 start_target hotloop
