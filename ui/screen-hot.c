@@ -55,6 +55,17 @@ static void rel_free(struct hot_state *h)
 	h->ncallers = h->ncallees = 0;
 }
 
+/* Keep the selection on a row and remember which function it is. */
+static void clamp_sel(struct hot_state *h)
+{
+	if (h->sel >= (int)h->view.nrows)
+		h->sel = (int)h->view.nrows - 1;
+	if (h->sel < 0)
+		h->sel = 0;
+	if (h->view.nrows)
+		h->sel_func = h->view.rows[h->sel].func;
+}
+
 static void refresh_view(struct hot_state *h)
 {
 	if (!h->view_stale || !h->shown)
@@ -68,12 +79,7 @@ static void refresh_view(struct hot_state *h)
 			h->sel = (int)i;
 			break;
 		}
-	if (h->sel >= (int)h->view.nrows)
-		h->sel = (int)h->view.nrows - 1;
-	if (h->sel < 0)
-		h->sel = 0;
-	if (h->view.nrows)
-		h->sel_func = h->view.rows[h->sel].func;
+	clamp_sel(h);
 	if (h->rel) {
 		rel_free(h);
 		samp_view_relations(h->shown, h->win, h->tid, h->rel_func, &h->callers, &h->ncallers, &h->callees,
@@ -473,12 +479,7 @@ static bool hot_key(struct ui *ui, void *p, int ch)
 	default:
 		return false;
 	}
-	if (h->sel >= (int)h->view.nrows)
-		h->sel = (int)h->view.nrows - 1;
-	if (h->sel < 0)
-		h->sel = 0;
-	if (h->view.nrows)
-		h->sel_func = h->view.rows[h->sel].func;
+	clamp_sel(h);
 	return true;
 }
 

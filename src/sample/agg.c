@@ -165,20 +165,19 @@ static uint32_t intern(struct agg *a, pid_t tid, const uint32_t *fr, unsigned n)
 			return i;
 	}
 	uint32_t id = a->nstacks, cap = a->capstacks;
-	if (grow((void **)&a->stacks, &cap, sizeof(*a->stacks), id + 1) < 0)
-		return HMAP_EMPTY;
-	cap = a->capstacks;
-	if (grow((void **)&a->snext, &cap, sizeof(*a->snext), id + 1) < 0)
-		return HMAP_EMPTY;
-	cap = a->capstacks;
-	if (grow((void **)&a->all, &cap, sizeof(*a->all), id + 1) < 0)
-		return HMAP_EMPTY;
-	cap = a->capstacks;
-	if (grow((void **)&a->cur, &cap, sizeof(*a->cur), id + 1) < 0)
-		return HMAP_EMPTY;
-	cap = a->capstacks;
-	if (grow((void **)&a->touched, &cap, sizeof(*a->touched), id + 1) < 0)
-		return HMAP_EMPTY;
+	struct {
+		void **p;
+		size_t elem;
+	} per_stack[] = {
+		{ (void **)&a->stacks, sizeof(*a->stacks) }, { (void **)&a->snext, sizeof(*a->snext) },
+		{ (void **)&a->all, sizeof(*a->all) },       { (void **)&a->cur, sizeof(*a->cur) },
+		{ (void **)&a->touched, sizeof(*a->touched) },
+	};
+	for (size_t k = 0; k < sizeof(per_stack) / sizeof(per_stack[0]); k++) {
+		cap = a->capstacks; /* every array grows from the same size to the same size */
+		if (grow(per_stack[k].p, &cap, per_stack[k].elem, id + 1) < 0)
+			return HMAP_EMPTY;
+	}
 	a->capstacks = cap;
 	if (a->nframes + n > a->capframes) {
 		size_t nc = a->capframes ? a->capframes : 1024;
