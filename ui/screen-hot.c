@@ -507,6 +507,9 @@ static bool hot_message(struct ui *ui, void *p, struct ring_msg *m)
 			ui_message(ui, false, "PID %d exited: sampling stopped, the last snapshot stays on screen",
 				   (int)h->id.pid);
 		return true;
+	case RING_PROGRESS:
+		ui_message(ui, true, "%s", m->text);
+		return false;
 	case RING_ERROR:
 		h->err = m->err;
 		h->have_err = true;

@@ -71,8 +71,13 @@ static void sample_job(struct job *j)
 		}
 		int want = samp_ctl_freq(ctl);
 		if (want != samp_get_freq(s) && samp_set_freq(s, want, &e) < 0) {
-			job_error(j, &e);
-			break;
+			if (e.code != EINVAL) {
+				job_error(j, &e);
+				break;
+			}
+			/* Refused before anything changed: go on at the old rate. */
+			samp_ctl_set_freq(ctl, samp_get_freq(s));
+			job_progress(j, -1, "%s", e.msg);
 		}
 		if (now_ns() >= next) {
 			next += 1000000000ULL;

@@ -526,6 +526,20 @@ static int open_all(struct samp_session *s, struct ps_error *e)
 	return 0;
 }
 
+/* The kernel refuses a frequency above kernel.perf_event_max_sample_rate
+ * (which it also lowers by itself when sampling takes too long). */
+static int check_rate(int hz, struct ps_error *e)
+{
+	struct door_sys sys;
+
+	door_sys_read(&sys);
+	if (sys.perf_max_sample_rate > 0 && hz > sys.perf_max_sample_rate)
+		return ps_error_set(e, EINVAL,
+				    "frequency %d Hz is above kernel.perf_event_max_sample_rate (%ld); lower it or raise the sysctl",
+				    hz, sys.perf_max_sample_rate);
+	return 0;
+}
+
 int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_error *e)
 {
 	struct samp_session *s = calloc(1, sizeof(*s));
@@ -541,7 +555,9 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 		return ps_error_set(e, EINVAL, "frequency %d Hz is outside %d..%d", o->freq, SAMP_FREQ_MIN,
 				    SAMP_FREQ_MAX);
 	}
-	r = target_open(&s->t, o->pid, o->want, e);
+	r = check_rate(s->freq, e);
+	if (r == 0)
+		r = target_open(&s->t, o->pid, o->want, e);
 	if (r < 0) {
 		free(s);
 		return r;
@@ -590,6 +606,8 @@ int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e)
 		return ps_error_set(e, EINVAL, "frequency %d Hz is outside %d..%d", hz, SAMP_FREQ_MIN, SAMP_FREQ_MAX);
 	if (hz == s->freq)
 		return 0;
+	if (check_rate(hz, e) < 0)
+		return -EINVAL;
 	/* Inherited events keep the frequency they were born with, so reopen
 	 * everything: close, forget inheritance, open every live thread. */
 	drain(s);
