@@ -89,4 +89,5 @@ echo "pscope CPU / (perf record + perf report) CPU = $ratio   goal <= 0.5: $(ver
 echo "pscope CPU / perf record CPU alone          = $ratio_rec"
 echo "target slowdown under pscope (per CPU-second) = ${slow_ps}%   goal <= 3%: $(verdict "$slow_ps" 3)"
 echo "target slowdown under pscope (wall)           = ${slow_ps_wall}%   (includes CPU taken by everything else)"
+echo "noise floor: unsampled rounds ranged $(awk '{print $2}' "$tmp/rows" | sort -n | head -1)..$(awk '{print $2}' "$tmp/rows" | sort -n | tail -1) it/CPU-s"
 echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
