@@ -133,4 +133,27 @@ ok $? "pscope still runs"
 target_runs_on "$TPID"
 ok $? "the target runs on"
 tui_keys q
+
+# An unprivileged user against a root process: the screen names the door.
+cp "$PSCOPE" "$tmp/pscope"
+chmod 755 "$tmp" "$tmp/pscope"
+tui_start 140x30 "cd / && PSCOPE_DATA=$PSCOPE_DATA setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all $tmp/pscope -p $TPID"
+tui_keys h
+tui_wait_for 'sampling could not start'
+ok $? "unprivileged: sampling refused on screen"
+if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 3 ]; then
+	want="cannot sample: kernel.perf_event_paranoid is"
+	door="door: kernel.perf_event_paranoid"
+else
+	want="cannot sample: process $TPID belongs to another user; perf_event_open needs ptrace access to it"
+	door="door: CAP_PERFMON"
+fi
+tui_screen | grep -qF "$want"
+ok $? "the refusal says why"
+tui_screen | grep -qF "$door" && tui_screen | grep -qF "fix: "
+ok $? "and names the door and the fix"
+tui_keys Escape
+tui_alive
+ok $? "Esc goes back, pscope runs on"
+tui_keys q
 done_testing
