@@ -134,9 +134,25 @@ target_runs_on "$TPID"
 ok $? "the target runs on"
 tui_keys q
 
+# The target exits while it is watched: the last snapshot stays, marked.
+start_target hotloop
+tui_start 140x30 "cd $tmp && $PSCOPE -p $TPID"
+tui_keys h
+tui_wait_for '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work' 50 >/dev/null
+kill -9 "$TPID"
+tui_wait_for "Hot functions: PID $TPID .*\\[ENDED\\]" 50
+ok $? "the target exits: the view says [ENDED]"
+tui_screen | grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work'
+ok $? "and keeps its last table"
+tui_keys Escape
+tui_alive
+ok $? "pscope runs on"
+tui_keys q
+
 # An unprivileged user against a root process: the screen names the door.
 cp "$PSCOPE" "$tmp/pscope"
 chmod 755 "$tmp" "$tmp/pscope"
+start_target hotloop
 tui_start 140x30 "cd / && PSCOPE_DATA=$PSCOPE_DATA setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all $tmp/pscope -p $TPID"
 tui_keys h
 tui_wait_for 'sampling could not start'
