@@ -16,3 +16,9 @@ tests_unit_test_sample_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-sample
 TESTS += tests/e2e/top.sh tests/e2e/hot-tui.sh
 EXTRA_DIST += tests/e2e/top.sh tests/e2e/hot-tui.sh
+# A shared object loaded by hotloop -d while it is sampled (built as a
+# program linked with -shared).
+noinst_PROGRAMS += tests/targets/hotplugin.so
+tests_targets_hotplugin_so_SOURCES = tests/targets/hotplugin.c
+tests_targets_hotplugin_so_CFLAGS = $(TARGET_CFLAGS) -fPIC
+tests_targets_hotplugin_so_LDFLAGS = $(TARGET_LDFLAGS) -shared

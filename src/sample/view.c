@@ -35,6 +35,8 @@ const struct samp_bucket *samp_window_buckets(const struct samp_snapshot *s, enu
 
 const char *samp_module_short(const char *module)
 {
+	if (module[0] == '[')
+		return module; /* [kernel], [anon/JIT], [vdso: 42]... */
 	const char *slash = strrchr(module, '/');
 	return slash && slash[1] ? slash + 1 : module;
 }

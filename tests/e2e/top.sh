@@ -98,6 +98,13 @@ assert b and b[0]["self_pct"] > 10, d["functions"][:4]
 ' "$tmp/late.json"
 kill -9 "$TPID"
 
+# ---- a library loaded during sampling: the new mapping is re-reported ----
+start_target hotloop -d "$TARGETS/hotplugin.so"
+"$PSCOPE" top "$TPID" --duration 3 --json >"$tmp/plugin.json" 2>&1
+[ "$(fn "$tmp/plugin.json" plugin_work module)" = "$TARGETS/hotplugin.so" ]
+ok $? "code of a library dlopen()ed while sampled is named, with its module"
+kill -9 "$TPID"
+
 # ---- a deleted program still has names; a stripped one is labelled ----
 cp "$TARGETS/hotloop" "$tmp/del-hotloop"
 cp "$TARGETS/hotloop" "$tmp/stripped-hotloop"

@@ -8,10 +8,13 @@
  *           second and since the start, all threads)
  *   -w      fixed work per iteration instead of fixed time (for -r: a slowed
  *           down process then does fewer iterations)
+ *   -d SO   after one second, dlopen SO and call its plugin_work() in a
+ *           loop in a thread "plugin"
  *   -j      also spin in a thread "jit" inside anonymous executable memory
  *           (x86 only); -J does the same and names the code "jit_spin" in
  *           /tmp/perf-PID.map, as JIT compilers do
  * Prints "ready" once its threads run. Built with and without frame pointers. */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -136,6 +139,20 @@ static int start_jit(int named)
 #endif
 }
 
+static void *plugin(void *path)
+{
+	sleep(1);
+	void *h = dlopen(path, RTLD_NOW);
+	void (*fn)(void) = h ? (void (*)(void))dlsym(h, "plugin_work") : NULL;
+	if (!fn) {
+		fprintf(stderr, "hotloop: %s\n", dlerror());
+		exit(3);
+	}
+	for (;;)
+		fn();
+	return NULL;
+}
+
 static void *late(void *arg)
 {
 	unsigned sec = (unsigned)(unsigned long)arg;
@@ -149,10 +166,11 @@ static void *late(void *arg)
 int main(int argc, char **argv)
 {
 	int threads = 0, c, report = 0, jit = 0;
+	char *plugin_path = NULL;
 	unsigned late_after = 0;
 	pthread_t t;
 
-	while ((c = getopt(argc, argv, "t:l:rwjJ")) != -1) {
+	while ((c = getopt(argc, argv, "t:l:rwjJd:")) != -1) {
 		switch (c) {
 		case 't': threads = atoi(optarg); break;
 		case 'l': late_after = (unsigned)atoi(optarg); break;
@@ -160,8 +178,9 @@ int main(int argc, char **argv)
 		case 'w': fixed_work = 1; break;
 		case 'j': jit = 1; break;
 		case 'J': jit = 2; break;
+		case 'd': plugin_path = optarg; break;
 		default:
-			fprintf(stderr, "usage: hotloop [-t THREADS] [-l SEC] [-r] [-w] [-j|-J]\n");
+			fprintf(stderr, "usage: hotloop [-t THREADS] [-l SEC] [-r] [-w] [-j|-J] [-d SO]\n");
 			return 2;
 		}
 	}
@@ -177,6 +196,10 @@ int main(int argc, char **argv)
 	if (jit && start_jit(jit == 2) < 0) {
 		fprintf(stderr, "hotloop: no JIT code on this machine\n");
 		return 3;
+	}
+	if (plugin_path) {
+		pthread_create(&t, NULL, plugin, plugin_path);
+		pthread_setname_np(t, "plugin");
 	}
 	printf("ready\n");
 	fflush(stdout);

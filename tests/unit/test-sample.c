@@ -238,6 +238,13 @@ static void test_views(void)
 	samp_snapshot_free(s);
 }
 
+static void test_names(void)
+{
+	is_str(samp_module_short("/usr/lib/libc.so.6"), "libc.so.6", "module shown by its file name");
+	is_str(samp_module_short("/tmp/x (deleted)"), "x (deleted)", "deleted stays visible");
+	is_str(samp_module_short("[anon/JIT]"), "[anon/JIT]", "bracketed pseudo-modules stay whole");
+}
+
 static void test_hmap(void)
 {
 	struct hmap m = { 0 };
@@ -257,6 +264,7 @@ int main(void)
 	test_parse();
 	test_maps();
 	test_views();
+	test_names();
 	test_hmap();
 	return tap_done();
 }
