@@ -20,28 +20,13 @@ static void on_signal(int sig)
 	atomic_store(&core_cancel, true);
 }
 
-static const char *const phase_names[] = {
-	[CORE_PHASE_STOP] = "stopping threads",
-	[CORE_PHASE_COPY] = "copying memory (process stopped)",
-	[CORE_PHASE_WRITE] = "writing",
-	[CORE_PHASE_SYNC] = "syncing to disk",
-};
-
 /* One status line on a terminal's stderr. */
 static void tty_progress(void *arg, const struct core_progress *p)
 {
-	char done[16], total[16], rate[16];
+	char line[200];
 
 	(void)arg;
-	fprintf(stderr, "\r\033[K%s", phase_names[p->phase]);
-	if (p->total) {
-		fprintf(stderr, " %s/%s", human_bytes(p->done, done, sizeof(done)),
-			human_bytes(p->total, total, sizeof(total)));
-		if (p->rate > 0)
-			fprintf(stderr, " %s/s", human_bytes((unsigned long long)p->rate, rate, sizeof(rate)));
-		if (p->eta_s >= 0)
-			fprintf(stderr, " ETA %.0fs", p->eta_s);
-	}
+	fprintf(stderr, "\r\033[K%s", core_progress_text(p, line, sizeof(line)));
 	fflush(stderr);
 }
 

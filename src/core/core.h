@@ -30,6 +30,10 @@ struct core_progress {
 	double eta_s;               /* -1 unknown */
 };
 
+const char *core_phase_name(enum core_phase ph);
+/* "copying memory (process stopped) 512M/2.0G 1.1G/s ETA 1s" */
+const char *core_progress_text(const struct core_progress *p, char *buf, size_t size);
+
 struct core_opts {
 	const char *path;           /* destination file, or an existing directory; NULL = cwd */
 	bool all_mappings;          /* ignore coredump_filter and VM_DONTDUMP */

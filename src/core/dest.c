@@ -80,3 +80,29 @@ int core_dest_split(const char *path, const char *comm, pid_t pid, char *dir, si
 	return 0;
 }
 
+
+const char *core_phase_name(enum core_phase ph)
+{
+	static const char *const names[] = {
+		[CORE_PHASE_STOP] = "stopping threads",
+		[CORE_PHASE_COPY] = "copying memory (process stopped)",
+		[CORE_PHASE_WRITE] = "writing",
+		[CORE_PHASE_SYNC] = "syncing to disk",
+	};
+	return (unsigned)ph < sizeof(names) / sizeof(names[0]) ? names[ph] : "?";
+}
+
+const char *core_progress_text(const struct core_progress *p, char *buf, size_t size)
+{
+	char done[16], total[16], rate[16];
+	int n = snprintf(buf, size, "%s", core_phase_name(p->phase));
+
+	if (p->total && n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, " %s/%s", human_bytes(p->done, done, sizeof(done)),
+			      human_bytes(p->total, total, sizeof(total)));
+	if (p->rate > 0 && n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, " %s/s", human_bytes((unsigned long long)p->rate, rate, sizeof(rate)));
+	if (p->eta_s >= 0 && p->total && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " ETA %.0fs", p->eta_s);
+	return buf;
+}
