@@ -4,6 +4,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -186,8 +187,10 @@ static int thread_notes(struct core_notes *nb, const struct frozen_thread *t, co
 
 		if ((r = core_note_add(nb, "CORE", NT_PRPSINFO, &pi->psinfo, sizeof(pi->psinfo))) < 0)
 			return r;
+		/* The stop pscope caused (a PTRACE_EVENT_STOP: SIGTRAP with
+		 * PTRACE_EVENT_STOP << 8) is no signal of the process's own. */
 		memset(&si, 0, sizeof(si));
-		if (t->have_siginfo)
+		if (t->have_siginfo && !(t->siginfo.si_signo == SIGTRAP && (t->siginfo.si_code >> 8) == 128))
 			si = t->siginfo;
 		if ((r = core_note_add(nb, "CORE", NT_SIGINFO, &si, sizeof(si))) < 0)
 			return r;

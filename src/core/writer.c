@@ -600,20 +600,28 @@ static int write_staged(struct cw *c)
 
 /* ---- ELF headers through libelf ---- */
 
+/* libelf lays out and encodes the ELF header and the program headers; it
+ * writes a whole file (and sizes it), so it writes into a memfd and the
+ * bytes are copied to the start of the core. */
 static int write_headers(struct cw *c)
 {
-	Elf *elf;
+	Elf *elf = NULL;
 	GElf_Ehdr eh;
 	size_t nph = c->nseg + 1;
 	uint64_t note_off = sizeof(Elf64_Ehdr) + nph * sizeof(Elf64_Phdr);
-	int r = -EIO;
+	int mfd = -1, r = -EIO;
+	unsigned char *hdr = NULL;
 
 	if (nph >= PN_XNUM)
 		return ps_error_set(c->e, E2BIG, "process %d has too many mappings (%zu) for one core", (int)c->pid, nph);
-	if (pwrite_all(c, c->notes.buf, c->notes.len, note_off) < 0)
-		return -c->e->code;
-	if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_begin(c->fd, ELF_C_WRITE, NULL)))
-		return ps_error_set(c->e, EIO, "libelf: %s", elf_errmsg(-1));
+	if ((r = pwrite_all(c, c->notes.buf, c->notes.len, note_off)) < 0)
+		return r;
+	r = -EIO;
+	mfd = memfd_create("pscope-core-headers", MFD_CLOEXEC);
+	if (mfd < 0)
+		return ps_error_set(c->e, errno, "memfd_create: %s", strerror(errno));
+	if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_begin(mfd, ELF_C_WRITE, NULL)))
+		goto fail;
 	elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
 	if (!gelf_newehdr(elf, ELFCLASS64) || !gelf_getehdr(elf, &eh))
 		goto fail;
@@ -642,12 +650,18 @@ static int write_headers(struct cw *c)
 	}
 	if (elf_update(elf, ELF_C_WRITE) < 0)
 		goto fail;
-	r = 0;
+	hdr = malloc(note_off);
+	if (!hdr || pread(mfd, hdr, note_off, 0) != (ssize_t)note_off)
+		goto fail;
+	r = pwrite_all(c, hdr, note_off, 0);
+	goto out;
 fail:
-	if (r < 0)
-		r = ps_error_set(c->e, errno == ENOSPC ? ENOSPC : EIO, "cannot write the ELF headers: %s (the partial file was removed)",
-				 elf_errmsg(-1));
-	elf_end(elf);
+	r = ps_error_set(c->e, EIO, "cannot build the ELF headers: %s", elf_errmsg(-1));
+out:
+	free(hdr);
+	if (elf)
+		elf_end(elf);
+	close(mfd);
 	return r;
 }
 
@@ -734,6 +748,13 @@ static int collect_notes(struct cw *c)
 	if (!th || !tstat || !tstatus)
 		goto out;
 	core_prpsinfo_fill(&pi.psinfo, stat, sl, status, stl, cmd, cl);
+	/* The state before pscope stopped it, not the tracing stop. */
+	for (size_t i = 0; i < c->fz.n; i++)
+		if (c->fz.threads[i].tid == c->pid && c->fz.threads[i].state) {
+			const char *s = strchr("RSDTZW", c->fz.threads[i].state);
+			pi.psinfo.pr_sname = c->fz.threads[i].state;
+			pi.psinfo.pr_state = s ? (char)(s - "RSDTZW") : 0;
+		}
 	pi.ppid = pi.psinfo.pr_ppid;
 	pi.pgrp = pi.psinfo.pr_pgrp;
 	pi.sid = pi.psinfo.pr_sid;
@@ -742,7 +763,7 @@ static int collect_notes(struct cw *c)
 	for (int pass = 0; pass < 2; pass++)
 		for (size_t i = 0; i < c->fz.n; i++) {
 			const struct frozen_thread *f = &c->fz.threads[i];
-			if (!f->stopped || (f->tid == c->pid) != (pass == 0))
+			if (!f->stopped || f->skipped || (f->tid == c->pid) != (pass == 0))
 				continue;
 			char p[64];
 			size_t l;

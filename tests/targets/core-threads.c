@@ -2,13 +2,15 @@
  * global, a region excluded with MADV_DONTDUMP and a large mapping never
  * touched.
  *   core-threads [NTHREADS] [RESIDENT_MB]
- * Prints "dontdump=ADDR" and "ready" once set up; runs until killed. */
+ * Prints "dontdump=ADDR", "past_eof=ADDR" (3 unreadable pages of a file
+ * mapping past its end) and "ready" once set up; runs until killed. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 long the_global;                  /* set at run time: lives in written memory */
@@ -58,6 +60,20 @@ int main(int argc, char **argv)
 		return 1;
 	memset(dd, 0x5a, 4 * page);
 	madvise(dd, 4 * page, MADV_DONTDUMP);
+	/* A private file mapping reaching past the end of its one-page file,
+	 * written to (so it is dumped): the pages past EOF cannot be read. */
+	char tmpl[] = "/tmp/pscope-core-target.XXXXXX";
+	int fd = mkstemp(tmpl);
+	char *eof = MAP_FAILED;
+	if (fd >= 0 && ftruncate(fd, (off_t)page) == 0)
+		eof = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (fd >= 0) {
+		unlink(tmpl);
+		close(fd);
+	}
+	if (eof == MAP_FAILED)
+		return 1;
+	eof[0] = 1;
 	/* Large and never touched: costs nothing in a core. */
 	void *untouched = mmap(NULL, (size_t)1 << 30, PROT_READ | PROT_WRITE,
 			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -76,7 +92,7 @@ int main(int argc, char **argv)
 		if (pthread_create(&t, NULL, worker, (void *)(intptr_t)i) != 0)
 			return 1;
 	}
-	printf("dontdump=%p\nready\n", (void *)dd);
+	printf("dontdump=%p\npast_eof=%p\nready\n", (void *)dd, (void *)(eof + page));
 	fflush(stdout);
 	core_main_waits();
 	return 0;
