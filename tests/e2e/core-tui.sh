@@ -21,8 +21,31 @@ open_prompt() { # open_prompt PID
 	fi
 }
 
+# Select PID $1 in the process list (End, then Up to its row); retried
+# since the list may change between looking and pressing.
+select_pid() { # select_pid PID
+	local k rows last mine
+	tui_keys End
+	rows=$(tui_screen)
+	last=$(echo "$rows" | grep -nE '^ *[0-9]+ [A-Za-z] ' | tail -1 | cut -d: -f1)
+	mine=$(echo "$rows" | grep -nE "^ *$1 [A-Za-z] " | head -1 | cut -d: -f1)
+	[ -n "$last" ] && [ -n "$mine" ] || return 1
+	for k in $(seq 1 $((last - mine))); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Up; done
+	sleep 0.3
+}
+
+# From the detail screen (-p), else from the list.
+reach_prompt() { # reach_prompt PID
+	open_prompt $1 && return 0
+	for _ in 1 2 3; do
+		tui_keys Escape
+		select_pid $1 && open_prompt $1 && return 0
+	done
+	return 1
+}
+
 tui_start 150x30 "cd $dir && $PSCOPE -p $P"
-if ! open_prompt $P; then
+if ! reach_prompt $P; then
 	diag "C does not reach the core screen for PID $P from -p (detail screen)"
 	for i in 1 2 3 4 5 6 7 8 9; do skip "core screen not reachable for a given PID"; done
 	done_testing
@@ -48,7 +71,7 @@ if command -v strace >/dev/null; then
 	start_target core-big 128 || { done_testing; exit 1; }
 	B=$TPID
 	tui_start 150x30 "cd $dir && ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=process_vm_readv -e inject=process_vm_readv:delay_enter=300000 $PSCOPE -p $B"
-	if open_prompt $B; then
+	if reach_prompt $B; then
 		tui_keys Enter
 		tui_wait_for 'Write it\?' 20 >/dev/null
 		tui_keys y
