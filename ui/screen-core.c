@@ -249,7 +249,7 @@ static void core_destroy(void *st)
 }
 
 static const struct ui_fkey core_fkeys[] = {
-	{ "F1", "Help" }, { "Esc", "Cancel" }, { "b", "Back" }, { "F10", "Quit" }, { NULL, NULL },
+	{ "F1", "Help" }, { "Esc", "Cancel/close" }, { "b", "Back" }, { "F10", "Quit" }, { NULL, NULL },
 };
 
 static const struct screen_ops core_ops = {
@@ -324,8 +324,8 @@ void screen_core_open(struct ui *ui, pid_t pid)
 			   cs.est.path, b, c);
 		return;
 	}
-	snprintf(q, sizeof(q), "Core of PID %d to %s: %s (about %s on disk), %s free. Write it?", (int)pid,
-		 cs.est.path, a, b, c);
+	snprintf(q, sizeof(q), "Write the core? about %s on disk (%s in all), %s free; PID %d to %s", b, a, c,
+		 (int)pid, cs.est.path);
 	if (!ui_confirm(ui, q)) {
 		ui_message(ui, false, "no core written");
 		return;

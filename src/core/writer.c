@@ -12,6 +12,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,20 @@ struct cw {
 	size_t stage_len;
 	unsigned char *bounce;
 	uint64_t total, done;
-	uint64_t written_since_sync;
+	uint64_t since_sync;             /* streaming: bytes written since the last writeback kick */
+
+	/* Staged mode: a writer thread writes what the copy has staged, as it
+	 * goes, while the copy goes on (two cores: the pause is the copy). */
+	pthread_t wt;
+	bool wt_started;
+	pthread_mutex_t wlock;
+	pthread_cond_t wcond;
+	uint64_t ready;                  /* staged bytes final (from data_start) */
+	uint64_t written;                /* of those, handled by the writer */
+	bool copy_over;                  /* no more will come */
+	atomic_int werr;                 /* the writer's error (-errno), 0 */
+	struct ps_error werr_e;
+	uint64_t w_since_sync;
 	uint64_t phase_t0, phase_done0;
 	uint64_t last_progress;
 	enum core_phase phase;
@@ -256,26 +270,26 @@ static bool zero_page(const unsigned char *p, size_t n)
 	return true;
 }
 
-static int write_error(struct cw *c, int err)
+static int write_error(struct cw *c, struct ps_error *e, int err)
 {
-	return fs_error(c->e, err,
+	return fs_error(e, err,
 			err == ENOSPC || err == EDQUOT ? "free some space or choose another destination (-o FILE)"
 						       : "choose another destination (-o FILE)",
 			"cannot write the core in %s (the partial file was removed, process %d runs on)", c->dir,
 			(int)c->pid);
 }
 
-static int pwrite_all(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
+static int pwrite_all(struct cw *c, struct ps_error *e, const unsigned char *buf, size_t len, uint64_t off)
 {
 	while (len) {
 		ssize_t n = pwrite(c->fd, buf, len, (off_t)off);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return write_error(c, errno);
+			return write_error(c, e, errno);
 		}
 		if (n == 0)
-			return write_error(c, EIO);
+			return write_error(c, e, EIO);
 		buf += n;
 		len -= (size_t)n;
 		off += (uint64_t)n;
@@ -283,8 +297,11 @@ static int pwrite_all(struct cw *c, const unsigned char *buf, size_t len, uint64
 	return 0;
 }
 
-/* Write buf at off, leaving zero pages as holes. */
-static int emit(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
+/* Write buf at off, leaving zero pages as holes. With may_sync, start
+ * writeback every SYNC_EVERY bytes so the final fsync has little left
+ * (not from the thread that copies while the target is stopped). */
+static int emit(struct cw *c, struct ps_error *e, const unsigned char *buf, size_t len, uint64_t off,
+		uint64_t *since_sync, bool may_sync)
 {
 	size_t pg = c->page, i = 0;
 
@@ -301,17 +318,15 @@ static int emit(struct cw *c, const unsigned char *buf, size_t len, uint64_t off
 				break;
 			j += m;
 		}
-		int r = pwrite_all(c, buf + i, j - i, off + i);
+		int r = pwrite_all(c, e, buf + i, j - i, off + i);
 		if (r < 0)
 			return r;
-		c->written_since_sync += j - i;
+		*since_sync += j - i;
 		i = j;
 	}
-	/* Start writeback early so the final fsync has little left; never
-	 * while the target is stopped. */
-	if (!c->frozen && c->written_since_sync >= SYNC_EVERY) {
+	if (may_sync && *since_sync >= SYNC_EVERY) {
 		sync_file_range(c->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
-		c->written_since_sync = 0;
+		*since_sync = 0;
 	}
 	return 0;
 }
@@ -347,6 +362,109 @@ static int skip_add(struct cw *c, const struct core_map *m, uint64_t a, uint64_t
 	strlcpy_ps(s->path, m->path, sizeof(s->path));
 	strlcpy_ps(s->reason, why, sizeof(s->reason));
 	return 0;
+}
+
+/* ---- the writer thread (staged mode) ---- */
+
+/* Write staged bytes [from, to) (offsets from data_start): resident pages
+ * only (mincore), zero pages as holes, then give the memory back. */
+static int write_window(struct cw *c, unsigned char *vec, uint64_t from, uint64_t to)
+{
+	size_t w = (size_t)(to - from), n = (w + c->page - 1) / c->page;
+	unsigned char *base = c->stage + from;
+	int r = 0;
+
+	if (mincore(base, w, vec) < 0)
+		memset(vec, 1, n);
+	for (size_t i = 0; i < n && r == 0;) {
+		while (i < n && !(vec[i] & 1))
+			i++;
+		size_t j = i;
+		while (j < n && (vec[j] & 1))
+			j++;
+		if (j > i) {
+			size_t a = i * c->page, b = j * c->page < w ? j * c->page : w;
+			r = emit(c, &c->werr_e, base + a, b - a, c->data_start + from + a, &c->w_since_sync, true);
+		}
+		i = j;
+	}
+	madvise(base, w, MADV_DONTNEED);
+	return r;
+}
+
+static void *writer_main(void *p)
+{
+	struct cw *c = p;
+	unsigned char *vec = malloc(CHUNK / c->page + 1);
+
+	pthread_mutex_lock(&c->wlock);
+	for (;;) {
+		while (c->written == c->ready && !c->copy_over && !atomic_load(&c->werr))
+			pthread_cond_wait(&c->wcond, &c->wlock);
+		if (atomic_load(&c->werr) || c->written == c->ready)
+			break;
+		uint64_t from = c->written, to = c->ready;
+		pthread_mutex_unlock(&c->wlock);
+		if (to - from > CHUNK)
+			to = from + CHUNK;
+		int r = !vec ? ps_error_set(&c->werr_e, ENOMEM, "out of memory")
+		      : cancelled(c) ? -ECANCELED
+				     : write_window(c, vec, from, to);
+		pthread_mutex_lock(&c->wlock);
+		if (r < 0)
+			atomic_store(&c->werr, r);
+		else
+			c->written = to;
+		pthread_cond_broadcast(&c->wcond);
+	}
+	pthread_cond_broadcast(&c->wcond);
+	pthread_mutex_unlock(&c->wlock);
+	free(vec);
+	return NULL;
+}
+
+/* The copy made [0, upto - data_start) of the staging area final. */
+static void staged(struct cw *c, uint64_t upto)
+{
+	pthread_mutex_lock(&c->wlock);
+	if (upto - c->data_start > c->ready) {
+		c->ready = upto - c->data_start;
+		pthread_cond_broadcast(&c->wcond);
+	}
+	pthread_mutex_unlock(&c->wlock);
+}
+
+/* No more data: let the writer finish (abort: stop it now), and wait. */
+static int writer_join(struct cw *c, bool abort)
+{
+	if (!c->wt_started)
+		return 0;
+	pthread_mutex_lock(&c->wlock);
+	c->copy_over = true;
+	if (abort && !atomic_load(&c->werr))
+		atomic_store(&c->werr, -ECANCELED);
+	pthread_cond_broadcast(&c->wcond);
+	while (!abort && c->written < c->ready && !atomic_load(&c->werr)) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&c->wcond, &c->wlock, &ts);
+		c->done = c->written;
+		pthread_mutex_unlock(&c->wlock);
+		progress(c, false);
+		pthread_mutex_lock(&c->wlock);
+	}
+	pthread_mutex_unlock(&c->wlock);
+	pthread_join(c->wt, NULL);
+	c->wt_started = false;
+	int r = atomic_load(&c->werr);
+	if (r < 0 && r != -ECANCELED && c->e)
+		*c->e = c->werr_e;
+	return r;
 }
 
 /* ---- reading the target ---- */
@@ -436,9 +554,11 @@ static ssize_t copy_span(struct cw *c, uint64_t a, size_t len, uint64_t off)
 	if (n <= 0)
 		return n;
 	if (!c->stage) {
-		int r = emit(c, dst, (size_t)n, off);
+		int r = emit(c, c->e, dst, (size_t)n, off, &c->since_sync, !c->frozen);
 		if (r < 0)
 			return r;
+	} else {
+		staged(c, off + (uint64_t)n);
 	}
 	return n;
 }
@@ -452,8 +572,8 @@ static int copy_whole(struct cw *c, const struct core_map *m, bool anon)
 	int r = 0;
 
 	while (a < end) {
-		if (cancelled(c)) {
-			r = -ECANCELED;
+		if (cancelled(c) || atomic_load(&c->werr)) {
+			r = cancelled(c) ? -ECANCELED : atomic_load(&c->werr);
 			break;
 		}
 		size_t clen = end - a < CHUNK ? (size_t)(end - a) : CHUNK;
@@ -524,12 +644,15 @@ static int copy_header(struct cw *c, const struct core_map *m)
 		return seg_add(c, m->start, m->end - m->start, 0, m);
 	}
 	if (!c->stage) {
-		int r = emit(c, buf, len, c->data_off);
+		int r = emit(c, c->e, buf, len, c->data_off, &c->since_sync, !c->frozen);
 		if (r < 0)
 			return r;
 	}
 	c->done += len;
-	return seg_add(c, m->start, m->end - m->start, len, m);
+	int r = seg_add(c, m->start, m->end - m->start, len, m);
+	if (r == 0 && c->stage)
+		staged(c, c->data_off);
+	return r;
 }
 
 static int copy_memory(struct cw *c)
@@ -557,47 +680,6 @@ static int copy_memory(struct cw *c)
 	return 0;
 }
 
-/* Write the staged memory: resident pages only (mincore), zero pages as
- * holes, releasing the staging memory as it goes. */
-static int write_staged(struct cw *c)
-{
-	uint64_t len = c->data_off - c->data_start;
-	size_t win = CHUNK, np = win / c->page;
-	unsigned char *vec = malloc(np);
-	int r = 0;
-
-	if (!vec)
-		return ps_error_set(c->e, ENOMEM, "out of memory");
-	phase(c, CORE_PHASE_WRITE, len);
-	for (uint64_t o = 0; o < len && r == 0; o += win) {
-		size_t w = len - o < win ? (size_t)(len - o) : win;
-		size_t n = (w + c->page - 1) / c->page;
-		if (cancelled(c)) {
-			r = -ECANCELED;
-			break;
-		}
-		if (mincore(c->stage + o, w, vec) < 0)
-			memset(vec, 1, n);
-		for (size_t i = 0; i < n && r == 0;) {
-			while (i < n && !(vec[i] & 1))
-				i++;
-			size_t j = i;
-			while (j < n && (vec[j] & 1))
-				j++;
-			if (j > i) {
-				size_t a = i * c->page, b = j * c->page < w ? j * c->page : w;
-				r = emit(c, c->stage + o + a, b - a, c->data_start + o + a);
-			}
-			i = j;
-		}
-		madvise(c->stage + o, w, MADV_DONTNEED);
-		c->done += w;
-		progress(c, false);
-	}
-	free(vec);
-	return r;
-}
-
 /* ---- ELF headers through libelf ---- */
 
 /* libelf lays out and encodes the ELF header and the program headers; it
@@ -614,7 +696,7 @@ static int write_headers(struct cw *c)
 
 	if (nph >= PN_XNUM)
 		return ps_error_set(c->e, E2BIG, "process %d has too many mappings (%zu) for one core", (int)c->pid, nph);
-	if ((r = pwrite_all(c, c->notes.buf, c->notes.len, note_off)) < 0)
+	if ((r = pwrite_all(c, c->e, c->notes.buf, c->notes.len, note_off)) < 0)
 		return r;
 	r = -EIO;
 	mfd = memfd_create("pscope-core-headers", MFD_CLOEXEC);
@@ -653,7 +735,7 @@ static int write_headers(struct cw *c)
 	hdr = malloc(note_off);
 	if (!hdr || pread(mfd, hdr, note_off, 0) != (ssize_t)note_off)
 		goto fail;
-	r = pwrite_all(c, hdr, note_off, 0);
+	r = pwrite_all(c, c->e, hdr, note_off, 0);
 	goto out;
 fail:
 	r = ps_error_set(c->e, EIO, "cannot build the ELF headers: %s", elf_errmsg(-1));
@@ -817,10 +899,19 @@ static int plan_memory(struct cw *c)
 	if (data && disk <= mem_available() / 2) {
 		void *p = mmap(NULL, data, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p != MAP_FAILED) {
+			/* Huge pages: a page fault per 4 KiB page of staging costs
+			 * more than the copy itself. */
+			madvise(p, data, MADV_HUGEPAGE);
 			c->stage = p;
 			c->stage_len = data;
 			c->res->staged = true;
-			return 0;
+			if (pthread_create(&c->wt, NULL, writer_main, c) == 0) {
+				c->wt_started = true;
+				return 0;
+			}
+			munmap(p, data);
+			c->stage = NULL;
+			c->res->staged = false;
 		}
 	}
 	c->bounce = malloc(CHUNK);
@@ -836,7 +927,7 @@ static int finish_file(struct cw *c)
 
 	phase(c, CORE_PHASE_SYNC, 0);
 	if (ftruncate(c->fd, (off_t)c->data_off) < 0 || fsync(c->fd) < 0)
-		return write_error(c, errno);
+		return write_error(c, c->e, errno);
 	r = (int)syscall(SYS_renameat2, c->dirfd, c->tmp, c->dirfd, c->base, 1 /* RENAME_NOREPLACE */);
 	if (r < 0 && (errno == EINVAL || errno == ENOSYS)) {
 		/* No RENAME_NOREPLACE here: link(2) never replaces either. */
@@ -858,6 +949,7 @@ static int finish_file(struct cw *c)
 
 static void cleanup(struct cw *c)
 {
+	writer_join(c, true);
 	if (c->frozen) {
 		freeze_release(&c->fz);
 		c->frozen = false;
@@ -940,7 +1032,8 @@ static int dump(struct cw *c)
 	progress(c, true);
 
 	/* The process runs again: write, sync, rename. */
-	if (c->stage && (r = write_staged(c)) < 0) {
+	phase(c, CORE_PHASE_WRITE, c->data_off - c->data_start);
+	if (c->stage && (r = writer_join(c, false)) < 0) {
 		if (r == -ECANCELED)
 			return ps_error_set(c->e, ECANCELED, "cancelled: no file written, process %d runs on", (int)c->pid);
 		return r;
@@ -970,6 +1063,8 @@ int core_write(pid_t pid, const struct target_id *want, const struct core_opts *
 	c.page = (uint64_t)sysconf(_SC_PAGESIZE);
 	c.t0 = now_ns();
 	c.fd = c.dirfd = c.pagemap_fd = -1;
+	pthread_mutex_init(&c.wlock, NULL);
+	pthread_cond_init(&c.wcond, NULL);
 	c.t.pidfd = c.t.dirfd = -1;
 #if !defined(__x86_64__)
 	return ps_error_set(e, ENOTSUP, "core files are written for x86-64 only");
@@ -977,6 +1072,8 @@ int core_write(pid_t pid, const struct target_id *want, const struct core_opts *
 	c.want = want;
 	r = dump(&c);
 	cleanup(&c);
+	pthread_mutex_destroy(&c.wlock);
+	pthread_cond_destroy(&c.wcond);
 	res->wall_ms = (double)(now_ns() - c.t0) / 1e6;
 	if (r < 0)
 		core_result_free(res);

@@ -27,6 +27,7 @@ start() { # start ARGS... -> $T
 	echo "target did not get ready"; exit 1
 }
 now() { date +%s.%N; }
+sub() { python3 -c "print('%.3f' % ($1 - $2))"; }
 du_bytes() { du -B1 "$1" | cut -f1; }
 
 run_case() { # run_case LABEL
@@ -35,7 +36,7 @@ run_case() { # run_case LABEL
 	t0=$(now)
 	"$PSCOPE" core "$T" -o "$dir/p.core" --json >"$dir/p.json" || { echo "pscope core failed"; exit 1; }
 	t1=$(now)
-	pw=$(echo "$t1 - $t0" | bc -l)
+	pw=$(sub "$t1" "$t0")
 	pp=$(python3 -c "import json; print('%.1f' % json.load(open('$dir/p.json'))['pause_ms'])")
 	pd=$(du_bytes "$dir/p.core")
 	ps=$(stat -c %s "$dir/p.core")
@@ -44,7 +45,7 @@ run_case() { # run_case LABEL
 	t0=$(now)
 	gcore -o "$dir/g.core" "$T" >/dev/null 2>&1 || { echo "gcore failed"; exit 1; }
 	t1=$(now)
-	gw=$(echo "$t1 - $t0" | bc -l)
+	gw=$(sub "$t1" "$t0")
 	gd=$(du_bytes "$dir/g.core.$T")
 	gs=$(stat -c %s "$dir/g.core.$T")
 	rm -f "$dir/g.core.$T"

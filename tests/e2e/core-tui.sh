@@ -53,8 +53,7 @@ if ! reach_prompt $P; then
 fi
 ok 0 "C asks for the destination, default core.COMM.PID.TIME"
 tui_keys Enter
-check "the confirmation shows the estimate and the free space" tui_wait_for 'Write it\?' 20
-check "... with sizes" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'on disk).*free'"
+check "the confirmation shows the estimate and the free space" tui_wait_for 'Write the core\? about .* on disk \(.* in all\), .* free' 20
 tui_keys y
 check "the result: written, size, pause, the gdb command" tui_wait_for 'Open it with +gdb .*core-threads .*core\.core-threads\.'"$P" 50
 check "the screen shows the pause" tui_wait_for 'Pause +[0-9.]+ ms' 5
@@ -73,7 +72,7 @@ if command -v strace >/dev/null; then
 	tui_start 150x30 "cd $dir && ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=process_vm_readv -e inject=process_vm_readv:delay_enter=300000 $PSCOPE -p $B"
 	if reach_prompt $B; then
 		tui_keys Enter
-		tui_wait_for 'Write it\?' 20 >/dev/null
+		tui_wait_for 'Write the core\?' 20 >/dev/null
 		tui_keys y
 		tui_wait_for 'copying memory' 40 >/dev/null
 		tui_keys Escape
