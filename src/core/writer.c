@@ -34,6 +34,10 @@ struct seg {
 	uint32_t flags;
 };
 
+struct extent {
+	uint64_t file_off, arena_off, len;
+};
+
 struct cw {
 	pid_t pid;
 	const struct target_id *want;
@@ -60,21 +64,24 @@ struct cw {
 	uint64_t data_start, data_off;
 	struct core_notes notes;
 
-	/* Memory: staged in RAM (stage) or streamed through bounce. */
-	unsigned char *stage;
-	size_t stage_len;
-	unsigned char *bounce;
+	/* Memory is copied into the arena, RAM faulted in before the stop (a
+	 * fresh page costs more to fault than to copy), so the stop pays only
+	 * the copy; a writer thread writes what is staged as it goes. Past the
+	 * arena, memory streams through bounce into the file while stopped. */
+	unsigned char *arena;
+	size_t arena_len, arena_used;
+	unsigned char *bounce, *hdrbuf;
 	uint64_t total, done;
 	uint64_t since_sync;             /* streaming: bytes written since the last writeback kick */
 
-	/* Staged mode: a writer thread writes what the copy has staged, as it
-	 * goes, while the copy goes on (two cores: the pause is the copy). */
 	pthread_t wt;
 	bool wt_started;
 	pthread_mutex_t wlock;
 	pthread_cond_t wcond;
-	uint64_t ready;                  /* staged bytes final (from data_start) */
-	uint64_t written;                /* of those, handled by the writer */
+	struct extent *ext;              /* staged data: file offset <- arena offset */
+	size_t next, ext_cap;
+	size_t w_ext;                    /* extents the writer has written */
+	uint64_t w_bytes;
 	bool copy_over;                  /* no more will come */
 	atomic_int werr;                 /* the writer's error (-errno), 0 */
 	struct ps_error werr_e;
@@ -366,72 +373,91 @@ static int skip_add(struct cw *c, const struct core_map *m, uint64_t a, uint64_t
 
 /* ---- the writer thread (staged mode) ---- */
 
-/* Write staged bytes [from, to) (offsets from data_start): resident pages
- * only (mincore), zero pages as holes, then give the memory back. */
-static int write_window(struct cw *c, unsigned char *vec, uint64_t from, uint64_t to)
-{
-	size_t w = (size_t)(to - from), n = (w + c->page - 1) / c->page;
-	unsigned char *base = c->stage + from;
-	int r = 0;
-
-	if (mincore(base, w, vec) < 0)
-		memset(vec, 1, n);
-	for (size_t i = 0; i < n && r == 0;) {
-		while (i < n && !(vec[i] & 1))
-			i++;
-		size_t j = i;
-		while (j < n && (vec[j] & 1))
-			j++;
-		if (j > i) {
-			size_t a = i * c->page, b = j * c->page < w ? j * c->page : w;
-			r = emit(c, &c->werr_e, base + a, b - a, c->data_start + from + a, &c->w_since_sync, true);
-		}
-		i = j;
-	}
-	madvise(base, w, MADV_DONTNEED);
-	return r;
-}
-
 static void *writer_main(void *p)
 {
 	struct cw *c = p;
-	unsigned char *vec = malloc(CHUNK / c->page + 1);
 
 	pthread_mutex_lock(&c->wlock);
 	for (;;) {
-		while (c->written == c->ready && !c->copy_over && !atomic_load(&c->werr))
+		while (c->w_ext == c->next && !c->copy_over && !atomic_load(&c->werr))
 			pthread_cond_wait(&c->wcond, &c->wlock);
-		if (atomic_load(&c->werr) || c->written == c->ready)
+		if (atomic_load(&c->werr) || c->w_ext == c->next)
 			break;
-		uint64_t from = c->written, to = c->ready;
+		struct extent x = c->ext[c->w_ext];
 		pthread_mutex_unlock(&c->wlock);
-		if (to - from > CHUNK)
-			to = from + CHUNK;
-		int r = !vec ? ps_error_set(&c->werr_e, ENOMEM, "out of memory")
-		      : cancelled(c) ? -ECANCELED
-				     : write_window(c, vec, from, to);
+		int r = 0;
+		for (uint64_t k = 0; k < x.len && r == 0; k += CHUNK) {
+			size_t n = x.len - k < CHUNK ? (size_t)(x.len - k) : CHUNK;
+			r = cancelled(c) ? -ECANCELED
+					 : emit(c, &c->werr_e, c->arena + x.arena_off + k, n, x.file_off + k,
+						&c->w_since_sync, true);
+		}
 		pthread_mutex_lock(&c->wlock);
-		if (r < 0)
+		if (r < 0) {
 			atomic_store(&c->werr, r);
-		else
-			c->written = to;
+			break;
+		}
+		c->w_ext++;
+		c->w_bytes += x.len;
 		pthread_cond_broadcast(&c->wcond);
 	}
 	pthread_cond_broadcast(&c->wcond);
 	pthread_mutex_unlock(&c->wlock);
-	free(vec);
 	return NULL;
 }
 
-/* The copy made [0, upto - data_start) of the staging area final. */
-static void staged(struct cw *c, uint64_t upto)
+/* Hand [arena_off, +len) to the writer for file offset file_off. */
+static int extent_add(struct cw *c, uint64_t file_off, uint64_t arena_off, uint64_t len)
 {
+	int r = 0;
+
 	pthread_mutex_lock(&c->wlock);
-	if (upto - c->data_start > c->ready) {
-		c->ready = upto - c->data_start;
-		pthread_cond_broadcast(&c->wcond);
+	if (c->next == c->ext_cap) {
+		size_t cap = c->ext_cap ? c->ext_cap * 2 : 256;
+		struct extent *v = realloc(c->ext, cap * sizeof(*v));
+		if (!v) {
+			r = ps_error_set(c->e, ENOMEM, "out of memory");
+			goto out;
+		}
+		c->ext = v;
+		c->ext_cap = cap;
 	}
+	c->ext[c->next++] = (struct extent){ file_off, arena_off, len };
+	pthread_cond_broadcast(&c->wcond);
+out:
 	pthread_mutex_unlock(&c->wlock);
+	return r;
+}
+
+/* RAM for the copy, faulted in now (before the stop), as huge pages where
+ * possible; then the writer thread. Without it everything streams. */
+static void arena_prepare(struct cw *c, uint64_t want)
+{
+	uint64_t budget = mem_available() / 2, huge = 2u << 20;
+
+	want += want / 8 + (16u << 20);
+	if (want > budget)
+		want = budget;
+	want = want / huge * huge;
+	if (want < huge)
+		return;
+	void *p = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return;
+	madvise(p, want, MADV_HUGEPAGE);
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+	if (madvise(p, want, MADV_POPULATE_WRITE) < 0)
+		for (uint64_t o = 0; o < want; o += c->page)
+			((volatile unsigned char *)p)[o] = 0;
+	if (pthread_create(&c->wt, NULL, writer_main, c) != 0) {
+		munmap(p, want);
+		return;
+	}
+	c->wt_started = true;
+	c->arena = p;
+	c->arena_len = want;
 }
 
 /* No more data: let the writer finish (abort: stop it now), and wait. */
@@ -444,7 +470,7 @@ static int writer_join(struct cw *c, bool abort)
 	if (abort && !atomic_load(&c->werr))
 		atomic_store(&c->werr, -ECANCELED);
 	pthread_cond_broadcast(&c->wcond);
-	while (!abort && c->written < c->ready && !atomic_load(&c->werr)) {
+	while (!abort && c->w_ext < c->next && !atomic_load(&c->werr)) {
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_nsec += 100000000;
@@ -453,7 +479,7 @@ static int writer_join(struct cw *c, bool abort)
 			ts.tv_nsec -= 1000000000;
 		}
 		pthread_cond_timedwait(&c->wcond, &c->wlock, &ts);
-		c->done = c->written;
+		c->done = c->w_bytes;
 		pthread_mutex_unlock(&c->wlock);
 		progress(c, false);
 		pthread_mutex_lock(&c->wlock);
@@ -538,29 +564,61 @@ static bool pagemap_present(struct cw *c, uint64_t a, size_t npages, unsigned ch
 	return true;
 }
 
-static unsigned char *dest_ptr(struct cw *c, uint64_t file_off)
+/* Data for file offset off: into the arena for the writer, or straight
+ * into the file (the arena is full, or there is none). */
+static int stash(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
 {
-	return c->stage ? c->stage + (file_off - c->data_start) : NULL;
+	if (c->arena && c->arena_len - c->arena_used >= len) {
+		memcpy(c->arena + c->arena_used, buf, len);
+		int r = extent_add(c, off, c->arena_used, len);
+		c->arena_used += len;
+		return r;
+	}
+	return emit(c, c->e, buf, len, off, &c->since_sync, !c->frozen);
 }
 
-/* Copy [a, a+len) whose data goes at file offset off; the spans of it
- * that are readable are copied (staged or written), the first unreadable
- * page stops it: returns bytes handled (a page multiple) or -errno. */
+/* Copy [a, a+len) whose data goes at file offset off, up to the first
+ * unreadable page: returns bytes copied (a page multiple unless all) or
+ * -errno. */
 static ssize_t copy_span(struct cw *c, uint64_t a, size_t len, uint64_t off)
 {
-	unsigned char *dst = c->stage ? dest_ptr(c, off) : c->bounce;
-	ssize_t n = read_span(c, a, dst, len);
+	size_t got = 0;
 
-	if (n <= 0)
-		return n;
-	if (!c->stage) {
-		int r = emit(c, c->e, dst, (size_t)n, off, &c->since_sync, !c->frozen);
-		if (r < 0)
-			return r;
-	} else {
-		staged(c, off + (uint64_t)n);
+	while (got < len) {
+		size_t room = c->arena ? (c->arena_len - c->arena_used) / c->page * c->page : 0;
+		size_t piece = len - got;
+		unsigned char *dst;
+		int r;
+
+		if (room) {
+			if (piece > room)
+				piece = room;
+			dst = c->arena + c->arena_used;
+		} else {
+			if (piece > CHUNK)
+				piece = CHUNK;
+			if (!c->bounce && !(c->bounce = malloc(CHUNK)))
+				return ps_error_set(c->e, ENOMEM, "out of memory");
+			dst = c->bounce;
+		}
+		ssize_t n = read_span(c, a + got, dst, piece);
+		if (n < 0)
+			return n;
+		if (n > 0) {
+			if (room) {
+				r = extent_add(c, off + got, c->arena_used, (uint64_t)n);
+				c->arena_used += (size_t)n;
+			} else {
+				r = emit(c, c->e, dst, (size_t)n, off + got, &c->since_sync, !c->frozen);
+			}
+			if (r < 0)
+				return r;
+		}
+		got += (size_t)n;
+		if ((size_t)n < piece)
+			break;
 	}
-	return n;
+	return (ssize_t)got;
 }
 
 static int copy_whole(struct cw *c, const struct core_map *m, bool anon)
@@ -633,26 +691,19 @@ out:
 
 static int copy_header(struct cw *c, const struct core_map *m)
 {
-	unsigned char *buf = c->stage ? dest_ptr(c, c->data_off) : c->bounce;
+	unsigned char *buf = c->hdrbuf;
 	size_t len = (size_t)core_map_dump_bytes(m, c->page);
 	ssize_t n = read_span(c, m->start, buf, len);
+	int r;
 
 	if (n < 0)
 		return (int)n;
-	if ((size_t)n < len || memcmp(buf, ELFMAG, SELFMAG) != 0) {
-		memset(buf, 0, len);
+	if ((size_t)n < len || memcmp(buf, ELFMAG, SELFMAG) != 0)
 		return seg_add(c, m->start, m->end - m->start, 0, m);
-	}
-	if (!c->stage) {
-		int r = emit(c, c->e, buf, len, c->data_off, &c->since_sync, !c->frozen);
-		if (r < 0)
-			return r;
-	}
+	if ((r = stash(c, buf, len, c->data_off)) < 0)
+		return r;
 	c->done += len;
-	int r = seg_add(c, m->start, m->end - m->start, len, m);
-	if (r == 0 && c->stage)
-		staged(c, c->data_off);
-	return r;
+	return seg_add(c, m->start, m->end - m->start, len, m);
 }
 
 static int copy_memory(struct cw *c)
@@ -879,16 +930,13 @@ out:
 	return r;
 }
 
-/* The staging area must fit in half the available memory, or memory is
- * copied straight into the file while the process is stopped. */
+/* The segment table and where the memory data starts in the file. */
 static int plan_memory(struct cw *c)
 {
-	uint64_t data = 0, disk = 0, hdr;
+	uint64_t data = 0, hdr;
 
-	for (size_t i = 0; i < c->maps.n; i++) {
+	for (size_t i = 0; i < c->maps.n; i++)
 		data += core_map_dump_bytes(&c->maps.v[i], c->page);
-		disk += core_map_disk_bytes(&c->maps.v[i], c->page);
-	}
 	c->seg_limit = c->maps.n + EXTRA_SEGS;
 	c->segs = calloc(c->seg_limit, sizeof(*c->segs));
 	if (!c->segs)
@@ -896,26 +944,7 @@ static int plan_memory(struct cw *c)
 	hdr = sizeof(Elf64_Ehdr) + (c->seg_limit + 1) * sizeof(Elf64_Phdr) + c->notes.len;
 	c->data_start = c->data_off = (hdr + c->page - 1) / c->page * c->page;
 	c->total = data;
-	if (data && disk <= mem_available() / 2) {
-		void *p = mmap(NULL, data, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-		if (p != MAP_FAILED) {
-			/* Huge pages: a page fault per 4 KiB page of staging costs
-			 * more than the copy itself. */
-			madvise(p, data, MADV_HUGEPAGE);
-			c->stage = p;
-			c->stage_len = data;
-			c->res->staged = true;
-			if (pthread_create(&c->wt, NULL, writer_main, c) == 0) {
-				c->wt_started = true;
-				return 0;
-			}
-			munmap(p, data);
-			c->stage = NULL;
-			c->res->staged = false;
-		}
-	}
-	c->bounce = malloc(CHUNK);
-	if (!c->bounce)
+	if (!(c->hdrbuf = malloc(c->page)))
 		return ps_error_set(c->e, ENOMEM, "out of memory");
 	return 0;
 }
@@ -962,8 +991,10 @@ static void cleanup(struct cw *c)
 		close(c->dirfd);
 	if (c->pagemap_fd >= 0)
 		close(c->pagemap_fd);
-	if (c->stage)
-		munmap(c->stage, c->stage_len);
+	if (c->arena)
+		munmap(c->arena, c->arena_len);
+	free(c->ext);
+	free(c->hdrbuf);
 	free(c->bounce);
 	free(c->segs);
 	core_notes_free(&c->notes);
@@ -1000,6 +1031,7 @@ static int dump(struct cw *c)
 	if ((r = free_space(c->dir, &est.free_bytes, c->e)) < 0 || (r = check_space(c, &est)) < 0 ||
 	    (r = make_temp(c)) < 0)
 		return r;
+	arena_prepare(c, est.disk_bytes);
 	char exe[PATH_MAX];
 	ssize_t el = readlinkat(c->t.dirfd, "exe", exe, sizeof(exe) - 1);
 	if (el > 0) {
@@ -1032,8 +1064,9 @@ static int dump(struct cw *c)
 	progress(c, true);
 
 	/* The process runs again: write, sync, rename. */
-	phase(c, CORE_PHASE_WRITE, c->data_off - c->data_start);
-	if (c->stage && (r = writer_join(c, false)) < 0) {
+	c->res->staged = c->arena_used > 0;
+	phase(c, CORE_PHASE_WRITE, c->arena_used);
+	if ((r = writer_join(c, false)) < 0) {
 		if (r == -ECANCELED)
 			return ps_error_set(c->e, ECANCELED, "cancelled: no file written, process %d runs on", (int)c->pid);
 		return r;
