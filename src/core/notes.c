@@ -2,6 +2,9 @@
 #include "proc/stat.h"
 #include "proc/status.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <elf.h>
 #include <errno.h>
 #include <signal.h>
@@ -211,6 +214,42 @@ static int thread_notes(struct core_notes *nb, const struct frozen_thread *t, co
 	return 0;
 }
 
+#ifndef NT_X86_XSAVE_LAYOUT
+#define NT_X86_XSAVE_LAYOUT 0x205
+#endif
+
+/* The layout of the xsave area (as the kernel writes it since 6.11), so a
+ * debugger need not assume Intel's offsets on an AMD CPU: one record per
+ * extended feature enabled in XCR0 (bytes 464.. of the ptrace xstate),
+ * with the size and offset CPUID leaf 0xD gives. */
+static int xsave_layout_note(struct core_notes *nb, const struct frozen_thread *t)
+{
+#if defined(__x86_64__)
+	struct {
+		uint32_t type, size, offset, flags;
+	} rec[64];
+	uint64_t xcr0;
+	unsigned n = 0;
+
+	if (!t->xstate || t->xstate_len < 472)
+		return 0;
+	memcpy(&xcr0, (const unsigned char *)t->xstate + 464, sizeof(xcr0));
+	for (unsigned i = 2; i < 64; i++) {
+		unsigned eax, ebx, ecx, edx;
+		if (!(xcr0 & (1ull << i)) || !__get_cpuid_count(0xd, i, &eax, &ebx, &ecx, &edx) || !eax)
+			continue;
+		rec[n].type = i;
+		rec[n].size = eax;
+		rec[n].offset = ebx;
+		rec[n].flags = 0;
+		n++;
+	}
+	if (n)
+		return core_note_add(nb, "LINUX", NT_X86_XSAVE_LAYOUT, rec, n * sizeof(rec[0]));
+#endif
+	return 0;
+}
+
 int core_notes_build(struct core_notes *nb, const struct frozen_thread *const *threads, size_t n,
 		     const struct core_proc_info *pi, const struct core_maps *maps, uint64_t page,
 		     char *const *task_stat, char *const *task_status)
@@ -221,5 +260,5 @@ int core_notes_build(struct core_notes *nb, const struct frozen_thread *const *t
 		if (r < 0)
 			return r;
 	}
-	return 0;
+	return n ? xsave_layout_note(nb, threads[0]) : 0;
 }
