@@ -15,20 +15,6 @@
 
 static const char *const ns_names[PROC_NS_COUNT] = { "cgroup", "ipc", "mnt", "net", "pid", "time", "user", "uts" };
 
-size_t proc_cmdline_parse(const char *buf, size_t len, char *out, size_t size)
-{
-	size_t n = 0;
-
-	if (!size)
-		return 0;
-	while (len && buf[len - 1] == '\0')
-		len--;
-	for (size_t i = 0; i < len && n + 1 < size; i++)
-		out[n++] = buf[i] ? buf[i] : ' ';
-	out[n] = '\0';
-	return n;
-}
-
 int proc_stat_exit_code_parse(const char *buf, size_t len)
 {
 	const char *p = NULL;

@@ -4,6 +4,7 @@
 #ifndef PS_PROC_INFO_H
 #define PS_PROC_INFO_H
 
+#include "proc/cmdline.h"
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -40,8 +41,6 @@ struct proc_info_rates {
 	double vol_ctxt_s, nonvol_ctxt_s, minflt_s, majflt_s;
 };
 
-/* /proc/PID/cmdline: NUL-separated; writes a space-separated copy. */
-size_t proc_cmdline_parse(const char *buf, size_t len, char *out, size_t size);
 /* Exit code field (52) of /proc/PID/stat, -1 when absent. */
 int proc_stat_exit_code_parse(const char *buf, size_t len);
 /* Read everything relative to a /proc/PID dirfd. Returns 0, or -errno when

@@ -4,6 +4,7 @@
 #ifndef PS_PROC_PTABLE_H
 #define PS_PROC_PTABLE_H
 
+#include "proc/cmdline.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -103,9 +104,6 @@ const char *proc_fmt_time(unsigned long long ticks, long hz, char *buf, size_t s
 const char *proc_fmt_pri(long pri, char *buf, size_t size);
 long proc_hz(void);
 
-/* Turn the raw bytes of /proc/PID/cmdline into one string: NUL separators
- * become spaces, trailing NULs go. Returns the length. Pure. */
-size_t proc_cmdline_parse(const char *buf, size_t len, char *out, size_t outsz);
 
 /* Send sig to the process with that pid and starttime (refused with ESRCH if
  * the pid now names another process); refusals go through door_refused. */
