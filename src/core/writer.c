@@ -445,12 +445,13 @@ static int write_extents(struct cw *c)
 
 /* ---- reading the target ---- */
 
+/* The pidfd turns readable once the whole process has exited (a leader
+ * that is a zombie while other threads run does not count). */
 static bool target_gone(struct cw *c)
 {
 	if (c->t.pidfd >= 0) {
 		struct pollfd p = { .fd = c->t.pidfd, .events = POLLIN };
-		if (poll(&p, 1, 0) > 0)
-			return true;
+		return poll(&p, 1, 0) > 0;
 	}
 	return target_verify(&c->t, NULL) < 0;
 }

@@ -42,12 +42,16 @@ if command -v strace >/dev/null; then
 	start_target core-big 128 || { done_testing; exit 1; }
 	B=$TPID
 	tui_start 150x30 "cd $dir && ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=process_vm_readv -e inject=process_vm_readv:delay_enter=300000 $PSCOPE -p $B"
-	open_prompt $B
-	ok $? "slow dump: the prompt"
-	tui_keys Enter
-	tui_wait_for 'Write the core\?' 20 >/dev/null
-	tui_keys y
-	tui_wait_for 'copying memory' 40 >/dev/null
+	# C, accept the default destination, confirm, wait for the copy.
+	slow_dump() { # slow_dump DESCRIPTION
+		open_prompt $B
+		ok $? "$1"
+		tui_keys Enter
+		tui_wait_for 'Write the core\?' 20 >/dev/null
+		tui_keys y
+		tui_wait_for 'copying memory' 40 >/dev/null
+	}
+	slow_dump "slow dump: the prompt"
 	tui_keys Escape
 	check "Esc cancels: the screen says so" tui_wait_for 'Cancelled.*no file' 60
 	check "cancel: no file left" sh -c "! ls -A $dir | grep -q ."
@@ -56,12 +60,7 @@ if command -v strace >/dev/null; then
 	# b: back to the detail screen while the core is written; the
 	# status line follows it, C shows it again.
 	tui_keys Escape
-	open_prompt $B
-	ok $? "slow dump again: the prompt"
-	tui_keys Enter
-	tui_wait_for 'Write the core\?' 20 >/dev/null
-	tui_keys y
-	tui_wait_for 'copying memory' 40 >/dev/null
+	slow_dump "slow dump again: the prompt"
 	tui_keys b
 	check "b: the previous screen is back, the status line follows the core" \
 		tui_wait_for "core of $B: (copying|writing|syncing)" 40
