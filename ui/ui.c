@@ -29,6 +29,22 @@ struct screen_slot {
 static struct screen_slot stack[MAX_SCREENS];
 static int depth;
 static struct termios saved_tio;
+
+#define MAX_WATCHERS 4
+static struct {
+	bool (*fn)(struct ui *ui, void *st, struct ring_msg *m);
+	void *st;
+} watchers[MAX_WATCHERS];
+
+void ui_watch(bool (*fn)(struct ui *ui, void *st, struct ring_msg *m), void *st)
+{
+	for (int i = 0; i < MAX_WATCHERS; i++)
+		if (!watchers[i].fn || watchers[i].fn == fn) {
+			watchers[i].fn = fn;
+			watchers[i].st = st;
+			return;
+		}
+}
 static bool have_tio;
 
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st)
@@ -176,6 +192,9 @@ static void dispatch_ring(struct ui *ui)
 			for (int s = depth - 1; s >= 0 && !kept; s--)
 				if (stack[s].ops->message)
 					kept = stack[s].ops->message(ui, stack[s].st, &msgs[i]);
+			for (int w = 0; w < MAX_WATCHERS && !kept; w++)
+				if (watchers[w].fn)
+					kept = watchers[w].fn(ui, watchers[w].st, &msgs[i]);
 			if (!kept)
 				ring_msg_release(&msgs[i]);
 		}

@@ -65,6 +65,11 @@ bool ui_confirm(struct ui *ui, const char *question);
 /* Read a line of text in the status line (prefilled with buf). false on Esc. */
 bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size);
 
+/* Background watcher: sees every ring message after the screens, for jobs
+ * that go on while their screen is closed (e.g. a core being written).
+ * Return true to keep m->payload. One slot per fn. */
+void ui_watch(bool (*fn)(struct ui *ui, void *st, struct ring_msg *m), void *st);
+
 /* Screens: each opens itself on the stack. */
 void screen_list_open(struct ui *ui);
 void screen_help_open(struct ui *ui, const char *help_name, const char *title);
