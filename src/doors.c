@@ -394,16 +394,17 @@ int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const ch
 	v.dirfd = proc_open_pid(pid);
 	if (v.dirfd >= 0)
 		v.have_st = proc_status_read(v.dirfd, &v.st) == 0;
-	if (err == ESRCH || err == ENOENT) {
+	if (!v.have_st && (err == ESRCH || err == ENOENT || err == EPERM || err == EACCES)) {
+		/* Refused because it is gone (or it went meanwhile). */
+		r = ps_error_set(e, ESRCH, "cannot %s: process %d has exited", what, (int)pid);
+	} else if (err == ESRCH || err == ENOENT) {
 		if (v.have_st && (v.st.state == 'Z' || v.st.vm_size < 0) && op != PS_OP_SIGNAL &&
 		    op != PS_OP_READ_PROC)
 			r = ps_error_set(e, ESRCH, "cannot %s: process %d has no user memory (%s)", what, (int)pid,
 					 v.st.state == 'Z' ? "a zombie: it exited, its parent has not reaped it"
 							   : "a kernel thread");
-		else if (v.have_st)
-			r = ps_error_set(e, err, "cannot %s: %s", what, strerror(err));
 		else
-			r = ps_error_set(e, ESRCH, "cannot %s: process %d has exited", what, (int)pid);
+			r = ps_error_set(e, err, "cannot %s: %s", what, strerror(err));
 	} else if (err != EPERM && err != EACCES) {
 		r = ps_error_set(e, err, "cannot %s: %s", what, strerror(err));
 	} else {
@@ -428,7 +429,7 @@ int door_file_refused(struct ps_error *e, const char *path, int err, const char 
 {
 	if (err < 0)
 		err = -err;
-	ps_error_set(e, err, "cannot %s: %s: %s", what, path, strerror(err));
+	ps_error_set(e, err, "cannot %s %s: %s", what, path, strerror(err));
 	switch (err) {
 	case EACCES:
 	case EPERM:

@@ -40,7 +40,8 @@ bool door_have_cap(int cap);
 int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const char *what);
 
 /* A file refused (EACCES, EPERM, EROFS, ENOSPC, EDQUOT...): names the
- * filesystem door and the fix. `what` as above ("write core.42"). */
+ * filesystem door and the fix. Says "cannot <what> <path>: <strerror>", so
+ * `what` is e.g. "write the core". */
 int door_file_refused(struct ps_error *e, const char *path, int err, const char *what);
 
 /* Meanings of the knobs, one short phrase each (never NULL). */
