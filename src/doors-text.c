@@ -351,12 +351,12 @@ static void render_target(struct renderer *rd, const struct door_report *r)
 		kv(rd, DL_TEXT, "owner", "uid %s, effective %u, saved %u; gid %u", user_name(t->uid, u, sizeof(u)),
 		   (unsigned)t->euid, (unsigned)t->suid, (unsigned)t->gid);
 	if (t->dumpable == 1)
-		kv(rd, DL_TEXT, "dumpable", "yes: /proc/%d belongs to its uid %u", (int)t->pid, (unsigned)t->euid);
+		kv(rd, DL_TEXT, "dumpable", "yes: the files of /proc/%d belong to its uid %u", (int)t->pid, (unsigned)t->euid);
 	else if (t->dumpable == 0)
-		kv(rd, DL_TEXT, "dumpable", "no: /proc/%d belongs to root though it runs as uid %u (setuid/setgid, or prctl(PR_SET_DUMPABLE, 0))",
+		kv(rd, DL_TEXT, "dumpable", "no: the files of /proc/%d belong to root though it runs as uid %u (setuid/setgid, or prctl(PR_SET_DUMPABLE, 0))",
 		   (int)t->pid, (unsigned)t->euid);
 	else
-		kv(rd, DL_TEXT, "dumpable", "cannot tell from outside: it runs as root, so /proc/%d is root's either way",
+		kv(rd, DL_TEXT, "dumpable", "cannot tell from outside: it runs as root, so the files of /proc/%d are root's either way",
 		   (int)t->pid);
 	if (t->tracer_pid > 0)
 		kv(rd, DL_TEXT, "TracerPid", "%d (%s): already traced; no other tracer can attach", (int)t->tracer_pid,

@@ -185,7 +185,8 @@ int door_target_dumpable(int dirfd, uid_t euid)
 
 	if (euid == 0)
 		return -1;
-	if (fstat(dirfd, &sb) < 0)
+	/* Not /proc/PID itself: world-readable directories keep the owner. */
+	if (fstatat(dirfd, "stat", &sb, 0) < 0)
 		return -1;
 	return sb.st_uid == 0 ? 0 : 1;
 }
@@ -263,7 +264,7 @@ static bool explain_dumpable(struct ps_error *e, const struct victim *v, int err
 {
 	if (v->dirfd < 0 || door_target_dumpable(v->dirfd, v->st.uid_eff) != 0)
 		return false;
-	ps_error_set(e, err, "cannot %s: process %d is not dumpable (/proc/%d is owned by root: a setuid/setgid program, or prctl(PR_SET_DUMPABLE, 0))",
+	ps_error_set(e, err, "cannot %s: process %d is not dumpable (its /proc/%d files are owned by root: a setuid/setgid program, or prctl(PR_SET_DUMPABLE, 0))",
 		     what, (int)v->pid, (int)v->pid);
 	set_door(e, DOOR_DUMPABLE, "run pscope as root (CAP_SYS_PTRACE), or let the program call prctl(PR_SET_DUMPABLE, 1)");
 	return true;

@@ -56,9 +56,9 @@ const char *door_cap_name(int cap);
 /* Whether we hold CAP_PERFMON or, on kernels before it, CAP_SYS_ADMIN. */
 bool door_have_perfmon(void);
 
-/* Whether a target is dumpable, seen from outside: the kernel makes
- * /proc/PID (and everything under it) owned by root when the process is not
- * dumpable. 1 dumpable, 0 not, -1 cannot tell (the process runs as root).
+/* Whether a target is dumpable, seen from outside: the kernel makes the
+ * files under /proc/PID (not the directory itself) owned by root when the
+ * process is not dumpable. 1 dumpable, 0 not, -1 cannot tell (the process runs as root).
  * dirfd is /proc/PID; euid its effective uid. */
 int door_target_dumpable(int dirfd, uid_t euid);
 
