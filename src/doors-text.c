@@ -214,6 +214,12 @@ static void kv(struct renderer *rd, enum door_line_kind kind, const char *key, c
 	va_start(ap, fmt);
 	vsnprintf(val, sizeof(val), fmt, ap);
 	va_end(ap);
+	if (rd->width > 0 && rd->width < 80) {
+		/* Narrow: the value under its key. */
+		line(rd, kind, 2, "  %s", key);
+		line(rd, DL_TEXT, 6, "      %s", val);
+		return;
+	}
 	line(rd, kind, KEYW, "  %-*s%s", KEYW - 2, key, val);
 }
 

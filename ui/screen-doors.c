@@ -31,19 +31,22 @@ static void doors_render(struct doors_state *d, int width)
 
 /* Probe again (pid 0: the system only). Keeps the old report when the
  * process is gone, and says so. */
-static void doors_probe(struct ui *ui, struct doors_state *d, pid_t pid)
+static bool doors_probe(struct ui *ui, struct doors_state *d, pid_t pid)
 {
 	struct ps_error e;
+	bool ok = true;
 
 	ps_error_clear(&e);
 	if (door_report_build(&d->rep, pid, NULL, &e) < 0) {
 		ui_error(ui, &e);
 		door_report_build(&d->rep, 0, NULL, NULL);
 		pid = 0;
+		ok = false;
 	}
 	d->pid = pid;
 	d->top = 0;
 	d->width = -1;
+	return ok;
 }
 
 static int line_attr(enum door_line_kind k)
@@ -100,8 +103,8 @@ static bool doors_key(struct ui *ui, void *p, int ch)
 	case KEY_HOME: case 'g': d->top = 0; break;
 	case KEY_END: case 'G': d->top = (int)d->lines.n; break;
 	case 'r':
-		doors_probe(ui, d, d->pid);
-		ui_message(ui, false, d->pid ? "probed PID %d again" : "read the system again", (int)d->pid);
+		if (doors_probe(ui, d, d->pid))
+			ui_message(ui, false, d->pid ? "probed PID %d again" : "read the system again", (int)d->pid);
 		break;
 	case 'p':
 		if (d->pid)

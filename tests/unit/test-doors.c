@@ -161,17 +161,31 @@ static void test_render(void)
 	ok(found, "Yama line rendered");
 	ok(l.n > 40 && l.v[0].kind == DL_HEAD, "lines with a heading first");
 	door_lines_free(&l);
-	is_int(door_render(&r, 60, &l), 0, "render at 60 columns");
+	is_int(door_render(&r, 90, &l), 0, "render at 90 columns");
 	for (size_t i = 0; i < l.n; i++)
 		if (strlen(l.v[i].text) > widest)
 			widest = strlen(l.v[i].text);
-	ok(widest <= 60, "wrapped to 60 columns (widest %zu)", widest);
+	ok(widest <= 90, "wrapped to 90 columns (widest %zu)", widest);
 	found = false;
 	for (size_t i = 0; i + 1 < l.n; i++)
 		if (!strncmp(l.v[i].text, "  kernel.yama.ptrace_scope", 26) &&
 		    !strncmp(l.v[i + 1].text, "                                     ", 37))
 			found = true;
 	ok(found, "a wrapped value continues under the value column");
+	door_lines_free(&l);
+
+	widest = 0;
+	is_int(door_render(&r, 50, &l), 0, "render at 50 columns");
+	for (size_t i = 0; i < l.n; i++)
+		if (strlen(l.v[i].text) > widest)
+			widest = strlen(l.v[i].text);
+	ok(widest <= 50, "wrapped to 50 columns (widest %zu)", widest);
+	found = false;
+	for (size_t i = 0; i + 1 < l.n; i++)
+		if (!strcmp(l.v[i].text, "  kernel.yama.ptrace_scope") &&
+		    !strncmp(l.v[i + 1].text, "      Yama not present:", 23))
+			found = true;
+	ok(found, "narrow: the value goes under its key");
 	door_lines_free(&l);
 }
 
