@@ -7,7 +7,12 @@
  * catch threads born meanwhile, PTRACE_GETREGSET per thread. Memory is read
  * with process_vm_readv while stopped. freeze_release() detaches everything
  * and is safe to call on every path, more than once. If pscope dies (even
- * SIGKILL), the kernel detaches SEIZEd threads and they run on. */
+ * SIGKILL), the kernel detaches SEIZEd threads and they run on.
+ *
+ * The ptrace work runs on a short-lived tracer thread of its own: a thread
+ * that did not stop before the deadline (e.g. D state) stays seized until
+ * its tracer exits, and the kernel detaches it then, so freeze_release()
+ * ends that thread. freeze_read() may be called from any thread. */
 #ifndef PS_STACK_FREEZE_H
 #define PS_STACK_FREEZE_H
 
@@ -24,12 +29,15 @@
 
 struct frozen_thread {
 	pid_t tid;
-	bool stopped;                    /* seized and in ptrace-stop */
+	bool stopped;                    /* was in ptrace-stop: regs valid unless skipped */
+	bool seized;                     /* PTRACE_SEIZE succeeded (internal) */
+	int resume_sig;                  /* signal to re-inject on detach (internal) */
 	const char *skipped;             /* why not stopped (e.g. "D state past the deadline"), or NULL */
 	char state;                      /* task stat state before we stopped it */
 	char name[64];                   /* task comm (hostile) */
-	char syscall[160];               /* task/TID/syscall text, e.g. "202 0x7f.. 0x80 ..." or "running" */
-	char wchan[64];
+	char syscall[160];               /* task/TID/syscall text, e.g. "202 0x7f.. 0x80 ..." or "-1 sp pc" */
+	long syscall_nr;                 /* orig_rax while stopped: -1 when not in a syscall */
+	char wchan[64];                  /* read just before stopping ("0" when running) */
 	struct user_regs_struct regs;    /* NT_PRSTATUS registers */
 	/* Filled when freeze_opts.core_regs: */
 	struct user_fpregs_struct fpregs;
@@ -53,9 +61,12 @@ struct freeze {
 	uint64_t t_first_interrupt_ns;   /* pause = t_released_ns - t_first_interrupt_ns */
 	uint64_t t_released_ns;
 	bool released;
+	unsigned rounds;                 /* task-list scans until no new thread appeared */
+	struct freeze_tracer *tracer;    /* internal */
 };
 
-/* Stop all threads of t. On error nothing stays stopped or traced. */
+/* Stop all threads of t. On error nothing stays stopped or traced.
+ * Returns -ECANCELED when o->cancel was set meanwhile. */
 int freeze_stop(struct freeze *fz, struct target *t, const struct freeze_opts *o, struct ps_error *e);
 /* Read target memory while frozen (process_vm_readv). Returns bytes read
  * (may be short at an unmapped page) or -errno. */

@@ -1,0 +1,181 @@
+/* A target with known stacks in many threads: each worker blocks in
+ *   leaf_wait <- level3 <- level2 <- level1 <- worker <- start_thread
+ * and the main thread in main_wait <- main.
+ *
+ * Usage: stack-threads [N] [--probe] [--churn] [--dstate]
+ *   N        worker threads (default 8)
+ *   --probe  a thread spins reading the clock and records the longest gap
+ *            between two reads (the pause it saw); SIGUSR1 prints
+ *            "maxgap_us N" on stdout and resets it
+ *   --churn  a thread keeps creating short-lived threads (churn_child)
+ *   --dstate a thread sits in vfork (D state) for 3 s at a time
+ * Prints "ready" once every worker is blocked. */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define NOINLINE __attribute__((noinline))
+
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
+static atomic_int blocked;
+static atomic_llong maxgap_ns;
+static volatile int sink;
+
+NOINLINE static void leaf_wait(void)
+{
+	pthread_mutex_lock(&mu);
+	atomic_fetch_add(&blocked, 1);
+	for (;;)
+		pthread_cond_wait(&never, &mu);
+}
+
+NOINLINE static void level3(int x)
+{
+	leaf_wait();
+	sink = x;
+}
+
+NOINLINE static void level2(int x)
+{
+	level3(x + 1);
+	sink = x;
+}
+
+NOINLINE static void level1(int x)
+{
+	level2(x + 1);
+	sink = x;
+}
+
+NOINLINE static void *worker(void *arg)
+{
+	level1((int)(long)arg);
+	return NULL;
+}
+
+static long long mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ll + ts.tv_nsec;
+}
+
+NOINLINE static void *probe_spin(void *arg)
+{
+	long long last = mono_ns();
+	for (;;) {
+		long long now = mono_ns();
+		long long gap = now - last;
+		if (gap > atomic_load(&maxgap_ns))
+			atomic_store(&maxgap_ns, gap);
+		last = now;
+	}
+	return arg;
+}
+
+NOINLINE static void *churn_child(void *arg)
+{
+	struct timespec ts = { 0, 2000000 };
+	nanosleep(&ts, NULL);
+	return arg;
+}
+
+NOINLINE static void *churn_loop(void *arg)
+{
+	for (;;) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, churn_child, NULL) == 0)
+			pthread_detach(t);
+		struct timespec ts = { 0, 200000 };
+		nanosleep(&ts, NULL);
+	}
+	return arg;
+}
+
+NOINLINE static void dstate_wait(void)
+{
+	/* The parent of a vfork sleeps uninterruptibly (D) until the child
+	 * exits; the child only sleeps and _exits. */
+	pid_t p = vfork();
+	if (p == 0) {
+		struct timespec ts = { 3, 0 };
+		syscall(SYS_nanosleep, &ts, NULL);
+		syscall(SYS_exit, 0);
+	}
+}
+
+NOINLINE static void *dstate_loop(void *arg)
+{
+	for (;;)
+		dstate_wait();
+	return arg;
+}
+
+NOINLINE static void main_wait(void)
+{
+	sigset_t set;
+	int sig;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	for (;;) {
+		if (sigwait(&set, &sig) == 0 && sig == SIGUSR1) {
+			printf("maxgap_us %lld\n", atomic_exchange(&maxgap_ns, 0) / 1000);
+			fflush(stdout);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int n = 8, probe = 0, churn = 0, dstate = 0;
+	pthread_attr_t attr;
+	sigset_t set;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--probe"))
+			probe = 1;
+		else if (!strcmp(argv[i], "--churn"))
+			churn = 1;
+		else if (!strcmp(argv[i], "--dstate"))
+			dstate = 1;
+		else
+			n = atoi(argv[i]);
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	for (int i = 0; i < n; i++) {
+		pthread_t t;
+		if (pthread_create(&t, &attr, worker, (void *)(long)i)) {
+			perror("pthread_create");
+			return 1;
+		}
+	}
+	while (atomic_load(&blocked) < n)
+		usleep(1000);
+	pthread_t t;
+	if (probe)
+		pthread_create(&t, NULL, probe_spin, NULL);
+	if (churn)
+		pthread_create(&t, NULL, churn_loop, NULL);
+	if (dstate) {
+		pthread_create(&t, NULL, dstate_loop, NULL);
+		usleep(100000);
+	}
+	/* Let the blocked workers settle into futex_wait. */
+	usleep(100000);
+	printf("ready %d\n", (int)getpid());
+	fflush(stdout);
+	main_wait();
+	return 0;
+}
