@@ -226,6 +226,14 @@ static void tracer_comm(pid_t tracer, char *comm, size_t size)
 	close(fd);
 }
 
+/* Is tid one of pscope's own threads (a tracer thread of a running job)? */
+static bool our_thread(pid_t tid)
+{
+	char path[48];
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
+	return access(path, F_OK) == 0;
+}
+
 /* The uid/gid rule of ptrace access: our uid must equal the target's real,
  * effective and saved uid, and likewise for gids, or we need
  * CAP_SYS_PTRACE. Fills e and returns true when it is what refused us. */
@@ -314,7 +322,7 @@ static int explain_ptrace(struct ps_error *e, enum ps_op op, const struct victim
 	if (attach && v->have_st && st->tracer_pid > 0) {
 		char comm[64];
 
-		if (st->tracer_pid == getpid()) {
+		if (our_thread(st->tracer_pid)) {
 			ps_error_set(e, err, "cannot %s: process %d is already traced by this pscope (a stack dump or core of it is running)",
 				     what, (int)v->pid);
 			set_door(e, DOOR_PTRACE_TRACED, "wait for the running job to finish, or cancel it");
