@@ -6,6 +6,9 @@
 
 #include <errno.h>
 #include <linux/capability.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <sys/ptrace.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +95,52 @@ static void test_refusals(void)
 	ok(strstr(e.fix, "-o /tmp/FILE") != NULL, "read-only: write elsewhere");
 	door_file_refused(&e, "/x", -ENOSPC, "write the core");
 	ok(strstr(e.fix, "free some space") != NULL, "no space: free some");
+}
+
+/* A job's tracer thread of this process holds the child: the refusal says
+ * it is ours, not some other tool's. */
+static pid_t traced_child;
+static sem_t seized, done;
+static void *tracer(void *arg)
+{
+	(void)arg;
+	if (ptrace(PTRACE_SEIZE, traced_child, 0, 0) != 0)
+		traced_child = -1;
+	sem_post(&seized);
+	sem_wait(&done);
+	return NULL; /* the exit detaches */
+}
+
+static void test_traced_by_us(void)
+{
+	struct ps_error e;
+	pthread_t th;
+	char want[256];
+	int st;
+
+	traced_child = fork();
+	if (traced_child == 0) {
+		pause();
+		_exit(0);
+	}
+	sem_init(&seized, 0, 0);
+	sem_init(&done, 0, 0);
+	pthread_create(&th, NULL, tracer, NULL);
+	sem_wait(&seized);
+	ok(traced_child > 0, "a thread of ours traces the child");
+	if (traced_child > 0) {
+		door_refused(&e, PS_OP_ATTACH, traced_child, EPERM, "attach");
+		snprintf(want, sizeof(want), "cannot attach: process %d is already traced by this pscope (a stack dump or core of it is running)",
+			 (int)traced_child);
+		is_str(e.msg, want, "traced by one of our own threads");
+		is_int(e.door, DOOR_PTRACE_TRACED, "door: already traced");
+	}
+	sem_post(&done);
+	pthread_join(th, NULL);
+	if (traced_child > 0) {
+		kill(traced_child, SIGKILL);
+		waitpid(traced_child, &st, 0);
+	}
 }
 
 static struct door_report fake(long scope, long paranoid, bool debian, unsigned long long caps)
@@ -194,6 +243,7 @@ int main(void)
 	test_names();
 	test_meanings();
 	test_refusals();
+	test_traced_by_us();
 	test_tools();
 	test_render();
 	return tap_done();
