@@ -6,14 +6,24 @@
 . "$top_srcdir/tests/lib.sh"
 cd "$top_srcdir" || exit 1
 
-# Each file that defines a screen or a pane must declare its help.
-for f in ui/screen-*.c ui/pane-*.c; do
+# Every screen (struct screen_ops) names its help: `.help = "NAME"` ->
+# data/help/NAME.txt. Every pane (struct pane_ops) has a name:
+# `.name = "NAME"` -> data/help/pane-NAME.txt.
+for f in ui/screen-*.c; do
 	[ -e "$f" ] || continue
-	grep -qE 'struct (screen_ops|pane[a-z_]*) [a-z_0-9]+(\[\])? *= *\{' "$f" || continue
+	grep -qE 'struct screen_ops [a-z_0-9]+ *= *\{' "$f" || continue
 	check "$f names its help text (.help = \"...\")" grep -qE '\.help[[:space:]]*=[[:space:]]*"[^"]+"' "$f"
 done
+panes=""
+for f in ui/pane-*.c; do
+	[ -e "$f" ] || continue
+	grep -qE 'struct pane_ops [a-z_0-9]+ *= *\{' "$f" || continue
+	n=$(sed -n '/struct pane_ops [a-z_0-9]* *= *{/,/^};/p' "$f" | grep -oE '\.name[[:space:]]*=[[:space:]]*"[^"]+"' | head -1 | sed 's/.*"\(.*\)"/\1/')
+	ok "$([ -n "$n" ]; echo $?)" "$f names its pane (.name = \"...\")"
+	[ -n "$n" ] && panes="$panes pane-$n"
+done
 
-names=$(grep -hoE '\.help[[:space:]]*=[[:space:]]*"[^"]+"' ui/*.c | sed 's/.*"\(.*\)"/\1/' | sort -u)
+names=$( (grep -hoE '\.help[[:space:]]*=[[:space:]]*"[^"]+"' ui/*.c | sed 's/.*"\(.*\)"/\1/'; for p in $panes; do echo "$p"; done) | sort -u)
 ok "$([ -n "$names" ]; echo $?)" "help names found in ui/ ($(echo $names | wc -w))"
 for n in $names; do
 	f=data/help/$n.txt
