@@ -2,7 +2,8 @@
  * touches MB fresh anonymous megabytes (minor faults: the kernel only hands
  * out zeroed pages) and reads MB megabytes of a file it wrote, after asking
  * the kernel to drop that file from the page cache (major faults: each page
- * comes from the disk again). Usage: lab-faults [MB] (default 16) */
+ * comes from the disk again; the file lives in /var/tmp, which is on disk
+ * where /tmp may be tmpfs). Usage: lab-faults [MB] (default 16) */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +14,7 @@
 int main(int argc, char **argv)
 {
 	size_t mb = argc > 1 ? (size_t)atol(argv[1]) : 16, len = mb << 20;
-	char path[] = "/tmp/lab-faults.XXXXXX";
+	char path[] = "/var/tmp/lab-faults.XXXXXX"; /* on disk: /tmp may be tmpfs */
 	int fd = mkstemp(path);
 	char *block = malloc(1 << 20);
 	volatile unsigned long sum = 0;
