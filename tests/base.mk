@@ -4,3 +4,5 @@ tests_unit_test_base_SOURCES = tests/unit/test-base.c tests/unit/tap.h
 tests_unit_test_base_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-base
 EXTRA_DIST += tests/lib.sh tests/fixtures
+TESTS += tests/e2e/architecture.sh
+EXTRA_DIST += tests/e2e/architecture.sh
