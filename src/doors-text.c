@@ -344,6 +344,21 @@ static void render_self(struct renderer *rd, const struct door_report *r)
 	   s->no_new_privs == 1 ? ": file capabilities (setcap) of programs we run are ignored" : "");
 }
 
+static const char *state_name(char s)
+{
+	switch (s) {
+	case 'R': return "running";
+	case 'S': return "sleeping";
+	case 'D': return "uninterruptible sleep";
+	case 'T': return "stopped";
+	case 't': return "stopped by a tracer";
+	case 'Z': return "zombie";
+	case 'I': return "idle kernel thread";
+	case 'X': return "dead";
+	default: return "unknown";
+	}
+}
+
 static void render_target(struct renderer *rd, const struct door_report *r)
 {
 	const struct door_facts_target *t = &r->target;
@@ -380,7 +395,8 @@ static void render_target(struct renderer *rd, const struct door_report *r)
 	} else {
 		kv(rd, DL_TEXT, "coredump_filter", "unreadable (%s)", strerror(t->coredump_filter_err));
 	}
-	kv(rd, DL_TEXT, "state", "%c, %ld thread%s%s", t->state, t->threads, t->threads == 1 ? "" : "s",
+	kv(rd, DL_TEXT, "state", "%c (%s), %ld thread%s%s", t->state, state_name(t->state), t->threads,
+	   t->threads == 1 ? "" : "s",
 	   t->no_mm ? "; no user memory (kernel thread or zombie)" : "");
 }
 

@@ -284,8 +284,8 @@ static bool explain_seccomp(struct ps_error *e, int err, const char *what, const
 
 	if (!self_status(&me) || me.seccomp != 2)
 		return false;
-	ps_error_set(e, err, "cannot %s: %s refused (%s) and pscope runs under a seccomp filter (%d filters, e.g. a container's) that may forbid it",
-		     what, syscall, strerror(err), me.seccomp_filters);
+	ps_error_set(e, err, "cannot %s: %s refused (%s) and pscope runs under a seccomp filter (%d filter%s, e.g. a container's) that may forbid it",
+		     what, syscall, strerror(err), me.seccomp_filters, me.seccomp_filters == 1 ? "" : "s");
 	set_door(e, DOOR_SECCOMP, "run pscope outside the sandbox, or allow %s in its seccomp profile (docker: --security-opt seccomp=unconfined)",
 		 syscall);
 	return true;

@@ -106,6 +106,18 @@ check "traced: the core is refused for the same reason" grep -qx "      why:   c
 check "traced: memory can still be read" grep -qx "  read memory               open" "$out/traced.txt"
 check "traced: still traced by its tracer only" sh -c "grep -q '^TracerPid:[[:space:]]*$tracer\$' /proc/$child/status"
 
+# Under a seccomp filter that refuses ptrace, process_vm_readv and
+# perf_event_open (as a container's may): the seccomp door.
+"$TARGETS/lab-seccomp" "$PSCOPE" doors $tracer >"$out/seccomp.txt" 2>&1
+check "seccomp: our mode shown" grep -qx "  seccomp *2: filter (a BPF filter decides each syscall)" "$out/seccomp.txt"
+check "seccomp: NoNewPrivs shown" grep -qx "  NoNewPrivs *1: file capabilities (setcap) of programs we run are ignored" "$out/seccomp.txt"
+check "seccomp: attach closed" grep -qx "  attach (ptrace)           CLOSED" "$out/seccomp.txt"
+check "seccomp: why" grep -qxF "      why:   cannot attach to process $tracer: ptrace refused (Operation not permitted) and pscope runs under a seccomp filter (1 filter, e.g. a container's) that may forbid it" "$out/seccomp.txt"
+check "seccomp: door" grep -qx "      door:  seccomp" "$out/seccomp.txt"
+check "seccomp: fix" grep -qxF "      fix:   run pscope outside the sandbox, or allow perf_event_open in its seccomp profile (docker: --security-opt seccomp=unconfined)" "$out/seccomp.txt"
+check "seccomp: /proc still readable" grep -qx "  read /proc                open" "$out/seccomp.txt"
+check "seccomp: the PMU cannot be told" grep -q "^  hardware PMU *cannot tell: perf_event_open(cycles) was refused (Operation not permitted)" "$out/seccomp.txt"
+
 # A kernel thread: nothing in user space.
 $PSCOPE doors 2 >"$out/kthread.txt" 2>&1
 check "kernel thread: no memory to read" grep -qx "  read memory               n/a" "$out/kthread.txt"
