@@ -43,6 +43,17 @@ static int perf_open(struct perf_event_attr *a, pid_t pid)
 	return fd < 0 ? -errno : fd;
 }
 
+/* A disabled event: opening it checks the doors, and counts nothing. */
+static void perf_attr(struct perf_event_attr *a, unsigned type, unsigned long long config)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->disabled = 1;
+	a->exclude_hv = 1;
+}
+
 /* Is there a hardware PMU? Open a cycles counter on ourselves, user space
  * only, disabled, and close it: ENOENT/EOPNOTSUPP/ENODEV mean none. */
 static void probe_pmu(struct door_facts_sys *s)
@@ -50,13 +61,8 @@ static void probe_pmu(struct door_facts_sys *s)
 	struct perf_event_attr a;
 	int fd;
 
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_CPU_CYCLES;
-	a.disabled = 1;
+	perf_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
 	fd = perf_open(&a, 0);
 	if (fd >= 0) {
 		close(fd);
@@ -348,15 +354,10 @@ static void probe_sample(struct door_probe *p, const struct target *t, bool no_m
 		return;
 	}
 	snprintf(p->how, sizeof(p->how), "perf_event_open(cpu-clock, 99 Hz) on PID %d, disabled, closed at once", (int)pid);
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_CPU_CLOCK;
+	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 	a.freq = 1;
 	a.sample_freq = 99;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
-	a.disabled = 1;
-	a.exclude_hv = 1;
 	fd = perf_open(&a, pid);
 	if (fd >= 0) {
 		close(fd);

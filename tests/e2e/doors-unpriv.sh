@@ -23,18 +23,18 @@ NP="setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all"
 np() { $NP "$@"; }
 NOBODY=$(id -u nobody)
 
-# Start a target as nobody; sets NPID.
+# Start a target as nobody; sets NPID. start_target runs $TARGETS/NAME: a
+# wrapper there execs the target as nobody, keeping the PID.
 start_nobody() { # start_nobody NAME ARGS...
-	local log=$out/$1.log
-	$NP "$bin/$@" >"$log" 2>&1 & # not through a function: $! must be the target
-	NPID=$!
-	at_exit "kill -9 $NPID 2>/dev/null"
-	for _ in $(seq 1 100); do
-		grep -q ready "$log" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	diag "$1 did not get ready"
-	return 1
+	local name=$1; shift
+	printf '#!/bin/sh\nexec %s %s "$@"\n' "$NP" "$bin/$name" >"$bin/as-nobody-$name"
+	chmod 755 "$bin/as-nobody-$name"
+	local targets=$TARGETS r=0
+	TARGETS=$bin
+	start_target "as-nobody-$name" "$@" || r=1
+	TARGETS=$targets
+	NPID=$TPID
+	return $r
 }
 
 p=$(cat /proc/sys/kernel/perf_event_paranoid)

@@ -194,11 +194,19 @@ static void test_tools(void)
 	is_str(door_tool_expect(bpf, &r, true), "open", "root may run bpftrace");
 }
 
+static size_t widest(const struct door_lines *l)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (strlen(l->v[i].text) > w)
+			w = strlen(l->v[i].text);
+	return w;
+}
+
 static void test_render(void)
 {
 	struct door_report r = fake(-1, 2, false, 0);
 	struct door_lines l = { 0 };
-	size_t widest = 0;
 	bool found = false;
 
 	strcpy(r.sys.kernel, "Linux 6.1.0 test x86_64");
@@ -211,10 +219,7 @@ static void test_render(void)
 	ok(l.n > 40 && l.v[0].kind == DL_HEAD, "lines with a heading first");
 	door_lines_free(&l);
 	is_int(door_render(&r, 90, &l), 0, "render at 90 columns");
-	for (size_t i = 0; i < l.n; i++)
-		if (strlen(l.v[i].text) > widest)
-			widest = strlen(l.v[i].text);
-	ok(widest <= 90, "wrapped to 90 columns (widest %zu)", widest);
+	ok(widest(&l) <= 90, "wrapped to 90 columns (widest %zu)", widest(&l));
 	found = false;
 	for (size_t i = 0; i + 1 < l.n; i++)
 		if (!strncmp(l.v[i].text, "  kernel.yama.ptrace_scope", 26) &&
@@ -223,12 +228,8 @@ static void test_render(void)
 	ok(found, "a wrapped value continues under the value column");
 	door_lines_free(&l);
 
-	widest = 0;
 	is_int(door_render(&r, 50, &l), 0, "render at 50 columns");
-	for (size_t i = 0; i < l.n; i++)
-		if (strlen(l.v[i].text) > widest)
-			widest = strlen(l.v[i].text);
-	ok(widest <= 50, "wrapped to 50 columns (widest %zu)", widest);
+	ok(widest(&l) <= 50, "wrapped to 50 columns (widest %zu)", widest(&l));
 	found = false;
 	for (size_t i = 0; i + 1 < l.n; i++)
 		if (!strcmp(l.v[i].text, "  kernel.yama.ptrace_scope") &&
