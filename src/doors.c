@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -33,6 +34,7 @@ static const char *const door_names[DOOR_COUNT] = {
 	[DOOR_SECCOMP] = "seccomp",
 	[DOOR_SIGNAL] = "CAP_KILL (signal to another user's process)",
 	[DOOR_FILESYSTEM] = "filesystem",
+	[DOOR_PERF_MLOCK] = "kernel.perf_event_mlock_kb (perf buffer memory)",
 };
 
 static const char *const op_names[PS_OP_COUNT] = {
@@ -459,5 +461,26 @@ int door_file_refused(struct ps_error *e, const char *path, int err, const char 
 	default:
 		break;
 	}
+	return -err;
+}
+
+int door_perf_mmap_refused(struct ps_error *e, int err, size_t bytes)
+{
+	long mlock_kb = -1, cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct rlimit rl;
+	char lim[48] = "unlimited";
+
+	if (err < 0)
+		err = -err;
+	if (err != EPERM)
+		return ps_error_set(e, err, "cannot map a perf ring buffer of %zu kB: %s", bytes >> 10, strerror(err));
+	if (read_long_file("/proc/sys/kernel/perf_event_mlock_kb", &mlock_kb) < 0)
+		mlock_kb = -1;
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(lim, sizeof(lim), "%llu kB", (unsigned long long)rl.rlim_cur >> 10);
+	ps_error_set(e, err, "cannot map a perf ring buffer of %zu kB: the perf buffers of this user would pass kernel.perf_event_mlock_kb (%ld kB x %ld CPUs) and the locked-memory limit (ulimit -l: %s), without CAP_IPC_LOCK",
+		     bytes >> 10, mlock_kb, cpus, lim);
+	set_door(e, DOOR_PERF_MLOCK, "sample fewer threads or with smaller buffers, or sysctl -w kernel.perf_event_mlock_kb=%ld, or raise ulimit -l, or grant CAP_IPC_LOCK (root)",
+		 mlock_kb > 0 ? mlock_kb * 4 : 2048);
 	return -err;
 }

@@ -44,6 +44,11 @@ int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const ch
  * `what` is e.g. "write the core". */
 int door_file_refused(struct ps_error *e, const char *path, int err, const char *what);
 
+/* mmap of a perf ring buffer refused: with EPERM, the per-user perf
+ * buffer budget (kernel.perf_event_mlock_kb per CPU, then RLIMIT_MEMLOCK)
+ * is spent and we lack CAP_IPC_LOCK. bytes is the size asked for. */
+int door_perf_mmap_refused(struct ps_error *e, int err, size_t bytes);
+
 /* Meanings of the knobs, one short phrase each (never NULL). */
 const char *door_ptrace_scope_meaning(long v);
 const char *door_perf_paranoid_meaning(long v, bool debian_kernel);

@@ -93,6 +93,11 @@ static void test_refusals(void)
 	is_str(e.msg, "cannot write the core /ro/core.1: Read-only file system", "file refusal sentence");
 	is_int(e.door, DOOR_FILESYSTEM, "file refusal: filesystem door");
 	ok(strstr(e.fix, "-o /tmp/FILE") != NULL, "read-only: write elsewhere");
+	door_perf_mmap_refused(&e, EPERM, 528384);
+	ok(!strncmp(e.msg, "cannot map a perf ring buffer of 516 kB: the perf buffers of this user would pass kernel.perf_event_mlock_kb (", 108),
+	   "perf buffer refusal names perf_event_mlock_kb: %s", e.msg);
+	is_int(e.door, DOOR_PERF_MLOCK, "perf buffer: its own door");
+	ok(strstr(e.fix, "CAP_IPC_LOCK") != NULL, "perf buffer fix names CAP_IPC_LOCK");
 	door_file_refused(&e, "/x", -ENOSPC, "write the core");
 	ok(strstr(e.fix, "free some space") != NULL, "no space: free some");
 }
