@@ -1,1 +1,18 @@
 # tests/list.mk
+# The process table, the system meters, `pscope list` and the list screen.
+check_PROGRAMS += tests/unit/test-list
+tests_unit_test_list_SOURCES = tests/unit/test-list.c tests/unit/tap.h
+tests_unit_test_list_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-list
+
+noinst_PROGRAMS += tests/targets/hostile tests/targets/korean tests/targets/family
+tests_targets_hostile_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_hostile_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_korean_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_korean_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_family_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_family_LDFLAGS = $(TARGET_LDFLAGS)
+
+TESTS += tests/e2e/list-batch.sh tests/e2e/list-tui.sh
+EXTRA_DIST += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/bench/list.sh
+BENCHES += tests/bench/list.sh

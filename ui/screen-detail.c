@@ -1,7 +1,325 @@
-/* Placeholder until the detail screen lands. */
+/* Process detail screen: a header summarising the process and tabbed panes
+ * (ui/pane-*.c) that refresh live. The target is pinned by its /proc/PID
+ * dirfd and start time: once the process exits (or its PID names another
+ * process) the screen says so and keeps the last data frozen. */
 #include "uipriv.h"
+#include "doors.h"
+#include "draw.h"
+#include "pane.h"
+#include "util.h"
+
+#define NCURSES_WIDECHAR 1
+#include <errno.h>
+#include <ncursesw/curses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct pane_ops *const panes[] = { &pane_status, &pane_fd, &pane_maps, &pane_mem, &pane_threads };
+#define NPANES ((int)ARRAY_SIZE(panes))
+
+struct detail {
+	struct target t;
+	struct proc_info info, prev;
+	struct proc_info_rates rates;
+	bool have_rates;
+	struct pane_hist hist;
+	int cur;
+	void *pst[NPANES];
+	double read_at[NPANES];        /* 0: never read */
+	int err[NPANES];               /* last refresh error (0: fine) */
+	struct ps_error perr[NPANES];  /* the door sentence for err */
+	bool frozen;
+	char frozen_msg[256];
+	int body_rows;                 /* rows the pane got at the last draw */
+};
+
+static void fill_ctx(struct detail *d, struct ui *ui, struct pane_ctx *c)
+{
+	*c = (struct pane_ctx){
+		.ui = ui,
+		.pid = d->t.id.pid,
+		.dirfd = d->t.dirfd,
+		.info = &d->info,
+		.rates = &d->rates,
+		.have_rates = d->have_rates,
+		.hist = &d->hist,
+		.frozen = d->frozen,
+		.now = now_s(),
+	};
+}
+
+/* "exited with code 3", "killed by SIGKILL" from a wait status. */
+static void describe_exit(int code, char *buf, size_t size)
+{
+	int sig = code & 0x7f;
+	if (code < 0)
+		snprintf(buf, size, "exit code unknown: already reaped by its parent");
+	else if (!sig)
+		snprintf(buf, size, "exit code %d", (code >> 8) & 0xff);
+	else
+		snprintf(buf, size, "killed by signal %d (SIG%s)%s", sig, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
+			 code & 0x80 ? ", core dumped" : "");
+}
+
+static void freeze(struct detail *d, const char *why)
+{
+	d->frozen = true;
+	snprintf(d->frozen_msg, sizeof(d->frozen_msg), "%s; showing the last data, frozen (Esc: back to the list)", why);
+}
+
+/* Header data on every tick; notices the exit. */
+static void refresh_info(struct detail *d)
+{
+	struct proc_info ni;
+	struct ps_error e;
+	char why[160], ex[96];
+	int r;
+
+	if (d->frozen)
+		return;
+	r = proc_info_read(d->t.dirfd, &ni);
+	if (r == 0 && (ni.stat.state == 'Z' || ni.stat.state == 'X')) {
+		/* A zombie still has its exit code in stat (field 52). */
+		describe_exit(ni.exit_code, ex, sizeof(ex));
+		snprintf(why, sizeof(why), "process %d has exited (%s)", (int)d->t.id.pid, ex);
+		freeze(d, why);
+		return;
+	}
+	if (r < 0 || target_verify(&d->t, &e) < 0) {
+		/* The dirfd pins the old process: a reused PID reads as gone,
+		 * never as the new process. */
+		describe_exit(-1, ex, sizeof(ex));
+		snprintf(why, sizeof(why), "process %d has exited (%s)", (int)d->t.id.pid, ex);
+		freeze(d, why);
+		return;
+	}
+	d->prev = d->info;
+	d->info = ni;
+	proc_info_rates(&d->prev, &d->info, &d->rates);
+	d->have_rates = true;
+	struct pane_hist *h = &d->hist;
+	int k = (h->head + h->n) % PANE_HIST_MAX;
+	h->t[k] = ni.when;
+	h->rss_kb[k] = ni.status.vm_rss > 0 ? ni.status.vm_rss : ni.stat.rss * (sysconf(_SC_PAGESIZE) / 1024);
+	if (h->n < PANE_HIST_MAX)
+		h->n++;
+	else
+		h->head = (h->head + 1) % PANE_HIST_MAX;
+}
+
+/* Read the current pane if it is due (or forced). */
+static void refresh_pane(struct detail *d, struct ui *ui, bool force)
+{
+	const struct pane_ops *p = panes[d->cur];
+	struct pane_ctx c;
+	int r;
+
+	if (d->frozen || !d->pst[d->cur])
+		return;
+	fill_ctx(d, ui, &c);
+	if (!force && d->read_at[d->cur] > 0 && (c.now - d->read_at[d->cur]) * 1000 < p->refresh_ms)
+		return;
+	r = p->update(d->pst[d->cur], &c);
+	d->read_at[d->cur] = c.now;
+	d->err[d->cur] = r;
+	if (r < 0) {
+		char what[96];
+		snprintf(what, sizeof(what), "read /proc/%d/%s", (int)d->t.id.pid, p->file);
+		ps_error_clear(&d->perr[d->cur]);
+		door_refused(&d->perr[d->cur], PS_OP_READ_PROC, d->t.id.pid, r, what);
+		if (r == -ESRCH || target_verify(&d->t, &d->perr[d->cur]) < 0) {
+			refresh_info(d); /* says how it ended */
+			if (!d->frozen)
+				freeze(d, "the process has exited");
+			d->err[d->cur] = 0; /* keep showing the last data */
+		}
+	}
+}
+
+static void format_uptime(double s, char *buf, size_t size)
+{
+	long t = (long)s;
+	if (t >= 86400)
+		snprintf(buf, size, "%ldd %02ld:%02ld:%02ld", t / 86400, t / 3600 % 24, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, size, "%02ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+}
+
+static void detail_draw(struct ui *ui, void *st, int y0, int rows)
+{
+	struct detail *d = st;
+	const struct proc_info *i = &d->info;
+	const struct pane_ops *p = panes[d->cur];
+	char rss[32], up[48], src[256];
+	int y = y0, x;
+
+	long rss_kb = i->status.vm_rss > 0 ? i->status.vm_rss : 0;
+	format_uptime(i->uptime_s, up, sizeof(up));
+	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
+	x = draw_textf(y, 0, -1, draw_attr(COL_TITLE), " PID %d ", (int)d->t.id.pid);
+	x += draw_text(y, x, 32, draw_attr(COL_TITLE), i->stat.comm);
+	draw_textf(y, x, -1, draw_attr(COL_TITLE), "  user %s  %c %s  CPU %.1f%%  RSS %s  threads %ld  up %s", i->user,
+		   i->stat.state, proc_state_name(i->stat.state), d->have_rates ? d->rates.cpu_pct : 0.0,
+		   human_bytes((unsigned long long)rss_kb * 1024, rss, sizeof(rss)), i->stat.num_threads, up);
+	y++;
+	if (y - y0 < rows)
+		draw_text(y++, 0, -1, draw_attr(COL_DIM), i->cmdline[0] ? i->cmdline : "(no command line: kernel thread or zombie)");
+	if (d->frozen && y - y0 < rows) {
+		draw_blank(y, 0, -1, draw_attr(COL_ERROR) | A_REVERSE);
+		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_REVERSE | A_BOLD, d->frozen_msg);
+	}
+	if (y - y0 < rows) {
+		x = 0;
+		for (int k = 0; k < NPANES; k++) {
+			int attr = k == d->cur ? (int)(draw_attr(COL_SELECT) | A_BOLD) : draw_attr(COL_NORMAL);
+			x += draw_textf(y, x, -1, attr, " %c %s ", panes[k]->hotkey, panes[k]->title);
+			x += draw_text(y, x, -1, draw_attr(COL_DIM), "|");
+		}
+		draw_text(y, x, -1, draw_attr(COL_DIM), " Tab/Shift-Tab or 1-5 switch");
+		y++;
+	}
+	if (y - y0 < rows) {
+		snprintf(src, sizeof(src), p->source, (int)d->t.id.pid, (int)d->t.id.pid);
+		draw_textf(y++, 0, -1, draw_attr(COL_DIM), "Source: %s", src);
+	}
+	int body = rows - (y - y0);
+	d->body_rows = body;
+	if (body <= 0)
+		return;
+	if (d->err[d->cur]) {
+		const struct ps_error *e = &d->perr[d->cur];
+		draw_text(y++, 0, -1, draw_attr(COL_ERROR) | A_BOLD, e->msg);
+		if (e->door && body > 1)
+			draw_textf(y++, 0, -1, draw_attr(COL_WARN), "Permission missing: %s", door_name(e->door));
+		if (e->fix[0] && body > 2)
+			draw_textf(y++, 0, -1, draw_attr(COL_NORMAL), "To open it: %s", e->fix);
+		return;
+	}
+	if (!d->read_at[d->cur] && !d->frozen) {
+		draw_text(y, 0, -1, draw_attr(COL_DIM), "reading...");
+		return;
+	}
+	struct pane_ctx c;
+	fill_ctx(d, ui, &c);
+	p->draw(d->pst[d->cur], &c, y, body);
+}
+
+static void switch_pane(struct detail *d, struct ui *ui, int k)
+{
+	d->cur = (k + NPANES) % NPANES;
+	refresh_pane(d, ui, false);
+}
+
+static bool detail_key(struct ui *ui, void *st, int ch)
+{
+	struct detail *d = st;
+	pid_t pid = d->t.id.pid;
+
+	switch (ch) {
+	case '\t': switch_pane(d, ui, d->cur + 1); return true;
+	case KEY_BTAB: switch_pane(d, ui, d->cur - 1); return true;
+	case KEY_F(1): {
+		char name[64];
+		snprintf(name, sizeof(name), "pane-%s", panes[d->cur]->name);
+		screen_help_open(ui, name, panes[d->cur]->title);
+		return true;
+	}
+	case 's': screen_stack_open(ui, pid); return true;
+	case 'h': screen_hot_open(ui, pid); return true;
+	case 'C': screen_core_open(ui, pid); return true;
+	case 27: case KEY_LEFT: return false; /* the loop pops the screen */
+	case KEY_F(5): case 12:
+		refresh_info(d);
+		refresh_pane(d, ui, true);
+		return ch == KEY_F(5);
+	}
+	for (int k = 0; k < NPANES; k++)
+		if (ch == panes[k]->hotkey) {
+			switch_pane(d, ui, k);
+			return true;
+		}
+	struct pane_ctx c;
+	fill_ctx(d, ui, &c);
+	return panes[d->cur]->on_key && panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : LINES - 6);
+}
+
+static void detail_tick(struct ui *ui, void *st)
+{
+	struct detail *d = st;
+	refresh_info(d);
+	refresh_pane(d, ui, false);
+}
+
+static void detail_destroy(void *st)
+{
+	struct detail *d = st;
+	for (int k = 0; k < NPANES; k++)
+		if (d->pst[k])
+			panes[k]->destroy(d->pst[k]);
+	target_close(&d->t);
+	free(d);
+}
+
+static const struct ui_fkey detail_fkeys[] = {
+	{ "F1", "Help" }, { "?", "Keys" }, { "Tab", "Pane" }, { "s", "Stack" }, { "h", "Hot" },
+	{ "C", "Core" }, { "F5", "Read" }, { "Esc", "Back" }, { "F10", "Quit" }, { NULL, NULL },
+};
+
+static const struct screen_ops detail_ops = {
+	.name = "Process detail",
+	.help = "detail",
+	.fkeys = detail_fkeys,
+	.draw = detail_draw,
+	.key = detail_key,
+	.tick = detail_tick,
+	.destroy = detail_destroy,
+};
 
 void screen_detail_open(struct ui *ui, pid_t pid)
 {
-	ui_message(ui, true, "the detail screen is not built yet (PID %d)", (int)pid);
+	struct detail *d = calloc(1, sizeof(*d));
+	struct ps_error e;
+	int r;
+
+	if (!d) {
+		ui_message(ui, true, "out of memory");
+		return;
+	}
+	ps_error_clear(&e);
+	if (target_open(&d->t, pid, NULL, &e) < 0) {
+		ui_error(ui, &e);
+		free(d);
+		return;
+	}
+	r = proc_info_read(d->t.dirfd, &d->info);
+	if (r < 0) {
+		door_refused(&e, PS_OP_READ_PROC, pid, r, "read /proc/PID/status");
+		ui_error(ui, &e);
+		target_close(&d->t);
+		free(d);
+		return;
+	}
+	for (int k = 0; k < NPANES; k++) {
+		d->pst[k] = panes[k]->create();
+		if (!d->pst[k]) {
+			ui_message(ui, true, "out of memory");
+			detail_destroy(d);
+			return;
+		}
+	}
+	d->hist.t[0] = d->info.when;
+	d->hist.rss_kb[0] = d->info.status.vm_rss > 0 ? d->info.status.vm_rss : 0;
+	d->hist.n = 1;
+	if (d->info.stat.state == 'Z') {
+		char ex[96], why[160];
+		describe_exit(d->info.exit_code, ex, sizeof(ex));
+		snprintf(why, sizeof(why), "process %d has exited (%s)", (int)pid, ex);
+		refresh_pane(d, ui, true);
+		freeze(d, why);
+	} else {
+		refresh_pane(d, ui, true);
+	}
+	ui_push(ui, &detail_ops, d);
 }

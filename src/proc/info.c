@@ -1,0 +1,185 @@
+#include "proc/info.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *const ns_names[PROC_NS_COUNT] = { "cgroup", "ipc", "mnt", "net", "pid", "time", "user", "uts" };
+
+int proc_stat_exit_code_parse(const char *buf, size_t len)
+{
+	const char *p = NULL;
+	int field = 2;
+
+	for (size_t i = len; i > 0; i--)
+		if (buf[i - 1] == ')') {
+			p = buf + i;
+			break;
+		}
+	if (!p)
+		return -1;
+	/* field 3 (state) starts after ") "; walk to field 52 */
+	const char *end = buf + len, *last = NULL;
+	while (p < end) {
+		while (p < end && *p == ' ')
+			p++;
+		if (p >= end || *p == '\n')
+			break;
+		field++;
+		last = p;
+		while (p < end && *p != ' ' && *p != '\n')
+			p++;
+		if (field == 52)
+			return (int)strtol(last, NULL, 10);
+	}
+	return -1;
+}
+
+static void readlink_safe(int dirfd, const char *name, char *out, size_t size, int *err)
+{
+	ssize_t n = readlinkat(dirfd, name, out, size - 1);
+	if (n < 0) {
+		*err = -errno;
+		out[0] = '\0';
+		return;
+	}
+	out[n] = '\0';
+	*err = 0;
+}
+
+static void id_name(bool user, unsigned id, char *out, size_t size)
+{
+	char buf[4096];
+	if (user) {
+		struct passwd pw, *res = NULL;
+		if (getpwuid_r(id, &pw, buf, sizeof(buf), &res) == 0 && res) {
+			strlcpy_ps(out, pw.pw_name, size);
+			return;
+		}
+	} else {
+		struct group gr, *res = NULL;
+		if (getgrgid_r(id, &gr, buf, sizeof(buf), &res) == 0 && res) {
+			strlcpy_ps(out, gr.gr_name, size);
+			return;
+		}
+	}
+	snprintf(out, size, "%u", id);
+}
+
+static double boot_epoch(double *uptime)
+{
+	char buf[128];
+	struct timespec rt;
+	*uptime = 0;
+	if (read_file_at(AT_FDCWD, "/proc/uptime", buf, sizeof(buf)) > 0)
+		*uptime = strtod(buf, NULL);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	return (double)rt.tv_sec + rt.tv_nsec / 1e9 - *uptime;
+}
+
+int proc_info_read(int dirfd, struct proc_info *out)
+{
+	char buf[4096];
+	ssize_t n;
+	int r;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	memset(out, 0, sizeof(*out));
+	out->when = now_s();
+	n = read_file_at(dirfd, "stat", buf, sizeof(buf));
+	if (n <= 0)
+		return n < 0 ? (int)n : -ESRCH;
+	r = proc_stat_parse(buf, (size_t)n, &out->stat);
+	if (r < 0)
+		return r;
+	out->exit_code = proc_stat_exit_code_parse(buf, (size_t)n);
+	out->kthread = (out->stat.flags & PROC_PF_KTHREAD) != 0;
+	r = proc_status_read(dirfd, &out->status);
+	if (r < 0)
+		return r;
+	n = read_file_at(dirfd, "cmdline", buf, sizeof(buf));
+	if (n > 0)
+		proc_cmdline_parse(buf, (size_t)n, out->cmdline, sizeof(out->cmdline));
+	n = read_file_at(dirfd, "cgroup", out->cgroup, sizeof(out->cgroup));
+	if (n > 0 && out->cgroup[n - 1] == '\n')
+		out->cgroup[n - 1] = '\0';
+	for (int i = 0; i < PROC_NS_COUNT; i++) {
+		char path[32], link[64];
+		snprintf(path, sizeof(path), "ns/%s", ns_names[i]);
+		out->ns[i].name = ns_names[i];
+		n = readlinkat(dirfd, path, link, sizeof(link) - 1);
+		if (n > 0) {
+			link[n] = '\0';
+			char *b = strchr(link, '[');
+			if (b)
+				out->ns[i].ino = strtoull(b + 1, NULL, 10);
+		}
+	}
+	out->oom_score = out->oom_score_adj = INT_MIN;
+	if (read_file_at(dirfd, "oom_score", buf, sizeof(buf)) > 0)
+		out->oom_score = atoi(buf);
+	if (read_file_at(dirfd, "oom_score_adj", buf, sizeof(buf)) > 0)
+		out->oom_score_adj = atoi(buf);
+	readlink_safe(dirfd, "cwd", out->cwd, sizeof(out->cwd), &out->cwd_err);
+	readlink_safe(dirfd, "exe", out->exe, sizeof(out->exe), &out->exe_err);
+	id_name(true, out->status.uid_real, out->user, sizeof(out->user));
+	id_name(false, out->status.gid_real, out->group, sizeof(out->group));
+	if (out->status.tracer_pid > 0) {
+		int tfd = proc_open_pid(out->status.tracer_pid);
+		if (tfd >= 0) {
+			if (read_file_at(tfd, "comm", out->tracer_comm, sizeof(out->tracer_comm)) > 0)
+				out->tracer_comm[strcspn(out->tracer_comm, "\n")] = '\0';
+			close(tfd);
+		}
+	}
+	double up;
+	double boot = boot_epoch(&up);
+	if (hz > 0) {
+		double start = (double)out->stat.starttime / (double)hz;
+		out->start_epoch = boot + start;
+		out->uptime_s = up - start;
+		if (out->uptime_s < 0)
+			out->uptime_s = 0;
+	}
+	return 0;
+}
+
+void proc_info_rates(const struct proc_info *a, const struct proc_info *b, struct proc_info_rates *r)
+{
+	double dt = b->when - a->when;
+	long hz = sysconf(_SC_CLK_TCK);
+
+	memset(r, 0, sizeof(*r));
+	if (dt <= 0 || hz <= 0 || a->stat.starttime != b->stat.starttime)
+		return;
+	r->cpu_pct = (double)(b->stat.utime + b->stat.stime - a->stat.utime - a->stat.stime) / (double)hz / dt * 100;
+	r->vol_ctxt_s = (double)(b->status.voluntary_ctxt - a->status.voluntary_ctxt) / dt;
+	r->nonvol_ctxt_s = (double)(b->status.nonvoluntary_ctxt - a->status.nonvoluntary_ctxt) / dt;
+	r->minflt_s = (double)(b->stat.minflt - a->stat.minflt) / dt;
+	r->majflt_s = (double)(b->stat.majflt - a->stat.majflt) / dt;
+}
+
+const char *proc_state_name(char s)
+{
+	switch (s) {
+	case 'R': return "running";
+	case 'S': return "sleeping";
+	case 'D': return "disk sleep";
+	case 'Z': return "zombie";
+	case 'T': return "stopped";
+	case 't': return "tracing stop";
+	case 'X': return "dead";
+	case 'I': return "idle";
+	case 'P': return "parked";
+	default: return "?";
+	}
+}

@@ -1,0 +1,872 @@
+#include "proc/ptable.h"
+#include "proc/stat.h"
+#include "proc/sysinfo.h"
+#include "doors.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define PF_KTHREAD 0x00200000UL
+#define CMDLINE_MAX 4096
+
+struct user_ent {
+	uid_t uid;
+	char name[33];
+};
+
+struct ptable {
+	struct proc_row *rows;
+	size_t n, cap;
+	int *hash;                 /* open addressing: row index + 1, 0 = empty */
+	size_t hcap;
+	DIR *proc;
+	unsigned gen;
+	uint64_t last_ns;
+	double interval;
+	long hz, page_kb;
+	unsigned long long mem_total_kb;
+	int nfds, maxfds;          /* held stat fds and how many we allow */
+	struct user_ent **users;
+	size_t nusers;
+	struct ptable_counts counts;
+};
+
+/* ---- sort keys ---- */
+
+static const struct {
+	const char *name, *title;
+	bool desc;
+} sort_keys[PSORT_COUNT] = {
+	[PSORT_PID] = { "pid", "PID", false },       [PSORT_USER] = { "user", "USER", false },
+	[PSORT_PRI] = { "pri", "PRI", false },       [PSORT_NI] = { "ni", "NI", false },
+	[PSORT_VIRT] = { "virt", "VIRT", true },     [PSORT_RES] = { "res", "RES", true },
+	[PSORT_SHR] = { "shr", "SHR", true },        [PSORT_STATE] = { "state", "S", false },
+	[PSORT_CPU] = { "cpu", "CPU%", true },       [PSORT_MEM] = { "mem", "MEM%", true },
+	[PSORT_TIME] = { "time", "TIME+", true },    [PSORT_COMMAND] = { "command", "COMMAND", false },
+};
+
+const char *proc_sort_name(enum proc_sort k)
+{
+	return (unsigned)k < PSORT_COUNT ? sort_keys[k].name : "?";
+}
+
+int proc_sort_parse(const char *s)
+{
+	if (!s)
+		return -1;
+	for (int i = 0; i < PSORT_COUNT; i++)
+		if (!strcasecmp(s, sort_keys[i].name) || !strcasecmp(s, sort_keys[i].title))
+			return i;
+	if (!strcasecmp(s, "s") || !strcasecmp(s, "nice"))
+		return !strcasecmp(s, "s") ? PSORT_STATE : PSORT_NI;
+	return -1;
+}
+
+bool proc_sort_desc_default(enum proc_sort k)
+{
+	return (unsigned)k < PSORT_COUNT && sort_keys[k].desc;
+}
+
+/* ---- users ---- */
+
+static const char *user_name(struct ptable *pt, uid_t uid)
+{
+	for (size_t i = 0; i < pt->nusers; i++)
+		if (pt->users[i]->uid == uid)
+			return pt->users[i]->name;
+	struct user_ent *u = calloc(1, sizeof(*u));
+	struct user_ent **nu = realloc(pt->users, (pt->nusers + 1) * sizeof(*nu));
+	if (!u || !nu) {
+		free(u);
+		if (nu)
+			pt->users = nu;
+		return "?";
+	}
+	pt->users = nu;
+	u->uid = uid;
+	struct passwd pw, *res = NULL;
+	char buf[4096];
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+		strlcpy_ps(u->name, res->pw_name, sizeof(u->name));
+	else
+		snprintf(u->name, sizeof(u->name), "%u", (unsigned)uid);
+	pt->users[pt->nusers++] = u;
+	return u->name;
+}
+
+/* ---- the pid -> row hash ---- */
+
+static size_t hslot(const struct ptable *pt, pid_t pid)
+{
+	return ((uint32_t)pid * 2654435761u) & (pt->hcap - 1);
+}
+
+static int hash_rebuild(struct ptable *pt)
+{
+	size_t want = 1024;
+	while (want < pt->n * 2 + 16)
+		want *= 2;
+	if (want != pt->hcap) {
+		int *h = realloc(pt->hash, want * sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		pt->hash = h;
+		pt->hcap = want;
+	}
+	memset(pt->hash, 0, pt->hcap * sizeof(*pt->hash));
+	for (size_t i = 0; i < pt->n; i++) {
+		size_t s = hslot(pt, pt->rows[i].pid);
+		while (pt->hash[s])
+			s = (s + 1) & (pt->hcap - 1);
+		pt->hash[s] = (int)i + 1;
+	}
+	return 0;
+}
+
+static long hash_find(const struct ptable *pt, pid_t pid)
+{
+	if (!pt->hcap)
+		return -1;
+	for (size_t s = hslot(pt, pid); pt->hash[s]; s = (s + 1) & (pt->hcap - 1))
+		if (pt->rows[pt->hash[s] - 1].pid == pid)
+			return pt->hash[s] - 1;
+	return -1;
+}
+
+static int hash_add(struct ptable *pt, size_t idx)
+{
+	if ((pt->n + 1) * 2 > pt->hcap)
+		return hash_rebuild(pt); /* n already counts idx */
+	size_t s = hslot(pt, pt->rows[idx].pid);
+	while (pt->hash[s])
+		s = (s + 1) & (pt->hcap - 1);
+	pt->hash[s] = (int)idx + 1;
+	return 0;
+}
+
+/* ---- table ---- */
+
+struct ptable *ptable_new(void)
+{
+	struct ptable *pt = calloc(1, sizeof(*pt));
+	struct sys_meminfo mi;
+	struct rlimit rl;
+
+	if (!pt)
+		return NULL;
+	pt->proc = opendir("/proc");
+	if (!pt->proc || hash_rebuild(pt) < 0) {
+		ptable_free(pt);
+		return NULL;
+	}
+	pt->hz = proc_hz();
+	pt->page_kb = sysconf(_SC_PAGESIZE) / 1024;
+	if (pt->page_kb <= 0)
+		pt->page_kb = 4;
+	if (sys_meminfo_read(&mi) == 0)
+		pt->mem_total_kb = mi.total;
+	/* Holding /proc/PID/stat open and re-reading it with pread costs one
+	 * syscall per process per refresh instead of four. Keep well below the
+	 * fd limit so the rest of pscope always has room. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+		if (rl.rlim_cur < want) {
+			rl.rlim_cur = want;
+			setrlimit(RLIMIT_NOFILE, &rl);
+			getrlimit(RLIMIT_NOFILE, &rl);
+		}
+		pt->maxfds = rl.rlim_cur > 512 ? (int)(rl.rlim_cur - 256) : 0;
+	}
+	return pt;
+}
+
+static void row_release(struct ptable *pt, struct proc_row *r)
+{
+	if (r->fd >= 0) {
+		close(r->fd);
+		pt->nfds--;
+	}
+	free(r->cmdline);
+	r->fd = -1;
+	r->cmdline = NULL;
+}
+
+void ptable_free(struct ptable *pt)
+{
+	if (!pt)
+		return;
+	for (size_t i = 0; i < pt->n; i++)
+		row_release(pt, &pt->rows[i]);
+	for (size_t i = 0; i < pt->nusers; i++)
+		free(pt->users[i]);
+	free(pt->users);
+	free(pt->rows);
+	free(pt->hash);
+	if (pt->proc)
+		closedir(pt->proc);
+	free(pt);
+}
+
+long proc_hz(void)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	return hz > 0 ? hz : 100;
+}
+
+static void read_cmdline(struct ptable *pt, struct proc_row *r, int dirfd, const char *path)
+{
+	char raw[CMDLINE_MAX], clean[CMDLINE_MAX];
+	ssize_t n = read_file_at(dirfd, path, raw, sizeof(raw));
+
+	free(r->cmdline);
+	r->cmdline = NULL;
+	if (n > 0 && proc_cmdline_parse(raw, (size_t)n, clean, sizeof(clean)) > 0)
+		r->cmdline = strdup(clean);
+}
+
+/* Fill r's numbers from a parsed stat. */
+static void row_from_stat(struct ptable *pt, struct proc_row *r, const struct proc_stat *st,
+			  unsigned long long prev_ticks, bool have_prev)
+{
+	r->ppid = st->ppid;
+	r->state = st->state;
+	r->priority = st->priority;
+	r->nice = st->nice;
+	r->nlwp = st->num_threads;
+	r->virt_kb = st->vsize / 1024;
+	r->res_kb = st->rss > 0 ? (unsigned long long)st->rss * (unsigned long long)pt->page_kb : 0;
+	r->ticks = (unsigned long long)st->utime + st->stime;
+	r->processor = st->processor;
+	r->is_kthread = (st->flags & PF_KTHREAD) != 0;
+	r->cpu = 0;
+	if (have_prev && pt->interval > 0 && r->ticks >= prev_ticks)
+		r->cpu = (double)(r->ticks - prev_ticks) * 100.0 / (double)pt->hz / pt->interval;
+	r->mem = pt->mem_total_kb ? (double)r->res_kb * 100.0 / (double)pt->mem_total_kb : 0;
+}
+
+/* Read the stat of a known process through its held fd (or by path). */
+static int read_stat(struct ptable *pt, struct proc_row *r, const char *name, struct proc_stat *st)
+{
+	char buf[1024], path[64];
+	ssize_t n;
+
+	if (r->fd >= 0) {
+		n = pread(r->fd, buf, sizeof(buf) - 1, 0);
+		if (n < 0)
+			return -errno;
+		buf[n] = '\0';
+	} else {
+		snprintf(path, sizeof(path), "%s/stat", name);
+		n = read_file_at(dirfd(pt->proc), path, buf, sizeof(buf));
+		if (n < 0)
+			return (int)n;
+	}
+	if (n == 0)
+		return -ESRCH;
+	return proc_stat_parse(buf, (size_t)n, st);
+}
+
+static struct proc_row *row_append(struct ptable *pt)
+{
+	if (pt->n == pt->cap) {
+		size_t nc = pt->cap ? pt->cap * 2 : 512;
+		struct proc_row *nr = realloc(pt->rows, nc * sizeof(*nr));
+		if (!nr)
+			return NULL;
+		pt->rows = nr;
+		pt->cap = nc;
+	}
+	struct proc_row *r = &pt->rows[pt->n++];
+	memset(r, 0, sizeof(*r));
+	r->fd = -1;
+	return r;
+}
+
+/* Open a process seen for the first time (or a pid reused since). r is
+ * zeroed except for fd. Returns 0 or -errno (the process is gone). */
+static int row_open(struct ptable *pt, struct proc_row *r, pid_t pid, const char *name)
+{
+	struct proc_stat st;
+	struct stat sb;
+	char buf[1024];
+	ssize_t n;
+	int dfd = openat(dirfd(pt->proc), name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd < 0)
+		return -errno;
+	if (fstat(dfd, &sb) < 0) {
+		int err = -errno;
+		close(dfd);
+		return err;
+	}
+	int fd = openat(dfd, "stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || (n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0) {
+		int err = fd < 0 ? -errno : -ESRCH;
+		if (fd >= 0)
+			close(fd);
+		close(dfd);
+		return err;
+	}
+	buf[n] = '\0';
+	if (proc_stat_parse(buf, (size_t)n, &st) < 0) {
+		close(fd);
+		close(dfd);
+		return -ESRCH;
+	}
+	r->pid = r->tgid = pid;
+	r->starttime = st.starttime;
+	r->uid = sb.st_uid;
+	r->user = user_name(pt, sb.st_uid);
+	strlcpy_ps(r->comm, st.comm, sizeof(r->comm));
+	row_from_stat(pt, r, &st, 0, false);
+	r->fresh = true;
+	if (!r->is_kthread)
+		read_cmdline(pt, r, dfd, "cmdline");
+	if (pt->nfds < pt->maxfds) {
+		r->fd = fd;
+		pt->nfds++;
+	} else {
+		close(fd);
+	}
+	close(dfd);
+	return 0;
+}
+
+static void scan_process(struct ptable *pt, pid_t pid, const char *name)
+{
+	long idx = hash_find(pt, pid);
+	struct proc_stat st;
+
+	if (idx >= 0) {
+		struct proc_row *r = &pt->rows[idx];
+		if (!r->is_thread && read_stat(pt, r, name, &st) == 0 && st.starttime == r->starttime) {
+			unsigned long long prev = r->ticks;
+			r->fresh = false;
+			row_from_stat(pt, r, &st, prev, true);
+			/* exec renames: read the new command line; a changed
+			 * owner (setuid exec, dropped privileges) shows too. */
+			bool renamed = strcmp(r->comm, st.comm) != 0;
+			if (renamed) {
+				strlcpy_ps(r->comm, st.comm, sizeof(r->comm));
+				char path[64];
+				snprintf(path, sizeof(path), "%s/cmdline", name);
+				read_cmdline(pt, r, dirfd(pt->proc), path);
+			}
+			if (renamed || (unsigned)(pid + pt->gen) % 16 == 0) {
+				struct stat sb;
+				if (fstatat(dirfd(pt->proc), name, &sb, 0) == 0 && sb.st_uid != r->uid) {
+					r->uid = sb.st_uid;
+					r->user = user_name(pt, sb.st_uid);
+				}
+			}
+			r->gen = pt->gen;
+			return;
+		}
+		/* Gone, or the pid now names another process (or a thread
+		 * row's tid became a process): start the row afresh. */
+		row_release(pt, r);
+		memset(r, 0, sizeof(*r));
+		r->fd = -1;
+		r->pid = pid; /* keep the hash slot valid */
+		if (row_open(pt, r, pid, name) == 0)
+			r->gen = pt->gen;
+		return;
+	}
+	struct proc_row *r = row_append(pt);
+	if (!r)
+		return;
+	if (row_open(pt, r, pid, name) < 0) {
+		pt->n--; /* vanished: normal */
+		return;
+	}
+	r->gen = pt->gen;
+	hash_add(pt, (size_t)(r - pt->rows));
+}
+
+/* Thread rows of one process: task/TID/stat, read by path (not held). */
+static void scan_threads(struct ptable *pt, pid_t tgid)
+{
+	char path[64];
+	int tfd;
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "%d/task", (int)tgid);
+	tfd = openat(dirfd(pt->proc), path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (tfd < 0)
+		return;
+	d = fdopendir(tfd);
+	if (!d) {
+		close(tfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char spath[64], buf[1024];
+		struct proc_stat st;
+		pid_t tid;
+		ssize_t n;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		tid = (pid_t)atoi(de->d_name);
+		if (tid == tgid)
+			continue;
+		snprintf(spath, sizeof(spath), "%d/stat", (int)tid);
+		n = read_file_at(dirfd(d), spath, buf, sizeof(buf));
+		if (n <= 0 || proc_stat_parse(buf, (size_t)n, &st) < 0)
+			continue; /* thread exited */
+		/* the owner may have been appended: look it up each time */
+		long pidx = hash_find(pt, tgid);
+		if (pidx < 0)
+			break;
+		long idx = hash_find(pt, tid);
+		struct proc_row *r;
+		bool have_prev = false;
+		unsigned long long prev = 0;
+		if (idx >= 0 && pt->rows[idx].is_thread && pt->rows[idx].tgid == tgid &&
+		    pt->rows[idx].starttime == st.starttime) {
+			r = &pt->rows[idx];
+			prev = r->ticks;
+			have_prev = true;
+			r->fresh = false;
+		} else if (idx >= 0) {
+			continue; /* the tid is still a process row this scan */
+		} else {
+			if (!(r = row_append(pt)))
+				break;
+			r->fresh = true;
+			hash_add(pt, (size_t)(r - pt->rows));
+		}
+		const struct proc_row *owner = &pt->rows[pidx];
+		r->pid = tid;
+		r->tgid = tgid;
+		r->is_thread = true;
+		r->starttime = st.starttime;
+		r->uid = owner->uid;
+		r->user = owner->user;
+		strlcpy_ps(r->comm, st.comm, sizeof(r->comm));
+		row_from_stat(pt, r, &st, prev, have_prev);
+		r->ppid = tgid;
+		r->gen = pt->gen;
+	}
+	closedir(d);
+}
+
+int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
+{
+	struct dirent *de;
+	uint64_t now = now_ns();
+	size_t nproc;
+
+	pt->gen++;
+	pt->interval = pt->last_ns ? (double)(now - pt->last_ns) / 1e9 : 0;
+	pt->last_ns = now;
+	rewinddir(pt->proc);
+	errno = 0;
+	while ((de = readdir(pt->proc))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		scan_process(pt, (pid_t)atoi(de->d_name), de->d_name);
+	}
+	if (errno)
+		return ps_error_set(e, errno, "cannot list /proc: %s", strerror(errno));
+	nproc = pt->n;
+	if (threads)
+		for (size_t i = 0; i < nproc; i++) {
+			struct proc_row *r = &pt->rows[i];
+			if (!r->is_thread && r->gen == pt->gen && r->nlwp > 1 && !r->is_kthread)
+				scan_threads(pt, r->pid);
+		}
+
+	/* Drop what was not seen (exited, or threads no longer wanted). */
+	size_t o = 0;
+	memset(&pt->counts, 0, sizeof(pt->counts));
+	for (size_t i = 0; i < pt->n; i++) {
+		struct proc_row *r = &pt->rows[i];
+		if (r->gen != pt->gen) {
+			row_release(pt, r);
+			continue;
+		}
+		if (r->is_kthread)
+			pt->counts.kthreads++;
+		else if (!r->is_thread) {
+			pt->counts.procs++;
+			pt->counts.threads += (int)r->nlwp;
+		}
+		if (r->state == 'R' && (threads || !r->is_thread))
+			pt->counts.running++;
+		if (o != i)
+			pt->rows[o] = *r;
+		o++;
+	}
+	pt->n = o;
+	return hash_rebuild(pt);
+}
+
+double ptable_interval(const struct ptable *pt)
+{
+	return pt->interval;
+}
+
+size_t ptable_size(const struct ptable *pt)
+{
+	return pt->n;
+}
+
+struct proc_row *ptable_row(struct ptable *pt, size_t i)
+{
+	return i < pt->n ? &pt->rows[i] : NULL;
+}
+
+struct proc_row *ptable_find(struct ptable *pt, pid_t pid)
+{
+	long i = hash_find(pt, pid);
+	return i >= 0 ? &pt->rows[i] : NULL;
+}
+
+void ptable_counts(const struct ptable *pt, struct ptable_counts *c)
+{
+	*c = pt->counts;
+}
+
+void ptable_set_mem_total(struct ptable *pt, unsigned long long kb)
+{
+	if (kb)
+		pt->mem_total_kb = kb;
+}
+
+void ptable_fill_shr(struct ptable *pt, struct proc_row *r)
+{
+	char path[64];
+	struct proc_statm sm;
+
+	if (r->shr_gen == pt->gen)
+		return;
+	r->shr_gen = pt->gen;
+	if (r->is_thread)
+		snprintf(path, sizeof(path), "%d/task/%d/statm", (int)r->tgid, (int)r->pid);
+	else
+		snprintf(path, sizeof(path), "%d/statm", (int)r->pid);
+	char buf[256];
+	ssize_t n = read_file_at(dirfd(pt->proc), path, buf, sizeof(buf));
+	if (n > 0 && proc_statm_parse(buf, (size_t)n, &sm) == 0)
+		r->shr_kb = sm.shared * (unsigned long long)pt->page_kb;
+}
+
+/* ---- order ---- */
+
+struct order_ctx {
+	enum proc_sort key;
+	bool desc;
+};
+
+static int cmp_num(double a, double b)
+{
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+static int state_rank(char s)
+{
+	/* R first, then D, then the rest alphabetically */
+	return s == 'R' ? 0 : s == 'D' ? 1 : 2 + (unsigned char)s;
+}
+
+static int row_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct proc_row *a = *(struct proc_row *const *)pa, *b = *(struct proc_row *const *)pb;
+	const struct order_ctx *c = arg;
+	int r = 0;
+
+	switch (c->key) {
+	case PSORT_PID: r = cmp_num(a->pid, b->pid); break;
+	case PSORT_USER: r = strcmp(a->user, b->user); break;
+	case PSORT_PRI: r = cmp_num(a->priority, b->priority); break;
+	case PSORT_NI: r = cmp_num(a->nice, b->nice); break;
+	case PSORT_VIRT: r = cmp_num(a->virt_kb, b->virt_kb); break;
+	case PSORT_RES: r = cmp_num(a->res_kb, b->res_kb); break;
+	case PSORT_SHR: r = cmp_num(a->shr_kb, b->shr_kb); break;
+	case PSORT_STATE: r = cmp_num(state_rank(a->state), state_rank(b->state)); break;
+	case PSORT_CPU: r = cmp_num(a->cpu, b->cpu); break;
+	case PSORT_MEM: r = cmp_num(a->res_kb, b->res_kb); break;
+	case PSORT_TIME: r = cmp_num(a->ticks, b->ticks); break;
+	case PSORT_COMMAND: {
+		const char *x = a->cmdline ? a->cmdline : a->comm, *y = b->cmdline ? b->cmdline : b->comm;
+		r = strcmp(x, y);
+		break;
+	}
+	default: break;
+	}
+	if (c->desc)
+		r = -r;
+	return r ? r : cmp_num(a->pid, b->pid);
+}
+
+static int view_reserve(struct proc_view *v, size_t n)
+{
+	if (n <= v->cap)
+		return 0;
+	struct proc_row **nv = realloc(v->v, n * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	v->v = nv;
+	v->cap = n;
+	return 0;
+}
+
+void proc_view_free(struct proc_view *v)
+{
+	free(v->v);
+	memset(v, 0, sizeof(*v));
+}
+
+int proc_view_index(const struct proc_view *v, pid_t pid)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->v[i]->pid == pid)
+			return (int)i;
+	return -1;
+}
+
+/* Depth-first walk of the (already sorted) rows by parent. */
+static int tree_order(struct ptable *pt, struct proc_row **sorted, size_t n, struct proc_row **out)
+{
+	long *parent = malloc(n * sizeof(long));
+	size_t *first = calloc(n + 1, sizeof(size_t)), *kids = malloc(n * sizeof(size_t));
+	size_t *fill = malloc((n + 1) * sizeof(size_t));
+	struct { size_t idx, next; } *stack = malloc(n * sizeof(*stack));
+	bool *done = calloc(n, sizeof(bool));
+	long *pos = malloc(pt->n * sizeof(long)); /* table index -> sorted index */
+	size_t o = 0;
+	int rc = 0;
+
+	if (!parent || !first || !kids || !fill || !stack || !done || !pos) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		pos[sorted[i] - pt->rows] = (long)i;
+	for (size_t i = 0; i < n; i++) {
+		const struct proc_row *r = sorted[i];
+		pid_t pp = r->is_thread ? r->tgid : r->ppid;
+		long ti = pp > 0 && pp != r->pid ? hash_find(pt, pp) : -1;
+		parent[i] = ti >= 0 ? pos[ti] : -1;
+		if (parent[i] >= 0)
+			first[parent[i] + 1]++;
+	}
+	for (size_t i = 0; i < n; i++)
+		first[i + 1] += first[i];
+	memcpy(fill, first, (n + 1) * sizeof(size_t));
+	for (size_t i = 0; i < n; i++) /* children keep the sorted order */
+		if (parent[i] >= 0)
+			kids[fill[parent[i]]++] = i;
+
+	/* Roots in sorted order; then anything a cycle left out. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t root = 0; root < n; root++) {
+			if (done[root] || (pass == 0 && parent[root] >= 0))
+				continue;
+			size_t sp = 0;
+			struct proc_row *rr = sorted[root];
+			rr->depth = 0;
+			rr->tree_last = true;
+			rr->tree_more = 0;
+			done[root] = true;
+			out[o++] = rr;
+			stack[sp].idx = root;
+			stack[sp].next = first[root];
+			sp++;
+			while (sp) {
+				size_t top = stack[sp - 1].idx;
+				if (stack[sp - 1].next == first[top + 1]) {
+					sp--;
+					continue;
+				}
+				size_t k = kids[stack[sp - 1].next++];
+				if (done[k])
+					continue;
+				struct proc_row *pr = sorted[top], *kr = sorted[k];
+				done[k] = true;
+				kr->depth = pr->depth + 1;
+				kr->tree_last = stack[sp - 1].next == first[top + 1];
+				kr->tree_more = pr->tree_more;
+				if (pr->depth > 0 && pr->depth <= 32 && !pr->tree_last)
+					kr->tree_more |= 1u << (pr->depth - 1);
+				out[o++] = kr;
+				stack[sp].idx = k;
+				stack[sp].next = first[k];
+				sp++;
+			}
+		}
+out:
+	free(parent);
+	free(first);
+	free(kids);
+	free(fill);
+	free(stack);
+	free(done);
+	free(pos);
+	return rc;
+}
+
+int ptable_order(struct ptable *pt, enum proc_sort key, bool desc, bool tree,
+		 bool (*keep)(const struct proc_row *r, void *arg), void *arg, struct proc_view *out)
+{
+	struct order_ctx c = { key, desc };
+	struct proc_row **tmp = NULL;
+	size_t n = pt->n, o = 0;
+
+	if (view_reserve(out, n ? n : 1) < 0)
+		return -ENOMEM;
+	if (key == PSORT_SHR)
+		for (size_t i = 0; i < n; i++)
+			ptable_fill_shr(pt, &pt->rows[i]);
+	for (size_t i = 0; i < n; i++)
+		out->v[i] = &pt->rows[i];
+	qsort_r(out->v, n, sizeof(*out->v), row_cmp, &c);
+	if (tree && n) {
+		tmp = malloc(n * sizeof(*tmp));
+		if (!tmp || tree_order(pt, out->v, n, tmp) < 0) {
+			free(tmp);
+			return -ENOMEM;
+		}
+		memcpy(out->v, tmp, n * sizeof(*tmp));
+		free(tmp);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			out->v[i]->depth = 0;
+			out->v[i]->tree_last = true;
+			out->v[i]->tree_more = 0;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!keep || keep(out->v[i], arg))
+			out->v[o++] = out->v[i];
+	out->n = o;
+	return 0;
+}
+
+/* ---- text ---- */
+
+const char *proc_row_command(const struct proc_row *r, char *buf, size_t size)
+{
+	if (r->is_thread || !r->cmdline) {
+		snprintf(buf, size, "%s", r->comm);
+		return buf;
+	}
+	/* basename of argv[0]: the kernel's comm is its first 15 bytes */
+	const char *a0 = r->cmdline, *end = strchr(a0, ' ');
+	size_t a0len = end ? (size_t)(end - a0) : strlen(a0);
+	const char *base = a0;
+	for (const char *p = a0; p < a0 + a0len; p++)
+		if (*p == '/')
+			base = p + 1;
+	size_t blen = (size_t)(a0 + a0len - base), clen = strlen(r->comm);
+	bool same = clen > 0 && ((blen >= clen && !strncmp(base, r->comm, clen)) ||
+				 (clen >= 15 && !strncmp(base, r->comm, clen < blen ? clen : blen)));
+	/* interpreters: "python3 /x/app.py" with comm "app.py" */
+	if (!same && clen && strstr(r->cmdline, r->comm))
+		same = true;
+	if (same)
+		snprintf(buf, size, "%s", r->cmdline);
+	else
+		snprintf(buf, size, "%s\u2502%s", r->comm, r->cmdline);
+	return buf;
+}
+
+bool proc_row_matches(const struct proc_row *r, const char *needle)
+{
+	if (!needle || !*needle)
+		return true;
+	if (strcasestr(r->comm, needle))
+		return true;
+	return r->cmdline && strcasestr(r->cmdline, needle);
+}
+
+const char *proc_fmt_kb(unsigned long long kb, char *buf, size_t size)
+{
+	if (kb < 100000)
+		snprintf(buf, size, "%llu", kb);
+	else if (kb / 1024 < 10000)
+		snprintf(buf, size, "%lluM", kb / 1024);
+	else if (kb < 100ull * 1024 * 1024)
+		snprintf(buf, size, "%.1fG", (double)kb / (1024.0 * 1024.0));
+	else if (kb / (1024 * 1024) < 10000)
+		snprintf(buf, size, "%lluG", kb / (1024 * 1024));
+	else
+		snprintf(buf, size, "%lluT", kb / (1024ull * 1024 * 1024));
+	return buf;
+}
+
+const char *proc_fmt_time(unsigned long long ticks, long hz, char *buf, size_t size)
+{
+	unsigned long long cs = ticks * 100 / (unsigned long long)hz;
+	unsigned long long sec = cs / 100, min = sec / 60, hours = min / 60;
+
+	if (hours == 0)
+		snprintf(buf, size, "%llu:%02llu.%02llu", min, sec % 60, cs % 100);
+	else if (hours < 100)
+		snprintf(buf, size, "%lluh%02llu:%02llu", hours, min % 60, sec % 60);
+	else
+		snprintf(buf, size, "%lluh", hours);
+	return buf;
+}
+
+const char *proc_fmt_pri(long pri, char *buf, size_t size)
+{
+	if (pri <= -100)
+		snprintf(buf, size, "RT");
+	else
+		snprintf(buf, size, "%ld", pri);
+	return buf;
+}
+
+/* ---- signals ---- */
+
+int proc_send_signal(pid_t pid, unsigned long long starttime, int sig, struct ps_error *e)
+{
+	char what[96];
+	struct proc_stat st;
+	int pfd, dfd, r;
+
+	if (sigabbrev_np(sig))
+		snprintf(what, sizeof(what), "send SIG%s", sigabbrev_np(sig));
+	else
+		snprintf(what, sizeof(what), "send signal %d", sig);
+	/* The pidfd pins the process; the stat check then proves it is the
+	 * one the user chose, not a newcomer with a reused pid. */
+	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (pfd < 0 && errno != ENOSYS)
+		return ps_error_set(e, ESRCH, "process %d has exited", (int)pid);
+	dfd = proc_open_pid(pid);
+	r = dfd < 0 ? dfd : proc_stat_read(dfd, &st);
+	if (dfd >= 0)
+		close(dfd);
+	if (r < 0 || st.starttime != starttime) {
+		if (pfd >= 0)
+			close(pfd);
+		return ps_error_set(e, ESRCH, "process %d has exited (its PID may now name another process)",
+				    (int)pid);
+	}
+	if (pfd >= 0) {
+		r = (int)syscall(SYS_pidfd_send_signal, pfd, sig, NULL, 0);
+		close(pfd);
+	} else {
+		r = kill(pid, sig);
+	}
+	if (r < 0)
+		return door_refused(e, PS_OP_SIGNAL, pid, errno, what);
+	return 0;
+}

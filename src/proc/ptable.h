@@ -1,0 +1,112 @@
+/* The process table behind the process list: one read of /proc/PID/stat per
+ * process per refresh, CPU% from deltas, users from a uid cache, cmdline
+ * read once per process, threads on demand, sorted or tree order. */
+#ifndef PS_PROC_PTABLE_H
+#define PS_PROC_PTABLE_H
+
+#include "proc/cmdline.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+
+struct proc_row {
+	pid_t pid;                 /* the TID for thread rows */
+	pid_t tgid;                /* the process (== pid for process rows) */
+	pid_t ppid;
+	unsigned long long starttime;
+	uid_t uid;                 /* owner of /proc/PID */
+	const char *user;          /* name from the uid cache, never NULL */
+	char state;
+	bool is_thread;            /* a thread other than the main one */
+	bool is_kthread;           /* kernel thread (PF_KTHREAD) */
+	long priority, nice, nlwp;
+	unsigned long long virt_kb, res_kb, shr_kb; /* shr_kb: see ptable_fill_shr */
+	unsigned long long ticks;  /* utime + stime, clock ticks */
+	double cpu;                /* % of one CPU over the last interval */
+	double mem;                /* % of MemTotal resident */
+	int processor;
+	char comm[64];             /* hostile */
+	char *cmdline;             /* hostile; arguments joined by spaces; NULL if empty */
+	/* Tree order (ptable_order with tree): depth, last among its siblings,
+	 * and bit d set when the ancestor at depth d+1 has later siblings. */
+	int depth;
+	bool tree_last;
+	uint32_t tree_more;
+	/* private to ptable.c */
+	int fd;                    /* held /proc/PID/stat, or -1 */
+	unsigned gen, shr_gen;
+	bool fresh;                /* first seen in the last scan */
+};
+
+enum proc_sort {
+	PSORT_PID, PSORT_USER, PSORT_PRI, PSORT_NI, PSORT_VIRT, PSORT_RES, PSORT_SHR,
+	PSORT_STATE, PSORT_CPU, PSORT_MEM, PSORT_TIME, PSORT_COMMAND, PSORT_COUNT
+};
+
+/* "pid", "user", ..., "command"; parse also takes the column titles
+ * ("CPU%", "TIME+"), case-insensitively. -1 when unknown. */
+const char *proc_sort_name(enum proc_sort k);
+int proc_sort_parse(const char *s);
+/* Numeric columns sort biggest first by default, names A to Z. */
+bool proc_sort_desc_default(enum proc_sort k);
+
+struct ptable;
+
+struct ptable_counts {
+	int procs, threads, kthreads, running; /* user processes, their threads, kernel threads */
+};
+
+struct ptable *ptable_new(void);
+void ptable_free(struct ptable *pt);
+/* Re-read the table. Processes that vanish mid-scan are simply dropped.
+ * With threads, every thread other than the main one gets a row too. */
+int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e);
+/* Seconds covered by the CPU% of the last scan (0 after the first). */
+double ptable_interval(const struct ptable *pt);
+size_t ptable_size(const struct ptable *pt);
+struct proc_row *ptable_row(struct ptable *pt, size_t i);
+struct proc_row *ptable_find(struct ptable *pt, pid_t pid);
+void ptable_counts(const struct ptable *pt, struct ptable_counts *c);
+/* Read SHR (statm) for one row, once per scan; the scan itself skips it. */
+void ptable_fill_shr(struct ptable *pt, struct proc_row *r);
+/* Memory total used for MEM% (kB); read from /proc/meminfo at creation. */
+void ptable_set_mem_total(struct ptable *pt, unsigned long long kb);
+
+/* Rows in display order: sorted by key, or depth-first by parent with
+ * siblings sorted by key. keep (may be NULL) filters rows out of the
+ * result (in a tree, after ordering). The view holds pointers into the
+ * table: rebuild it after every scan. */
+struct proc_view {
+	struct proc_row **v;
+	size_t n, cap;
+};
+int ptable_order(struct ptable *pt, enum proc_sort key, bool desc, bool tree,
+		 bool (*keep)(const struct proc_row *r, void *arg), void *arg, struct proc_view *out);
+void proc_view_free(struct proc_view *v);
+int proc_view_index(const struct proc_view *v, pid_t pid);
+
+/* What the COMMAND column shows: the cmdline, prefixed with "comm│" when the
+ * process renamed itself; the comm alone for kernel threads, zombies and
+ * thread rows. Raw (hostile) bytes: escape when printing. */
+const char *proc_row_command(const struct proc_row *r, char *buf, size_t size);
+/* Case-insensitive substring match on the command and comm. */
+bool proc_row_matches(const struct proc_row *r, const char *needle);
+
+/* Formatting shared by the screen and `pscope list`: "12345" kB below
+ * 100000 kB, then "1234M" up to 9999M, "12.5G" up to 100G, then "200G";
+ * TIME+ as "1:02.03" / "12h03:04". */
+const char *proc_fmt_kb(unsigned long long kb, char *buf, size_t size);
+const char *proc_fmt_time(unsigned long long ticks, long hz, char *buf, size_t size);
+/* PRI as the kernel reports it, "RT" for real-time priorities. */
+const char *proc_fmt_pri(long pri, char *buf, size_t size);
+long proc_hz(void);
+
+
+/* Send sig to the process with that pid and starttime (refused with ESRCH if
+ * the pid now names another process); refusals go through door_refused. */
+int proc_send_signal(pid_t pid, unsigned long long starttime, int sig, struct ps_error *e);
+
+#endif

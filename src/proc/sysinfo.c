@@ -1,0 +1,280 @@
+#include "proc/sysinfo.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Next line of buf[*pos..len) as a NUL-terminated copy in line (truncated to
+ * size-1). Returns false at the end. */
+static bool next_line(const char *buf, size_t len, size_t *pos, char *line, size_t size)
+{
+	size_t start = *pos, end, n;
+
+	if (start >= len)
+		return false;
+	const char *nl = memchr(buf + start, '\n', len - start);
+	end = nl ? (size_t)(nl - buf) : len;
+	n = end - start < size - 1 ? end - start : size - 1;
+	memcpy(line, buf + start, n);
+	line[n] = '\0';
+	*pos = nl ? end + 1 : len;
+	return true;
+}
+
+static int parse_cpu_line(const char *p, struct sys_cpu_times *t)
+{
+	memset(t, 0, sizeof(*t));
+	int n = sscanf(p, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &t->user, &t->nice,
+		       &t->system, &t->idle, &t->iowait, &t->irq, &t->softirq, &t->steal, &t->guest,
+		       &t->guest_nice);
+	return n >= 4 ? 0 : -EINVAL;
+}
+
+int sys_stat_parse(const char *buf, size_t len, struct sys_stat *out)
+{
+	char line[512];
+	size_t pos = 0;
+	bool have_total = false;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(buf, len, &pos, line, sizeof(line))) {
+		if (!strncmp(line, "cpu ", 4)) {
+			if (parse_cpu_line(line + 4, &out->total) < 0)
+				return -EINVAL;
+			have_total = true;
+		} else if (!strncmp(line, "cpu", 3) && line[3] >= '0' && line[3] <= '9') {
+			char *end;
+			long id = strtol(line + 3, &end, 10);
+			if (out->ncpu == SYS_MAX_CPUS || *end != ' ' || id < 0)
+				continue;
+			if (parse_cpu_line(end, &out->cpu[out->ncpu]) < 0)
+				return -EINVAL;
+			out->cpu_id[out->ncpu++] = (int)id;
+		} else if (!strncmp(line, "ctxt ", 5)) {
+			out->ctxt = strtoull(line + 5, NULL, 10);
+		} else if (!strncmp(line, "btime ", 6)) {
+			out->btime = strtoull(line + 6, NULL, 10);
+		} else if (!strncmp(line, "processes ", 10)) {
+			out->processes = strtoull(line + 10, NULL, 10);
+		} else if (!strncmp(line, "procs_running ", 14)) {
+			out->procs_running = atoi(line + 14);
+		} else if (!strncmp(line, "procs_blocked ", 14)) {
+			out->procs_blocked = atoi(line + 14);
+		}
+	}
+	return have_total ? 0 : -EINVAL;
+}
+
+int sys_meminfo_parse(const char *buf, size_t len, struct sys_meminfo *out)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} keys[] = {
+#define K(k, m) { k ":", offsetof(struct sys_meminfo, m) }
+		K("MemTotal", total), K("MemFree", free), K("MemAvailable", available),
+		K("Buffers", buffers), K("Cached", cached), K("SReclaimable", sreclaimable),
+		K("Shmem", shmem), K("SwapTotal", swap_total), K("SwapFree", swap_free),
+		K("SwapCached", swap_cached),
+#undef K
+	};
+	char line[256];
+	size_t pos = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(buf, len, &pos, line, sizeof(line))) {
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+			size_t kl = strlen(keys[i].key);
+			if (!strncmp(line, keys[i].key, kl)) {
+				*(unsigned long long *)((char *)out + keys[i].off) = strtoull(line + kl, NULL, 10);
+				break;
+			}
+		}
+	}
+	if (!out->total)
+		return -EINVAL;
+	unsigned long long other = out->free + out->buffers + out->cached + out->sreclaimable;
+	out->used = other < out->total ? out->total - other : 0;
+	return 0;
+}
+
+int sys_loadavg_parse(const char *buf, size_t len, struct sys_loadavg *out)
+{
+	char tmp[256];
+	size_t l = len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1;
+
+	memcpy(tmp, buf, l);
+	tmp[l] = '\0';
+	memset(out, 0, sizeof(*out));
+	if (sscanf(tmp, "%lf %lf %lf %d/%d %d", &out->load[0], &out->load[1], &out->load[2],
+		   &out->running, &out->total, &out->last_pid) < 5)
+		return -EINVAL;
+	return 0;
+}
+
+int sys_uptime_parse(const char *buf, size_t len, double *uptime, double *idle)
+{
+	char tmp[128];
+	size_t l = len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1;
+	double u, i = 0;
+
+	memcpy(tmp, buf, l);
+	tmp[l] = '\0';
+	if (sscanf(tmp, "%lf %lf", &u, &i) < 1 || u < 0)
+		return -EINVAL;
+	*uptime = u;
+	if (idle)
+		*idle = i;
+	return 0;
+}
+
+void sys_cpu_usage(const struct sys_cpu_times *p, const struct sys_cpu_times *c, struct sys_cpu_usage *out)
+{
+#define D(f) (c->f >= p->f ? (double)(c->f - p->f) : 0.0)
+	/* user and nice include guest time already: count it once. */
+	double guest = D(guest), guest_nice = D(guest_nice);
+	double user = D(user) - guest, nice = D(nice) - guest_nice;
+	double sys = D(system), irq = D(irq) + D(softirq), steal = D(steal) + guest + guest_nice;
+	double idle = D(idle) + D(iowait);
+#undef D
+	if (user < 0)
+		user = 0;
+	if (nice < 0)
+		nice = 0;
+	double total = user + nice + sys + irq + steal + idle;
+
+	memset(out, 0, sizeof(*out));
+	if (total <= 0)
+		return;
+	out->user = user / total;
+	out->nice = nice / total;
+	out->system = sys / total;
+	out->irq = irq / total;
+	out->steal = steal / total;
+	out->busy = out->user + out->nice + out->system + out->irq + out->steal;
+}
+
+/* Read a /proc file of unknown size into a static-per-call heap buffer. */
+static int read_proc(const char *path, char **buf, size_t *cap, size_t *len)
+{
+	ssize_t n = read_file_alloc_at(AT_FDCWD, path, buf, cap);
+	if (n < 0)
+		return (int)n;
+	*len = (size_t)n;
+	return 0;
+}
+
+int sys_stat_read(struct sys_stat *out)
+{
+	char *buf = NULL;
+	size_t cap = 0, len = 0;
+	int r = read_proc("/proc/stat", &buf, &cap, &len);
+	if (r == 0)
+		r = sys_stat_parse(buf, len, out);
+	free(buf);
+	return r;
+}
+
+int sys_meminfo_read(struct sys_meminfo *out)
+{
+	char buf[8192];
+	ssize_t n = read_file_at(AT_FDCWD, "/proc/meminfo", buf, sizeof(buf));
+	return n < 0 ? (int)n : sys_meminfo_parse(buf, (size_t)n, out);
+}
+
+int sys_loadavg_read(struct sys_loadavg *out)
+{
+	char buf[256];
+	ssize_t n = read_file_at(AT_FDCWD, "/proc/loadavg", buf, sizeof(buf));
+	return n < 0 ? (int)n : sys_loadavg_parse(buf, (size_t)n, out);
+}
+
+int sys_uptime_read(double *uptime)
+{
+	char buf[128];
+	ssize_t n = read_file_at(AT_FDCWD, "/proc/uptime", buf, sizeof(buf));
+	return n < 0 ? (int)n : sys_uptime_parse(buf, (size_t)n, uptime, NULL);
+}
+
+struct sys_snapshot *sys_snapshot_new(void)
+{
+	struct sys_snapshot *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->prev = calloc(1, sizeof(*s->prev));
+	s->cur = calloc(1, sizeof(*s->cur));
+	s->cpu = calloc(SYS_MAX_CPUS, sizeof(*s->cpu));
+	if (!s->prev || !s->cur || !s->cpu) {
+		sys_snapshot_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+int sys_snapshot_update(struct sys_snapshot *s)
+{
+	struct sys_stat *t = s->prev;
+	int r;
+
+	s->prev = s->cur;
+	s->cur = t;
+	r = sys_stat_read(s->cur);
+	if (r < 0) {
+		/* keep the previous sample as the current one */
+		t = s->prev;
+		s->prev = s->cur;
+		s->cur = t;
+		return r;
+	}
+	s->ncpu = s->cur->ncpu;
+	if (s->have_prev) {
+		sys_cpu_usage(&s->prev->total, &s->cur->total, &s->total);
+		for (int i = 0; i < s->ncpu; i++) {
+			/* match by CPU id: CPUs can go offline between samples */
+			const struct sys_cpu_times *p = NULL;
+			for (int j = 0; j < s->prev->ncpu; j++) {
+				int k = (i + j) % s->prev->ncpu;
+				if (s->prev->cpu_id[k] == s->cur->cpu_id[i]) {
+					p = &s->prev->cpu[k];
+					break;
+				}
+			}
+			if (p)
+				sys_cpu_usage(p, &s->cur->cpu[i], &s->cpu[i]);
+			else
+				memset(&s->cpu[i], 0, sizeof(s->cpu[i]));
+		}
+	}
+	s->have_prev = true;
+	if ((r = sys_meminfo_read(&s->mem)) < 0)
+		return r;
+	if ((r = sys_loadavg_read(&s->load)) < 0)
+		return r;
+	return sys_uptime_read(&s->uptime);
+}
+
+void sys_snapshot_free(struct sys_snapshot *s)
+{
+	if (!s)
+		return;
+	free(s->prev);
+	free(s->cur);
+	free(s->cpu);
+	free(s);
+}
+
+const char *sys_fmt_uptime(double seconds, char *buf, size_t size)
+{
+	unsigned long long t = seconds > 0 ? (unsigned long long)seconds : 0;
+	unsigned long long days = t / 86400;
+
+	if (days)
+		snprintf(buf, size, "%llu day%s, %02llu:%02llu:%02llu", days, days == 1 ? "" : "s",
+			 t / 3600 % 24, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, size, "%02llu:%02llu:%02llu", t / 3600, t / 60 % 60, t % 60);
+	return buf;
+}

@@ -1,0 +1,78 @@
+/* System-wide meters: /proc/stat (CPU times), /proc/meminfo, /proc/loadavg,
+ * /proc/uptime. Pure parsers plus readers. */
+#ifndef PS_PROC_SYSINFO_H
+#define PS_PROC_SYSINFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define SYS_MAX_CPUS 1024
+
+/* One "cpu" line of /proc/stat, in clock ticks. */
+struct sys_cpu_times {
+	unsigned long long user, nice, system, idle, iowait, irq, softirq, steal, guest, guest_nice;
+};
+
+struct sys_stat {
+	struct sys_cpu_times total;
+	int ncpu;                      /* number of cpuN lines */
+	int cpu_id[SYS_MAX_CPUS];      /* N of each line (offline CPUs are absent) */
+	struct sys_cpu_times cpu[SYS_MAX_CPUS];
+	unsigned long long ctxt, btime, processes;
+	int procs_running, procs_blocked;
+};
+
+/* Busy fractions (0..1) of one CPU between two samples. */
+struct sys_cpu_usage {
+	double user, nice, system, irq, steal, busy;
+};
+
+/* kB, from /proc/meminfo; 0 when a line is absent. */
+struct sys_meminfo {
+	unsigned long long total, free, available, buffers, cached, sreclaimable, shmem;
+	unsigned long long swap_total, swap_free, swap_cached;
+	unsigned long long used;       /* total - free - buffers - cached - sreclaimable */
+};
+
+struct sys_loadavg {
+	double load[3];
+	int running, total;            /* scheduling entities */
+	int last_pid;
+};
+
+int sys_stat_parse(const char *buf, size_t len, struct sys_stat *out);
+int sys_meminfo_parse(const char *buf, size_t len, struct sys_meminfo *out);
+int sys_loadavg_parse(const char *buf, size_t len, struct sys_loadavg *out);
+int sys_uptime_parse(const char *buf, size_t len, double *uptime, double *idle);
+
+/* Usage of one CPU (or the total) between prev and cur. */
+void sys_cpu_usage(const struct sys_cpu_times *prev, const struct sys_cpu_times *cur,
+		   struct sys_cpu_usage *out);
+
+/* Readers of the real files. Return 0 or -errno. */
+int sys_stat_read(struct sys_stat *out);
+int sys_meminfo_read(struct sys_meminfo *out);
+int sys_loadavg_read(struct sys_loadavg *out);
+int sys_uptime_read(double *uptime);
+
+/* "3 days, 01:02:03" / "01:02:03" */
+const char *sys_fmt_uptime(double seconds, char *buf, size_t size);
+
+/* Everything a header shows, with the CPU usage since the last sample. */
+struct sys_snapshot {
+	struct sys_stat *prev, *cur;   /* heap: the stat structs are large */
+	bool have_prev;
+	struct sys_cpu_usage total;
+	int ncpu;
+	struct sys_cpu_usage *cpu;     /* ncpu entries, ids in cur->cpu_id */
+	struct sys_meminfo mem;
+	struct sys_loadavg load;
+	double uptime;
+};
+
+struct sys_snapshot *sys_snapshot_new(void);
+/* Read all four files; CPU usage is measured since the previous call. */
+int sys_snapshot_update(struct sys_snapshot *s);
+void sys_snapshot_free(struct sys_snapshot *s);
+
+#endif

@@ -1,0 +1,85 @@
+#!/bin/sh
+# Process list benchmark: 2000 sleeping processes, then pscope and htop side
+# by side (same moment, same 1 s refresh, same terminal size, each in its own
+# tmux session) for 20 s. Prints each one's CPU seconds (utime + stime from
+# /proc/PID/stat) and peak RSS (VmHWM), and the ratios against the goal:
+# pscope <= 0.2x htop's CPU and less memory.
+# LIST_BENCH_PROCS and LIST_BENCH_SECONDS change the load and the duration.
+set -u
+: "${top_builddir:=.}"
+: "${PSCOPE:=$top_builddir/pscope}"
+: "${TARGETS:=$top_builddir/tests/targets}"
+N=${LIST_BENCH_PROCS:-2000}
+DUR=${LIST_BENCH_SECONDS:-20}
+
+for t in htop tmux setsid; do
+	command -v "$t" >/dev/null || { echo "list bench: $t is not installed (./bootstrap --deps)"; exit 1; }
+done
+tmp=$(mktemp -d /tmp/pscope-bench-list.XXXXXX)
+sock=pscope-bench-list-$$
+fpid=
+cleanup() {
+	tmux -L "$sock" kill-server 2>/dev/null
+	if [ -n "$fpid" ]; then
+		kill -KILL "-$fpid" 2>/dev/null
+		wait "$fpid" 2>/dev/null
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT INT TERM
+
+# The family target: one parent, N children, all asleep in pause(). Its own
+# process group, so one kill reaches every child; they also die with the parent.
+setsid "$TARGETS/family" "$N" >"$tmp/family.out" 2>&1 &
+fpid=$!
+i=0
+until grep -q ready "$tmp/family.out" 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -gt 600 ] && { echo "list bench: $N processes did not start"; cat "$tmp/family.out"; exit 1; }
+	sleep 0.1
+done
+nproc_total=$(ls /proc | grep -c '^[0-9]')
+echo "processes on the machine: $nproc_total ($N sleeping children of PID $fpid)"
+
+# htop keeps its settings in $HOME: give it a scratch one.
+mkdir -p "$tmp/home"
+tmux -L "$sock" new-session -d -s pscope -x 160 -y 50 "exec env TERM=screen '$PSCOPE' -d 10"
+tmux -L "$sock" new-session -d -s htop -x 160 -y 50 "exec env HOME='$tmp/home' TERM=screen htop -d 10"
+sleep 0.5
+ppid_=$(tmux -L "$sock" display-message -p -t pscope '#{pane_pid}')
+hpid=$(tmux -L "$sock" display-message -p -t htop '#{pane_pid}')
+echo "running pscope (PID $ppid_) and htop (PID $hpid) for $DUR s at a 1 s refresh"
+sleep "$DUR"
+
+cpu_s() { # utime + stime of a process, in seconds
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$1/stat"
+}
+hwm_kb() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status"; }
+for p in "$ppid_" "$hpid"; do
+	[ -r "/proc/$p/stat" ] || { echo "list bench: PID $p exited early"; tmux -L "$sock" capture-pane -p -t pscope | tail -3; exit 1; }
+done
+pc=$(cpu_s "$ppid_"); hc=$(cpu_s "$hpid")
+pm=$(hwm_kb "$ppid_"); hm=$(hwm_kb "$hpid")
+tmux -L "$sock" send-keys -t pscope q
+tmux -L "$sock" send-keys -t htop q
+
+printf '%-8s %8s %12s\n' "" "CPU s" "peak RSS"
+printf '%-8s %8s %9s KiB\n' pscope "$pc" "$pm" htop "$hc" "$hm"
+awk -v pc="$pc" -v hc="$hc" -v pm="$pm" -v hm="$hm" 'BEGIN {
+	r = hc > 0 ? pc / hc : 0
+	printf "CPU ratio pscope/htop: %.3f (goal <= 0.2): %s\n", r, r <= 0.2 ? "met" : "NOT met"
+	m = hm > 0 ? pm / hm : 0
+	printf "peak RSS ratio pscope/htop: %.2f (goal < 1): %s\n", m, m < 1 ? "met" : "NOT met"
+}'
+
+# Every one of the N processes must be gone afterwards.
+kill -KILL "-$fpid" 2>/dev/null
+wait "$fpid" 2>/dev/null
+i=0
+while [ "$(grep -l '^[0-9]* (ps-child)' /proc/[0-9]*/stat 2>/dev/null | wc -l)" -gt 0 ]; do
+	i=$((i + 1))
+	[ $i -gt 100 ] && { echo "list bench: children left behind"; break; }
+	sleep 0.1
+done
+fpid=
+echo "cleaned up: $(grep -l '^[0-9]* (ps-child)' /proc/[0-9]*/stat 2>/dev/null | wc -l) ps-child processes left"

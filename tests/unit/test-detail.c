@@ -1,0 +1,236 @@
+/* Parsers of the detail panes on fixtures (tests/fixtures/detail/). */
+#include "tap.h"
+
+#include "proc/caps.h"
+#include "proc/fd.h"
+#include "proc/info.h"
+#include "proc/maps.h"
+#include "proc/net.h"
+#include "proc/rollup.h"
+#include "proc/syscalls.h"
+#include "proc/task.h"
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char buf[1 << 16];
+
+static size_t fx(const char *name)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "detail/%s", name);
+	return tap_fixture(path, buf, sizeof(buf));
+}
+
+static void test_fd(void)
+{
+	struct proc_fdinfo fi;
+	bool del;
+	unsigned long long ino;
+	char fl[128];
+
+	is_int(proc_fdinfo_parse(buf, fx("fdinfo-eventfd.txt"), &fi), 0, "eventfd fdinfo parses");
+	is_str(fi.extra, "count=7", "eventfd counter");
+	is_int(fi.flags, O_RDWR, "eventfd flags O_RDWR");
+	is_int(proc_fdinfo_parse(buf, fx("fdinfo-epoll.txt"), &fi), 0, "epoll fdinfo parses");
+	is_str(fi.extra, "watches=2 (fd 7,12)", "epoll watch list");
+	is_int(proc_fdinfo_parse(buf, fx("fdinfo-file.txt"), &fi), 0, "file fdinfo parses");
+	is_int((long long)fi.pos, 5, "file position");
+	is_int(proc_fdinfo_parse("garbage", 7, &fi), -22, "garbage fdinfo is refused");
+	is_str(proc_fd_flags_str(O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK, fl, sizeof(fl)), "w,append,nonblock,cloexec",
+	       "flags decoded");
+	is_str(proc_fd_flags_str(O_RDONLY | O_DIRECTORY, fl, sizeof(fl)), "r,directory", "directory flag decoded");
+
+	is_int(proc_fd_classify("socket:[50929]", &del, &ino), FDT_SOCKET, "socket classified");
+	is_int((long long)ino, 50929, "socket inode");
+	is_int(proc_fd_classify("pipe:[31879]", &del, &ino), FDT_PIPE, "pipe classified");
+	is_int(proc_fd_classify("anon_inode:[eventfd]", &del, &ino), FDT_EVENTFD, "eventfd classified");
+	is_int(proc_fd_classify("anon_inode:[eventpoll]", &del, &ino), FDT_EPOLL, "epoll classified");
+	is_int(proc_fd_classify("anon_inode:[timerfd]", &del, &ino), FDT_TIMERFD, "timerfd classified");
+	is_int(proc_fd_classify("anon_inode:[signalfd]", &del, &ino), FDT_SIGNALFD, "signalfd classified");
+	is_int(proc_fd_classify("anon_inode:inotify", &del, &ino), FDT_INOTIFY, "inotify classified");
+	is_int(proc_fd_classify("anon_inode:[pidfd]", &del, &ino), FDT_PIDFD, "pidfd classified");
+	is_int(proc_fd_classify("anon_inode:[io_uring]", &del, &ino), FDT_ANON, "other anon inode");
+	is_int(proc_fd_classify("/memfd:jit (deleted)", &del, &ino), FDT_MEMFD, "memfd classified");
+	is_int(proc_fd_classify("/dev/pts/3", &del, &ino), FDT_DEVICE, "device classified");
+	is_int(proc_fd_classify("/dev/shm/x", &del, &ino), FDT_FILE, "/dev/shm is a file");
+	is_int(proc_fd_classify("/tmp/x (deleted)", &del, &ino), FDT_FILE, "deleted file is a file");
+	ok(del, "deleted marked");
+	is_int(proc_fd_classify("net:[4026531833]", &del, &ino), FDT_OTHER, "namespace fd is other");
+}
+
+static void test_net(void)
+{
+	struct proc_net n = { 0 };
+	const struct proc_sock *s;
+	struct proc_fd f = { .fd = 9, .type = FDT_SOCKET, .ino = 50931 };
+	char d[256];
+
+	is_int(proc_net_parse(buf, fx("net-tcp.txt"), NET_TCP, &n), 0, "tcp parses");
+	is_int(proc_net_parse(buf, fx("net-tcp6.txt"), NET_TCP6, &n), 0, "tcp6 parses");
+	is_int(proc_net_parse(buf, fx("net-udp.txt"), NET_UDP, &n), 0, "udp parses");
+	is_int(proc_net_parse(buf, fx("net-unix.txt"), NET_UNIX, &n), 0, "unix parses");
+	is_int(proc_net_parse(buf, fx("net-netlink.txt"), NET_NETLINK, &n), 0, "netlink parses");
+	is_int((long long)n.n, 6 + 2 + 1 + 4 + 2, "every socket line read");
+	proc_net_index(&n);
+	s = proc_net_find(&n, 50929);
+	ok(s && !strcmp(s->local, "127.0.0.1:58157") && !strcmp(proc_sock_state(s), "LISTEN"), "tcp listener");
+	s = proc_net_find(&n, 50930);
+	ok(s && !strcmp(s->local, "127.0.0.1:48454") && !strcmp(s->peer, "127.0.0.1:58157") &&
+		   !strcmp(proc_sock_state(s), "ESTABLISHED"),
+	   "tcp established connection endpoints");
+	s = proc_net_find(&n, 4242);
+	ok(s && !strcmp(s->local, "[::1]:53") && !strcmp(proc_sock_state(s), "LISTEN"), "tcp6 ::1 listener");
+	s = proc_net_find(&n, 4243);
+	ok(s && !strcmp(s->local, "[::ffff:127.0.0.1]:8080") && !strcmp(s->peer, "[::ffff:127.0.0.1]:50000"),
+	   "tcp6 v4-mapped endpoints");
+	s = proc_net_find(&n, 50932);
+	ok(s && !strcmp(s->local, "127.0.0.1:39037") && !strcmp(proc_sock_state(s), "UNCONN"), "udp socket");
+	s = proc_net_find(&n, 33077);
+	ok(s && !strcmp(s->local, "/run/test.sock") && !strcmp(proc_sock_state(s), "LISTEN") &&
+		   !strcmp(proc_sock_unix_type(s), "stream"),
+	   "unix listener with path");
+	s = proc_net_find(&n, 50725);
+	ok(s && !s->local[0] && !strcmp(proc_sock_state(s), "CONNECTED"), "unix connected, unnamed");
+	s = proc_net_find(&n, 50727);
+	ok(s && !strcmp(proc_sock_unix_type(s), "seqpacket"), "unix seqpacket");
+	ok(!proc_net_find(&n, 1), "unknown inode not found");
+	s = proc_net_find(&n, 70001);
+	ok(s && !strcmp(proc_netlink_family(s), "route") && !strcmp(s->local, "portid 1234"), "netlink route socket");
+	s = proc_net_find(&n, 70002);
+	ok(s && !strcmp(proc_netlink_family(s), "audit"), "netlink audit socket");
+	is_str(proc_fd_describe(&f, &n, d, sizeof(d)), "tcp 127.0.0.1:58157 -> 127.0.0.1:48454 ESTABLISHED",
+	       "fd description of a connection");
+	f.ino = 50929;
+	is_str(proc_fd_describe(&f, &n, d, sizeof(d)), "tcp 127.0.0.1:58157 LISTEN", "fd description of a listener");
+	f.ino = 70001;
+	is_str(proc_fd_describe(&f, &n, d, sizeof(d)), "netlink route portid 1234", "fd description of a netlink socket");
+	proc_net_free(&n);
+}
+
+static void test_maps(void)
+{
+	struct proc_maps m = { 0 };
+	struct proc_map_agg *agg;
+	size_t nagg;
+
+	is_int(proc_maps_parse(buf, fx("maps.txt"), false, &m), 0, "maps parses");
+	is_int((long long)m.n, 31, "31 mappings");
+	is_int((long long)m.v[0].start, 0x563a02a9c000ll, "start address");
+	is_str(m.v[0].perms, "r--p", "perms");
+	is_int(m.v[0].dev_major, 0xfe, "device major");
+	is_int((long long)m.v[0].inode, 5310310, "inode");
+	is_str(m.v[0].path, "/usr/local/bin/detail-target", "path");
+	is_str(m.v[29].path, "/tmp/my file (deleted)", "path with a space");
+	ok(m.v[29].deleted, "deleted mapping");
+	is_str(m.v[29].perms, "rw-s", "shared mapping");
+	is_int((long long)m.v[29].offset, 0x1000, "offset");
+	ok(!strncmp(m.v[30].path, "/tmp/\033]0;evil", 10), "hostile path kept raw (escaped when shown)");
+	is_int(m.v[0].rss_kb, -1, "no Rss without smaps");
+	is_int(proc_maps_aggregate(&m, &agg, &nagg), 0, "aggregate");
+	ok(nagg > 3 && nagg < m.n, "fewer files than mappings");
+	int found = 0;
+	for (size_t i = 0; i < nagg; i++)
+		if (!strcmp(agg[i].path, "/usr/local/bin/detail-target"))
+			found = agg[i].count == 5 && agg[i].size_kb == 20;
+	ok(found, "per-file aggregate: 5 mappings, 20 kB");
+	free(agg);
+
+	is_int(proc_maps_parse(buf, fx("smaps.txt"), true, &m), 0, "smaps parses");
+	is_int((long long)m.n, 3, "3 mappings in smaps");
+	is_int(m.v[2].rss_kb, 12, "smaps Rss");
+	is_int(m.v[2].pss_kb, 6, "smaps Pss");
+	is_int(m.v[2].swap_kb, 8, "smaps Swap");
+	is_int(m.v[2].dirty_kb, 6, "smaps dirty = shared + private dirty");
+	is_int(proc_maps_aggregate(&m, &agg, &nagg), 0, "smaps aggregate");
+	ok(nagg == 1 && agg[0].rss_kb == 20 && agg[0].swap_kb == 8 && agg[0].count == 3, "smaps aggregate sums");
+	free(agg);
+	is_int(proc_maps_parse("zzz nonsense\n", 13, false, &m), -22, "garbage maps refused");
+	proc_maps_free(&m);
+}
+
+static void test_rollup(void)
+{
+	struct proc_rollup r;
+
+	is_int(proc_rollup_parse(buf, fx("smaps_rollup.txt"), &r), 0, "smaps_rollup parses");
+	is_int(r.kb[RU_RSS], 1452, "Rss");
+	is_int(r.kb[RU_PSS], 181, "Pss");
+	ok(r.kb[RU_PSS_ANON] >= 0 && r.kb[RU_SWAP_PSS] >= 0 && r.kb[RU_LOCKED] >= 0, "Pss_Anon, SwapPss, Locked present");
+	is_str(proc_rollup_json(RU_ANON_HUGE), "anon_huge_pages_kb", "stable JSON name");
+	is_int(proc_rollup_parse("Rss: 10 kB\n", 11, &r), 0, "a short rollup parses");
+	is_int(r.kb[RU_PSS_DIRTY], -1, "a missing field is -1");
+}
+
+static void test_task(void)
+{
+	long nr;
+	unsigned long long a[6], run, wait, slices;
+	struct proc_thread t = { 0 };
+	char s[96];
+
+	is_int(proc_syscall_parse(buf, fx("syscall.txt"), &nr, a), 0, "syscall parses");
+	is_int(nr, 230, "clock_nanosleep number");
+	is_str(proc_syscall_name(nr), "clock_nanosleep", "syscall name");
+	is_str(proc_syscall_name(0), "read", "syscall 0 is read");
+	is_str(proc_syscall_name(202), "futex", "syscall 202 is futex");
+	ok(!proc_syscall_name(100000) && !proc_syscall_name(-1), "unknown numbers have no name");
+	is_int(proc_syscall_parse("running\n", 8, &nr, a), 0, "running parses");
+	is_int(nr, PROC_SYSCALL_RUNNING, "running");
+	is_int(proc_syscall_parse("-1 0x7ffc 0x4005\n", 17, &nr, a), 0, "blocked outside a syscall parses");
+	is_int(nr, -1, "-1");
+	is_int(proc_syscall_parse("0 0x3 0x7f00 0x1", 16, &nr, a), -22, "truncated args refused");
+	t.syscall_nr = 0;
+	t.syscall_args[0] = 3;
+	is_str(proc_thread_syscall_str(&t, s, sizeof(s)), "read(0x3)", "syscall with first argument");
+	is_int(proc_schedstat_parse(buf, fx("schedstat.txt"), &run, &wait, &slices), 0, "schedstat parses");
+	is_int((long long)run, 18655, "run time ns");
+	is_int((long long)wait, 1107938, "run-queue wait ns");
+
+	struct proc_threads p = { 0 }, c = { 0 };
+	struct proc_thread pv = { .tid = 5, .run_ns = 0, .wait_ns = 0, .have_schedstat = 1 };
+	struct proc_thread cv = { .tid = 5, .run_ns = 500000000, .wait_ns = 20000000, .have_schedstat = 1 };
+	p.v = &pv;
+	p.n = 1;
+	p.when = 10;
+	c.v = &cv;
+	c.n = 1;
+	c.when = 12;
+	proc_threads_rates(&p, &c);
+	ok(cv.cpu_pct > 24.9 && cv.cpu_pct < 25.1, "CPU%% from schedstat run time");
+	ok(cv.wait_ms_per_s > 9.9 && cv.wait_ms_per_s < 10.1, "run-queue delay per second");
+}
+
+static void test_info(void)
+{
+	char out[64];
+	static const char stat_zombie[] =
+		"42 (a) b) Z 1 42 42 0 -1 4228100 1 0 0 0 0 0 0 0 20 0 1 0 100 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 768\n";
+
+	is_int(proc_stat_exit_code_parse(stat_zombie, strlen(stat_zombie)), 768, "exit code field 52 (after a ')' in comm)");
+	is_int(proc_stat_exit_code_parse("1 (x) S 0 1", 11), -1, "old kernels: no exit code");
+	is_int((long long)proc_cmdline_parse("ls\0-l\0/tmp\0", 11, out, sizeof(out)), 10, "cmdline length");
+	is_str(out, "ls -l /tmp", "cmdline NULs become spaces");
+	proc_caps_str(0, out, sizeof(out));
+	is_str(out, "none", "no capabilities");
+	proc_caps_str((1ull << 19) | (1ull << 21), out, sizeof(out));
+	is_str(out, "cap_sys_ptrace,cap_sys_admin", "capabilities named");
+	proc_caps_str(0x1fffeffffffull, out, sizeof(out));
+	is_str(out, "all except cap_sys_resource", "root minus one");
+	proc_caps_str(0x1ffffffffffull, out, sizeof(out));
+	is_str(out, "all", "every capability");
+	is_str(proc_cap_name(40), "cap_checkpoint_restore", "newest capability name");
+	is_str(proc_state_name('D'), "disk sleep", "state word");
+}
+
+int main(void)
+{
+	test_fd();
+	test_net();
+	test_maps();
+	test_rollup();
+	test_task();
+	test_info();
+	return tap_done();
+}

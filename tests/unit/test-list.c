@@ -1,0 +1,351 @@
+/* Unit tests: the process table (parsers on fixtures, then the live table),
+ * the system meters, formatting and signals. */
+#include "tap.h"
+#include "error.h"
+#include "proc/ptable.h"
+#include "proc/stat.h"
+#include "proc/sysinfo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void test_stat_fixtures(void)
+{
+	char buf[2048];
+	struct proc_stat st;
+	size_t n = tap_fixture("stat-korean.txt", buf, sizeof(buf));
+
+	is_int(proc_stat_parse(buf, n, &st), 0, "stat with a Korean comm parses");
+	is_str(st.comm, "\xed\x95\x9c\xea\xb5\xad\xec\x96\xb4\xec\x9d\xb4\xeb\xa6\x84", "Korean comm kept byte for byte");
+	is_int(st.state, 'R', "state R");
+	is_int(st.utime + st.stime, 375, "utime + stime");
+	is_int(st.vsize, 2297856, "vsize");
+	is_int(st.rss, 512, "rss");
+
+	n = tap_fixture("stat-kthread-hostile.txt", buf, sizeof(buf));
+	is_int(proc_stat_parse(buf, n, &st), 0, "stat with an escape sequence, ') (' and a newline in comm parses");
+	is_str(st.comm, "\033]2;PWNED\a) (\n", "hostile comm kept raw up to the last ')'");
+	is_int(st.state, 'Z', "state after the last ')'");
+	is_int(st.ppid, 2, "ppid");
+	ok(st.flags & 0x00200000, "PF_KTHREAD flag read");
+	is_int(st.priority, -51, "real-time priority");
+	is_int(st.processor, 3, "processor");
+
+	struct proc_statm sm;
+	n = tap_fixture("statm.txt", buf, sizeof(buf));
+	is_int(proc_statm_parse(buf, n, &sm), 0, "statm parses");
+	is_int(sm.shared, 1482, "statm shared pages (SHR)");
+	is_int(sm.resident, 3095, "statm resident pages");
+}
+
+static void test_cmdline(void)
+{
+	char buf[512], out[512];
+	size_t n = tap_fixture("cmdline-hostile.bin", buf, sizeof(buf));
+
+	is_int(proc_cmdline_parse(buf, n, out, sizeof(out)), 45, "hostile cmdline length without trailing NULs");
+	is_str(out, "./hostile \033]2;PWNED-ARGV\a two\nlines\tand a tab", "NULs become spaces, the rest stays raw");
+	n = tap_fixture("cmdline-korean.bin", buf, sizeof(buf));
+	proc_cmdline_parse(buf, n, out, sizeof(out));
+	is_str(out, "/usr/bin/\xed\x94\x84\xeb\xa1\x9c\xea\xb7\xb8\xeb\x9e\xa8 --\xed\x95\x9c\xea\xb8\x80", "Korean cmdline");
+	is_int(proc_cmdline_parse("\0\0", 2, out, sizeof(out)), 0, "empty cmdline (kernel thread, zombie)");
+	is_int(proc_cmdline_parse("abcdef", 6, out, 4), 3, "truncated to the buffer");
+}
+
+static void test_sys_parsers(void)
+{
+	char buf[4096];
+	size_t n;
+	struct sys_stat *st = calloc(1, sizeof(*st));
+	struct sys_meminfo mi;
+	struct sys_loadavg la;
+	double up = 0, idle = 0;
+
+	n = tap_fixture("sys-stat.txt", buf, sizeof(buf));
+	is_int(sys_stat_parse(buf, n, st), 0, "/proc/stat parses");
+	is_int(st->ncpu, 3, "three cpuN lines (cpu2 offline)");
+	is_int(st->cpu_id[2], 3, "CPU ids kept: cpu3");
+	is_int(st->total.user, 8844, "total user");
+	is_int(st->total.steal, 402, "total steal");
+	is_int(st->cpu[1].guest, 30, "cpu1 guest");
+	is_int(st->procs_running, 3, "procs_running");
+	is_int(st->btime, 1764508000, "btime");
+	is_int(sys_stat_parse("intr 1 2\n", 9, st), -EINVAL, "no cpu line is refused");
+	free(st);
+
+	n = tap_fixture("sys-meminfo.txt", buf, sizeof(buf));
+	is_int(sys_meminfo_parse(buf, n, &mi), 0, "/proc/meminfo parses");
+	is_int(mi.total, 24683656, "MemTotal");
+	is_int(mi.available, 22111240, "MemAvailable");
+	is_int(mi.used, 24683656 - 20450856 - 3988 - 1839296 - 60000, "used = total - free - buffers - cached - SReclaimable");
+	is_int(mi.swap_total - mi.swap_free, 48572, "swap used");
+	is_int(sys_meminfo_parse("Foo: 1 kB\n", 10, &mi), -EINVAL, "meminfo without MemTotal is refused");
+
+	n = tap_fixture("sys-loadavg.txt", buf, sizeof(buf));
+	is_int(sys_loadavg_parse(buf, n, &la), 0, "/proc/loadavg parses");
+	ok(la.load[0] > 0.75 && la.load[0] < 0.77, "load 1 min");
+	is_int(la.running, 2, "running entities");
+	is_int(la.total, 100, "total entities");
+	is_int(sys_loadavg_parse("x", 1, &la), -EINVAL, "garbage loadavg refused");
+
+	n = tap_fixture("sys-uptime.txt", buf, sizeof(buf));
+	is_int(sys_uptime_parse(buf, n, &up, &idle), 0, "/proc/uptime parses");
+	ok(up > 93784 && up < 93785, "uptime seconds");
+	char ub[64];
+	is_str(sys_fmt_uptime(up, ub, sizeof(ub)), "1 day, 02:03:04", "uptime with a day");
+	is_str(sys_fmt_uptime(3725, ub, sizeof(ub)), "01:02:05", "uptime under a day");
+	is_str(sys_fmt_uptime(3 * 86400, ub, sizeof(ub)), "3 days, 00:00:00", "days plural");
+
+	struct sys_cpu_times a = { .user = 100, .system = 50, .idle = 850 };
+	struct sys_cpu_times b = { .user = 200, .system = 100, .idle = 1700, .guest = 0 };
+	struct sys_cpu_usage u;
+	sys_cpu_usage(&a, &b, &u);
+	ok(u.user > 0.099 && u.user < 0.101, "user fraction 10%%");
+	ok(u.busy > 0.149 && u.busy < 0.151, "busy fraction 15%%");
+	sys_cpu_usage(&b, &a, &u);
+	ok(u.busy == 0, "counters going backwards give 0, not garbage");
+}
+
+static void test_format(void)
+{
+	char b[32];
+
+	is_str(proc_fmt_kb(99999, b, sizeof(b)), "99999", "kB below 100000 shown as is");
+	is_str(proc_fmt_kb(100000, b, sizeof(b)), "97M", "then MiB");
+	is_str(proc_fmt_kb(3456000, b, sizeof(b)), "3375M", "MiB up to 9999M");
+	is_str(proc_fmt_kb(13107200, b, sizeof(b)), "12.5G", "then GiB with a decimal");
+	is_str(proc_fmt_kb(200ull * 1024 * 1024, b, sizeof(b)), "200G", "big GiB");
+	is_str(proc_fmt_time(12345, 100, b, sizeof(b)), "2:03.45", "TIME+ minutes");
+	is_str(proc_fmt_time(100 * 3725, 100, b, sizeof(b)), "1h02:05", "TIME+ hours");
+	is_str(proc_fmt_time(100ull * 3600 * 150, 100, b, sizeof(b)), "150h", "TIME+ many hours");
+	is_str(proc_fmt_pri(-100, b, sizeof(b)), "RT", "real-time PRI");
+	is_str(proc_fmt_pri(20, b, sizeof(b)), "20", "normal PRI");
+	is_int(proc_sort_parse("CPU%"), PSORT_CPU, "sort key by column title");
+	is_int(proc_sort_parse("command"), PSORT_COMMAND, "sort key by name");
+	is_int(proc_sort_parse("bogus"), -1, "unknown sort key");
+	ok(proc_sort_desc_default(PSORT_MEM) && !proc_sort_desc_default(PSORT_PID), "numbers sort biggest first");
+}
+
+static void test_command(void)
+{
+	struct proc_row r;
+	char b[256];
+
+	memset(&r, 0, sizeof(r));
+	strcpy(r.comm, "bash");
+	r.cmdline = "/bin/bash -l";
+	is_str(proc_row_command(&r, b, sizeof(b)), "/bin/bash -l", "cmdline when comm matches argv[0]");
+	strcpy(r.comm, "\033]2;PWNED\a");
+	r.cmdline = "./hostile x";
+	is_str(proc_row_command(&r, b, sizeof(b)), "\033]2;PWNED\a\u2502./hostile x", "renamed: comm│cmdline");
+	ok(proc_row_matches(&r, "pwned"), "search matches the comm, case-insensitively");
+	ok(proc_row_matches(&r, "HOSTILE"), "search matches the cmdline");
+	ok(!proc_row_matches(&r, "nothere"), "search misses");
+	strcpy(r.comm, "kworker/0:1");
+	r.cmdline = NULL;
+	is_str(proc_row_command(&r, b, sizeof(b)), "kworker/0:1", "no cmdline: comm");
+	strcpy(r.comm, "averyverylongna");
+	r.cmdline = "/opt/averyverylongname --x";
+	is_str(proc_row_command(&r, b, sizeof(b)), "/opt/averyverylongname --x", "15-byte comm matches a longer argv[0]");
+}
+
+static void *sleeper(void *arg)
+{
+	prctl(PR_SET_NAME, "test-thread", 0, 0, 0);
+	pause();
+	return arg;
+}
+
+static unsigned long long my_ticks(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return (unsigned long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 100 +
+	       (unsigned long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 10000;
+}
+
+static void test_live(void)
+{
+	struct ptable *pt = ptable_new();
+	struct ps_error e;
+	struct proc_view v = { 0 };
+	pthread_t th;
+	struct proc_row *me;
+
+	ok(pt != NULL, "ptable_new");
+	is_int(ptable_scan(pt, false, &e), 0, "first scan");
+	me = ptable_find(pt, getpid());
+	ok(me != NULL, "our own process is in the table");
+	if (!me)
+		return;
+	is_str(me->comm, "test-list", "our comm");
+	ok(me->cmdline && strstr(me->cmdline, "test-list"), "our cmdline read");
+	is_int(me->uid, getuid(), "owner uid from /proc/PID");
+	ok(me->user && me->user[0], "user name from the uid cache");
+	ok(me->res_kb > 0 && me->virt_kb >= me->res_kb, "RES and VIRT");
+	ok(ptable_find(pt, getppid()) != NULL, "our parent too");
+
+	/* CPU% from deltas: burn at least 10 ticks of CPU between two scans. */
+	unsigned long long t0 = my_ticks(), before = me->ticks;
+	volatile unsigned long x = 0;
+	while (my_ticks() < t0 + 10)
+		for (int i = 0; i < 100000; i++)
+			x += (unsigned long)i;
+	is_int(ptable_scan(pt, false, &e), 0, "second scan");
+	me = ptable_find(pt, getpid());
+	ok(me && me->ticks >= before + 5, "TIME+ ticks grew");
+	ok(me && me->cpu > 0, "CPU%% measured from the delta (%.1f)", me ? me->cpu : -1.0);
+	ok(ptable_interval(pt) > 0, "interval between the scans");
+
+	/* A process that vanishes: it is simply gone after the next scan. */
+	pid_t c = fork();
+	if (c == 0) {
+		pause();
+		_exit(0);
+	}
+	ptable_scan(pt, false, &e);
+	ok(ptable_find(pt, c) != NULL, "a new child is listed");
+	struct proc_row *cr = ptable_find(pt, c);
+	ok(cr && cr->ppid == getpid(), "its ppid is us");
+	kill(c, SIGKILL);
+	waitpid(c, NULL, 0);
+	is_int(ptable_scan(pt, false, &e), 0, "a scan after the child vanished is not an error");
+	ok(ptable_find(pt, c) == NULL, "the dead child is dropped");
+
+	/* Tree order: our parent comes before us, one level shallower; of
+	 * our two children only the one shown last is the last. */
+	pid_t k[2];
+	for (int i = 0; i < 2; i++)
+		if ((k[i] = fork()) == 0) {
+			pause();
+			_exit(0);
+		}
+	ptable_scan(pt, false, &e);
+	is_int(ptable_order(pt, PSORT_PID, false, true, NULL, NULL, &v), 0, "tree order");
+	int ip = proc_view_index(&v, getppid()), im = proc_view_index(&v, getpid());
+	int k0 = proc_view_index(&v, k[0]), k1 = proc_view_index(&v, k[1]);
+	ok(ip >= 0 && im > ip, "parent before child in the tree");
+	ok(ip >= 0 && im >= 0 && v.v[im]->depth == v.v[ip]->depth + 1, "child one level deeper");
+	ok(k0 > im && k1 > im && v.v[k0]->depth == v.v[im]->depth + 1 && v.v[k1]->depth == v.v[k0]->depth,
+	   "our children right below us");
+	if (k0 >= 0 && k1 >= 0) {
+		int first = k0 < k1 ? k0 : k1, last = k0 < k1 ? k1 : k0;
+		ok(!v.v[first]->tree_last && v.v[last]->tree_last, "only the last sibling is marked last");
+	} else {
+		ok(0, "only the last sibling is marked last");
+	}
+	is_int(v.n, ptable_size(pt), "every row appears once in the tree");
+	for (int i = 0; i < 2; i++) {
+		kill(k[i], SIGKILL);
+		waitpid(k[i], NULL, 0);
+	}
+
+	/* Sorted order, descending. */
+	is_int(ptable_order(pt, PSORT_PID, true, false, NULL, NULL, &v), 0, "sorted order");
+	bool sorted = true;
+	for (size_t i = 1; i < v.n; i++)
+		if (v.v[i - 1]->pid < v.v[i]->pid)
+			sorted = false;
+	ok(sorted, "PIDs descending");
+
+	/* Threads on demand. */
+	pthread_create(&th, NULL, sleeper, NULL);
+	usleep(20000);
+	ptable_scan(pt, true, &e);
+	bool found = false;
+	for (size_t i = 0; i < ptable_size(pt); i++) {
+		struct proc_row *r = ptable_row(pt, i);
+		if (r->is_thread && r->tgid == getpid() && !strcmp(r->comm, "test-thread"))
+			found = true;
+	}
+	ok(found, "thread row with its name when threads are on");
+	ptable_scan(pt, false, &e);
+	found = false;
+	for (size_t i = 0; i < ptable_size(pt); i++)
+		if (ptable_row(pt, i)->is_thread)
+			found = true;
+	ok(!found, "no thread rows when threads are off");
+
+	/* SHR on demand */
+	me = ptable_find(pt, getpid());
+	ptable_fill_shr(pt, me);
+	ok(me->shr_kb > 0, "SHR from statm");
+
+	proc_view_free(&v);
+	ptable_free(pt);
+}
+
+static void test_signal(void)
+{
+	struct ps_error e;
+	struct proc_stat st;
+	int status = 0, fds[2];
+	pid_t c = fork();
+
+	if (c == 0) {
+		pause();
+		_exit(0);
+	}
+	usleep(10000);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d", (int)c);
+	int dfd = open(path, O_RDONLY | O_DIRECTORY);
+	proc_stat_read(dfd, &st);
+	close(dfd);
+	is_int(proc_send_signal(c, st.starttime + 1, SIGTERM, &e), -ESRCH, "a different start time is refused");
+	ok(kill(c, 0) == 0, "and the process was not signalled");
+	is_int(proc_send_signal(c, st.starttime, SIGTERM, &e), 0, "signal sent to the right identity");
+	waitpid(c, &status, 0);
+	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "the process got SIGTERM");
+	is_int(proc_send_signal(c, st.starttime, SIGTERM, &e), -ESRCH, "a reaped process: ESRCH");
+
+	/* Refused: an unprivileged child signals pid 1. */
+	if (getuid() != 0 || pipe(fds) < 0) {
+		ok(1, "# SKIP needs root to drop to nobody");
+		return;
+	}
+	dfd = open("/proc/1", O_RDONLY | O_DIRECTORY);
+	proc_stat_read(dfd, &st);
+	close(dfd);
+	c = fork();
+	if (c == 0) {
+		close(fds[0]);
+		if (setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
+			_exit(3);
+		int r = proc_send_signal(1, st.starttime, 0, &e);
+		char msg[1024];
+		snprintf(msg, sizeof(msg), "%d %d %s", r, (int)e.door, e.msg);
+		if (write(fds[1], msg, strlen(msg)) < 0)
+			_exit(4);
+		_exit(0);
+	}
+	close(fds[1]);
+	char msg[1024] = "";
+	ssize_t n = read(fds[0], msg, sizeof(msg) - 1);
+	msg[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	waitpid(c, NULL, 0);
+	int r = 0, door = 0;
+	sscanf(msg, "%d %d", &r, &door);
+	is_int(r, -EPERM, "signal to another user's process refused with EPERM");
+	is_int(door, DOOR_SIGNAL, "through the signal door (%s)", msg);
+}
+
+int main(void)
+{
+	test_stat_fixtures();
+	test_cmdline();
+	test_sys_parsers();
+	test_format();
+	test_command();
+	test_live();
+	test_signal();
+	return tap_done();
+}

@@ -1,0 +1,289 @@
+/* FDs pane: every open fd with type, flags, position and target; sockets
+ * resolved through the process's own net namespace. fds that appeared
+ * since the pane opened are highlighted; closed ones stay a few seconds. */
+#include "pane.h"
+#include "draw.h"
+#include "proc/fd.h"
+#include "proc/net.h"
+#include "util.h"
+
+#define NCURSES_WIDECHAR 1
+#include <ncursesw/curses.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GONE_SECONDS 5.0
+
+/* Identity of an fd slot: number + what it points at. */
+struct fd_key {
+	int fd;
+	unsigned long long hash;
+};
+
+struct gone {
+	struct proc_fd f;
+	double since;
+};
+
+struct fd_pane {
+	struct proc_fd_list cur;
+	struct proc_net net;
+	struct fd_key *base;          /* at the first read: "new" is relative to it */
+	size_t nbase;
+	bool have_base;
+	struct fd_key *prev;          /* the previous read, to notice closes */
+	size_t nprev;
+	struct proc_fd *prevfd;       /* full previous entries (for the gone rows) */
+	struct gone *gone;
+	size_t ngone, capgone;
+	size_t opened, closed;        /* since the pane opened */
+	unsigned char *isnew;
+	struct table tab;
+};
+
+enum { C_FD, C_TYPE, C_FLAGS, C_POS, C_TARGET, C_N };
+static const struct table_col cols[C_N] = {
+	[C_FD] = { "FD", 6, true }, [C_TYPE] = { "TYPE", 8, false }, [C_FLAGS] = { "FLAGS", 18, false },
+	[C_POS] = { "POS", 10, true }, [C_TARGET] = { "TARGET", 0, false },
+};
+
+static unsigned long long hash_str(const char *s)
+{
+	unsigned long long h = 1469598103934665603ull;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct fd_key *x = a, *y = b;
+	if (x->fd != y->fd)
+		return (x->fd > y->fd) - (x->fd < y->fd);
+	return (x->hash > y->hash) - (x->hash < y->hash);
+}
+
+static bool fd_known(const struct fd_key *v, size_t n, const struct fd_key *k)
+{
+	return n && bsearch(k, v, n, sizeof(*v), cmp_key);
+}
+
+static void *fd_create(void)
+{
+	struct fd_pane *p = calloc(1, sizeof(*p));
+	if (p)
+		table_init(&p->tab, cols, C_N, C_FD, false);
+	return p;
+}
+
+static void fd_destroy(void *st)
+{
+	struct fd_pane *p = st;
+	proc_fd_list_free(&p->cur);
+	proc_net_free(&p->net);
+	free(p->base);
+	free(p->prev);
+	free(p->prevfd);
+	free(p->gone);
+	free(p->isnew);
+	table_free(&p->tab);
+	free(p);
+}
+
+static const struct proc_fd *row_fd(struct fd_pane *p, int row, bool *gone)
+{
+	*gone = (size_t)row >= p->cur.n;
+	return *gone ? &p->gone[(size_t)row - p->cur.n].f : &p->cur.v[row];
+}
+
+static int fd_cmp(void *st, int a, int b, int col)
+{
+	struct fd_pane *p = st;
+	bool ga, gb;
+	const struct proc_fd *x = row_fd(p, a, &ga), *y = row_fd(p, b, &gb);
+
+	switch (col) {
+	case C_TYPE: {
+		int r = strcmp(proc_fd_type_name(x->type), proc_fd_type_name(y->type));
+		if (r)
+			return r;
+		break;
+	}
+	case C_FLAGS:
+		if (x->info.flags != y->info.flags)
+			return x->info.flags < y->info.flags ? -1 : 1;
+		break;
+	case C_POS:
+		if (x->info.pos != y->info.pos)
+			return x->info.pos < y->info.pos ? -1 : 1;
+		break;
+	case C_TARGET: {
+		int r = strcmp(x->target, y->target);
+		if (r)
+			return r;
+		break;
+	}
+	}
+	return (x->fd > y->fd) - (x->fd < y->fd);
+}
+
+static bool needs_all_info(const struct fd_pane *p)
+{
+	return p->tab.sort_col == C_FLAGS || p->tab.sort_col == C_POS;
+}
+
+static int fd_refresh(void *st, const struct pane_ctx *c)
+{
+	struct fd_pane *p = st;
+	/* fdinfo costs an open/read/close per fd: read it for the rows on
+	 * screen only, unless the table is sorted by flags or position. */
+	int r = proc_fd_read(c->dirfd, &p->cur, needs_all_info(p) ? PROC_FD_INFO : 0);
+
+	if (r < 0)
+		return r;
+	proc_fd_read_net(c->dirfd, &p->cur, &p->net);
+
+	struct fd_key *keys = malloc((p->cur.n ? p->cur.n : 1) * sizeof(*keys));
+	unsigned char *isnew = calloc(p->cur.n ? p->cur.n : 1, 1);
+	if (!keys || !isnew) {
+		free(keys);
+		free(isnew);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < p->cur.n; i++) {
+		keys[i].fd = p->cur.v[i].fd;
+		keys[i].hash = hash_str(p->cur.v[i].target);
+	}
+	/* cur is sorted by fd and an fd has one target: keys are sorted. */
+	if (!p->have_base) {
+		p->base = malloc((p->cur.n ? p->cur.n : 1) * sizeof(*keys));
+		if (p->base)
+			memcpy(p->base, keys, p->cur.n * sizeof(*keys));
+		p->nbase = p->base ? p->cur.n : 0;
+		p->have_base = true;
+	}
+	for (size_t i = 0; i < p->cur.n; i++) {
+		isnew[i] = !fd_known(p->base, p->nbase, &keys[i]);
+		if (p->prev && !fd_known(p->prev, p->nprev, &keys[i]))
+			p->opened++;
+	}
+	/* Closed since the last read: keep them visible a few seconds. */
+	size_t w = 0;
+	for (size_t i = 0; i < p->ngone; i++)
+		if (c->now - p->gone[i].since < GONE_SECONDS)
+			p->gone[w++] = p->gone[i];
+	p->ngone = w;
+	for (size_t i = 0; p->prev && i < p->nprev; i++) {
+		if (fd_known(keys, p->cur.n, &p->prev[i]))
+			continue;
+		p->closed++;
+		if (p->ngone == p->capgone) {
+			size_t nc = p->capgone ? p->capgone * 2 : 16;
+			struct gone *ng = realloc(p->gone, nc * sizeof(*ng));
+			if (!ng)
+				break;
+			p->gone = ng;
+			p->capgone = nc;
+		}
+		p->gone[p->ngone].f = p->prevfd[i];
+		p->gone[p->ngone].since = c->now;
+		p->ngone++;
+	}
+	free(p->prev);
+	p->prev = keys;
+	p->nprev = p->cur.n;
+	free(p->prevfd);
+	p->prevfd = malloc((p->cur.n ? p->cur.n : 1) * sizeof(*p->prevfd));
+	if (p->prevfd)
+		memcpy(p->prevfd, p->cur.v, p->cur.n * sizeof(*p->prevfd));
+	else
+		p->nprev = 0;
+	free(p->isnew);
+	p->isnew = isnew;
+	table_set_rows(&p->tab, (int)(p->cur.n + p->ngone), p, fd_cmp);
+	return 0;
+}
+
+static int fd_cell(void *st, int row, int col, char *buf, size_t size)
+{
+	struct fd_pane *p = st;
+	bool gone;
+	const struct proc_fd *f = row_fd(p, row, &gone);
+	char tmp[512];
+
+	switch (col) {
+	case -1:
+		if (gone)
+			return draw_attr(COL_GONE);
+		if (p->isnew[row])
+			return draw_attr(COL_NEW) | A_BOLD;
+		return f->deleted ? draw_attr(COL_WARN) : 0;
+	case C_FD: snprintf(buf, size, "%d", f->fd); break;
+	case C_TYPE: snprintf(buf, size, "%s", proc_fd_type_name(f->type)); break;
+	case C_FLAGS:
+		if (f->info_err)
+			snprintf(buf, size, f->info_err == -EAGAIN ? "" : "?");
+		else
+			proc_fd_flags_str(f->info.flags, buf, size);
+		break;
+	case C_POS: snprintf(buf, size, "%llu", f->info.pos); break;
+	case C_TARGET:
+		snprintf(buf, size, "%s%s", gone ? "(closed) " : "", proc_fd_describe(f, &p->net, tmp, sizeof(tmp)));
+		break;
+	}
+	return 0;
+}
+
+static void fd_draw(void *st, const struct pane_ctx *c, int y0, int rows)
+{
+	struct fd_pane *p = st;
+	char line[512];
+	size_t len = (size_t)snprintf(line, sizeof(line), "%zu fds:", p->cur.n);
+
+	for (int t = 0; t < FDT_COUNT && len < sizeof(line); t++)
+		if (p->cur.count[t])
+			len += (size_t)snprintf(line + len, sizeof(line) - len, " %s %zu",
+						proc_fd_type_name((enum proc_fd_type)t), p->cur.count[t]);
+	draw_text(y0, 0, -1, A_BOLD, line);
+	snprintf(line, sizeof(line), "since opened: %zu new, %zu closed", p->opened, p->closed);
+	draw_text(y0 + 1, 0, -1, draw_attr(p->opened || p->closed ? COL_NEW : COL_DIM), line);
+	table_scroll(&p->tab, rows - 3);
+	for (int i = p->tab.top; !c->frozen && i < p->tab.n && i < p->tab.top + rows - 3; i++) {
+		int row = p->tab.order[i];
+		if ((size_t)row < p->cur.n && p->cur.v[row].info_err == -EAGAIN)
+			proc_fd_read_info(c->dirfd, &p->cur.v[row]);
+	}
+	table_draw(&p->tab, y0 + 2, rows - 2, p, fd_cell);
+}
+
+static bool fd_key(void *st, const struct pane_ctx *c, int ch, int rows)
+{
+	struct fd_pane *p = st;
+	bool had = needs_all_info(p);
+
+	if (!table_key(&p->tab, ch, rows - 2, p, fd_cmp))
+		return false;
+	if (!had && needs_all_info(p) && !c->frozen) {
+		for (size_t i = 0; i < p->cur.n; i++)
+			if (p->cur.v[i].info_err == -EAGAIN)
+				proc_fd_read_info(c->dirfd, &p->cur.v[i]);
+		table_set_rows(&p->tab, p->tab.n, p, fd_cmp);
+	}
+	return true;
+}
+
+const struct pane_ops pane_fd = {
+	.name = "fd",
+	.title = "FDs",
+	.hotkey = '2',
+	.source = "/proc/%d/fd + fdinfo, sockets via /proc/%d/net/{unix,udp,udp6,netlink,tcp,tcp6}; needs ptrace-read access",
+	.file = "fd",
+	.refresh_ms = 900,
+	.create = fd_create,
+	.destroy = fd_destroy,
+	.update = fd_refresh,
+	.draw = fd_draw,
+	.on_key = fd_key,
+};

@@ -1,0 +1,194 @@
+/* Status pane: identity, memory, context switches and faults with their
+ * rates, capabilities, seccomp, tracer, affinity, oom score, cgroup,
+ * namespaces, start time, cwd and exe. The data is the screen's header
+ * read (stat, status and the extras), refreshed on every tick. */
+#include "pane.h"
+#include "doors.h"
+#include "draw.h"
+#include "proc/caps.h"
+#include "util.h"
+
+#define NCURSES_WIDECHAR 1
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <ncursesw/curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct status_pane {
+	int top;
+	char cwd_err[512], exe_err[512];
+};
+
+static void *status_create(void)
+{
+	return calloc(1, sizeof(struct status_pane));
+}
+
+static void status_destroy(void *st)
+{
+	free(st);
+}
+
+static void refused(const struct pane_ctx *c, int err, const char *file, char *out, size_t size)
+{
+	struct ps_error e;
+	char what[64];
+
+	if (!err) {
+		out[0] = '\0';
+		return;
+	}
+	if (err == -ENOENT) {
+		snprintf(out, size, "(none: kernel thread)");
+		return;
+	}
+	ps_error_clear(&e);
+	snprintf(what, sizeof(what), "read /proc/%d/%s", (int)c->pid, file);
+	door_refused(&e, PS_OP_READ_PROC, c->pid, err, what);
+	ps_error_str(&e, out, size);
+}
+
+static int status_refresh(void *st, const struct pane_ctx *c)
+{
+	struct status_pane *p = st;
+	refused(c, c->info->cwd_err, "cwd", p->cwd_err, sizeof(p->cwd_err));
+	refused(c, c->info->exe_err, "exe", p->exe_err, sizeof(p->exe_err));
+	return 0;
+}
+
+struct lines {
+	int y, top, skip, end, n;
+};
+
+static void put(struct lines *l, int attr, const char *label, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void put(struct lines *l, int attr, const char *label, const char *fmt, ...)
+{
+	char buf[2048];
+	va_list ap;
+
+	l->n++;
+	if (l->skip > 0) {
+		l->skip--;
+		return;
+	}
+	if (l->y >= l->end)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	draw_text(l->y, 0, 18, draw_attr(COL_GOOD), label);
+	draw_text(l->y, 18, -1, attr, buf);
+	l->y++;
+}
+
+static void put_kb(struct lines *l, const char *label, long kb)
+{
+	char h[32];
+	if (kb >= 0)
+		put(l, 0, label, "%10ld kB  %s", kb, human_bytes((unsigned long long)kb * 1024, h, sizeof(h)));
+}
+
+static void put_rate(struct lines *l, const struct pane_ctx *c, const char *label, unsigned long v, double rate)
+{
+	if (c->have_rates)
+		put(l, rate > 0 ? A_BOLD : 0, label, "%10lu   %8.1f/s", v, rate);
+	else
+		put(l, 0, label, "%10lu", v);
+}
+
+static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
+{
+	struct status_pane *p = st;
+	const struct proc_info *i = c->info;
+	const struct proc_status *s = &i->status;
+	struct lines l = { .y = y0, .skip = p->top, .end = y0 + rows };
+	char caps[1024], when[64];
+	time_t t = (time_t)i->start_epoch;
+	struct tm tm;
+
+	put(&l, A_BOLD, "State", "%c (%s)", i->stat.state, proc_state_name(i->stat.state));
+	put(&l, 0, "PPid", "%d", (int)s->ppid);
+	put(&l, 0, "Uid", "%u (%s)  effective %u  saved %u  fs %u", s->uid_real, i->user, s->uid_eff, s->uid_saved, s->uid_fs);
+	put(&l, 0, "Gid", "%u (%s)  effective %u  saved %u  fs %u", s->gid_real, i->group, s->gid_eff, s->gid_saved, s->gid_fs);
+	put(&l, 0, "Threads", "%ld", s->threads);
+	put_kb(&l, "VmPeak", s->vm_peak);
+	put_kb(&l, "VmSize", s->vm_size);
+	put_kb(&l, "VmRSS", s->vm_rss);
+	put_kb(&l, "RssAnon", s->rss_anon);
+	put_kb(&l, "RssFile", s->rss_file);
+	put_kb(&l, "RssShmem", s->rss_shmem);
+	put_kb(&l, "VmSwap", s->vm_swap);
+	if (c->have_rates)
+		put(&l, 0, "", "%10s   %10s", "total", "per second");
+	put_rate(&l, c, "Voluntary csw", s->voluntary_ctxt, c->rates->vol_ctxt_s);
+	put_rate(&l, c, "Involuntary csw", s->nonvoluntary_ctxt, c->rates->nonvol_ctxt_s);
+	put_rate(&l, c, "Minor faults", i->stat.minflt, c->rates->minflt_s);
+	put_rate(&l, c, "Major faults", i->stat.majflt, c->rates->majflt_s);
+	proc_caps_str(s->cap_eff, caps, sizeof(caps));
+	put(&l, s->cap_eff ? draw_attr(COL_WARN) : 0, "CapEff", "%s", caps);
+	proc_caps_str(s->cap_prm, caps, sizeof(caps));
+	put(&l, 0, "CapPrm", "%s", caps);
+	proc_caps_str(s->cap_inh, caps, sizeof(caps));
+	put(&l, 0, "CapInh", "%s", caps);
+	proc_caps_str(s->cap_bnd, caps, sizeof(caps));
+	put(&l, 0, "CapBnd", "%s", caps);
+	proc_caps_str(s->cap_amb, caps, sizeof(caps));
+	put(&l, 0, "CapAmb", "%s", caps);
+	put(&l, 0, "Seccomp", "%s%s", s->seccomp == 0 ? "disabled" : s->seccomp == 1 ? "strict" : s->seccomp == 2 ? "filter" : "unknown",
+	    s->seccomp == 2 ? (s->seccomp_filters == 1 ? " (1 filter)" : " (filters)") : "");
+	put(&l, 0, "NoNewPrivs", "%d", s->no_new_privs);
+	if (s->tracer_pid > 0)
+		put(&l, draw_attr(COL_WARN) | A_BOLD, "TracerPid", "%d (%s)", (int)s->tracer_pid, i->tracer_comm);
+	else
+		put(&l, 0, "TracerPid", "0 (not traced)");
+	put(&l, 0, "Cpus allowed", "%s", s->cpus_allowed_list);
+	if (i->oom_score != INT_MIN)
+		put(&l, 0, "oom_score", "%d  (oom_score_adj %d)", i->oom_score, i->oom_score_adj);
+	for (const char *cg = i->cgroup, *label = "Cgroup"; *cg; label = "") {
+		size_t n = strcspn(cg, "\n");
+		put(&l, 0, label, "%.*s", (int)n, cg);
+		cg += n + (cg[n] == '\n');
+	}
+	for (int k = 0; k < PROC_NS_COUNT; k++)
+		if (i->ns[k].ino)
+			put(&l, 0, k ? "" : "Namespaces", "%-7s %llu", i->ns[k].name, i->ns[k].ino);
+	localtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	put(&l, 0, "Started", "%s (%.0f s ago)", when, i->uptime_s);
+	if (i->cwd_err)
+		put(&l, draw_attr(COL_ERROR), "Cwd", "%s", p->cwd_err);
+	else
+		put(&l, 0, "Cwd", "%s", i->cwd);
+	if (i->exe_err)
+		put(&l, draw_attr(COL_ERROR), "Exe", "%s", p->exe_err);
+	else
+		put(&l, 0, "Exe", "%s", i->exe);
+	put(&l, 0, "Command", "%s", i->cmdline);
+	if (p->top > l.n - rows && l.n > rows)
+		p->top = l.n - rows;
+}
+
+static bool status_key(void *st, const struct pane_ctx *c, int ch, int rows)
+{
+	struct status_pane *p = st;
+	/* the line count is small and fixed enough: bound it generously */
+	return pane_scroll_key(&p->top, 80, rows, ch);
+}
+
+const struct pane_ops pane_status = {
+	.name = "status",
+	.title = "Status",
+	.hotkey = '1',
+	.source = "/proc/%d/{stat,status,cgroup,ns/*,oom_score,cwd,exe}; cwd and exe need ptrace-read access",
+	.file = "status",
+	.refresh_ms = 0,
+	.create = status_create,
+	.destroy = status_destroy,
+	.update = status_refresh,
+	.draw = status_draw,
+	.on_key = status_key,
+};

@@ -1,0 +1,163 @@
+/* Threads pane: per thread tid, name, state, CPU%, last CPU, wchan, the
+ * current system call by name with its first argument, context switches
+ * and the run-queue delay per second from schedstat. */
+#include "pane.h"
+#include "draw.h"
+#include "proc/task.h"
+#include "util.h"
+
+#define NCURSES_WIDECHAR 1
+#include <ncursesw/curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct threads_pane {
+	struct proc_threads cur, prev;
+	bool have_prev;
+	struct table tab;
+};
+
+enum { T_TID, T_NAME, T_STATE, T_CPU, T_LAST, T_WCHAN, T_SYSCALL, T_VOL, T_INVOL, T_RQ, T_N };
+static const struct table_col cols[T_N] = {
+	[T_TID] = { "TID", 7, true },      [T_NAME] = { "NAME", 16, false },  [T_STATE] = { "S", 1, false },
+	[T_CPU] = { "CPU%", 6, true },     [T_LAST] = { "CPU", 3, true },     [T_WCHAN] = { "WCHAN", 18, false },
+	[T_SYSCALL] = { "SYSCALL", 30, false }, [T_VOL] = { "VOLCSW", 8, true }, [T_INVOL] = { "INVCSW", 8, true },
+	[T_RQ] = { "RQms/s", 0, false },
+};
+
+static void *threads_create(void)
+{
+	struct threads_pane *p = calloc(1, sizeof(*p));
+	if (p)
+		table_init(&p->tab, cols, T_N, T_TID, false);
+	return p;
+}
+
+static void threads_destroy(void *st)
+{
+	struct threads_pane *p = st;
+	proc_threads_free(&p->cur);
+	proc_threads_free(&p->prev);
+	table_free(&p->tab);
+	free(p);
+}
+
+static int cmp_d(double a, double b)
+{
+	return (a > b) - (a < b);
+}
+
+static int threads_cmp(void *st, int a, int b, int col)
+{
+	struct threads_pane *p = st;
+	const struct proc_thread *x = &p->cur.v[a], *y = &p->cur.v[b];
+	int r = 0;
+
+	switch (col) {
+	case T_NAME: r = strcmp(x->comm, y->comm); break;
+	case T_STATE: r = x->state - y->state; break;
+	case T_CPU: r = cmp_d(x->cpu_pct, y->cpu_pct); break;
+	case T_LAST: r = x->processor - y->processor; break;
+	case T_WCHAN: r = strcmp(x->wchan, y->wchan); break;
+	case T_SYSCALL: r = (x->syscall_nr > y->syscall_nr) - (x->syscall_nr < y->syscall_nr); break;
+	case T_VOL: r = (x->vol_ctxt > y->vol_ctxt) - (x->vol_ctxt < y->vol_ctxt); break;
+	case T_INVOL: r = (x->nonvol_ctxt > y->nonvol_ctxt) - (x->nonvol_ctxt < y->nonvol_ctxt); break;
+	case T_RQ: r = cmp_d(x->wait_ms_per_s, y->wait_ms_per_s); break;
+	}
+	return r ? r : (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static int threads_refresh(void *st, const struct pane_ctx *c)
+{
+	struct threads_pane *p = st;
+	struct proc_threads tmp = p->prev;
+
+	/* The newest read becomes the previous one; reuse its buffer. */
+	p->prev = p->cur;
+	p->cur = tmp;
+	int r = proc_threads_read(c->dirfd, &p->cur);
+	if (r < 0) {
+		tmp = p->cur;
+		p->cur = p->prev;
+		p->prev = tmp;
+		return r;
+	}
+	if (p->have_prev)
+		proc_threads_rates(&p->prev, &p->cur);
+	p->have_prev = true;
+	table_set_rows(&p->tab, (int)p->cur.n, p, threads_cmp);
+	return 0;
+}
+
+static int threads_cell(void *st, int row, int col, char *buf, size_t size)
+{
+	struct threads_pane *p = st;
+	const struct proc_thread *t = &p->cur.v[row];
+
+	switch (col) {
+	case -1:
+		if (t->state == 'R')
+			return draw_attr(COL_GOOD);
+		if (t->state == 'D')
+			return draw_attr(COL_WARN);
+		return 0;
+	case T_TID: snprintf(buf, size, "%d", (int)t->tid); break;
+	case T_NAME: snprintf(buf, size, "%s", t->comm); break;
+	case T_STATE: snprintf(buf, size, "%c", t->state); break;
+	case T_CPU: snprintf(buf, size, "%.1f", t->cpu_pct); break;
+	case T_LAST: snprintf(buf, size, "%d", t->processor); break;
+	case T_WCHAN: snprintf(buf, size, "%s", t->wchan[0] ? t->wchan : "-"); break;
+	case T_SYSCALL: proc_thread_syscall_str(t, buf, size); break;
+	case T_VOL: snprintf(buf, size, "%lu", t->vol_ctxt); break;
+	case T_INVOL: snprintf(buf, size, "%lu", t->nonvol_ctxt); break;
+	case T_RQ:
+		if (t->have_schedstat)
+			snprintf(buf, size, "%6.1f", t->wait_ms_per_s);
+		else
+			snprintf(buf, size, "     -");
+		break;
+	}
+	return 0;
+}
+
+static void threads_draw(void *st, const struct pane_ctx *c, int y0, int rows)
+{
+	struct threads_pane *p = st;
+	int run = 0, unreadable = 0;
+	double rq = 0;
+
+	for (size_t i = 0; i < p->cur.n; i++) {
+		run += p->cur.v[i].state == 'R';
+		unreadable += p->cur.v[i].syscall_nr == PROC_SYSCALL_UNKNOWN;
+		rq += p->cur.v[i].wait_ms_per_s;
+	}
+	draw_textf(y0, 0, -1, A_BOLD, "%zu threads, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)",
+		   p->cur.n, run, rq);
+	if (unreadable)
+		draw_text(y0 + 1, 0, -1, draw_attr(COL_WARN),
+			  "SYSCALL shows '?': task/TID/syscall needs ptrace-attach access (root or the same user with ptrace allowed)");
+	else
+		draw_text(y0 + 1, 0, -1, draw_attr(COL_DIM), "SYSCALL: the call the thread is blocked in and its first argument; 'running': in user space");
+	table_draw(&p->tab, y0 + 2, rows - 2, p, threads_cell);
+}
+
+static bool threads_key(void *st, const struct pane_ctx *c, int ch, int rows)
+{
+	struct threads_pane *p = st;
+	return table_key(&p->tab, ch, rows - 2, p, threads_cmp);
+}
+
+const struct pane_ops pane_threads = {
+	.name = "threads",
+	.title = "Threads",
+	.hotkey = '5',
+	.source = "/proc/%d/task/TID/{stat,status,syscall,wchan,schedstat}; syscall needs ptrace access",
+	.file = "task",
+	.refresh_ms = 900,
+	.create = threads_create,
+	.destroy = threads_destroy,
+	.update = threads_refresh,
+	.draw = threads_draw,
+	.on_key = threads_key,
+};

@@ -1,0 +1,95 @@
+/* Panes of the detail screen: one file each (ui/pane-*.c), each a table
+ * entry. The screen owns the target and the header data; a pane reads its
+ * own /proc source only while it is shown, at most every refresh_ms. */
+#ifndef PS_UI_PANE_H
+#define PS_UI_PANE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "proc/info.h"
+
+struct ui;
+
+/* RSS samples of the last minute (taken by the screen on every refresh). */
+#define PANE_HIST_MAX 600
+struct pane_hist {
+	double t[PANE_HIST_MAX];
+	long rss_kb[PANE_HIST_MAX];
+	int n, head;                       /* ring: oldest at head when full */
+};
+
+/* What every pane may look at. */
+struct pane_ctx {
+	struct ui *ui;
+	pid_t pid;
+	int dirfd;                         /* /proc/PID of the inspected process */
+	const struct proc_info *info;      /* newest header data */
+	const struct proc_info_rates *rates; /* per second, since the previous tick */
+	bool have_rates;
+	const struct pane_hist *hist;
+	bool frozen;                       /* the process exited: draw, do not read */
+	double now;                        /* now_s() */
+};
+
+struct pane_ops {
+	const char *name;      /* "fd": help text data/help/pane-fd.txt, `show --pane` */
+	const char *title;     /* "FDs" on the tab bar */
+	int hotkey;            /* switches to the pane */
+	const char *source;    /* where the data comes from ("%d" is the PID) */
+	const char *file;      /* the /proc/PID file named when access is refused */
+	int refresh_ms;        /* minimum time between two reads */
+	void *(*create)(void);
+	void (*destroy)(void *st);
+	/* Read the pane's source. 0, or -errno (the screen turns EACCES/EPERM
+	 * into the door message, ESRCH into "process exited"). */
+	int (*update)(void *st, const struct pane_ctx *c);
+	void (*draw)(void *st, const struct pane_ctx *c, int y0, int rows);
+	/* Pane keys (sort, toggles, scrolling). true when handled. */
+	bool (*on_key)(void *st, const struct pane_ctx *c, int ch, int rows);
+};
+
+extern const struct pane_ops pane_status, pane_fd, pane_maps, pane_mem, pane_threads;
+
+/* A scrolling, sortable table shared by the panes. Rows are the pane's own
+ * data; the table keeps the order, the selection and the sort column. */
+struct table_col {
+	const char *title;
+	int width;             /* 0: the rest of the line; -1: hidden */
+	bool right;            /* right-aligned (numbers) */
+};
+
+struct table {
+	const struct table_col *cols;
+	int ncols;
+	int n;                 /* rows */
+	int *order;            /* display position -> row */
+	int cap;
+	int sel, top;          /* display positions */
+	int sort_col;
+	bool sort_desc;
+};
+
+/* Text of a cell; returns the row's attribute (0 for normal). */
+typedef int (*table_cell_fn)(void *st, int row, int col, char *buf, size_t size);
+/* Compare rows a and b on column col (<0, 0, >0). */
+typedef int (*table_cmp_fn)(void *st, int a, int b, int col);
+
+void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col, bool desc);
+/* New data: n rows, re-sorted; the selection stays at the same position. */
+void table_set_rows(struct table *t, int n, void *st, table_cmp_fn cmp);
+void table_draw(struct table *t, int y0, int rows, void *st, table_cell_fn cell);
+/* Bring the selection into view for body rows (table_draw does it too):
+ * the rows on screen are then order[top .. top + body). */
+void table_scroll(struct table *t, int body);
+/* Up/Down/PgUp/PgDn/Home/End/j/k move; '<' '>' pick the sort column, 'I'
+ * inverts it. */
+bool table_key(struct table *t, int ch, int rows, void *st, table_cmp_fn cmp);
+void table_free(struct table *t);
+
+/* Scroll offset for a plain list of n lines shown in rows (keys as above). */
+bool pane_scroll_key(int *top, int n, int rows, int ch);
+
+#endif
