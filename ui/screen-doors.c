@@ -107,10 +107,7 @@ static bool doors_key(struct ui *ui, void *p, int ch)
 			ui_message(ui, false, d->pid ? "probed PID %d again" : "read the system again", (int)d->pid);
 		break;
 	case 'p':
-		if (d->pid)
-			snprintf(buf, sizeof(buf), "%d", (int)d->pid);
-		else
-			buf[0] = '\0';
+		buf[0] = '\0';
 		if (ui_prompt(ui, "Probe PID (empty: system only): ", buf, sizeof(buf))) {
 			char *end;
 			long v;

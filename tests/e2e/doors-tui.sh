@@ -8,12 +8,14 @@ p=$(cat /proc/sys/kernel/perf_event_paranoid)
 start_target lab-fdleak 100 || exit 1
 T=$TPID
 
-tui_start 100x30 "$PSCOPE"
-tui_wait_for 'COMMAND' >/dev/null
-ok $? "pscope starts"
+# Start on the detail screen of our target, so that D probes it (and never
+# a process we did not start).
+tui_start 100x30 "$PSCOPE -p $T"
+tui_wait_for 'lab-fdleak' >/dev/null
+ok $? "pscope starts on the target's detail screen"
 tui_keys D
-tui_wait_for '^ Doors: what the kernel lets pscope do' >/dev/null
-ok $? "D opens the Doors screen"
+tui_wait_for "^ Doors: what the kernel lets pscope do, and PID $T \(lab-fdleak\)" >/dev/null
+ok $? "D opens the Doors screen on the process shown"
 check "it shows perf_event_paranoid as /proc/sys holds it" tui_wait_for "^  kernel.perf_event_paranoid +$p: "
 tui_keys F1
 check "F1 explains the Doors screen" tui_wait_for 'pscope help: Doors'
@@ -23,7 +25,9 @@ check "Esc leaves the help" tui_wait_for '^ Doors: what the kernel'
 
 tui_keys p
 check "p asks for a PID" tui_wait_for 'Probe PID \(empty: system only\):'
-tui_keys "$T" Enter
+tui_keys Enter
+check "an empty answer: the system only" tui_wait_for '^ Doors: what the kernel lets pscope do *[0-9]*%? *$'
+tui_keys p "$T" Enter
 check "the title names the probed process" tui_wait_for "^ Doors: what the kernel lets pscope do, and PID $T \(lab-fdleak\)"
 tui_keys NPage
 check "a page down shows the operations probed" tui_wait_for "^Operations on PID $T \(probed at "
@@ -47,7 +51,9 @@ check "r on a gone process says so" tui_wait_for "no process with PID $T"
 check "and shows the system only" tui_wait_for '^ Doors: what the kernel lets pscope do *[0-9]*%? *$'
 
 tui_keys Escape
-check "Esc returns to the process list" tui_wait_for 'COMMAND'
+check "Esc returns to the detail screen" tui_wait_for 'lab-fdleak'
+tui_keys Escape
+check "Esc again: the process list" tui_wait_for 'COMMAND'
 tui_keys q
 sleep 0.5
 check "q quits" sh -c "! tmux -L $TMUX_S list-panes -t $TMUX_S -F '#{pane_current_command}' 2>/dev/null | grep -q pscope"
