@@ -270,6 +270,12 @@ static const struct ui_fkey detail_fkeys[] = {
 	{ "C", "Core" }, { "F5", "Read" }, { "Esc", "Back" }, { "F10", "Quit" }, { NULL, NULL },
 };
 
+/* `D` opens the Doors screen on this process. */
+static pid_t detail_selected_pid(void *p)
+{
+	return ((struct detail *)p)->t.id.pid;
+}
+
 static const struct screen_ops detail_ops = {
 	.name = "Process detail",
 	.help = "detail",
@@ -277,6 +283,7 @@ static const struct screen_ops detail_ops = {
 	.draw = detail_draw,
 	.key = detail_key,
 	.tick = detail_tick,
+	.selected_pid = detail_selected_pid,
 	.destroy = detail_destroy,
 };
 

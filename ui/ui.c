@@ -202,6 +202,19 @@ static void dispatch_ring(struct ui *ui)
 	}
 }
 
+/* The process the user is looking at: the topmost screen that names one. */
+static pid_t selected_pid(void)
+{
+	for (int s = depth - 1; s >= 0; s--) {
+		if (stack[s].ops->selected_pid) {
+			pid_t pid = stack[s].ops->selected_pid(stack[s].st);
+			if (pid > 0)
+				return pid;
+		}
+	}
+	return 0;
+}
+
 static void handle_key(struct ui *ui, int ch)
 {
 	struct screen_slot *top = &stack[depth - 1];
@@ -228,7 +241,7 @@ static void handle_key(struct ui *ui, int ch)
 		screen_help_open(ui, top->ops->help, top->ops->name);
 		break;
 	case 'D':
-		screen_doors_open(ui, 0);
+		screen_doors_open(ui, selected_pid());
 		break;
 	case 12: /* ^L */
 		clearok(curscr, TRUE);

@@ -31,6 +31,9 @@ struct screen_ops {
 	/* A ring message; every screen on the stack sees it. Return true to
 	 * keep m->payload (the screen frees it later). */
 	bool (*message)(struct ui *ui, void *st, struct ring_msg *m);
+	/* The process this screen is about or has selected (0: none); `D`
+	 * opens the Doors screen on it. May be NULL. */
+	pid_t (*selected_pid)(void *st);
 	void (*destroy)(void *st);
 };
 
