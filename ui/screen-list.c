@@ -648,6 +648,13 @@ static const struct ui_fkey list_fkeys[] = {
 	{ NULL, NULL },
 };
 
+/* `D` opens the Doors screen on the selected process. */
+static pid_t list_selected_pid(void *p)
+{
+	struct proc_row *r = selected(p);
+	return r ? r->tgid : 0;
+}
+
 static const struct screen_ops list_ops = {
 	.name = "Processes",
 	.help = "list",
@@ -655,6 +662,7 @@ static const struct screen_ops list_ops = {
 	.draw = list_draw,
 	.key = list_key,
 	.tick = list_tick,
+	.selected_pid = list_selected_pid,
 	.destroy = list_destroy,
 };
 
