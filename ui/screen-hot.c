@@ -20,7 +20,7 @@
 static const int freq_steps[] = { 49, 99, 199, 499, 999, 1999, 3999 };
 
 struct hot_state {
-	struct workers *workers;
+	struct ui *ui;
 	struct target_id id;
 	char comm[64];
 	unsigned job;
@@ -526,9 +526,10 @@ static void hot_destroy(void *p)
 {
 	struct hot_state *h = p;
 
-	/* Esc: stop sampling. The job closes its events on its own thread. */
-	if (h->running)
-		workers_cancel(h->workers, h->job);
+	/* Esc: stop sampling. The job closes its events on its own thread.
+	 * On quit the workers are already gone (and cancelled every job). */
+	if (h->running && h->ui->workers)
+		workers_cancel(h->ui->workers, h->job);
 	samp_ctl_put(h->ctl);
 	samp_view_free(&h->view);
 	rel_free(h);
@@ -569,7 +570,7 @@ void screen_hot_open(struct ui *ui, pid_t pid)
 	h->id = t.id;
 	strlcpy_ps(h->comm, t.comm, sizeof(h->comm));
 	target_close(&t);
-	h->workers = ui->workers;
+	h->ui = ui;
 	h->win = SAMP_WIN_10S;
 	h->show_src = true;
 	h->sel_func = UINT32_MAX; /* nothing chosen yet: the top row */
