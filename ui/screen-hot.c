@@ -164,6 +164,8 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 	int src_w = h->show_src && cols >= 100 ? 22 : 0;
 	int fixed = 6 + 1 + 6 + 1 + 8 + 2;
 	int rest = cols - fixed - (spark_w ? spark_w + 1 : 0) - (src_w ? src_w + 1 : 0);
+	if (rest < 12)
+		rest = 12; /* a tiny terminal: the right edge clips the rest */
 	int mod_w = rest > 40 ? 18 : rest / 3, name_w = rest - mod_w - 1;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
