@@ -8,29 +8,36 @@
 #include <time.h>
 #include <unistd.h>
 
-ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t size)
+/* Read from fd into buf[0..size) until EOF or full; returns bytes or -errno. */
+static ssize_t read_some(int fd, char *buf, size_t size)
 {
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	size_t off = 0;
 
-	if (fd < 0)
-		return -errno;
-	while (off + 1 < size) {
-		ssize_t n = read(fd, buf + off, size - 1 - off);
+	while (off < size) {
+		ssize_t n = read(fd, buf + off, size - off);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			int err = errno;
-			close(fd);
-			return -err;
+			return -errno;
 		}
 		if (n == 0)
 			break;
 		off += (size_t)n;
 	}
-	buf[off] = '\0';
-	close(fd);
 	return (ssize_t)off;
+}
+
+ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t size)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read_some(fd, buf, size - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return n;
 }
 
 ssize_t read_file_alloc_at(int dirfd, const char *path, char **buf, size_t *cap)
@@ -40,36 +47,25 @@ ssize_t read_file_alloc_at(int dirfd, const char *path, char **buf, size_t *cap)
 
 	if (fd < 0)
 		return -errno;
-	if (!*buf || *cap < 4096) {
-		char *nb = realloc(*buf, 4096);
-		if (!nb) {
-			close(fd);
-			return -ENOMEM;
-		}
-		*buf = nb;
-		*cap = 4096;
-	}
 	for (;;) {
-		if (off + 1 >= *cap) {
-			char *nb = realloc(*buf, *cap * 2);
+		if (!*buf || off + 1 >= *cap) {
+			size_t ncap = *buf && *cap >= 4096 ? *cap * 2 : 4096;
+			char *nb = realloc(*buf, ncap);
 			if (!nb) {
 				close(fd);
 				return -ENOMEM;
 			}
 			*buf = nb;
-			*cap *= 2;
+			*cap = ncap;
 		}
-		ssize_t n = read(fd, *buf + off, *cap - 1 - off);
+		ssize_t n = read_some(fd, *buf + off, *cap - 1 - off);
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int err = errno;
 			close(fd);
-			return -err;
+			return n;
 		}
-		if (n == 0)
-			break;
 		off += (size_t)n;
+		if (off + 1 < *cap)
+			break; /* short read: end of file */
 	}
 	(*buf)[off] = '\0';
 	close(fd);

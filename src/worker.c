@@ -26,18 +26,23 @@ struct lane_arg {
 	struct lane *lane;
 };
 
+static void msg_init(struct ring_msg *m, struct job *j, enum ring_kind kind)
+{
+	memset(m, 0, sizeof(*m));
+	m->kind = kind;
+	m->job_id = j->id;
+	m->job_type = (int)j->type;
+	m->target = j->target;
+	m->fraction = -1;
+}
+
 static void post(struct job *j, enum ring_kind kind, void *payload, void (*pf)(void *))
 {
 	struct ring_msg m;
 
-	memset(&m, 0, sizeof(m));
-	m.kind = kind;
-	m.job_id = j->id;
-	m.job_type = (int)j->type;
-	m.target = j->target;
+	msg_init(&m, j, kind);
 	m.payload = payload;
 	m.payload_free = pf;
-	m.fraction = -1;
 	ring_post(j->ring, &m);
 }
 
@@ -46,11 +51,7 @@ void job_progress(struct job *j, double fraction, const char *fmt, ...)
 	struct ring_msg m;
 	va_list ap;
 
-	memset(&m, 0, sizeof(m));
-	m.kind = RING_PROGRESS;
-	m.job_id = j->id;
-	m.job_type = (int)j->type;
-	m.target = j->target;
+	msg_init(&m, j, RING_PROGRESS);
 	m.fraction = fraction;
 	va_start(ap, fmt);
 	vsnprintf(m.text, sizeof(m.text), fmt, ap);
@@ -72,12 +73,7 @@ void job_error(struct job *j, const struct ps_error *e)
 {
 	struct ring_msg m;
 
-	memset(&m, 0, sizeof(m));
-	m.kind = RING_ERROR;
-	m.job_id = j->id;
-	m.job_type = (int)j->type;
-	m.target = j->target;
-	m.fraction = -1;
+	msg_init(&m, j, RING_ERROR);
 	m.err = *e;
 	ring_post(j->ring, &m);
 }
