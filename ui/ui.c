@@ -29,6 +29,22 @@ struct screen_slot {
 static struct screen_slot stack[MAX_SCREENS];
 static int depth;
 static struct termios saved_tio;
+
+#define MAX_WATCHERS 4
+static struct {
+	bool (*fn)(struct ui *ui, void *st, struct ring_msg *m);
+	void *st;
+} watchers[MAX_WATCHERS];
+
+void ui_watch(bool (*fn)(struct ui *ui, void *st, struct ring_msg *m), void *st)
+{
+	for (int i = 0; i < MAX_WATCHERS; i++)
+		if (!watchers[i].fn || watchers[i].fn == fn) {
+			watchers[i].fn = fn;
+			watchers[i].st = st;
+			return;
+		}
+}
 static bool have_tio;
 
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st)
@@ -53,6 +69,34 @@ void ui_pop(struct ui *ui)
 	if (stack[depth].ops->destroy)
 		stack[depth].ops->destroy(stack[depth].st);
 	ui->dirty = true;
+}
+
+static struct screen_slot *slot_below(void *st)
+{
+	for (int i = depth - 1; i > 0; i--)
+		if (stack[i].st == st)
+			return &stack[i - 1];
+	return NULL;
+}
+
+void ui_below_draw(struct ui *ui, void *st, int y0, int rows)
+{
+	struct screen_slot *b = slot_below(st);
+	if (b && rows > 0)
+		b->ops->draw(ui, b->st, y0, rows);
+}
+
+bool ui_below_key(struct ui *ui, void *st, int ch)
+{
+	struct screen_slot *b = slot_below(st);
+	return b && b->ops->key && b->ops->key(ui, b->st, ch);
+}
+
+void ui_below_tick(struct ui *ui, void *st)
+{
+	struct screen_slot *b = slot_below(st);
+	if (b && b->ops->tick)
+		b->ops->tick(ui, b->st);
 }
 
 void ui_message(struct ui *ui, bool error, const char *fmt, ...)
@@ -148,11 +192,27 @@ static void dispatch_ring(struct ui *ui)
 			for (int s = depth - 1; s >= 0 && !kept; s--)
 				if (stack[s].ops->message)
 					kept = stack[s].ops->message(ui, stack[s].st, &msgs[i]);
+			for (int w = 0; w < MAX_WATCHERS && !kept; w++)
+				if (watchers[w].fn)
+					kept = watchers[w].fn(ui, watchers[w].st, &msgs[i]);
 			if (!kept)
 				ring_msg_release(&msgs[i]);
 		}
 		ui->dirty = true;
 	}
+}
+
+/* The process the user is looking at: the topmost screen that names one. */
+static pid_t selected_pid(void)
+{
+	for (int s = depth - 1; s >= 0; s--) {
+		if (stack[s].ops->selected_pid) {
+			pid_t pid = stack[s].ops->selected_pid(stack[s].st);
+			if (pid > 0)
+				return pid;
+		}
+	}
+	return 0;
 }
 
 static void handle_key(struct ui *ui, int ch)
@@ -181,7 +241,7 @@ static void handle_key(struct ui *ui, int ch)
 		screen_help_open(ui, top->ops->help, top->ops->name);
 		break;
 	case 'D':
-		screen_doors_open(ui, 0);
+		screen_doors_open(ui, selected_pid());
 		break;
 	case 12: /* ^L */
 		clearok(curscr, TRUE);
