@@ -427,6 +427,7 @@ int ui_run(const struct ui_opts *o)
 
 	/* Cancel jobs first: a running attach detaches before we go. */
 	workers_free(ui.workers);
+	ui.workers = NULL; /* screens destroyed below must not cancel jobs on it */
 	while (depth > 0) {
 		depth--;
 		if (stack[depth].ops->destroy)
