@@ -1,6 +1,7 @@
 #include "worker.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,16 @@ static void *lane_main(void *p)
 	struct lane *lane = la->lane;
 
 	free(la);
+	/* Asynchronous signals are the UI's (signalfd) or the default
+	 * action's business, never a worker's. */
+	sigset_t all;
+	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
+	sigdelset(&all, SIGFPE);
+	sigdelset(&all, SIGILL);
+	sigdelset(&all, SIGABRT);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		while (!lane->head && !w->stopping)
@@ -145,7 +156,7 @@ unsigned workers_submit(struct workers *w, enum worker_lane lane, enum job_type 
 			const struct target_id *target, void (*run)(struct job *), void *arg,
 			void (*arg_free)(void *))
 {
-	struct job *j = calloc(1, sizeof(*j));
+	struct job *j = (unsigned)lane < LANE_COUNT && w->lanes[lane].started ? calloc(1, sizeof(*j)) : NULL;
 
 	if (!j) {
 		if (arg && arg_free)

@@ -34,7 +34,8 @@ struct workers;
 struct workers *workers_new(struct ring *r);
 /* Cancels every job, joins the threads. */
 void workers_free(struct workers *w);
-/* Queue a job; returns its id (> 0), or 0 on allocation failure. */
+/* Queue a job; returns its id (> 0), or 0 when out of memory or the lane has
+ * no thread (arg is freed then). */
 unsigned workers_submit(struct workers *w, enum worker_lane lane, enum job_type type,
 			const struct target_id *target, void (*run)(struct job *), void *arg,
 			void (*arg_free)(void *));

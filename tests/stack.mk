@@ -4,7 +4,46 @@ noinst_PROGRAMS += tests/targets/stack-threads
 tests_targets_stack_threads_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_stack_threads_LDFLAGS = $(TARGET_LDFLAGS)
 
-check_PROGRAMS += tests/unit/test-freeze
+check_PROGRAMS += tests/unit/test-freeze tests/unit/test-stack
 tests_unit_test_freeze_SOURCES = tests/unit/test-freeze.c tests/unit/tap.h
 tests_unit_test_freeze_LDADD = $(MODEL_LIBS)
-TESTS += tests/unit/test-freeze
+tests_unit_test_stack_SOURCES = tests/unit/test-stack.c tests/unit/tap.h
+tests_unit_test_stack_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-freeze tests/unit/test-stack
+noinst_PROGRAMS += tests/targets/deadlock
+tests_targets_deadlock_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_deadlock_LDFLAGS = $(TARGET_LDFLAGS)
+
+# Ring and workers: unit tests, and a stress test under ThreadSanitizer
+# with its own copy of ring.c/worker.c (per-target flags replace AM_CFLAGS,
+# so the ASan flags of a sanitizer build do not mix in).
+check_PROGRAMS += tests/unit/test-ring tests/unit/test-ring-stress
+tests_unit_test_ring_SOURCES = tests/unit/test-ring.c tests/unit/tap.h
+tests_unit_test_ring_LDADD = $(MODEL_LIBS)
+tests_unit_test_ring_stress_SOURCES = tests/unit/test-ring-stress.c tests/unit/tap.h \
+	src/ring.c src/worker.c
+tests_unit_test_ring_stress_CFLAGS = $(WARN_CFLAGS) -pthread -O1 -g -fsanitize=thread
+tests_unit_test_ring_stress_LDFLAGS = -pthread -fsanitize=thread
+TESTS += tests/unit/test-ring tests/unit/test-ring-stress
+
+# The same known stacks built without frame pointers, without CFI (the
+# frame-pointer fallback), and stripped.
+noinst_PROGRAMS += tests/targets/stack-threads-nofp tests/targets/stack-threads-nocfi \
+	tests/targets/stack-threads-stripped
+tests_targets_stack_threads_nofp_SOURCES = tests/targets/stack-threads.c
+tests_targets_stack_threads_nofp_CFLAGS = $(TARGET_CFLAGS) -O2 -fomit-frame-pointer
+tests_targets_stack_threads_nofp_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_stack_threads_nocfi_SOURCES = tests/targets/stack-threads.c
+tests_targets_stack_threads_nocfi_CFLAGS = $(TARGET_CFLAGS) -fno-omit-frame-pointer \
+	-fno-asynchronous-unwind-tables -fno-unwind-tables
+tests_targets_stack_threads_nocfi_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_stack_threads_stripped_SOURCES = tests/targets/stack-threads.c
+tests_targets_stack_threads_stripped_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_stack_threads_stripped_LDFLAGS = $(TARGET_LDFLAGS) -s
+
+TESTS += tests/e2e/stack.sh
+EXTRA_DIST += tests/e2e/stack.sh
+TESTS += tests/e2e/stack-tui.sh
+EXTRA_DIST += tests/e2e/stack-tui.sh
+BENCHES += tests/bench/stack.sh
+EXTRA_DIST += tests/bench/stack.sh

@@ -71,6 +71,34 @@ void ui_pop(struct ui *ui)
 	ui->dirty = true;
 }
 
+static struct screen_slot *slot_below(void *st)
+{
+	for (int i = depth - 1; i > 0; i--)
+		if (stack[i].st == st)
+			return &stack[i - 1];
+	return NULL;
+}
+
+void ui_below_draw(struct ui *ui, void *st, int y0, int rows)
+{
+	struct screen_slot *b = slot_below(st);
+	if (b && rows > 0)
+		b->ops->draw(ui, b->st, y0, rows);
+}
+
+bool ui_below_key(struct ui *ui, void *st, int ch)
+{
+	struct screen_slot *b = slot_below(st);
+	return b && b->ops->key && b->ops->key(ui, b->st, ch);
+}
+
+void ui_below_tick(struct ui *ui, void *st)
+{
+	struct screen_slot *b = slot_below(st);
+	if (b && b->ops->tick)
+		b->ops->tick(ui, b->st);
+}
+
 void ui_message(struct ui *ui, bool error, const char *fmt, ...)
 {
 	va_list ap;
@@ -174,6 +202,19 @@ static void dispatch_ring(struct ui *ui)
 	}
 }
 
+/* The process the user is looking at: the topmost screen that names one. */
+static pid_t selected_pid(void)
+{
+	for (int s = depth - 1; s >= 0; s--) {
+		if (stack[s].ops->selected_pid) {
+			pid_t pid = stack[s].ops->selected_pid(stack[s].st);
+			if (pid > 0)
+				return pid;
+		}
+	}
+	return 0;
+}
+
 static void handle_key(struct ui *ui, int ch)
 {
 	struct screen_slot *top = &stack[depth - 1];
@@ -200,7 +241,7 @@ static void handle_key(struct ui *ui, int ch)
 		screen_help_open(ui, top->ops->help, top->ops->name);
 		break;
 	case 'D':
-		screen_doors_open(ui, 0);
+		screen_doors_open(ui, selected_pid());
 		break;
 	case 12: /* ^L */
 		clearok(curscr, TRUE);

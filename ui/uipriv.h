@@ -31,6 +31,9 @@ struct screen_ops {
 	/* A ring message; every screen on the stack sees it. Return true to
 	 * keep m->payload (the screen frees it later). */
 	bool (*message)(struct ui *ui, void *st, struct ring_msg *m);
+	/* The process this screen is about or has selected (0: none); `D`
+	 * opens the Doors screen on it. May be NULL. */
+	pid_t (*selected_pid)(void *st);
 	void (*destroy)(void *st);
 };
 
@@ -50,6 +53,11 @@ struct ui {
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st);
 /* Close the top screen (never the last one). */
 void ui_pop(struct ui *ui);
+/* For a screen running a job in a small panel while the screen below it
+ * stays usable: draw, key and tick the screen just below st's. */
+void ui_below_draw(struct ui *ui, void *st, int y0, int rows);
+bool ui_below_key(struct ui *ui, void *st, int ch);
+void ui_below_tick(struct ui *ui, void *st);
 /* Transient message on the status line (hostile text is fine: drawn safely). */
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ui_error(struct ui *ui, const struct ps_error *e);

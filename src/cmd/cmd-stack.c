@@ -1,9 +1,274 @@
+/* pscope stack PID: every thread's stack from one short freeze, and the
+ * deadlocks among them. */
 #include "cmd/cmd.h"
+#include "out/escape.h"
+#include "out/json.h"
+#include "stack/stack.h"
 
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct stack_flags {
+	bool json, source, inlines, group;
+	int max_frames;
+};
+
+static const char usage[] =
+	"Usage: pscope stack PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]\n"
+	"Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
+	"unwind and symbolize them and report the deadlocks among them.\n"
+	"  --json          JSON instead of text\n"
+	"  --source        file:line of every frame (needs debug info)\n"
+	"  --inlines       show inlined calls as frames of their own (implies --source)\n"
+	"  --no-group      print every thread, not one stack per group of identical ones\n"
+	"  --max-frames N  frames per thread (default 64)\n";
+
+static void print_frame(const struct stk_frame *f, int *no, const struct stack_flags *fl)
+{
+	const struct stk_sym *s = f->sym;
+	const char *mod = s && s->module ? s->module : "?";
+
+	if (fl->inlines && s) {
+		for (size_t i = 0; i < s->n_inl; i++) {
+			printf("#%d 0x%llx %s (inlined) (%s)", (*no)++, (unsigned long long)f->pc,
+			       esc(s->inl[i].function ? s->inl[i].function : "??"), esc(mod));
+			if (s->inl[i].file)
+				printf(" [%s:%d]", esc(s->inl[i].file), s->inl[i].line);
+			printf("\n");
+		}
+	}
+	printf("#%d 0x%llx ", (*no)++, (unsigned long long)f->pc);
+	if (s && s->function)
+		printf("%s+0x%llx", esc(s->function), (unsigned long long)s->offset);
+	else
+		printf("??");
+	printf(" (%s)", esc(mod));
+	if (fl->source && s) {
+		/* Without --inlines, the line of the pc itself (innermost). */
+		const char *file = !fl->inlines && s->n_inl ? s->inl[0].file : s->file;
+		int line = !fl->inlines && s->n_inl ? s->inl[0].line : s->line;
+		if (file)
+			printf(" [%s:%d]", esc(file), line);
+	}
+	printf("\n");
+}
+
+static void print_thread_line(const struct stk_thread *t)
+{
+	printf("TID %d \"%s\" (%c, %s)\n", (int)t->tid, esc(t->name), t->state ? t->state : '?', esc(t->syscall));
+	if (t->skipped)
+		printf("   not stopped: %s\n", t->skipped);
+}
+
+static void print_frames(const struct stk_thread *t, const struct stack_flags *fl)
+{
+	int no = 0;
+	for (size_t i = 0; i < t->n_frames; i++)
+		print_frame(&t->frames[i], &no, fl);
+	if (t->truncated)
+		printf("   ... (more frames: --max-frames)\n");
+}
+
+static const char *frame_fn(const struct stk_frame *f)
+{
+	return f && f->sym && f->sym->function ? f->sym->function : "??";
+}
+
+static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
+{
+	for (size_t c = 0; c < d->n_cycles; c++) {
+		const struct stk_cycle *cy = &d->cycles[c];
+		if (cy->n == 1)
+			printf("deadlock: a thread waits for a lock it holds itself\n");
+		else
+			printf("deadlock: %zu threads wait for each other\n", cy->n);
+		for (size_t k = 0; k < cy->n; k++) {
+			const struct stk_edge *e = &cy->edges[k];
+			const char *name = "";
+			for (size_t i = 0; i < d->n_threads; i++)
+				if (d->threads[i].tid == e->tid)
+					name = d->threads[i].name;
+			printf("  TID %d \"%s\" waits for lock 0x%llx", (int)e->tid, esc(name),
+			       (unsigned long long)e->lock_addr);
+			if (e->lock_name)
+				printf(" (%s)", esc(e->lock_name));
+			printf(" held by TID %d, in %s", (int)e->waits_for_tid, esc(frame_fn(e->frame)));
+			if (e->frame && e->frame->sym && e->frame->sym->function)
+				printf("+0x%llx", (unsigned long long)e->frame->sym->offset);
+			printf("\n");
+		}
+		printf("\n");
+	}
+	if (!fl->group) {
+		for (size_t i = 0; i < d->n_threads; i++) {
+			print_thread_line(&d->threads[i]);
+			print_frames(&d->threads[i], fl);
+			printf("\n");
+		}
+		return;
+	}
+	for (size_t g = 0; g < d->n_groups; g++) {
+		const struct stk_group *gr = &d->groups[g];
+		const struct stk_thread *first = &d->threads[gr->members[0]];
+		if (gr->n > 1) {
+			char chain[1024];
+			stk_chain(first, chain, sizeof(chain));
+			printf("%zu threads: %s\n", gr->n, esc(chain));
+		}
+		for (size_t k = 0; k < gr->n; k++)
+			print_thread_line(&d->threads[gr->members[k]]);
+		print_frames(first, fl);
+		printf("\n");
+	}
+}
+
+static void hex(struct json_object *o, const char *key, unsigned long long v)
+{
+	char buf[32];
+	snprintf(buf, sizeof(buf), "0x%llx", v);
+	out_json_str(o, key, buf);
+}
+
+static struct json_object *json_frame(uint64_t pc, const char *fn, long long off, const char *mod, const char *file,
+				      int line, bool inlined)
+{
+	struct json_object *f = json_object_new_object();
+	hex(f, "pc", pc);
+	out_json_str(f, "function", fn);
+	if (off >= 0)
+		out_json_int(f, "offset", off);
+	else
+		json_object_object_add(f, "offset", NULL);
+	out_json_str(f, "module", mod);
+	out_json_str(f, "file", file);
+	if (file)
+		out_json_int(f, "line", line);
+	else
+		json_object_object_add(f, "line", NULL);
+	if (inlined)
+		out_json_bool(f, "inlined", 1);
+	return f;
+}
+
+static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
+{
+	struct json_object *root = json_object_new_object();
+	struct json_object *threads = json_object_new_array();
+	struct json_object *dls = json_object_new_array();
+
+	out_json_int(root, "pid", d->target.pid);
+	out_json_double(root, "pause_ms", d->pause_ms);
+	for (size_t i = 0; i < d->n_threads; i++) {
+		const struct stk_thread *t = &d->threads[i];
+		struct json_object *jt = json_object_new_object(), *frames = json_object_new_array();
+		char st[2] = { t->state ? t->state : '?', 0 };
+		out_json_int(jt, "tid", t->tid);
+		out_json_str(jt, "name", t->name);
+		out_json_str(jt, "state", st);
+		out_json_str(jt, "syscall", t->syscall);
+		if (t->skipped)
+			out_json_str(jt, "skipped", t->skipped);
+		for (size_t k = 0; k < t->n_frames; k++) {
+			const struct stk_frame *f = &t->frames[k];
+			const struct stk_sym *s = f->sym;
+			if (fl->inlines)
+				for (size_t n = 0; n < s->n_inl; n++)
+					json_object_array_add(frames, json_frame(f->pc, s->inl[n].function, -1, s->module,
+										 s->inl[n].file, s->inl[n].line, true));
+			const char *file = fl->source ? (!fl->inlines && s->n_inl ? s->inl[0].file : s->file) : NULL;
+			int line = !fl->inlines && s->n_inl ? s->inl[0].line : s->line;
+			json_object_array_add(frames, json_frame(f->pc, s->function, s->function ? (long long)s->offset : -1,
+								 s->module, file, line, false));
+		}
+		json_object_object_add(jt, "frames", frames);
+		json_object_array_add(threads, jt);
+	}
+	json_object_object_add(root, "threads", threads);
+	for (size_t c = 0; c < d->n_cycles; c++) {
+		struct json_object *cy = json_object_new_array();
+		for (size_t k = 0; k < d->cycles[c].n; k++) {
+			const struct stk_edge *e = &d->cycles[c].edges[k];
+			struct json_object *je = json_object_new_object();
+			out_json_int(je, "tid", e->tid);
+			out_json_int(je, "waits_for_tid", e->waits_for_tid);
+			hex(je, "lock_addr", e->lock_addr);
+			out_json_str(je, "lock_name", e->lock_name);
+			out_json_str(je, "function", e->frame && e->frame->sym ? e->frame->sym->function : NULL);
+			json_object_array_add(cy, je);
+		}
+		json_object_array_add(dls, cy);
+	}
+	json_object_object_add(root, "deadlocks", dls);
+	return out_json_print(stdout, root, 1);
+}
 
 int cmd_stack(int argc, char **argv)
 {
-	fprintf(stderr, "pscope stack: not built yet\n");
-	return 1;
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "source", no_argument, NULL, 's' },
+		{ "inlines", no_argument, NULL, 'i' },
+		{ "no-group", no_argument, NULL, 'g' },
+		{ "max-frames", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct stack_flags fl = { .group = true, .max_frames = 64 };
+	struct ps_error e;
+	struct stk_dump *d;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j': fl.json = true; break;
+		case 's': fl.source = true; break;
+		case 'i': fl.inlines = fl.source = true; break;
+		case 'g': fl.group = false; break;
+		case 'm': {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || end == optarg || v < 1 || v > 4096) {
+				fprintf(stderr, "pscope stack: --max-frames wants a number from 1 to 4096, not '%s'\n",
+					esc(optarg));
+				return 2;
+			}
+			fl.max_frames = (int)v;
+			break;
+		}
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "pscope stack: unexpected argument '%s'\n%s", esc(argv[optind + 1]), usage);
+		return 2;
+	}
+	pid_t pid = cmd_parse_pid("stack", optind < argc ? argv[optind] : NULL);
+	if (pid < 0)
+		return 2;
+
+	struct stk_opts o = { .max_frames = fl.max_frames, .source = fl.source };
+	ps_error_clear(&e);
+	if (stk_dump_run(pid, NULL, &o, &d, &e) < 0)
+		return cmd_fail("stack", &e);
+	if (fl.json)
+		print_json(d, &fl);
+	else
+		print_text(d, &fl);
+	fflush(stdout);
+	for (size_t i = 0; i < d->n_threads; i++)
+		if (d->threads[i].skipped)
+			fprintf(stderr, "pscope stack: thread %d not stopped: %s\n", (int)d->threads[i].tid,
+				d->threads[i].skipped);
+	fprintf(stderr, "stopped %zu threads for %.2f ms\n", d->n_stopped, d->pause_ms);
+	stk_dump_free(d);
+	return 0;
 }

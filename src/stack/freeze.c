@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,52 +194,63 @@ static void read_regs(struct frozen_thread *th, bool core)
 	th->have_siginfo = ptrace(PTRACE_GETSIGINFO, th->tid, NULL, &th->siginfo) == 0;
 }
 
-/* Wait for threads [from, n) to stop, polling each with WNOHANG until the
- * deadline. Threads still running then are marked skipped. */
+/* Wait for the threads [from, n) to stop until the deadline; read each
+ * one's registers as soon as it stops, while the others are still on
+ * their way. waitpid(tid) is a direct lookup (waitpid(-1) would walk every
+ * tracee at each call): poll the pending threads round-robin, in bursts,
+ * and sleep when a burst finds none stopped, leaving the CPU to the
+ * threads on their way to the stop. Threads still running at the deadline
+ * are marked skipped. */
 static void wait_stops(struct freeze *fz, size_t from, const struct freeze_opts *o)
 {
+	enum { BURST = 64 };
 	uint64_t deadline = now_ns() + (uint64_t)(o->deadline_ms > 0 ? o->deadline_ms : 500) * 1000000ull;
-	long nap_us = 20;
+	size_t *pend = malloc((fz->n - from + 1) * sizeof(*pend));
+	size_t np = 0, cur = 0;
 
-	for (;;) {
-		size_t pending = 0, progress = 0;
-		for (size_t i = from; i < fz->n; i++) {
-			struct frozen_thread *th = &fz->threads[i];
-			if (!th->seized || th->stopped)
-				continue;
+	if (!pend)
+		return;
+	for (size_t i = from; i < fz->n; i++)
+		if (fz->threads[i].seized && !fz->threads[i].stopped)
+			pend[np++] = i;
+	while (np && !cancelled(o)) {
+		size_t hits = 0;
+		for (size_t k = 0; k < BURST && np; k++) {
+			if (cur >= np)
+				cur = 0;
+			struct frozen_thread *th = &fz->threads[pend[cur]];
 			int status;
 			pid_t r = waitpid(th->tid, &status, __WALL | WNOHANG);
-			if (r == th->tid && took_status(th, status)) {
-				progress++;
-				continue;
-			}
-			if (r < 0 && errno == ECHILD) {
+			bool done = false;
+			if (r == th->tid)
+				done = took_status(th, status);
+			else if (r < 0 && errno == ECHILD) {
 				th->seized = false;
 				th->skipped = "exited during the snapshot";
-				progress++;
+				done = true;
+			}
+			if (!done) {
+				cur++;
 				continue;
 			}
-			pending++;
+			if (th->stopped)
+				read_regs(th, o->core_regs);
+			pend[cur] = pend[--np]; /* order does not matter much */
+			hits++;
 		}
-		if (!pending || cancelled(o))
-			return;
+		if (hits)
+			continue;
 		if (now_ns() >= deadline)
 			break;
-		if (progress) {
-			nap_us = 20;
-			continue;
-		}
-		struct timespec ts = { 0, nap_us * 1000 };
+		struct timespec ts = { 0, 200 * 1000 };
 		nanosleep(&ts, NULL);
-		if (nap_us < 1000)
-			nap_us *= 2;
 	}
-	for (size_t i = from; i < fz->n; i++) {
-		struct frozen_thread *th = &fz->threads[i];
-		if (th->seized && !th->stopped)
-			th->skipped = th->state == 'D' ? "did not stop before the deadline (D state: uninterruptible sleep)"
-						       : "did not stop before the deadline";
+	for (size_t k = 0; k < np; k++) {
+		struct frozen_thread *th = &fz->threads[pend[k]];
+		th->skipped = th->state == 'D' ? "did not stop before the deadline (D state: uninterruptible sleep)"
+					       : "did not stop before the deadline";
 	}
+	free(pend);
 }
 
 /* Detach every stopped thread; seized ones still running are left to the
@@ -258,6 +270,17 @@ static void detach_all(struct freeze *fz)
 		}
 	}
 	fz->t_released_ns = now_ns();
+}
+
+/* Each interrupt and detach wakes a thread of the target, which would
+ * preempt us on a busy machine and stretch the pause: from the first
+ * interrupt to the last detach, run above normal threads when allowed
+ * (root; otherwise this does nothing). In between, this thread only
+ * sleeps or makes short syscalls. */
+static void realtime(bool on)
+{
+	struct sched_param sp = { .sched_priority = on ? 1 : 0 };
+	pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp);
 }
 
 static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_error *e)
@@ -293,6 +316,7 @@ static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_er
 			snprintf(what, sizeof(what), "attach to thread %d", (int)th->tid);
 			return door_refused(e, PS_OP_ATTACH, pid, err, th->tid == pid ? "attach" : what);
 		}
+		realtime(true);
 		for (size_t i = from; i < fz->n; i++) {
 			struct frozen_thread *th = &fz->threads[i];
 			if (!th->seized)
@@ -314,9 +338,6 @@ static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_er
 	}
 	if (!find(fz, pid) && fz->n == 0)
 		return door_refused(e, PS_OP_ATTACH, pid, ESRCH, "stop the threads");
-	for (size_t i = 0; i < fz->n; i++)
-		if (fz->threads[i].stopped)
-			read_regs(&fz->threads[i], o->core_regs);
 	return 0;
 }
 
@@ -329,17 +350,21 @@ static void *tracer_main(void *p)
 
 	ps_error_clear(&err);
 	rc = stop_all(fz, &tr->opts, &err);
-	if (rc < 0)
+	if (rc == 0 && tr->opts.on_frozen)
+		tr->opts.on_frozen(fz, tr->opts.on_frozen_arg);
+	if (rc < 0 || tr->opts.release_early) {
 		detach_all(fz);
+		realtime(false);
+	}
 	pthread_mutex_lock(&tr->lock);
 	tr->rc = rc;
 	tr->err = err;
-	tr->phase = rc < 0 ? PH_DONE : PH_FROZEN;
+	tr->phase = rc < 0 || tr->opts.release_early ? PH_DONE : PH_FROZEN;
 	pthread_cond_broadcast(&tr->cond);
 	while (tr->phase == PH_FROZEN)
 		pthread_cond_wait(&tr->cond, &tr->lock);
 	pthread_mutex_unlock(&tr->lock);
-	if (rc == 0)
+	if (rc == 0 && !tr->opts.release_early)
 		detach_all(fz);
 	/* Returning ends this thread: the kernel detaches whatever is still
 	 * seized (threads that never stopped). */

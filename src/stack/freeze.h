@@ -48,10 +48,20 @@ struct frozen_thread {
 	bool have_siginfo;
 };
 
+struct freeze;
+
 struct freeze_opts {
 	int deadline_ms;                 /* per-attach wait deadline; 0 = 500 */
 	bool core_regs;                  /* also FP/xstate/siginfo (for cores) */
 	atomic_bool *cancel;             /* may be NULL */
+	/* Called on the tracer thread as soon as every thread is stopped and
+	 * its registers read, before freeze_stop returns (read memory with
+	 * freeze_read or process_vm_readv there). With release_early, the
+	 * threads are let go right after it: the copy then runs at the
+	 * tracer's priority with no hand-over between threads in the pause. */
+	void (*on_frozen)(struct freeze *fz, void *arg);
+	void *on_frozen_arg;
+	bool release_early;
 };
 
 struct freeze {

@@ -1,5 +1,5 @@
 /* A target with known stacks in many threads: each worker blocks in
- *   leaf_wait <- level3 <- level2 <- level1 <- worker <- start_thread
+ *   leaf_wait (with wait_forever inlined) <- level3 <- level2 <- level1 <- worker <- start_thread
  * and the main thread in main_wait <- main.
  *
  * Usage: stack-threads [N] [--probe] [--churn] [--dstate]
@@ -9,6 +9,7 @@
  *            "maxgap_us N" on stdout and resets it
  *   --churn  a thread keeps creating short-lived threads (churn_child)
  *   --dstate a thread sits in vfork (D state) for 3 s at a time
+ *   --hostile the first worker's name holds terminal escape sequences
  * Prints "ready" once every worker is blocked. */
 #include <pthread.h>
 #include <signal.h>
@@ -20,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define NOINLINE __attribute__((noinline))
+#define NOINLINE __attribute__((noinline, noclone))
 
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
@@ -28,12 +29,18 @@ static atomic_int blocked;
 static atomic_llong maxgap_ns;
 static volatile int sink;
 
+/* Always inlined into leaf_wait: an inline frame for --inlines. */
+static inline __attribute__((always_inline)) void wait_forever(void)
+{
+	for (;;)
+		pthread_cond_wait(&never, &mu);
+}
+
 NOINLINE static void leaf_wait(void)
 {
 	pthread_mutex_lock(&mu);
 	atomic_fetch_add(&blocked, 1);
-	for (;;)
-		pthread_cond_wait(&never, &mu);
+	wait_forever();
 }
 
 NOINLINE static void level3(int x)
@@ -135,7 +142,7 @@ NOINLINE static void main_wait(void)
 
 int main(int argc, char **argv)
 {
-	int n = 8, probe = 0, churn = 0, dstate = 0;
+	int n = 8, probe = 0, churn = 0, dstate = 0, hostile = 0;
 	pthread_attr_t attr;
 	sigset_t set;
 
@@ -146,6 +153,8 @@ int main(int argc, char **argv)
 			churn = 1;
 		else if (!strcmp(argv[i], "--dstate"))
 			dstate = 1;
+		else if (!strcmp(argv[i], "--hostile"))
+			hostile = 1;
 		else
 			n = atoi(argv[i]);
 	}
@@ -160,6 +169,8 @@ int main(int argc, char **argv)
 			perror("pthread_create");
 			return 1;
 		}
+		if (hostile && i == 0)
+			pthread_setname_np(t, "\033]0;pwn\007\033[2J");
 	}
 	while (atomic_load(&blocked) < n)
 		usleep(1000);

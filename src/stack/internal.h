@@ -1,0 +1,49 @@
+/* Pieces of the stack dump shared by the files of src/stack and the unit
+ * tests: maps parser, unwinder, symbol cache, lock graph. */
+#ifndef PS_STACK_INTERNAL_H
+#define PS_STACK_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+#include "proc/maps.h"
+#include "stack/stack.h"
+
+/* The mapping holding addr in a parsed /proc/PID/maps, or NULL. */
+const struct proc_map *stk_map_find(const struct proc_maps *m, uint64_t addr);
+
+/* Unwinder over copied stacks. Reads outside a stack copy (module text,
+ * .eh_frame, [vdso]) come from the live process through a page cache:
+ * those pages are read-only, so reading them after the release is safe. */
+struct stk_unwinder;
+struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct proc_maps *maps);
+/* Unwind one thread. pcs[0] is the interrupted pc; returns the frame
+ * count (<= max); *truncated when max was reached. */
+int stk_unwind(struct stk_unwinder *u, const struct user_regs_struct *regs, const void *stack,
+	       uint64_t stack_lo, size_t stack_len, uint64_t *pcs, bool *by_fp, int max, bool *truncated);
+void stk_unwinder_free(struct stk_unwinder *u);
+
+/* libdw symbol cache: one lookup per distinct pc. */
+struct stk_symcache;
+struct stk_symcache *stk_symcache_new(pid_t pid, const char *maps_text, bool source);
+/* activation: pc is where the thread was interrupted (frame 0); other
+ * frames hold return addresses and are looked up at pc - 1. */
+const struct stk_sym *stk_symcache_lookup(struct stk_symcache *c, uint64_t pc, bool activation);
+/* Name of the data symbol covering addr ("ledger", "table+0x8"), malloc'd, or NULL. */
+char *stk_symcache_data_name(struct stk_symcache *c, uint64_t addr);
+size_t stk_symcache_count(const struct stk_symcache *c);
+void stk_symcache_free(struct stk_symcache *c);
+
+/* Lock graph. The owner of a lock a thread waits on in futex(): op is the
+ * futex op (cmd), w the 5 ints at the futex address (glibc
+ * pthread_mutex_t: lock, count, owner, nusers, kind). 0 if not a mutex. */
+pid_t stk_lock_owner(int op, const uint32_t w[5]);
+/* Cycles of the wait-for graph: waits_for[i] is the tid thread i waits
+ * for (0: none). cycle_of[i] gets the cycle number (1-based) or 0.
+ * Returns the number of cycles. */
+size_t stk_lock_cycles(const pid_t *tid, const pid_t *waits_for, size_t n, size_t *cycle_of);
+
+#endif

@@ -1,0 +1,117 @@
+/* All-thread stack dump: a short consistent freeze (registers + a copy of
+ * each stack + lock words), then, with the target running again, offline
+ * unwinding (libunwind over the copies), symbolization (libdw) and the
+ * wait-for graph of futex waiters (deadlocks). */
+#ifndef PS_STACK_STACK_H
+#define PS_STACK_STACK_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "target.h"
+
+/* One pc, symbolized once and shared by every frame with that pc. Strings
+ * come from ELF/DWARF: hostile. */
+struct stk_inline {
+	char *function;
+	char *file;          /* where this inlined call's code is (innermost: the pc's line) */
+	int line;
+};
+
+struct stk_sym {
+	char *function;      /* NULL when unknown */
+	uint64_t offset;     /* pc - symbol start */
+	char *module;        /* file name of the module ("libc.so.6", "[vdso]"), NULL if none */
+	char *file;          /* source file of the pc (outer function after inlines), or NULL */
+	int line;
+	struct stk_inline *inl; /* inlined calls at pc, innermost first */
+	size_t n_inl;
+};
+
+struct stk_frame {
+	uint64_t pc;
+	const struct stk_sym *sym;
+	bool by_fp;          /* found by the frame-pointer chain (no CFI) */
+};
+
+struct stk_thread {
+	pid_t tid;
+	char name[64];       /* hostile */
+	char state;          /* before the freeze: R, S, D... */
+	char syscall[32];    /* "futex", "nanosleep", "running", "syscall 451" */
+	long syscall_nr;     /* -1 when not in a syscall */
+	char syscall_raw[160]; /* /proc/PID/task/TID/syscall form */
+	char wchan[64];
+	const char *skipped; /* not frozen: why (static string), frames empty */
+	struct stk_frame *frames;
+	size_t n_frames;
+	bool truncated;      /* --max-frames reached or the stack copy ended */
+	int group;           /* index in dump->groups */
+};
+
+struct stk_edge {
+	pid_t tid;           /* waits for ... */
+	pid_t waits_for_tid; /* ... the holder of ... */
+	uint64_t lock_addr;  /* ... the lock at this address */
+	char *lock_name;     /* symbol of a global lock ("ledger"), or NULL */
+	const struct stk_frame *frame; /* where tid waits (first frame of the program's own code) */
+};
+
+struct stk_cycle {
+	struct stk_edge *edges;
+	size_t n;
+};
+
+struct stk_group {
+	size_t *members;     /* indexes in dump->threads */
+	size_t n;
+};
+
+struct stk_dump {
+	struct target_id target;
+	char comm[64];       /* hostile */
+	double pause_ms;
+	size_t n_stopped;    /* threads frozen together */
+	unsigned rounds;     /* task-list scans */
+	struct stk_thread *threads;
+	size_t n_threads;
+	struct stk_group *groups; /* largest first */
+	size_t n_groups;
+	struct stk_cycle *cycles;
+	size_t n_cycles;
+	size_t n_frames, n_syms; /* unwound frames, distinct pcs symbolized */
+	double unwind_ms, symbolize_ms, wall_ms;
+	struct stk_symcache *syms; /* owns every stk_sym */
+};
+
+struct stk_opts {
+	int max_frames;      /* 0 = 64 */
+	size_t stack_max;    /* bytes copied per stack; 0 = 256 KiB */
+	int deadline_ms;     /* freeze deadline; 0 = 500 */
+	bool source;         /* file:line and inline frames (libdw) */
+	atomic_bool *cancel;
+	/* Progress from the thread running the dump; may be NULL. */
+	void (*progress)(void *arg, double fraction, const char *text);
+	void *progress_arg;
+};
+
+/* Dump pid (refused with ESRCH unless it still is `want`, when given).
+ * The target is stopped only inside this call, never after it returns. */
+int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts *o,
+		 struct stk_dump **out, struct ps_error *e);
+void stk_dump_free(struct stk_dump *d);
+/* Run the dump of the process `id` as an ATTACH-lane job: RING_PROGRESS
+ * while it runs, then a RING_RESULT whose payload is the struct stk_dump
+ * (or a RING_ERROR); cancel releases the target. Returns the job id, 0 on
+ * failure. */
+struct workers;
+unsigned stk_submit(struct workers *w, const struct target_id *id, bool source);
+/* "leaf_wait <- level3 <- worker <- start_thread": a thread's functions,
+ * innermost first, from its first frame outside the module of frame 0. */
+size_t stk_chain(const struct stk_thread *t, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,408 @@
+/* Offline unwinding with libunwind over the stack copies.
+ *
+ * The address space's accessors read registers from the snapshot, stack
+ * memory from the copy, and everything else (module text, .eh_frame_hdr,
+ * .eh_frame, [vdso]) from the live process through a page cache. Unwind
+ * tables are found per module from the ELF headers in process memory
+ * (PT_GNU_EH_FRAME), which serves files and [vdso] alike, and are cached
+ * per module; libunwind's dwarf_search_unwind_table does the lookup, as
+ * libunwind-ptrace's _UPT_find_proc_info does, but without re-reading
+ * /proc/PID/maps and the ELF file at every miss. */
+#include "stack/internal.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <libunwind.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+/* Exported by libunwind (used by libunwind-ptrace), not in its headers. */
+extern int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip, unw_dyn_info_t *di,
+					      unw_proc_info_t *pi, int need_unwind_info, void *arg);
+
+#define PAGE 4096ull
+
+/* ---- /proc/PID/maps ---- */
+
+const struct proc_map *stk_map_find(const struct proc_maps *m, uint64_t addr)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (addr < m->v[mid].start)
+			hi = mid;
+		else if (addr >= m->v[mid].end)
+			lo = mid + 1;
+		else
+			return &m->v[mid];
+	}
+	return NULL;
+}
+
+/* ---- live memory page cache ---- */
+
+struct page {
+	uint64_t addr;      /* page address + 1 (0 = empty slot) */
+	bool ok;
+	unsigned char *data;
+};
+
+struct module {
+	uint64_t start, end; /* the executable mapping */
+	bool tried, ok;
+	unw_dyn_info_t di;
+};
+
+struct stk_unwinder {
+	pid_t pid;
+	const struct proc_maps *maps;
+	unw_addr_space_t as;
+	struct page *pages;
+	size_t npages, cap;  /* open addressing, cap a power of two */
+	struct module *mods;
+	size_t nmods;
+};
+
+struct uw_ctx {
+	struct stk_unwinder *u;
+	const struct user_regs_struct *regs;
+	const unsigned char *stack;
+	uint64_t lo;
+	size_t len;
+};
+
+static struct page *page_get(struct stk_unwinder *u, uint64_t pa)
+{
+	if (u->npages * 2 >= u->cap) {
+		size_t nc = u->cap ? u->cap * 2 : 256;
+		struct page *np = calloc(nc, sizeof(*np));
+		if (!np)
+			return NULL;
+		for (size_t i = 0; i < u->cap; i++) {
+			if (!u->pages[i].addr)
+				continue;
+			size_t h = (size_t)((u->pages[i].addr >> 12) * 0x9e3779b97f4a7c15ull) & (nc - 1);
+			while (np[h].addr)
+				h = (h + 1) & (nc - 1);
+			np[h] = u->pages[i];
+		}
+		free(u->pages);
+		u->pages = np;
+		u->cap = nc;
+	}
+	size_t h = (size_t)(((pa + 1) >> 12) * 0x9e3779b97f4a7c15ull) & (u->cap - 1);
+	while (u->pages[h].addr) {
+		if (u->pages[h].addr == pa + 1)
+			return &u->pages[h];
+		h = (h + 1) & (u->cap - 1);
+	}
+	struct page *p = &u->pages[h];
+	p->addr = pa + 1;
+	p->data = malloc(PAGE);
+	u->npages++;
+	if (p->data) {
+		struct iovec l = { p->data, PAGE }, r = { (void *)(uintptr_t)pa, PAGE };
+		p->ok = process_vm_readv(u->pid, &l, 1, &r, 1, 0) == (ssize_t)PAGE;
+	}
+	return p;
+}
+
+static int live_read(struct stk_unwinder *u, uint64_t addr, void *buf, size_t len)
+{
+	unsigned char *out = buf;
+
+	while (len) {
+		uint64_t pa = addr & ~(PAGE - 1);
+		size_t off = (size_t)(addr - pa), n = PAGE - off;
+		if (n > len)
+			n = len;
+		struct page *p = page_get(u, pa);
+		if (!p || !p->ok)
+			return -1;
+		memcpy(out, p->data + off, n);
+		out += n;
+		addr += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int ctx_read(struct uw_ctx *c, uint64_t addr, void *buf, size_t len)
+{
+	if (c->stack && addr >= c->lo && addr - c->lo + len <= c->len) {
+		memcpy(buf, c->stack + (addr - c->lo), len);
+		return 0;
+	}
+	return live_read(c->u, addr, buf, len);
+}
+
+/* ---- unwind tables, per module ---- */
+
+/* Set up m->di from the ELF headers in process memory. */
+static bool module_setup(struct stk_unwinder *u, struct uw_ctx *c, struct module *m, const struct proc_map *x)
+{
+	uint64_t base = x->start - x->offset;
+	const struct proc_map *first = NULL;
+
+	/* The mapping at file offset 0 of the same file holds the headers. */
+	for (size_t i = 0; i < u->maps->n; i++) {
+		const struct proc_map *mp = &u->maps->v[i];
+		if (mp->offset == 0 && !strcmp(mp->path, x->path) && mp->start <= x->start) {
+			if (!first || mp->start > first->start)
+				first = mp;
+		}
+	}
+	if (first)
+		base = first->start;
+	Elf64_Ehdr eh;
+	if (ctx_read(c, base, &eh, sizeof(eh)) < 0 || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum > 256)
+		return false;
+	Elf64_Phdr ph[256];
+	if (ctx_read(c, base + eh.e_phoff, ph, eh.e_phnum * sizeof(Elf64_Phdr)) < 0)
+		return false;
+	uint64_t bias = 0, hdr = 0;
+	bool have_load = false;
+	for (int i = 0; i < eh.e_phnum; i++) {
+		if (ph[i].p_type == PT_LOAD && !have_load) {
+			bias = base - (ph[i].p_vaddr & ~(PAGE - 1));
+			have_load = true;
+		}
+	}
+	for (int i = 0; i < eh.e_phnum; i++)
+		if (ph[i].p_type == PT_GNU_EH_FRAME)
+			hdr = bias + ph[i].p_vaddr;
+	if (!have_load || !hdr)
+		return false;
+	unsigned char h[12];
+	if (ctx_read(c, hdr, h, sizeof(h)) < 0 || h[0] != 1)
+		return false;
+	/* eh_frame_ptr and fde_count as 4-byte encodings, table datarel|sdata4:
+	 * what every GNU toolchain emits. */
+	if ((h[1] & 0x0f) != 0x03 && (h[1] & 0x0f) != 0x0b)
+		return false;
+	if ((h[2] & 0x0f) != 0x03 && (h[2] & 0x0f) != 0x0b)
+		return false;
+	if (h[3] != 0x3b)
+		return false;
+	uint32_t fde_count;
+	memcpy(&fde_count, h + 8, 4);
+	memset(&m->di, 0, sizeof(m->di));
+	m->di.start_ip = x->start;
+	m->di.end_ip = x->end;
+	m->di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
+	m->di.u.rti.segbase = hdr;
+	m->di.u.rti.table_data = hdr + 12;
+	m->di.u.rti.table_len = (unw_word_t)fde_count * 8 / sizeof(unw_word_t);
+	return fde_count > 0;
+}
+
+static struct module *module_for(struct stk_unwinder *u, struct uw_ctx *c, uint64_t ip)
+{
+	const struct proc_map *x = stk_map_find(u->maps, ip);
+
+	if (!x || x->perms[2] != 'x')
+		return NULL;
+	for (size_t i = 0; i < u->nmods; i++)
+		if (u->mods[i].start == x->start)
+			return u->mods[i].ok ? &u->mods[i] : NULL;
+	struct module *nm = realloc(u->mods, (u->nmods + 1) * sizeof(*nm));
+	if (!nm)
+		return NULL;
+	u->mods = nm;
+	struct module *m = &u->mods[u->nmods++];
+	memset(m, 0, sizeof(*m));
+	m->start = x->start;
+	m->end = x->end;
+	m->tried = true;
+	m->ok = module_setup(u, c, m, x);
+	return m->ok ? m : NULL;
+}
+
+/* ---- accessors ---- */
+
+static int acc_find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi, int need, void *arg)
+{
+	struct uw_ctx *c = arg;
+	struct module *m = module_for(c->u, c, ip);
+
+	if (!m)
+		return -UNW_ENOINFO;
+	return _Ux86_64_dwarf_search_unwind_table(as, ip, &m->di, pi, need, arg);
+}
+
+static void acc_put_unwind_info(unw_addr_space_t as, unw_proc_info_t *pi, void *arg)
+{
+	/* libunwind frees the table-format info it allocated itself. */
+}
+
+static int acc_get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *addr, void *arg)
+{
+	return -UNW_ENOINFO;
+}
+
+static int acc_access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *val, int write, void *arg)
+{
+	if (write)
+		return -UNW_EREADONLYREG;
+	return ctx_read(arg, addr, val, sizeof(*val)) < 0 ? -UNW_EINVAL : 0;
+}
+
+static int acc_access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *val, int write, void *arg)
+{
+	const struct user_regs_struct *r = ((struct uw_ctx *)arg)->regs;
+
+	if (write)
+		return -UNW_EREADONLYREG;
+	switch (reg) {
+	case UNW_X86_64_RAX: *val = r->rax; break;
+	case UNW_X86_64_RDX: *val = r->rdx; break;
+	case UNW_X86_64_RCX: *val = r->rcx; break;
+	case UNW_X86_64_RBX: *val = r->rbx; break;
+	case UNW_X86_64_RSI: *val = r->rsi; break;
+	case UNW_X86_64_RDI: *val = r->rdi; break;
+	case UNW_X86_64_RBP: *val = r->rbp; break;
+	case UNW_X86_64_RSP: *val = r->rsp; break;
+	case UNW_X86_64_R8: *val = r->r8; break;
+	case UNW_X86_64_R9: *val = r->r9; break;
+	case UNW_X86_64_R10: *val = r->r10; break;
+	case UNW_X86_64_R11: *val = r->r11; break;
+	case UNW_X86_64_R12: *val = r->r12; break;
+	case UNW_X86_64_R13: *val = r->r13; break;
+	case UNW_X86_64_R14: *val = r->r14; break;
+	case UNW_X86_64_R15: *val = r->r15; break;
+	case UNW_X86_64_RIP: *val = r->rip; break;
+	default: return -UNW_EBADREG;
+	}
+	return 0;
+}
+
+static int acc_access_fpreg(unw_addr_space_t as, unw_regnum_t reg, unw_fpreg_t *val, int write, void *arg)
+{
+	return -UNW_EBADREG;
+}
+
+static int acc_resume(unw_addr_space_t as, unw_cursor_t *c, void *arg)
+{
+	return -UNW_EINVAL;
+}
+
+static int acc_get_proc_name(unw_addr_space_t as, unw_word_t addr, char *buf, size_t len, unw_word_t *off,
+			     void *arg)
+{
+	return -UNW_ENOINFO;
+}
+
+static unw_accessors_t accessors = {
+	.find_proc_info = acc_find_proc_info,
+	.put_unwind_info = acc_put_unwind_info,
+	.get_dyn_info_list_addr = acc_get_dyn_info_list_addr,
+	.access_mem = acc_access_mem,
+	.access_reg = acc_access_reg,
+	.access_fpreg = acc_access_fpreg,
+	.resume = acc_resume,
+	.get_proc_name = acc_get_proc_name,
+};
+
+struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct proc_maps *maps)
+{
+	struct stk_unwinder *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->pid = pid;
+	u->maps = maps;
+	u->as = unw_create_addr_space(&accessors, 0);
+	if (!u->as) {
+		free(u);
+		return NULL;
+	}
+	/* Many threads share return addresses: cache the register rules by pc
+	 * (per thread: the unwinder runs on one thread, no locking needed). */
+	unw_set_caching_policy(u->as, UNW_CACHE_PER_THREAD);
+	return u;
+}
+
+void stk_unwinder_free(struct stk_unwinder *u)
+{
+	if (!u)
+		return;
+	unw_destroy_addr_space(u->as);
+	for (size_t i = 0; i < u->cap; i++)
+		free(u->pages[i].data);
+	free(u->pages);
+	free(u->mods);
+	free(u);
+}
+
+/* Frame-pointer chain from (pc, bp), for code without CFI. */
+static int fp_walk(struct uw_ctx *c, uint64_t bp, uint64_t *pcs, bool *by_fp, int n, int max)
+{
+	for (int guard = 0; n < max && guard < 4096; guard++) {
+		uint64_t fr[2];
+		if (!bp || (bp & 7) || bp < c->lo || bp - c->lo + 16 > c->len)
+			break;
+		memcpy(fr, c->stack + (bp - c->lo), sizeof(fr));
+		const struct proc_map *m = stk_map_find(c->u->maps, fr[1]);
+		if (!fr[1] || !m || m->perms[2] != 'x')
+			break; /* not a return address: the chain ends */
+		pcs[n] = fr[1];
+		by_fp[n++] = true;
+		if (fr[0] <= bp)
+			break;
+		bp = fr[0];
+	}
+	return n;
+}
+
+int stk_unwind(struct stk_unwinder *u, const struct user_regs_struct *regs, const void *stack,
+	       uint64_t stack_lo, size_t stack_len, uint64_t *pcs, bool *by_fp, int max, bool *truncated)
+{
+	struct uw_ctx c = { u, regs, stack, stack_lo, stack_len };
+	unw_cursor_t cur;
+	int n = 0, r;
+	uint64_t last_sp = 0, last_ip = 0;
+
+	*truncated = false;
+	if (max <= 0)
+		return 0;
+	if (unw_init_remote(&cur, u->as, &c) < 0) {
+		pcs[0] = regs->rip;
+		by_fp[0] = false;
+		return fp_walk(&c, regs->rbp, pcs, by_fp, 1, max);
+	}
+	for (;;) {
+		unw_word_t ip = 0, sp = 0;
+		unw_get_reg(&cur, UNW_REG_IP, &ip);
+		unw_get_reg(&cur, UNW_REG_SP, &sp);
+		if (!ip)
+			break;
+		if (n > 0 && (sp < last_sp || (sp == last_sp && ip == last_ip)))
+			break; /* the stack grows down: going back means garbage */
+		last_sp = sp;
+		last_ip = ip;
+		pcs[n] = ip;
+		by_fp[n++] = false;
+		if (n == max) {
+			*truncated = true;
+			return n;
+		}
+		r = unw_step(&cur);
+		if (r > 0)
+			continue;
+		if (r < 0) {
+			/* No CFI here: follow the frame pointers instead. */
+			unw_word_t bp = 0;
+			unw_get_reg(&cur, UNW_X86_64_RBP, &bp);
+			n = fp_walk(&c, bp, pcs, by_fp, n, max);
+			if (n == max)
+				*truncated = true;
+		}
+		break;
+	}
+	return n;
+}

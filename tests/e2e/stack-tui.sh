@@ -1,0 +1,74 @@
+#!/bin/sh
+# The Stacks screen in tmux: `s` dumps, groups and deadlocks show, file:line
+# toggles; while a dump holds the target, the screen below stays live and
+# Esc cancels it and lets the target go.
+. "$top_srcdir/tests/lib.sh"
+command -v tmux >/dev/null || { skip "tmux not installed"; done_testing; exit 0; }
+export PSCOPE_DATA
+
+runs_on_soon() {
+	for _ in $(seq 1 50); do
+		target_runs_on "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+traced() { [ "$(awk '/^TracerPid/{print $2}' /proc/$1/status)" != 0 ]; }
+
+start_target stack-threads 16 || exit 1
+P=$TPID
+tui_start 120x40 "$PSCOPE -p $P"
+tui_wait_for "PID $P" >/dev/null
+check "detail screen up" tui_wait_for "PID $P"
+tui_keys s
+check "s: the dump is shown with its pause" tui_wait_for "Stacks of $P .*stopped 17 threads for [0-9.]+ ms"
+check "identical worker stacks grouped" tui_wait_for "16 threads: leaf_wait <- level3 <- level2 <- level1 <- worker"
+check "thread rows with state, syscall, wchan" tui_wait_for "TID [0-9]+ +stack-threads +S +futex +wchan"
+check "frames with function+offset and module" tui_wait_for "#2 +0x[0-9a-f]+ leaf_wait\+0x[0-9a-f]+ +\(stack-threads\)"
+tui_keys l
+check "l: file:line shown" tui_wait_for "level3\+0x[0-9a-f]+ +\(stack-threads\) +.*stack-threads\.c:[0-9]+"
+tui_keys e
+check "e: groups collapse" sh -c "sleep 0.3; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^\[+\] 16 threads'"
+check "target runs on after the dump" runs_on_soon "$P"
+tui_keys Escape
+check "Esc: back to the detail screen" tui_wait_for "TracerPid"
+tui_keys q
+sleep 0.5
+
+# A dump held long (test hook): the panel shows, the screen below stays
+# drawn, Esc cancels and the target runs on.
+tui_start 120x40 "PSCOPE_STACK_HOLD_MS=60000 $PSCOPE -p $P"
+check "detail screen up (held run)" tui_wait_for "PID $P"
+tui_keys s
+check "progress panel with the cancel key" tui_wait_for "Esc cancels"
+frozen=1
+for _ in $(seq 1 100); do traced "$P" && { frozen=0; break; }; sleep 0.05; done
+ok $frozen "the target is frozen while the panel shows"
+check "the screen below is still drawn" tui_wait_for "TracerPid"
+tui_keys Escape
+check "Esc cancels: the target runs on, TracerPid 0" runs_on_soon "$P"
+check "cancel is said on the status line" tui_wait_for "cancelled; the process runs on"
+tui_keys q
+
+# pscope's UI killed by SIGTERM (and SIGKILL) while a dump holds the target.
+for sig in TERM KILL; do
+	tui_start 120x40 "PSCOPE_STACK_HOLD_MS=60000 $PSCOPE -p $P"
+	tui_wait_for "PID $P" >/dev/null
+	tui_keys s
+	frozen=1
+	for _ in $(seq 1 100); do traced "$P" && { frozen=0; break; }; sleep 0.05; done
+	ok $frozen "SIG$sig run: the target is frozen by the UI's dump"
+	UIPID=$(awk '/^TracerPid/{print $2}' /proc/$P/status)
+	kill -$sig "$UIPID" 2>/dev/null
+	check "UI killed by SIG$sig mid-dump: the target runs on, TracerPid 0" runs_on_soon "$P"
+done
+kill -9 "$P"
+
+start_target deadlock 3 || exit 1
+tui_start 120x40 "$PSCOPE -p $TPID"
+tui_wait_for "PID $TPID" >/dev/null
+tui_keys s
+check "deadlock cycle at the top" tui_wait_for "DEADLOCK: 3 threads wait for each other"
+check "deadlock edge names the lock and the frame" tui_wait_for "waits for lock 0x[0-9a-f]+ \(ledger\) held by TID [0-9]+, in transfer\+0x"
+tui_keys q
+done_testing
