@@ -144,8 +144,26 @@ if command -v strace >/dev/null; then
 	check "exit mid-dump: says the process exited" grep -q 'exited' $dir/e8
 	check "exit mid-dump: no file left" sh -c "! test -e $dir/c8 && ! ls -A $dir | grep -q '^\.pscope-core'"
 	sed 's/^/#   /' $dir/e8
+
+	# Ctrl-C mid-dump: cancelled cleanly.
+	start_target core-big 128 || { done_testing; exit 1; }
+	Y=$TPID
+	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=process_vm_readv \
+		-e inject=process_vm_readv:delay_enter=200000 $PSCOPE core $Y -o $dir/c10 >/dev/null 2>$dir/e10 &
+	S=$!
+	for _ in $(seq 1 200); do
+		[ "$(awk '/^TracerPid/{print $2}' /proc/$Y/status 2>/dev/null)" != 0 ] && break
+		sleep 0.05
+	done
+	sleep 0.3
+	kill -INT $(pgrep -P $S) 2>/dev/null
+	wait $S
+	check "Ctrl-C mid-dump: fails" test $? = 1
+	check "Ctrl-C mid-dump: says it was cancelled" grep -q 'cancelled: no file written' $dir/e10
+	check "Ctrl-C mid-dump: no file left" sh -c "! test -e $dir/c10 && ! ls -A $dir | grep -q '^\.pscope-core'"
+	check "Ctrl-C mid-dump: the target runs on" target_runs_on $Y
 else
-	skip "strace missing"; skip "-"; skip "-"
+	for i in 1 2 3 4 5 6 7; do skip "strace missing"; done
 fi
 
 # 11. Without ptrace rights: the door is named.
