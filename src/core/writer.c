@@ -108,7 +108,9 @@ static int read_smaps(struct target *t, struct core_maps *m, struct ps_error *e)
 
 	if (n < 0) {
 		free(buf);
-		return door_refused(e, PS_OP_CORE, t->id.pid, (int)-n, "read the memory map (/proc/PID/smaps)");
+		char what[64];
+		snprintf(what, sizeof(what), "read the memory map (/proc/%d/smaps)", (int)t->id.pid);
+		return door_refused(e, PS_OP_CORE, t->id.pid, (int)-n, what);
 	}
 	r = core_maps_parse(buf, (size_t)n, m);
 	free(buf);
