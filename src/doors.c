@@ -1,14 +1,26 @@
+/* Doors: the wording of every refusal, and what each kernel knob means. The
+ * probes and the report live in doors-probe.c, the tool table and the
+ * rendering in doors-text.c. */
 #include "doors.h"
+#include "proc/stat.h"
 #include "proc/status.h"
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/capability.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
 
 static const char *const door_names[DOOR_COUNT] = {
 	[DOOR_NONE] = "none",
@@ -22,6 +34,7 @@ static const char *const door_names[DOOR_COUNT] = {
 	[DOOR_SECCOMP] = "seccomp",
 	[DOOR_SIGNAL] = "CAP_KILL (signal to another user's process)",
 	[DOOR_FILESYSTEM] = "filesystem",
+	[DOOR_PERF_MLOCK] = "kernel.perf_event_mlock_kb (perf buffer memory)",
 };
 
 static const char *const op_names[PS_OP_COUNT] = {
@@ -33,6 +46,18 @@ static const char *const op_names[PS_OP_COUNT] = {
 	[PS_OP_SIGNAL] = "send a signal",
 };
 
+static const char *const cap_names[DOOR_CAP_LAST + 1] = {
+	"cap_chown", "cap_dac_override", "cap_dac_read_search", "cap_fowner", "cap_fsetid",
+	"cap_kill", "cap_setgid", "cap_setuid", "cap_setpcap", "cap_linux_immutable",
+	"cap_net_bind_service", "cap_net_broadcast", "cap_net_admin", "cap_net_raw",
+	"cap_ipc_lock", "cap_ipc_owner", "cap_sys_module", "cap_sys_rawio", "cap_sys_chroot",
+	"cap_sys_ptrace", "cap_sys_pacct", "cap_sys_admin", "cap_sys_boot", "cap_sys_nice",
+	"cap_sys_resource", "cap_sys_time", "cap_sys_tty_config", "cap_mknod", "cap_lease",
+	"cap_audit_write", "cap_audit_control", "cap_setfcap", "cap_mac_override",
+	"cap_mac_admin", "cap_syslog", "cap_wake_alarm", "cap_block_suspend", "cap_audit_read",
+	"cap_perfmon", "cap_bpf", "cap_checkpoint_restore",
+};
+
 const char *door_name(enum ps_door d)
 {
 	return (unsigned)d < DOOR_COUNT && door_names[d] ? door_names[d] : "?";
@@ -41,6 +66,75 @@ const char *door_name(enum ps_door d)
 const char *ps_op_name(enum ps_op op)
 {
 	return (unsigned)op < PS_OP_COUNT ? op_names[op] : "?";
+}
+
+const char *door_cap_name(int cap)
+{
+	static __thread char buf[16];
+
+	if (cap >= 0 && cap <= DOOR_CAP_LAST)
+		return cap_names[cap];
+	snprintf(buf, sizeof(buf), "cap_%d", cap);
+	return buf;
+}
+
+const char *door_ptrace_scope_meaning(long v)
+{
+	switch (v) {
+	case -1: return "Yama not present: ptrace is limited by uid, dumpable and capabilities only";
+	case 0: return "classic: any process of the same uid may be attached";
+	case 1: return "restricted: only an ancestor (or a process the target named with PR_SET_PTRACER) may attach, unless CAP_SYS_PTRACE";
+	case 2: return "admin-only: only CAP_SYS_PTRACE may attach";
+	case 3: return "no attach: nobody may attach, not even root, until reboot";
+	default: return "unknown value";
+	}
+}
+
+const char *door_perf_paranoid_meaning(long v, bool debian_kernel)
+{
+	if (v < -1)
+		return "unknown value";
+	switch (v) {
+	case -1: return "no restrictions: users may use CPU-wide events, kernel profiling and raw tracepoints";
+	case 0: return "users may profile their processes and CPUs, user and kernel, but not raw tracepoints";
+	case 1: return "users may profile their own processes, user and kernel space; no CPU-wide events without CAP_PERFMON";
+	case 2: return "users may profile their own processes in user space only (no kernel frames, no CPU-wide events) without CAP_PERFMON";
+	default:
+		return debian_kernel ? "Debian/Ubuntu kernel: no perf_event_open at all for users without CAP_PERFMON"
+				     : "this kernel treats it as 2 (only Debian/Ubuntu kernels forbid users entirely at 3)";
+	}
+}
+
+const char *door_kptr_restrict_meaning(long v)
+{
+	switch (v) {
+	case -1: return "absent";
+	case 0: return "kernel addresses (/proc/kallsyms) shown to everyone allowed to read them";
+	case 1: return "kernel addresses hidden (shown as 0) from users without CAP_SYSLOG";
+	case 2: return "kernel addresses hidden from everyone, root included";
+	default: return "unknown value";
+	}
+}
+
+const char *door_suid_dumpable_meaning(long v)
+{
+	switch (v) {
+	case -1: return "absent";
+	case 0: return "processes that changed credentials (setuid/setgid) are not dumpable";
+	case 1: return "every process is dumpable (debug: insecure)";
+	case 2: return "setuid processes dump cores readable by root only; /proc/PID stays root's";
+	default: return "unknown value";
+	}
+}
+
+const char *door_seccomp_meaning(int mode)
+{
+	switch (mode) {
+	case 0: return "none";
+	case 1: return "strict (read, write, exit only)";
+	case 2: return "filter (a BPF filter decides each syscall)";
+	default: return "unknown";
+	}
 }
 
 void door_sys_read(struct door_sys *s)
@@ -55,18 +149,48 @@ void door_sys_read(struct door_sys *s)
 		s->perf_max_sample_rate = -1;
 }
 
-bool door_have_cap(int cap)
+static bool self_status(struct proc_status *st)
 {
-	struct proc_status st;
 	int fd = proc_open_pid(getpid());
-	bool ok = false;
+	bool ok;
 
 	if (fd < 0)
 		return false;
-	if (proc_status_read(fd, &st) == 0)
-		ok = (st.cap_eff >> cap) & 1;
+	ok = proc_status_read(fd, st) == 0;
 	close(fd);
 	return ok;
+}
+
+bool door_have_cap(int cap)
+{
+	struct proc_status st;
+
+	if (cap < 0 || cap > 63 || !self_status(&st))
+		return false;
+	return (st.cap_eff >> cap) & 1;
+}
+
+bool door_have_perfmon(void)
+{
+	return door_have_cap(CAP_PERFMON) || door_have_cap(CAP_SYS_ADMIN);
+}
+
+static bool debian_kernel(void)
+{
+	struct utsname u;
+	return uname(&u) == 0 && (strstr(u.version, "Debian") || strstr(u.version, "Ubuntu"));
+}
+
+int door_target_dumpable(int dirfd, uid_t euid)
+{
+	struct stat sb;
+
+	if (euid == 0)
+		return -1;
+	/* Not /proc/PID itself: world-readable directories keep the owner. */
+	if (fstatat(dirfd, "stat", &sb, 0) < 0)
+		return -1;
+	return sb.st_uid == 0 ? 0 : 1;
 }
 
 /* Fill e with door + fix; keeps e->msg as already formatted. */
@@ -75,43 +199,118 @@ static void set_door(struct ps_error *e, enum ps_door d, const char *fmt_fix, ..
 static void set_door(struct ps_error *e, enum ps_door d, const char *fmt_fix, ...)
 {
 	va_list ap;
+
+	if (!e)
+		return;
 	e->door = d;
 	va_start(ap, fmt_fix);
 	vsnprintf(e->fix, sizeof(e->fix), fmt_fix, ap);
 	va_end(ap);
 }
 
-static int explain_ptrace(struct ps_error *e, enum ps_op op, pid_t pid, int err, const char *what,
-			  const struct proc_status *st, bool have_st)
+/* What we know of the target when a refusal comes back. */
+struct victim {
+	pid_t pid;
+	int dirfd;                 /* /proc/PID or -1 */
+	bool have_st;
+	struct proc_status st;
+};
+
+static void tracer_comm(pid_t tracer, char *comm, size_t size)
 {
-	struct door_sys sys;
+	int fd = proc_open_pid(tracer);
+
+	strlcpy_ps(comm, "?", size);
+	if (fd < 0)
+		return;
+	if (read_file_at(fd, "comm", comm, size) > 0)
+		comm[strcspn(comm, "\n")] = '\0';
+	close(fd);
+}
+
+/* Is tid one of pscope's own threads (a tracer thread of a running job)? */
+static bool our_thread(pid_t tid)
+{
+	char path[48];
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
+	return access(path, F_OK) == 0;
+}
+
+/* The uid/gid rule of ptrace access: our uid must equal the target's real,
+ * effective and saved uid, and likewise for gids, or we need
+ * CAP_SYS_PTRACE. Fills e and returns true when it is what refused us. */
+static bool explain_ids(struct ps_error *e, const struct victim *v, int err, const char *what,
+			const char *cap_fix)
+{
+	const struct proc_status *st = &v->st;
+	uid_t me = getuid();
+	gid_t my_gid = getgid();
+
+	if (st->uid_real != me) {
+		ps_error_set(e, err, "cannot %s: process %d belongs to uid %u and we are uid %u without CAP_SYS_PTRACE",
+			     what, (int)v->pid, (unsigned)st->uid_real, (unsigned)me);
+		set_door(e, DOOR_PTRACE_UID, "run pscope as root or as uid %u, or grant it %s", (unsigned)st->uid_real,
+			 cap_fix);
+		return true;
+	}
+	if (st->uid_eff != me || st->uid_saved != me) {
+		ps_error_set(e, err, "cannot %s: process %d switched uids (real %u, effective %u, saved %u: a setuid program) and we are uid %u without CAP_SYS_PTRACE",
+			     what, (int)v->pid, (unsigned)st->uid_real, (unsigned)st->uid_eff,
+			     (unsigned)st->uid_saved, (unsigned)me);
+		set_door(e, DOOR_PTRACE_UID, "run pscope as root, or grant it %s", cap_fix);
+		return true;
+	}
+	if (st->gid_real != my_gid || st->gid_eff != my_gid || st->gid_saved != my_gid) {
+		ps_error_set(e, err, "cannot %s: process %d runs with gids (real %u, effective %u, saved %u) other than ours (%u) and we lack CAP_SYS_PTRACE",
+			     what, (int)v->pid, (unsigned)st->gid_real, (unsigned)st->gid_eff,
+			     (unsigned)st->gid_saved, (unsigned)my_gid);
+		set_door(e, DOOR_PTRACE_UID, "run pscope as root or with the same gid, or grant it %s", cap_fix);
+		return true;
+	}
+	return false;
+}
+
+static bool explain_dumpable(struct ps_error *e, const struct victim *v, int err, const char *what)
+{
+	if (v->dirfd < 0 || door_target_dumpable(v->dirfd, v->st.uid_eff) != 0)
+		return false;
+	ps_error_set(e, err, "cannot %s: process %d is not dumpable (its /proc/%d files are owned by root: a setuid/setgid program, or prctl(PR_SET_DUMPABLE, 0))",
+		     what, (int)v->pid, (int)v->pid);
+	set_door(e, DOOR_DUMPABLE, "run pscope as root (CAP_SYS_PTRACE), or let the program call prctl(PR_SET_DUMPABLE, 1)");
+	return true;
+}
+
+static bool explain_seccomp(struct ps_error *e, int err, const char *what, const char *syscall)
+{
+	struct proc_status me;
+
+	if (!self_status(&me) || me.seccomp != 2)
+		return false;
+	ps_error_set(e, err, "cannot %s: %s refused (%s) and pscope runs under a seccomp filter (%d filter%s, e.g. a container's) that may forbid it",
+		     what, syscall, strerror(err), me.seccomp_filters, me.seccomp_filters == 1 ? "" : "s");
+	set_door(e, DOOR_SECCOMP, "run pscope outside the sandbox, or allow %s in its seccomp profile (docker: --security-opt seccomp=unconfined)",
+		 syscall);
+	return true;
+}
+
+static int explain_ptrace(struct ps_error *e, enum ps_op op, const struct victim *v, int err, const char *what)
+{
+	const struct proc_status *st = &v->st;
 	bool cap_ptrace = door_have_cap(CAP_SYS_PTRACE);
+	bool attach = op == PS_OP_ATTACH || op == PS_OP_CORE;
+	struct door_sys sys;
 
 	door_sys_read(&sys);
-	if (have_st && st->tracer_pid > 0 && st->tracer_pid != getpid()) {
-		char comm[64] = "?";
-		int fd = proc_open_pid(st->tracer_pid);
-		if (fd >= 0) {
-			if (read_file_at(fd, "comm", comm, sizeof(comm)) > 0)
-				comm[strcspn(comm, "\n")] = '\0';
-			close(fd);
-		}
-		ps_error_set(e, err, "cannot %s: process %d is already traced by PID %d (%s)", what,
-			     (int)pid, (int)st->tracer_pid, comm);
-		set_door(e, DOOR_PTRACE_TRACED,
-			 "detach the other tracer (quit gdb/strace on PID %d) and try again",
-			 (int)st->tracer_pid);
+	if (attach && v->pid == getpid()) {
+		ps_error_set(e, err, "cannot %s: process %d is pscope itself, and ptrace never attaches to its own process",
+			     what, (int)v->pid);
 		return -err;
 	}
-	if (have_st && st->uid_real != getuid() && !cap_ptrace) {
-		ps_error_set(e, err, "cannot %s: process %d belongs to uid %u and we are uid %u without CAP_SYS_PTRACE",
-			     what, (int)pid, (unsigned)st->uid_real, (unsigned)getuid());
-		set_door(e, DOOR_PTRACE_UID,
-			 "run pscope as root or as uid %u, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope)",
-			 (unsigned)st->uid_real);
+	if (v->have_st && !cap_ptrace && explain_ids(e, v, err, what, "CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope)"))
 		return -err;
-	}
-	if (op != PS_OP_READ_PROC && sys.ptrace_scope >= 1 && !cap_ptrace) {
+	if (v->have_st && !cap_ptrace && explain_dumpable(e, v, err, what))
+		return -err;
+	if (op != PS_OP_READ_PROC && sys.ptrace_scope >= 1 && (!cap_ptrace || sys.ptrace_scope >= 3)) {
 		ps_error_set(e, err, "cannot %s: kernel.yama.ptrace_scope is %ld (%s)", what, sys.ptrace_scope,
 			     sys.ptrace_scope == 1   ? "only a parent may attach to its descendants"
 			     : sys.ptrace_scope == 2 ? "only CAP_SYS_PTRACE may attach"
@@ -122,74 +321,166 @@ static int explain_ptrace(struct ps_error *e, enum ps_op op, pid_t pid, int err,
 			set_door(e, DOOR_PTRACE_SCOPE, "sysctl -w kernel.yama.ptrace_scope=0, or run pscope with CAP_SYS_PTRACE (root)");
 		return -err;
 	}
-	if (have_st && !cap_ptrace) {
-		ps_error_set(e, err, "cannot %s: process %d is not dumpable (setuid, or PR_SET_DUMPABLE 0)", what, (int)pid);
-		set_door(e, DOOR_DUMPABLE, "run pscope as root (CAP_SYS_PTRACE)");
+	if (attach && v->have_st && st->tracer_pid > 0) {
+		char comm[64];
+
+		if (our_thread(st->tracer_pid)) {
+			ps_error_set(e, err, "cannot %s: process %d is already traced by this pscope (a stack dump or core of it is running)",
+				     what, (int)v->pid);
+			set_door(e, DOOR_PTRACE_TRACED, "wait for the running job to finish, or cancel it");
+			return -err;
+		}
+		tracer_comm(st->tracer_pid, comm, sizeof(comm));
+		ps_error_set(e, err, "cannot %s: process %d is already traced by PID %d (%s)", what, (int)v->pid,
+			     (int)st->tracer_pid, comm);
+		set_door(e, DOOR_PTRACE_TRACED, "detach the other tracer (quit gdb/strace on PID %d) and try again",
+			 (int)st->tracer_pid);
 		return -err;
 	}
-	ps_error_set(e, err, "cannot %s: %s", what, strerror(err));
-	if (err == EPERM || err == EACCES)
-		set_door(e, op == PS_OP_READ_PROC ? DOOR_PROC_READ : DOOR_PTRACE_UID, "run pscope as root");
+	if (v->have_st && st->vm_size < 0 && st->state != 'Z') {
+		ps_error_set(e, err, "cannot %s: process %d is a kernel thread: it has no user space to inspect", what,
+			     (int)v->pid);
+		return -err;
+	}
+	if (explain_seccomp(e, err, what, op == PS_OP_READ_PROC ? "open" : op == PS_OP_READ_MEM ? "process_vm_readv" : "ptrace"))
+		return -err;
+	ps_error_set(e, err, "cannot %s: %s (not explained by uid, dumpable, Yama or a tracer: an LSM such as AppArmor or SELinux may refuse it)",
+		     what, strerror(err));
+	set_door(e, op == PS_OP_READ_PROC ? DOOR_PROC_READ : DOOR_PTRACE_UID,
+		 "run pscope as root, and look for the LSM's denial in the kernel log (dmesg)");
 	return -err;
 }
 
-static int explain_perf(struct ps_error *e, pid_t pid, int err, const char *what)
+static int explain_perf(struct ps_error *e, const struct victim *v, int err, const char *what)
 {
 	struct door_sys sys;
-	bool cap = door_have_cap(38 /* CAP_PERFMON */) || door_have_cap(CAP_SYS_ADMIN);
+	bool cap = door_have_perfmon();
+	bool cap_ptrace = door_have_cap(CAP_SYS_PTRACE);
 
 	door_sys_read(&sys);
-	if (sys.perf_paranoid >= 3 && !cap) {
+	if (sys.perf_paranoid >= 3 && !cap && debian_kernel()) {
 		ps_error_set(e, err, "cannot %s: kernel.perf_event_paranoid is %ld (Debian: no perf_event_open for unprivileged users)",
 			     what, sys.perf_paranoid);
 		set_door(e, DOOR_PERF_PARANOID, "sysctl -w kernel.perf_event_paranoid=2 (user-space sampling of your own processes), or grant CAP_PERFMON, or run as root");
 		return -err;
 	}
-	struct proc_status st;
-	int fd = proc_open_pid(pid);
-	bool foreign = false;
-	if (fd >= 0) {
-		if (proc_status_read(fd, &st) == 0)
-			foreign = st.uid_real != getuid();
-		close(fd);
-	}
-	if (foreign && !cap && !door_have_cap(CAP_SYS_PTRACE)) {
-		ps_error_set(e, err, "cannot %s: process %d belongs to another user; perf_event_open needs ptrace access to it", what, (int)pid);
-		set_door(e, DOOR_PERF_CAP, "run pscope as root or grant CAP_PERFMON and CAP_SYS_PTRACE");
+	if (v->have_st && !cap_ptrace &&
+	    explain_ids(e, v, err, what, "CAP_SYS_PTRACE (perf_event_open on another user's process needs ptrace read access; CAP_PERFMON alone is not enough)"))
 		return -err;
-	}
+	if (v->have_st && !cap_ptrace && explain_dumpable(e, v, err, what))
+		return -err;
+	if (explain_seccomp(e, err, what, "perf_event_open"))
+		return -err;
 	ps_error_set(e, err, "cannot %s: perf_event_open refused (%s), kernel.perf_event_paranoid is %ld", what,
 		     strerror(err), sys.perf_paranoid);
-	set_door(e, DOOR_PERF_PARANOID, "sysctl -w kernel.perf_event_paranoid=1, or grant CAP_PERFMON, or run as root");
+	if (sys.perf_paranoid >= 2)
+		set_door(e, DOOR_PERF_PARANOID, "sample user space only, or sysctl -w kernel.perf_event_paranoid=1 (kernel frames too), or grant CAP_PERFMON, or run as root");
+	else
+		set_door(e, DOOR_PERF_PARANOID, "sysctl -w kernel.perf_event_paranoid=0 (CPU-wide events), or grant CAP_PERFMON, or run as root");
+	return -err;
+}
+
+static int explain_signal(struct ps_error *e, const struct victim *v, int err, const char *what)
+{
+	if (v->have_st && v->st.uid_real != getuid() && v->st.uid_saved != getuid()) {
+		ps_error_set(e, err, "cannot %s: process %d belongs to uid %u and we are uid %u without CAP_KILL", what,
+			     (int)v->pid, (unsigned)v->st.uid_real, (unsigned)getuid());
+		set_door(e, DOOR_SIGNAL, "run pscope as root or as uid %u (CAP_KILL)", (unsigned)v->st.uid_real);
+		return -err;
+	}
+	if (explain_seccomp(e, err, what, "kill"))
+		return -err;
+	ps_error_set(e, err, "cannot %s: process %d belongs to another user", what, (int)v->pid);
+	set_door(e, DOOR_SIGNAL, "run pscope as root or as the process owner (CAP_KILL)");
 	return -err;
 }
 
 int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const char *what)
 {
-	struct proc_status st;
-	bool have_st = false;
-	int fd;
+	struct victim v = { .pid = pid, .dirfd = -1 };
+	int r;
 
 	if (err < 0)
 		err = -err;
-	if (err == ESRCH || err == ENOENT)
-		return ps_error_set(e, ESRCH, "cannot %s: process %d has exited", what, (int)pid);
-	if (err != EPERM && err != EACCES)
-		return ps_error_set(e, err, "cannot %s: %s", what, strerror(err));
+	v.dirfd = proc_open_pid(pid);
+	if (v.dirfd >= 0)
+		v.have_st = proc_status_read(v.dirfd, &v.st) == 0;
+	if (!v.have_st && (err == ESRCH || err == ENOENT || err == EPERM || err == EACCES)) {
+		/* Refused because it is gone (or it went meanwhile). */
+		r = ps_error_set(e, ESRCH, "cannot %s: process %d has exited", what, (int)pid);
+	} else if (err == ESRCH || err == ENOENT) {
+		if (v.have_st && (v.st.state == 'Z' || v.st.vm_size < 0) && op != PS_OP_SIGNAL &&
+		    op != PS_OP_READ_PROC)
+			r = ps_error_set(e, ESRCH, "cannot %s: process %d has no user memory (%s)", what, (int)pid,
+					 v.st.state == 'Z' ? "a zombie: it exited, its parent has not reaped it"
+							   : "a kernel thread");
+		else
+			r = ps_error_set(e, err, "cannot %s: %s", what, strerror(err));
+	} else if (err != EPERM && err != EACCES) {
+		r = ps_error_set(e, err, "cannot %s: %s", what, strerror(err));
+	} else {
+		switch (op) {
+		case PS_OP_SAMPLE:
+			r = explain_perf(e, &v, err, what);
+			break;
+		case PS_OP_SIGNAL:
+			r = explain_signal(e, &v, err, what);
+			break;
+		default:
+			r = explain_ptrace(e, op, &v, err, what);
+			break;
+		}
+	}
+	if (v.dirfd >= 0)
+		close(v.dirfd);
+	return r;
+}
 
-	fd = proc_open_pid(pid);
-	if (fd >= 0) {
-		have_st = proc_status_read(fd, &st) == 0;
-		close(fd);
-	}
-	switch (op) {
-	case PS_OP_SAMPLE:
-		return explain_perf(e, pid, err, what);
-	case PS_OP_SIGNAL:
-		ps_error_set(e, err, "cannot %s: process %d belongs to another user", what, (int)pid);
-		set_door(e, DOOR_SIGNAL, "run pscope as root or as the process owner (CAP_KILL)");
-		return -err;
+int door_file_refused(struct ps_error *e, const char *path, int err, const char *what)
+{
+	if (err < 0)
+		err = -err;
+	ps_error_set(e, err, "cannot %s %s: %s", what, path, strerror(err));
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		set_door(e, DOOR_FILESYSTEM, "write somewhere you may write (-o FILE), or run pscope from a writable directory");
+		break;
+	case EROFS:
+		set_door(e, DOOR_FILESYSTEM, "the filesystem is read-only: write elsewhere (-o /tmp/FILE)");
+		break;
+	case ENOSPC:
+	case EDQUOT:
+	case EFBIG:
+		set_door(e, DOOR_FILESYSTEM, "free some space or write to a larger filesystem (-o FILE); df -h shows what is free");
+		break;
+	case EEXIST:
+	case ELOOP:
+		set_door(e, DOOR_FILESYSTEM, "the name exists (or is a symlink, never followed): remove it or choose another -o FILE");
+		break;
 	default:
-		return explain_ptrace(e, op, pid, err, what, &st, have_st);
+		break;
 	}
+	return -err;
+}
+
+int door_perf_mmap_refused(struct ps_error *e, int err, size_t bytes)
+{
+	long mlock_kb = -1, cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct rlimit rl;
+	char lim[48] = "unlimited";
+
+	if (err < 0)
+		err = -err;
+	if (err != EPERM)
+		return ps_error_set(e, err, "cannot map a perf ring buffer of %zu kB: %s", bytes >> 10, strerror(err));
+	if (read_long_file("/proc/sys/kernel/perf_event_mlock_kb", &mlock_kb) < 0)
+		mlock_kb = -1;
+	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		snprintf(lim, sizeof(lim), "%llu kB", (unsigned long long)rl.rlim_cur >> 10);
+	ps_error_set(e, err, "cannot map a perf ring buffer of %zu kB: the perf buffers of this user would pass kernel.perf_event_mlock_kb (%ld kB x %ld CPUs) and the locked-memory limit (ulimit -l: %s), without CAP_IPC_LOCK",
+		     bytes >> 10, mlock_kb, cpus, lim);
+	set_door(e, DOOR_PERF_MLOCK, "sample fewer threads or with smaller buffers, or sysctl -w kernel.perf_event_mlock_kb=%ld, or raise ulimit -l, or grant CAP_IPC_LOCK (root)",
+		 mlock_kb > 0 ? mlock_kb * 4 : 2048);
+	return -err;
 }

@@ -18,6 +18,7 @@ enum ps_door {
 	DOOR_SECCOMP,        /* our own seccomp filter forbids the syscall */
 	DOOR_SIGNAL,         /* kill(2) permission */
 	DOOR_FILESYSTEM,     /* file permission, space */
+	DOOR_PERF_MLOCK,     /* kernel.perf_event_mlock_kb / RLIMIT_MEMLOCK */
 	DOOR_COUNT
 };
 

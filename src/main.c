@@ -22,7 +22,7 @@ static const struct subcmd {
 	{ "show", cmd_show, "show PID [--pane status|fd|maps|mem|threads|all] [--json]" },
 	{ "stack", cmd_stack, "stack PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]" },
 	{ "top", cmd_top, "top PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]" },
-	{ "core", cmd_core, "core PID [-o FILE] [--all-mappings] [--json]" },
+	{ "core", cmd_core, "core PID [-o FILE] [--all-mappings] [--force] [--json]" },
 	{ "doors", cmd_doors, "doors [PID] [--json]" },
 };
 

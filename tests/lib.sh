@@ -51,7 +51,7 @@ target_runs_on() { # target_runs_on PID
 # tmux session for TUI tests: TMUX_S is the session name.
 tui_start() { # tui_start COLSxROWS COMMAND...
 	local size=$1; shift
-	_tui_n=$((${_tui_n:-0} + 1)) # ($RANDOM is empty in dash: count instead)
+	_tui_n=$((${_tui_n:-0} + 1)) # (sh has no $RANDOM)
 	TMUX_S=pscope-test-$$-$_tui_n
 	tmux -L "$TMUX_S" new-session -d -s "$TMUX_S" -x "${size%x*}" -y "${size#*x}" "$*; sleep 0.5"
 	at_exit "tmux -L $TMUX_S kill-server 2>/dev/null"

@@ -1,1 +1,24 @@
-# tests/sample.mk
+# Tests of the sampler: unit tests (ring protocol, record parsing, views,
+# folded writer, perf-map and kallsyms parsers) and end-to-end tests on a
+# target with a known profile, with and without frame pointers.
+noinst_PROGRAMS += tests/targets/hotloop tests/targets/hotloop-nofp
+tests_targets_hotloop_SOURCES = tests/targets/hotloop.c
+tests_targets_hotloop_CFLAGS = $(TARGET_CFLAGS) -fno-omit-frame-pointer
+tests_targets_hotloop_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_hotloop_nofp_SOURCES = tests/targets/hotloop.c
+tests_targets_hotloop_nofp_CFLAGS = $(TARGET_CFLAGS) -fomit-frame-pointer
+tests_targets_hotloop_nofp_LDFLAGS = $(TARGET_LDFLAGS)
+BENCHES += tests/bench/sample.sh
+EXTRA_DIST += tests/bench/sample.sh
+check_PROGRAMS += tests/unit/test-sample
+tests_unit_test_sample_SOURCES = tests/unit/test-sample.c tests/unit/tap.h
+tests_unit_test_sample_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-sample
+TESTS += tests/e2e/top.sh tests/e2e/hot-tui.sh
+EXTRA_DIST += tests/e2e/top.sh tests/e2e/hot-tui.sh
+# A shared object loaded by hotloop -d while it is sampled (built as a
+# program linked with -shared).
+noinst_PROGRAMS += tests/targets/hotplugin.so
+tests_targets_hotplugin_so_SOURCES = tests/targets/hotplugin.c
+tests_targets_hotplugin_so_CFLAGS = $(TARGET_CFLAGS) -fPIC
+tests_targets_hotplugin_so_LDFLAGS = $(TARGET_LDFLAGS) -shared

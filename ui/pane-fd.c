@@ -45,7 +45,7 @@ struct fd_pane {
 
 enum { C_FD, C_TYPE, C_FLAGS, C_POS, C_TARGET, C_N };
 static const struct table_col cols[C_N] = {
-	[C_FD] = { "FD", 6, true }, [C_TYPE] = { "TYPE", 8, false }, [C_FLAGS] = { "FLAGS", 18, false },
+	[C_FD] = { "FD", 6, true }, [C_TYPE] = { "TYPE", 8, false }, [C_FLAGS] = { "FLAGS", 22, false },
 	[C_POS] = { "POS", 10, true }, [C_TARGET] = { "TARGET", 0, false },
 };
 
@@ -280,6 +280,7 @@ const struct pane_ops pane_fd = {
 	.hotkey = '2',
 	.source = "/proc/%d/fd + fdinfo, sockets via /proc/%d/net/{unix,udp,udp6,netlink,tcp,tcp6}; needs ptrace-read access",
 	.file = "fd",
+	.explain = "pane-fd",
 	.refresh_ms = 900,
 	.create = fd_create,
 	.destroy = fd_destroy,

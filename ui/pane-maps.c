@@ -233,6 +233,7 @@ const struct pane_ops pane_maps = {
 	.hotkey = '3',
 	.source = "/proc/%d/maps (smaps on demand: r); needs ptrace-read access",
 	.file = "maps",
+	.explain = "pane-maps",
 	.refresh_ms = 1400,
 	.create = maps_create,
 	.destroy = maps_destroy,

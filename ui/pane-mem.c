@@ -154,6 +154,7 @@ const struct pane_ops pane_mem = {
 	.hotkey = '4',
 	.source = "/proc/%d/smaps_rollup (every 5 s: it takes the mmap lock); needs ptrace-read access",
 	.file = "smaps_rollup",
+	.explain = "pane-mem",
 	.refresh_ms = 5000,
 	.create = mem_create,
 	.destroy = mem_destroy,

@@ -185,6 +185,7 @@ const struct pane_ops pane_status = {
 	.hotkey = '1',
 	.source = "/proc/%d/{stat,status,cgroup,ns/*,oom_score,cwd,exe}; cwd and exe need ptrace-read access",
 	.file = "status",
+	.explain = "pane-status",
 	.refresh_ms = 0,
 	.create = status_create,
 	.destroy = status_destroy,

@@ -21,8 +21,8 @@ struct threads_pane {
 enum { T_TID, T_NAME, T_STATE, T_CPU, T_LAST, T_WCHAN, T_SYSCALL, T_VOL, T_INVOL, T_RQ, T_N };
 static const struct table_col cols[T_N] = {
 	[T_TID] = { "TID", 7, true },      [T_NAME] = { "NAME", 16, false },  [T_STATE] = { "S", 1, false },
-	[T_CPU] = { "CPU%", 6, true },     [T_LAST] = { "CPU", 3, true },     [T_WCHAN] = { "WCHAN", 18, false },
-	[T_SYSCALL] = { "SYSCALL", 30, false }, [T_VOL] = { "VOLCSW", 8, true }, [T_INVOL] = { "INVCSW", 8, true },
+	[T_CPU] = { "CPU%", 6, true },     [T_LAST] = { "CPU", 3, true },     [T_WCHAN] = { "WCHAN", 22, false },
+	[T_SYSCALL] = { "SYSCALL", 28, false }, [T_VOL] = { "VOLCSW", 8, true }, [T_INVOL] = { "INVCSW", 8, true },
 	[T_RQ] = { "RQms/s", 0, false },
 };
 
@@ -154,6 +154,7 @@ const struct pane_ops pane_threads = {
 	.hotkey = '5',
 	.source = "/proc/%d/task/TID/{stat,status,syscall,wchan,schedstat}; syscall needs ptrace access",
 	.file = "task",
+	.explain = "pane-threads",
 	.refresh_ms = 900,
 	.create = threads_create,
 	.destroy = threads_destroy,

@@ -35,11 +35,12 @@ struct pane_ctx {
 };
 
 struct pane_ops {
-	const char *name;      /* "fd": help text data/help/pane-fd.txt, `show --pane` */
+	const char *name;      /* "fd", as in `pscope show --pane fd` */
 	const char *title;     /* "FDs" on the tab bar */
 	int hotkey;            /* switches to the pane */
 	const char *source;    /* where the data comes from ("%d" is the PID) */
 	const char *file;      /* the /proc/PID file named when access is refused */
+	const char *explain;   /* F1: what each field means, data/help/<explain>.txt */
 	int refresh_ms;        /* minimum time between two reads */
 	void *(*create)(void);
 	void (*destroy)(void *st);

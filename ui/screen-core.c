@@ -1,7 +1,362 @@
-/* Placeholder until the core screen lands. */
+/* Core screen: `C` asks where to write a core of the selected process
+ * (showing the estimated size and the free space), then writes it in the
+ * attach worker with progress. Esc cancels; b (or Left) returns to the
+ * list while the core is written, and the status line follows it. One
+ * core at a time: `C` while one is running shows it again. */
 #include "uipriv.h"
+#include "core/core.h"
+#include "draw.h"
+#include "util.h"
+
+#define NCURSES_WIDECHAR 1
+#include <errno.h>
+#include <limits.h>
+#include <ncursesw/curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum cs_state { CS_IDLE, CS_RUNNING, CS_CANCELLING, CS_DONE, CS_FAILED, CS_CANCELLED };
+
+struct core_screen {
+	enum cs_state state;
+	unsigned job;
+	pid_t pid;
+	struct target_id id;
+	char comm[64];                  /* hostile */
+	struct core_estimate est;
+	char progress[200];
+	double fraction;
+	struct core_result *res;
+	struct ps_error err;
+	bool shown;                     /* on the screen stack */
+	bool unseen;                    /* finished while hidden */
+	double t_start, t_end;
+};
+
+static struct core_screen cs;
+
+struct core_job_arg {
+	pid_t pid;
+	struct target_id id;
+	char path[PATH_MAX];
+};
+
+static void result_free(void *p)
+{
+	core_result_free(p);
+	free(p);
+}
+
+static void state_free(void)
+{
+	if (cs.res)
+		result_free(cs.res);
+	cs.res = NULL;
+}
+
+/* ---- the job (attach worker) ---- */
+
+static void job_progress_cb(void *arg, const struct core_progress *p)
+{
+	struct job *j = arg;
+	char line[200];
+	double frac = p->total ? (double)p->done / (double)p->total : -1;
+
+	job_progress(j, frac, "%s", core_progress_text(p, line, sizeof(line)));
+}
+
+static void core_job_run(struct job *j)
+{
+	struct core_job_arg *a = j->arg;
+	struct core_opts o = { .path = a->path, .cancel = &j->cancel, .progress = job_progress_cb, .progress_arg = j };
+	struct core_result *r = calloc(1, sizeof(*r));
+	struct ps_error e;
+
+	ps_error_clear(&e);
+	if (!r) {
+		ps_error_set(&e, ENOMEM, "out of memory");
+		job_error(j, &e);
+		return;
+	}
+	if (core_write(a->pid, &a->id, &o, r, &e) < 0) {
+		free(r);
+		job_error(j, &e);
+		return;
+	}
+	job_result(j, r, result_free);
+}
+
+/* ---- messages, also while the screen is closed ---- */
+
+static bool core_watch(struct ui *ui, void *st, struct ring_msg *m)
+{
+	char b[32];
+
+	(void)st;
+	if (m->job_type != JOB_CORE || m->job_id != cs.job || !cs.job)
+		return false;
+	switch (m->kind) {
+	case RING_PROGRESS:
+		strlcpy_ps(cs.progress, m->text, sizeof(cs.progress));
+		cs.fraction = m->fraction;
+		if (!cs.shown)
+			ui_message(ui, false, "core of %d: %s (C shows it)", (int)cs.pid, cs.progress);
+		return false;
+	case RING_RESULT:
+		state_free();
+		cs.res = m->payload;
+		cs.state = CS_DONE;
+		cs.t_end = now_s();
+		if (!cs.shown) {
+			cs.unseen = true;
+			ui_message(ui, false, "core written: %s (%s on disk, paused %.0f ms); C for details",
+				   cs.res->path, human_bytes(cs.res->disk_bytes, b, sizeof(b)), cs.res->pause_ms);
+		}
+		return true;
+	case RING_ERROR:
+		cs.err = m->err;
+		cs.state = m->err.code == ECANCELED ? CS_CANCELLED : CS_FAILED;
+		cs.t_end = now_s();
+		if (!cs.shown) {
+			cs.unseen = true;
+			ui_error(ui, &cs.err);
+		}
+		return false;
+	case RING_DONE:
+		if (cs.state == CS_RUNNING || cs.state == CS_CANCELLING) {
+			/* Cancelled before it started. */
+			cs.state = CS_CANCELLED;
+			ps_error_set(&cs.err, ECANCELED, "cancelled before it started: no file written");
+		}
+		cs.job = 0;
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* ---- the screen ---- */
+
+static int row(int y, const char *label, int attr, const char *text)
+{
+	draw_text(y, 1, 14, draw_attr(COL_DIM), label);
+	draw_text(y, 15, -1, attr, text);
+	return y + 1;
+}
+
+static void core_draw(struct ui *ui, void *st, int y0, int rows)
+{
+	char a[32], b[32], c[32], line[2 * PATH_MAX + 64];
+	int y = y0 + 2, end = y0 + rows;
+	(void)st;
+	(void)ui;
+
+	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
+	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), " Core file of PID %d (%s)", (int)cs.pid, cs.comm);
+	if (y >= end)
+		return;
+	y = row(y, "Destination", draw_attr(COL_NORMAL), cs.est.path);
+	snprintf(line, sizeof(line), "%s (about %s on disk: zero pages are holes), %s free",
+		 human_bytes(cs.est.bytes, a, sizeof(a)), human_bytes(cs.est.disk_bytes, b, sizeof(b)),
+		 human_bytes(cs.est.free_bytes, c, sizeof(c)));
+	y = row(y, "Estimate", draw_attr(COL_NORMAL), line);
+	y++;
+	if (y >= end)
+		return;
+	switch (cs.state) {
+	case CS_RUNNING:
+	case CS_CANCELLING:
+		y = row(y, "State", draw_attr(COL_WARN), cs.state == CS_CANCELLING ? "cancelling..." : "running");
+		if (y < end && cs.fraction >= 0) {
+			draw_bar(y, 15, COLS - 17 > 10 ? COLS - 17 : 10, cs.fraction, draw_attr(COL_GOOD), "");
+			y++;
+		}
+		if (y < end)
+			y = row(y, "Progress", draw_attr(COL_NORMAL), cs.progress[0] ? cs.progress : "queued");
+		y++;
+		if (y < end)
+			draw_text(y++, 1, -1, draw_attr(COL_DIM),
+				  "Esc cancels (the partial file is removed, the process resumes); b returns to the list meanwhile.");
+		break;
+	case CS_DONE: {
+		const struct core_result *r = cs.res;
+		y = row(y, "Written", draw_attr(COL_GOOD) | A_BOLD, r->path);
+		snprintf(line, sizeof(line), "%s (%llu bytes), %s on disk", human_bytes(r->bytes, a, sizeof(a)),
+			 (unsigned long long)r->bytes, human_bytes(r->disk_bytes, b, sizeof(b)));
+		if (y < end)
+			y = row(y, "Size", draw_attr(COL_NORMAL), line);
+		snprintf(line, sizeof(line), "%.1f ms with the process stopped, %.2f s in all", r->pause_ms,
+			 r->wall_ms / 1000);
+		if (y < end)
+			y = row(y, "Pause", draw_attr(COL_NORMAL), line);
+		snprintf(line, sizeof(line), "%u threads%s, %u mappings", r->threads,
+			 r->threads_missed ? " (some could not be stopped)" : "", r->mappings);
+		if (y < end)
+			y = row(y, "Contents", draw_attr(COL_NORMAL), line);
+		for (size_t i = 0; i < r->nskipped && y < end - 3; i++) {
+			snprintf(line, sizeof(line), "%llx-%llx %s (%s)", (unsigned long long)r->skipped[i].start,
+				 (unsigned long long)r->skipped[i].end, r->skipped[i].path, r->skipped[i].reason);
+			y = row(y, i ? "" : "No data", draw_attr(COL_WARN), line);
+		}
+		snprintf(line, sizeof(line), "gdb %s %s", r->exe[0] ? r->exe : "EXE", r->path);
+		if (y + 1 < end)
+			y = row(y + 1, "Open it with", draw_attr(COL_NORMAL) | A_BOLD, line);
+		if (y + 1 < end)
+			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), "Esc returns to the list.");
+		break;
+	}
+	case CS_FAILED:
+	case CS_CANCELLED: {
+		char buf[1024];
+		y = row(y, cs.state == CS_CANCELLED ? "Cancelled" : "Failed", draw_attr(COL_ERROR) | A_BOLD,
+			ps_error_str(&cs.err, buf, sizeof(buf)));
+		if (y + 1 < end)
+			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), "No file was left behind. Esc returns to the list.");
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static bool core_key(struct ui *ui, void *st, int ch)
+{
+	(void)st;
+	switch (ch) {
+	case 27:
+		if (cs.state == CS_RUNNING) {
+			workers_cancel(ui->workers, cs.job);
+			cs.state = CS_CANCELLING;
+			return true;
+		}
+		if (cs.state == CS_CANCELLING)
+			return true;
+		ui_pop(ui);
+		return true;
+	case 'b':
+	case KEY_LEFT:
+		ui_pop(ui);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void core_destroy(void *st)
+{
+	(void)st;
+	cs.shown = false;
+}
+
+static const struct ui_fkey core_fkeys[] = {
+	{ "F1", "Help" }, { "Esc", "Cancel/close" }, { "b", "Back" }, { "F10", "Quit" }, { NULL, NULL },
+};
+
+static const struct screen_ops core_ops = {
+	.name = "Core file",
+	.help = "core",
+	.fkeys = core_fkeys,
+	.draw = core_draw,
+	.key = core_key,
+	.destroy = core_destroy,
+};
+
+static void show(struct ui *ui)
+{
+	if (cs.shown)
+		return;
+	cs.shown = true;
+	cs.unseen = false;
+	ui_push(ui, &core_ops, &cs);
+}
+
+static void at_exit_free(void)
+{
+	state_free();
+}
 
 void screen_core_open(struct ui *ui, pid_t pid)
 {
-	ui_message(ui, true, "the core screen is not built yet (PID %d)", (int)pid);
+	static bool registered;
+	struct ps_error e;
+	struct core_opts o = { 0 };
+	char path[PATH_MAX], q[PATH_MAX + 256], a[32], b[32], c[32];
+
+	if (!registered) {
+		ui_watch(core_watch, &cs);
+		atexit(at_exit_free);
+		registered = true;
+	}
+	if (cs.state == CS_RUNNING || cs.state == CS_CANCELLING) {
+		if (pid != cs.pid)
+			ui_message(ui, false, "a core of PID %d is being written: one at a time", (int)cs.pid);
+		show(ui);
+		return;
+	}
+	if (cs.unseen && pid == cs.pid) {
+		show(ui);
+		return;
+	}
+
+	ps_error_clear(&e);
+	struct target_id id;
+	if (target_id_of(pid, &id, &e) < 0 || core_estimate(pid, &id, &o, &cs.est, &e) < 0) {
+		ui_error(ui, &e);
+		return;
+	}
+	strlcpy_ps(path, cs.est.path, sizeof(path));
+	if (!ui_prompt(ui, "Core file: ", path, sizeof(path)) || !path[0]) {
+		ui_message(ui, false, "no core written");
+		return;
+	}
+	if (strcmp(path, cs.est.path)) {
+		o.path = path;
+		if (core_estimate(pid, &id, &o, &cs.est, &e) < 0) {
+			ui_error(ui, &e);
+			return;
+		}
+	}
+	human_bytes(cs.est.bytes, a, sizeof(a));
+	human_bytes(cs.est.disk_bytes, b, sizeof(b));
+	human_bytes(cs.est.free_bytes, c, sizeof(c));
+	if (cs.est.disk_bytes + (1u << 20) > cs.est.free_bytes) {
+		ui_message(ui, true, "not enough space for %s: the core needs about %s on disk, %s is free",
+			   cs.est.path, b, c);
+		return;
+	}
+	snprintf(q, sizeof(q), "Write the core? about %s on disk (%s in all), %s free; PID %d to %s", b, a, c,
+		 (int)pid, cs.est.path);
+	if (!ui_confirm(ui, q)) {
+		ui_message(ui, false, "no core written");
+		return;
+	}
+
+	struct core_job_arg *arg = calloc(1, sizeof(*arg));
+	if (!arg)
+		return;
+	arg->pid = pid;
+	arg->id = id;
+	strlcpy_ps(arg->path, cs.est.path, sizeof(arg->path));
+	state_free();
+	cs.pid = pid;
+	cs.id = id;
+	{
+		struct target t;
+		cs.comm[0] = '\0';
+		if (target_open(&t, pid, &id, NULL) == 0) {
+			strlcpy_ps(cs.comm, t.comm, sizeof(cs.comm));
+			target_close(&t);
+		}
+	}
+	cs.progress[0] = '\0';
+	cs.fraction = -1;
+	ps_error_clear(&cs.err);
+	cs.t_start = now_s();
+	cs.state = CS_RUNNING;
+	cs.job = workers_submit(ui->workers, LANE_ATTACH, JOB_CORE, &id, core_job_run, arg, free);
+	if (!cs.job) {
+		cs.state = CS_FAILED;
+		ps_error_set(&cs.err, ENOMEM, "cannot queue the core job");
+	}
+	show(ui);
 }

@@ -27,7 +27,8 @@ struct detail {
 	struct pane_hist hist;
 	int cur;
 	void *pst[NPANES];
-	double read_at[NPANES];        /* 0: never read */
+	double read_at[NPANES];        /* last attempt; 0: never */
+	bool have[NPANES];             /* read successfully at least once */
 	int err[NPANES];               /* last refresh error (0: fine) */
 	struct ps_error perr[NPANES];  /* the door sentence for err */
 	bool frozen;
@@ -73,21 +74,26 @@ static void freeze(struct detail *d, const char *why)
 static void refresh_info(struct detail *d)
 {
 	struct proc_info ni;
-	struct ps_error e;
 	char why[160], ex[96];
 	int r;
 
 	if (d->frozen)
 		return;
 	r = proc_info_read(d->t.dirfd, &ni);
-	if (r == 0 && (ni.stat.state == 'Z' || ni.stat.state == 'X')) {
+	if (r == 0 && ni.stat.starttime != d->t.id.starttime) {
+		/* Cannot happen through the pinned dirfd; checked anyway. */
+		snprintf(why, sizeof(why), "PID %d now names another process", (int)d->t.id.pid);
+		freeze(d, why);
+		return;
+	}
+	if (r == 0 && proc_info_exited(&ni)) {
 		/* A zombie still has its exit code in stat (field 52). */
 		describe_exit(ni.exit_code, ex, sizeof(ex));
 		snprintf(why, sizeof(why), "process %d has exited (%s)", (int)d->t.id.pid, ex);
 		freeze(d, why);
 		return;
 	}
-	if (r < 0 || target_verify(&d->t, &e) < 0) {
+	if (r < 0) {
 		/* The dirfd pins the old process: a reused PID reads as gone,
 		 * never as the new process. */
 		describe_exit(-1, ex, sizeof(ex));
@@ -124,17 +130,16 @@ static void refresh_pane(struct detail *d, struct ui *ui, bool force)
 	r = p->update(d->pst[d->cur], &c);
 	d->read_at[d->cur] = c.now;
 	d->err[d->cur] = r;
+	if (r == 0)
+		d->have[d->cur] = true;
 	if (r < 0) {
 		char what[96];
 		snprintf(what, sizeof(what), "read /proc/%d/%s", (int)d->t.id.pid, p->file);
 		ps_error_clear(&d->perr[d->cur]);
 		door_refused(&d->perr[d->cur], PS_OP_READ_PROC, d->t.id.pid, r, what);
-		if (r == -ESRCH || target_verify(&d->t, &d->perr[d->cur]) < 0) {
-			refresh_info(d); /* says how it ended */
-			if (!d->frozen)
-				freeze(d, "the process has exited");
+		refresh_info(d); /* gone? then say how it ended */
+		if (d->frozen)
 			d->err[d->cur] = 0; /* keep showing the last data */
-		}
 	}
 }
 
@@ -197,8 +202,9 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 			draw_textf(y++, 0, -1, draw_attr(COL_NORMAL), "To open it: %s", e->fix);
 		return;
 	}
-	if (!d->read_at[d->cur] && !d->frozen) {
-		draw_text(y, 0, -1, draw_attr(COL_DIM), "reading...");
+	if (!d->have[d->cur]) {
+		draw_text(y, 0, -1, draw_attr(COL_DIM),
+			  d->frozen ? "the process exited before this pane was read: nothing to show" : "reading...");
 		return;
 	}
 	struct pane_ctx c;
@@ -220,12 +226,9 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 	switch (ch) {
 	case '\t': switch_pane(d, ui, d->cur + 1); return true;
 	case KEY_BTAB: switch_pane(d, ui, d->cur - 1); return true;
-	case KEY_F(1): {
-		char name[64];
-		snprintf(name, sizeof(name), "pane-%s", panes[d->cur]->name);
-		screen_help_open(ui, name, panes[d->cur]->title);
+	case KEY_F(1):
+		screen_help_open(ui, panes[d->cur]->explain, panes[d->cur]->title);
 		return true;
-	}
 	case 's': screen_stack_open(ui, pid); return true;
 	case 'h': screen_hot_open(ui, pid); return true;
 	case 'C': screen_core_open(ui, pid); return true;
@@ -267,6 +270,12 @@ static const struct ui_fkey detail_fkeys[] = {
 	{ "C", "Core" }, { "F5", "Read" }, { "Esc", "Back" }, { "F10", "Quit" }, { NULL, NULL },
 };
 
+/* `D` opens the Doors screen on this process. */
+static pid_t detail_selected_pid(void *p)
+{
+	return ((struct detail *)p)->t.id.pid;
+}
+
 static const struct screen_ops detail_ops = {
 	.name = "Process detail",
 	.help = "detail",
@@ -274,6 +283,7 @@ static const struct screen_ops detail_ops = {
 	.draw = detail_draw,
 	.key = detail_key,
 	.tick = detail_tick,
+	.selected_pid = detail_selected_pid,
 	.destroy = detail_destroy,
 };
 
@@ -312,7 +322,7 @@ void screen_detail_open(struct ui *ui, pid_t pid)
 	d->hist.t[0] = d->info.when;
 	d->hist.rss_kb[0] = d->info.status.vm_rss > 0 ? d->info.status.vm_rss : 0;
 	d->hist.n = 1;
-	if (d->info.stat.state == 'Z') {
+	if (proc_info_exited(&d->info)) {
 		char ex[96], why[160];
 		describe_exit(d->info.exit_code, ex, sizeof(ex));
 		snprintf(why, sizeof(why), "process %d has exited (%s)", (int)pid, ex);

@@ -1,7 +1,168 @@
-/* Placeholder until the doors screen lands. */
+/* Doors screen: what the kernel lets pscope do here and, for one process,
+ * each operation probed for real (src/doors-probe.c), with the door and the
+ * fix of every refusal, then the tool -> door table. The same lines as
+ * `pscope doors [PID]`. */
 #include "uipriv.h"
+#include "doors.h"
+#include "draw.h"
+
+#define NCURSES_WIDECHAR 1
+#include <errno.h>
+#include <ncursesw/curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct doors_state {
+	struct door_report rep;
+	struct door_lines lines;
+	int width;               /* the lines were wrapped for this width */
+	int top;
+	int page;
+	pid_t pid;               /* 0: system only */
+};
+
+static void doors_render(struct doors_state *d, int width)
+{
+	door_lines_free(&d->lines);
+	d->width = width;
+	door_render(&d->rep, width, &d->lines);
+}
+
+/* Probe again (pid 0: the system only). Keeps the old report when the
+ * process is gone, and says so. */
+static bool doors_probe(struct ui *ui, struct doors_state *d, pid_t pid)
+{
+	struct ps_error e;
+	bool ok = true;
+
+	ps_error_clear(&e);
+	if (door_report_build(&d->rep, pid, NULL, &e) < 0) {
+		ui_error(ui, &e);
+		door_report_build(&d->rep, 0, NULL, NULL);
+		pid = 0;
+		ok = false;
+	}
+	d->pid = pid;
+	d->top = 0;
+	d->width = -1;
+	return ok;
+}
+
+static int line_attr(enum door_line_kind k)
+{
+	switch (k) {
+	case DL_HEAD: return draw_attr(COL_HEADER) | A_BOLD;
+	case DL_OPEN: return draw_attr(COL_GOOD);
+	case DL_CLOSED: return draw_attr(COL_ERROR) | A_BOLD;
+	case DL_NA: return draw_attr(COL_DIM);
+	case DL_DETAIL: return draw_attr(COL_WARN);
+	case DL_DIM: return draw_attr(COL_DIM);
+	default: return draw_attr(COL_NORMAL);
+	}
+}
+
+static void doors_draw(struct ui *ui, void *p, int y0, int rows)
+{
+	struct doors_state *d = p;
+	int body = rows - 1;
+
+	if (d->width != ui->cols - 1)
+		doors_render(d, ui->cols - 1 > 20 ? ui->cols - 1 : 20);
+	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
+	if (d->rep.have_target)
+		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), " Doors: what the kernel lets pscope do, and PID %d (%s)",
+			   (int)d->pid, d->rep.target.comm);
+	else
+		draw_text(y0, 0, -1, draw_attr(COL_TITLE), " Doors: what the kernel lets pscope do");
+	d->page = body > 1 ? body : 1;
+	if (d->top > (int)d->lines.n - body)
+		d->top = (int)d->lines.n - body;
+	if (d->top < 0)
+		d->top = 0;
+	for (int i = 0; i < body && d->top + i < (int)d->lines.n; i++) {
+		const struct door_line *l = &d->lines.v[d->top + i];
+		draw_text(y0 + 1 + i, 0, -1, line_attr(l->kind), l->text);
+	}
+	if ((int)d->lines.n > body && body > 0 && ui->cols > 8) {
+		int shown = d->top + body < (int)d->lines.n ? d->top + body : (int)d->lines.n;
+		draw_textf(y0, ui->cols - 6, -1, draw_attr(COL_TITLE), "%3d%% ", 100 * shown / (int)d->lines.n);
+	}
+}
+
+static bool doors_key(struct ui *ui, void *p, int ch)
+{
+	struct doors_state *d = p;
+	char buf[16];
+
+	switch (ch) {
+	case KEY_UP: case 'k': d->top--; break;
+	case KEY_DOWN: case 'j': d->top++; break;
+	case KEY_PPAGE: case 'b': d->top -= d->page; break;
+	case KEY_NPAGE: case ' ': d->top += d->page; break;
+	case KEY_HOME: case 'g': d->top = 0; break;
+	case KEY_END: case 'G': d->top = (int)d->lines.n; break;
+	case 'r':
+		if (doors_probe(ui, d, d->pid))
+			ui_message(ui, false, d->pid ? "probed PID %d again" : "read the system again", (int)d->pid);
+		break;
+	case 'p':
+		buf[0] = '\0';
+		if (ui_prompt(ui, "Probe PID (empty: system only): ", buf, sizeof(buf))) {
+			char *end;
+			long v;
+			errno = 0;
+			v = strtol(buf, &end, 10);
+			if (!buf[0])
+				doors_probe(ui, d, 0);
+			else if (errno || *end || v <= 0 || v > 4194304)
+				ui_message(ui, true, "not a PID: %s", buf);
+			else
+				doors_probe(ui, d, (pid_t)v);
+		}
+		break;
+	case 'D':
+		break; /* already here */
+	default:
+		return false;
+	}
+	if (d->top < 0)
+		d->top = 0;
+	return true;
+}
+
+static pid_t doors_selected_pid(void *p)
+{
+	return ((struct doors_state *)p)->pid;
+}
+
+static void doors_destroy(void *p)
+{
+	struct doors_state *d = p;
+	door_lines_free(&d->lines);
+	free(d);
+}
+
+static const struct ui_fkey doors_fkeys[] = {
+	{ "F1", "Help" }, { "r", "Probe" }, { "p", "PID" }, { "Esc", "Back" }, { "F10", "Quit" }, { NULL, NULL },
+};
+
+static const struct screen_ops doors_ops = {
+	.name = "Doors",
+	.help = "doors",
+	.fkeys = doors_fkeys,
+	.draw = doors_draw,
+	.key = doors_key,
+	.selected_pid = doors_selected_pid,
+	.destroy = doors_destroy,
+};
 
 void screen_doors_open(struct ui *ui, pid_t pid)
 {
-	ui_message(ui, true, "the doors screen is not built yet (PID %d)", (int)pid);
+	struct doors_state *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return;
+	doors_probe(ui, d, pid);
+	ui_push(ui, &doors_ops, d);
 }

@@ -1,7 +1,593 @@
-/* Placeholder until the hot screen lands. */
+/* Hot functions: a live, perf-sampled table of one process's functions.
+ * The sampler job publishes immutable snapshots; this screen only keeps the
+ * newest one (or the frozen one) and computes its table from it. */
 #include "uipriv.h"
+#include "draw.h"
+#include "doors.h"
+#include "out/folded.h"
+#include "sample/sample.h"
+#include "util.h"
+
+#define NCURSES_WIDECHAR 1
+#include <errno.h>
+#include <math.h>
+#include <ncursesw/curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const int freq_steps[] = { 49, 99, 199, 499, 999, 1999, 3999 };
+
+struct hot_state {
+	struct ui *ui;
+	struct target_id id;
+	char comm[64];
+	unsigned job;
+	bool running;
+	struct samp_ctl *ctl;
+	struct samp_snapshot *shown;   /* drawn */
+	struct samp_snapshot *pending; /* newest while frozen */
+	bool frozen;
+	enum samp_window win;
+	enum samp_sort sort;
+	pid_t tid;                     /* thread filter, 0 = all */
+	bool show_src;
+	struct samp_view view;
+	bool view_stale;
+	int sel, top;
+	unsigned sel_func;             /* keeps the selection across refreshes */
+	/* callers/callees of one function */
+	bool rel;
+	unsigned rel_func;
+	struct samp_rel *callers, *callees;
+	unsigned ncallers, ncallees;
+	int rel_sel, rel_top;
+	struct ps_error err;
+	bool have_err;
+};
+
+static void rel_free(struct hot_state *h)
+{
+	free(h->callers);
+	free(h->callees);
+	h->callers = h->callees = NULL;
+	h->ncallers = h->ncallees = 0;
+}
+
+/* Keep the selection on a row and remember which function it is. */
+static void clamp_sel(struct hot_state *h)
+{
+	if (h->sel >= (int)h->view.nrows)
+		h->sel = (int)h->view.nrows - 1;
+	if (h->sel < 0)
+		h->sel = 0;
+	if (h->view.nrows)
+		h->sel_func = h->view.rows[h->sel].func;
+}
+
+static void refresh_view(struct hot_state *h)
+{
+	if (!h->view_stale || !h->shown)
+		return;
+	samp_view_free(&h->view);
+	samp_view_compute(h->shown, h->win, h->tid, h->sort, &h->view);
+	h->view_stale = false;
+	/* Follow the selected function, not the row number. */
+	for (unsigned i = 0; i < h->view.nrows; i++)
+		if (h->view.rows[i].func == h->sel_func) {
+			h->sel = (int)i;
+			break;
+		}
+	clamp_sel(h);
+	if (h->rel) {
+		rel_free(h);
+		samp_view_relations(h->shown, h->win, h->tid, h->rel_func, &h->callers, &h->ncallers, &h->callees,
+				    &h->ncallees);
+	}
+}
+
+static const char *spark_chars(void)
+{
+	return MB_CUR_MAX > 1 ? "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588" : ".:-=+*#@";
+}
+
+/* Self% over the last minute in w columns (each the mean of its seconds). */
+static void sparkline(const struct samp_row *r, int w, char *out, size_t size)
+{
+	const char *set = spark_chars();
+	int step = MB_CUR_MAX > 1 ? 3 : 1; /* bytes per glyph */
+	size_t o = 0;
+
+	for (int c = 0; c < w; c++) {
+		int a = c * SAMP_HISTORY / w, b = (c + 1) * SAMP_HISTORY / w;
+		double sum = 0;
+		int n = 0;
+		for (int k = a; k < b; k++)
+			if (!isnan(r->hist[k])) {
+				sum += r->hist[k];
+				n++;
+			}
+		if (o + 4 >= size)
+			break;
+		if (!n) {
+			out[o++] = ' ';
+			continue;
+		}
+		int lvl = (int)(sum / n / 100.0 * 8);
+		if (lvl > 7)
+			lvl = 7;
+		if (lvl < 0)
+			lvl = 0;
+		memcpy(out + o, set + lvl * step, (size_t)step);
+		o += (size_t)step;
+	}
+	out[o] = '\0';
+}
+
+static const char *thread_label(const struct hot_state *h, char *buf, size_t size)
+{
+	if (!h->tid)
+		return "all threads";
+	snprintf(buf, size, "thread %d %s", (int)h->tid, h->shown ? samp_thread_comm(h->shown, h->tid) : "");
+	return buf;
+}
+
+static void draw_status(struct hot_state *h, int y)
+{
+	const struct samp_snapshot *s = h->shown;
+	char tl[64];
+
+	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
+	draw_textf(y, 0, -1, draw_attr(COL_TITLE), " Hot functions: PID %d %s   window %s  sort %s  %s%s%s",
+		   (int)h->id.pid, h->comm, samp_window_name(h->win), samp_sort_name(h->sort),
+		   thread_label(h, tl, sizeof(tl)), h->frozen ? "  [FROZEN]" : "",
+		   s && s->ended ? "  [ENDED]" : "");
+	if (!s)
+		return;
+	draw_textf(y + 1, 0, -1, draw_attr(COL_NORMAL),
+		   " event %s (%s); %d Hz requested, %.0f Hz achieved per CPU-second; %s", s->event, s->event_why,
+		   s->freq, s->rate, s->kernel_why);
+	double trunc = s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0;
+	int x = draw_textf(y + 2, 0, -1, draw_attr(COL_NORMAL),
+			   " samples %llu (window %lu)  lost %llu  throttled %llu  truncated stacks %.1f%%%s  CPU sampled %.2f s vs /proc %.2f s",
+			   s->samples, h->view.samples, s->lost, s->throttled, trunc,
+			   trunc > 20 ? " (frame pointers missing?)" : "", s->cpu_sampled, s->cpu_proc);
+	if (s->threads_unsampled)
+		draw_textf(y + 2, x, -1, draw_attr(COL_WARN), "  %u threads unsampled", s->threads_unsampled);
+}
+
+static void draw_table(struct hot_state *h, int y0, int rows)
+{
+	const struct samp_snapshot *s = h->shown;
+	int cols = COLS, spark_w = cols >= 110 ? 20 : cols >= 80 ? 10 : 0;
+	int src_w = h->show_src && cols >= 100 ? 22 : 0;
+	int fixed = 6 + 1 + 6 + 1 + 8 + 2;
+	int rest = cols - fixed - (spark_w ? spark_w + 1 : 0) - (src_w ? src_w + 1 : 0);
+	if (rest < 12)
+		rest = 12; /* a tiny terminal: the right edge clips the rest */
+	int mod_w = rest > 40 ? 18 : rest / 3, name_w = rest - mod_w - 1;
+
+	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
+	int x = fixed;
+	draw_textf(y0, 0, fixed, draw_attr(COL_HEADER), "%6s %6s %8s  ", "SELF%", "TOTAL%", "SAMPLES");
+	draw_text(y0, x, name_w, draw_attr(COL_HEADER), h->sort == SAMP_SORT_NAME ? "FUNCTION (sorted)" : "FUNCTION");
+	x += name_w + 1;
+	draw_text(y0, x, mod_w, draw_attr(COL_HEADER), "MODULE");
+	x += mod_w + 1;
+	if (src_w) {
+		draw_text(y0, x, src_w, draw_attr(COL_HEADER), "SOURCE");
+		x += src_w + 1;
+	}
+	if (spark_w)
+		draw_text(y0, x, spark_w, draw_attr(COL_HEADER), "SELF% LAST 60 s");
+
+	int body = rows - 1;
+	if (!h->view.nrows) {
+		draw_text(y0 + 1, 1, -1, draw_attr(COL_DIM),
+			  s && s->samples ? "no samples in this window (the threads were idle or filtered out)"
+					  : "no samples yet: the process has not run on a CPU since sampling started");
+		return;
+	}
+	if (h->sel < h->top)
+		h->top = h->sel;
+	if (h->sel >= h->top + body)
+		h->top = h->sel - body + 1;
+	for (int i = 0; i < body && h->top + i < (int)h->view.nrows; i++) {
+		const struct samp_row *r = &h->view.rows[h->top + i];
+		const struct samp_func *f = &s->funcs[r->func];
+		bool sel = h->top + i == h->sel;
+		int attr = sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
+		int dim = sel ? attr : draw_attr(COL_DIM);
+		int y = y0 + 1 + i;
+		char buf[600];
+
+		draw_blank(y, 0, -1, attr);
+		draw_textf(y, 0, fixed, attr, "%6.1f %6.1f %8lu  ", r->self_pct, r->total_pct, r->self);
+		x = fixed;
+		draw_text(y, x, name_w, (f->flags & (SAMP_F_KERNEL | SAMP_F_ANON | SAMP_F_STRIPPED)) ? dim : attr,
+			  f->name);
+		x += name_w + 1;
+		snprintf(buf, sizeof(buf), "%s%s", samp_module_short(f->module),
+			 (f->flags & SAMP_F_STRIPPED) ? " (stripped)" : "");
+		draw_text(y, x, mod_w, dim, buf);
+		x += mod_w + 1;
+		if (src_w) {
+			if (f->file) {
+				snprintf(buf, sizeof(buf), "%s:%d", samp_module_short(f->file), f->line);
+				draw_text(y, x, src_w, dim, buf);
+			}
+			x += src_w + 1;
+		}
+		if (spark_w) {
+			sparkline(r, spark_w, buf, sizeof(buf));
+			draw_text(y, x, spark_w, sel ? attr : draw_attr(COL_GOOD), buf);
+		}
+	}
+}
+
+static int rel_count(const struct hot_state *h)
+{
+	return (int)(h->ncallers + h->ncallees);
+}
+
+static void draw_rel(struct hot_state *h, int y0, int rows)
+{
+	const struct samp_snapshot *s = h->shown;
+	const struct samp_func *f = &s->funcs[h->rel_func];
+	unsigned long total = 0, self = 0;
+
+	for (unsigned i = 0; i < h->view.nrows; i++)
+		if (h->view.rows[i].func == h->rel_func) {
+			total = h->view.rows[i].total;
+			self = h->view.rows[i].self;
+		}
+	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
+	draw_textf(y0, 0, -1, draw_attr(COL_HEADER), " %s (%s): in %lu samples, %lu of them its own (Enter: follow, Esc: back)",
+		   f->name, samp_module_short(f->module), total, self);
+	/* Lines: "Callers" header, callers, blank, "Callees" header, callees. */
+	int n = rel_count(h), body = rows - 1, line = 0;
+	if (h->rel_sel >= n)
+		h->rel_sel = n - 1;
+	if (h->rel_sel < 0)
+		h->rel_sel = 0;
+	int sel_line = h->rel_sel < (int)h->ncallers ? 1 + h->rel_sel : 3 + h->rel_sel;
+	if (sel_line < h->rel_top)
+		h->rel_top = sel_line;
+	if (sel_line >= h->rel_top + body)
+		h->rel_top = sel_line - body + 1;
+	for (int part = 0; part < 2; part++) {
+		const struct samp_rel *l = part ? h->callees : h->callers;
+		unsigned nl = part ? h->ncallees : h->ncallers;
+		int y = y0 + 1 + line - h->rel_top;
+		if (line >= h->rel_top && line < h->rel_top + body)
+			draw_textf(y, 0, -1, draw_attr(COL_GOOD) | A_BOLD, " %s%s", part ? "Callees (called by it)" : "Callers (calling it)",
+				   nl ? "" : ": none sampled");
+		line++;
+		for (unsigned i = 0; i < nl; i++, line++) {
+			if (line < h->rel_top || line >= h->rel_top + body)
+				continue;
+			int idx = part ? (int)(h->ncallers + i) : (int)i;
+			int attr = idx == h->rel_sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
+			const struct samp_func *g = &s->funcs[l[i].func];
+			y = y0 + 1 + line - h->rel_top;
+			draw_blank(y, 0, -1, attr);
+			const char *mod = samp_module_short(g->module);
+			draw_textf(y, 0, -1, attr, mod[0] == '[' ? "   %6.1f%% %8lu  %s  %s" : "   %6.1f%% %8lu  %s  [%s]",
+				   total ? 100.0 * (double)l[i].samples / (double)total : 0.0, l[i].samples, g->name, mod);
+		}
+		line++;
+	}
+}
+
+static void hot_draw(struct ui *ui, void *p, int y0, int rows)
+{
+	struct hot_state *h = p;
+	(void)ui;
+
+	refresh_view(h);
+	draw_status(h, y0);
+	if (h->have_err) {
+		char buf[1024];
+		draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, "sampling could not start:");
+		draw_text(y0 + 3, 3, -1, draw_attr(COL_ERROR), h->err.msg);
+		if (h->err.fix[0]) {
+			snprintf(buf, sizeof(buf), "door: %s", door_name(h->err.door));
+			draw_text(y0 + 4, 3, -1, draw_attr(COL_WARN), buf);
+			snprintf(buf, sizeof(buf), "fix: %s", h->err.fix);
+			draw_text(y0 + 5, 3, -1, draw_attr(COL_WARN), buf);
+		}
+		draw_text(y0 + 7, 1, -1, draw_attr(COL_DIM), "Esc returns. D shows every door.");
+		return;
+	}
+	if (!h->shown) {
+		draw_textf(y0 + 2, 1, -1, draw_attr(COL_DIM), "sampling at %d Hz; the first snapshot comes after one second...",
+			   samp_ctl_freq(h->ctl));
+		return;
+	}
+	if (rows <= 4)
+		return;
+	if (h->rel)
+		draw_rel(h, y0 + 3, rows - 3);
+	else
+		draw_table(h, y0 + 3, rows - 3);
+}
+
+static void set_stale(struct hot_state *h)
+{
+	h->view_stale = true;
+}
+
+static void export_folded(struct ui *ui, struct hot_state *h)
+{
+	char path[512];
+	struct ps_error e;
+	unsigned long total = 0;
+
+	if (!h->shown) {
+		ui_message(ui, true, "nothing sampled yet");
+		return;
+	}
+	snprintf(path, sizeof(path), "pscope-%d-%s.folded", (int)h->id.pid,
+		 h->win == SAMP_WIN_ALL ? "all" : h->win == SAMP_WIN_1S ? "1s" : h->win == SAMP_WIN_10S ? "10s" : "60s");
+	if (!ui_prompt(ui, "Export folded stacks to: ", path, sizeof(path)) || !path[0])
+		return;
+	if (access(path, F_OK) == 0 && !ui_confirm(ui, "File exists. Overwrite?"))
+		return;
+	ps_error_clear(&e);
+	if (out_folded_save(path, h->shown, h->win, h->tid, &total, &e) < 0) {
+		ui_error(ui, &e);
+		return;
+	}
+	ui_message(ui, false, "wrote %lu samples (window %s, %s) to %s", total, samp_window_name(h->win),
+		   h->tid ? "one thread" : "all threads", path);
+}
+
+static void next_thread(struct ui *ui, struct hot_state *h)
+{
+	const struct samp_snapshot *s = h->shown;
+	const struct samp_thread *best = NULL;
+	unsigned long cur = 0;
+
+	if (!s || !s->nthreads)
+		return;
+	/* Threads ordered by samples (then TID): go to the one after the current. */
+	for (unsigned i = 0; i < s->nthreads; i++)
+		if (s->threads[i].tid == h->tid)
+			cur = s->threads[i].samples;
+	for (unsigned i = 0; i < s->nthreads; i++) {
+		const struct samp_thread *t = &s->threads[i];
+		bool after = !h->tid || t->samples < cur || (t->samples == cur && t->tid > h->tid);
+		if (!after)
+			continue;
+		if (!best || t->samples > best->samples || (t->samples == best->samples && t->tid < best->tid))
+			best = t;
+	}
+	h->tid = best ? best->tid : 0;
+	if (h->tid)
+		ui_message(ui, false, "only thread %d (%s); t: next thread, T: all threads", (int)h->tid, best->comm);
+	else
+		ui_message(ui, false, "all threads");
+	set_stale(h);
+}
+
+static void change_freq(struct ui *ui, struct hot_state *h, int dir)
+{
+	int cur = samp_ctl_freq(h->ctl), n = (int)(sizeof(freq_steps) / sizeof(freq_steps[0])), i;
+
+	if (dir > 0) {
+		for (i = 0; i < n && freq_steps[i] <= cur; i++)
+			;
+		if (i == n)
+			i = n - 1;
+	} else {
+		for (i = n - 1; i >= 0 && freq_steps[i] >= cur; i--)
+			;
+		if (i < 0)
+			i = 0;
+	}
+	samp_ctl_set_freq(h->ctl, freq_steps[i]);
+	ui_message(ui, false, "sampling at %d Hz from the next snapshot%s", freq_steps[i],
+		   h->running ? "" : " (sampling has stopped)");
+}
+
+static void open_rel(struct hot_state *h, unsigned func)
+{
+	h->rel = true;
+	h->rel_func = func;
+	h->rel_sel = 0;
+	h->rel_top = 0;
+	rel_free(h);
+	samp_view_relations(h->shown, h->win, h->tid, func, &h->callers, &h->ncallers, &h->callees, &h->ncallees);
+}
+
+static bool hot_key(struct ui *ui, void *p, int ch)
+{
+	struct hot_state *h = p;
+	int page = LINES - 7 > 1 ? LINES - 7 : 1;
+
+	refresh_view(h);
+	if (h->rel && h->shown) {
+		int n = rel_count(h);
+		switch (ch) {
+		case KEY_UP: case 'k': h->rel_sel--; return true;
+		case KEY_DOWN: case 'j': h->rel_sel++; return true;
+		case KEY_PPAGE: h->rel_sel -= page; return true;
+		case KEY_NPAGE: h->rel_sel += page; return true;
+		case KEY_HOME: h->rel_sel = 0; return true;
+		case KEY_END: h->rel_sel = n - 1; return true;
+		case '\n': case '\r': case KEY_ENTER:
+			if (n > 0 && h->rel_sel >= 0 && h->rel_sel < n)
+				open_rel(h, h->rel_sel < (int)h->ncallers ? h->callers[h->rel_sel].func
+									 : h->callees[h->rel_sel - (int)h->ncallers].func);
+			return true;
+		case 27: case KEY_LEFT: case KEY_BACKSPACE:
+			h->rel = false;
+			rel_free(h);
+			return true;
+		default:
+			break; /* the table's keys below work here too */
+		}
+	}
+	switch (ch) {
+	case KEY_UP: case 'k': h->sel--; break;
+	case KEY_DOWN: case 'j': h->sel++; break;
+	case KEY_PPAGE: h->sel -= page; break;
+	case KEY_NPAGE: h->sel += page; break;
+	case KEY_HOME: h->sel = 0; break;
+	case KEY_END: h->sel = (int)h->view.nrows - 1; break;
+	case '\n': case '\r': case KEY_ENTER:
+		if (h->view.nrows)
+			open_rel(h, h->view.rows[h->sel].func);
+		return true;
+	case ' ':
+		h->frozen = !h->frozen;
+		if (!h->frozen && h->pending) {
+			samp_snapshot_free(h->shown);
+			h->shown = h->pending;
+			h->pending = NULL;
+			set_stale(h);
+		}
+		ui_message(ui, false, h->frozen ? "view frozen (sampling continues); Space resumes" : "view live");
+		return true;
+	case 'w':
+		h->win = (h->win + 1) % SAMP_WIN_COUNT;
+		set_stale(h);
+		return true;
+	case 's': case KEY_F(6):
+		h->sort = (h->sort + 1) % SAMP_SORT_COUNT;
+		set_stale(h);
+		return true;
+	case 'l':
+		h->show_src = !h->show_src;
+		return true;
+	case '+': case '=':
+		change_freq(ui, h, 1);
+		return true;
+	case '-':
+		change_freq(ui, h, -1);
+		return true;
+	case 't':
+		next_thread(ui, h);
+		return true;
+	case 'T':
+		h->tid = 0;
+		set_stale(h);
+		ui_message(ui, false, "all threads");
+		return true;
+	case 'E':
+		export_folded(ui, h);
+		return true;
+	default:
+		return false;
+	}
+	clamp_sel(h);
+	return true;
+}
+
+static bool hot_message(struct ui *ui, void *p, struct ring_msg *m)
+{
+	struct hot_state *h = p;
+	(void)ui;
+
+	if (m->job_id != h->job)
+		return false;
+	switch (m->kind) {
+	case RING_SNAPSHOT:
+	case RING_RESULT:
+		if (!m->payload)
+			return false;
+		if (h->frozen) {
+			samp_snapshot_free(h->pending);
+			h->pending = m->payload;
+		} else {
+			samp_snapshot_free(h->shown);
+			h->shown = m->payload;
+			set_stale(h);
+		}
+		if (m->kind == RING_RESULT)
+			ui_message(ui, false, "PID %d exited: sampling stopped, the last snapshot stays on screen",
+				   (int)h->id.pid);
+		return true;
+	case RING_PROGRESS:
+		ui_message(ui, true, "%s", m->text);
+		return false;
+	case RING_ERROR:
+		h->err = m->err;
+		h->have_err = true;
+		return false;
+	case RING_DONE:
+		h->running = false;
+		return false;
+	default:
+		return false;
+	}
+}
+
+static void hot_destroy(void *p)
+{
+	struct hot_state *h = p;
+
+	/* Esc: stop sampling. The job closes its events on its own thread.
+	 * On quit the workers are already gone (and cancelled every job). */
+	if (h->running && h->ui->workers)
+		workers_cancel(h->ui->workers, h->job);
+	samp_ctl_put(h->ctl);
+	samp_view_free(&h->view);
+	rel_free(h);
+	samp_snapshot_free(h->shown);
+	samp_snapshot_free(h->pending);
+	free(h);
+}
+
+static const struct ui_fkey hot_fkeys[] = {
+	{ "F1", "Help" }, { "Enter", "Callers" }, { "Spc", "Freeze" }, { "w", "Window" }, { "s", "Sort" },
+	{ "+-", "Rate" }, { "t", "Thread" }, { "E", "Export" }, { "Esc", "Stop" }, { NULL, NULL },
+};
+
+static const struct screen_ops hot_ops = {
+	.name = "Hot functions",
+	.help = "hot",
+	.fkeys = hot_fkeys,
+	.draw = hot_draw,
+	.key = hot_key,
+	.message = hot_message,
+	.destroy = hot_destroy,
+};
 
 void screen_hot_open(struct ui *ui, pid_t pid)
 {
-	ui_message(ui, true, "the hot screen is not built yet (PID %d)", (int)pid);
+	struct hot_state *h = calloc(1, sizeof(*h));
+	struct target t;
+	struct ps_error e;
+
+	if (!h)
+		return;
+	ps_error_clear(&e);
+	if (target_open(&t, pid, NULL, &e) < 0) {
+		free(h);
+		ui_error(ui, &e);
+		return;
+	}
+	h->id = t.id;
+	strlcpy_ps(h->comm, t.comm, sizeof(h->comm));
+	target_close(&t);
+	h->ui = ui;
+	h->win = SAMP_WIN_10S;
+	h->show_src = true;
+	h->sel_func = UINT32_MAX; /* nothing chosen yet: the top row */
+	h->ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
+	if (!h->ctl) {
+		free(h);
+		return;
+	}
+	h->job = samp_job_submit(ui->workers, &h->id, h->ctl);
+	if (!h->job) {
+		samp_ctl_put(h->ctl);
+		free(h);
+		ui_message(ui, true, "out of memory");
+		return;
+	}
+	h->running = true;
+	ui_push(ui, &hot_ops, h);
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum list_mode { MODE_NORMAL, MODE_SEARCH, MODE_FILTER, MODE_SORT, MODE_SIGNAL };
 
@@ -647,6 +648,13 @@ static const struct ui_fkey list_fkeys[] = {
 	{ NULL, NULL },
 };
 
+/* `D` opens the Doors screen on the selected process. */
+static pid_t list_selected_pid(void *p)
+{
+	struct proc_row *r = selected(p);
+	return r ? r->tgid : 0;
+}
+
 static const struct screen_ops list_ops = {
 	.name = "Processes",
 	.help = "list",
@@ -654,6 +662,7 @@ static const struct screen_ops list_ops = {
 	.draw = list_draw,
 	.key = list_key,
 	.tick = list_tick,
+	.selected_pid = list_selected_pid,
 	.destroy = list_destroy,
 };
 
@@ -674,16 +683,24 @@ void screen_list_open(struct ui *ui)
 	ls->sort = PSORT_CPU;
 	ls->desc = true;
 	ls->tree = o && o->tree;
+	char prev[256] = ""; /* keep an unknown-user message next to a sort one */
+	if (o && o->user && !set_user(ui, ls, o->user))
+		snprintf(prev, sizeof(prev), "%s", ui->status);
 	if (o && o->sort_key) {
 		int k = proc_sort_parse(o->sort_key);
 		if (k < 0)
-			ui_message(ui, true, "unknown sort key '%s': sorting by CPU%%", o->sort_key);
+			ui_message(ui, true, "unknown sort key '%s': sorting by CPU%%%s%s", o->sort_key,
+				   prev[0] ? "; " : "", prev);
 		else
 			ls->sort = (enum proc_sort)k, ls->desc = proc_sort_desc_default((enum proc_sort)k);
 	}
-	if (o && o->user)
-		set_user(ui, ls, o->user);
-	if (ls->pt && ls->sys)
+	if (ls->pt && ls->sys) {
+		/* Two samples 0.1 s apart: CPU% and the CPU bars have values from
+		 * the first screen on, not after the first refresh. */
+		struct timespec ts = { 0, 100 * 1000 * 1000 };
 		refresh_data(ui, ls);
+		nanosleep(&ts, NULL);
+		refresh_data(ui, ls);
+	}
 	ui_push(ui, &list_ops, ls);
 }

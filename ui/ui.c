@@ -29,6 +29,22 @@ struct screen_slot {
 static struct screen_slot stack[MAX_SCREENS];
 static int depth;
 static struct termios saved_tio;
+
+#define MAX_WATCHERS 4
+static struct {
+	bool (*fn)(struct ui *ui, void *st, struct ring_msg *m);
+	void *st;
+} watchers[MAX_WATCHERS];
+
+void ui_watch(bool (*fn)(struct ui *ui, void *st, struct ring_msg *m), void *st)
+{
+	for (int i = 0; i < MAX_WATCHERS; i++)
+		if (!watchers[i].fn || watchers[i].fn == fn) {
+			watchers[i].fn = fn;
+			watchers[i].st = st;
+			return;
+		}
+}
 static bool have_tio;
 
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st)
@@ -176,11 +192,27 @@ static void dispatch_ring(struct ui *ui)
 			for (int s = depth - 1; s >= 0 && !kept; s--)
 				if (stack[s].ops->message)
 					kept = stack[s].ops->message(ui, stack[s].st, &msgs[i]);
+			for (int w = 0; w < MAX_WATCHERS && !kept; w++)
+				if (watchers[w].fn)
+					kept = watchers[w].fn(ui, watchers[w].st, &msgs[i]);
 			if (!kept)
 				ring_msg_release(&msgs[i]);
 		}
 		ui->dirty = true;
 	}
+}
+
+/* The process the user is looking at: the topmost screen that names one. */
+static pid_t selected_pid(void)
+{
+	for (int s = depth - 1; s >= 0; s--) {
+		if (stack[s].ops->selected_pid) {
+			pid_t pid = stack[s].ops->selected_pid(stack[s].st);
+			if (pid > 0)
+				return pid;
+		}
+	}
+	return 0;
 }
 
 static void handle_key(struct ui *ui, int ch)
@@ -209,7 +241,7 @@ static void handle_key(struct ui *ui, int ch)
 		screen_help_open(ui, top->ops->help, top->ops->name);
 		break;
 	case 'D':
-		screen_doors_open(ui, 0);
+		screen_doors_open(ui, selected_pid());
 		break;
 	case 12: /* ^L */
 		clearok(curscr, TRUE);
@@ -395,6 +427,7 @@ int ui_run(const struct ui_opts *o)
 
 	/* Cancel jobs first: a running attach detaches before we go. */
 	workers_free(ui.workers);
+	ui.workers = NULL; /* screens destroyed below must not cancel jobs on it */
 	while (depth > 0) {
 		depth--;
 		if (stack[depth].ops->destroy)

@@ -31,6 +31,9 @@ struct screen_ops {
 	/* A ring message; every screen on the stack sees it. Return true to
 	 * keep m->payload (the screen frees it later). */
 	bool (*message)(struct ui *ui, void *st, struct ring_msg *m);
+	/* The process this screen is about or has selected (0: none); `D`
+	 * opens the Doors screen on it. May be NULL. */
+	pid_t (*selected_pid)(void *st);
 	void (*destroy)(void *st);
 };
 
@@ -64,6 +67,11 @@ void ui_set_delay(struct ui *ui, long tenths);
 bool ui_confirm(struct ui *ui, const char *question);
 /* Read a line of text in the status line (prefilled with buf). false on Esc. */
 bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size);
+
+/* Background watcher: sees every ring message after the screens, for jobs
+ * that go on while their screen is closed (e.g. a core being written).
+ * Return true to keep m->payload. One slot per fn. */
+void ui_watch(bool (*fn)(struct ui *ui, void *st, struct ring_msg *m), void *st);
 
 /* Screens: each opens itself on the stack. */
 void screen_list_open(struct ui *ui);

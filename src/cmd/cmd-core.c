@@ -1,9 +1,151 @@
+/* pscope core PID [-o FILE] [--all-mappings] [--force] [--json]: write a
+ * core file of a live process, which runs on afterwards. */
 #include "cmd/cmd.h"
+#include "core/core.h"
+#include "out/escape.h"
+#include "out/json.h"
+#include "util.h"
 
+#include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static atomic_bool core_cancel;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&core_cancel, true);
+}
+
+/* One status line on a terminal's stderr. */
+static void tty_progress(void *arg, const struct core_progress *p)
+{
+	char line[200];
+
+	(void)arg;
+	fprintf(stderr, "\r\033[K%s", core_progress_text(p, line, sizeof(line)));
+	fflush(stderr);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: pscope core PID [-o FILE] [--all-mappings] [--force] [--json]\n"
+		   "Write a core file of the live process PID (it runs on afterwards).\n"
+		   "  -o, --output=FILE   destination file or directory (default: core.COMM.PID.TIME here)\n"
+		   "  -a, --all-mappings  dump every mapping, ignoring coredump_filter and MADV_DONTDUMP\n"
+		   "  -f, --force         write even when the estimate exceeds the free space\n"
+		   "  -j, --json          print the result as JSON\n");
+}
+
+static int print_json(const struct core_result *r)
+{
+	struct json_object *o = json_object_new_object(), *sk = json_object_new_array();
+	char a[32];
+
+	out_json_str(o, "path", r->path);
+	out_json_str(o, "exe", r->exe[0] ? r->exe : NULL);
+	out_json_int(o, "bytes", (long long)r->bytes);
+	out_json_int(o, "disk_bytes", (long long)r->disk_bytes);
+	out_json_double(o, "pause_ms", r->pause_ms);
+	out_json_double(o, "wall_ms", r->wall_ms);
+	out_json_int(o, "threads", r->threads);
+	out_json_int(o, "threads_missed", r->threads_missed);
+	out_json_int(o, "mappings", r->mappings);
+	for (size_t i = 0; i < r->nskipped; i++) {
+		struct json_object *s = json_object_new_object();
+		snprintf(a, sizeof(a), "0x%llx", (unsigned long long)r->skipped[i].start);
+		out_json_str(s, "start", a);
+		snprintf(a, sizeof(a), "0x%llx", (unsigned long long)r->skipped[i].end);
+		out_json_str(s, "end", a);
+		out_json_str(s, "path", r->skipped[i].path);
+		out_json_str(s, "reason", r->skipped[i].reason);
+		json_object_array_add(sk, s);
+	}
+	json_object_object_add(o, "skipped", sk);
+	return out_json_print(stdout, o, 1) < 0 ? 1 : 0;
+}
+
+static void print_text(const struct core_result *r)
+{
+	char b[16], d[16];
+
+	printf("core written: %s\n", esc(r->path));
+	printf("  size        %s (%llu bytes), %s on disk\n", human_bytes(r->bytes, b, sizeof(b)),
+	       (unsigned long long)r->bytes, human_bytes(r->disk_bytes, d, sizeof(d)));
+	printf("  pause       %.1f ms with the process stopped (%.2f s in all)\n", r->pause_ms, r->wall_ms / 1000);
+	printf("  threads     %u", r->threads);
+	if (r->threads_missed)
+		printf(" (%u could not be stopped: their registers are missing)", r->threads_missed);
+	printf("\n  mappings    %u\n", r->mappings);
+	if (r->nskipped) {
+		printf("  unreadable  %zu range%s, recorded with no data:\n", r->nskipped, r->nskipped == 1 ? "" : "s");
+		for (size_t i = 0; i < r->nskipped; i++)
+			printf("    %llx-%llx %s (%s)\n", (unsigned long long)r->skipped[i].start,
+			       (unsigned long long)r->skipped[i].end, esc(r->skipped[i].path), esc(r->skipped[i].reason));
+	}
+	printf("open it with: gdb %s %s\n", r->exe[0] ? esc(r->exe) : "EXE", esc(r->path));
+}
 
 int cmd_core(int argc, char **argv)
 {
-	fprintf(stderr, "pscope core: not built yet\n");
-	return 1;
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "all-mappings", no_argument, NULL, 'a' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct core_opts o = { .cancel = &core_cancel };
+	struct core_result res;
+	struct ps_error e;
+	bool json = false;
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "o:afjh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o': o.path = optarg; break;
+		case 'a': o.all_mappings = true; break;
+		case 'f': o.force = true; break;
+		case 'j': json = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "pscope core: missing PID\n");
+		usage(stderr);
+		return 2;
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "pscope core: unexpected argument '%s'\n", esc(argv[optind + 1]));
+		return 2;
+	}
+	pid_t pid = cmd_parse_pid("core", argv[optind]);
+	if (pid < 0)
+		return 2;
+
+	/* Ctrl-C cancels cleanly: the threads are released, the partial file removed. */
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (isatty(STDERR_FILENO))
+		o.progress = tty_progress;
+
+	ps_error_clear(&e);
+	r = core_write(pid, NULL, &o, &res, &e);
+	if (o.progress)
+		fprintf(stderr, "\r\033[K");
+	if (r < 0)
+		return cmd_fail("core", &e);
+	r = json ? print_json(&res) : (print_text(&res), 0);
+	core_result_free(&res);
+	return r;
 }

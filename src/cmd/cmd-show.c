@@ -220,6 +220,7 @@ static void show_status(struct show *s)
 		}
 		caps_json(o, "cap_eff", st->cap_eff);
 		caps_json(o, "cap_prm", st->cap_prm);
+		caps_json(o, "cap_inh", st->cap_inh);
 		caps_json(o, "cap_bnd", st->cap_bnd);
 		caps_json(o, "cap_amb", st->cap_amb);
 		out_json_int(o, "seccomp", st->seccomp);
@@ -285,6 +286,8 @@ static void show_status(struct show *s)
 	printf("%-16s %s\n", "CapEff", caps);
 	proc_caps_str(st->cap_prm, caps, sizeof(caps));
 	printf("%-16s %s\n", "CapPrm", caps);
+	proc_caps_str(st->cap_inh, caps, sizeof(caps));
+	printf("%-16s %s\n", "CapInh", caps);
 	proc_caps_str(st->cap_bnd, caps, sizeof(caps));
 	printf("%-16s %s\n", "CapBnd", caps);
 	proc_caps_str(st->cap_amb, caps, sizeof(caps));
@@ -388,8 +391,13 @@ static void show_fd(struct show *s)
 				out_json_str(so, "proto", proc_net_proto_name(sk->proto));
 				if (sk->proto == NET_NETLINK)
 					out_json_str(so, "netlink_family", proc_netlink_family(sk));
-				if (sk->proto == NET_UNIX)
+				if (sk->proto == NET_UNIX) {
 					out_json_str(so, "unix_type", proc_sock_unix_type(sk));
+					if (sk->peer_ino)
+						out_json_int(so, "peer_inode", (long long)sk->peer_ino);
+					if (sk->peer_fd >= 0)
+						out_json_int(so, "peer_fd", sk->peer_fd);
+				}
 				out_json_str(so, "local", sk->local);
 				out_json_str(so, "peer", sk->peer[0] ? sk->peer : NULL);
 				out_json_str(so, "state", sk->proto == NET_NETLINK ? NULL : proc_sock_state(sk));
@@ -743,7 +751,10 @@ int cmd_show(int argc, char **argv)
 		show_threads(&s);
 	/* The process may have gone (or its PID been reused) while we read:
 	 * say so rather than print a mix of two processes. */
-	if (target_verify(&s.t, &e) < 0) {
+	struct proc_info last;
+	if (hdr.stat.state != 'Z' &&
+	    (proc_info_read(s.t.dirfd, &last) < 0 || last.stat.starttime != hdr.stat.starttime || proc_info_exited(&last))) {
+		ps_error_set(&e, ESRCH, "process %d has exited while it was being read", (int)pid);
 		target_close(&s.t);
 		if (root)
 			json_object_put(root);

@@ -1,9 +1,186 @@
+/* pscope top PID: sample the process for a while, print its hot functions. */
 #include "cmd/cmd.h"
+#include "out/escape.h"
+#include "out/folded.h"
+#include "out/json.h"
+#include "sample/sample.h"
+#include "util.h"
 
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static void print_text(const struct samp_snapshot *s, const struct samp_view *v)
+{
+	printf("PID %d (%s), %.1f s, event %s (%s), %d Hz requested, %.0f Hz achieved\n", (int)s->target.pid,
+	       esc(s->comm), s->elapsed, s->event, s->event_why, s->freq, s->rate);
+	printf("samples %llu, lost %llu, throttled %llu, %s, truncated stacks %.1f%%, CPU sampled %.2f s vs /proc %.2f s\n",
+	       s->samples, s->lost, s->throttled, s->kernel_why,
+	       s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0.0, s->cpu_sampled, s->cpu_proc);
+	if (s->threads_unsampled)
+		printf("%u threads could not be sampled\n", s->threads_unsampled);
+	printf("%6s %6s %8s  %-32s %-20s %s\n", "SELF%", "TOTAL%", "SAMPLES", "FUNCTION", "MODULE", "SOURCE");
+	for (unsigned i = 0; i < v->nrows; i++) {
+		const struct samp_row *r = &v->rows[i];
+		const struct samp_func *f = &s->funcs[r->func];
+		char src[300] = "";
+		if (f->file)
+			snprintf(src, sizeof(src), "%s:%d", samp_module_short(f->file), f->line);
+		printf("%6.2f %6.2f %8lu  %-32s %-20s %s\n", r->self_pct, r->total_pct, r->self, esc(f->name),
+		       esc(samp_module_short(f->module)), esc(src));
+	}
+}
+
+static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
+{
+	struct json_object *o = json_object_new_object(), *fa = json_object_new_array();
+
+	out_json_int(o, "pid", s->target.pid);
+	out_json_str(o, "event", s->event);
+	out_json_int(o, "freq", s->freq);
+	out_json_int(o, "samples", (long long)v->samples);
+	out_json_int(o, "lost", (long long)s->lost);
+	for (unsigned i = 0; i < v->nrows; i++) {
+		const struct samp_row *r = &v->rows[i];
+		const struct samp_func *f = &s->funcs[r->func];
+		struct json_object *fo = json_object_new_object();
+		out_json_str(fo, "name", f->name);
+		out_json_str(fo, "module", f->module);
+		out_json_str(fo, "file", f->file);
+		if (f->file)
+			out_json_int(fo, "line", f->line);
+		else
+			json_object_object_add(fo, "line", NULL);
+		out_json_double(fo, "self_pct", round(r->self_pct * 100) / 100);
+		out_json_double(fo, "total_pct", round(r->total_pct * 100) / 100);
+		out_json_int(fo, "samples", (long long)r->self);
+		json_object_array_add(fa, fo);
+	}
+	json_object_object_add(o, "functions", fa);
+	out_json_print(stdout, o, 1);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "pscope top: ");
+	fprintf(stderr, fmt, esc(arg));
+	fprintf(stderr, "\nUsage: pscope top PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]\n");
+	return 2;
+}
 
 int cmd_top(int argc, char **argv)
 {
-	fprintf(stderr, "pscope top: not built yet\n");
-	return 1;
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "folded", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	double duration = 5;
+	long freq = SAMP_FREQ_DEFAULT;
+	const char *folded = NULL;
+	bool json = false;
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:F:f:jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			errno = 0;
+			duration = strtod(optarg, &end);
+			if (errno || *end || end == optarg || !(duration > 0) || duration > 86400)
+				return usage_error("invalid duration '%s' (seconds, more than 0, at most 86400)", optarg);
+			break;
+		case 'F':
+			errno = 0;
+			freq = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || freq < SAMP_FREQ_MIN || freq > SAMP_FREQ_MAX)
+				return usage_error("invalid frequency '%s' (Hz, 49..3999)", optarg);
+			break;
+		case 'f':
+			folded = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			printf("Usage: pscope top PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]\n"
+			       "Sample PID's threads with perf_event_open for SEC seconds (default 5) at HZ\n"
+			       "(default 99) and print its functions by Self%%. --folded FILE also writes the\n"
+			       "call stacks as folded lines (thread;frame;...;frame count). Ctrl-C stops early.\n");
+			return 0;
+		default:
+			fprintf(stderr, "Usage: pscope top PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]\n");
+			return 2;
+		}
+	}
+	if (argc - optind > 1)
+		return usage_error("unexpected argument '%s'", argv[optind + 1]);
+	pid_t pid = cmd_parse_pid("top", optind < argc ? argv[optind] : NULL);
+	if (pid < 0)
+		return 2;
+
+	struct samp_session *s;
+	struct ps_error e;
+	struct samp_opts o = { .pid = pid, .freq = (int)freq };
+	ps_error_clear(&e);
+	if (samp_open(&s, &o, &e) < 0)
+		return cmd_fail("top", &e);
+
+	struct sigaction sa = { .sa_handler = on_sigint };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	const char *ended = NULL;
+	uint64_t deadline = now_ns() + (uint64_t)(duration * 1e9);
+	for (uint64_t now = now_ns(); now < deadline && !interrupted; now = now_ns()) {
+		uint64_t left_ms = (deadline - now) / 1000000;
+		if (samp_poll(s, left_ms < 100 ? (int)left_ms : 100) == -ESRCH) {
+			ended = "the process exited";
+			break;
+		}
+	}
+	struct samp_snapshot *snap = samp_publish(s, ended);
+	samp_close(s);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (!snap) {
+		ps_error_set(&e, ENOMEM, "out of memory");
+		return cmd_fail("top", &e);
+	}
+	if (ended)
+		fprintf(stderr, "pscope top: process %d exited after %.1f s; showing what was sampled\n", (int)pid,
+			snap->elapsed);
+
+	int rc = 0;
+	struct samp_view v;
+	if (samp_view_compute(snap, SAMP_WIN_ALL, 0, SAMP_SORT_SELF, &v) < 0) {
+		ps_error_set(&e, ENOMEM, "out of memory");
+		samp_snapshot_free(snap);
+		return cmd_fail("top", &e);
+	}
+	if (json)
+		print_json(snap, &v);
+	else
+		print_text(snap, &v);
+	if (folded && out_folded_save(folded, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
+		rc = cmd_fail("top", &e);
+	samp_view_free(&v);
+	samp_snapshot_free(snap);
+	return rc;
 }

@@ -340,6 +340,46 @@ void proc_fd_list_free(struct proc_fd_list *l)
 	l->n = l->cap = 0;
 }
 
+struct ino_fd {
+	unsigned long long ino;
+	int fd;
+};
+
+static int cmp_ino_fd(const void *a, const void *b)
+{
+	const struct ino_fd *x = a, *y = b;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+/* Unix peers: sock_diag gives the peer's inode; when it is one of this
+ * process's fds (a socketpair), name that fd. */
+static void link_unix_peers(int dirfd, const struct proc_fd_list *l, struct proc_net *net)
+{
+	bool have_unix = false;
+	struct ino_fd *idx;
+	size_t k = 0;
+
+	for (size_t i = 0; i < l->n && !have_unix; i++) {
+		const struct proc_sock *s = l->v[i].type == FDT_SOCKET ? proc_net_find(net, l->v[i].ino) : NULL;
+		have_unix = s && s->proto == NET_UNIX;
+	}
+	if (!have_unix || proc_net_unix_peers(dirfd, net) < 0)
+		return;
+	idx = malloc(l->count[FDT_SOCKET] * sizeof(*idx));
+	if (!idx)
+		return;
+	for (size_t i = 0; i < l->n && k < l->count[FDT_SOCKET]; i++)
+		if (l->v[i].type == FDT_SOCKET)
+			idx[k++] = (struct ino_fd){ l->v[i].ino, l->v[i].fd };
+	qsort(idx, k, sizeof(*idx), cmp_ino_fd);
+	for (size_t i = 0; i < net->n; i++) {
+		struct ino_fd key = { net->v[i].peer_ino, 0 }, *hit;
+		if (net->v[i].peer_ino && (hit = bsearch(&key, idx, k, sizeof(*idx), cmp_ino_fd)))
+			net->v[i].peer_fd = hit->fd;
+	}
+	free(idx);
+}
+
 int proc_fd_read_net(int dirfd, const struct proc_fd_list *l, struct proc_net *net)
 {
 	unsigned long long *want;
@@ -357,6 +397,7 @@ int proc_fd_read_net(int dirfd, const struct proc_fd_list *l, struct proc_net *n
 			want[n++] = l->v[i].ino;
 	r = proc_net_read(dirfd, net, want, n);
 	free(want);
+	link_unix_peers(dirfd, l, net);
 	return r;
 }
 
@@ -371,9 +412,15 @@ const char *proc_fd_describe(const struct proc_fd *f, const struct proc_net *net
 
 	if (s && s->proto == NET_NETLINK)
 		snprintf(buf, size, "netlink %s %s", proc_netlink_family(s), s->local);
-	else if (s && s->proto == NET_UNIX)
-		snprintf(buf, size, "unix %s %s%s%s", proc_sock_unix_type(s), s->local[0] ? s->local : "",
-			 s->local[0] ? " " : "", proc_sock_state(s));
+	else if (s && s->proto == NET_UNIX) {
+		char peer[48] = "";
+		if (s->peer_fd >= 0)
+			snprintf(peer, sizeof(peer), " -> fd %d", s->peer_fd);
+		else if (s->peer_ino)
+			snprintf(peer, sizeof(peer), " -> socket:[%llu]", s->peer_ino);
+		snprintf(buf, size, "unix %s %s%s%s%s", proc_sock_unix_type(s), s->local[0] ? s->local : "",
+			 s->local[0] ? " " : "", proc_sock_state(s), peer);
+	}
 	else if (s && any_addr(s->peer))
 		snprintf(buf, size, "%s %s %s", proc_net_proto_name(s->proto), s->local, proc_sock_state(s));
 	else if (s)

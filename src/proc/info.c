@@ -38,8 +38,13 @@ int proc_stat_exit_code_parse(const char *buf, size_t len)
 		last = p;
 		while (p < end && *p != ' ' && *p != '\n')
 			p++;
-		if (field == 52)
-			return (int)strtol(last, NULL, 10);
+		if (field == 52) {
+			char num[24];
+			size_t l = (size_t)(p - last) < sizeof(num) - 1 ? (size_t)(p - last) : sizeof(num) - 1;
+			memcpy(num, last, l);
+			num[l] = '\0';
+			return (int)strtol(num, NULL, 10);
+		}
 	}
 	return -1;
 }
@@ -166,6 +171,11 @@ void proc_info_rates(const struct proc_info *a, const struct proc_info *b, struc
 	r->nonvol_ctxt_s = (double)(b->status.nonvoluntary_ctxt - a->status.nonvoluntary_ctxt) / dt;
 	r->minflt_s = (double)(b->stat.minflt - a->stat.minflt) / dt;
 	r->majflt_s = (double)(b->stat.majflt - a->stat.majflt) / dt;
+}
+
+int proc_info_exited(const struct proc_info *i)
+{
+	return (i->stat.state == 'Z' || i->stat.state == 'X') && i->stat.num_threads <= 1;
 }
 
 const char *proc_state_name(char s)

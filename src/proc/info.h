@@ -50,6 +50,10 @@ void proc_info_rates(const struct proc_info *prev, const struct proc_info *cur, 
 /* PF_KTHREAD in the flags of /proc/PID/stat */
 #define PROC_PF_KTHREAD 0x00200000ul
 
+/* The process has exited: a zombie (or dead) with no thread left. A zombie
+ * main thread whose other threads still run is not an exit. */
+int proc_info_exited(const struct proc_info *i);
+
 /* State letter to word: 'S' -> "sleeping". */
 const char *proc_state_name(char state);
 

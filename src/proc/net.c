@@ -8,7 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const proto_names[NET_PROTO_COUNT] = { "tcp", "tcp6", "udp", "udp6", "unix", "netlink" };
 
@@ -65,6 +71,7 @@ static struct proc_sock *grow(struct proc_net *out)
 	}
 	struct proc_sock *s = &out->v[out->n];
 	memset(s, 0, sizeof(*s));
+	s->peer_fd = -1;
 	return s;
 }
 
@@ -206,6 +213,70 @@ int proc_net_parse(const char *buf, size_t len, enum proc_net_proto proto, struc
 		out->n++;
 	}
 	return 0;
+}
+
+int proc_net_unix_peers(int dirfd, struct proc_net *n)
+{
+	struct stat ours, theirs;
+	struct {
+		struct nlmsghdr nlh;
+		struct unix_diag_req r;
+	} req = {
+		.nlh = { .nlmsg_len = sizeof(req), .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.r = { .sdiag_family = AF_UNIX, .udiag_states = ~0u, .udiag_show = UDIAG_SHOW_PEER },
+	};
+	long buf[4096]; /* 32 KiB, aligned for nlmsghdr */
+	int fd, err = 0;
+	bool done = false;
+
+	if (stat("/proc/self/ns/net", &ours) < 0 || fstatat(dirfd, "ns/net", &theirs, 0) < 0)
+		return -errno;
+	if (ours.st_ino != theirs.st_ino || ours.st_dev != theirs.st_dev)
+		return -EXDEV;
+	fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+	if (fd < 0)
+		return -errno;
+	if (send(fd, &req, sizeof(req), 0) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	while (!done) {
+		ssize_t len = recv(fd, buf, sizeof(buf), 0);
+		if (len < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (len == 0)
+			break;
+		for (struct nlmsghdr *h = (struct nlmsghdr *)buf; NLMSG_OK(h, (size_t)len); h = NLMSG_NEXT(h, len)) {
+			if (h->nlmsg_type == NLMSG_DONE) {
+				done = true;
+				break;
+			}
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = NLMSG_DATA(h);
+				err = e->error < 0 ? e->error : -EIO;
+				done = true;
+				break;
+			}
+			if (h->nlmsg_type != SOCK_DIAG_BY_FAMILY)
+				continue;
+			const struct unix_diag_msg *m = NLMSG_DATA(h);
+			struct proc_sock *s = (struct proc_sock *)proc_net_find(n, m->udiag_ino);
+			if (!s)
+				continue;
+			int alen = (int)(h->nlmsg_len - NLMSG_LENGTH(sizeof(*m)));
+			for (struct rtattr *a = (struct rtattr *)(m + 1); RTA_OK(a, alen); a = RTA_NEXT(a, alen))
+				if (a->rta_type == UNIX_DIAG_PEER && RTA_PAYLOAD(a) >= sizeof(uint32_t))
+					s->peer_ino = *(const uint32_t *)RTA_DATA(a);
+		}
+	}
+	close(fd);
+	return err;
 }
 
 static int cmp_ino(const void *a, const void *b)

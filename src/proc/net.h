@@ -15,6 +15,8 @@ struct proc_sock {
 	int unix_type;        /* SOCK_STREAM / SOCK_DGRAM / SOCK_SEQPACKET (unix) */
 	int listening;        /* unix: __SO_ACCEPTCON in Flags */
 	int netlink_family;   /* netlink: NETLINK_ROUTE, ... */
+	unsigned long long peer_ino; /* unix: the other end (sock_diag), 0 unknown */
+	int peer_fd;          /* unix: the other end's fd in the same process, -1 */
 	char local[112];      /* "127.0.0.1:8080", "[::1]:53", unix path or "" */
 	char peer[64];        /* remote endpoint; "" for unix and unconnected */
 };
@@ -34,6 +36,11 @@ int proc_net_parse(const char *buf, size_t len, enum proc_net_proto proto, struc
  * cheap files first, tcp and tcp6 last (the kernel walks its whole
  * connection hash table for them, milliseconds even when nearly empty). */
 int proc_net_read(int dirfd, struct proc_net *out, const unsigned long long *want, size_t nwant);
+/* Unix socket peers are not in /proc: ask sock_diag (NETLINK_SOCK_DIAG,
+ * UDIAG_SHOW_PEER) and fill peer_ino. Only when the process behind dirfd
+ * shares our network namespace (a netlink socket sees its own namespace);
+ * returns -EXDEV otherwise, leaving the peers unknown. */
+int proc_net_unix_peers(int dirfd, struct proc_net *n);
 /* Sort by inode (done by proc_net_read; call after proc_net_parse). */
 void proc_net_index(struct proc_net *n);
 const struct proc_sock *proc_net_find(const struct proc_net *n, unsigned long long ino);

@@ -21,6 +21,10 @@
 
 #define PF_KTHREAD 0x00200000UL
 #define CMDLINE_MAX 4096
+/* CPU time (ticks, all CPUs) the lazy scan tolerates as not accounted for
+ * by the processes it read: the kernel's tick accounting and the per-task
+ * times differ by a tick or two per interval. */
+#define LAZY_SLACK_TICKS 3
 
 struct user_ent {
 	uid_t uid;
@@ -42,6 +46,12 @@ struct ptable {
 	struct user_ent **users;
 	size_t nusers;
 	struct ptable_counts counts;
+	/* the lazy scan (ptable_scan) */
+	bool lazy, have_busy, have_la;
+	unsigned long long busy_prev, accounted;
+	struct sys_loadavg la;
+	size_t nskipped;
+	struct ptable_stats stats;
 };
 
 /* ---- sort keys ---- */
@@ -239,8 +249,10 @@ static void read_cmdline(struct ptable *pt, struct proc_row *r, int dirfd, const
 
 /* Fill r's numbers from a parsed stat. */
 static void row_from_stat(struct ptable *pt, struct proc_row *r, const struct proc_stat *st,
-			  unsigned long long prev_ticks, bool have_prev)
+			  unsigned long long prev_ticks, bool have_prev, uint64_t now)
 {
+	double dt = have_prev && r->read_ns && now > r->read_ns ? (double)(now - r->read_ns) / 1e9 : 0;
+
 	r->ppid = st->ppid;
 	r->state = st->state;
 	r->priority = st->priority;
@@ -249,11 +261,13 @@ static void row_from_stat(struct ptable *pt, struct proc_row *r, const struct pr
 	r->virt_kb = st->vsize / 1024;
 	r->res_kb = st->rss > 0 ? (unsigned long long)st->rss * (unsigned long long)pt->page_kb : 0;
 	r->ticks = (unsigned long long)st->utime + st->stime;
+	r->cticks = (unsigned long long)(st->cutime > 0 ? st->cutime : 0) + (unsigned long long)(st->cstime > 0 ? st->cstime : 0);
 	r->processor = st->processor;
 	r->is_kthread = (st->flags & PF_KTHREAD) != 0;
 	r->cpu = 0;
-	if (have_prev && pt->interval > 0 && r->ticks >= prev_ticks)
-		r->cpu = (double)(r->ticks - prev_ticks) * 100.0 / (double)pt->hz / pt->interval;
+	if (dt > 0 && r->ticks >= prev_ticks)
+		r->cpu = (double)(r->ticks - prev_ticks) * 100.0 / (double)pt->hz / dt;
+	r->read_ns = now;
 	r->mem = pt->mem_total_kb ? (double)r->res_kb * 100.0 / (double)pt->mem_total_kb : 0;
 }
 
@@ -297,7 +311,7 @@ static struct proc_row *row_append(struct ptable *pt)
 
 /* Open a process seen for the first time (or a pid reused since). r is
  * zeroed except for fd. Returns 0 or -errno (the process is gone). */
-static int row_open(struct ptable *pt, struct proc_row *r, pid_t pid, const char *name)
+static int row_open(struct ptable *pt, struct proc_row *r, pid_t pid, const char *name, uint64_t now)
 {
 	struct proc_stat st;
 	struct stat sb;
@@ -331,8 +345,10 @@ static int row_open(struct ptable *pt, struct proc_row *r, pid_t pid, const char
 	r->uid = sb.st_uid;
 	r->user = user_name(pt, sb.st_uid);
 	strlcpy_ps(r->comm, st.comm, sizeof(r->comm));
-	row_from_stat(pt, r, &st, 0, false);
+	row_from_stat(pt, r, &st, 0, false, now);
 	r->fresh = true;
+	pt->stats.reads++;
+	pt->accounted += r->ticks + r->cticks; /* a newcomer: its life so far */
 	if (!r->is_kthread)
 		read_cmdline(pt, r, dfd, "cmdline");
 	if (pt->nfds < pt->maxfds) {
@@ -345,33 +361,63 @@ static int row_open(struct ptable *pt, struct proc_row *r, pid_t pid, const char
 	return 0;
 }
 
-static void scan_process(struct ptable *pt, pid_t pid, const char *name)
+/* Re-read a known process. False when it is gone or its pid was reused. */
+static bool row_refresh(struct ptable *pt, struct proc_row *r, const char *name, uint64_t now)
+{
+	struct proc_stat st;
+
+	if (r->is_thread || read_stat(pt, r, name, &st) < 0 || st.starttime != r->starttime)
+		return false;
+	unsigned long long prev = r->ticks, cprev = r->cticks;
+	r->fresh = false;
+	row_from_stat(pt, r, &st, prev, true, now);
+	pt->stats.reads++;
+	/* Children reaped since count too: their time moved to cutime. */
+	unsigned long long d = (r->ticks > prev ? r->ticks - prev : 0) + (r->cticks > cprev ? r->cticks - cprev : 0);
+	pt->accounted += d;
+	if (d)
+		r->idle = 0;
+	else if (r->idle < 255)
+		r->idle++;
+	/* exec renames: read the new command line; a changed owner (setuid
+	 * exec, dropped privileges) shows too. */
+	bool renamed = strcmp(r->comm, st.comm) != 0;
+	if (renamed) {
+		char path[64];
+		strlcpy_ps(r->comm, st.comm, sizeof(r->comm));
+		snprintf(path, sizeof(path), "%s/cmdline", name);
+		read_cmdline(pt, r, dirfd(pt->proc), path);
+	}
+	if (renamed || (unsigned)(r->pid + pt->gen) % 16 == 0) {
+		struct stat sb;
+		if (fstatat(dirfd(pt->proc), name, &sb, 0) == 0 && sb.st_uid != r->uid) {
+			r->uid = sb.st_uid;
+			r->user = user_name(pt, sb.st_uid);
+		}
+	}
+	return true;
+}
+
+/* A process that used no CPU (nor reaped a child) in its last two reads is
+ * read every eighth scan only, unless the CPU time the system spent is not
+ * accounted for by the processes read (see ptable_scan). */
+static bool lazy_skip(const struct ptable *pt, const struct proc_row *r)
+{
+	return pt->lazy && r->idle >= 2 && (unsigned)(r->pid + pt->gen) % 8 != 0;
+}
+
+static void scan_process(struct ptable *pt, pid_t pid, const char *name, uint64_t now)
 {
 	long idx = hash_find(pt, pid);
-	struct proc_stat st;
 
 	if (idx >= 0) {
 		struct proc_row *r = &pt->rows[idx];
-		if (!r->is_thread && read_stat(pt, r, name, &st) == 0 && st.starttime == r->starttime) {
-			unsigned long long prev = r->ticks;
-			r->fresh = false;
-			row_from_stat(pt, r, &st, prev, true);
-			/* exec renames: read the new command line; a changed
-			 * owner (setuid exec, dropped privileges) shows too. */
-			bool renamed = strcmp(r->comm, st.comm) != 0;
-			if (renamed) {
-				strlcpy_ps(r->comm, st.comm, sizeof(r->comm));
-				char path[64];
-				snprintf(path, sizeof(path), "%s/cmdline", name);
-				read_cmdline(pt, r, dirfd(pt->proc), path);
-			}
-			if (renamed || (unsigned)(pid + pt->gen) % 16 == 0) {
-				struct stat sb;
-				if (fstatat(dirfd(pt->proc), name, &sb, 0) == 0 && sb.st_uid != r->uid) {
-					r->uid = sb.st_uid;
-					r->user = user_name(pt, sb.st_uid);
-				}
-			}
+		if (!r->is_thread && lazy_skip(pt, r)) {
+			r->gen = r->skip_gen = pt->gen;
+			pt->nskipped++;
+			return;
+		}
+		if (row_refresh(pt, r, name, now)) {
 			r->gen = pt->gen;
 			return;
 		}
@@ -381,19 +427,34 @@ static void scan_process(struct ptable *pt, pid_t pid, const char *name)
 		memset(r, 0, sizeof(*r));
 		r->fd = -1;
 		r->pid = pid; /* keep the hash slot valid */
-		if (row_open(pt, r, pid, name) == 0)
+		if (row_open(pt, r, pid, name, now) == 0)
 			r->gen = pt->gen;
 		return;
 	}
 	struct proc_row *r = row_append(pt);
 	if (!r)
 		return;
-	if (row_open(pt, r, pid, name) < 0) {
+	if (row_open(pt, r, pid, name, now) < 0) {
 		pt->n--; /* vanished: normal */
 		return;
 	}
 	r->gen = pt->gen;
 	hash_add(pt, (size_t)(r - pt->rows));
+}
+
+/* user + nice + system ticks of all CPUs, from the first line of /proc/stat. */
+static int read_busy(unsigned long long *busy)
+{
+	char buf[512];
+	struct sys_cpu_times t;
+	ssize_t n = read_file_at(AT_FDCWD, "/proc/stat", buf, sizeof(buf));
+
+	if (n < 5 || strncmp(buf, "cpu ", 4))
+		return -EINVAL;
+	if (sscanf(buf + 4, "%llu %llu %llu", &t.user, &t.nice, &t.system) != 3)
+		return -EINVAL;
+	*busy = t.user + t.nice + t.system;
+	return 0;
 }
 
 /* Thread rows of one process: task/TID/stat, read by path (not held). */
@@ -458,7 +519,7 @@ static void scan_threads(struct ptable *pt, pid_t tgid)
 		r->uid = owner->uid;
 		r->user = owner->user;
 		strlcpy_ps(r->comm, st.comm, sizeof(r->comm));
-		row_from_stat(pt, r, &st, prev, have_prev);
+		row_from_stat(pt, r, &st, prev, have_prev, now_ns());
 		r->ppid = tgid;
 		r->gen = pt->gen;
 	}
@@ -468,21 +529,86 @@ static void scan_threads(struct ptable *pt, pid_t tgid)
 int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 {
 	struct dirent *de;
+	struct sys_loadavg la;
 	uint64_t now = now_ns();
+	unsigned long long busy = 0;
+	bool dir = true, have_busy;
 	size_t nproc;
 
 	pt->gen++;
 	pt->interval = pt->last_ns ? (double)(now - pt->last_ns) / 1e9 : 0;
 	pt->last_ns = now;
-	rewinddir(pt->proc);
-	errno = 0;
-	while ((de = readdir(pt->proc))) {
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		scan_process(pt, (pid_t)atoi(de->d_name), de->d_name);
+	pt->accounted = 0;
+	pt->nskipped = 0;
+	have_busy = read_busy(&busy) == 0;
+	/* Thread rows need every process's thread count: no skipping then. */
+	pt->lazy = have_busy && pt->have_busy && !threads;
+	/* No pid allocated and no task released since the last scan (the
+	 * last pid and the task count of /proc/loadavg are unchanged): the
+	 * set of processes is the same, no need to list /proc. */
+	if (sys_loadavg_read(&la) == 0) {
+		dir = !pt->have_la || la.last_pid != pt->la.last_pid || la.total != pt->la.total;
+		pt->la = la;
+		pt->have_la = true;
 	}
-	if (errno)
-		return ps_error_set(e, errno, "cannot list /proc: %s", strerror(errno));
+	if (dir) {
+		pt->stats.dir_scans++;
+		rewinddir(pt->proc);
+		for (;;) {
+			errno = 0; /* readdir sets it only on failure */
+			if (!(de = readdir(pt->proc)))
+				break;
+			if (isdigit((unsigned char)de->d_name[0]))
+				scan_process(pt, (pid_t)atoi(de->d_name), de->d_name, now);
+		}
+		if (errno)
+			return ps_error_set(e, errno, "cannot list /proc: %s", strerror(errno));
+	} else {
+		for (size_t i = 0, n = pt->n; i < n; i++) {
+			char name[16];
+			if (pt->rows[i].is_thread)
+				continue;
+			snprintf(name, sizeof(name), "%d", (int)pt->rows[i].pid);
+			scan_process(pt, pt->rows[i].pid, name, now);
+		}
+	}
+	/* Closing the books: the CPU time the system spent from the start of
+	 * the last scan to the end of this one covers every delta read; minus
+	 * what the processes read account for, it bounds what the skipped ones
+	 * can have used. More than a little: read them all. */
+	unsigned long long busy_end = 0;
+	if (pt->nskipped && have_busy && read_busy(&busy_end) == 0) {
+		/* A process gone since the last scan: if its parent was read,
+		 * the parent's cutime now holds the child's whole life, of
+		 * which all but the last moments were counted before. */
+		unsigned long long gone = 0;
+		for (size_t i = 0; i < pt->n; i++) {
+			const struct proc_row *r = &pt->rows[i];
+			if (r->gen == pt->gen || r->is_thread)
+				continue;
+			long pi = hash_find(pt, r->ppid);
+			if (pi >= 0 && pt->rows[pi].gen == pt->gen && pt->rows[pi].skip_gen != pt->gen)
+				gone += r->ticks;
+		}
+		long long unacc = (long long)(busy_end - pt->busy_prev) - (long long)pt->accounted + (long long)gone;
+		pt->stats.skipped += pt->nskipped;
+		if (unacc > LAZY_SLACK_TICKS) {
+			pt->stats.full_passes++;
+			for (size_t i = 0, n = pt->n; i < n; i++) {
+				struct proc_row *r = &pt->rows[i];
+				char name[16];
+				if (r->skip_gen != pt->gen || r->is_thread)
+					continue;
+				snprintf(name, sizeof(name), "%d", (int)r->pid);
+				if (!row_refresh(pt, r, name, now))
+					r->gen = 0; /* gone: dropped below */
+			}
+		}
+	}
+	if (have_busy) {
+		pt->busy_prev = busy;
+		pt->have_busy = true;
+	}
 	nproc = pt->n;
 	if (threads)
 		for (size_t i = 0; i < nproc; i++) {
@@ -535,6 +661,11 @@ struct proc_row *ptable_find(struct ptable *pt, pid_t pid)
 {
 	long i = hash_find(pt, pid);
 	return i >= 0 ? &pt->rows[i] : NULL;
+}
+
+void ptable_stats(const struct ptable *pt, struct ptable_stats *s)
+{
+	*s = pt->stats;
 }
 
 void ptable_counts(const struct ptable *pt, struct ptable_counts *c)

@@ -37,7 +37,10 @@ struct proc_row {
 	uint32_t tree_more;
 	/* private to ptable.c */
 	int fd;                    /* held /proc/PID/stat, or -1 */
-	unsigned gen, shr_gen;
+	unsigned gen, shr_gen, skip_gen;
+	uint64_t read_ns;          /* when stat was last read */
+	unsigned long long cticks; /* cutime + cstime: reaped children */
+	unsigned char idle;        /* reads in a row without CPU time */
 	bool fresh;                /* first seen in the last scan */
 };
 
@@ -59,10 +62,21 @@ struct ptable_counts {
 	int procs, threads, kthreads, running; /* user processes, their threads, kernel threads */
 };
 
+/* How the scans went: stat reads, reads skipped for idle processes, scans
+ * that listed /proc, and scans that had to read the skipped ones anyway. */
+struct ptable_stats {
+	unsigned long reads, skipped, dir_scans, full_passes;
+};
+
 struct ptable *ptable_new(void);
 void ptable_free(struct ptable *pt);
 /* Re-read the table. Processes that vanish mid-scan are simply dropped.
- * With threads, every thread other than the main one gets a row too. */
+ * With threads, every thread other than the main one gets a row too.
+ * Cheap by design: /proc/PID/stat stays open and is re-read with one pread;
+ * /proc is listed only when a pid was allocated or a task released; a
+ * process idle for two reads is read every fourth scan only, unless the
+ * system's CPU time is not accounted for by the processes read, in which
+ * case all are read (so a process waking up shows at the next scan). */
 int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e);
 /* Seconds covered by the CPU% of the last scan (0 after the first). */
 double ptable_interval(const struct ptable *pt);
@@ -70,6 +84,7 @@ size_t ptable_size(const struct ptable *pt);
 struct proc_row *ptable_row(struct ptable *pt, size_t i);
 struct proc_row *ptable_find(struct ptable *pt, pid_t pid);
 void ptable_counts(const struct ptable *pt, struct ptable_counts *c);
+void ptable_stats(const struct ptable *pt, struct ptable_stats *s);
 /* Read SHR (statm) for one row, once per scan; the scan itself skips it. */
 void ptable_fill_shr(struct ptable *pt, struct proc_row *r);
 /* Memory total used for MEM% (kB); read from /proc/meminfo at creation. */

@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,6 @@
 int proc_stat_parse(const char *buf, size_t len, struct proc_stat *out)
 {
 	const char *open, *close_p, *p, *end = buf + len;
-	char *next;
 	unsigned long long f[52];
 	int n = 0;
 
@@ -38,24 +38,24 @@ int proc_stat_parse(const char *buf, size_t len, struct proc_stat *out)
 	if (p >= end)
 		return -EINVAL;
 	out->state = *p++;
-	/* Fields 4.. are numbers; the buffer is NUL-terminated by the readers,
-	 * but a fixture might not be: copy the tail. */
-	char tail[1024];
-	size_t tl = (size_t)(end - p) < sizeof(tail) - 1 ? (size_t)(end - p) : sizeof(tail) - 1;
-	memcpy(tail, p, tl);
-	tail[tl] = '\0';
-	const char *q = tail;
+	/* Fields 4.. are decimal numbers (a few negative); parsed by hand:
+	 * this runs for every process on every refresh. */
 	while (n < (int)ARRAY_SIZE(f)) {
-		while (*q == ' ')
-			q++;
-		if (!*q || *q == '\n')
+		unsigned long long x = 0;
+		bool neg = false;
+		while (p < end && *p == ' ')
+			p++;
+		if (p >= end || *p == '\n' || *p == '\0')
 			break;
-		errno = 0;
-		f[n] = (unsigned long long)strtoll(q, &next, 10);
-		if (next == q)
+		if (*p == '-') {
+			neg = true;
+			p++;
+		}
+		if (p >= end || *p < '0' || *p > '9')
 			return -EINVAL;
-		n++;
-		q = next;
+		while (p < end && *p >= '0' && *p <= '9')
+			x = x * 10 + (unsigned long long)(*p++ - '0');
+		f[n++] = neg ? 0 - x : x;
 	}
 	if (n < 19) /* through starttime (field 22 = f[18]) */
 		return -EINVAL;

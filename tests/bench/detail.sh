@@ -15,9 +15,10 @@ NMAPS=${NMAPS:-20000}
 RUNS=${RUNS:-5}
 DIR=$(mktemp -d /tmp/pscope-bench-detail-XXXXXX)
 PIDS=""
-cleanup() { for p in $PIDS; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$DIR"; }
+cleanup() { for p in $PIDS; do kill -9 "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$DIR"; }
 trap cleanup EXIT
 
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (figures vary with the load)"
 start() { # start NAME ARGS... -> $PID
 	"$TARGETS/detail-many" "$@" >"$DIR/out.$1" 2>&1 &
 	PID=$!
@@ -36,9 +37,11 @@ wall_ms() {
 	done | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] / 1000 }'
 }
 
-# Median model refresh in ms from `pscope show --repeat`.
+# Model refresh from `pscope show --repeat`: sets MIN and MED (ms).
 refresh_ms() {
-	"$PSCOPE" show "$@" --repeat 21 2>&1 >/dev/null | sed -n "1s/.*median \([0-9.]*\) ms.*/\1/p"
+	line=$("$PSCOPE" show "$@" --repeat 21 2>&1 >/dev/null | head -1)
+	MIN=$(echo "$line" | sed -n 's/.*min \([0-9.]*\) ms.*/\1/p')
+	MED=$(echo "$line" | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
 }
 
 verdict() { # verdict PSCOPE_MS ANCHOR_MS
@@ -51,25 +54,28 @@ start fds "$NFDS" "$DIR"
 FPID=$PID
 n=$(ls /proc/$FPID/fd | wc -l)
 echo "FDs pane, target with $n fds (/dev/null, a file, pipes, unix socketpairs)"
-r=$(refresh_ms "$FPID" --pane fd)
+refresh_ms "$FPID" --pane fd
+r=$MED
 w=$(wall_ms "$PSCOPE" show "$FPID" --pane fd)
 l=$(wall_ms lsof -n -P -p "$FPID")
-echo "  pscope fd refresh (model, median of 21):  $r ms"
+echo "  pscope fd refresh (model, 21 reads):      median $r ms, best $MIN ms"
 echo "  pscope show --pane fd (whole command):    $w ms"
 echo "  lsof -n -P -p PID (median of $RUNS):           $l ms"
 verdict "$r" "$l"
-kill -9 "$FPID"
+kill -9 "$FPID"; wait "$FPID" 2>/dev/null || true
 
 start maps "$NMAPS"
 MPID=$PID
 n=$(wc -l </proc/$MPID/maps)
 echo "Maps pane, target with $n mappings"
-r=$(refresh_ms "$MPID" --pane maps)
-s=$(refresh_ms "$MPID" --pane maps --smaps)
+refresh_ms "$MPID" --pane maps
+r=$MED; rmin=$MIN
+refresh_ms "$MPID" --pane maps --smaps
+s=$MED; smin=$MIN
 w=$(wall_ms "$PSCOPE" show "$MPID" --pane maps)
 p=$(wall_ms pmap -x "$MPID")
-echo "  pscope maps refresh (model, median of 21): $r ms"
-echo "  pscope maps refresh with smaps (r key):    $s ms"
+echo "  pscope maps refresh (model, 21 reads):     median $r ms, best $rmin ms"
+echo "  pscope maps refresh with smaps (r key):    median $s ms, best $smin ms"
 echo "  pscope show --pane maps (whole command):   $w ms"
 echo "  pmap -x PID (median of $RUNS):                  $p ms"
 verdict "$r" "$p"

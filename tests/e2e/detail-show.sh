@@ -12,7 +12,8 @@ check "tcp listener"            has "^ +$DT_listener socket +rw +0  tcp 127\.0\.
 check "tcp client end"          has "^ +$DT_client socket .* tcp 127\.0\.0\.1:$DT_client_port -> 127\.0\.0\.1:$DT_tcp_port ESTABLISHED$"
 check "tcp server end"          has "^ +$DT_server socket .* tcp 127\.0\.0\.1:$DT_tcp_port -> 127\.0\.0\.1:$DT_client_port ESTABLISHED$"
 check "udp socket"              has "^ +$DT_udp socket .* udp 127\.0\.0\.1:$DT_udp_port UNCONN$"
-check "socketpair ends"         has "^ +${DT_socketpair%,*} socket .* unix stream CONNECTED$"
+check "socketpair: peer fd"     has "^ +${DT_socketpair%,*} socket .* unix stream CONNECTED -> fd ${DT_socketpair#*,}$"
+check "socketpair: other end"   has "^ +${DT_socketpair#*,} socket .* unix stream CONNECTED -> fd ${DT_socketpair%,*}$"
 check "pipe read end"           has "^ +$DT_pipe_r pipe +r +0  pipe:\[[0-9]+\]$"
 check "eventfd with its count"  has "^ +$DT_eventfd eventfd +rw .*anon_inode:\[eventfd\] count=7$"
 check "epoll with its watches"  has "^ +$DT_epoll epoll .*watches=2 \(fd $DT_listener,$DT_eventfd\)$"
@@ -52,6 +53,8 @@ p = d["panes"]
 fd = {f["fd"]: f for f in p["fd"]["fds"]}
 assert fd[lis]["socket"] == {"proto": "tcp", "local": "127.0.0.1:" + port, "peer": "0.0.0.0:0", "state": "LISTEN"}, fd[lis]
 assert p["fd"]["by_type"]["socket"] == 6
+sp = [f for f in fd.values() if f.get("socket", {}).get("proto") == "unix"]
+assert sorted(f["socket"]["peer_fd"] for f in sp) == sorted(f["fd"] for f in sp), sp
 assert any(m["path"].endswith("/mapped-file") and m["perms"] == "rw-s" and m["size_kb"] == 12 for m in p["maps"]["maps"])
 names = {t["name"]: t for t in p["threads"]}
 assert names["dt-sleeper"]["syscall"].startswith("clock_nanosleep(")
@@ -75,6 +78,18 @@ check "kernel thread: no address space, no exe" has "^kernel thread: no user add
 ok $([ $? = 2 ] && grep -q "unknown pane" "$OUT"; echo $?) "unknown pane is a usage error"
 "$PSCOPE" show 4194000 >/dev/null 2>"$OUT"
 ok $([ $? = 1 ] && grep -q "no process with PID 4194000" "$OUT"; echo $?) "missing PID says so"
+
+# A main thread that exited while the other threads run: the leader is a
+# zombie but the process is alive, and is shown as such.
+"$TARGETS/detail-target" "$DT_DIR" exit-main >"$DT_DIR/out3" 2>&1 &
+MPID=$!
+at_exit "kill -9 $MPID 2>/dev/null"
+for _ in $(seq 1 100); do grep -q ready "$DT_DIR/out3" && break; sleep 0.05; done
+sleep 0.3
+"$PSCOPE" show "$MPID" --pane status,threads >"$OUT" 2>&1
+ok $? "show works on a process whose main thread exited"
+check "its threads are listed" has "dt-sleeper +S .*clock_nanosleep"
+kill -9 "$MPID"
 
 # A zombie: its exit status is still readable.
 kill -TERM "$TPID"

@@ -57,4 +57,24 @@ tui_keys Escape
 sleep 0.5
 tui_screen | grep -q "^Source:"
 ok $([ $? != 0 ] && tui_alive; echo $?) "back on the list, still running"
+
+# A process reaped by its parent: no exit status left, and its PID must not
+# be shown as whatever takes it next.
+"$TARGETS/detail-target" "$DT_DIR" >"$DT_DIR/out2" 2>&1 &
+RPID=$!
+at_exit "kill -9 $RPID 2>/dev/null"
+for _ in $(seq 1 100); do grep -q ready "$DT_DIR/out2" && break; sleep 0.05; done
+RANDOM=101 # a new tmux socket name (bash: a new seed; dash: a plain variable)
+tui_start 150x45 "PSCOPE_DATA=$top_srcdir/data $PSCOPE -d 5 -p $RPID"
+check "second target shown"        tui_wait_for "PID $RPID detail-target"
+kill -KILL "$RPID"; wait "$RPID" 2>/dev/null
+check "reaped: exit status unknown" tui_wait_for "process $RPID has exited \(exit code unknown: already reaped by its parent\)" 60
+check "still the old process's data" tui_wait_for "PID $RPID detail-target"
+
+# A tiny terminal: every pane still draws, nothing breaks.
+RANDOM=202
+tui_start 30x7 "PSCOPE_DATA=$top_srcdir/data $PSCOPE -d 5 -p $$"
+check "tiny terminal: header"      tui_wait_for "PID $$"
+for k in 2 3 4 5 1 Tab BTab F1 Escape; do tui_keys "$k"; done
+check "tiny terminal: still running" tui_alive
 done_testing

@@ -3,7 +3,8 @@
  * an eventfd, an epoll instance watching two fds, a deleted file, a mapped
  * file, and named threads blocked in nanosleep and read (and one whose
  * name holds an escape sequence).
- * Usage: detail-target DIR   (files are created in DIR)
+ * Usage: detail-target DIR [exit-main]   (files are created in DIR;
+ * exit-main: the main thread exits once ready, the others keep running)
  * SIGUSR1 opens one more fd (/dev/zero), SIGUSR2 closes the newest one. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -66,8 +67,8 @@ int main(int argc, char **argv)
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t al = sizeof(a);
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: detail-target DIR\n");
+	if (argc < 2 || argc > 3) {
+		fprintf(stderr, "usage: detail-target DIR [exit-main]\n");
 		return 2;
 	}
 	if (pipe(sleep_pipe) < 0)
@@ -138,6 +139,8 @@ int main(int argc, char **argv)
 	       tcp_port, ntohs(c.sin_port), ntohs(u.sin_port), sleep_pipe[0], sp[0], sp[1], lis, cli, srv, udp, efd, ep,
 	       del);
 	fflush(stdout);
+	if (argc == 3 && !strcmp(argv[2], "exit-main"))
+		pthread_exit(NULL); /* leaves a zombie main thread, the process lives on */
 	for (;;) {
 		pause();
 		if (want_open && nextra < 64) {

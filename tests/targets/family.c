@@ -1,7 +1,8 @@
-/* A parent ("ps-parent", with two threads named "ps-worker") and N sleeping
- * children ("ps-child", default 1) for the tree view, the thread view and the
- * benchmark. Children die with the parent (PR_SET_PDEATHSIG). Prints
- * "ready PARENT FIRST-CHILD". */
+/* A parent (named NAME, default "ps-parent", with two threads named
+ * "ps-worker") and N sleeping children ("ps-child", default 1) for the tree
+ * view, the thread view and the benchmark. Children die with the parent
+ * (PR_SET_PDEATHSIG). Usage: family [N [NAME]]. Prints "ready PARENT
+ * FIRST-CHILD". */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@ int main(int argc, char **argv)
 	pid_t parent = getpid(), first = 0;
 	pthread_t t;
 
-	prctl(PR_SET_NAME, "ps-parent", 0, 0, 0);
+	prctl(PR_SET_NAME, argc > 2 ? argv[2] : "ps-parent", 0, 0, 0);
 	for (int i = 0; i < n; i++) {
 		pid_t c = fork();
 		if (c < 0) {

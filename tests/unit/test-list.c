@@ -5,6 +5,7 @@
 #include "proc/ptable.h"
 #include "proc/stat.h"
 #include "proc/sysinfo.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -158,7 +159,6 @@ static void test_command(void)
 
 static void *sleeper(void *arg)
 {
-	prctl(PR_SET_NAME, "test-thread", 0, 0, 0);
 	pause();
 	return arg;
 }
@@ -257,7 +257,7 @@ static void test_live(void)
 
 	/* Threads on demand. */
 	pthread_create(&th, NULL, sleeper, NULL);
-	usleep(20000);
+	pthread_setname_np(th, "test-thread");
 	ptable_scan(pt, true, &e);
 	bool found = false;
 	for (size_t i = 0; i < ptable_size(pt); i++) {
@@ -272,6 +272,53 @@ static void test_live(void)
 		if (ptable_row(pt, i)->is_thread)
 			found = true;
 	ok(!found, "no thread rows when threads are off");
+
+	/* Lazy scans: an idle child is skipped most of the time, but as soon
+	 * as it burns CPU the next scan reads it (the CPU time is not
+	 * accounted for by the processes read). */
+	int go[2];
+	if (pipe(go) == 0) {
+		pid_t busy = fork();
+		if (busy == 0) {
+			char ch;
+			close(go[1]);
+			if (read(go[0], &ch, 1) == 1)
+				for (volatile unsigned long z = 0;; z++)
+					;
+			_exit(0);
+		}
+		close(go[0]);
+		struct ptable_stats s0, s1;
+		for (int i = 0; i < 6; i++)
+			ptable_scan(pt, false, &e);
+		ptable_stats(pt, &s0);
+		ok(s0.skipped > 0, "idle processes are skipped (%lu skipped reads)", s0.skipped);
+		struct proc_row *br = ptable_find(pt, busy);
+		ok(br && br->cpu == 0, "the idle child shows no CPU");
+		if (write(go[1], "x", 1) != 1)
+			ok(0, "start the child");
+		/* let it burn 30 ticks, measured by the kernel */
+		char bpath[64], bbuf[1024];
+		struct proc_stat bst;
+		snprintf(bpath, sizeof(bpath), "/proc/%d/stat", (int)busy);
+		for (int i = 0; i < 3000; i++) {
+			ssize_t bn = read_file_at(AT_FDCWD, bpath, bbuf, sizeof(bbuf));
+			if (bn > 0 && proc_stat_parse(bbuf, (size_t)bn, &bst) == 0 && bst.utime + bst.stime >= 30)
+				break;
+			usleep(10000);
+		}
+		ptable_scan(pt, false, &e);
+		br = ptable_find(pt, busy);
+		ok(br && br->cpu > 0, "a skipped process that starts burning CPU shows at the next scan (%.1f%%)",
+		   br ? br->cpu : -1.0);
+		ok(br && br->ticks >= 30, "with its TIME+ up to date");
+		ptable_stats(pt, &s1);
+		kill(busy, SIGKILL);
+		waitpid(busy, NULL, 0);
+		close(go[1]);
+		ptable_scan(pt, false, &e);
+		ok(ptable_find(pt, busy) == NULL, "and it is gone once it exits");
+	}
 
 	/* SHR on demand */
 	me = ptable_find(pt, getpid());

@@ -1,0 +1,108 @@
+/* Where a core goes: the default name and the destination's directory. */
+#include "core/core.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void core_default_name(const char *comm, pid_t pid, char *buf, size_t size)
+{
+	char c[32], ts[32];
+	size_t k = 0;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	for (const char *p = comm; *p && k < 16; p++) {
+		bool keep = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+			    *p == '-' || *p == '_' || (*p == '.' && k > 0);
+		c[k++] = keep ? *p : '_';
+	}
+	if (!k)
+		c[k++] = '_';
+	c[k] = '\0';
+	localtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, size, "core.%s.%d.%s", c, (int)pid, ts);
+}
+
+static int dest_error(struct ps_error *e, int err, const char *fix, const char *what, const char *path)
+{
+	ps_error_set(e, err, "%s%s: %s", what, path ? path : "", strerror(err));
+	if (e && fix) {
+		e->door = DOOR_FILESYSTEM;
+		strlcpy_ps(e->fix, fix, sizeof(e->fix));
+	}
+	return -err;
+}
+
+/* Split the destination into a directory and a file name. */
+int core_dest_split(const char *path, const char *comm, pid_t pid, char *dir, size_t dsz, char *base,
+			size_t bsz, struct ps_error *e)
+{
+	struct stat sb;
+	char name[NAME_MAX + 1];
+
+	core_default_name(comm, pid, name, sizeof(name));
+	if (!path || !*path) {
+		if (!getcwd(dir, dsz))
+			return dest_error(e, errno, NULL, "cannot find the current directory", NULL);
+		strlcpy_ps(base, name, bsz);
+		return 0;
+	}
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		strlcpy_ps(dir, path, dsz);
+		strlcpy_ps(base, name, bsz);
+		return 0;
+	}
+	const char *slash = strrchr(path, '/');
+	const char *file = slash ? slash + 1 : path;
+	if (!*file)
+		return dest_error(e, ENOENT, "create the directory first", "no such directory ", path);
+	if (!slash) {
+		strlcpy_ps(dir, ".", dsz);
+	} else if (slash == path) {
+		strlcpy_ps(dir, "/", dsz);
+	} else {
+		size_t l = (size_t)(slash - path);
+		if (l >= dsz)
+			return dest_error(e, ENAMETOOLONG, NULL, "destination too long", NULL);
+		memcpy(dir, path, l);
+		dir[l] = '\0';
+	}
+	if (strlen(file) >= bsz || strlen(file) > NAME_MAX - 24)
+		return dest_error(e, ENAMETOOLONG, NULL, "file name too long", NULL);
+	strlcpy_ps(base, file, bsz);
+	return 0;
+}
+
+
+const char *core_phase_name(enum core_phase ph)
+{
+	static const char *const names[] = {
+		[CORE_PHASE_STOP] = "stopping threads",
+		[CORE_PHASE_COPY] = "copying memory (process stopped)",
+		[CORE_PHASE_WRITE] = "writing",
+		[CORE_PHASE_SYNC] = "syncing to disk",
+	};
+	return (unsigned)ph < sizeof(names) / sizeof(names[0]) ? names[ph] : "?";
+}
+
+const char *core_progress_text(const struct core_progress *p, char *buf, size_t size)
+{
+	char done[16], total[16], rate[16];
+	int n = snprintf(buf, size, "%s", core_phase_name(p->phase));
+
+	if (p->total && n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, " %s/%s", human_bytes(p->done, done, sizeof(done)),
+			      human_bytes(p->total, total, sizeof(total)));
+	if (p->rate > 0 && n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n, " %s/s", human_bytes((unsigned long long)p->rate, rate, sizeof(rate)));
+	if (p->eta_s >= 0 && p->total && n >= 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, " ETA %.0fs", p->eta_s);
+	return buf;
+}

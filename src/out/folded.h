@@ -1,0 +1,19 @@
+/* Folded stacks ("thread;outer;...;leaf count", one per line): the format
+ * flamegraph.pl and speedscope open. */
+#ifndef PS_OUT_FOLDED_H
+#define PS_OUT_FOLDED_H
+
+#include <stdio.h>
+
+#include "error.h"
+#include "sample/sample.h"
+
+/* Write window w (thread filter tid, 0 = all) of s to f. *total (if not
+ * NULL) gets the sum of the counts written. Returns 0 or -errno. */
+int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
+		     unsigned long *total);
+/* Same into path, atomically (a temporary file renamed over it). */
+int out_folded_save(const char *path, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
+		    unsigned long *total, struct ps_error *e);
+
+#endif

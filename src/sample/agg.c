@@ -1,0 +1,333 @@
+/* Aggregation: interned functions and call stacks, counted per second (the
+ * last SAMP_HISTORY seconds) and since the start; copied into immutable
+ * snapshots. */
+#include "sample/agg.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct afunc {
+	char *name, *module, *file;
+	int line;
+	unsigned flags;
+	uint32_t next; /* hash chain */
+};
+
+struct agg {
+	struct afunc *funcs;
+	uint32_t nfuncs, capfuncs;
+	uint32_t *fheads;   /* string hash buckets, HMAP_EMPTY terminated chains */
+	uint32_t fcap;
+
+	struct samp_stack *stacks;
+	uint32_t *snext;    /* hash chain of stacks */
+	uint32_t nstacks, capstacks;
+	uint32_t *frames;
+	size_t nframes, capframes;
+	struct hmap sheads; /* stack hash -> first stack id */
+
+	unsigned long *all;  /* per stack, since start */
+	unsigned long *cur;  /* per stack, current interval */
+	uint32_t *touched;   /* stacks with cur > 0 */
+	uint32_t ntouched;
+	unsigned long all_samples, cur_samples;
+
+	struct samp_bucket hist[SAMP_HISTORY]; /* ring */
+	unsigned hhead, hcount;                /* hhead: oldest */
+};
+
+static const char *const root_names[] = {
+	"_start", "__libc_start_main", "__libc_start_call_main", "__libc_start_main_impl",
+	"start_thread", "clone", "clone3", "__clone", "__clone3", "__clone_internal", "thread_start",
+};
+
+static uint64_t str_hash(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+struct agg *agg_new(void)
+{
+	return calloc(1, sizeof(struct agg));
+}
+
+void agg_free(struct agg *a)
+{
+	if (!a)
+		return;
+	for (uint32_t i = 0; i < a->nfuncs; i++) {
+		free(a->funcs[i].name);
+		free(a->funcs[i].module);
+		free(a->funcs[i].file);
+	}
+	free(a->funcs);
+	free(a->fheads);
+	free(a->stacks);
+	free(a->snext);
+	free(a->frames);
+	hmap_free(&a->sheads);
+	free(a->all);
+	free(a->cur);
+	free(a->touched);
+	for (unsigned i = 0; i < SAMP_HISTORY; i++)
+		free(a->hist[i].c);
+	free(a);
+}
+
+static int grow(void **p, uint32_t *cap, size_t elem, uint32_t need)
+{
+	if (need <= *cap)
+		return 0;
+	uint32_t nc = *cap ? *cap : 64;
+	while (nc < need)
+		nc *= 2;
+	void *np = realloc(*p, (size_t)nc * elem);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*cap = nc;
+	return 0;
+}
+
+static int rehash_funcs(struct agg *a)
+{
+	uint32_t nc = a->fcap ? a->fcap * 2 : 256;
+	uint32_t *nh = malloc(nc * sizeof(*nh));
+
+	if (!nh)
+		return -ENOMEM;
+	memset(nh, 0xff, nc * sizeof(*nh));
+	for (uint32_t i = 0; i < a->nfuncs; i++) {
+		uint64_t h = str_hash(str_hash(0xcbf29ce484222325ULL, a->funcs[i].name), a->funcs[i].module);
+		a->funcs[i].next = nh[h & (nc - 1)];
+		nh[h & (nc - 1)] = i;
+	}
+	free(a->fheads);
+	a->fheads = nh;
+	a->fcap = nc;
+	return 0;
+}
+
+uint32_t agg_func(struct agg *a, const struct sym_info *si)
+{
+	uint64_t h = str_hash(str_hash(0xcbf29ce484222325ULL, si->name), si->module);
+
+	if (a->fcap) {
+		for (uint32_t i = a->fheads[h & (a->fcap - 1)]; i != HMAP_EMPTY; i = a->funcs[i].next)
+			if (!strcmp(a->funcs[i].name, si->name) && !strcmp(a->funcs[i].module, si->module))
+				return i;
+	}
+	if ((a->nfuncs + 1) * 2 > a->fcap && rehash_funcs(a) < 0)
+		return HMAP_EMPTY;
+	uint32_t capf = a->capfuncs;
+	if (grow((void **)&a->funcs, &capf, sizeof(*a->funcs), a->nfuncs + 1) < 0)
+		return HMAP_EMPTY;
+	a->capfuncs = capf;
+	struct afunc *f = &a->funcs[a->nfuncs];
+	memset(f, 0, sizeof(*f));
+	f->name = strdup(si->name);
+	f->module = strdup(si->module);
+	f->file = si->file ? strdup(si->file) : NULL;
+	if (!f->name || !f->module || (si->file && !f->file)) {
+		free(f->name);
+		free(f->module);
+		free(f->file);
+		return HMAP_EMPTY;
+	}
+	f->line = si->line;
+	f->flags = si->flags;
+	if (!(si->flags & (SAMP_F_KERNEL | SAMP_F_ANON)))
+		for (size_t i = 0; i < sizeof(root_names) / sizeof(root_names[0]); i++)
+			if (!strcmp(si->name, root_names[i]))
+				f->flags |= SAMP_F_ROOT;
+	f->next = a->fheads[h & (a->fcap - 1)];
+	a->fheads[h & (a->fcap - 1)] = a->nfuncs;
+	return a->nfuncs++;
+}
+
+unsigned agg_func_flags(const struct agg *a, uint32_t id)
+{
+	return id < a->nfuncs ? a->funcs[id].flags : 0;
+}
+
+static uint32_t intern(struct agg *a, pid_t tid, const uint32_t *fr, unsigned n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)(uint32_t)tid;
+	for (unsigned i = 0; i < n; i++)
+		h = hmap_mix(h ^ fr[i]) + i;
+	uint32_t first = hmap_get(&a->sheads, h);
+	for (uint32_t i = first; i != HMAP_EMPTY; i = a->snext[i]) {
+		struct samp_stack *st = &a->stacks[i];
+		if (st->tid == tid && st->nframes == n && !memcmp(a->frames + st->first, fr, n * sizeof(*fr)))
+			return i;
+	}
+	uint32_t id = a->nstacks, cap = a->capstacks;
+	struct {
+		void **p;
+		size_t elem;
+	} per_stack[] = {
+		{ (void **)&a->stacks, sizeof(*a->stacks) }, { (void **)&a->snext, sizeof(*a->snext) },
+		{ (void **)&a->all, sizeof(*a->all) },       { (void **)&a->cur, sizeof(*a->cur) },
+		{ (void **)&a->touched, sizeof(*a->touched) },
+	};
+	for (size_t k = 0; k < sizeof(per_stack) / sizeof(per_stack[0]); k++) {
+		cap = a->capstacks; /* every array grows from the same size to the same size */
+		if (grow(per_stack[k].p, &cap, per_stack[k].elem, id + 1) < 0)
+			return HMAP_EMPTY;
+	}
+	a->capstacks = cap;
+	if (a->nframes + n > a->capframes) {
+		size_t nc = a->capframes ? a->capframes : 1024;
+		while (nc < a->nframes + n)
+			nc *= 2;
+		uint32_t *nf = realloc(a->frames, nc * sizeof(*nf));
+		if (!nf)
+			return HMAP_EMPTY;
+		a->frames = nf;
+		a->capframes = nc;
+	}
+	if (hmap_put(&a->sheads, h, id) < 0)
+		return HMAP_EMPTY;
+	memcpy(a->frames + a->nframes, fr, n * sizeof(*fr));
+	a->stacks[id] = (struct samp_stack){ .tid = tid, .nframes = n, .first = (unsigned)a->nframes };
+	a->snext[id] = first;
+	a->all[id] = 0;
+	a->cur[id] = 0;
+	a->nframes += n;
+	a->nstacks++;
+	return id;
+}
+
+int agg_add(struct agg *a, pid_t tid, const uint32_t *frames, unsigned n)
+{
+	uint32_t id = intern(a, tid, frames, n);
+
+	if (id == HMAP_EMPTY)
+		return -ENOMEM;
+	if (!a->cur[id]++)
+		a->touched[a->ntouched++] = id;
+	a->all[id]++;
+	a->all_samples++;
+	a->cur_samples++;
+	return 0;
+}
+
+void agg_close_interval(struct agg *a, double seconds)
+{
+	struct samp_bucket b = { .seconds = seconds, .samples = a->cur_samples };
+
+	b.c = malloc((a->ntouched ? a->ntouched : 1) * sizeof(*b.c));
+	if (b.c) {
+		for (uint32_t i = 0; i < a->ntouched; i++)
+			b.c[i] = (struct samp_count){ .stack = a->touched[i], .count = (unsigned)a->cur[a->touched[i]] };
+		b.n = a->ntouched;
+	}
+	for (uint32_t i = 0; i < a->ntouched; i++)
+		a->cur[a->touched[i]] = 0;
+	a->ntouched = 0;
+	a->cur_samples = 0;
+	if (a->hcount == SAMP_HISTORY) {
+		free(a->hist[a->hhead].c);
+		a->hist[a->hhead] = b;
+		a->hhead = (a->hhead + 1) % SAMP_HISTORY;
+	} else {
+		a->hist[(a->hhead + a->hcount) % SAMP_HISTORY] = b;
+		a->hcount++;
+	}
+}
+
+unsigned long agg_samples_last(const struct agg *a, unsigned buckets, double *seconds)
+{
+	unsigned long n = 0;
+	*seconds = 0;
+	for (unsigned i = 0; i < buckets && i < a->hcount; i++) {
+		const struct samp_bucket *b = &a->hist[(a->hhead + a->hcount - 1 - i) % SAMP_HISTORY];
+		n += b->samples;
+		*seconds += b->seconds;
+	}
+	return n;
+}
+
+static int copy_bucket(struct samp_bucket *dst, const struct samp_bucket *src)
+{
+	*dst = *src;
+	dst->c = malloc((src->n ? src->n : 1) * sizeof(*dst->c));
+	if (!dst->c)
+		return -ENOMEM;
+	if (src->n)
+		memcpy(dst->c, src->c, src->n * sizeof(*dst->c));
+	return 0;
+}
+
+int agg_fill(const struct agg *a, struct samp_snapshot *s, double elapsed)
+{
+	size_t slen = 0;
+
+	for (uint32_t i = 0; i < a->nfuncs; i++)
+		slen += strlen(a->funcs[i].name) + strlen(a->funcs[i].module) + 2 +
+			(a->funcs[i].file ? strlen(a->funcs[i].file) + 1 : 0);
+	s->strings = malloc(slen + 1);
+	s->funcs = calloc(a->nfuncs + 1, sizeof(*s->funcs));
+	s->stacks = malloc((a->nstacks + 1) * sizeof(*s->stacks));
+	s->frames = malloc((a->nframes + 1) * sizeof(*s->frames));
+	if (!s->strings || !s->funcs || !s->stacks || !s->frames)
+		return -ENOMEM;
+	char *p = s->strings;
+	for (uint32_t i = 0; i < a->nfuncs; i++) {
+		const struct afunc *f = &a->funcs[i];
+		struct samp_func *o = &s->funcs[i];
+		o->name = p;
+		p = stpcpy(p, f->name) + 1;
+		o->module = p;
+		p = stpcpy(p, f->module) + 1;
+		if (f->file) {
+			o->file = p;
+			p = stpcpy(p, f->file) + 1;
+		}
+		o->line = f->line;
+		o->flags = f->flags;
+	}
+	s->nfuncs = a->nfuncs;
+	memcpy(s->stacks, a->stacks, a->nstacks * sizeof(*s->stacks));
+	s->nstacks = a->nstacks;
+	memcpy(s->frames, a->frames, a->nframes * sizeof(*s->frames));
+
+	s->nbuckets = 0;
+	for (unsigned i = 0; i < a->hcount; i++) {
+		if (copy_bucket(&s->buckets[i], &a->hist[(a->hhead + i) % SAMP_HISTORY]) < 0)
+			return -ENOMEM;
+		s->nbuckets++;
+	}
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < a->nstacks; i++)
+		n += a->all[i] > 0;
+	s->all.c = malloc((n ? n : 1) * sizeof(*s->all.c));
+	if (!s->all.c)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < a->nstacks; i++)
+		if (a->all[i])
+			s->all.c[s->all.n++] = (struct samp_count){ .stack = i, .count = (unsigned)a->all[i] };
+	s->all.samples = a->all_samples;
+	s->all.seconds = elapsed;
+	return 0;
+}
+
+void samp_snapshot_free(void *p)
+{
+	struct samp_snapshot *s = p;
+
+	if (!s)
+		return;
+	free(s->strings);
+	free(s->funcs);
+	free(s->stacks);
+	free(s->frames);
+	free(s->threads);
+	for (unsigned i = 0; i < s->nbuckets; i++)
+		free(s->buckets[i].c);
+	free(s->all.c);
+	free(s);
+}

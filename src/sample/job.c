@@ -1,0 +1,98 @@
+/* The sampler as a job on the SAMPLER lane: sample until cancelled, publish
+ * a snapshot about once per second. The screen talks back only through a
+ * control block of atomics (the requested frequency). */
+#include "sample/sample.h"
+#include "util.h"
+#include "worker.h"
+
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+struct samp_ctl {
+	atomic_int refs;
+	atomic_int freq;
+};
+
+struct samp_ctl *samp_ctl_new(int freq)
+{
+	struct samp_ctl *c = malloc(sizeof(*c));
+	if (!c)
+		return NULL;
+	atomic_init(&c->refs, 1);
+	atomic_init(&c->freq, freq);
+	return c;
+}
+
+void samp_ctl_put(struct samp_ctl *c)
+{
+	if (c && atomic_fetch_sub(&c->refs, 1) == 1)
+		free(c);
+}
+
+static void ctl_put(void *c)
+{
+	samp_ctl_put(c);
+}
+
+void samp_ctl_set_freq(struct samp_ctl *c, int hz)
+{
+	if (hz < SAMP_FREQ_MIN)
+		hz = SAMP_FREQ_MIN;
+	if (hz > SAMP_FREQ_MAX)
+		hz = SAMP_FREQ_MAX;
+	atomic_store(&c->freq, hz);
+}
+
+int samp_ctl_freq(struct samp_ctl *c)
+{
+	return atomic_load(&c->freq);
+}
+
+static void sample_job(struct job *j)
+{
+	struct samp_ctl *ctl = j->arg;
+	struct samp_session *s;
+	struct ps_error e;
+	struct samp_opts o = { .pid = j->target.pid, .want = &j->target, .freq = samp_ctl_freq(ctl) };
+
+	ps_error_clear(&e);
+	if (samp_open(&s, &o, &e) < 0) {
+		job_error(j, &e);
+		return;
+	}
+	uint64_t next = now_ns() + 1000000000ULL;
+	while (!job_cancelled(j)) {
+		if (samp_poll(s, 100) == -ESRCH) {
+			struct samp_snapshot *snap = samp_publish(s, "the process exited");
+			if (snap)
+				job_result(j, snap, samp_snapshot_free);
+			break;
+		}
+		int want = samp_ctl_freq(ctl);
+		if (want != samp_get_freq(s) && samp_set_freq(s, want, &e) < 0) {
+			if (e.code != EINVAL) {
+				job_error(j, &e);
+				break;
+			}
+			/* Refused before anything changed: go on at the old rate. */
+			samp_ctl_set_freq(ctl, samp_get_freq(s));
+			job_progress(j, -1, "%s", e.msg);
+		}
+		if (now_ns() >= next) {
+			next += 1000000000ULL;
+			if (next < now_ns())
+				next = now_ns() + 1000000000ULL;
+			struct samp_snapshot *snap = samp_publish(s, NULL);
+			if (snap)
+				job_snapshot(j, snap, samp_snapshot_free);
+		}
+	}
+	samp_close(s);
+}
+
+unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl)
+{
+	atomic_fetch_add(&ctl->refs, 1);
+	return workers_submit(w, LANE_SAMPLER, JOB_SAMPLE, target, sample_job, ctl, ctl_put);
+}

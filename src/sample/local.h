@@ -1,0 +1,90 @@
+/* Internals of the sampler shared by its files (not for other modules). */
+#ifndef PS_SAMPLE_LOCAL_H
+#define PS_SAMPLE_LOCAL_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---- a uint64 -> uint32 open-addressing hash map ---- */
+struct hmap {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, n;  /* cap: power of two; vals[i] == HMAP_EMPTY: free slot */
+};
+#define HMAP_EMPTY UINT32_MAX
+
+static inline uint64_t hmap_mix(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	k *= 0xc4ceb9fe1a85ec53ULL;
+	k ^= k >> 33;
+	return k;
+}
+/* Returns the value or HMAP_EMPTY. */
+uint32_t hmap_get(const struct hmap *m, uint64_t key);
+int hmap_put(struct hmap *m, uint64_t key, uint32_t val);
+void hmap_clear(struct hmap *m);
+void hmap_free(struct hmap *m);
+
+/* ---- perf ring buffer and records (pure; unit-tested) ---- */
+/* Copy len bytes from a ring of `size` bytes (a power of two) starting at
+ * offset off, wrapping at the end. */
+void samp_ring_copy(const unsigned char *data, uint64_t size, uint64_t off, void *dst, size_t len);
+/* Read every complete record between data_tail and data_head (acquire),
+ * calling fn with a contiguous copy (scratch: 64 KiB), then release
+ * data_tail. Returns the number of records. */
+size_t samp_ring_drain(struct perf_event_mmap_page *pg, const unsigned char *data, uint64_t size,
+		       unsigned char *scratch, void (*fn)(void *ctx, const struct perf_event_header *h),
+		       void *ctx);
+
+/* PERF_RECORD_SAMPLE with sample_type IP|TID|TIME|PERIOD|CALLCHAIN. */
+#define SAMP_SAMPLE_TYPE                                                                          \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+struct samp_rec_sample {
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time, period;
+	uint64_t nr;
+	const uint64_t *ips;
+};
+int samp_parse_sample(const struct perf_event_header *h, struct samp_rec_sample *out);
+
+/* ---- symbolization ---- */
+struct sym_info {
+	const char *name, *module, *file; /* valid until the next sym_* call */
+	int line;
+	unsigned flags;                   /* SAMP_F_* */
+};
+struct samp_sym;
+struct samp_sym *sym_new(pid_t pid, uid_t uid);
+void sym_free(struct samp_sym *y);
+/* A new executable file mapping appeared: re-report the modules. */
+void sym_modules_stale(struct samp_sym *y);
+/* New anonymous executable memory: reread /tmp/perf-PID.map. */
+void sym_anon_stale(struct samp_sym *y);
+void sym_user(struct samp_sym *y, uint64_t pc, struct sym_info *out);
+void sym_kernel(struct samp_sym *y, uint64_t pc, struct sym_info *out);
+/* True when kernel addresses resolve to names (kallsyms readable). */
+bool sym_kernel_named(struct samp_sym *y);
+
+struct sym_range {
+	uint64_t start, size;
+	const char *name;
+	const char *module;   /* kallsyms: "[kernel]" or "[module]" */
+};
+/* /tmp/perf-PID.map ("START SIZE name" in hex) and /proc/kallsyms
+ * ("addr type name [module]", text symbols only) parsers: a sorted,
+ * malloc'd array; names point into *pool (malloc'd). Return the count or
+ * -errno. */
+ssize_t sym_perfmap_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
+ssize_t sym_kallsyms_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
+/* Binary search: the range holding pc, or NULL. For kallsyms (size 0) the
+ * last symbol at or below pc. */
+const struct sym_range *sym_range_find(const struct sym_range *r, size_t n, uint64_t pc, bool sized);
+
+#endif

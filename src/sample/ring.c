@@ -1,0 +1,131 @@
+/* The perf ring buffer protocol and the sample record layout, plus the small
+ * hash map the sampler's caches use. */
+#include "sample/local.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t hmap_get(const struct hmap *m, uint64_t key)
+{
+	if (!m->cap)
+		return HMAP_EMPTY;
+	for (size_t i = hmap_mix(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (m->vals[i] == HMAP_EMPTY)
+			return HMAP_EMPTY;
+		if (m->keys[i] == key)
+			return m->vals[i];
+	}
+}
+
+static int hmap_grow(struct hmap *m)
+{
+	struct hmap n = { .cap = m->cap ? m->cap * 2 : 256 };
+
+	n.keys = malloc(n.cap * sizeof(*n.keys));
+	n.vals = malloc(n.cap * sizeof(*n.vals));
+	if (!n.keys || !n.vals) {
+		free(n.keys);
+		free(n.vals);
+		return -ENOMEM;
+	}
+	memset(n.vals, 0xff, n.cap * sizeof(*n.vals));
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->vals[i] != HMAP_EMPTY)
+			hmap_put(&n, m->keys[i], m->vals[i]);
+	hmap_free(m);
+	*m = n;
+	return 0;
+}
+
+int hmap_put(struct hmap *m, uint64_t key, uint32_t val)
+{
+	if ((m->n + 1) * 4 > m->cap * 3 && hmap_grow(m) < 0)
+		return -ENOMEM;
+	for (size_t i = hmap_mix(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		if (m->vals[i] == HMAP_EMPTY) {
+			m->keys[i] = key;
+			m->vals[i] = val;
+			m->n++;
+			return 0;
+		}
+		if (m->keys[i] == key) {
+			m->vals[i] = val;
+			return 0;
+		}
+	}
+}
+
+void hmap_clear(struct hmap *m)
+{
+	if (m->cap)
+		memset(m->vals, 0xff, m->cap * sizeof(*m->vals));
+	m->n = 0;
+}
+
+void hmap_free(struct hmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+void samp_ring_copy(const unsigned char *data, uint64_t size, uint64_t off, void *dst, size_t len)
+{
+	uint64_t at = off & (size - 1);
+	size_t first = len;
+
+	if (at + len > size)
+		first = (size_t)(size - at);
+	memcpy(dst, data + at, first);
+	if (first < len)
+		memcpy((unsigned char *)dst + first, data, len - first);
+}
+
+size_t samp_ring_drain(struct perf_event_mmap_page *pg, const unsigned char *data, uint64_t size,
+		       unsigned char *scratch, void (*fn)(void *ctx, const struct perf_event_header *h),
+		       void *ctx)
+{
+	/* Acquire: the records below head are fully written once we see head. */
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->data_tail;
+	size_t n = 0;
+
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header h;
+		samp_ring_copy(data, size, tail, &h, sizeof(h));
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break; /* corrupt or partial: never happens with a sane kernel */
+		samp_ring_copy(data, size, tail, scratch, h.size);
+		fn(ctx, (const struct perf_event_header *)scratch);
+		tail += h.size;
+		n++;
+	}
+	if (tail != head)
+		tail = head; /* unparseable data: skip it rather than spin on it */
+	/* Release: the kernel may overwrite what we consumed only after our reads. */
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	return n;
+}
+
+int samp_parse_sample(const struct perf_event_header *h, struct samp_rec_sample *out)
+{
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	const unsigned char *end = (const unsigned char *)h + h->size;
+	uint32_t pt[2];
+
+	if (h->type != PERF_RECORD_SAMPLE || p + 40 > end)
+		return -EINVAL;
+	memcpy(&out->ip, p, 8);
+	memcpy(pt, p + 8, 8);
+	out->pid = pt[0];
+	out->tid = pt[1];
+	memcpy(&out->time, p + 16, 8);
+	memcpy(&out->period, p + 24, 8);
+	memcpy(&out->nr, p + 32, 8);
+	p += 40;
+	if (out->nr > (uint64_t)(end - p) / 8)
+		return -EINVAL;
+	out->ips = (const uint64_t *)p; /* the scratch buffer is 8-aligned */
+	return 0;
+}

@@ -1,0 +1,179 @@
+/* The perf_event_open sampler and its aggregation.
+ *
+ * A session opens one sampling event per (thread, CPU) of the target, all
+ * redirected into one ring buffer per CPU, with inherit so threads cloned by
+ * a sampled thread are sampled from their first instruction; the task list
+ * is rescanned to catch the rest. samp_poll() reads the rings, symbolizes
+ * (libdwfl, kallsyms, perf maps) and counts interned call stacks in
+ * per-second buckets. samp_publish() closes the current second and returns an
+ * immutable snapshot: the UI and the batch command compute their tables from
+ * snapshots only (samp_view_*), never from the live session. */
+#ifndef PS_SAMPLE_H
+#define PS_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "error.h"
+#include "target.h"
+
+#define SAMP_FREQ_DEFAULT 99
+#define SAMP_FREQ_MIN 49
+#define SAMP_FREQ_MAX 3999
+#define SAMP_HISTORY 60 /* per-second buckets kept: the 60 s window */
+
+enum samp_window { SAMP_WIN_1S, SAMP_WIN_10S, SAMP_WIN_60S, SAMP_WIN_ALL, SAMP_WIN_COUNT };
+enum samp_sort { SAMP_SORT_SELF, SAMP_SORT_TOTAL, SAMP_SORT_NAME, SAMP_SORT_COUNT };
+
+enum samp_func_flags {
+	SAMP_F_KERNEL = 1,    /* kernel text (kallsyms, or the [kernel] bucket) */
+	SAMP_F_STRIPPED = 2,  /* no symbol for this pc in its module */
+	SAMP_F_DELETED = 4,   /* the module's file was deleted */
+	SAMP_F_ANON = 8,      /* anonymous executable memory (JIT) */
+	SAMP_F_ROOT = 16,     /* outermost frame of a complete stack (_start...) */
+};
+
+/* A function: the unit of the table. Strings are raw and hostile. */
+struct samp_func {
+	const char *name;
+	const char *module;  /* path of the module, or [kernel], [anon/JIT] */
+	const char *file;    /* source of the function's first line, or NULL */
+	int line;
+	unsigned flags;
+};
+
+/* An interned call stack of one thread: frames[first .. first + nframes)
+ * are function ids, leaf first. */
+struct samp_stack {
+	pid_t tid;
+	unsigned nframes, first;
+};
+
+struct samp_count {
+	unsigned stack, count;
+};
+
+/* Samples counted during one interval: (stack, count) pairs. */
+struct samp_bucket {
+	unsigned n;
+	struct samp_count *c;
+	unsigned long samples;
+	double seconds;      /* length of the interval */
+};
+
+struct samp_thread {
+	pid_t tid;
+	char comm[16];       /* raw, hostile */
+	unsigned long samples;
+	bool gone;
+};
+
+/* Immutable once published. */
+struct samp_snapshot {
+	struct target_id target;
+	char comm[64];            /* raw, hostile */
+	char event[32];           /* "cycles", "cpu-clock" */
+	char event_why[160];      /* why that event */
+	int freq;                 /* requested Hz */
+	double rate;              /* achieved: samples per CPU-second, last 10 s */
+	double elapsed;           /* seconds since sampling started */
+	unsigned long long samples, lost, throttled, truncated;
+	bool kernel_excluded;
+	char kernel_why[128];
+	double cpu_sampled, cpu_proc; /* seconds since start: from the samples, from /proc */
+	unsigned threads_unsampled;  /* threads we could not open events for */
+	bool ended;
+	char end_reason[128];
+
+	unsigned nfuncs, nstacks, nthreads, nbuckets;
+	struct samp_func *funcs;
+	struct samp_stack *stacks;
+	unsigned *frames;
+	struct samp_thread *threads;
+	struct samp_bucket buckets[SAMP_HISTORY]; /* oldest first; [nbuckets-1] = last second */
+	struct samp_bucket all;                  /* since start */
+	char *strings;
+};
+
+void samp_snapshot_free(void *snap);
+
+/* ---- the live session (one thread uses it) ---- */
+struct samp_session;
+
+struct samp_opts {
+	pid_t pid;
+	const struct target_id *want; /* refuse a reused PID; may be NULL */
+	int freq;                     /* Hz, SAMP_FREQ_MIN..SAMP_FREQ_MAX */
+};
+
+/* Opens the events; refusals come back through door_refused(). */
+int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_error *e);
+/* Wait up to timeout_ms, read every ring, follow thread births and deaths.
+ * Returns 0, or -ESRCH once the target has exited (all its samples read). */
+int samp_poll(struct samp_session *s, int timeout_ms);
+/* Change the sampling frequency (reopens the events). */
+int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e);
+int samp_get_freq(const struct samp_session *s);
+/* Close the current interval and return a new snapshot (NULL: no memory).
+ * reason != NULL marks the snapshot as the last one. */
+struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reason);
+void samp_close(struct samp_session *s);
+
+/* ---- views: pure functions of a snapshot ---- */
+struct samp_row {
+	unsigned func;
+	unsigned long self, total;
+	double self_pct, total_pct;
+	float hist[SAMP_HISTORY]; /* Self% per second, oldest first (NaN: no samples) */
+};
+
+struct samp_view {
+	unsigned long samples;    /* in the window, after the thread filter */
+	unsigned nrows;
+	struct samp_row *rows;    /* sorted */
+};
+
+/* Buckets of window w: first index and count into s->buckets, or the
+ * since-start bucket (returns true for that). */
+const struct samp_bucket *samp_window_buckets(const struct samp_snapshot *s, enum samp_window w, unsigned *n);
+const char *samp_window_name(enum samp_window w);
+const char *samp_sort_name(enum samp_sort k);
+/* tid 0: every thread. Returns 0 or -ENOMEM. */
+int samp_view_compute(const struct samp_snapshot *s, enum samp_window w, pid_t tid, enum samp_sort sort,
+		      struct samp_view *out);
+void samp_view_free(struct samp_view *v);
+
+struct samp_rel {
+	unsigned func;
+	unsigned long samples;    /* samples where this caller/callee is next to func */
+};
+
+/* Callers and callees of func in window w (sorted by samples). */
+int samp_view_relations(const struct samp_snapshot *s, enum samp_window w, pid_t tid, unsigned func,
+			struct samp_rel **callers, unsigned *ncallers, struct samp_rel **callees,
+			unsigned *ncallees);
+/* Samples per stack in window w, thread filter tid: counts[nstacks]
+ * (malloc'd). */
+unsigned long *samp_view_stack_counts(const struct samp_snapshot *s, enum samp_window w, pid_t tid);
+/* Short module name for display: basename, "(deleted)" kept. */
+const char *samp_module_short(const char *module);
+/* Thread name of tid in the snapshot ("?" when unknown). */
+const char *samp_thread_comm(const struct samp_snapshot *s, pid_t tid);
+
+/* ---- the sampler as a worker job ---- */
+struct workers;
+/* Control block shared by the screen and the job: atomics only. */
+struct samp_ctl;
+struct samp_ctl *samp_ctl_new(int freq);
+void samp_ctl_put(struct samp_ctl *c);
+void samp_ctl_set_freq(struct samp_ctl *c, int hz);
+int samp_ctl_freq(struct samp_ctl *c);
+/* Start sampling target on the sampler lane: a RING_SNAPSHOT about once per
+ * second, a RING_RESULT (last snapshot) when the target exits, a RING_ERROR
+ * when sampling cannot start. Cancel with workers_cancel(). Returns the job
+ * id or 0. Takes its own reference on ctl. */
+unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl);
+
+#endif

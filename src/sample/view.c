@@ -1,0 +1,303 @@
+/* Views of a snapshot: the function table of a window (Self%, Total%,
+ * Self% history), callers and callees of one function, samples per stack.
+ * Pure functions: the UI and `pscope top` call them on immutable snapshots. */
+#include "sample/sample.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const window_names[SAMP_WIN_COUNT] = { "1 s", "10 s", "60 s", "all" };
+static const char *const sort_names[SAMP_SORT_COUNT] = { "self", "total", "name" };
+
+const char *samp_window_name(enum samp_window w)
+{
+	return (unsigned)w < SAMP_WIN_COUNT ? window_names[w] : "?";
+}
+
+const char *samp_sort_name(enum samp_sort k)
+{
+	return (unsigned)k < SAMP_SORT_COUNT ? sort_names[k] : "?";
+}
+
+const struct samp_bucket *samp_window_buckets(const struct samp_snapshot *s, enum samp_window w, unsigned *n)
+{
+	unsigned want = w == SAMP_WIN_1S ? 1 : w == SAMP_WIN_10S ? 10 : SAMP_HISTORY;
+
+	if (w == SAMP_WIN_ALL) {
+		*n = 1;
+		return &s->all;
+	}
+	*n = want < s->nbuckets ? want : s->nbuckets;
+	return s->buckets + (s->nbuckets - *n);
+}
+
+const char *samp_module_short(const char *module)
+{
+	if (module[0] == '[')
+		return module; /* [kernel], [anon/JIT], [vdso: 42]... */
+	const char *slash = strrchr(module, '/');
+	return slash && slash[1] ? slash + 1 : module;
+}
+
+const char *samp_thread_comm(const struct samp_snapshot *s, pid_t tid)
+{
+	for (unsigned i = 0; i < s->nthreads; i++)
+		if (s->threads[i].tid == tid)
+			return s->threads[i].comm[0] ? s->threads[i].comm : "?";
+	return "?";
+}
+
+/* Calls fn(ctx, stack, count) for every (stack, count) of window w whose
+ * thread passes the filter. */
+static void each_count(const struct samp_snapshot *s, enum samp_window w, pid_t tid,
+		       void (*fn)(void *ctx, const struct samp_stack *st, unsigned count), void *ctx)
+{
+	unsigned nb;
+	const struct samp_bucket *b = samp_window_buckets(s, w, &nb);
+
+	for (unsigned i = 0; i < nb; i++)
+		for (unsigned k = 0; k < b[i].n; k++) {
+			const struct samp_stack *st = &s->stacks[b[i].c[k].stack];
+			if (!tid || st->tid == tid)
+				fn(ctx, st, b[i].c[k].count);
+		}
+}
+
+struct tally {
+	const struct samp_snapshot *s;
+	unsigned long *self, *total, samples;
+	unsigned *mark, stamp;
+};
+
+static void tally_one(void *ctx, const struct samp_stack *st, unsigned count)
+{
+	struct tally *t = ctx;
+	const unsigned *fr = t->s->frames + st->first;
+
+	if (!st->nframes)
+		return;
+	t->samples += count;
+	t->self[fr[0]] += count;
+	t->stamp++;
+	for (unsigned j = 0; j < st->nframes; j++) {
+		if (t->mark[fr[j]] == t->stamp)
+			continue; /* recursion: count a function once per stack */
+		t->mark[fr[j]] = t->stamp;
+		t->total[fr[j]] += count;
+	}
+}
+
+struct sort_ctx {
+	enum samp_sort key;
+	const struct samp_snapshot *s;
+};
+
+static int row_cmp(const void *a, const void *b, void *arg)
+{
+	const struct samp_row *x = a, *y = b;
+	const struct sort_ctx *sc = arg;
+	int c = 0;
+
+	switch (sc->key) {
+	case SAMP_SORT_SELF:
+		c = (x->self < y->self) - (x->self > y->self);
+		if (!c)
+			c = (x->total < y->total) - (x->total > y->total);
+		break;
+	case SAMP_SORT_TOTAL:
+		c = (x->total < y->total) - (x->total > y->total);
+		if (!c)
+			c = (x->self < y->self) - (x->self > y->self);
+		break;
+	default:
+		break;
+	}
+	if (!c)
+		c = strcmp(sc->s->funcs[x->func].name, sc->s->funcs[y->func].name);
+	if (!c)
+		c = strcmp(sc->s->funcs[x->func].module, sc->s->funcs[y->func].module);
+	return c;
+}
+
+int samp_view_compute(const struct samp_snapshot *s, enum samp_window w, pid_t tid, enum samp_sort sort,
+		      struct samp_view *out)
+{
+	struct tally t = { .s = s };
+	unsigned *row_of = NULL;
+	int r = -ENOMEM;
+
+	memset(out, 0, sizeof(*out));
+	t.self = calloc(s->nfuncs + 1, sizeof(*t.self));
+	t.total = calloc(s->nfuncs + 1, sizeof(*t.total));
+	t.mark = calloc(s->nfuncs + 1, sizeof(*t.mark));
+	row_of = malloc((s->nfuncs + 1) * sizeof(*row_of));
+	if (!t.self || !t.total || !t.mark || !row_of)
+		goto out;
+	each_count(s, w, tid, tally_one, &t);
+	out->samples = t.samples;
+	unsigned n = 0;
+	for (unsigned f = 0; f < s->nfuncs; f++)
+		n += t.total[f] > 0;
+	out->rows = calloc(n + 1, sizeof(*out->rows));
+	if (!out->rows)
+		goto out;
+	for (unsigned f = 0; f < s->nfuncs; f++) {
+		row_of[f] = UINT32_MAX;
+		if (!t.total[f])
+			continue;
+		struct samp_row *row = &out->rows[out->nrows];
+		row->func = f;
+		row->self = t.self[f];
+		row->total = t.total[f];
+		row->self_pct = 100.0 * (double)row->self / (double)t.samples;
+		row->total_pct = 100.0 * (double)row->total / (double)t.samples;
+		for (unsigned k = 0; k < SAMP_HISTORY; k++)
+			row->hist[k] = NAN;
+		row_of[f] = out->nrows++;
+	}
+	/* Self% history: one value per closed second, newest at the end. */
+	for (unsigned k = 0; k < s->nbuckets; k++) {
+		const struct samp_bucket *b = &s->buckets[k];
+		unsigned slot = SAMP_HISTORY - s->nbuckets + k;
+		unsigned long tot = 0;
+		for (unsigned i = 0; i < b->n; i++) {
+			const struct samp_stack *st = &s->stacks[b->c[i].stack];
+			if (!tid || st->tid == tid)
+				tot += b->c[i].count;
+		}
+		for (unsigned r2 = 0; r2 < out->nrows; r2++)
+			out->rows[r2].hist[slot] = tot ? 0.0f : NAN;
+		if (!tot)
+			continue;
+		for (unsigned i = 0; i < b->n; i++) {
+			const struct samp_stack *st = &s->stacks[b->c[i].stack];
+			if ((tid && st->tid != tid) || !st->nframes)
+				continue;
+			unsigned ro = row_of[s->frames[st->first]];
+			if (ro != UINT32_MAX)
+				out->rows[ro].hist[slot] += (float)(100.0 * b->c[i].count / (double)tot);
+		}
+	}
+	struct sort_ctx sc = { .key = sort, .s = s };
+	qsort_r(out->rows, out->nrows, sizeof(*out->rows), row_cmp, &sc);
+	r = 0;
+out:
+	free(t.self);
+	free(t.total);
+	free(t.mark);
+	free(row_of);
+	if (r < 0)
+		samp_view_free(out);
+	return r;
+}
+
+void samp_view_free(struct samp_view *v)
+{
+	free(v->rows);
+	memset(v, 0, sizeof(*v));
+}
+
+struct rel {
+	const struct samp_snapshot *s;
+	unsigned func;
+	unsigned long *callers, *callees;
+	unsigned *mark_r, *mark_e, stamp;
+};
+
+static void rel_one(void *ctx, const struct samp_stack *st, unsigned count)
+{
+	struct rel *r = ctx;
+	const unsigned *fr = r->s->frames + st->first;
+
+	r->stamp++;
+	for (unsigned j = 0; j < st->nframes; j++) {
+		if (fr[j] != r->func)
+			continue;
+		if (j + 1 < st->nframes && r->mark_r[fr[j + 1]] != r->stamp) {
+			r->mark_r[fr[j + 1]] = r->stamp;
+			r->callers[fr[j + 1]] += count;
+		}
+		if (j > 0 && r->mark_e[fr[j - 1]] != r->stamp) {
+			r->mark_e[fr[j - 1]] = r->stamp;
+			r->callees[fr[j - 1]] += count;
+		}
+	}
+}
+
+static int rel_cmp(const void *a, const void *b)
+{
+	const struct samp_rel *x = a, *y = b;
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return (x->func > y->func) - (x->func < y->func);
+}
+
+static struct samp_rel *rel_list(const unsigned long *c, unsigned nf, unsigned *n)
+{
+	unsigned k = 0;
+	for (unsigned f = 0; f < nf; f++)
+		k += c[f] > 0;
+	struct samp_rel *l = calloc(k + 1, sizeof(*l));
+	if (!l)
+		return NULL;
+	*n = 0;
+	for (unsigned f = 0; f < nf; f++)
+		if (c[f])
+			l[(*n)++] = (struct samp_rel){ .func = f, .samples = c[f] };
+	qsort(l, *n, sizeof(*l), rel_cmp);
+	return l;
+}
+
+int samp_view_relations(const struct samp_snapshot *s, enum samp_window w, pid_t tid, unsigned func,
+			struct samp_rel **callers, unsigned *ncallers, struct samp_rel **callees,
+			unsigned *ncallees)
+{
+	struct rel r = { .s = s, .func = func };
+	int ret = -ENOMEM;
+
+	*callers = *callees = NULL;
+	*ncallers = *ncallees = 0;
+	r.callers = calloc(s->nfuncs + 1, sizeof(*r.callers));
+	r.callees = calloc(s->nfuncs + 1, sizeof(*r.callees));
+	r.mark_r = calloc(s->nfuncs + 1, sizeof(*r.mark_r));
+	r.mark_e = calloc(s->nfuncs + 1, sizeof(*r.mark_e));
+	if (r.callers && r.callees && r.mark_r && r.mark_e) {
+		each_count(s, w, tid, rel_one, &r);
+		*callers = rel_list(r.callers, s->nfuncs, ncallers);
+		*callees = rel_list(r.callees, s->nfuncs, ncallees);
+		if (*callers && *callees) {
+			ret = 0;
+		} else {
+			free(*callers);
+			free(*callees);
+			*callers = *callees = NULL;
+		}
+	}
+	free(r.callers);
+	free(r.callees);
+	free(r.mark_r);
+	free(r.mark_e);
+	return ret;
+}
+
+struct stk {
+	const struct samp_snapshot *s;
+	unsigned long *counts;
+};
+
+static void stack_one(void *ctx, const struct samp_stack *st, unsigned count)
+{
+	struct stk *k = ctx;
+	k->counts[st - k->s->stacks] += count;
+}
+
+unsigned long *samp_view_stack_counts(const struct samp_snapshot *s, enum samp_window w, pid_t tid)
+{
+	struct stk k = { .s = s, .counts = calloc(s->nstacks + 1, sizeof(unsigned long)) };
+
+	if (k.counts)
+		each_count(s, w, tid, stack_one, &k);
+	return k.counts;
+}

@@ -1,0 +1,225 @@
+#!/bin/bash
+# pscope top: sampling a target with a known profile (hot_work 75%, cold_work
+# 25%, both called from loop), with and without frame pointers, threads born
+# during sampling, folded output, the door message for an unprivileged user,
+# a target exiting mid-run, and bad arguments.
+. "$top_srcdir/tests/lib.sh"
+
+tmp=$(mktemp -d /tmp/pscope-top.XXXXXX)
+chmod 755 "$tmp"
+at_exit "rm -rf $tmp"
+
+# A function's field from the JSON: fn FILE NAME FIELD
+fn() {
+	python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d["functions"] if x["name"] == sys.argv[2]]
+print(f[0][sys.argv[3]] if f else "none")' "$@"
+}
+
+# ---- the known profile, frame pointers on ----
+start_target hotloop
+"$PSCOPE" top "$TPID" --duration 3 --freq 499 --json --folded "$tmp/fp.folded" >"$tmp/fp.json" 2>"$tmp/err"
+ok $? "pscope top --json --folded exits 0"
+check "JSON has exactly the documented keys" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert sorted(d) == ["event", "freq", "functions", "lost", "pid", "samples"], sorted(d)
+assert d["pid"] == int(sys.argv[2]) and d["freq"] == 499 and d["event"] in ("cycles", "cpu-clock"), d
+assert d["samples"] > 100, d["samples"]
+for f in d["functions"]:
+    assert sorted(f) == ["file", "line", "module", "name", "samples", "self_pct", "total_pct"], f
+s = [f["self_pct"] for f in d["functions"]]
+assert s == sorted(s, reverse=True), "not sorted by self_pct"
+' "$tmp/fp.json" "$TPID"
+first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["functions"][0]["name"])' "$tmp/fp.json")
+[ "$first" = hot_work ]
+ok $? "hot_work is the hottest function (got $first)"
+hot=$(fn "$tmp/fp.json" hot_work self_pct)
+check "hot_work Self% within 10 points of 75 (got $hot)" python3 -c "assert abs($hot - 75) <= 10"
+cold=$(fn "$tmp/fp.json" cold_work self_pct)
+check "cold_work Self% within 10 points of 25 (got $cold)" python3 -c "assert abs($cold - 25) <= 10"
+loop=$(fn "$tmp/fp.json" loop total_pct)
+check "loop Total% near 100 (got $loop)" python3 -c "assert $loop >= 90"
+[ "$(fn "$tmp/fp.json" hot_work file)" != None ] && [ "$(fn "$tmp/fp.json" hot_work module)" = "$TARGETS/hotloop" ]
+ok $? "hot_work has its module and source file"
+# The folded stacks: the caller of hot_work is loop.
+check "folded file: every line is 'stack count'" python3 -c '
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines, "empty"
+for l in lines:
+    assert re.match(r"^(.+) (\d+)$", l), repr(l)
+' "$tmp/fp.folded"
+check "folded counts add up to the samples" python3 -c '
+import json, re, sys
+total = sum(int(re.match(r"^(.+) (\d+)$", l).group(2)) for l in open(sys.argv[1]))
+n = json.load(open(sys.argv[2]))["samples"]
+assert total == n, (total, n)
+' "$tmp/fp.folded" "$tmp/fp.json"
+check "callers of hot_work: loop in at least 90% of its samples" python3 -c '
+import re, sys
+hot = vialoop = 0
+for l in open(sys.argv[1]):
+    stack, n = re.match(r"^(.+) (\d+)$", l.rstrip("\n")).groups()
+    frames = stack.split(";")
+    if "hot_work" in frames:
+        hot += int(n)
+        i = frames.index("hot_work")
+        vialoop += int(n) if frames[i - 1] == "loop" else 0
+assert hot and vialoop >= 0.9 * hot, (hot, vialoop)
+' "$tmp/fp.folded"
+target_runs_on "$TPID"
+ok $? "the target runs on, untraced"
+kill -9 "$TPID"
+
+# ---- no frame pointers: Self% still right (it needs only the IP) ----
+start_target hotloop-nofp
+"$PSCOPE" top "$TPID" --duration 3 --freq 499 --json >"$tmp/nofp.json" 2>"$tmp/err"
+ok $? "pscope top on a -fomit-frame-pointer build"
+first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["functions"][0]["name"])' "$tmp/nofp.json")
+hot=$(fn "$tmp/nofp.json" hot_work self_pct)
+check "no frame pointers: hot_work first ($first) with Self% within 10 points of 75 ($hot)" \
+	python3 -c "assert '$first' == 'hot_work' and abs($hot - 75) <= 10"
+"$PSCOPE" top "$TPID" --duration 1 >"$tmp/nofp.txt" 2>&1
+check "no frame pointers: the text report shows the truncated-stack share" grep -Eq 'truncated stacks [1-9][0-9.]*%' "$tmp/nofp.txt"
+kill -9 "$TPID"
+
+# ---- threads born after sampling starts ----
+start_target hotloop -t 1 -l 1
+"$PSCOPE" top "$TPID" --duration 3 --freq 199 --json --folded "$tmp/late.folded" >"$tmp/late.json" 2>"$tmp/err"
+ok $? "pscope top while a thread is created"
+check "the thread created during sampling is sampled" grep -q '^late-[0-9]*;.*late_work' "$tmp/late.folded"
+check "its function is in the table" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = [f for f in d["functions"] if f["name"].startswith("burn")]
+assert b and b[0]["self_pct"] > 10, d["functions"][:4]
+' "$tmp/late.json"
+kill -9 "$TPID"
+
+# ---- a library loaded during sampling: the new mapping is re-reported ----
+start_target hotloop -d "$TARGETS/hotplugin.so"
+"$PSCOPE" top "$TPID" --duration 3 --json >"$tmp/plugin.json" 2>&1
+[ "$(fn "$tmp/plugin.json" plugin_work module)" = "$TARGETS/hotplugin.so" ]
+ok $? "code of a library dlopen()ed while sampled is named, with its module"
+kill -9 "$TPID"
+
+# ---- a deleted program still has names; a stripped one is labelled ----
+cp "$TARGETS/hotloop" "$tmp/del-hotloop"
+cp "$TARGETS/hotloop" "$tmp/stripped-hotloop"
+strip "$tmp/stripped-hotloop"
+"$tmp/del-hotloop" >"$tmp/del.out" 2>&1 &
+dpid=$!
+"$tmp/stripped-hotloop" >"$tmp/strip.out" 2>&1 &
+spid=$!
+at_exit "kill -9 $dpid $spid 2>/dev/null"
+for _ in $(seq 1 100); do grep -q ready "$tmp/del.out" && grep -q ready "$tmp/strip.out" && break; sleep 0.05; done
+rm -f "$tmp/del-hotloop"
+"$PSCOPE" top "$dpid" --duration 2 --json >"$tmp/del.json" 2>&1
+[ "$(fn "$tmp/del.json" hot_work module)" = "$tmp/del-hotloop (deleted)" ]
+ok $? "deleted program: functions named, module labelled (deleted)"
+"$PSCOPE" top "$spid" --duration 2 --json >"$tmp/strip.json" 2>&1
+[ "$(fn "$tmp/strip.json" "[stripped]" module)" = "$tmp/stripped-hotloop" ]
+ok $? "stripped program: one [stripped] bucket for its module"
+kill -9 "$dpid" "$spid"
+
+# ---- anonymous executable memory: [anon/JIT], or named by /tmp/perf-PID.map ----
+case $(uname -m) in
+x86_64 | i?86)
+	start_target hotloop -j
+	"$PSCOPE" top "$TPID" --duration 2 --json >"$tmp/jit.json" 2>&1
+	check "JIT code without a perf map: the [anon/JIT] bucket" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [x for x in d["functions"] if x["name"] == "[anon/JIT]" and x["module"] == "[anon/JIT]"]
+assert f and f[0]["self_pct"] > 10, d["functions"][:4]
+' "$tmp/jit.json"
+	kill -9 "$TPID"
+	start_target hotloop -J
+	at_exit "rm -f /tmp/perf-$TPID.map"
+	"$PSCOPE" top "$TPID" --duration 2 --json >"$tmp/jitmap.json" 2>&1
+	[ "$(fn "$tmp/jitmap.json" jit_spin module)" = "[anon/JIT]" ]
+	ok $? "JIT code named by /tmp/perf-PID.map"
+	kill -9 "$TPID"
+	rm -f "/tmp/perf-$TPID.map"
+	;;
+*)
+	skip "no x86 JIT code on $(uname -m)"
+	skip "(same)"
+	;;
+esac
+
+# ---- the target exits while it is sampled ----
+start_target hotloop
+"$PSCOPE" top "$TPID" --duration 60 >"$tmp/exit.txt" 2>"$tmp/exit.err" &
+ppid=$!
+# Kill the target once pscope samples it (it holds perf events) and has
+# had time to get samples.
+for _ in $(seq 1 200); do
+	ls -l "/proc/$ppid/fd" 2>/dev/null | grep -q perf_event && break
+	sleep 0.1
+done
+sleep 1
+kill -9 "$TPID"
+wait "$ppid"
+ok $? "target killed mid-run: exit 0 with what was sampled"
+check "and says the process exited" grep -q "exited after" "$tmp/exit.err"
+check "the table was printed" grep -q hot_work "$tmp/exit.txt"
+
+# ---- doors: an unprivileged user against a root process ----
+start_target hotloop
+cp "$PSCOPE" "$TARGETS/hotloop" "$tmp/"
+chmod 755 "$tmp/pscope" "$tmp/hotloop"
+nobody() { (cd / && setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$@"); }
+nobody "$tmp/pscope" top "$TPID" --duration 1 >"$tmp/door.out" 2>"$tmp/door.err"
+rc=$?
+[ $rc = 1 ]
+ok $? "nobody against a root process: exit 1 (got $rc)"
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$paranoid" -ge 3 ] && uname -v | grep -qE 'Debian|Ubuntu'; then
+	want="pscope top: cannot sample: kernel.perf_event_paranoid is $paranoid (Debian: no perf_event_open for unprivileged users) (door: kernel.perf_event_paranoid; fix: sysctl -w kernel.perf_event_paranoid=2 (user-space sampling of your own processes), or grant CAP_PERFMON, or run as root)"
+else
+	want="pscope top: cannot sample: process $TPID belongs to uid 0 and we are uid $(id -u nobody) without CAP_SYS_PTRACE (door: CAP_SYS_PTRACE (process of another user); fix: run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE (perf_event_open on another user's process needs ptrace read access; CAP_PERFMON alone is not enough))"
+fi
+[ "$(cat "$tmp/door.err")" = "$want" ]
+ok $? "the door message, exactly"
+[ "$(cat "$tmp/door.err")" = "$want" ] || diag "got: $(cat "$tmp/door.err")"
+[ ! -s "$tmp/door.out" ]
+ok $? "nothing on stdout"
+kill -9 "$TPID"
+
+# ---- an unprivileged user sampling its own process ----
+if [ "$paranoid" -le 2 ]; then
+	nobody "$tmp/hotloop" >"$tmp/own.out" 2>&1 &
+	for _ in $(seq 1 100); do grep -q ready "$tmp/own.out" 2>/dev/null && break; sleep 0.05; done
+	opid=$(pgrep -u nobody -f "$tmp/hotloop" | head -1)
+	at_exit "kill -9 $opid 2>/dev/null"
+	nobody "$tmp/pscope" top "$opid" --duration 2 >"$tmp/own.txt" 2>&1
+	ok $? "nobody samples its own process"
+	check "kernel samples are excluded and the report says why" \
+		grep -q "kernel excluded: perf_event_paranoid $paranoid and no CAP_PERFMON" "$tmp/own.txt"
+	check "hot_work leads" sh -c "sed -n 4p $tmp/own.txt | grep -q hot_work"
+	kill -9 "$opid"
+else
+	skip "perf_event_paranoid is $paranoid: users cannot sample at all"
+	skip "(same)"
+	skip "(same)"
+fi
+
+# ---- bad input ----
+"$PSCOPE" top 2>"$tmp/e"; [ $? = 2 ] && grep -q "missing PID" "$tmp/e"
+ok $? "no PID: usage error"
+"$PSCOPE" top 1 --freq 5000 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid frequency '5000'" "$tmp/e"
+ok $? "frequency out of range: usage error"
+"$PSCOPE" top 1 --duration -1 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid duration" "$tmp/e"
+ok $? "negative duration: usage error"
+"$PSCOPE" top 4194304 --duration 1 2>"$tmp/e"; [ $? = 1 ] && grep -q "no process with PID 4194304" "$tmp/e"
+ok $? "no such process: a clear error"
+start_target hotloop
+"$PSCOPE" top "$TPID" --duration 1 --folded /nonexistent-dir/x.folded >/dev/null 2>"$tmp/e"
+[ $? = 1 ] && grep -q "cannot write /nonexistent-dir/x.folded" "$tmp/e"
+ok $? "unwritable folded file: a clear error"
+kill -9 "$TPID"
+
+done_testing
