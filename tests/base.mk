@@ -6,5 +6,5 @@ TESTS += tests/unit/test-base
 EXTRA_DIST += tests/lib.sh tests/fixtures
 TESTS += tests/e2e/architecture.sh
 EXTRA_DIST += tests/e2e/architecture.sh
-TESTS += tests/e2e/ui-hangup.sh
-EXTRA_DIST += tests/e2e/ui-hangup.sh
+TESTS += tests/e2e/ui-hangup.sh tests/e2e/ui-reuse.sh
+EXTRA_DIST += tests/e2e/ui-hangup.sh tests/e2e/ui-reuse.sh

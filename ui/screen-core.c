@@ -275,8 +275,9 @@ static void at_exit_free(void)
 	state_free();
 }
 
-void screen_core_open(struct ui *ui, pid_t pid)
+void screen_core_open(struct ui *ui, const struct target_id *want)
 {
+	pid_t pid = want->pid;
 	static bool registered;
 	struct ps_error e;
 	struct core_opts o = { 0 };
@@ -299,8 +300,17 @@ void screen_core_open(struct ui *ui, pid_t pid)
 	}
 
 	ps_error_clear(&e);
-	struct target_id id;
-	if (target_id_of(pid, &id, &e) < 0 || core_estimate(pid, &id, &o, &cs.est, &e) < 0) {
+	struct target_id id = *want;
+	struct target t;
+	/* The process the user picked, or nothing: a reused PID is refused. */
+	if (target_open(&t, pid, want, &e) < 0) {
+		ui_error(ui, &e);
+		return;
+	}
+	char comm[sizeof(t.comm)];
+	strlcpy_ps(comm, t.comm, sizeof(comm));
+	target_close(&t);
+	if (core_estimate(pid, &id, &o, &cs.est, &e) < 0) {
 		ui_error(ui, &e);
 		return;
 	}
@@ -340,14 +350,7 @@ void screen_core_open(struct ui *ui, pid_t pid)
 	state_free();
 	cs.pid = pid;
 	cs.id = id;
-	{
-		struct target t;
-		cs.comm[0] = '\0';
-		if (target_open(&t, pid, &id, NULL) == 0) {
-			strlcpy_ps(cs.comm, t.comm, sizeof(cs.comm));
-			target_close(&t);
-		}
-	}
+	strlcpy_ps(cs.comm, comm, sizeof(cs.comm));
 	cs.progress[0] = '\0';
 	cs.fraction = -1;
 	ps_error_clear(&cs.err);

@@ -221,7 +221,6 @@ static void switch_pane(struct detail *d, struct ui *ui, int k)
 static bool detail_key(struct ui *ui, void *st, int ch)
 {
 	struct detail *d = st;
-	pid_t pid = d->t.id.pid;
 
 	switch (ch) {
 	case '\t': switch_pane(d, ui, d->cur + 1); return true;
@@ -229,9 +228,9 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 	case KEY_F(1):
 		screen_help_open(ui, panes[d->cur]->explain, panes[d->cur]->title);
 		return true;
-	case 's': screen_stack_open(ui, pid); return true;
-	case 'h': screen_hot_open(ui, pid); return true;
-	case 'C': screen_core_open(ui, pid); return true;
+	case 's': screen_stack_open(ui, &d->t.id); return true;
+	case 'h': screen_hot_open(ui, &d->t.id); return true;
+	case 'C': screen_core_open(ui, &d->t.id); return true;
 	case 27: case KEY_LEFT: return false; /* the loop pops the screen */
 	case KEY_F(5): case 12:
 		refresh_info(d);
@@ -287,9 +286,10 @@ static const struct screen_ops detail_ops = {
 	.destroy = detail_destroy,
 };
 
-void screen_detail_open(struct ui *ui, pid_t pid)
+void screen_detail_open(struct ui *ui, const struct target_id *id)
 {
 	struct detail *d = calloc(1, sizeof(*d));
+	pid_t pid = id->pid;
 	struct ps_error e;
 	int r;
 
@@ -298,7 +298,7 @@ void screen_detail_open(struct ui *ui, pid_t pid)
 		return;
 	}
 	ps_error_clear(&e);
-	if (target_open(&d->t, pid, NULL, &e) < 0) {
+	if (target_open(&d->t, pid, id, &e) < 0) {
 		ui_error(ui, &e);
 		free(d);
 		return;

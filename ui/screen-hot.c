@@ -555,7 +555,7 @@ static const struct screen_ops hot_ops = {
 	.destroy = hot_destroy,
 };
 
-void screen_hot_open(struct ui *ui, pid_t pid)
+void screen_hot_open(struct ui *ui, const struct target_id *id)
 {
 	struct hot_state *h = calloc(1, sizeof(*h));
 	struct target t;
@@ -564,7 +564,7 @@ void screen_hot_open(struct ui *ui, pid_t pid)
 	if (!h)
 		return;
 	ps_error_clear(&e);
-	if (target_open(&t, pid, NULL, &e) < 0) {
+	if (target_open(&t, id->pid, id, &e) < 0) {
 		free(h);
 		ui_error(ui, &e);
 		return;

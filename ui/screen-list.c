@@ -523,11 +523,32 @@ static void mouse(struct ui *ui, struct list_state *ls)
 	clamp_sel(ls);
 }
 
+/* The identity of the process a row shows: its pid and start time as read,
+ * so acting on a row whose PID was reused meanwhile is refused. A thread
+ * row stands for its process. */
+static bool row_id(struct ui *ui, const struct proc_row *r, struct target_id *id)
+{
+	struct ps_error e;
+
+	if (!r->is_thread) {
+		id->pid = r->pid;
+		id->starttime = r->starttime;
+		return true;
+	}
+	ps_error_clear(&e);
+	if (target_id_of(r->tgid, id, &e) < 0) {
+		ui_error(ui, &e);
+		return false;
+	}
+	return true;
+}
+
 static bool list_key(struct ui *ui, void *p, int ch)
 {
 	struct list_state *ls = p;
 	struct proc_row *r = selected(ls);
 	pid_t pid = r ? r->tgid : 0;
+	struct target_id id;
 	int page = ls->body_rows > 1 ? ls->body_rows - 1 : 1;
 
 	if (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER)
@@ -543,10 +564,10 @@ static bool list_key(struct ui *ui, void *p, int ch)
 	case KEY_HOME: ls->sel = 0; break;
 	case KEY_END: ls->sel = (int)ls->view.n - 1; break;
 	case KEY_MOUSE: mouse(ui, ls); break;
-	case '\n': case '\r': case KEY_ENTER: if (pid) screen_detail_open(ui, pid); break;
-	case 's': if (pid) screen_stack_open(ui, pid); break;
-	case 'h': if (pid) screen_hot_open(ui, pid); break;
-	case 'C': if (pid) screen_core_open(ui, pid); break;
+	case '\n': case '\r': case KEY_ENTER: if (pid && row_id(ui, r, &id)) screen_detail_open(ui, &id); break;
+	case 's': if (pid && row_id(ui, r, &id)) screen_stack_open(ui, &id); break;
+	case 'h': if (pid && row_id(ui, r, &id)) screen_hot_open(ui, &id); break;
+	case 'C': if (pid && row_id(ui, r, &id)) screen_core_open(ui, &id); break;
 	case KEY_F(6):
 		ls->mode = MODE_SORT;
 		ls->menu_sel = (int)ls->sort;

@@ -33,12 +33,15 @@ struct stack_state {
 static int submit(struct stack_state *s)
 {
 	struct ps_error e;
+	struct target t;
 
 	ps_error_clear(&e);
-	if (target_id_of(s->pid, &s->id, &e) < 0) {
+	/* Same identity every time (also for r): a reused PID is refused. */
+	if (target_open(&t, s->id.pid, &s->id, &e) < 0) {
 		ui_error(s->ui, &e);
 		return -1;
 	}
+	target_close(&t);
 	s->job = stk_submit(s->ui->workers, &s->id, true);
 	if (!s->job) {
 		ui_message(s->ui, true, "cannot start the stack dump (out of memory)");
@@ -393,14 +396,15 @@ static const struct screen_ops stack_ops = {
 	.destroy = stack_destroy,
 };
 
-void screen_stack_open(struct ui *ui, pid_t pid)
+void screen_stack_open(struct ui *ui, const struct target_id *id)
 {
 	struct stack_state *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return;
 	s->ui = ui;
-	s->pid = pid;
+	s->pid = id->pid;
+	s->id = *id;
 	if (submit(s) < 0) {
 		free(s);
 		return;

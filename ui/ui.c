@@ -336,6 +336,19 @@ bool ui_confirm(struct ui *ui, const char *question)
 	return ch == 'y' || ch == 'Y';
 }
 
+/* -p PID: the detail screen of the process that has that PID now. */
+static void open_detail_of(struct ui *ui, pid_t pid)
+{
+	struct target_id id;
+	struct ps_error e;
+
+	ps_error_clear(&e);
+	if (target_id_of(pid, &id, &e) == 0)
+		screen_detail_open(ui, &id);
+	else
+		ui_error(ui, &e);
+}
+
 static int setup_terminal(void)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -396,7 +409,7 @@ int ui_run(const struct ui_opts *o)
 
 	screen_list_open(&ui);
 	if (o->pid > 0)
-		screen_detail_open(&ui, o->pid);
+		open_detail_of(&ui, o->pid);
 	ui.dirty = true;
 
 	long armed = ui.delay_tenths;

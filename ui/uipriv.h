@@ -76,10 +76,12 @@ void ui_watch(bool (*fn)(struct ui *ui, void *st, struct ring_msg *m), void *st)
 /* Screens: each opens itself on the stack. */
 void screen_list_open(struct ui *ui);
 void screen_help_open(struct ui *ui, const char *help_name, const char *title);
-void screen_detail_open(struct ui *ui, pid_t pid);
-void screen_stack_open(struct ui *ui, pid_t pid);
-void screen_hot_open(struct ui *ui, pid_t pid);
-void screen_core_open(struct ui *ui, pid_t pid);
+/* The screens that act on a process take its identity (pid + start time)
+ * as the user saw it, so a PID reused meanwhile is refused, never acted on. */
+void screen_detail_open(struct ui *ui, const struct target_id *id);
+void screen_stack_open(struct ui *ui, const struct target_id *id);
+void screen_hot_open(struct ui *ui, const struct target_id *id);
+void screen_core_open(struct ui *ui, const struct target_id *id);
 void screen_doors_open(struct ui *ui, pid_t pid);
 
 #endif
