@@ -20,7 +20,7 @@
 static const int freq_steps[] = { 49, 99, 199, 499, 999, 1999, 3999 };
 
 struct hot_state {
-	struct workers *workers;
+	struct ui *ui;
 	struct target_id id;
 	char comm[64];
 	unsigned job;
@@ -164,6 +164,8 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 	int src_w = h->show_src && cols >= 100 ? 22 : 0;
 	int fixed = 6 + 1 + 6 + 1 + 8 + 2;
 	int rest = cols - fixed - (spark_w ? spark_w + 1 : 0) - (src_w ? src_w + 1 : 0);
+	if (rest < 12)
+		rest = 12; /* a tiny terminal: the right edge clips the rest */
 	int mod_w = rest > 40 ? 18 : rest / 3, name_w = rest - mod_w - 1;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
@@ -526,9 +528,10 @@ static void hot_destroy(void *p)
 {
 	struct hot_state *h = p;
 
-	/* Esc: stop sampling. The job closes its events on its own thread. */
-	if (h->running)
-		workers_cancel(h->workers, h->job);
+	/* Esc: stop sampling. The job closes its events on its own thread.
+	 * On quit the workers are already gone (and cancelled every job). */
+	if (h->running && h->ui->workers)
+		workers_cancel(h->ui->workers, h->job);
 	samp_ctl_put(h->ctl);
 	samp_view_free(&h->view);
 	rel_free(h);
@@ -569,7 +572,7 @@ void screen_hot_open(struct ui *ui, pid_t pid)
 	h->id = t.id;
 	strlcpy_ps(h->comm, t.comm, sizeof(h->comm));
 	target_close(&t);
-	h->workers = ui->workers;
+	h->ui = ui;
 	h->win = SAMP_WIN_10S;
 	h->show_src = true;
 	h->sel_func = UINT32_MAX; /* nothing chosen yet: the top row */

@@ -311,6 +311,12 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 		if (!t)
 			continue;
 		t->in_scan = true;
+		if (t->gone && !thread_has_events(s, t)) {
+			/* Its TID was reused: a new thread, not yet sampled. */
+			t->gone = t->inherited = false;
+			t->uncovered = 0;
+			t->comm[0] = '\0';
+		}
 		if (!t->comm[0])
 			read_comm(s, t);
 		if (t->gone || t->inherited || thread_has_events(s, t))
@@ -479,6 +485,7 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 			/* An inherited event samples it: drop any direct ones a
 			 * rescan opened meanwhile, or it would count twice. */
 			t->inherited = true;
+			t->gone = false;
 			if (thread_has_events(s, t))
 				thread_close(s, t);
 		} else if (!thread_has_events(s, t)) {

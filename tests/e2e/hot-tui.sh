@@ -149,6 +149,18 @@ tui_alive
 ok $? "pscope runs on"
 tui_keys q
 
+# Quitting while sampling: a clean exit, no event left on the target.
+start_target hotloop
+tui_start 140x30 "cd $tmp && $PSCOPE -p $TPID; echo \$? >$tmp/quit.rc"
+tui_keys h
+tui_wait_for '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work' 50 >/dev/null
+tui_keys q
+for _ in $(seq 1 50); do [ -s "$tmp/quit.rc" ] && break; sleep 0.1; done
+[ "$(cat "$tmp/quit.rc" 2>/dev/null)" = 0 ]
+ok $? "q while sampling: pscope exits 0 (got $(cat "$tmp/quit.rc" 2>/dev/null))"
+target_runs_on "$TPID"
+ok $? "the target runs on"
+
 # An unprivileged user against a root process: the screen names the door.
 cp "$PSCOPE" "$tmp/pscope"
 chmod 755 "$tmp" "$tmp/pscope"
