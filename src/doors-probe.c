@@ -415,7 +415,7 @@ static void probe_core(struct door_report *r, const struct target *t, const char
 	}
 	if (err) {
 		p->state = DOOR_CLOSED;
-		door_file_refused(&p->err, dir, err, "write a core in");
+		door_file_refused(&p->err, dir, err, "create a file in"); /* as pscope core says */
 		return;
 	}
 	mark_open(p, NULL);

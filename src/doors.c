@@ -444,7 +444,7 @@ int door_file_refused(struct ps_error *e, const char *path, int err, const char 
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		set_door(e, DOOR_FILESYSTEM, "write somewhere you may write (-o FILE), or run pscope from a writable directory");
+		set_door(e, DOOR_FILESYSTEM, "choose a directory you can write to (-o FILE)");
 		break;
 	case EROFS:
 		set_door(e, DOOR_FILESYSTEM, "the filesystem is read-only: write elsewhere (-o /tmp/FILE)");

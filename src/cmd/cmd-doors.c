@@ -48,6 +48,16 @@ static const char *const op_keys[PS_OP_COUNT] = {
 	[PS_OP_SAMPLE] = "sample",       [PS_OP_CORE] = "core",         [PS_OP_SIGNAL] = "signal",
 };
 
+/* 1 (with a message) when the report could not be written, e.g. a full disk. */
+static int flush_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "pscope doors: cannot write the report\n");
+		return 1;
+	}
+	return 0;
+}
+
 static int print_json(const struct door_report *r)
 {
 	struct json_object *root = json_object_new_object(), *sys = json_object_new_object();
@@ -139,7 +149,8 @@ static int print_json(const struct door_report *r)
 	}
 	json_object_object_add(root, "tools", tools);
 	out_json_int(root, "probed_at", r->probed_at);
-	return out_json_print(stdout, root, 1) < 0 ? 1 : 0;
+	out_json_print(stdout, root, 1);
+	return flush_stdout();
 }
 
 static int print_text(const struct door_report *r)
@@ -154,11 +165,7 @@ static int print_text(const struct door_report *r)
 	for (size_t i = 0; i < l.n; i++)
 		printf("%s\n", esc(l.v[i].text));
 	door_lines_free(&l);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "pscope doors: cannot write the report\n");
-		rc = 1;
-	}
-	return rc;
+	return flush_stdout() || rc;
 }
 
 int cmd_doors(int argc, char **argv)

@@ -767,8 +767,7 @@ static int make_temp(struct cw *c)
 			return 0;
 		}
 		if (errno != EEXIST)
-			return fs_error(c->e, errno, "choose a directory you can write to (-o FILE)",
-					"cannot create a file in %s", c->dir);
+			return door_file_refused(c->e, c->dir, errno, "create a file in");
 	}
 	return fs_error(c->e, EEXIST, NULL, "cannot create a temporary file in %s", c->dir);
 }

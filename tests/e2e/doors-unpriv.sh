@@ -115,8 +115,12 @@ check "own process still runs, untraced" target_runs_on $O
 
 # --- With nowhere to write: the core door is the filesystem.
 (cd / && np "$bin/pscope" doors $O) >"$out/ro.txt" 2>&1
-expect_closed "$out/ro.txt" "write a core" "cannot write a core in /: Permission denied" "filesystem" \
-	"write somewhere you may write (-o FILE), or run pscope from a writable directory"
+expect_closed "$out/ro.txt" "write a core" "cannot create a file in /: Permission denied" "filesystem" \
+	"choose a directory you can write to (-o FILE)"
+# ... and pscope core itself says the same.
+(cd / && np "$bin/pscope" core $O) >/dev/null 2>"$out/core-ro.txt"
+check "pscope core there: the same sentence, door and fix" grep -qxF \
+	"pscope core: cannot create a file in /: Permission denied (door: filesystem; fix: choose a directory you can write to (-o FILE))" "$out/core-ro.txt"
 
 # --- Its own process, not dumpable.
 start_nobody lab-nodump || exit 1

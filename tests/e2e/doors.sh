@@ -130,6 +130,11 @@ check "a missing PID is named" grep -qx "pscope doors: no process with PID 41943
 $PSCOPE doors 12x >/dev/null 2>"$out/bad.txt"
 ok "$([ $? = 2 ]; echo $?)" "a bad PID is a usage error"
 check "a bad PID is quoted" grep -qx "pscope doors: invalid PID '12x'" "$out/bad.txt"
+for f in "" --json; do
+	$PSCOPE doors $f >/dev/full 2>"$out/full.txt"
+	ok "$([ $? = 1 ]; echo $?)" "a full disk fails with status 1 ($f)"
+	check "a full disk is said ($f)" grep -qx "pscope doors: cannot write the report" "$out/full.txt"
+done
 $PSCOPE doors 1 2 >/dev/null 2>&1
 ok "$([ $? = 2 ]; echo $?)" "two PIDs are a usage error"
 
