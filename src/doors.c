@@ -35,6 +35,7 @@ static const char *const door_names[DOOR_COUNT] = {
 	[DOOR_SIGNAL] = "CAP_KILL (signal to another user's process)",
 	[DOOR_FILESYSTEM] = "filesystem",
 	[DOOR_PERF_MLOCK] = "kernel.perf_event_mlock_kb (perf buffer memory)",
+	[DOOR_LSM] = "security module or sandbox policy",
 };
 
 static const char *const op_names[PS_OP_COUNT] = {
@@ -344,6 +345,14 @@ static int explain_ptrace(struct ps_error *e, enum ps_op op, const struct victim
 	}
 	if (explain_seccomp(e, err, what, op == PS_OP_READ_PROC ? "open" : op == PS_OP_READ_MEM ? "process_vm_readv" : "ptrace"))
 		return -err;
+	if (geteuid() == 0 && door_have_cap(CAP_SYS_PTRACE)) {
+		/* Root with CAP_SYS_PTRACE and still refused: no setting of
+		 * ours opens this; say so rather than "run as root". */
+		ps_error_set(e, err, "cannot %s: %s even for root with CAP_SYS_PTRACE: a security module (LSM) or the sandbox pscope runs in protects process %d",
+			     what, strerror(err), (int)v->pid);
+		set_door(e, DOOR_LSM, "nothing pscope can change: check the security policy (AppArmor, SELinux, Landlock, the container or VM sandbox) and its denials in the kernel log (dmesg)");
+		return -err;
+	}
 	ps_error_set(e, err, "cannot %s: %s (not explained by uid, dumpable, Yama or a tracer: an LSM such as AppArmor or SELinux may refuse it)",
 		     what, strerror(err));
 	set_door(e, op == PS_OP_READ_PROC ? DOOR_PROC_READ : DOOR_PTRACE_UID,

@@ -19,6 +19,7 @@ enum ps_door {
 	DOOR_SIGNAL,         /* kill(2) permission */
 	DOOR_FILESYSTEM,     /* file permission, space */
 	DOOR_PERF_MLOCK,     /* kernel.perf_event_mlock_kb / RLIMIT_MEMLOCK */
+	DOOR_LSM,            /* a security module or sandbox refuses even root */
 	DOOR_COUNT
 };
 
