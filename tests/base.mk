@@ -6,3 +6,5 @@ TESTS += tests/unit/test-base
 EXTRA_DIST += tests/lib.sh tests/fixtures
 TESTS += tests/e2e/architecture.sh
 EXTRA_DIST += tests/e2e/architecture.sh
+TESTS += tests/e2e/ui-hangup.sh
+EXTRA_DIST += tests/e2e/ui-hangup.sh

@@ -683,15 +683,17 @@ void screen_list_open(struct ui *ui)
 	ls->sort = PSORT_CPU;
 	ls->desc = true;
 	ls->tree = o && o->tree;
+	char prev[256] = ""; /* keep an unknown-user message next to a sort one */
+	if (o && o->user && !set_user(ui, ls, o->user))
+		snprintf(prev, sizeof(prev), "%s", ui->status);
 	if (o && o->sort_key) {
 		int k = proc_sort_parse(o->sort_key);
 		if (k < 0)
-			ui_message(ui, true, "unknown sort key '%s': sorting by CPU%%", o->sort_key);
+			ui_message(ui, true, "unknown sort key '%s': sorting by CPU%%%s%s", o->sort_key,
+				   prev[0] ? "; " : "", prev);
 		else
 			ls->sort = (enum proc_sort)k, ls->desc = proc_sort_desc_default((enum proc_sort)k);
 	}
-	if (o && o->user)
-		set_user(ui, ls, o->user);
 	if (ls->pt && ls->sys) {
 		/* Two samples 0.1 s apart: CPU% and the CPU bars have values from
 		 * the first screen on, not after the first refresh. */

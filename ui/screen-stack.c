@@ -80,7 +80,7 @@ static int layout(struct stack_state *s, struct row *rows, int max)
 	for (size_t g = 0; g < d->n_groups; g++) {
 		const struct stk_group *gr = &d->groups[g];
 		ADD(ROW_GROUP, (int)g, gr->members[0], 0);
-		if (!s->open[g])
+		if (!s->open || !s->open[g])
 			continue;
 		for (size_t k = 0; k < gr->n; k++)
 			ADD(ROW_THREAD, (int)g, gr->members[k], 0);
@@ -138,7 +138,7 @@ static void draw_row(struct stack_state *s, const struct row *r, int y, bool sel
 	case ROW_GROUP: {
 		const struct stk_group *g = &d->groups[r->group];
 		const struct stk_thread *t = &d->threads[r->a];
-		int x = draw_text(y, 0, -1, base | A_BOLD, s->open[r->group] ? "[-] " : "[+] ");
+		int x = draw_text(y, 0, -1, base | A_BOLD, s->open && s->open[r->group] ? "[-] " : "[+] ");
 		if (t->skipped) {
 			draw_textf(y, x, -1, selected ? base : draw_attr(COL_WARN), "TID %d \"%s\": not stopped: %s",
 				   (int)t->tid, t->name, t->skipped);
@@ -254,7 +254,7 @@ static void toggle_at_sel(struct stack_state *s, int mode /* 0 toggle, 1 open, -
 	if (!rv)
 		return;
 	layout(s, rv, n);
-	if (s->sel >= 0 && s->sel < n && rv[s->sel].group >= 0) {
+	if (s->open && s->sel >= 0 && s->sel < n && rv[s->sel].group >= 0) {
 		int g = rv[s->sel].group;
 		s->open[g] = mode == 0 ? !s->open[g] : mode > 0;
 		/* Keep the cursor on the group's header. */
@@ -303,7 +303,7 @@ static bool stack_key(struct ui *ui, void *p, int ch)
 	case KEY_RIGHT: case '+': if (s->d) toggle_at_sel(s, 1); break;
 	case '-': if (s->d) toggle_at_sel(s, -1); break;
 	case 'e': case '*':
-		if (s->d) {
+		if (s->d && s->open) {
 			bool any_closed = false;
 			for (size_t g = 0; g < s->d->n_groups; g++)
 				any_closed |= !s->open[g];

@@ -252,7 +252,11 @@ static void handle_key(struct ui *ui, int ch)
 	ui->dirty = true;
 }
 
-/* Keep the loop alive for a nested modal read: poll stdin only, briefly. */
+/* Set when the terminal hung up: every loop, modal or not, ends. */
+static bool terminal_gone;
+
+/* A nested modal read (prompt, confirmation): stdin only. Returns Esc when
+ * the terminal goes away, and marks it gone so the main loop quits. */
 static int modal_getch(void)
 {
 	for (;;) {
@@ -260,8 +264,13 @@ static int modal_getch(void)
 		int ch = getch();
 		if (ch != ERR)
 			return ch;
-		if (poll(&p, 1, 500) < 0 && errno != EINTR)
+		if (terminal_gone)
 			return 27;
+		int r = poll(&p, 1, 500);
+		if ((r < 0 && errno != EINTR) || (r > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)))) {
+			terminal_gone = true;
+			return 27;
+		}
 	}
 }
 
@@ -403,8 +412,8 @@ int ui_run(const struct ui_opts *o)
 				handle_key(&ui, ch);
 				got++;
 			}
-			if (!got && (fds[0].revents & (POLLHUP | POLLERR)))
-				ui.quit = true; /* terminal went away */
+			if (!got && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
+				terminal_gone = true;
 		}
 		if (fds[1].revents & POLLIN)
 			dispatch_ring(&ui);
@@ -423,6 +432,8 @@ int ui_run(const struct ui_opts *o)
 		}
 		if (ui.status[0] && now_s() > ui.status_until)
 			ui.dirty = true;
+		if (terminal_gone)
+			ui.quit = true; /* terminal went away (also from a modal read) */
 	}
 
 	/* Cancel jobs first: a running attach detaches before we go. */

@@ -41,6 +41,20 @@ static void tree_prefix(const struct proc_row *r, char *buf, size_t size)
 		snprintf(buf + o, size - o, "%s", r->tree_last ? "\u2514\u2500 " : "\u251c\u2500 ");
 }
 
+/* The escaped user name cut to 9 bytes, never inside a UTF-8 character. */
+static const char *user9(const char *user, char *buf)
+{
+	size_t n = strlcpy_ps(buf, esc(user), 64);
+
+	if (n > 9) {
+		n = 9;
+		while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80)
+			n--;
+		buf[n] = '\0';
+	}
+	return buf;
+}
+
 static void print_text(struct ptable *pt, const struct proc_view *v, const struct sys_snapshot *sys,
 		       double interval)
 {
@@ -65,10 +79,10 @@ static void print_text(struct ptable *pt, const struct proc_view *v, const struc
 	       "SHR", "S", "CPU%", "MEM%", "TIME+", "COMMAND");
 	for (size_t i = 0; i < v->n; i++) {
 		struct proc_row *r = v->v[i];
-		char virt[16], res[16], shr[16], tm[32], pri[16], pfx[256], cmd[4200];
+		char virt[16], res[16], shr[16], tm[32], pri[16], pfx[256], cmd[4200], u9[64];
 		ptable_fill_shr(pt, r);
 		tree_prefix(r, pfx, sizeof(pfx));
-		printf("%7d %-9.9s %3s %3ld %5s %5s %5s %c %5.1f %5.1f %9s %s%s\n", (int)r->pid, esc(r->user),
+		printf("%7d %-9s %3s %3ld %5s %5s %5s %c %5.1f %5.1f %9s %s%s\n", (int)r->pid, user9(r->user, u9),
 		       proc_fmt_pri(r->priority, pri, sizeof(pri)), r->nice,
 		       proc_fmt_kb(r->virt_kb, virt, sizeof(virt)), proc_fmt_kb(r->res_kb, res, sizeof(res)),
 		       proc_fmt_kb(r->shr_kb, shr, sizeof(shr)), r->state, r->cpu, r->mem,

@@ -222,7 +222,8 @@ int cmd_stack(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j': fl.json = true; break;
 		case 's': fl.source = true; break;
@@ -243,6 +244,10 @@ int cmd_stack(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
+			if (optopt == 'm')
+				fprintf(stderr, "pscope stack: --max-frames needs a number\n");
+			else
+				fprintf(stderr, "pscope stack: unknown option '%s'\n", esc(argv[optind - 1]));
 			fputs(usage, stderr);
 			return 2;
 		}

@@ -206,8 +206,7 @@ static int open_rings(struct samp_session *s, struct ps_error *e)
 		if (base == MAP_FAILED) {
 			int err = errno;
 			close(fd);
-			return ps_error_set(e, err, "cannot map a perf ring buffer: %s (locked-memory limit: kernel.perf_event_mlock_kb, ulimit -l)",
-					    strerror(err));
+			return door_perf_mmap_refused(e, err, (pages < 2 ? 2 : pages) * (size_t)page);
 		}
 		struct cpu_ring *r = &s->rings[s->nrings++];
 		r->cpu = (int)cpu;

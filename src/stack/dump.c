@@ -47,13 +47,12 @@ static void read_batch(pid_t pid, struct read_req *rq, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		size_t k = 0, total = 0;
+		size_t k = 0;
 		for (; k < BATCH && i + k < n; k++) {
 			l[k].iov_base = rq[i + k].buf;
 			l[k].iov_len = rq[i + k].len;
 			r[k].iov_base = (void *)(uintptr_t)rq[i + k].addr;
 			r[k].iov_len = rq[i + k].len;
-			total += rq[i + k].len;
 			*rq[i + k].got = 0;
 		}
 		ssize_t got = process_vm_readv(pid, l, k, r, k, 0);
@@ -77,7 +76,6 @@ static void read_batch(pid_t pid, struct read_req *rq, size_t n)
 			}
 			done++;
 		}
-		(void)total;
 		i += done;
 	}
 }
@@ -264,13 +262,21 @@ static int make_groups(struct stk_dump *d)
 	return 0;
 }
 
-/* The frame where a lock waiter sits: the first one outside the module
- * of frame 0 (past the libc lock internals). */
+static bool shared_lib(const char *module)
+{
+	return module && (module[0] == '[' || strstr(module, ".so"));
+}
+
+/* The frame where a thread waits: past the frames of the library it is
+ * in at frame 0 (the libc lock or futex internals, [vdso]); frame 0 when
+ * it is in the program itself. */
 static const struct stk_frame *wait_frame(const struct stk_thread *t)
 {
 	if (!t->n_frames)
 		return NULL;
 	const char *m0 = t->frames[0].sym ? t->frames[0].sym->module : NULL;
+	if (!shared_lib(m0))
+		return &t->frames[0];
 	for (size_t i = 1; i < t->n_frames; i++) {
 		const char *m = t->frames[i].sym ? t->frames[i].sym->module : NULL;
 		if (m && (!m0 || strcmp(m, m0)))

@@ -142,9 +142,9 @@ static bool took_status(struct frozen_thread *th, int status)
 		return false;
 	th->stopped = true;
 	/* A signal-delivery-stop came before our interrupt: hand the signal
-	 * back on detach. PTRACE_EVENT_STOP (interrupt or group stop) has
-	 * status>>16 set and needs nothing re-injected. */
-	if ((status >> 16) == 0 && WSTOPSIG(status) != SIGTRAP)
+	 * back on detach, or it would be lost. PTRACE_EVENT_STOP (interrupt
+	 * or group stop) has status>>16 set and needs nothing re-injected. */
+	if ((status >> 16) == 0)
 		th->resume_sig = WSTOPSIG(status);
 	return true;
 }

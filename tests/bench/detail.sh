@@ -15,7 +15,7 @@ NMAPS=${NMAPS:-20000}
 RUNS=${RUNS:-5}
 DIR=$(mktemp -d /tmp/pscope-bench-detail-XXXXXX)
 PIDS=""
-cleanup() { for p in $PIDS; do kill -9 "$p" 2>/dev/null || true; done; rm -rf "$DIR"; }
+cleanup() { for p in $PIDS; do kill -9 "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done; rm -rf "$DIR"; }
 trap cleanup EXIT
 
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs (figures vary with the load)"
@@ -62,7 +62,7 @@ echo "  pscope fd refresh (model, 21 reads):      median $r ms, best $MIN ms"
 echo "  pscope show --pane fd (whole command):    $w ms"
 echo "  lsof -n -P -p PID (median of $RUNS):           $l ms"
 verdict "$r" "$l"
-kill -9 "$FPID"
+kill -9 "$FPID"; wait "$FPID" 2>/dev/null || true
 
 start maps "$NMAPS"
 MPID=$PID

@@ -21,8 +21,7 @@ fpid=
 cleanup() {
 	tmux -L "$sock" kill-server 2>/dev/null
 	if [ -n "$fpid" ]; then
-		kill -KILL "-$fpid" 2>/dev/null
-		wait "$fpid" 2>/dev/null
+		{ kill -KILL "-$fpid"; wait "$fpid"; } 2>/dev/null
 	fi
 	rm -rf "$tmp"
 }
@@ -73,8 +72,7 @@ awk -v pc="$pc" -v hc="$hc" -v pm="$pm" -v hm="$hm" 'BEGIN {
 }'
 
 # Every one of the N processes must be gone afterwards.
-kill -KILL "-$fpid" 2>/dev/null
-wait "$fpid" 2>/dev/null
+{ kill -KILL "-$fpid"; wait "$fpid"; } 2>/dev/null
 i=0
 while [ "$(grep -l '^[0-9]* (ps-child)' /proc/[0-9]*/stat 2>/dev/null | wc -l)" -gt 0 ]; do
 	i=$((i + 1))

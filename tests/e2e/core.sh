@@ -8,7 +8,7 @@
 dir=$(mktemp -d /tmp/pscope-core-test.XXXXXX)
 at_exit "rm -rf $dir"
 EXE=$TARGETS/core-threads
-NT=6
+NT=24
 
 start_target core-threads $NT || { done_testing; exit 1; }
 P=$TPID
@@ -31,7 +31,8 @@ check "JSON: bytes, disk_bytes, pause_ms, mappings, skipped" \
 check "JSON bytes is the file size" test "$(json_get $dir/j1 'd["bytes"]')" = "$(stat -c %s $dir/c1)"
 check "the core is mode 0600" test "$(stat -c %a $dir/c1)" = 600
 check "no temporary file is left" sh -c "! ls -A $dir | grep -q '^\.pscope-core'"
-check "the untouched 1 GiB mapping costs nothing" test "$(stat -c %s $dir/c1)" -lt $((64 << 20))
+check "the untouched 1 GiB mapping is not in the file" test "$(stat -c %s $dir/c1)" -lt $((512 << 20))
+check "the file is sparse: thread stacks are mostly holes" test "$(json_get $dir/j1 'd["disk_bytes"]')" -lt $((64 << 20))
 check "unreadable pages (a file mapping past EOF) are reported" \
 	json_get $dir/j1 'any(int(s["start"], 16) == '"$EOFADDR"' and int(s["end"], 16) - int(s["start"], 16) == 3 * 4096 for s in d["skipped"]) or sys.exit(1)'
 check "... and recorded with no data" sh -c \
@@ -143,8 +144,26 @@ if command -v strace >/dev/null; then
 	check "exit mid-dump: says the process exited" grep -q 'exited' $dir/e8
 	check "exit mid-dump: no file left" sh -c "! test -e $dir/c8 && ! ls -A $dir | grep -q '^\.pscope-core'"
 	sed 's/^/#   /' $dir/e8
+
+	# Ctrl-C mid-dump: cancelled cleanly.
+	start_target core-big 128 || { done_testing; exit 1; }
+	Y=$TPID
+	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=process_vm_readv \
+		-e inject=process_vm_readv:delay_enter=200000 $PSCOPE core $Y -o $dir/c10 >/dev/null 2>$dir/e10 &
+	S=$!
+	for _ in $(seq 1 200); do
+		[ "$(awk '/^TracerPid/{print $2}' /proc/$Y/status 2>/dev/null)" != 0 ] && break
+		sleep 0.05
+	done
+	sleep 0.3
+	kill -INT $(pgrep -P $S) 2>/dev/null
+	wait $S
+	check "Ctrl-C mid-dump: fails" test $? = 1
+	check "Ctrl-C mid-dump: says it was cancelled" grep -q 'cancelled: no file written' $dir/e10
+	check "Ctrl-C mid-dump: no file left" sh -c "! test -e $dir/c10 && ! ls -A $dir | grep -q '^\.pscope-core'"
+	check "Ctrl-C mid-dump: the target runs on" target_runs_on $Y
 else
-	skip "strace missing"; skip "-"; skip "-"
+	for i in 1 2 3 4 5 6 7; do skip "strace missing"; done
 fi
 
 # 11. Without ptrace rights: the door is named.

@@ -169,11 +169,11 @@ tui_start 140x30 "cd / && PSCOPE_DATA=$PSCOPE_DATA setpriv --reuid=nobody --regi
 tui_keys h
 tui_wait_for 'sampling could not start'
 ok $? "unprivileged: sampling refused on screen"
-if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 3 ] && uname -v | grep -Eq 'Debian|Ubuntu'; then
+if [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 3 ] && uname -v | grep -qE 'Debian|Ubuntu'; then
 	want="cannot sample: kernel.perf_event_paranoid is"
 	door="door: kernel.perf_event_paranoid"
 else
-	want="cannot sample: process $TPID belongs to uid 0 and we are uid 65534 without CAP_SYS_PTRACE"
+	want="cannot sample: process $TPID belongs to uid 0 and we are uid $(id -u nobody) without CAP_SYS_PTRACE"
 	door="door: CAP_SYS_PTRACE (process of another user)"
 fi
 tui_screen | grep -qF "$want"

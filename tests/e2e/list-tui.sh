@@ -188,7 +188,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	tui_keys F9 Enter
 	tui_wait_for 'Send SIGTERM' >/dev/null
 	tui_keys y
-	check "refused signal: the door and the fix are named" tui_wait_for "cannot send SIGTERM: process $FPID belongs to another user \\(door: CAP_KILL"
+	check "refused signal: the door and the fix are named" tui_wait_for "cannot send SIGTERM: process $FPID belongs to uid 0 and we are uid $(id -u nobody) without CAP_KILL \\(door: CAP_KILL"
 	check "refused signal: the process is untouched" kill -0 "$FPID"
 	tui_keys q
 	check "as nobody: q exits with status 0" tui_wait_for '^EXIT=0'

@@ -7,6 +7,8 @@
  *   --probe  a thread spins reading the clock and records the longest gap
  *            between two reads (the pause it saw); SIGUSR1 prints
  *            "maxgap_us N" on stdout and resets it
+ * SIGRTMIN is counted (any thread may take it); SIGUSR2 prints
+ * "signals N": a signal that arrives during a freeze must not be lost.
  *   --churn  a thread keeps creating short-lived threads (churn_child)
  *   --dstate a thread sits in vfork (D state) for 3 s at a time
  *   --hostile the first worker's name holds terminal escape sequences
@@ -28,6 +30,12 @@ static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
 static atomic_int blocked;
 static atomic_llong maxgap_ns;
 static volatile int sink;
+static atomic_int rt_signals;
+
+static void on_rt(int sig)
+{
+	atomic_fetch_add(&rt_signals, 1);
+}
 
 /* Always inlined into leaf_wait: an inline frame for --inlines. */
 static inline __attribute__((always_inline)) void wait_forever(void)
@@ -132,11 +140,15 @@ NOINLINE static void main_wait(void)
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
 	for (;;) {
-		if (sigwait(&set, &sig) == 0 && sig == SIGUSR1) {
+		if (sigwait(&set, &sig) != 0)
+			continue;
+		if (sig == SIGUSR1)
 			printf("maxgap_us %lld\n", atomic_exchange(&maxgap_ns, 0) / 1000);
-			fflush(stdout);
-		}
+		else
+			printf("signals %d\n", atomic_load(&rt_signals));
+		fflush(stdout);
 	}
 }
 
@@ -158,8 +170,10 @@ int main(int argc, char **argv)
 		else
 			n = atoi(argv[i]);
 	}
+	signal(SIGRTMIN, on_rt);
 	sigemptyset(&set);
 	sigaddset(&set, SIGUSR1);
+	sigaddset(&set, SIGUSR2);
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 64 * 1024);

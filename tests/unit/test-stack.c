@@ -72,6 +72,11 @@ static void test_names(void)
 	is_str(buf, "leaf_wait <- start_thread", "chain starts at the program's own code");
 	stk_chain(&t, buf, 8);
 	is_int(strlen(buf), 7, "chain truncated to the buffer");
+	struct stk_sym spin = { .function = "spin", .module = "app" };
+	struct stk_frame g[3] = { { 1, &spin, false }, { 2, &leaf, false }, { 3, &start, false } };
+	struct stk_thread u = { .frames = g, .n_frames = 3 };
+	stk_chain(&u, buf, sizeof(buf));
+	is_str(buf, "spin <- leaf_wait <- start_thread", "a thread in the program's own code: chain from frame 0");
 }
 
 static void test_reused(void)
