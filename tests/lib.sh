@@ -37,12 +37,15 @@ start_target() { # start_target NAME ARGS...
 	return 1
 }
 
-# A target's threads all running on: none in t/T, TracerPid 0.
+# A target's threads all running on: none in t/T, TracerPid 0 for every thread.
 target_runs_on() { # target_runs_on PID
 	local p=$1
-	[ "$(awk '/^TracerPid/{print $2}' /proc/$p/status)" = 0 ] || return 1
+	[ -d /proc/$p/task ] || return 1
 	for t in /proc/$p/task/*; do
-		s=$(awk '{ sub(/.*\) /, ""); print substr($0,1,1) }' "$t/stat")
+		tp=$(awk '/^TracerPid/{print $2}' "$t/status" 2>/dev/null) || continue
+		[ -n "$tp" ] || continue # the thread exited meanwhile
+		[ "$tp" = 0 ] || return 1
+		s=$(awk '{ sub(/.*\) /, ""); print substr($0,1,1) }' "$t/stat" 2>/dev/null)
 		case $s in t|T) return 1 ;; esac
 	done
 	return 0

@@ -252,23 +252,41 @@ static void handle_key(struct ui *ui, int ch)
 	ui->dirty = true;
 }
 
-/* Set when the terminal hung up: every loop, modal or not, ends. */
-static bool terminal_gone;
+/* Set when the terminal hung up or a quit signal (INT/TERM/HUP/QUIT)
+ * arrived: every loop, modal or not, ends. */
+static bool must_quit;
+static int sig_fd = -1;
 
-/* A nested modal read (prompt, confirmation): stdin only. Returns Esc when
- * the terminal goes away, and marks it gone so the main loop quits. */
+/* Read the signalfd; true if a signal asks us to quit. */
+static bool read_quit_signal(void)
+{
+	struct signalfd_siginfo si;
+	bool quit = false;
+
+	while (read(sig_fd, &si, sizeof(si)) == sizeof(si))
+		if (si.ssi_signo != SIGPIPE)
+			quit = true;
+	return quit;
+}
+
+/* A nested modal read (prompt, confirmation). Returns Esc when the terminal
+ * goes away or a quit signal arrives, and marks it so the main loop quits. */
 static int modal_getch(void)
 {
 	for (;;) {
-		struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+		struct pollfd p[2] = {
+			{ .fd = STDIN_FILENO, .events = POLLIN },
+			{ .fd = sig_fd, .events = POLLIN },
+		};
 		int ch = getch();
 		if (ch != ERR)
 			return ch;
-		if (terminal_gone)
+		if (must_quit)
 			return 27;
-		int r = poll(&p, 1, 500);
-		if ((r < 0 && errno != EINTR) || (r > 0 && (p.revents & (POLLHUP | POLLERR | POLLNVAL)))) {
-			terminal_gone = true;
+		int r = poll(p, 2, 500);
+		if ((r < 0 && errno != EINTR) || (r > 0 && (p[0].revents & (POLLHUP | POLLERR | POLLNVAL))) ||
+		    (r > 0 && (p[1].revents & POLLIN) && read_quit_signal())) {
+			must_quit = true;
 			return 27;
 		}
 	}
@@ -371,7 +389,7 @@ int ui_run(const struct ui_opts *o)
 	sigaddset(&mask, SIGPIPE);
 	/* Block before the workers start, so they inherit the mask. */
 	pthread_sigmask(SIG_BLOCK, &mask, NULL);
-	sfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	sfd = sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	ui.workers = workers_new(ui.ring);
 	arm_timer(tfd, ui.delay_tenths);
@@ -401,11 +419,8 @@ int ui_run(const struct ui_opts *o)
 			rc = 1;
 			break;
 		}
-		if (fds[3].revents & POLLIN) {
-			struct signalfd_siginfo si;
-			if (read(sfd, &si, sizeof(si)) == sizeof(si) && si.ssi_signo != SIGPIPE)
-				ui.quit = true;
-		}
+		if ((fds[3].revents & POLLIN) && read_quit_signal())
+			must_quit = true;
 		if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
 			int ch, got = 0;
 			while ((ch = getch()) != ERR && !ui.quit) {
@@ -413,7 +428,7 @@ int ui_run(const struct ui_opts *o)
 				got++;
 			}
 			if (!got && (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)))
-				terminal_gone = true;
+				must_quit = true;
 		}
 		if (fds[1].revents & POLLIN)
 			dispatch_ring(&ui);
@@ -432,8 +447,8 @@ int ui_run(const struct ui_opts *o)
 		}
 		if (ui.status[0] && now_s() > ui.status_until)
 			ui.dirty = true;
-		if (terminal_gone)
-			ui.quit = true; /* terminal went away (also from a modal read) */
+		if (must_quit)
+			ui.quit = true; /* terminal gone or quit signal (also from a modal read) */
 	}
 
 	/* Cancel jobs first: a running attach detaches before we go. */

@@ -693,8 +693,13 @@ void ptable_fill_shr(struct ptable *pt, struct proc_row *r)
 		snprintf(path, sizeof(path), "%d/statm", (int)r->pid);
 	char buf[256];
 	ssize_t n = read_file_at(dirfd(pt->proc), path, buf, sizeof(buf));
-	if (n > 0 && proc_statm_parse(buf, (size_t)n, &sm) == 0)
+	if (n > 0 && proc_statm_parse(buf, (size_t)n, &sm) == 0) {
 		r->shr_kb = sm.shared * (unsigned long long)pt->page_kb;
+		/* statm's resident is the exact sum; stat's rss field is an
+		 * approximate per-CPU counter that can read below SHR. */
+		r->res_kb = sm.resident * (unsigned long long)pt->page_kb;
+		r->mem = pt->mem_total_kb ? (double)r->res_kb * 100.0 / (double)pt->mem_total_kb : 0;
+	}
 }
 
 /* ---- order ---- */

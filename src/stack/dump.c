@@ -106,6 +106,9 @@ static void test_hold(const struct stk_opts *o)
 	const char *h = getenv("PSCOPE_STACK_HOLD_MS");
 	long ms = h ? atol(h) : 0;
 
+	if (ms > 30000) /* a test aid, never a way to hold a process for long */
+		ms = 30000;
+
 	for (; ms > 0 && !cancelled(o); ms -= 10) {
 		struct timespec ts = { 0, 10 * 1000000L };
 		nanosleep(&ts, NULL);

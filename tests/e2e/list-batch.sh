@@ -29,9 +29,9 @@ kline=$(grep -E "^ *$KPID " "$out/list.txt")
 check "Korean comm and argv kept" sh -c "printf '%s\n' \"\$1\" | grep -qF '한국어이름│' && printf '%s\n' \"\$1\" | grep -qF -- '--korean 프로세스-목록 한글'" _ "$kline"
 fline=$(grep -E "^ *$FPID " "$out/list.txt")
 check "family parent: exact columns" sh -c "printf '%s\n' \"\$1\" | awk -v p=$FPID -v u=$(id -un) '\$1 == p && \$2 == u && \$3 == 20 && \$4 == 0 && \$8 == \"S\" && \$12 ~ /^ps-parent│.*family\$/ { f = 1 } END { exit !f }'" _ "$fline"
-res=$(awk -v k=$(($(getconf PAGESIZE) / 1024)) '{ sub(/.*\) /, ""); print $22 * k }' /proc/$FPID/stat)
+res=$(awk -v k=$(($(getconf PAGESIZE) / 1024)) '{ print $2 * k }' /proc/$FPID/statm)
 shown=$(printf '%s\n' "$fline" | awk '{ print $6 }')
-check "RES of the parent matches the rss of /proc/PID/stat ($shown vs $res kB)" test "$shown" -ge $((res - 8)) -a "$shown" -le $((res + 8))
+check "RES of the parent matches the resident of /proc/PID/statm ($shown vs $res kB)" test "$shown" -ge $((res - 8)) -a "$shown" -le $((res + 8))
 
 # Tree: the child right below its parent, with the tree branch.
 "$PSCOPE" list --tree --interval 0 >"$out/tree.txt"

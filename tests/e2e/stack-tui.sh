@@ -58,10 +58,30 @@ for sig in TERM KILL; do
 	frozen=1
 	for _ in $(seq 1 100); do traced "$P" && { frozen=0; break; }; sleep 0.05; done
 	ok $frozen "SIG$sig run: the target is frozen by the UI's dump"
+	# TracerPid: the thread of pscope that froze it (never 0 here: that
+	# would signal our own process group).
 	UIPID=$(awk '/^TracerPid/{print $2}' /proc/$P/status)
-	kill -$sig "$UIPID" 2>/dev/null
+	[ "${UIPID:-0}" -gt 1 ] && kill -$sig "$UIPID" 2>/dev/null
 	check "UI killed by SIG$sig mid-dump: the target runs on, TracerPid 0" runs_on_soon "$P"
 done
+
+# Refused: an unprivileged pscope on a root process names the door.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	d=$(mktemp -d /tmp/pscope-stack-tui.XXXXXX)
+	at_exit "rm -rf $d"
+	cp "$PSCOPE" "$d/pscope" && cp -r "$PSCOPE_DATA" "$d/data" && chmod -R a+rX "$d"
+	tui_start 120x40 "PSCOPE_DATA=$d/data setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all $d/pscope -p $P"
+	tui_wait_for "PID $P" >/dev/null
+	tui_keys s
+	check "unprivileged: the refusal names the door" tui_wait_for "CAP_SYS_PTRACE"
+	check "and says how to try again" tui_wait_for "r: try again"
+	check "the target was not touched" runs_on_soon "$P"
+	tui_keys q
+else
+	skip "needs root and setpriv"
+	skip "needs root and setpriv"
+	skip "needs root and setpriv"
+fi
 kill -9 "$P"
 
 start_target deadlock 3 || exit 1

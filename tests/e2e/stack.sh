@@ -196,7 +196,8 @@ kill -9 "$P"
 start_target stack-threads 8 || exit 1
 P=$TPID
 for sig in KILL INT TERM SEGV; do
-	PSCOPE_STACK_HOLD_MS=20000 "$PSCOPE" stack "$P" >/dev/null 2>&1 &
+	# A shell starts background jobs with SIGINT ignored: restore it.
+	PSCOPE_STACK_HOLD_MS=20000 env --default-signal=INT "$PSCOPE" stack "$P" >/dev/null 2>&1 &
 	D=$!
 	frozen=1
 	for _ in $(seq 1 100); do
@@ -206,6 +207,9 @@ for sig in KILL INT TERM SEGV; do
 	ok $frozen "SIG$sig: target frozen by pscope first"
 	kill -$sig "$D"
 	wait "$D" 2>/dev/null
+	st=$?
+	# The signal arrived and ended pscope (128+N), before its 20 s hold.
+	ok $([ "$st" = $((128 + $(kill -l $sig))) ] && echo 0 || echo 1) "SIG$sig ends pscope mid-dump (exit status $st)"
 	check "SIG$sig of pscope mid-dump: every thread runs on, TracerPid 0" runs_on_soon "$P"
 done
 

@@ -1,6 +1,7 @@
 #!/bin/sh
-# When the terminal goes away (ssh dropped, tmux killed), pscope exits: from
-# the main loop and from inside a prompt, never spinning on a dead tty.
+# When the terminal goes away (ssh dropped, tmux killed) or SIGTERM comes,
+# pscope exits: from the main loop and from inside a prompt, never spinning
+# on a dead tty.
 . "$top_srcdir/tests/lib.sh"
 
 gone_within() { # gone_within PID SECONDS
@@ -22,4 +23,16 @@ for where in list prompt; do
 	if gone_within "$P" 5; then ok 0 "terminal hung up in the $where: pscope exits"
 	else ok 1 "terminal hung up in the $where: pscope exits"; kill -9 "$P" 2>/dev/null; fi
 done
+# SIGTERM while a prompt waits for input: pscope still quits, terminal restored.
+pidfile=$(mktemp)
+at_exit "rm -f $pidfile"
+tui_start 100x20 "sh -c 'echo \$\$ > $pidfile; exec $PSCOPE'; echo EXIT=\$?"
+tui_wait_for 'PID USER' >/dev/null
+P=$(cat "$pidfile")
+tui_keys u
+tui_wait_for 'user' >/dev/null
+kill -TERM "$P"
+if gone_within "$P" 5; then ok 0 "SIGTERM inside a prompt: pscope exits"
+else ok 1 "SIGTERM inside a prompt: pscope exits"; kill -9 "$P" 2>/dev/null; fi
+check "SIGTERM inside a prompt: exit status 0 and the shell is back" tui_wait_for '^EXIT=0'
 done_testing
