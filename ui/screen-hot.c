@@ -280,6 +280,34 @@ static void draw_rel(struct hot_state *h, int y0, int rows)
 	}
 }
 
+/* Draw text (ASCII sentences of ours and the kernel's) from column 3,
+ * wrapped at spaces; returns the next free row. */
+static int draw_wrapped(int y, int end, const char *text, int attr)
+{
+	int w = COLS - 4;
+	const char *p = text;
+
+	if (w < 20)
+		w = 20;
+	while (*p && y < end) {
+		int n = (int)strlen(p);
+		if (n > w) {
+			n = w;
+			while (n > w / 2 && p[n] != ' ')
+				n--;
+			if (p[n] != ' ')
+				n = w;
+		}
+		char line[1024];
+		snprintf(line, sizeof(line), "%.*s", n, p);
+		draw_text(y++, 3, w, attr, line);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return y;
+}
+
 static void hot_draw(struct ui *ui, void *p, int y0, int rows)
 {
 	struct hot_state *h = p;
@@ -289,15 +317,17 @@ static void hot_draw(struct ui *ui, void *p, int y0, int rows)
 	draw_status(h, y0);
 	if (h->have_err) {
 		char buf[1024];
-		draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, "sampling could not start:");
-		draw_text(y0 + 3, 3, -1, draw_attr(COL_ERROR), h->err.msg);
+		int y = y0 + 2, end = y0 + rows;
+		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_BOLD, "sampling could not start:");
+		y = draw_wrapped(y, end, h->err.msg, draw_attr(COL_ERROR));
 		if (h->err.fix[0]) {
 			snprintf(buf, sizeof(buf), "door: %s", door_name(h->err.door));
-			draw_text(y0 + 4, 3, -1, draw_attr(COL_WARN), buf);
+			y = draw_wrapped(y, end, buf, draw_attr(COL_WARN));
 			snprintf(buf, sizeof(buf), "fix: %s", h->err.fix);
-			draw_text(y0 + 5, 3, -1, draw_attr(COL_WARN), buf);
+			y = draw_wrapped(y, end, buf, draw_attr(COL_WARN));
 		}
-		draw_text(y0 + 7, 1, -1, draw_attr(COL_DIM), "Esc returns. D shows every door.");
+		if (y + 1 < end)
+			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), "Esc returns. D shows every door.");
 		return;
 	}
 	if (!h->shown) {

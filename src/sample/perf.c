@@ -597,6 +597,9 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 		samp_close(s);
 		return r;
 	}
+	/* A library mapped between the first report and the events opening
+	 * has no MMAP2 record: report again at the first lookup. */
+	sym_modules_stale(s->sym);
 	*out = s;
 	return 0;
 }

@@ -20,6 +20,7 @@ struct samp_sym {
 	uid_t uid;
 	Dwfl *dwfl;
 	bool modules_stale;
+	uint64_t reported_ns;   /* last report of the modules */
 	/* /tmp/perf-PID.map */
 	bool anon_stale, anon_loaded;
 	struct sym_range *jit;
@@ -105,6 +106,7 @@ static void report(struct samp_sym *y)
 	dwfl_linux_proc_report(y->dwfl, y->pid);
 	dwfl_report_end(y->dwfl, NULL, NULL);
 	y->modules_stale = false;
+	y->reported_ns = now_ns();
 }
 
 struct samp_sym *sym_new(pid_t pid, uid_t uid)
@@ -371,6 +373,13 @@ void sym_user(struct samp_sym *y, uint64_t pc, struct sym_info *out)
 		report(y);
 	if (y->dwfl)
 		mod = dwfl_addrmodule(y->dwfl, pc);
+	if (!mod && y->dwfl && now_ns() - y->reported_ns > 200000000ULL) {
+		/* Maybe a library mapped since the last report whose MMAP2
+		 * record is still in another CPU's ring: look again (at most
+		 * five times a second, for JIT code that no module holds). */
+		report(y);
+		mod = dwfl_addrmodule(y->dwfl, pc);
+	}
 	if (!mod) {
 		if (y->anon_stale || !y->anon_loaded) {
 			y->anon_loaded = true;

@@ -99,10 +99,20 @@ assert b and b[0]["self_pct"] > 10, d["functions"][:4]
 kill -9 "$TPID"
 
 # ---- a library loaded during sampling: the new mapping is re-reported ----
+# Sampling starts first (pscope holds perf events), then SIGUSR1 makes the
+# target dlopen the library and run it.
 start_target hotloop -d "$TARGETS/hotplugin.so"
-"$PSCOPE" top "$TPID" --duration 3 --json >"$tmp/plugin.json" 2>&1
+"$PSCOPE" top "$TPID" --duration 6 --json >"$tmp/plugin.json" 2>&1 &
+ppid=$!
+for _ in $(seq 1 200); do
+	ls -l "/proc/$ppid/fd" 2>/dev/null | grep -q perf_event && break
+	sleep 0.1
+done
+kill -USR1 "$TPID"
+wait "$ppid"
 [ "$(fn "$tmp/plugin.json" plugin_work module)" = "$TARGETS/hotplugin.so" ]
 ok $? "code of a library dlopen()ed while sampled is named, with its module"
+[ "$(fn "$tmp/plugin.json" plugin_work module)" = "$TARGETS/hotplugin.so" ] || head -c 600 "$tmp/plugin.json" | sed 's/^/#   /'
 kill -9 "$TPID"
 
 # ---- a deleted program still has names; a stripped one is labelled ----
@@ -122,7 +132,8 @@ ok $? "deleted program: functions named, module labelled (deleted)"
 "$PSCOPE" top "$spid" --duration 2 --json >"$tmp/strip.json" 2>&1
 [ "$(fn "$tmp/strip.json" "[stripped]" module)" = "$tmp/stripped-hotloop" ]
 ok $? "stripped program: one [stripped] bucket for its module"
-kill -9 "$dpid" "$spid"
+kill -0 "$dpid" || diag "deleted-program target died: $(cat $tmp/del.out)"; kill -0 "$spid" || diag "stripped target died: $(cat $tmp/strip.out)"
+kill -9 "$dpid" "$spid" 2>/dev/null
 
 # ---- anonymous executable memory: [anon/JIT], or named by /tmp/perf-PID.map ----
 case $(uname -m) in
@@ -163,7 +174,10 @@ done
 sleep 1
 kill -9 "$TPID"
 wait "$ppid"
-ok $? "target killed mid-run: exit 0 with what was sampled"
+rc=$?
+[ $rc = 0 ]
+ok $? "target killed mid-run: exit 0 with what was sampled (got $rc)"
+[ $rc = 0 ] || sed 's/^/#   /' "$tmp/exit.err"
 check "and says the process exited" grep -q "exited after" "$tmp/exit.err"
 check "the table was printed" grep -q hot_work "$tmp/exit.txt"
 

@@ -8,14 +8,15 @@
  *           second and since the start, all threads)
  *   -w      fixed work per iteration instead of fixed time (for -r: a slowed
  *           down process then does fewer iterations)
- *   -d SO   after one second, dlopen SO and call its plugin_work() in a
- *           loop in a thread "plugin"
+ *   -d SO   on SIGUSR1, dlopen SO and call its plugin_work() in a loop in
+ *           a thread "plugin"
  *   -j      also spin in a thread "jit" inside anonymous executable memory
  *           (x86 only); -J does the same and names the code "jit_spin" in
  *           /tmp/perf-PID.map, as JIT compilers do
  * Prints "ready" once its threads run. Built with and without frame pointers. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,7 +142,12 @@ static int start_jit(int named)
 
 static void *plugin(void *path)
 {
-	sleep(1);
+	sigset_t usr1;
+	int sig;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigwait(&usr1, &sig);
 	void *h = dlopen(path, RTLD_NOW);
 	void (*fn)(void) = h ? (void (*)(void))dlsym(h, "plugin_work") : NULL;
 	if (!fn) {
@@ -170,6 +176,10 @@ int main(int argc, char **argv)
 	unsigned late_after = 0;
 	pthread_t t;
 
+	sigset_t usr1; /* only the plugin thread takes SIGUSR1, with sigwait */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &usr1, NULL);
 	while ((c = getopt(argc, argv, "t:l:rwjJd:")) != -1) {
 		switch (c) {
 		case 't': threads = atoi(optarg); break;
