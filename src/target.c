@@ -34,6 +34,13 @@ int target_id_of(pid_t pid, struct target_id *out, struct ps_error *e)
 	return 0;
 }
 
+bool target_is_kernel_thread(const struct target *t)
+{
+	struct proc_stat st;
+
+	return proc_stat_read(t->dirfd, &st) == 0 && (st.flags & 0x00200000 /* PF_KTHREAD */);
+}
+
 bool target_id_equal(const struct target_id *a, const struct target_id *b)
 {
 	return a->pid == b->pid && a->starttime == b->starttime;

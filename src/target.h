@@ -30,6 +30,8 @@ int target_open(struct target *t, pid_t pid, const struct target_id *want, struc
 /* 0 while the target is the same live process; -ESRCH once it exited or
  * its pid now names another process. */
 int target_verify(const struct target *t, struct ps_error *e);
+/* A kernel thread: no user space to attach to, sample or dump. */
+bool target_is_kernel_thread(const struct target *t);
 bool target_id_equal(const struct target_id *a, const struct target_id *b);
 void target_close(struct target *t);
 

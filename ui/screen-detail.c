@@ -305,7 +305,9 @@ void screen_detail_open(struct ui *ui, const struct target_id *id)
 	}
 	r = proc_info_read(d->t.dirfd, &d->info);
 	if (r < 0) {
-		door_refused(&e, PS_OP_READ_PROC, pid, r, "read /proc/PID/status");
+		char what[64];
+		snprintf(what, sizeof(what), "read /proc/%d/status", (int)pid);
+		door_refused(&e, PS_OP_READ_PROC, pid, r, what);
 		ui_error(ui, &e);
 		target_close(&d->t);
 		free(d);

@@ -716,7 +716,9 @@ int cmd_show(int argc, char **argv)
 		return cmd_fail("show", &e);
 	int r = proc_info_read(s.t.dirfd, &hdr);
 	if (r < 0) {
-		door_refused(&e, PS_OP_READ_PROC, pid, r, "read /proc/PID/stat");
+		char what[64];
+		snprintf(what, sizeof(what), "read /proc/%d/status", (int)pid);
+		door_refused(&e, PS_OP_READ_PROC, pid, r, what);
 		target_close(&s.t);
 		return cmd_fail("show", &e);
 	}

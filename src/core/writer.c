@@ -799,11 +799,13 @@ static int open_dest(struct cw *c)
 static int check_space(struct cw *c, const struct core_estimate *est)
 {
 	char need[32], have[32];
+	/* The estimate plus 1 MiB for the ELF headers, notes and filesystem metadata. */
+	unsigned long long needed = est->disk_bytes + (1u << 20);
 
-	if (c->o->force || est->disk_bytes + (1u << 20) <= est->free_bytes)
+	if (c->o->force || needed <= est->free_bytes)
 		return 0;
-	ps_error_set(c->e, ENOSPC, "not enough space in %s: the core needs about %s on disk, %s is free", c->dir,
-		     human_bytes(est->disk_bytes, need, sizeof(need)), human_bytes(est->free_bytes, have, sizeof(have)));
+	ps_error_set(c->e, ENOSPC, "not enough space in %s: the core needs about %s on disk (with 1 MiB of headroom), %s is free",
+		     c->dir, human_bytes(needed, need, sizeof(need)), human_bytes(est->free_bytes, have, sizeof(have)));
 	if (c->e) {
 		c->e->door = DOOR_FILESYSTEM;
 		strlcpy_ps(c->e->fix, "free some space, choose another destination (-o FILE), or --force if the filesystem compresses",

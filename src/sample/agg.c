@@ -291,9 +291,11 @@ int agg_fill(const struct agg *a, struct samp_snapshot *s, double elapsed)
 		o->flags = f->flags;
 	}
 	s->nfuncs = a->nfuncs;
-	memcpy(s->stacks, a->stacks, a->nstacks * sizeof(*s->stacks));
+	if (a->nstacks) /* memcpy from NULL is undefined even for 0 bytes */
+		memcpy(s->stacks, a->stacks, a->nstacks * sizeof(*s->stacks));
 	s->nstacks = a->nstacks;
-	memcpy(s->frames, a->frames, a->nframes * sizeof(*s->frames));
+	if (a->nframes)
+		memcpy(s->frames, a->frames, a->nframes * sizeof(*s->frames));
 
 	s->nbuckets = 0;
 	for (unsigned i = 0; i < a->hcount; i++) {

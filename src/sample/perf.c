@@ -564,6 +564,11 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 	r = check_rate(s->freq, e);
 	if (r == 0)
 		r = target_open(&s->t, o->pid, o->want, e);
+	if (r == 0 && target_is_kernel_thread(&s->t)) {
+		r = ps_error_set(e, EINVAL, "process %d is a kernel thread: it has no user space to sample",
+				 (int)o->pid);
+		target_close(&s->t);
+	}
 	if (r < 0) {
 		free(s);
 		return r;

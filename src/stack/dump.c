@@ -379,12 +379,10 @@ static void fill_thread(struct stk_thread *t, const struct frozen_thread *ft)
  * pscope cannot stop its own threads. */
 static int dumpable(const struct target *t, struct ps_error *e)
 {
-	struct proc_stat st;
-
 	if (t->id.pid == getpid())
 		return ps_error_set(e, EINVAL, "process %d is pscope itself: it cannot stop its own threads",
 				    (int)t->id.pid);
-	if (proc_stat_read(t->dirfd, &st) == 0 && (st.flags & 0x00200000 /* PF_KTHREAD */))
+	if (target_is_kernel_thread(t))
 		return ps_error_set(e, EINVAL, "process %d is a kernel thread: it has no user-space stack to dump",
 				    (int)t->id.pid);
 	return 0;

@@ -236,4 +236,9 @@ start_target hotloop
 ok $? "unwritable folded file: a clear error"
 kill -9 "$TPID"
 
+# A kernel thread (kthreadd, PID 2) has no user space: refused at once.
+"$PSCOPE" top 2 --duration 5 >"$tmp/o" 2>"$tmp/e"
+[ $? = 1 ] && grep -q "process 2 is a kernel thread: it has no user space to sample" "$tmp/e" && [ ! -s "$tmp/o" ]
+ok $? "kernel thread: refused with a clear error, nothing sampled"
+
 done_testing
