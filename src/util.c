@@ -127,6 +127,19 @@ size_t strlcpy_ps(char *dst, const char *src, size_t size)
 	return 0;
 }
 
+int array_reserve(void **v, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : first;
+	void *nv = realloc(*v, nc * elem);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = nc;
+	return 0;
+}
+
 const char *human_bytes(unsigned long long bytes, char *buf, size_t size)
 {
 	static const char units[] = "BKMGTP";

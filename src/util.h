@@ -25,6 +25,9 @@ uint64_t now_ns(void);
 double now_s(void);
 /* Copy at most size-1 bytes, always terminating. Returns strlen(dst). */
 size_t strlcpy_ps(char *dst, const char *src, size_t size);
+/* Make room for one more element in a growing array (*v holds n of *cap
+ * elements of elem bytes; it doubles, starting at first). 0 or -ENOMEM. */
+int array_reserve(void **v, size_t *cap, size_t n, size_t elem, size_t first);
 /* Human size "1.5G", "340M", "12K" into buf. */
 const char *human_bytes(unsigned long long bytes, char *buf, size_t size);
 

@@ -1,4 +1,5 @@
 #include "core/maps.h"
+#include "util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -105,14 +106,8 @@ int core_maps_parse(const char *buf, size_t len, struct core_maps *out)
 		if (!ll)
 			continue;
 		if (is_hex(l[0])) {
-			if (out->n == out->cap) {
-				size_t cap = out->cap ? out->cap * 2 : 64;
-				struct core_map *v = realloc(out->v, cap * sizeof(*v));
-				if (!v)
-					goto nomem;
-				out->v = v;
-				out->cap = cap;
-			}
+			if (array_reserve((void **)&out->v, &out->cap, out->n, sizeof(*out->v), 64) < 0)
+				goto nomem;
 			int r = parse_header(l, ll, &out->v[out->n]);
 			if (r == -ENOMEM)
 				goto nomem;

@@ -61,14 +61,8 @@ static int addr_str(const char *hex, bool v6, char *out, size_t size)
 
 static struct proc_sock *grow(struct proc_net *out)
 {
-	if (out->n == out->cap) {
-		size_t nc = out->cap ? out->cap * 2 : 64;
-		struct proc_sock *nv = realloc(out->v, nc * sizeof(*nv));
-		if (!nv)
-			return NULL;
-		out->v = nv;
-		out->cap = nc;
-	}
+	if (array_reserve((void **)&out->v, &out->cap, out->n, sizeof(*out->v), 64) < 0)
+		return NULL;
 	struct proc_sock *s = &out->v[out->n];
 	memset(s, 0, sizeof(*s));
 	s->peer_fd = -1;

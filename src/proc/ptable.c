@@ -295,14 +295,8 @@ static int read_stat(struct ptable *pt, struct proc_row *r, const char *name, st
 
 static struct proc_row *row_append(struct ptable *pt)
 {
-	if (pt->n == pt->cap) {
-		size_t nc = pt->cap ? pt->cap * 2 : 512;
-		struct proc_row *nr = realloc(pt->rows, nc * sizeof(*nr));
-		if (!nr)
-			return NULL;
-		pt->rows = nr;
-		pt->cap = nc;
-	}
+	if (array_reserve((void **)&pt->rows, &pt->cap, pt->n, sizeof(*pt->rows), 512) < 0)
+		return NULL;
 	struct proc_row *r = &pt->rows[pt->n++];
 	memset(r, 0, sizeof(*r));
 	r->fd = -1;

@@ -54,14 +54,8 @@ static struct frozen_thread *find(struct freeze *fz, pid_t tid)
 
 static struct frozen_thread *add(struct freeze *fz, pid_t tid)
 {
-	if (fz->n == fz->cap) {
-		size_t nc = fz->cap ? fz->cap * 2 : 64;
-		struct frozen_thread *nt = realloc(fz->threads, nc * sizeof(*nt));
-		if (!nt)
-			return NULL;
-		fz->threads = nt;
-		fz->cap = nc;
-	}
+	if (array_reserve((void **)&fz->threads, &fz->cap, fz->n, sizeof(*fz->threads), 64) < 0)
+		return NULL;
 	struct frozen_thread *th = &fz->threads[fz->n++];
 	memset(th, 0, sizeof(*th));
 	th->tid = tid;
