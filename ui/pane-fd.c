@@ -138,8 +138,9 @@ static int fd_refresh(void *st, const struct pane_ctx *c)
 {
 	struct fd_pane *p = st;
 	/* fdinfo costs an open/read/close per fd: read it for the rows on
-	 * screen only, unless the table is sorted by flags or position. */
-	int r = proc_fd_read(c->dirfd, &p->cur, needs_all_info(p) ? PROC_FD_INFO : 0);
+	 * screen only, unless the table is sorted by flags or position. The
+	 * links of fds seen before are re-read in turn (PROC_FD_RECHECK). */
+	int r = proc_fd_read(c->dirfd, &p->cur, PROC_FD_CACHED | (needs_all_info(p) ? PROC_FD_INFO : 0));
 
 	if (r < 0)
 		return r;

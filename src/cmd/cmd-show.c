@@ -317,10 +317,11 @@ static void show_status(struct show *s)
 }
 
 /* One read of the FDs pane's data. The pane reads fdinfo only for the rows
- * on screen (info_rows of them); the batch output reads all of it. */
+ * on screen (info_rows of them) and reuses its previous read; the batch
+ * output reads everything afresh. */
 static int read_fds(struct show *s, struct proc_fd_list *l, struct proc_net *net, bool all_info, size_t info_rows)
 {
-	int err = proc_fd_read(s->t.dirfd, l, all_info ? PROC_FD_INFO : 0);
+	int err = proc_fd_read(s->t.dirfd, l, all_info ? PROC_FD_INFO : PROC_FD_CACHED);
 	if (err)
 		return err;
 	for (size_t i = 0; !all_info && i < l->n && i < info_rows; i++)
@@ -341,6 +342,8 @@ static void time_fds(struct show *s, struct proc_fd_list *l, struct proc_net *ne
 	}
 	report_times(label, times, s->repeat, l->n, "fds");
 	free(times);
+	proc_fd_list_free(l); /* the next reader starts afresh */
+	proc_net_free(net);
 }
 
 static void show_fd(struct show *s)

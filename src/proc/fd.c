@@ -242,21 +242,44 @@ struct linux_dirent64 {
 
 #define DENTS_BUF (512 * 1024)
 
-/* readlink of each fd: the bulk of the cost (a lookup and a ptrace access
+/* readlink of one fd: the bulk of the cost (a lookup and a ptrace access
  * check in the kernel, several microseconds each). */
-static void read_links(int fdd, struct proc_fd *v, size_t n)
+static int read_link(int fdd, struct proc_fd *f)
 {
-	for (size_t i = 0; i < n; i++) {
-		char name[16];
-		struct proc_fd *f = &v[i];
-		snprintf(name, sizeof(name), "%d", f->fd);
-		ssize_t ln = readlinkat(fdd, name, f->target, sizeof(f->target) - 1);
-		if (ln < 0) {
-			f->fd = -1; /* closed since getdents */
-			continue;
+	char name[16];
+	snprintf(name, sizeof(name), "%d", f->fd);
+	ssize_t ln = readlinkat(fdd, name, f->target, sizeof(f->target) - 1);
+	if (ln < 0)
+		return -errno; /* closed since getdents */
+	f->target[ln] = '\0';
+	return 0;
+}
+
+/* The fd numbers, in order (getdents64 with a big buffer: a few calls for
+ * 10,000 fds). */
+static int read_numbers(int fdd, struct proc_fd_list *out, size_t *np)
+{
+	size_t n = 0;
+	bool sorted = true;
+	long r;
+
+	while ((r = syscall(SYS_getdents64, fdd, out->io, DENTS_BUF)) > 0) {
+		for (long off = 0; off < r;) {
+			struct linux_dirent64 *de = (struct linux_dirent64 *)(out->io + off);
+			off += de->d_reclen;
+			if (de->d_name[0] < '0' || de->d_name[0] > '9')
+				continue;
+			if (array_reserve((void **)&out->v, &out->cap, n, sizeof(*out->v), 64) < 0)
+				return -ENOMEM;
+			out->v[n].fd = atoi(de->d_name);
+			sorted = sorted && (!n || out->v[n - 1].fd < out->v[n].fd);
+			n++;
 		}
-		f->target[ln] = '\0';
 	}
+	if (!sorted) /* the kernel lists them in order; the merge relies on it */
+		qsort(out->v, n, sizeof(*out->v), cmp_fd);
+	*np = n;
+	return r < 0 && !n ? -errno : 0;
 }
 
 int proc_fd_read(int dirfd, struct proc_fd_list *out, unsigned flags)
@@ -264,13 +287,30 @@ int proc_fd_read(int dirfd, struct proc_fd_list *out, unsigned flags)
 	int fdd = openat(dirfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int infd = -1, err = 0;
 	struct stat_cache *cache = NULL;
-	size_t n = 0;
-	long r;
+	size_t n = 0, nprev = 0, j = 0;
+	bool reuse = (flags & PROC_FD_CACHED) && out->round > 0;
+	unsigned turn = out->round % PROC_FD_RECHECK;
 
+	if (fdd < 0) {
+		out->n = 0;
+		memset(out->count, 0, sizeof(out->count));
+		return -errno;
+	}
+	if (reuse) { /* keep the previous read to take unchanged entries from */
+		if (out->prev_cap < out->n) {
+			struct proc_fd *np = realloc(out->prev, out->cap * sizeof(*np));
+			if (!np) {
+				err = -ENOMEM;
+				goto done;
+			}
+			out->prev = np;
+			out->prev_cap = out->cap;
+		}
+		memcpy(out->prev, out->v, out->n * sizeof(*out->v));
+		nprev = out->n;
+	}
 	out->n = 0;
 	memset(out->count, 0, sizeof(out->count));
-	if (fdd < 0)
-		return -errno;
 	if (flags & PROC_FD_INFO)
 		infd = openat(dirfd, "fdinfo", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (!out->io)
@@ -280,43 +320,31 @@ int proc_fd_read(int dirfd, struct proc_fd_list *out, unsigned flags)
 		err = -ENOMEM;
 		goto done;
 	}
-	/* getdents64 with a big buffer: a few calls for 10,000 fds. */
-	while ((r = syscall(SYS_getdents64, fdd, out->io, DENTS_BUF)) > 0) {
-		for (long off = 0; off < r;) {
-			struct linux_dirent64 *de = (struct linux_dirent64 *)(out->io + off);
-			off += de->d_reclen;
-			if (de->d_name[0] < '0' || de->d_name[0] > '9')
-				continue;
-			if (n == out->cap) {
-				size_t nc = out->cap ? out->cap * 2 : 64;
-				struct proc_fd *nv = realloc(out->v, nc * sizeof(*nv));
-				if (!nv) {
-					err = -ENOMEM;
-					goto done;
-				}
-				out->v = nv;
-				out->cap = nc;
-			}
-			out->v[n++].fd = atoi(de->d_name);
-		}
-	}
-	if (r < 0 && !n) {
-		err = -errno;
+	err = read_numbers(fdd, out, &n);
+	if (err)
 		goto done;
-	}
-	read_links(fdd, out->v, n);
+	out->round++;
 	for (size_t i = 0; i < n; i++) {
 		struct proc_fd *f = &out->v[out->n];
-		if (out->v[i].fd < 0)
-			continue;
-		if (f != &out->v[i])
-			*f = out->v[i];
+		int fd = out->v[i].fd;
 		char name[16];
-		snprintf(name, sizeof(name), "%d", f->fd);
-		f->type = proc_fd_classify(f->target, &f->deleted, &f->ino);
+		bool fresh = true;
+
+		while (j < nprev && out->prev[j].fd < fd) /* both sorted by fd */
+			j++;
+		if (j < nprev && out->prev[j].fd == fd && (unsigned)fd % PROC_FD_RECHECK != turn) {
+			*f = out->prev[j];
+			fresh = false;
+		} else {
+			f->fd = fd;
+			if (read_link(fdd, f) < 0)
+				continue;
+			f->type = proc_fd_classify(f->target, &f->deleted, &f->ino);
+		}
+		snprintf(name, sizeof(name), "%d", fd);
 		memset(&f->info, 0, sizeof(f->info));
 		f->info_err = infd >= 0 ? read_info_at(infd, name, f) : -EAGAIN;
-		if (f->type == FDT_FILE && !f->deleted)
+		if (fresh && f->type == FDT_FILE && !f->deleted)
 			f->type = path_type(cache, fdd, name, f);
 		out->count[f->type]++;
 		out->n++;
@@ -326,8 +354,6 @@ done:
 	close(fdd);
 	if (infd >= 0)
 		close(infd);
-	if (!err)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_fd);
 	return err;
 }
 
@@ -335,9 +361,12 @@ void proc_fd_list_free(struct proc_fd_list *l)
 {
 	free(l->v);
 	free(l->io);
+	free(l->prev);
 	l->v = NULL;
 	l->io = NULL;
-	l->n = l->cap = 0;
+	l->prev = NULL;
+	l->n = l->cap = l->prev_cap = 0;
+	l->round = 0;
 }
 
 struct ino_fd {
@@ -353,19 +382,11 @@ static int cmp_ino_fd(const void *a, const void *b)
 
 /* Unix peers: sock_diag gives the peer's inode; when it is one of this
  * process's fds (a socketpair), name that fd. */
-static void link_unix_peers(int dirfd, const struct proc_fd_list *l, struct proc_net *net)
+static void map_unix_peers(const struct proc_fd_list *l, struct proc_net *net)
 {
-	bool have_unix = false;
-	struct ino_fd *idx;
+	struct ino_fd *idx = malloc(l->count[FDT_SOCKET] * sizeof(*idx));
 	size_t k = 0;
 
-	for (size_t i = 0; i < l->n && !have_unix; i++) {
-		const struct proc_sock *s = l->v[i].type == FDT_SOCKET ? proc_net_find(net, l->v[i].ino) : NULL;
-		have_unix = s && s->proto == NET_UNIX;
-	}
-	if (!have_unix || proc_net_unix_peers(dirfd, net) < 0)
-		return;
-	idx = malloc(l->count[FDT_SOCKET] * sizeof(*idx));
 	if (!idx)
 		return;
 	for (size_t i = 0; i < l->n && k < l->count[FDT_SOCKET]; i++)
@@ -373,11 +394,33 @@ static void link_unix_peers(int dirfd, const struct proc_fd_list *l, struct proc
 			idx[k++] = (struct ino_fd){ l->v[i].ino, l->v[i].fd };
 	qsort(idx, k, sizeof(*idx), cmp_ino_fd);
 	for (size_t i = 0; i < net->n; i++) {
-		struct ino_fd key = { net->v[i].peer_ino, 0 }, *hit;
-		if (net->v[i].peer_ino && (hit = bsearch(&key, idx, k, sizeof(*idx), cmp_ino_fd)))
-			net->v[i].peer_fd = hit->fd;
+		struct ino_fd key = { net->v[i].peer_ino, 0 }, *hit = NULL;
+		if (net->v[i].peer_ino)
+			hit = bsearch(&key, idx, k, sizeof(*idx), cmp_ino_fd);
+		net->v[i].peer_fd = hit ? hit->fd : -1;
 	}
 	free(idx);
+}
+
+static void link_unix_peers(int dirfd, const struct proc_fd_list *l, struct proc_net *net)
+{
+	bool have_unix = false;
+
+	for (size_t i = 0; i < l->n && !have_unix; i++) {
+		const struct proc_sock *s = l->v[i].type == FDT_SOCKET ? proc_net_find(net, l->v[i].ino) : NULL;
+		have_unix = s && s->proto == NET_UNIX;
+	}
+	if (have_unix && proc_net_unix_peers(dirfd, net) == 0)
+		map_unix_peers(l, net);
+}
+
+/* Does net (the previous read) know every socket of l? */
+static bool knows_all(const struct proc_fd_list *l, const struct proc_net *net)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].type == FDT_SOCKET && !proc_net_find(net, l->v[i].ino))
+			return false;
+	return true;
 }
 
 int proc_fd_read_net(int dirfd, const struct proc_fd_list *l, struct proc_net *net)
@@ -386,9 +429,20 @@ int proc_fd_read_net(int dirfd, const struct proc_fd_list *l, struct proc_net *n
 	size_t n = 0;
 	int r;
 
-	net->n = 0;
-	if (!l->count[FDT_SOCKET])
+	if (!l->count[FDT_SOCKET]) {
+		net->n = 0;
 		return 0;
+	}
+	/* The net files list every socket of the namespace (and sock_diag
+	 * every unix socket): milliseconds with thousands. A socket seen
+	 * before keeps its entry for a few calls; its state may lag. */
+	if (net->n && net->kept + 1 < PROC_FD_RECHECK && knows_all(l, net)) {
+		net->kept++;
+		map_unix_peers(l, net);
+		return 0;
+	}
+	net->kept = 0;
+	net->n = 0;
 	want = malloc(l->count[FDT_SOCKET] * sizeof(*want));
 	if (!want)
 		return -ENOMEM;

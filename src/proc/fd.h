@@ -29,11 +29,24 @@ struct proc_fd {
 	int info_err;            /* 0, -EAGAIN not read yet, or -errno (fd closed meanwhile) */
 };
 
+/* With PROC_FD_CACHED, an fd number that was open at the previous read
+ * keeps its link target and type, except for one in PROC_FD_RECHECK of
+ * them (by fd number, in turn), which is read again: an fd closed and
+ * reopened to another file under the same number shows its new target
+ * within PROC_FD_RECHECK reads. New numbers are always read; closed
+ * numbers are always noticed (getdents). The net table is likewise
+ * re-read only when a socket inode is unknown or every PROC_FD_RECHECK
+ * reads (socket states). */
+#define PROC_FD_RECHECK 4
+
 struct proc_fd_list {
 	struct proc_fd *v;
 	size_t n, cap;
 	size_t count[FDT_COUNT];
 	char *io;                /* getdents buffer */
+	struct proc_fd *prev;    /* the previous read (PROC_FD_CACHED) */
+	size_t prev_cap;
+	unsigned round;          /* reads so far: which fds PROC_FD_CACHED re-checks */
 };
 
 const char *proc_fd_type_name(enum proc_fd_type t);
@@ -50,6 +63,9 @@ const char *proc_fd_flags_str(unsigned flags, char *buf, size_t size);
  * info_err is -EAGAIN until proc_fd_read_info. Returns 0 or -errno
  * (-EACCES: no ptrace-read access; -ENOENT: gone). Sorted by fd. */
 #define PROC_FD_INFO 1u
+/* Reuse the previous read of the same list (see PROC_FD_RECHECK). The list
+ * must always be read from the same process. */
+#define PROC_FD_CACHED 2u
 int proc_fd_read(int dirfd, struct proc_fd_list *out, unsigned flags);
 /* fdinfo of one entry of a list read from the same dirfd. */
 int proc_fd_read_info(int dirfd, struct proc_fd *f);
@@ -57,7 +73,9 @@ void proc_fd_list_free(struct proc_fd_list *l);
 
 struct proc_net;
 /* Resolve the list's sockets: read the net files of the process's network
- * namespace until every socket inode of l is found. */
+ * namespace until every socket inode of l is found. When net already knows
+ * every socket of l (from the previous call), it is kept, and re-read only
+ * every PROC_FD_RECHECK calls. */
 int proc_fd_read_net(int dirfd, const struct proc_fd_list *l, struct proc_net *net);
 /* What the fd points at, for people: the path (with " (deleted)"), or for a
  * socket "tcp 127.0.0.1:80 -> 127.0.0.1:4242 ESTABLISHED" resolved through

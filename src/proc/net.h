@@ -25,6 +25,7 @@ struct proc_net {
 	struct proc_sock *v;
 	size_t n, cap;
 	int err[NET_PROTO_COUNT]; /* read errors per file (0, -ENOENT when no IPv6...) */
+	unsigned kept;            /* proc_fd_read_net calls that kept it unread */
 };
 
 /* File name under net/ ("tcp6") and protocol label ("tcp6"). */

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static char buf[1 << 16];
 
@@ -58,6 +59,65 @@ static void test_fd(void)
 	is_int(proc_fd_classify("/tmp/x (deleted)", &del, &ino), FDT_FILE, "deleted file is a file");
 	ok(del, "deleted marked");
 	is_int(proc_fd_classify("net:[4026531833]", &del, &ino), FDT_OTHER, "namespace fd is other");
+}
+
+static const struct proc_fd *find_fd(const struct proc_fd_list *l, int fd)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].fd == fd)
+			return &l->v[i];
+	return NULL;
+}
+
+/* PROC_FD_CACHED on this process: new and closed numbers are seen at once,
+ * an fd reopened to another file under the same number within
+ * PROC_FD_RECHECK reads, and the cached list then equals a fresh one. */
+static void test_fd_cached(void)
+{
+	struct proc_fd_list l = { 0 }, fresh = { 0 };
+	int self = open("/proc/self", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int x = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), y, p[2];
+	const struct proc_fd *f;
+	int seen_at = 0;
+
+	if (self < 0 || x < 0 || pipe(p) < 0 || dup2(p[0], 200) != 200) { /* 200: a number nothing reuses */
+		ok(0, "set up the fds");
+		return;
+	}
+	is_int(proc_fd_read(self, &l, PROC_FD_CACHED), 0, "cached read of our fds");
+	f = find_fd(&l, x);
+	ok(f && strstr(f->target, "/stat") && f->type == FDT_FILE, "first read has the file");
+	ok(find_fd(&l, 200) && find_fd(&l, 200)->type == FDT_PIPE, "first read has the pipe");
+	y = dup(x);
+	close(200);
+	is_int(proc_fd_read(self, &l, PROC_FD_CACHED), 0, "second cached read");
+	ok(find_fd(&l, y) != NULL, "a new fd is seen at once");
+	ok(find_fd(&l, 200) == NULL, "a closed fd is gone at once");
+	/* Reopen x to another file under the same number. */
+	int dn = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	dup2(dn, x);
+	close(dn);
+	for (int i = 1; i <= PROC_FD_RECHECK && !seen_at; i++) {
+		proc_fd_read(self, &l, PROC_FD_CACHED);
+		f = find_fd(&l, x);
+		if (f && !strcmp(f->target, "/dev/null") && f->type == FDT_DEVICE)
+			seen_at = i;
+	}
+	ok(seen_at > 0, "an fd reopened to another file is seen within %d reads (at read %d)", PROC_FD_RECHECK,
+	   seen_at);
+	is_int(proc_fd_read(self, &fresh, 0), 0, "fresh read");
+	bool same = fresh.n == l.n && !memcmp(fresh.count, l.count, sizeof(l.count));
+	for (size_t i = 0; same && i < l.n; i++)
+		same = l.v[i].fd == fresh.v[i].fd && l.v[i].type == fresh.v[i].type &&
+		       (!strcmp(l.v[i].target, fresh.v[i].target) || l.v[i].fd == self);
+	ok(same, "cached list equals a fresh read (%zu fds)", l.n);
+	proc_fd_list_free(&l);
+	proc_fd_list_free(&fresh);
+	close(x);
+	close(y);
+	close(p[0]);
+	close(p[1]);
+	close(self);
 }
 
 static void test_net(void)
@@ -269,6 +329,7 @@ static void test_prefixes(void)
 int main(void)
 {
 	test_fd();
+	test_fd_cached();
 	test_net();
 	test_maps();
 	test_rollup();
