@@ -97,8 +97,8 @@ static void report_times(const char *pane, double *t, int n, size_t items, const
 	if (n <= 0)
 		return;
 	qsort(t, (size_t)n, sizeof(*t), cmp_double);
-	fprintf(stderr, "pscope show: %s refresh: min %.2f ms, median %.2f ms over %d reads (%zu %s)\n", pane, t[0],
-		t[n / 2], n, items, unit);
+	fprintf(stderr, "pscope show: %s refresh: min %.2f ms, median %.2f ms, max %.2f ms over %d reads (%zu %s)\n",
+		pane, t[0], t[n / 2], t[n - 1], n, items, unit);
 }
 
 static void caps_json(struct json_object *o, const char *key, uint64_t set)

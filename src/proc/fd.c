@@ -297,16 +297,12 @@ int proc_fd_read(int dirfd, struct proc_fd_list *out, unsigned flags)
 		return -errno;
 	}
 	if (reuse) { /* keep the previous read to take unchanged entries from */
-		if (out->prev_cap < out->n) {
-			struct proc_fd *np = realloc(out->prev, out->cap * sizeof(*np));
-			if (!np) {
-				err = -ENOMEM;
-				goto done;
-			}
-			out->prev = np;
-			out->prev_cap = out->cap;
-		}
-		memcpy(out->prev, out->v, out->n * sizeof(*out->v));
+		struct proc_fd *t = out->prev;
+		size_t tc = out->prev_cap;
+		out->prev = out->v;
+		out->prev_cap = out->cap;
+		out->v = t;
+		out->cap = tc;
 		nprev = out->n;
 	}
 	out->n = 0;

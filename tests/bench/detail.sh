@@ -5,7 +5,8 @@
 # 50 ms and faster than the external tool.
 #
 # "refresh" is the pane's model read (what the screen does every tick:
-# readdir + readlink + fdinfo + net/* for fds; maps for mappings), timed
+# readdir + readlink + fdinfo + net/* for fds, reusing the previous read
+# as the pane does; maps for mappings), timed
 # inside pscope with `show --repeat`; the whole `pscope show` command
 # (start, read, print every line) is timed too.
 set -e
@@ -42,6 +43,7 @@ refresh_ms() {
 	line=$("$PSCOPE" show "$@" --repeat 21 2>&1 >/dev/null | head -1)
 	MIN=$(echo "$line" | sed -n 's/.*min \([0-9.]*\) ms.*/\1/p')
 	MED=$(echo "$line" | sed -n 's/.*median \([0-9.]*\) ms.*/\1/p')
+	MAX=$(echo "$line" | sed -n 's/.*max \([0-9.]*\) ms.*/\1/p')
 }
 
 verdict() { # verdict PSCOPE_MS ANCHOR_MS
@@ -58,7 +60,7 @@ refresh_ms "$FPID" --pane fd
 r=$MED
 w=$(wall_ms "$PSCOPE" show "$FPID" --pane fd)
 l=$(wall_ms lsof -n -P -p "$FPID")
-echo "  pscope fd refresh (model, 21 reads):      median $r ms, best $MIN ms"
+echo "  pscope fd refresh (model, 21 reads):      median $r ms, best $MIN ms, worst $MAX ms (the first read: every link)"
 echo "  pscope show --pane fd (whole command):    $w ms"
 echo "  lsof -n -P -p PID (median of $RUNS):           $l ms"
 verdict "$r" "$l"
