@@ -56,6 +56,7 @@ struct cw {
 	/* Destination. */
 	int dirfd, fd;
 	char dir[PATH_MAX], base[NAME_MAX + 1], tmp[64];
+	bool anon;              /* O_TMPFILE: no name until linked in */
 
 	/* Layout. */
 	struct seg *segs;
@@ -762,6 +763,14 @@ static int make_temp(struct cw *c)
 {
 	unsigned rnd = 0;
 
+	/* An unnamed file first: if pscope dies, nothing is left behind. */
+	c->fd = openat(c->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (c->fd >= 0) {
+		c->anon = true;
+		c->tmp[0] = '\0';
+		return 0;
+	}
+	/* Filesystems without O_TMPFILE: a hidden name, removed on every error. */
 	for (int tries = 0; tries < 100; tries++) {
 		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
 			rnd = (unsigned)now_ns() ^ (unsigned)tries;
@@ -926,8 +935,15 @@ static int finish_file(struct cw *c)
 	phase(c, CORE_PHASE_SYNC, 0);
 	if (ftruncate(c->fd, (off_t)c->data_off) < 0 || fsync(c->fd) < 0)
 		return write_error(c, c->e, errno);
-	r = (int)syscall(SYS_renameat2, c->dirfd, c->tmp, c->dirfd, c->base, 1 /* RENAME_NOREPLACE */);
-	if (r < 0 && (errno == EINVAL || errno == ENOSYS)) {
+	if (c->anon) {
+		/* Give the unnamed file its name; link(2) never replaces a file. */
+		char self[64];
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", c->fd);
+		r = linkat(AT_FDCWD, self, c->dirfd, c->base, AT_SYMLINK_FOLLOW);
+	} else {
+		r = (int)syscall(SYS_renameat2, c->dirfd, c->tmp, c->dirfd, c->base, 1 /* RENAME_NOREPLACE */);
+	}
+	if (r < 0 && !c->anon && (errno == EINVAL || errno == ENOSYS)) {
 		/* No RENAME_NOREPLACE here: link(2) never replaces either. */
 		r = linkat(c->dirfd, c->tmp, c->dirfd, c->base, 0);
 		if (r == 0)

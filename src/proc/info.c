@@ -117,6 +117,8 @@ int proc_info_read(int dirfd, struct proc_info *out)
 	n = read_file_at(dirfd, "cgroup", out->cgroup, sizeof(out->cgroup));
 	if (n > 0 && out->cgroup[n - 1] == '\n')
 		out->cgroup[n - 1] = '\0';
+	else if (n == (ssize_t)sizeof(out->cgroup) - 1) /* cut: say so */
+		memcpy(out->cgroup + n - 3, "...", 3);
 	for (int i = 0; i < PROC_NS_COUNT; i++) {
 		char path[32], link[64];
 		snprintf(path, sizeof(path), "ns/%s", ns_names[i]);

@@ -22,7 +22,7 @@ struct proc_info {
 	struct proc_stat stat;
 	struct proc_status status;
 	char cmdline[4096];          /* NULs turned to spaces; hostile */
-	char cgroup[512];            /* "0::/user.slice/..."; hostile */
+	char cgroup[4096];           /* "0::/user.slice/..."; hostile; "..." at the end when cut */
 	struct proc_ns ns[PROC_NS_COUNT];
 	int oom_score, oom_score_adj; /* -1000..; INT_MIN when unreadable */
 	char cwd[512], exe[512];     /* hostile; "" with *_err set when refused */

@@ -162,8 +162,24 @@ if command -v strace >/dev/null; then
 	check "Ctrl-C mid-dump: says it was cancelled" grep -q 'cancelled: no file written' $dir/e10
 	check "Ctrl-C mid-dump: no file left" sh -c "! test -e $dir/c10 && ! ls -A $dir | grep -q '^\.pscope-core'"
 	check "Ctrl-C mid-dump: the target runs on" target_runs_on $Y
+
+	# SIGKILL mid-dump: no cleanup code runs, and still no file is left
+	# (the core is an unnamed O_TMPFILE until it is complete).
+	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=process_vm_readv \
+		-e inject=process_vm_readv:delay_enter=200000 $PSCOPE core $Y -o $dir/c11 >/dev/null 2>&1 &
+	S=$!
+	for _ in $(seq 1 200); do
+		[ "$(awk '/^TracerPid/{print $2}' /proc/$Y/status 2>/dev/null)" != 0 ] && break
+		sleep 0.05
+	done
+	sleep 0.3
+	kill -KILL $(pgrep -P $S) 2>/dev/null
+	wait $S
+	check "SIGKILL mid-dump: no file left" sh -c "! test -e $dir/c11 && ! ls -A $dir | grep -q '^\.pscope-core'"
+	for _ in $(seq 1 50); do target_runs_on $Y && break; sleep 0.1; done
+	check "SIGKILL mid-dump: the target runs on" target_runs_on $Y
 else
-	for i in 1 2 3 4 5 6 7; do skip "strace missing"; done
+	for i in 1 2 3 4 5 6 7 8 9; do skip "strace missing"; done
 fi
 
 # 11. Without ptrace rights: the door is named.

@@ -126,8 +126,8 @@ for _ in $(seq 1 50); do
 	ls -l "/proc/$pspid/fd" 2>/dev/null | grep -q perf_event || break
 	sleep 0.1
 done
-! ls -l "/proc/$pspid/fd" 2>/dev/null | grep -q perf_event
-ok $? "Esc stops sampling: no perf event left open"
+[ -n "$pspid" ] && [ -d "/proc/$pspid/fd" ] && ! ls -l "/proc/$pspid/fd" 2>/dev/null | grep -q perf_event
+ok $? "Esc stops sampling: pscope ($pspid) runs with no perf event left open"
 tui_alive
 ok $? "pscope still runs"
 target_runs_on "$TPID"

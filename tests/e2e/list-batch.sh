@@ -28,7 +28,7 @@ check "hostile argv shown escaped, on one line" sh -c "printf '%s\n' \"\$1\" | g
 kline=$(grep -E "^ *$KPID " "$out/list.txt")
 check "Korean comm and argv kept" sh -c "printf '%s\n' \"\$1\" | grep -qF '한국어이름│' && printf '%s\n' \"\$1\" | grep -qF -- '--korean 프로세스-목록 한글'" _ "$kline"
 fline=$(grep -E "^ *$FPID " "$out/list.txt")
-check "family parent: exact columns" sh -c "printf '%s\n' \"\$1\" | awk -v p=$FPID -v u=$(id -un) '\$1 == p && \$2 == u && \$3 == 20 && \$4 == 0 && \$8 == \"S\" && \$12 ~ /^ps-parent│.*family\$/ { f = 1 } END { exit !f }'" _ "$fline"
+check "family parent: exact columns" sh -c "printf '%s\n' \"\$1\" | awk -v p=$FPID -v u=$(id -un) -v ni=$(nice) '\$1 == p && \$2 == u && \$3 == 20 + ni && \$4 == ni && \$8 == \"S\" && \$12 ~ /^ps-parent│.*family\$/ { f = 1 } END { exit !f }'" _ "$fline"
 res=$(awk -v k=$(($(getconf PAGESIZE) / 1024)) '{ print $2 * k }' /proc/$FPID/statm)
 shown=$(printf '%s\n' "$fline" | awk '{ print $6 }')
 check "RES of the parent matches the resident of /proc/PID/statm ($shown vs $res kB)" test "$shown" -ge $((res - 8)) -a "$shown" -le $((res + 8))
