@@ -127,17 +127,22 @@ fi
 
 # 10. The process exits mid-dump: slow the copy down with strace's delay
 # injection, kill the target while it is stopped.
-if command -v strace >/dev/null; then
-	start_target core-big 128 || { done_testing; exit 1; }
-	X=$TPID
+# slow_core TARGET OUT ERR: `pscope core` with every memory read delayed,
+# in the background (S = strace's PID); returns once TARGET is frozen.
+slow_core() {
 	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=process_vm_readv \
-		-e inject=process_vm_readv:delay_enter=200000 $PSCOPE core $X -o $dir/c8 >/dev/null 2>$dir/e8 &
+		-e inject=process_vm_readv:delay_enter=200000 $PSCOPE core $1 -o $2 >/dev/null 2>$3 &
 	S=$!
 	for _ in $(seq 1 200); do
-		[ "$(awk '/^TracerPid/{print $2}' /proc/$X/status 2>/dev/null)" != 0 ] && break
+		[ "$(awk '/^TracerPid/{print $2}' /proc/$1/status 2>/dev/null)" != 0 ] && break
 		sleep 0.05
 	done
 	sleep 0.3
+}
+if command -v strace >/dev/null; then
+	start_target core-big 128 || { done_testing; exit 1; }
+	X=$TPID
+	slow_core $X $dir/c8 $dir/e8
 	kill -9 $X
 	wait $S
 	check "exit mid-dump: fails" test $? = 1
@@ -148,14 +153,7 @@ if command -v strace >/dev/null; then
 	# Ctrl-C mid-dump: cancelled cleanly.
 	start_target core-big 128 || { done_testing; exit 1; }
 	Y=$TPID
-	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=process_vm_readv \
-		-e inject=process_vm_readv:delay_enter=200000 $PSCOPE core $Y -o $dir/c10 >/dev/null 2>$dir/e10 &
-	S=$!
-	for _ in $(seq 1 200); do
-		[ "$(awk '/^TracerPid/{print $2}' /proc/$Y/status 2>/dev/null)" != 0 ] && break
-		sleep 0.05
-	done
-	sleep 0.3
+	slow_core $Y $dir/c10 $dir/e10
 	kill -INT $(pgrep -P $S) 2>/dev/null
 	wait $S
 	check "Ctrl-C mid-dump: fails" test $? = 1
@@ -165,14 +163,7 @@ if command -v strace >/dev/null; then
 
 	# SIGKILL mid-dump: no cleanup code runs, and still no file is left
 	# (the core is an unnamed O_TMPFILE until it is complete).
-	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=process_vm_readv \
-		-e inject=process_vm_readv:delay_enter=200000 $PSCOPE core $Y -o $dir/c11 >/dev/null 2>&1 &
-	S=$!
-	for _ in $(seq 1 200); do
-		[ "$(awk '/^TracerPid/{print $2}' /proc/$Y/status 2>/dev/null)" != 0 ] && break
-		sleep 0.05
-	done
-	sleep 0.3
+	slow_core $Y $dir/c11 /dev/null
 	kill -KILL $(pgrep -P $S) 2>/dev/null
 	wait $S
 	check "SIGKILL mid-dump: no file left" sh -c "! test -e $dir/c11 && ! ls -A $dir | grep -q '^\.pscope-core'"
