@@ -115,6 +115,15 @@ double now_s(void)
 	return (double)now_ns() / 1e9;
 }
 
+size_t copy_cstr(char *dst, size_t size, const char *src, size_t len)
+{
+	size_t n = len < size - 1 ? len : size - 1;
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return n;
+}
+
 size_t strlcpy_ps(char *dst, const char *src, size_t size)
 {
 	size_t len = strlen(src);

@@ -23,6 +23,10 @@ int proc_open_task(pid_t pid, pid_t tid);
 /* Monotonic clock in nanoseconds / seconds. */
 uint64_t now_ns(void);
 double now_s(void);
+/* Copy len bytes of a (not NUL-terminated) buffer into dst as a C string,
+ * cut to size-1 bytes. Returns the length copied. For parsers that hand a
+ * slice of /proc text to sscanf/strtol. */
+size_t copy_cstr(char *dst, size_t size, const char *src, size_t len);
 /* Copy at most size-1 bytes, always terminating. Returns strlen(dst). */
 size_t strlcpy_ps(char *dst, const char *src, size_t size);
 /* Make room for one more element in a growing array (*v holds n of *cap

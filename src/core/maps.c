@@ -59,10 +59,8 @@ static int parse_header(const char *l, size_t len, struct core_map *m)
 static uint64_t kb_field(const char *l, size_t len, size_t keylen)
 {
 	char tmp[64];
-	size_t cl = len - keylen < sizeof(tmp) - 1 ? len - keylen : sizeof(tmp) - 1;
 
-	memcpy(tmp, l + keylen, cl);
-	tmp[cl] = '\0';
+	copy_cstr(tmp, sizeof(tmp), l + keylen, len - keylen);
 	return strtoull(tmp, NULL, 10) * 1024;
 }
 

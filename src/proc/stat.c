@@ -92,10 +92,8 @@ int proc_stat_parse(const char *buf, size_t len, struct proc_stat *out)
 int proc_statm_parse(const char *buf, size_t len, struct proc_statm *out)
 {
 	char tmp[256];
-	size_t l = len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1;
 
-	memcpy(tmp, buf, l);
-	tmp[l] = '\0';
+	copy_cstr(tmp, sizeof(tmp), buf, len);
 	memset(out, 0, sizeof(*out));
 	if (sscanf(tmp, "%lu %lu %lu %lu %*u %lu", &out->size, &out->resident, &out->shared, &out->text,
 		   &out->data) < 3)

@@ -58,10 +58,8 @@ static void set_field(struct proc_status *out, const struct field *f, const char
 {
 	char *base = (char *)out + f->off;
 	char tmp[256];
-	size_t l = vlen < sizeof(tmp) - 1 ? vlen : sizeof(tmp) - 1;
 
-	memcpy(tmp, v, l);
-	tmp[l] = '\0';
+	size_t l = copy_cstr(tmp, sizeof(tmp), v, vlen);
 	switch (f->kind) {
 	case F_STR: {
 		size_t n = l < f->size - 1 ? l : f->size - 1;

@@ -104,10 +104,8 @@ int sys_meminfo_parse(const char *buf, size_t len, struct sys_meminfo *out)
 int sys_loadavg_parse(const char *buf, size_t len, struct sys_loadavg *out)
 {
 	char tmp[256];
-	size_t l = len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1;
 
-	memcpy(tmp, buf, l);
-	tmp[l] = '\0';
+	copy_cstr(tmp, sizeof(tmp), buf, len);
 	memset(out, 0, sizeof(*out));
 	if (sscanf(tmp, "%lf %lf %lf %d/%d %d", &out->load[0], &out->load[1], &out->load[2],
 		   &out->running, &out->total, &out->last_pid) < 5)
@@ -118,11 +116,9 @@ int sys_loadavg_parse(const char *buf, size_t len, struct sys_loadavg *out)
 int sys_uptime_parse(const char *buf, size_t len, double *uptime, double *idle)
 {
 	char tmp[128];
-	size_t l = len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1;
 	double u, i = 0;
 
-	memcpy(tmp, buf, l);
-	tmp[l] = '\0';
+	copy_cstr(tmp, sizeof(tmp), buf, len);
 	if (sscanf(tmp, "%lf %lf", &u, &i) < 1 || u < 0)
 		return -EINVAL;
 	*uptime = u;

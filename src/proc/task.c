@@ -15,11 +15,9 @@
 int proc_syscall_parse(const char *buf, size_t len, long *nr, unsigned long long args[6])
 {
 	char tmp[256];
-	size_t l = len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1;
 	char *p, *end;
 
-	memcpy(tmp, buf, l);
-	tmp[l] = '\0';
+	copy_cstr(tmp, sizeof(tmp), buf, len);
 	memset(args, 0, 6 * sizeof(*args));
 	if (!strncmp(tmp, "running", 7)) {
 		*nr = PROC_SYSCALL_RUNNING;
@@ -47,10 +45,8 @@ int proc_schedstat_parse(const char *buf, size_t len, unsigned long long *run_ns
 			 unsigned long long *wait_ns, unsigned long long *slices)
 {
 	char tmp[128];
-	size_t l = len < sizeof(tmp) - 1 ? len : sizeof(tmp) - 1;
 
-	memcpy(tmp, buf, l);
-	tmp[l] = '\0';
+	copy_cstr(tmp, sizeof(tmp), buf, len);
 	return sscanf(tmp, "%llu %llu %llu", run_ns, wait_ns, slices) == 3 ? 0 : -EINVAL;
 }
 
