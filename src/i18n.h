@@ -1,0 +1,21 @@
+/* Translation of user-visible strings (gettext). Every string a user reads
+ * is written _("...") at its use, or N_("...") where it sits in a table and
+ * is translated when drawn; JSON keys and values that programs read stay
+ * English and unwrapped. Without NLS (configure --disable-nls, or before
+ * the po/ machinery is configured) the macros are the identity. */
+#ifndef PS_I18N_H
+#define PS_I18N_H
+
+#include "config.h"
+
+#ifdef ENABLE_NLS
+#include <libintl.h>
+#define _(s) gettext(s)
+#define P_(one, many, n) ngettext(one, many, n)
+#else
+#define _(s) (s)
+#define P_(one, many, n) ((n) == 1 ? (one) : (many))
+#endif
+#define N_(s) (s)
+
+#endif
