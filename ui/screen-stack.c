@@ -5,6 +5,8 @@
  * identical stacks that expand to their threads and frames. */
 #include "uipriv.h"
 #include "draw.h"
+#include "i18n.h"
+#include "python/python.h"
 #include "stack/stack.h"
 
 #define NCURSES_WIDECHAR 1
@@ -26,6 +28,7 @@ struct stack_state {
 	char error[1024];
 	bool *open;          /* per group: expanded */
 	bool source, inlines;
+	enum stk_view view;  /* CPython: mixed, Python only, native only (v) */
 	int sel, top;
 	int nrows;           /* rows of the last layout */
 };
@@ -55,7 +58,7 @@ static int submit(struct stack_state *s)
 
 /* ---- layout: one row per line of the body ---- */
 
-enum row_kind { ROW_CYCLE, ROW_EDGE, ROW_BLANK, ROW_GROUP, ROW_THREAD, ROW_FRAME, ROW_INLINE };
+enum row_kind { ROW_PYERR, ROW_CYCLE, ROW_EDGE, ROW_BLANK, ROW_GROUP, ROW_THREAD, ROW_FRAME, ROW_INLINE };
 
 struct row {
 	enum row_kind kind;
@@ -74,6 +77,10 @@ static int layout(struct stack_state *s, struct row *rows, int max)
 		n++;                                                           \
 	} while (0)
 
+	if (d->py_error[0]) {
+		ADD(ROW_PYERR, -1, 0, 0);
+		ADD(ROW_BLANK, -1, 0, 0);
+	}
 	for (size_t c = 0; c < d->n_cycles; c++) {
 		ADD(ROW_CYCLE, -1, c, 0);
 		for (size_t e = 0; e < d->cycles[c].n; e++)
@@ -88,12 +95,15 @@ static int layout(struct stack_state *s, struct row *rows, int max)
 		for (size_t k = 0; k < gr->n; k++)
 			ADD(ROW_THREAD, (int)g, gr->members[k], 0);
 		const struct stk_thread *t = &d->threads[gr->members[0]];
+		size_t no = 0; /* frames numbered as shown */
 		for (size_t f = 0; f < t->n_frames; f++) {
 			const struct stk_sym *sym = t->frames[f].sym;
+			if (!stk_frame_shown(t, &t->frames[f], s->view))
+				continue;
 			if (s->inlines && sym)
 				for (size_t i = 0; i < sym->n_inl; i++)
 					ADD(ROW_INLINE, (int)g, f, i);
-			ADD(ROW_FRAME, (int)g, f, 0);
+			ADD(ROW_FRAME, (int)g, f, no++);
 		}
 	}
 #undef ADD
@@ -116,6 +126,9 @@ static void draw_row(struct stack_state *s, const struct row *r, int y, bool sel
 
 	draw_blank(y, 0, -1, base);
 	switch (r->kind) {
+	case ROW_PYERR:
+		draw_text(y, 0, -1, selected ? base : draw_attr(COL_WARN), d->py_error);
+		break;
 	case ROW_CYCLE:
 		if (d->cycles[r->a].n == 1)
 			draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
@@ -157,8 +170,12 @@ static void draw_row(struct stack_state *s, const struct row *r, int y, bool sel
 	}
 	case ROW_THREAD: {
 		const struct stk_thread *t = &d->threads[r->a];
-		draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), "TID %-7d %-16s %c  %-16s wchan %s",
-			   (int)t->tid, t->name, t->state ? t->state : '?', t->syscall, t->wchan);
+		int x = 4 + draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), "TID %-7d %-16s %c  %-16s wchan %s",
+				       (int)t->tid, t->name, t->state ? t->state : '?', t->syscall, t->wchan);
+		if (t->gil)
+			x += draw_text(y, x, -1, (selected ? base : draw_attr(COL_WARN)) | A_BOLD, _("  GIL"));
+		if (t->idle)
+			draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), _("  idle: %s"), t->idle);
 		break;
 	}
 	case ROW_FRAME:
@@ -167,7 +184,15 @@ static void draw_row(struct stack_state *s, const struct row *r, int y, bool sel
 		const struct stk_frame *f = &t->frames[r->a];
 		const struct stk_sym *sym = f->sym;
 		const char *mod = sym && sym->module ? sym->module : "?";
-		int x = draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->a, (unsigned long long)f->pc) + 6;
+		if (f->py) {
+			/* A Python frame: qualname and file:line, as py-spy shows it. */
+			int px = draw_textf(y, 6, -1, base, "#%-3zu %-14s ", r->b, "py") + 6;
+			px += draw_text(y, px, -1, base | A_BOLD, f->py->qualname);
+			draw_textf(y, px, -1, selected ? base : draw_attr(COL_DIM), "  (%s:%d)", f->py->file, f->line);
+			break;
+		}
+		int x = draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->kind == ROW_FRAME ? r->b : r->a,
+				   (unsigned long long)f->pc) + 6;
 		const char *file = NULL;
 		int line = 0;
 		if (r->kind == ROW_INLINE) {
@@ -224,10 +249,14 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 		return;
 	}
 	const struct stk_dump *d = s->d;
-	draw_textf(y0, 0, -1, draw_attr(COL_TITLE),
-		   " Stacks of %d (%s): stopped %zu threads for %.1f ms | %zu groups, %zu frames | %s%s", (int)d->target.pid,
-		   d->comm, d->n_stopped, d->pause_ms, d->n_groups, d->n_frames, s->source ? "file:line " : "",
-		   s->inlines ? "inlines" : "");
+	static const char *const views[] = { N_("mixed"), N_("Python"), N_("native") };
+	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE),
+			    " Stacks of %d (%s): stopped %zu threads for %.1f ms | %zu groups, %zu frames | %s%s",
+			    (int)d->target.pid, d->comm, d->n_stopped, d->pause_ms, d->n_groups, d->n_frames,
+			    s->source ? "file:line " : "", s->inlines ? "inlines" : "");
+	if (d->py_version[0] && !d->py_error[0])
+		draw_textf(y0, tx, -1, draw_attr(COL_TITLE), _(" | CPython %s, %s view (v)"), d->py_version,
+			   _(views[s->view]));
 	int body = rows - 1;
 	int n = layout(s, NULL, 0);
 	struct row *rv = calloc((size_t)n + 1, sizeof(*rv));
@@ -316,6 +345,7 @@ static bool stack_key(struct ui *ui, void *p, int ch)
 		break;
 	case 'l': s->source = !s->source; break;
 	case 'i': s->inlines = !s->inlines; break;
+	case 'v': s->view = (enum stk_view)((s->view + 1) % 3); break;
 	case 'r': case KEY_F(5):
 		s->failed = false;
 		submit(s);
@@ -382,7 +412,7 @@ static void stack_destroy(void *p)
 
 static const struct ui_fkey stack_fkeys[] = {
 	{ "F1", "Help" }, { "Enter", "Open" }, { "e", "All" }, { "l", "Lines" }, { "i", "Inl" },
-	{ "r", "Again" }, { "Esc", "Back" }, { NULL, NULL },
+	{ "v", "View" }, { "r", "Again" }, { "Esc", "Back" }, { NULL, NULL },
 };
 
 static const struct screen_ops stack_ops = {

@@ -4,6 +4,7 @@
 #include "proc/stat.h"
 #include "proc/syscalls.h"
 #include "stack/internal.h"
+#include "stack/pyframes.h"
 #include "doors.h"
 #include "util.h"
 
@@ -179,6 +180,13 @@ struct frozen_ctx {
 	unsigned char *arena;
 	ssize_t ml;
 	int rc;
+	/* CPython: frame chains read while stopped, through a page cache. */
+	struct py_proc *py;
+	struct py_cache *py_cache;
+	struct py_snapshot py_snap;
+	struct ps_error py_err;
+	int py_rc;
+	double py_ms;
 };
 
 static void on_frozen(struct freeze *fz, void *arg)
@@ -192,7 +200,69 @@ static void on_frozen(struct freeze *fz, void *arg)
 	else if (!c->st || proc_maps_parse(c->maps_text, (size_t)c->ml, false, &c->maps) < 0 ||
 		 copy_frozen(fz, c->st, &c->maps, c->o, &c->arena) < 0)
 		c->rc = -ENOMEM;
+	if (c->py && c->py_cache) {
+		struct py_mem m;
+		uint64_t t0 = now_ns();
+		py_cache_mem(c->py_cache, &m);
+		c->py_rc = py_snapshot_take(c->py, &m, NULL, &c->py_snap, &c->py_err);
+		c->py_ms = (double)(now_ns() - t0) / 1e6;
+	}
 	test_hold(c->o);
+}
+
+/* CPython: found before the freeze (it reads ELF files, not the threads). */
+static void detect_python(struct target *t, const struct py_mem *live, struct frozen_ctx *c)
+{
+	char *maps = NULL;
+	size_t cap = 0;
+	ssize_t n = read_file_alloc_at(t->dirfd, "maps", &maps, &cap);
+
+	ps_error_clear(&c->py_err);
+	c->py_rc = -ENOENT;
+	if (n > 0)
+		c->py_rc = py_detect(t->id.pid, maps, (size_t)n, live, &c->py, &c->py_err);
+	free(maps);
+	if (c->py) {
+		c->py_cache = py_cache_new(live, 256);
+		if (!c->py_cache) {
+			py_proc_free(c->py);
+			c->py = NULL;
+		}
+	}
+}
+
+static void py_done(struct frozen_ctx *c)
+{
+	py_proc_free(c->py);
+	py_cache_free(c->py_cache);
+	py_snapshot_free(&c->py_snap);
+	c->py = NULL;
+	c->py_cache = NULL;
+}
+
+/* After the unwind: Python frames into the native ones; the dump takes
+ * over the interpreter (its code objects). */
+static int python_frames(struct stk_dump *d, const struct freeze *fz, struct frozen_ctx *c, const struct py_mem *live)
+{
+	if (c->py_rc == -ENOENT && !c->py)
+		return 0;
+	if (c->py_rc < 0) {
+		strlcpy_ps(d->py_error, c->py_err.msg, sizeof(d->py_error));
+		if (c->py)
+			strlcpy_ps(d->py_version, py_version(c->py), sizeof(d->py_version));
+		return 0;
+	}
+	strlcpy_ps(d->py_version, py_version(c->py), sizeof(d->py_version));
+	d->py_read_ms = c->py_ms;
+	d->py = c->py;
+	c->py = NULL;
+	struct ps_error e;
+	int r = stk_py_merge(d, fz, d->py, &c->py_snap, live, &e);
+	if (r == -EPROTO) {
+		strlcpy_ps(d->py_error, e.msg, sizeof(d->py_error));
+		return 0;
+	}
+	return r;
 }
 
 static int cmp_tid(const void *a, const void *b)
@@ -205,9 +275,12 @@ static int frames_cmp(const struct stk_thread *x, const struct stk_thread *y)
 {
 	if (x->n_frames != y->n_frames)
 		return x->n_frames < y->n_frames ? -1 : 1;
-	for (size_t i = 0; i < x->n_frames; i++)
+	for (size_t i = 0; i < x->n_frames; i++) {
 		if (x->frames[i].pc != y->frames[i].pc)
 			return x->frames[i].pc < y->frames[i].pc ? -1 : 1;
+		if (x->frames[i].line != y->frames[i].line)
+			return x->frames[i].line < y->frames[i].line ? -1 : 1;
+	}
 	if (!!x->skipped != !!y->skipped)
 		return x->skipped ? 1 : -1;
 	return 0;
@@ -415,6 +488,11 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 		target_close(&t);
 		return r;
 	}
+	pid_t live_pid = pid;
+	struct py_mem live;
+	py_mem_live(&live, &live_pid);
+	if (!o.no_python)
+		detect_python(&t, &live, &fc);
 	progress(&o, 0, "stopping the threads of %d", (int)pid);
 	/* The copy runs on the tracer thread and the threads are let go
 	 * right after it: no hand-over between threads inside the pause. */
@@ -434,6 +512,7 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 		free(fc.st);
 		free(fc.arena);
 		proc_maps_free(&fc.maps);
+		py_done(&fc);
 		return r;
 	}
 	if (fc.rc < 0) {
@@ -516,7 +595,9 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 	d->symbolize_ms = t_sym;
 	d->unwind_ms = (double)(now_ns() - t1) / 1e6 - t_sym;
 	d->n_syms = stk_symcache_count(d->syms);
-	r = find_deadlocks(d, st, fz.n);
+	r = python_frames(d, &fz, &fc, &live);
+	if (r == 0)
+		r = find_deadlocks(d, st, fz.n);
 	if (r == 0) {
 		qsort(d->threads, d->n_threads, sizeof(*d->threads), cmp_tid);
 		/* Cycle edges point at frames of threads, which just moved:
@@ -545,6 +626,7 @@ fail:
 	free(maps_text);
 	freeze_free(&fz);
 	target_close(&t);
+	py_done(&fc);
 	return r;
 }
 
@@ -552,9 +634,12 @@ void stk_dump_free(struct stk_dump *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->n_threads; i++)
+	for (size_t i = 0; i < d->n_threads; i++) {
 		free(d->threads[i].frames);
+		free(d->threads[i].python_name);
+	}
 	free(d->threads);
+	py_proc_free(d->py);
 	for (size_t g = 0; g < d->n_groups; g++)
 		free(d->groups[g].members);
 	free(d->groups);
@@ -576,9 +661,23 @@ size_t stk_chain(const struct stk_thread *t, char *buf, size_t size)
 	size_t first = from ? (size_t)(from - t->frames) : 0;
 
 	/* From the program's own code on: the leading frames in the module of
-	 * frame 0 (futex and lock internals of libc) are the same everywhere. */
+	 * frame 0 (futex and lock internals of libc) are the same everywhere.
+	 * A thread running Python: its Python functions. */
 	if (size)
 		buf[0] = '\0';
+	if (t->n_py) {
+		for (size_t i = 0; i < t->n_frames && off + 1 < size; i++) {
+			if (!t->frames[i].py)
+				continue;
+			int n = snprintf(buf + off, size - off, "%s%s", off ? " <- " : "", t->frames[i].py->qualname);
+			if (n < 0)
+				break;
+			off += (size_t)n;
+		}
+		if (off >= size)
+			off = size ? size - 1 : 0;
+		return off;
+	}
 	for (size_t i = first; i < t->n_frames && off + 1 < size; i++) {
 		const struct stk_sym *s = t->frames[i].sym;
 		const char *name = s && s->function ? s->function : "??";

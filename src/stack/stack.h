@@ -32,10 +32,22 @@ struct stk_sym {
 	size_t n_inl;
 };
 
+struct py_code;
+
 struct stk_frame {
-	uint64_t pc;
-	const struct stk_sym *sym;
+	uint64_t pc;         /* native: the pc; Python: the code object's address */
+	const struct stk_sym *sym; /* native frames */
 	bool by_fp;          /* found by the frame-pointer chain (no CFI) */
+	bool eval;           /* native eval frame whose Python frames precede it */
+	const struct py_code *py; /* a Python frame (CPython), else NULL */
+	int line;            /* Python frames: the line being run (0: unknown) */
+};
+
+/* Which frames a view shows (stk_frame_shown). */
+enum stk_view {
+	STK_VIEW_MIXED,      /* Python frames in place of the eval frames that ran them */
+	STK_VIEW_PYTHON,     /* Python frames only (threads without any: native) */
+	STK_VIEW_NATIVE,     /* what the machine sees */
 };
 
 struct stk_thread {
@@ -51,6 +63,11 @@ struct stk_thread {
 	size_t n_frames;
 	bool truncated;      /* --max-frames reached or the stack copy ended */
 	int group;           /* index in dump->groups */
+	size_t n_py;         /* Python frames among frames */
+	char *python_name;   /* threading name (hostile), or NULL */
+	bool python;         /* has a CPython thread state */
+	bool gil;            /* holds the GIL */
+	const char *idle;    /* "time.sleep", "lock acquire", "select" or NULL */
 };
 
 struct stk_edge {
@@ -86,6 +103,12 @@ struct stk_dump {
 	size_t n_frames, n_syms; /* unwound frames, distinct pcs symbolized */
 	double unwind_ms, symbolize_ms, wall_ms;
 	struct stk_symcache *syms; /* owns every stk_sym */
+	/* CPython: the version read, or why not (py_error, e.g. "CPython 3.8
+	 * is not supported: native frames only"); both empty otherwise. */
+	char py_version[24];
+	char py_error[240];
+	double py_read_ms;   /* part of the pause spent reading frame chains */
+	struct py_proc *py;  /* owns every py_code */
 };
 
 struct stk_opts {
@@ -93,6 +116,7 @@ struct stk_opts {
 	size_t stack_max;    /* bytes copied per stack; 0 = 256 KiB */
 	int deadline_ms;     /* freeze deadline; 0 = 500 */
 	bool source;         /* file:line and inline frames (libdw) */
+	bool no_python;      /* skip the CPython reader (native only, as before) */
 	atomic_bool *cancel;
 	/* Progress from the thread running the dump; may be NULL. */
 	void (*progress)(void *arg, double fraction, const char *text);
@@ -113,5 +137,7 @@ unsigned stk_submit(struct workers *w, const struct target_id *id, bool source);
 /* "leaf_wait <- level3 <- worker <- start_thread": a thread's functions,
  * innermost first, from its first frame outside the module of frame 0. */
 size_t stk_chain(const struct stk_thread *t, char *buf, size_t size);
+/* Whether frame f of thread t is shown in view v. */
+bool stk_frame_shown(const struct stk_thread *t, const struct stk_frame *f, enum stk_view v);
 
 #endif
