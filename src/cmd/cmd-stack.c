@@ -1,13 +1,12 @@
 /* pscope stack PID: every thread's stack from one short freeze, and the
  * deadlocks among them. */
 #include "cmd/cmd.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "out/json.h"
-#include "i18n.h"
 #include "python/python.h"
 #include "stack/stack.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,30 +18,15 @@ struct stack_flags {
 	enum stk_view view;
 };
 
-static const char usage[] =
-	"Usage: pscope stack PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]\n"
-	"                        [--mixed | --python | --native]\n"
-	"Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
-	"unwind and symbolize them and report the deadlocks among them.\n"
-	"  --json          JSON instead of text\n"
-	"  --source        file:line of every frame (needs debug info)\n"
-	"  --inlines       show inlined calls as frames of their own (implies --source)\n"
-	"  --no-group      print every thread, not one stack per group of identical ones\n"
-	"  --max-frames N  frames per thread (default 64)\n"
-	"  --mixed         CPython: Python frames in place of the interpreter frames that\n"
-	"                  ran them (the default)\n"
-	"  --python        CPython: Python frames only, like py-spy dump\n"
-	"  --native        CPython: native frames only\n";
-
 static void print_frame(const struct stk_frame *f, int *no, const struct stack_flags *fl)
 {
-	const struct stk_sym *s = f->sym;
+	const struct sym_info *s = f->sym;
+	const char *mod = s && s->module ? s->module : "?";
 
 	if (f->py) {
 		printf("#%d %s (%s:%d)\n", (*no)++, esc(f->py->qualname), esc(f->py->file), f->line);
 		return;
 	}
-	const char *mod = s && s->module ? s->module : "?";
 
 	if (fl->inlines && s) {
 		for (size_t i = 0; i < s->n_inl; i++) {
@@ -54,15 +38,16 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 		}
 	}
 	printf("#%d 0x%llx ", (*no)++, (unsigned long long)f->pc);
-	if (s && s->function)
+	if (s && !(s->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON)))
 		printf("%s+0x%llx", esc(s->function), (unsigned long long)s->offset);
 	else
-		printf("??");
+		printf("%s", s ? esc(s->function) : "??");
 	printf(" (%s)", esc(mod));
 	if (fl->source && s) {
-		/* Without --inlines, the line of the pc itself (innermost). */
-		const char *file = !fl->inlines && s->n_inl ? s->inl[0].file : s->file;
-		int line = !fl->inlines && s->n_inl ? s->inl[0].line : s->line;
+		/* The line in the named function, as gdb shows it (inlined
+		 * calls at the pc have their own lines, with --inlines). */
+		const char *file = s->file;
+		int line = s->line;
 		if (file)
 			printf(" [%s:%d]", esc(file), line);
 	}
@@ -71,10 +56,7 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 
 static void print_thread_line(const struct stk_thread *t)
 {
-	printf("TID %d \"%s\"", (int)t->tid, esc(t->name));
-	if (t->python_name)
-		printf(" [%s]", esc(t->python_name));
-	printf(" (%c, %s)", t->state ? t->state : '?', esc(t->syscall));
+	printf("TID %d \"%s\" (%c, %s)", (int)t->tid, esc(t->name), t->state ? t->state : '?', esc(t->syscall));
 	if (t->gil)
 		printf(" %s", _("holds the GIL"));
 	if (t->idle)
@@ -209,7 +191,7 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
 		out_json_str(jt, "idle", t->idle);
 		for (size_t k = 0; k < t->n_frames; k++) {
 			const struct stk_frame *f = &t->frames[k];
-			const struct stk_sym *s = f->sym;
+			const struct sym_info *s = f->sym;
 			if (!stk_frame_shown(t, f, fl->view))
 				continue;
 			if (f->py) {
@@ -227,9 +209,10 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
 				for (size_t n = 0; n < s->n_inl; n++)
 					json_object_array_add(frames, json_frame(f->pc, s->inl[n].function, -1, s->module,
 										 s->inl[n].file, s->inl[n].line, true));
-			const char *file = fl->source ? (!fl->inlines && s->n_inl ? s->inl[0].file : s->file) : NULL;
-			int line = !fl->inlines && s->n_inl ? s->inl[0].line : s->line;
-			json_object_array_add(frames, json_frame(f->pc, s->function, s->function ? (long long)s->offset : -1,
+			const char *file = fl->source ? s->file : NULL;
+			int line = s->line;
+			json_object_array_add(frames, json_frame(f->pc, s->function,
+								 s->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON) ? -1 : (long long)s->offset,
 								 s->module, file, line, false));
 		}
 		json_object_object_add(jt, "frames", frames);
@@ -254,66 +237,43 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
 	return out_json_print(stdout, root, 1);
 }
 
-int cmd_stack(int argc, char **argv)
+static void stack_init(void *state)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "source", no_argument, NULL, 's' },
-		{ "inlines", no_argument, NULL, 'i' },
-		{ "no-group", no_argument, NULL, 'g' },
-		{ "max-frames", required_argument, NULL, 'm' },
-		{ "mixed", no_argument, NULL, 'X' },
-		{ "python", no_argument, NULL, 'P' },
-		{ "native", no_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct stack_flags fl = { .group = true, .max_frames = 64 };
+	struct stack_flags *fl = state;
+
+	fl->group = true;
+	fl->max_frames = 64;
+}
+
+static int stack_option(void *state, int opt, const char *arg)
+{
+	struct stack_flags *fl = state;
+
+	switch (opt) {
+	case 'j': fl->json = true; break;
+	case 's': fl->source = true; break;
+	case 'i': fl->inlines = fl->source = true; break;
+	case 'g': fl->group = false; break;
+	case 'X': fl->view = STK_VIEW_MIXED; break;
+	case 'P': fl->view = STK_VIEW_PYTHON; break;
+	case 'N': fl->view = STK_VIEW_NATIVE; break;
+	case 'm': {
+		char *end;
+		long v = strtol(arg, &end, 10);
+		if (*end || end == arg || v < 1 || v > 4096)
+			return cmd_bad_value("stack", "--max-frames wants a number from 1 to 4096, not '%s'", arg);
+		fl->max_frames = (int)v;
+		break;
+	}
+	}
+	return 0;
+}
+
+static int stack_exec(void *state, pid_t pid)
+{
+	struct stack_flags fl = *(struct stack_flags *)state;
 	struct ps_error e;
 	struct stk_dump *d;
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': fl.json = true; break;
-		case 's': fl.source = true; break;
-		case 'i': fl.inlines = fl.source = true; break;
-		case 'g': fl.group = false; break;
-		case 'X': fl.view = STK_VIEW_MIXED; break;
-		case 'P': fl.view = STK_VIEW_PYTHON; break;
-		case 'N': fl.view = STK_VIEW_NATIVE; break;
-		case 'm': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || end == optarg || v < 1 || v > 4096) {
-				fprintf(stderr, "pscope stack: --max-frames wants a number from 1 to 4096, not '%s'\n",
-					esc(optarg));
-				return 2;
-			}
-			fl.max_frames = (int)v;
-			break;
-		}
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			if (optopt == 'm')
-				fprintf(stderr, "pscope stack: --max-frames needs a number\n");
-			else
-				fprintf(stderr, "pscope stack: unknown option '%s'\n", esc(argv[optind - 1]));
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "pscope stack: unexpected argument '%s'\n%s", esc(argv[optind + 1]), usage);
-		return 2;
-	}
-	pid_t pid = cmd_parse_pid("stack", optind < argc ? argv[optind] : NULL);
-	if (pid < 0)
-		return 2;
 
 	struct stk_opts o = { .max_frames = fl.max_frames, .source = fl.source };
 	ps_error_clear(&e);
@@ -334,3 +294,39 @@ int cmd_stack(int argc, char **argv)
 	stk_dump_free(d);
 	return 0;
 }
+
+/* Long options only (the letters are internal). */
+static const struct option stack_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "source", no_argument, NULL, 's' },
+	{ "inlines", no_argument, NULL, 'i' },
+	{ "no-group", no_argument, NULL, 'g' },
+	{ "max-frames", required_argument, NULL, 'm' },
+	{ "mixed", no_argument, NULL, 'X' },
+	{ "python", no_argument, NULL, 'P' },
+	{ "native", no_argument, NULL, 'N' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cmd_entry cmd_stack_entry = {
+	.name = "stack",
+	.args = "PID [--json] [--source] [--inlines] [--no-group] [--max-frames N] [--mixed|--python|--native]",
+	.help = N_("Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
+		   "unwind and symbolize them and report the deadlocks among them.\n"
+		   "  --json          JSON instead of text\n"
+		   "  --source        file:line of every frame (needs debug info)\n"
+		   "  --inlines       show inlined calls as frames of their own (implies --source)\n"
+		   "  --no-group      print every thread, not one stack per group of identical ones\n"
+		   "  --max-frames N  frames per thread (default 64)\n"
+		   "  --mixed         CPython: Python frames in place of the interpreter frames\n"
+		   "                  that ran them (the default)\n"
+		   "  --python        CPython: Python frames only, like py-spy dump\n"
+		   "  --native        CPython: native frames only\n"),
+	.shortopts = "",
+	.options = stack_options,
+	.pid = CMD_PID_REQUIRED,
+	.state_size = sizeof(struct stack_flags),
+	.init = stack_init,
+	.option = stack_option,
+	.exec = stack_exec,
+};
