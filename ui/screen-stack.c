@@ -172,6 +172,8 @@ static void draw_row(struct stack_state *s, const struct row *r, int y, bool sel
 		const struct stk_thread *t = &d->threads[r->a];
 		int x = 4 + draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), "TID %-7d %-16s %c  %-16s wchan %s",
 				       (int)t->tid, t->name, t->state ? t->state : '?', t->syscall, t->wchan);
+		if (t->python_name)
+			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_GOOD) | A_BOLD), "  [%s]", t->python_name);
 		if (t->gil)
 			x += draw_text(y, x, -1, (selected ? base : draw_attr(COL_WARN)) | A_BOLD, _("  GIL"));
 		if (t->idle)

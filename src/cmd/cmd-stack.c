@@ -56,7 +56,10 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 
 static void print_thread_line(const struct stk_thread *t)
 {
-	printf("TID %d \"%s\" (%c, %s)", (int)t->tid, esc(t->name), t->state ? t->state : '?', esc(t->syscall));
+	printf("TID %d \"%s\"", (int)t->tid, esc(t->name));
+	if (t->python_name)
+		printf(" [%s]", esc(t->python_name));
+	printf(" (%c, %s)", t->state ? t->state : '?', esc(t->syscall));
 	if (t->gil)
 		printf(" %s", _("holds the GIL"));
 	if (t->idle)
@@ -187,6 +190,7 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
 		out_json_str(jt, "syscall", t->syscall);
 		if (t->skipped)
 			out_json_str(jt, "skipped", t->skipped);
+		out_json_str(jt, "python_name", t->python_name);
 		out_json_bool(jt, "gil", t->gil);
 		out_json_str(jt, "idle", t->idle);
 		for (size_t k = 0; k < t->n_frames; k++) {

@@ -258,5 +258,8 @@ void py_proc_free(struct py_proc *p)
 		return;
 	codes_clear(p);
 	free(p->codes);
+	for (size_t i = 0; i < p->n_names; i++)
+		free(p->names[i].name);
+	free(p->names);
 	free(p);
 }

@@ -6,6 +6,11 @@
 #include "python/layout.h"
 #include "python/python.h"
 
+struct py_name {
+	uint64_t ident;
+	char *name;
+};
+
 struct py_proc {
 	pid_t pid;
 	int minor;
@@ -17,6 +22,8 @@ struct py_proc {
 	uint64_t unicode_type;    /* &PyUnicode_Type, 0 if unknown */
 	struct py_code **codes;   /* open addressing by address */
 	size_t n_codes, cap_codes;
+	struct py_name *names;    /* threading._active */
+	size_t n_names;
 	int tid_off;              /* offset of the tid in glibc's struct pthread; -1 unknown, -2 none */
 };
 

@@ -7,9 +7,14 @@
 #include <errno.h>
 #include <string.h>
 
+/* Same in 3.9-3.13 but for ht_cached_keys. */
+#define OBJECTS(hck) .tp_basicsize = 32, .tp_flags = 168, .tp_dictoffset = 288, .ht_cached_keys = (hck), \
+	.ma_keys = 32, .ma_values = 40, .md_dict = 16
+
 static const struct py_layout tables[] = {
 	{
-		.minor = 9, .frame = PY_FRAME_OBJECT, .lines = PY_LNOTAB, .gil = PY_GIL_RUNTIME,
+		.minor = 9, OBJECTS(864),
+		.frame = PY_FRAME_OBJECT, .lines = PY_LNOTAB, .gil = PY_GIL_RUNTIME,
 		.rt_interp_head = 32, .rt_gil_locked = 368, .rt_gil_holder = 360,
 		.is_next = 0, .is_tstate_head = 8, .is_modules = 856,
 		.ts_next = 8, .ts_thread_id = 176, .ts_native_id = 0, .ts_cframe = 0, .ts_frame = 24,
@@ -20,7 +25,8 @@ static const struct py_layout tables[] = {
 		.u_length = 16, .u_state = 32, .u_ascii_size = 48, .u_compact_size = 72,
 	},
 	{
-		.minor = 10, .frame = PY_FRAME_OBJECT, .lines = PY_LINETABLE, .gil = PY_GIL_RUNTIME,
+		.minor = 10, OBJECTS(872),
+		.frame = PY_FRAME_OBJECT, .lines = PY_LINETABLE, .gil = PY_GIL_RUNTIME,
 		.rt_interp_head = 32, .rt_gil_locked = 368, .rt_gil_holder = 360,
 		.is_next = 0, .is_tstate_head = 8, .is_modules = 856,
 		.ts_next = 8, .ts_thread_id = 176, .ts_native_id = 0, .ts_cframe = 0, .ts_frame = 24,
@@ -31,7 +37,8 @@ static const struct py_layout tables[] = {
 		.u_length = 16, .u_state = 32, .u_ascii_size = 48, .u_compact_size = 72,
 	},
 	{
-		.minor = 11, .frame = PY_IFRAME_ENTRY, .lines = PY_LOCATIONS, .gil = PY_GIL_RUNTIME,
+		.minor = 11, OBJECTS(872),
+		.frame = PY_IFRAME_ENTRY, .lines = PY_LOCATIONS, .gil = PY_GIL_RUNTIME,
 		.rt_interp_head = 40, .rt_gil_locked = 376, .rt_gil_holder = 368,
 		.is_next = 0, .is_tstate_head = 16, .is_modules = 888,
 		.ts_next = 8, .ts_thread_id = 152, .ts_native_id = 160, .ts_cframe = 56, .ts_frame = 8,
@@ -42,7 +49,8 @@ static const struct py_layout tables[] = {
 		.u_length = 16, .u_state = 32, .u_ascii_size = 48, .u_compact_size = 72,
 	},
 	{
-		.minor = 12, .frame = PY_IFRAME_SHIM, .lines = PY_LOCATIONS, .gil = PY_GIL_INTERP_PTR,
+		.minor = 12, OBJECTS(880),
+		.frame = PY_IFRAME_SHIM, .lines = PY_LOCATIONS, .gil = PY_GIL_INTERP_PTR,
 		.rt_interp_head = 40,
 		.is_next = 0, .is_tstate_head = 72, .is_modules = 944, .is_gil = 384,
 		.gil_locked = 16, .gil_holder = 8,
@@ -147,10 +155,18 @@ int py_layout_from_debug(const unsigned char *d, size_t len, int minor, struct p
 	o->frame = PY_IFRAME_SHIM;
 	o->lines = PY_LOCATIONS;
 	o->gil = PY_GIL_INTERP;
+	/* Not in the debug offsets: from the 3.13 headers (layout test). */
+	o->tp_basicsize = 32;
+	o->tp_flags = 168;
+	o->tp_dictoffset = 288;
+	o->ht_cached_keys = 880;
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (field(d, map[i].size, map[i].idx, map[i].width,
 			  (uint32_t *)((char *)o + map[i].off)) < 0)
 			return -EPROTO;
+	if (field(d, D_DI_SIZE, D_DI_KEYS, 8, &o->ma_keys) < 0 || field(d, D_DI_SIZE, D_DI_VALUES, 8, &o->ma_values) < 0)
+		return -EPROTO;
+	o->md_dict = 16;
 	uint64_t asz = word(d, D_UN_ASCII_SIZE);
 	if (asz < 24 || asz > 256 || asz % 8)
 		return -EPROTO;

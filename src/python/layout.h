@@ -45,12 +45,26 @@ struct py_layout {
 	uint32_t fr_entry;               /* 3.11 is_entry / 3.12+ owner */
 	/* PyCodeObject */
 	uint32_t co_name, co_qualname, co_filename, co_firstlineno, co_linetable, co_code;
+	/* Types, dicts, modules (thread names: threads.c) */
+	uint32_t tp_basicsize, tp_flags, tp_dictoffset, ht_cached_keys;
+	uint32_t ma_keys, ma_values, md_dict;
 	/* PyBytesObject, unicode */
 	uint32_t bytes_size, bytes_sval;
 	uint32_t u_length, u_state, u_ascii_size, u_compact_size;
 };
 
 #define PY_FRAME_OWNED_BY_CSTACK 3
+
+/* PyDictKeysObject of 3.11+ (pycore_dict.h; checked by the layout test). */
+#define PY_DK_LOG2_SIZE 8
+#define PY_DK_LOG2_INDEX_BYTES 9
+#define PY_DK_KIND 10
+#define PY_DK_NENTRIES 24
+#define PY_DK_INDICES 32
+/* Before the object, 3.11+: managed dict pointer (3.12: dict-or-values,
+ * tagged by bit 0); 3.11: the values pointer below it. */
+#define PY_MANAGED_DICT_OFFSET (-24)
+#define PY_MANAGED_VALUES_OFFSET_311 (-32)
 
 /* The table of 3.minor (9..12), or NULL. */
 const struct py_layout *py_layout_table(int minor);

@@ -135,6 +135,13 @@ int py_code_line(const struct py_proc *p, const struct py_code *c, int32_t lasti
 
 /* ---- Threads ------------------------------------------------------ */
 
+/* threading._active: ident (pthread_t) -> Thread._name, read once per
+ * call (after the thaw: only names, no consistency needed). Returns 0 or
+ * -errno (-ENOENT: threading not imported); py_thread_name() then gives
+ * the name of a thread, or NULL. */
+int py_thread_names_load(struct py_proc *p, const struct py_mem *m);
+const char *py_thread_name(const struct py_proc *p, uint64_t thread_id);
+
 /* The kernel tid of a pthread_t, for versions without native_thread_id
  * (3.9, 3.10): glibc keeps the tid in struct pthread; its offset is found
  * once by matching the main thread (tid == pid). 0 when unknown. */

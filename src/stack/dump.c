@@ -256,6 +256,7 @@ static int python_frames(struct stk_dump *d, const struct freeze *fz, struct fro
 	d->py_read_ms = c->py_ms;
 	d->py = c->py;
 	c->py = NULL;
+	py_thread_names_load(d->py, live); /* names are optional: threading may not be imported */
 	struct ps_error e;
 	int r = stk_py_merge(d, fz, d->py, &c->py_snap, live, &e);
 	if (r == -EPROTO) {

@@ -108,6 +108,9 @@ int stk_py_merge(struct stk_dump *d, const struct freeze *fz, struct py_proc *py
 		th->python = true;
 		th->gil = s->gil_known && rt->tstate == s->gil_holder;
 		th->idle = idle_reason(th);
+		const char *name = py_thread_name(py, rt->thread_id);
+		if (name && !(th->python_name = strdup(name)))
+			return ps_error_set(e, ENOMEM, "out of memory");
 		if (merge_thread(th, rt, py, m) < 0)
 			return ps_error_set(e, ENOMEM, "out of memory");
 	}

@@ -28,6 +28,7 @@ check "s: CPython named in the title, mixed view" tui_wait_for "Stacks of $P .*C
 check "the hot group's chain is its Python functions" tui_wait_for "price_rules <- handle <- worker_hot"
 tui_keys e
 check "Python frames with file:line" tui_wait_for "py +price_rules +\(.*py-threads\.py:$line\)"
+check "threading names shown" tui_wait_for "\[MainThread\]"
 check "the GIL holder is marked" tui_wait_for "TID [0-9]+ .* GIL"
 check "idle threads are marked" tui_wait_for "idle: time.sleep"
 tui_keys v

@@ -54,6 +54,8 @@ for t in doc["threads"]:
                     fail("%s: %s at line %d, expected %d" % (label, key, f["line"], lines[key]))
                 if f["qualname"] != f["function"]:
                     fail("%s: qualname %r" % (label, f["qualname"]))
+            if t["python_name"] != ("MainThread" if label == "main" else label):
+                fail("%s: python_name %r" % (label, t["python_name"]))
             if t["idle"] != idle:
                 fail("%s: idle %r, expected %r" % (label, t["idle"], idle))
             if label == "hot-worker" and not t["gil"]:

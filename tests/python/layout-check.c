@@ -16,6 +16,9 @@
 #if PY_MINOR_VERSION >= 11
 #include "internal/pycore_frame.h"
 #include "internal/pycore_code.h"
+#include "internal/pycore_dict.h"
+#include "internal/pycore_moduleobject.h"
+#include "internal/pycore_object.h"
 #endif
 #include "python/layout.h"
 
@@ -124,6 +127,35 @@ int main(void)
 	CHECK(u_state, offsetof(PyASCIIObject, state));
 	CHECK(u_ascii_size, sizeof(PyASCIIObject));
 	CHECK(u_compact_size, sizeof(PyCompactUnicodeObject));
+	CHECK(tp_basicsize, offsetof(PyTypeObject, tp_basicsize));
+	CHECK(tp_flags, offsetof(PyTypeObject, tp_flags));
+	CHECK(tp_dictoffset, offsetof(PyTypeObject, tp_dictoffset));
+	CHECK(ht_cached_keys, offsetof(PyHeapTypeObject, ht_cached_keys));
+	CHECK(ma_keys, offsetof(PyDictObject, ma_keys));
+	CHECK(ma_values, offsetof(PyDictObject, ma_values));
+#if PY_MINOR_VERSION >= 11
+	CHECK(md_dict, offsetof(PyModuleObject, md_dict));
+#define CONST(name, want)                                                                             \
+	do {                                                                                          \
+		int ok_ = (long)(name) == (long)(want);                                               \
+		printf("%s %d - 3.%d %s = %ld\n", ok_ ? "ok" : "not ok", ++n, PY_MINOR_VERSION, #name, (long)(want)); \
+		failed += !ok_;                                                                       \
+	} while (0)
+	CONST(PY_DK_LOG2_SIZE, offsetof(struct _dictkeysobject, dk_log2_size));
+	CONST(PY_DK_LOG2_INDEX_BYTES, offsetof(struct _dictkeysobject, dk_log2_index_bytes));
+	CONST(PY_DK_KIND, offsetof(struct _dictkeysobject, dk_kind));
+	CONST(PY_DK_NENTRIES, offsetof(struct _dictkeysobject, dk_nentries));
+	CONST(PY_DK_INDICES, offsetof(struct _dictkeysobject, dk_indices));
+#if PY_MINOR_VERSION == 12
+	/* _PyObject_DictOrValuesPointer(obj) is ((PyDictOrValues *)obj)-3 */
+	CONST(PY_MANAGED_DICT_OFFSET, -3 * (long)sizeof(PyDictOrValues));
+#else
+	CONST(PY_MANAGED_DICT_OFFSET, MANAGED_DICT_OFFSET);
+#endif
+#if PY_MINOR_VERSION == 11
+	CONST(PY_MANAGED_VALUES_OFFSET_311, -4 * (long)sizeof(PyObject *));
+#endif
+#endif
 	/* The state bits code.c decodes: kind at 2, compact at 5, ascii at 6. */
 	unsigned k = state_shift(0), c = state_shift(1), a = state_shift(2);
 	printf("%s %d - 3.%d unicode state bits kind/compact/ascii at %u/%u/%u\n",
