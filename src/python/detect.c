@@ -150,6 +150,8 @@ static int found(pid_t pid, const struct proc_maps *maps, size_t mi, const struc
 
 	/* 3.13+: the debug offsets cookie. */
 	int rc = m->read(m->arg, runtime, dbg, sizeof(dbg));
+	if (rc == -EPERM || rc == -EACCES)
+		return ps_error_set(e, -rc, "cannot read the memory of process %d: %s", (int)pid, strerror(-rc));
 	if (rc < 0)
 		return ps_error_set(e, EPROTO, "not a readable CPython: _PyRuntime at 0x%llx cannot be read (%s)",
 				    (unsigned long long)runtime, strerror(-rc));

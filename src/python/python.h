@@ -63,7 +63,8 @@ struct py_proc;
  *   -ENOTSUP a CPython this reader cannot read (3.8, free-threaded...):
  *            e has the one-line reason ("CPython 3.8 is not supported:
  *            native frames only");
- *   -EPROTO  "not a readable CPython: ...". */
+ *   -EPROTO  "not a readable CPython: ...";
+ *   -EPERM, -EACCES: the memory cannot be read (a closed door). */
 int py_detect(pid_t pid, const char *maps_text, size_t maps_len, const struct py_mem *m,
 	      struct py_proc **out, struct ps_error *e);
 /* "3.11.2" */
@@ -103,6 +104,7 @@ struct py_walk_opts {
 	unsigned max_depth;   /* 0 = 1024 */
 	unsigned max_threads; /* 0 = 4096 */
 	bool check_torn;      /* re-read each chain's head after it: count torn reads */
+	const struct py_mem *fresh; /* reader for that re-read, past any cache (NULL: m) */
 };
 
 /* Read every thread state and its frame chain through m. The caller

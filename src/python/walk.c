@@ -267,8 +267,9 @@ int py_snapshot_take(struct py_proc *p, const struct py_mem *m, const struct py_
 				/* Torn: the thread moved on while we read its chain. */
 				unsigned char ts2[512];
 				uint64_t frame2, code2;
-				if (m->read(m->arg, tstate, ts2, ts_span) < 0 || first_frame(L, m, ts2, &frame2) < 0 ||
-				    frame2 != frame || rd_ptr(m, frame + L->fr_code, &code2) < 0 ||
+				const struct py_mem *f = o->fresh ? o->fresh : m;
+				if (f->read(f->arg, tstate, ts2, ts_span) < 0 || first_frame(L, f, ts2, &frame2) < 0 ||
+				    frame2 != frame || rd_ptr(f, frame + L->fr_code, &code2) < 0 ||
 				    code2 != code1) {
 					s->torn++;
 					t->error = "torn";
