@@ -168,7 +168,7 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 	case CS_CANCELLING:
 		y = row(y, "State", draw_attr(COL_WARN), cs.state == CS_CANCELLING ? "cancelling..." : "running");
 		if (y < end && cs.fraction >= 0) {
-			draw_bar(y, 15, COLS - 17 > 10 ? COLS - 17 : 10, cs.fraction, draw_attr(COL_GOOD), "");
+			draw_bar(y, 15, draw_cols() - 17 > 10 ? draw_cols() - 17 : 10, cs.fraction, draw_attr(COL_GOOD), "");
 			y++;
 		}
 		if (y < end)

@@ -231,7 +231,7 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 	case 's': screen_stack_open(ui, &d->t.id); return true;
 	case 'h': screen_hot_open(ui, &d->t.id); return true;
 	case 'C': screen_core_open(ui, &d->t.id); return true;
-	case 27: case KEY_LEFT: return false; /* the loop pops the screen */
+	case 27: return false; /* the loop pops the screen */
 	case KEY_F(5): case 12:
 		refresh_info(d);
 		refresh_pane(d, ui, true);
@@ -244,7 +244,7 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 		}
 	struct pane_ctx c;
 	fill_ctx(d, ui, &c);
-	return panes[d->cur]->on_key && panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : LINES - 6);
+	return panes[d->cur]->on_key && panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : draw_rows() - 6);
 }
 
 static void detail_tick(struct ui *ui, void *st)

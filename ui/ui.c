@@ -152,10 +152,8 @@ static void draw_fkeys(const struct screen_ops *ops, int y)
 static void redraw(struct ui *ui)
 {
 	struct screen_slot *top = &stack[depth - 1];
-	int rows = LINES - 1;
+	int rows = draw_rows() - 1;
 
-	ui->rows = LINES;
-	ui->cols = COLS;
 	draw_clear();
 	draw_cursor(0, 0, 0);
 	if (ui->status[0] && now_s() > ui->status_until)
@@ -165,8 +163,8 @@ static void redraw(struct ui *ui)
 	if (rows > 0)
 		top->ops->draw(ui, top->st, 0, rows);
 	if (ui->status[0])
-		draw_text(LINES - 2, 0, -1, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD, ui->status);
-	draw_fkeys(top->ops, LINES - 1);
+		draw_text(draw_rows() - 2, 0, -1, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD, ui->status);
+	draw_fkeys(top->ops, draw_rows() - 1);
 	draw_flush();
 	ui->dirty = false;
 }
@@ -295,14 +293,14 @@ static int modal_getch(void)
 bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
 {
 	size_t len = strlen(buf);
-	int y = LINES - 2;
+	int y = draw_rows() - 2;
 
 	for (;;) {
 		int x;
 		draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 		x = draw_text(y, 0, -1, draw_attr(COL_TITLE), label);
 		x += draw_text(y, x, -1, draw_attr(COL_NORMAL), buf);
-		draw_cursor(1, y, x < COLS ? x : COLS - 1);
+		draw_cursor(1, y, x < draw_cols() ? x : draw_cols() - 1);
 		draw_flush();
 		int ch = modal_getch();
 		if (ch == 27) {
@@ -326,7 +324,7 @@ bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
 
 bool ui_confirm(struct ui *ui, const char *question)
 {
-	int y = LINES - 2;
+	int y = draw_rows() - 2;
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	int x = draw_text(y, 0, -1, draw_attr(COL_TITLE), question);
 	draw_text(y, x, -1, draw_attr(COL_TITLE), " [y/N] ");

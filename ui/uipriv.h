@@ -40,8 +40,7 @@ struct screen_ops {
 struct ui {
 	const struct ui_opts *opts;
 	struct ring *ring;
-	struct workers *workers;
-	int rows, cols;
+	struct workers *workers;     /* the terminal size: draw_rows(), draw_cols() */
 	long delay_tenths;
 	bool quit;
 	bool dirty;              /* redraw wanted */
