@@ -121,9 +121,12 @@ static bool doors_key(struct ui *ui, void *p, int ch)
 	return true;
 }
 
-static pid_t doors_selected_pid(void *p)
+/* The process probed, if any: s, h and C act on the one with that PID now. */
+static bool doors_selected(void *p, struct target_id *id)
 {
-	return ((struct doors_state *)p)->pid;
+	id->pid = ((struct doors_state *)p)->pid;
+	id->starttime = 0;
+	return id->pid > 0;
 }
 
 static void doors_destroy(void *p)
@@ -143,7 +146,7 @@ static const struct screen_ops doors_ops = {
 	.fkeys = doors_fkeys,
 	.draw = doors_draw,
 	.key = doors_key,
-	.selected_pid = doors_selected_pid,
+	.selected = doors_selected,
 	.destroy = doors_destroy,
 };
 

@@ -526,13 +526,12 @@ static bool hot_key(struct ui *ui, void *p, int ch)
 	return true;
 }
 
-static bool hot_message(struct ui *ui, void *p, struct ring_msg *m)
+/* The sampler job's handler. */
+static bool hot_message(void *ctx, struct ring_msg *m)
 {
-	struct hot_state *h = p;
-	(void)ui;
+	struct hot_state *h = ctx;
+	struct ui *ui = h->ui;
 
-	if (m->job_id != h->job)
-		return false;
 	switch (m->kind) {
 	case RING_SNAPSHOT:
 	case RING_RESULT:
@@ -571,8 +570,11 @@ static void hot_destroy(void *p)
 
 	/* Esc: stop sampling. The job closes its events on its own thread.
 	 * On quit the workers are already gone (and cancelled every job). */
-	if (h->running && h->ui->workers)
-		workers_cancel(h->ui->workers, h->job);
+	if (h->ui->workers) {
+		if (h->running)
+			workers_cancel(h->ui->workers, h->job);
+		workers_forget(h->ui->workers, h->job);
+	}
 	samp_ctl_put(h->ctl);
 	samp_view_free(&h->view);
 	rel_free(h);
@@ -592,7 +594,6 @@ static const struct screen_ops hot_ops = {
 	.fkeys = hot_fkeys,
 	.draw = hot_draw,
 	.key = hot_key,
-	.message = hot_message,
 	.destroy = hot_destroy,
 };
 
@@ -624,7 +625,8 @@ void screen_hot_open(struct ui *ui, const struct target_id *id)
 		free(h);
 		return;
 	}
-	h->job = samp_job_submit(ui->workers, &h->id, h->ctl);
+	struct job_handler jh = { hot_message, h };
+	h->job = samp_job_submit(ui->workers, &h->id, h->ctl, &jh);
 	if (!h->job) {
 		samp_ctl_put(h->ctl);
 		free(h);

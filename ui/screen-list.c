@@ -492,31 +492,10 @@ static void open_menu(struct list_state *ls, enum list_mode m, int sel)
 	table_select(&ls->menu, sel);
 }
 
-/* The identity of the process a row shows: its pid and start time as read,
- * so acting on a row whose PID was reused meanwhile is refused. A thread
- * row stands for its process. */
-static bool row_id(struct ui *ui, const struct proc_row *r, struct target_id *id)
-{
-	struct ps_error e;
-
-	if (!r->is_thread) {
-		id->pid = r->pid;
-		id->starttime = r->starttime;
-		return true;
-	}
-	ps_error_clear(&e);
-	if (target_id_of(r->tgid, id, &e) < 0) {
-		ui_error(ui, &e);
-		return false;
-	}
-	return true;
-}
-
 static bool list_key(struct ui *ui, void *p, int ch)
 {
 	struct list_state *ls = p;
 	struct proc_row *r = selected(ls);
-	pid_t pid = r ? r->tgid : 0;
 	struct target_id id;
 	enum table_key_result k;
 
@@ -526,10 +505,10 @@ static bool list_key(struct ui *ui, void *p, int ch)
 		return menu_key(ui, ls, ch);
 
 	switch (ch) {
-	case '\n': case '\r': case KEY_ENTER: if (pid && row_id(ui, r, &id)) screen_detail_open(ui, &id); break;
-	case 's': if (pid && row_id(ui, r, &id)) screen_stack_open(ui, &id); break;
-	case 'h': if (pid && row_id(ui, r, &id)) screen_hot_open(ui, &id); break;
-	case 'C': if (pid && row_id(ui, r, &id)) screen_core_open(ui, &id); break;
+	case '\n': case '\r': case KEY_ENTER:
+		if (ui_selected_target(ui, &id))
+			screen_detail_open(ui, &id);
+		break;
 	case KEY_F(6):
 		open_menu(ls, MODE_SORT, (int)ls->sort);
 		break;
@@ -628,12 +607,20 @@ static const struct ui_fkey list_fkeys[] = {
 	{ NULL, NULL },
 };
 
-/* `D` opens the Doors screen on the selected process. */
-static pid_t list_selected_pid(void *p)
+/* The process a row shows: its pid and start time as read, so acting on
+ * a row whose PID was reused meanwhile is refused. A thread row stands for
+ * its process (start time 0: the one with that PID now). */
+static bool list_selected(void *p, struct target_id *id)
 {
 	struct proc_row *r = selected(p);
-	return r ? r->tgid : 0;
+
+	if (!r)
+		return false;
+	id->pid = r->is_thread ? r->tgid : r->pid;
+	id->starttime = r->is_thread ? 0 : r->starttime;
+	return true;
 }
+
 
 static const struct screen_ops list_ops = {
 	.name = "Processes",
@@ -642,7 +629,7 @@ static const struct screen_ops list_ops = {
 	.draw = list_draw,
 	.key = list_key,
 	.tick = list_tick,
-	.selected_pid = list_selected_pid,
+	.selected = list_selected,
 	.destroy = list_destroy,
 };
 

@@ -30,8 +30,11 @@ struct stack_state {
 	struct table tab;    /* rows: the lines of layout() */
 };
 
+static bool stack_message(void *ctx, struct ring_msg *m);
+
 static int submit(struct stack_state *s)
 {
+	struct job_handler h = { stack_message, s };
 	struct ps_error e;
 	struct target t;
 
@@ -42,7 +45,7 @@ static int submit(struct stack_state *s)
 		return -1;
 	}
 	target_close(&t);
-	s->job = stk_submit(s->ui->workers, &s->id, true);
+	s->job = stk_submit(s->ui->workers, &s->id, true, &h);
 	if (!s->job) {
 		ui_message(s->ui, true, "cannot start the stack dump (out of memory)");
 		return -1;
@@ -318,13 +321,12 @@ static void stack_tick(struct ui *ui, void *p)
 		ui_below_tick(ui, s);
 }
 
-static bool stack_message(struct ui *ui, void *p, struct ring_msg *m)
+/* The dump job's handler. */
+static bool stack_message(void *ctx, struct ring_msg *m)
 {
-	struct stack_state *s = p;
+	struct stack_state *s = ctx;
 	char buf[1024];
 
-	if (m->job_id != s->job || m->job_type != JOB_STACK)
-		return false;
 	switch (m->kind) {
 	case RING_PROGRESS:
 		s->fraction = m->fraction;
@@ -356,8 +358,10 @@ static void stack_destroy(void *p)
 {
 	struct stack_state *s = p;
 	/* Leaving while the dump runs cancels it: the target is released. */
-	if (s->running)
+	if (s->running && s->ui->workers) {
 		workers_cancel(s->ui->workers, s->job);
+		workers_forget(s->ui->workers, s->job);
+	}
 	stk_dump_free(s->d);
 	free(s->open);
 	free(s);
@@ -375,7 +379,6 @@ static const struct screen_ops stack_ops = {
 	.draw = stack_draw,
 	.key = stack_key,
 	.tick = stack_tick,
-	.message = stack_message,
 	.destroy = stack_destroy,
 };
 
