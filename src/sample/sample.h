@@ -175,6 +175,7 @@ const char *samp_thread_comm(const struct samp_snapshot *s, pid_t tid);
 
 /* ---- the sampler as a worker job ---- */
 struct workers;
+struct job_handler;
 /* Control block shared by the screen and the job: atomics only. */
 struct samp_ctl;
 struct samp_ctl *samp_ctl_new(int freq); /* freq: 1..SAMP_FREQ_MAX */
@@ -190,7 +191,8 @@ int samp_ctl_freq(struct samp_ctl *c);
 enum samp_mode { SAMP_MODE_AUTO, SAMP_MODE_PYTHON, SAMP_MODE_NATIVE };
 void samp_ctl_set_mode(struct samp_ctl *c, enum samp_mode m);
 enum samp_mode samp_ctl_mode(struct samp_ctl *c);
-unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl);
+unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl,
+			 const struct job_handler *h);
 
 /* ---- the CPython sampler: Python frames without perf ----
  * Reads every thread's frame chain from process memory (process_vm_readv,

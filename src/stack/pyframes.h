@@ -3,7 +3,7 @@
 #define PS_STACK_PYFRAMES_H
 
 #include "python/python.h"
-#include "stack/freeze.h"
+#include "freeze.h"
 #include "stack/stack.h"
 
 /* d->threads[i] belongs to fz->threads[i] (before the dump sorts them).
