@@ -165,8 +165,8 @@ static int top_python(const struct top_args *a, pid_t pid)
 	ps_error_clear(&e);
 	int r = samp_py_open(&s, &o, &e);
 	if (r < 0) {
-		if ((r == -ENOENT || r == -ENOTSUP || r == -EPROTO) && a->mode == TOP_AUTO) {
-			if (r != -ENOENT)
+		if (a->mode == TOP_AUTO) { /* perf then, with its own refusal if any */
+			if (r == -ENOTSUP || r == -EPROTO)
 				fprintf(stderr, "pscope top: %s\n", esc(e.msg));
 			return -ENOENT;
 		}

@@ -74,7 +74,7 @@ enum samp_mode samp_ctl_mode(struct samp_ctl *c)
 }
 
 /* The CPython sampler until cancelled. Returns false (nothing posted) when
- * the process is no CPython this reader can read and the mode is AUTO. */
+ * it cannot start and the mode is AUTO: the perf sampler takes over. */
 static bool python_job(struct job *j, struct samp_ctl *ctl)
 {
 	struct samp_py_session *s;
@@ -89,8 +89,9 @@ static bool python_job(struct job *j, struct samp_ctl *ctl)
 	ps_error_clear(&e);
 	int r = samp_py_open(&s, &o, &e);
 	if (r < 0) {
-		if (mode == SAMP_MODE_AUTO && (r == -ENOENT || r == -ENOTSUP || r == -EPROTO)) {
-			if (r != -ENOENT)
+		/* AUTO: perf then, and its own refusal if it is refused too. */
+		if (mode == SAMP_MODE_AUTO) {
+			if (r == -ENOTSUP || r == -EPROTO)
 				job_progress(j, -1, "%s", e.msg);
 			if (freq == SAMP_PY_FREQ_DEFAULT)
 				samp_ctl_set_freq(ctl, SAMP_FREQ_DEFAULT);

@@ -104,7 +104,15 @@ int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, str
 	py_cache_mem(s->cache, &s->cached);
 	/* One read now: a refused door or an unreadable interpreter shows up
 	 * here, not as an empty table. */
-	r = py_snapshot_take(s->py, &s->cached, &(struct py_walk_opts){ .check_torn = true }, &s->snap, e);
+	/* The process runs: a read can meet a list being changed (a thread
+	 * starting or ending). Only a few failures in a row are an answer. */
+	for (int i = 0; i < 5; i++) {
+		py_cache_reset(s->cache);
+		r = py_snapshot_take(s->py, &s->cached, &(struct py_walk_opts){ .check_torn = true }, &s->snap, e);
+		if (r == 0)
+			break;
+		nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+	}
 	if (r < 0)
 		goto fail;
 	s->freq = o->freq < 1 ? SAMP_PY_FREQ_DEFAULT : o->freq > SAMP_PY_FREQ_MAX ? SAMP_PY_FREQ_MAX : o->freq;

@@ -1,0 +1,227 @@
+/* Hot functions screen: drawing the status lines, the table of functions
+ * and the callers/callees of one (state in screen-hot.h). */
+#include "screen-hot.h"
+#include "draw.h"
+#include "i18n.h"
+
+#define NCURSES_WIDECHAR 1
+#include <math.h>
+#include <stdlib.h>
+#include <ncursesw/curses.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *spark_chars(void)
+{
+	return MB_CUR_MAX > 1 ? "\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588" : ".:-=+*#@";
+}
+
+/* Self% over the last minute in w columns (each the mean of its seconds). */
+static void sparkline(const struct samp_row *r, int w, char *out, size_t size)
+{
+	const char *set = spark_chars();
+	int step = MB_CUR_MAX > 1 ? 3 : 1; /* bytes per glyph */
+	size_t o = 0;
+
+	for (int c = 0; c < w; c++) {
+		int a = c * SAMP_HISTORY / w, b = (c + 1) * SAMP_HISTORY / w;
+		double sum = 0;
+		int n = 0;
+		for (int k = a; k < b; k++)
+			if (!isnan(r->hist[k])) {
+				sum += r->hist[k];
+				n++;
+			}
+		if (o + 4 >= size)
+			break;
+		if (!n) {
+			out[o++] = ' ';
+			continue;
+		}
+		int lvl = (int)(sum / n / 100.0 * 8);
+		if (lvl > 7)
+			lvl = 7;
+		if (lvl < 0)
+			lvl = 0;
+		memcpy(out + o, set + lvl * step, (size_t)step);
+		o += (size_t)step;
+	}
+	out[o] = '\0';
+}
+
+static const char *thread_label(const struct hot_state *h, char *buf, size_t size)
+{
+	if (!h->tid)
+		return "all threads";
+	snprintf(buf, size, "thread %d %s", (int)h->tid, h->shown ? samp_thread_comm(h->shown, h->tid) : "");
+	return buf;
+}
+
+void hot_draw_status(struct hot_state *h, int y)
+{
+	const struct samp_snapshot *s = h->shown;
+	char tl[64];
+
+	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
+	draw_textf(y, 0, -1, draw_attr(COL_TITLE), " Hot functions: PID %d %s   window %s  sort %s  %s%s%s",
+		   (int)h->id.pid, h->comm, samp_window_name(h->win), samp_sort_name(h->sort),
+		   thread_label(h, tl, sizeof(tl)), h->frozen ? "  [FROZEN]" : "",
+		   s && s->ended ? "  [ENDED]" : "");
+	if (!s)
+		return;
+	if (s->python[0]) {
+		/* The CPython sampler: no perf, no kernel, torn reads instead of lost. */
+		draw_textf(y + 1, 0, -1, draw_attr(COL_NORMAL),
+			   _(" CPython %s frames read from its memory (no perf); %d Hz requested, %.0f Hz achieved; p: native view"),
+			   s->python, s->freq, s->rate);
+		draw_textf(y + 2, 0, -1, s->torn ? draw_attr(COL_WARN) : draw_attr(COL_NORMAL),
+			   _(" samples %llu (window %lu)  torn reads %llu  idle threads %s (i), %llu idle samples"),
+			   s->samples, h->view.samples, s->torn, s->idle_included ? _("counted") : _("left out"),
+			   s->idle_skipped);
+		return;
+	}
+	draw_textf(y + 1, 0, -1, draw_attr(COL_NORMAL),
+		   " event %s (%s); %d Hz requested, %.0f Hz achieved per CPU-second; %s", s->event, s->event_why,
+		   s->freq, s->rate, s->kernel_why);
+	double trunc = s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0;
+	int x = draw_textf(y + 2, 0, -1, draw_attr(COL_NORMAL),
+			   " samples %llu (window %lu)  lost %llu  throttled %llu  truncated stacks %.1f%%%s  CPU sampled %.2f s vs /proc %.2f s",
+			   s->samples, h->view.samples, s->lost, s->throttled, trunc,
+			   trunc > 20 ? " (frame pointers missing?)" : "", s->cpu_sampled, s->cpu_proc);
+	if (s->threads_unsampled)
+		draw_textf(y + 2, x, -1, draw_attr(COL_WARN), "  %u threads unsampled", s->threads_unsampled);
+}
+
+void hot_draw_table(struct hot_state *h, int y0, int rows)
+{
+	const struct samp_snapshot *s = h->shown;
+	int cols = draw_cols(), spark_w = cols >= 110 ? 20 : cols >= 80 ? 10 : 0;
+	int src_w = h->show_src && cols >= 100 ? 22 : 0;
+	int fixed = 6 + 1 + 6 + 1 + 8 + 2;
+	int rest = cols - fixed - (spark_w ? spark_w + 1 : 0) - (src_w ? src_w + 1 : 0);
+	if (rest < 12)
+		rest = 12; /* a tiny terminal: the right edge clips the rest */
+	int mod_w = rest > 40 ? 18 : rest / 3, name_w = rest - mod_w - 1;
+
+	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
+	int x = fixed;
+	draw_textf(y0, 0, fixed, draw_attr(COL_HEADER), "%6s %6s %8s  ", "SELF%", "TOTAL%", "SAMPLES");
+	draw_text(y0, x, name_w, draw_attr(COL_HEADER), h->sort == SAMP_SORT_NAME ? "FUNCTION (sorted)" : "FUNCTION");
+	x += name_w + 1;
+	draw_text(y0, x, mod_w, draw_attr(COL_HEADER), "MODULE");
+	x += mod_w + 1;
+	if (src_w) {
+		draw_text(y0, x, src_w, draw_attr(COL_HEADER), "SOURCE");
+		x += src_w + 1;
+	}
+	if (spark_w)
+		draw_text(y0, x, spark_w, draw_attr(COL_HEADER), "SELF% LAST 60 s");
+
+	int body = rows - 1;
+	if (!h->view.nrows) {
+		draw_text(y0 + 1, 1, -1, draw_attr(COL_DIM),
+			  s && s->samples ? "no samples in this window (the threads were idle or filtered out)"
+					  : "no samples yet: the process has not run on a CPU since sampling started");
+		return;
+	}
+	table_set_count(&h->tab, (int)h->view.nrows);
+	body = table_layout(&h->tab, y0, rows, true);
+	for (int i = 0; i < body && h->tab.top + i < (int)h->view.nrows; i++) {
+		const struct samp_row *r = &h->view.rows[h->tab.top + i];
+		const struct samp_func *f = &s->funcs[r->func];
+		bool sel = h->tab.top + i == h->tab.sel;
+		int attr = sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
+		int dim = sel ? attr : draw_attr(COL_DIM);
+		int y = y0 + 1 + i;
+		char buf[600];
+
+		draw_blank(y, 0, -1, attr);
+		draw_textf(y, 0, fixed, attr, "%6.1f %6.1f %8lu  ", r->self_pct, r->total_pct, r->self);
+		x = fixed;
+		draw_text(y, x, name_w, (f->flags & (SAMP_F_KERNEL | SAMP_F_ANON | SAMP_F_STRIPPED)) ? dim : attr,
+			  f->name);
+		x += name_w + 1;
+		snprintf(buf, sizeof(buf), "%s%s", samp_module_short(f->module),
+			 (f->flags & SAMP_F_STRIPPED) ? " (stripped)" : "");
+		draw_text(y, x, mod_w, dim, buf);
+		x += mod_w + 1;
+		if (src_w) {
+			if (f->file) {
+				snprintf(buf, sizeof(buf), "%s:%d", samp_module_short(f->file), f->line);
+				draw_text(y, x, src_w, dim, buf);
+			}
+			x += src_w + 1;
+		}
+		if (spark_w) {
+			sparkline(r, spark_w, buf, sizeof(buf));
+			draw_text(y, x, spark_w, sel ? attr : draw_attr(COL_GOOD), buf);
+		}
+	}
+}
+
+void hot_draw_rel(struct hot_state *h, int y0, int rows)
+{
+	const struct samp_snapshot *s = h->shown;
+	const struct samp_func *f = &s->funcs[h->rel_func];
+	unsigned long total = 0, self = 0;
+
+	for (unsigned i = 0; i < h->view.nrows; i++)
+		if (h->view.rows[i].func == h->rel_func) {
+			total = h->view.rows[i].total;
+			self = h->view.rows[i].self;
+		}
+	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
+	draw_textf(y0, 0, -1, draw_attr(COL_HEADER), " %s (%s): in %lu samples, %lu of them its own (Enter: follow, Esc: back)",
+		   f->name, samp_module_short(f->module), total, self);
+	/* Lines: "Callers" header, callers, blank, "Callees" header, callees. */
+	int body = table_layout(&h->rel_tab, y0, rows, true), line = 0, top = h->rel_tab.top;
+	for (int part = 0; part < 2; part++) {
+		const struct samp_rel *l = part ? h->callees : h->callers;
+		unsigned nl = part ? h->ncallees : h->ncallers;
+		int y = y0 + 1 + line - top;
+		if (line >= top && line < top + body)
+			draw_textf(y, 0, -1, draw_attr(COL_GOOD) | A_BOLD, " %s%s", part ? "Callees (called by it)" : "Callers (calling it)",
+				   nl ? "" : ": none sampled");
+		line++;
+		for (unsigned i = 0; i < nl; i++, line++) {
+			if (line < top || line >= top + body)
+				continue;
+			int attr = line == h->rel_tab.sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
+			const struct samp_func *g = &s->funcs[l[i].func];
+			y = y0 + 1 + line - top;
+			draw_blank(y, 0, -1, attr);
+			const char *mod = samp_module_short(g->module);
+			draw_textf(y, 0, -1, attr, mod[0] == '[' ? "   %6.1f%% %8lu  %s  %s" : "   %6.1f%% %8lu  %s  [%s]",
+				   total ? 100.0 * (double)l[i].samples / (double)total : 0.0, l[i].samples, g->name, mod);
+		}
+		line++;
+	}
+}
+
+/* Draw text (ASCII sentences of ours and the kernel's) from column 3,
+ * wrapped at spaces; returns the next free row. */
+int hot_draw_wrapped(int y, int end, const char *text, int attr)
+{
+	int w = draw_cols() - 4;
+	const char *p = text;
+
+	if (w < 20)
+		w = 20;
+	while (*p && y < end) {
+		int n = (int)strlen(p);
+		if (n > w) {
+			n = w;
+			while (n > w / 2 && p[n] != ' ')
+				n--;
+			if (p[n] != ' ')
+				n = w;
+		}
+		char line[1024];
+		snprintf(line, sizeof(line), "%.*s", n, p);
+		draw_text(y++, 3, w, attr, line);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return y;
+}
