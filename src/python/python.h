@@ -87,6 +87,7 @@ struct py_raw_thread {
 	struct py_raw_frame *frames; /* innermost first */
 	size_t n;
 	bool truncated;       /* depth cap reached */
+	bool skipped;         /* py_walk_opts.want said no: frames not read */
 	const char *error;    /* chain unreadable (static string), frames kept up to there */
 };
 
@@ -105,6 +106,10 @@ struct py_walk_opts {
 	unsigned max_threads; /* 0 = 4096 */
 	bool check_torn;      /* re-read each chain's head after it: count torn reads */
 	const struct py_mem *fresh; /* reader for that re-read, past any cache (NULL: m) */
+	/* Called with each thread state before its frames are read (gil:
+	 * it holds the GIL): false leaves its chain unread (skipped set). */
+	bool (*want)(void *arg, const struct py_raw_thread *t, bool gil);
+	void *want_arg;
 };
 
 /* Read every thread state and its frame chain through m. The caller

@@ -259,6 +259,12 @@ int py_snapshot_take(struct py_proc *p, const struct py_mem *m, const struct py_
 				t->tid = tid > 0 ? tid : 0;
 			}
 			uint64_t frame, code1 = 0;
+			if (o && o->want && !o->want(o->want_arg, t, s->gil_known && s->gil_holder == tstate)) {
+				t->skipped = true;
+				t->frames = (void *)(uintptr_t)s->pool_n;
+				memcpy(&tstate, ts + L->ts_next, 8);
+				continue;
+			}
 			if (first_frame(L, m, ts, &frame) < 0)
 				t->error = "current frame unreadable";
 			else

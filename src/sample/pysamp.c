@@ -207,9 +207,21 @@ static void names(struct samp_py_session *s)
 	}
 }
 
+/* Before a thread's chain is read: idle threads are not read at all. */
+static bool want(void *arg, const struct py_raw_thread *rt, bool gil)
+{
+	struct samp_py_session *s = arg;
+	struct py_thr *t = thread_of(s, rt);
+
+	if (!t || s->idle || gil || running(t))
+		return true;
+	s->idle_skipped++;
+	return false;
+}
+
 static int sample_once(struct samp_py_session *s)
 {
-	struct py_walk_opts wo = { .check_torn = true, .fresh = &s->live };
+	struct py_walk_opts wo = { .check_torn = true, .fresh = &s->live, .want = want, .want_arg = s };
 	struct ps_error e;
 
 	py_cache_reset(s->cache);
@@ -224,15 +236,11 @@ static int sample_once(struct samp_py_session *s)
 	s->torn += s->snap.torn - torn0;
 	for (size_t i = 0; i < s->snap.n; i++) {
 		const struct py_raw_thread *rt = &s->snap.threads[i];
-		if (rt->error || !rt->n)
+		if (rt->skipped || rt->error || !rt->n)
 			continue;
 		struct py_thr *t = thread_of(s, rt);
 		if (!t)
 			continue;
-		if (!s->idle && !running(t) && rt->tstate != s->snap.gil_holder) {
-			s->idle_skipped++;
-			continue;
-		}
 		if (s->frames_cap < rt->n) {
 			void *v = realloc(s->frames, rt->n * sizeof(*s->frames));
 			if (!v)

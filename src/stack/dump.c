@@ -244,7 +244,7 @@ static void py_done(struct frozen_ctx *c)
  * over the interpreter (its code objects). */
 static int python_frames(struct stk_dump *d, const struct freeze *fz, struct frozen_ctx *c, const struct py_mem *live)
 {
-	if (c->py_rc == -ENOENT && !c->py)
+	if (!c->py && (c->py_rc == -ENOENT || c->py_rc == 0)) /* not CPython, or not looked for */
 		return 0;
 	if (c->py_rc < 0) {
 		strlcpy_ps(d->py_error, c->py_err.msg, sizeof(d->py_error));
@@ -492,7 +492,8 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 	pid_t live_pid = pid;
 	struct py_mem live;
 	py_mem_live(&live, &live_pid);
-	if (!o.no_python)
+	/* PSCOPE_NO_PYTHON=1: the native-only dump (the benchmark's anchor). */
+	if (!o.no_python && !getenv("PSCOPE_NO_PYTHON"))
 		detect_python(&t, &live, &fc);
 	progress(&o, 0, "stopping the threads of %d", (int)pid);
 	/* The copy runs on the tracer thread and the threads are let go
