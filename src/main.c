@@ -20,7 +20,8 @@ static const struct subcmd {
 } subcmds[] = {
 	{ "list", cmd_list, "list [--sort KEY] [--tree] [--threads] [--interval SEC] [--json]" },
 	{ "show", cmd_show, "show PID [--pane status|fd|maps|mem|threads|all] [--json]" },
-	{ "stack", cmd_stack, "stack PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]" },
+	{ "stack", cmd_stack, "stack PID|--core CORE [--exe EXE] [--sysroot DIR] [--json] [--source] [--inlines]\n"
+			      "               [--no-group] [--max-frames N]" },
 	{ "top", cmd_top, "top PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]" },
 	{ "core", cmd_core, "core PID [-o FILE] [--all-mappings] [--force] [--json]" },
 	{ "doors", cmd_doors, "doors [PID] [--json]" },

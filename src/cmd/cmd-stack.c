@@ -1,6 +1,8 @@
 /* pscope stack PID: every thread's stack from one short freeze, and the
  * deadlocks among them. */
 #include "cmd/cmd.h"
+#include "core/read.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "out/json.h"
 #include "stack/stack.h"
@@ -14,12 +16,18 @@
 struct stack_flags {
 	bool json, source, inlines, group;
 	int max_frames;
+	const char *core, *exe, *sysroot;
 };
 
 static const char usage[] =
 	"Usage: pscope stack PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]\n"
+	"  or:  pscope stack --core CORE [--exe EXE] [--sysroot DIR] [OPTION]...\n"
 	"Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
 	"unwind and symbolize them and report the deadlocks among them.\n"
+	"With --core, the same from a core file, after what the kernel recorded.\n"
+	"  --core CORE     read the threads from a core file instead of a process\n"
+	"  --exe EXE       the program of the core (default: the path in the core)\n"
+	"  --sysroot DIR   find the core's files under DIR (a core from another machine)\n"
 	"  --json          JSON instead of text\n"
 	"  --source        file:line of every frame (needs debug info)\n"
 	"  --inlines       show inlined calls as frames of their own (implies --source)\n"
@@ -58,7 +66,15 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 
 static void print_thread_line(const struct stk_thread *t)
 {
-	printf("TID %d \"%s\" (%c, %s)\n", (int)t->tid, esc(t->name), t->state ? t->state : '?', esc(t->syscall));
+	printf("TID %d \"%s\" (%c, %s)", (int)t->tid, esc(t->name), t->state ? t->state : '?', esc(t->syscall));
+	if (t->signal) {
+		const char *sn = core_signal_name(t->signal);
+		if (sn)
+			printf(_(" received %s"), sn);
+		else
+			printf(_(" received signal %d"), t->signal);
+	}
+	printf("\n");
 	if (t->skipped)
 		printf("   not stopped: %s\n", t->skipped);
 }
@@ -153,14 +169,17 @@ static struct json_object *json_frame(uint64_t pc, const char *fn, long long off
 	return f;
 }
 
-static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
+static int print_json(const struct stk_dump *d, const struct stack_flags *fl, struct core *core)
 {
 	struct json_object *root = json_object_new_object();
 	struct json_object *threads = json_object_new_array();
 	struct json_object *dls = json_object_new_array();
 
 	out_json_int(root, "pid", d->target.pid);
-	out_json_double(root, "pause_ms", d->pause_ms);
+	if (core)
+		json_object_object_add(root, "core", core_json(core));
+	else
+		out_json_double(root, "pause_ms", d->pause_ms);
 	for (size_t i = 0; i < d->n_threads; i++) {
 		const struct stk_thread *t = &d->threads[i];
 		struct json_object *jt = json_object_new_object(), *frames = json_object_new_array();
@@ -169,6 +188,8 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
 		out_json_str(jt, "name", t->name);
 		out_json_str(jt, "state", st);
 		out_json_str(jt, "syscall", t->syscall);
+		if (t->signal)
+			out_json_int(jt, "signal", t->signal);
 		if (t->skipped)
 			out_json_str(jt, "skipped", t->skipped);
 		for (size_t k = 0; k < t->n_frames; k++) {
@@ -205,6 +226,39 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
 	return out_json_print(stdout, root, 1);
 }
 
+/* pscope stack --core: what the kernel recorded, then the same output. */
+static int stack_core(const struct stack_flags *fl)
+{
+	struct core_open_opts co = { .exe = fl->exe, .sysroot = fl->sysroot };
+	struct stk_opts o = { .max_frames = fl->max_frames, .source = fl->source };
+	struct ps_error e;
+	struct core *c;
+	struct stk_dump *d;
+
+	ps_error_clear(&e);
+	if (core_open(fl->core, &co, &c, &e) < 0)
+		return cmd_fail("stack", &e);
+	if (core_stack_dump(c, &o, &d, &e) < 0) {
+		core_close(c);
+		return cmd_fail("stack", &e);
+	}
+	if (fl->json) {
+		print_json(d, fl, c);
+	} else {
+		core_print_header(stdout, c);
+		printf("\n");
+		print_text(d, fl);
+	}
+	fflush(stdout);
+	core_print_warnings(stderr, "pscope stack", c);
+	fprintf(stderr, P_("%zu thread read from the core in %.2f ms\n", "%zu threads read from the core in %.2f ms\n",
+			   d->n_threads),
+		d->n_threads, d->wall_ms);
+	stk_dump_free(d);
+	core_close(c);
+	return 0;
+}
+
 int cmd_stack(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -213,6 +267,9 @@ int cmd_stack(int argc, char **argv)
 		{ "inlines", no_argument, NULL, 'i' },
 		{ "no-group", no_argument, NULL, 'g' },
 		{ "max-frames", required_argument, NULL, 'm' },
+		{ "core", required_argument, NULL, 'c' },
+		{ "exe", required_argument, NULL, 'x' },
+		{ "sysroot", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -229,6 +286,9 @@ int cmd_stack(int argc, char **argv)
 		case 's': fl.source = true; break;
 		case 'i': fl.inlines = fl.source = true; break;
 		case 'g': fl.group = false; break;
+		case 'c': fl.core = optarg; break;
+		case 'x': fl.exe = optarg; break;
+		case 'r': fl.sysroot = optarg; break;
 		case 'm': {
 			char *end;
 			long v = strtol(optarg, &end, 10);
@@ -246,11 +306,25 @@ int cmd_stack(int argc, char **argv)
 		default:
 			if (optopt == 'm')
 				fprintf(stderr, "pscope stack: --max-frames needs a number\n");
+			else if (optopt == 'c' || optopt == 'x' || optopt == 'r')
+				fprintf(stderr, _("pscope stack: %s needs a path\n"), esc(argv[optind - 1]));
 			else
 				fprintf(stderr, "pscope stack: unknown option '%s'\n", esc(argv[optind - 1]));
 			fputs(usage, stderr);
 			return 2;
 		}
+	}
+	if (fl.core) {
+		if (optind < argc) {
+			fprintf(stderr, _("pscope stack: unexpected argument '%s' (--core reads no process)\n%s"),
+				esc(argv[optind]), usage);
+			return 2;
+		}
+		return stack_core(&fl);
+	}
+	if (fl.exe || fl.sysroot) {
+		fprintf(stderr, _("pscope stack: --exe and --sysroot go with --core\n%s"), usage);
+		return 2;
 	}
 	if (optind + 1 < argc) {
 		fprintf(stderr, "pscope stack: unexpected argument '%s'\n%s", esc(argv[optind + 1]), usage);
@@ -265,7 +339,7 @@ int cmd_stack(int argc, char **argv)
 	if (stk_dump_run(pid, NULL, &o, &d, &e) < 0)
 		return cmd_fail("stack", &e);
 	if (fl.json)
-		print_json(d, &fl);
+		print_json(d, &fl, NULL);
 	else
 		print_text(d, &fl);
 	fflush(stdout);

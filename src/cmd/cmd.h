@@ -19,4 +19,12 @@ pid_t cmd_parse_pid(const char *prog, const char *arg);
 /* Print "pscope CMD: <error sentence, door, fix>" to stderr; returns 1. */
 int cmd_fail(const char *cmd, const struct ps_error *e);
 
+/* A core's header (signal, command line...), warnings and JSON object. */
+#include <stdio.h>
+struct core;
+struct json_object;
+void core_print_header(FILE *f, const struct core *c);
+void core_print_warnings(FILE *f, const char *prog, const struct core *c);
+struct json_object *core_json(const struct core *c);
+
 #endif

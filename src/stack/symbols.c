@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct slot {
 	uint64_t key;        /* lookup address + 1; 0 = empty */
@@ -54,6 +55,53 @@ struct stk_symcache *stk_symcache_new(pid_t pid, const char *maps_text, bool sou
 		}
 	}
 	dwfl_report_end(c->dwfl, NULL, NULL);
+	return c;
+}
+
+/* A module whose file cannot be had keeps its name and range, no symbols. */
+static int no_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base, char **file_name,
+		  Elf **elfp)
+{
+	*elfp = NULL;
+	return -1;
+}
+
+static const Dwfl_Callbacks file_callbacks = {
+	.find_elf = no_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+struct stk_symcache *stk_symcache_new_modules(const struct stk_module_src *m, size_t n, bool source)
+{
+	struct stk_symcache *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		goto fail;
+	c->source = source;
+	c->dwfl = dwfl_begin(&file_callbacks);
+	if (!c->dwfl) {
+		free(c);
+		c = NULL;
+		goto fail;
+	}
+	dwfl_report_begin(c->dwfl);
+	for (size_t i = 0; i < n; i++) {
+		Dwfl_Module *mod = NULL;
+		if (m[i].fd >= 0) {
+			/* base: where its first PT_LOAD starts (the fd is taken over) */
+			mod = dwfl_report_elf(c->dwfl, m[i].name, m[i].file, m[i].fd, m[i].base, false);
+			if (!mod)
+				close(m[i].fd);
+		}
+		if (!mod)
+			dwfl_report_module(c->dwfl, m[i].name, m[i].base, m[i].end);
+	}
+	dwfl_report_end(c->dwfl, NULL, NULL);
+	return c;
+fail:
+	for (size_t i = 0; i < n; i++)
+		if (m[i].fd >= 0)
+			close(m[i].fd);
 	return c;
 }
 
