@@ -198,7 +198,7 @@ const char *core_module_problem(const struct core_module *m, char *buf, size_t s
 		snprintf(buf, size, _("%s on disk is not the one that was mapped: frames in it may be wrong"), name);
 		return buf;
 	case CORE_MOD_MISSING:
-		snprintf(buf, size, _("%s: cannot open %s (%s): frames in it have no names%s"), name, m->disk_path,
+		snprintf(buf, size, _("%s: cannot open %s (%s): frames in it are not named%s"), name, m->disk_path,
 			 strerror(m->open_errno), m->is_exe ? _("; give the program with --exe") : "");
 		return buf;
 	default:
@@ -257,9 +257,9 @@ static bool put_line(char **p, size_t *len, size_t *cap, uint64_t start, uint64_
 		*p = np;
 		*cap *= 2;
 	}
-	*len += (size_t)snprintf(*p + *len, *cap - *len, "%llx-%llx %c%c%cp %08llx 00:00 %d ", (unsigned long long)start,
+	*len += (size_t)snprintf(*p + *len, *cap - *len, "%llx-%llx %c%c%cp %08llx 00:00 0 ", (unsigned long long)start,
 				 (unsigned long long)end, flags & PF_R ? 'r' : '-', flags & PF_W ? 'w' : '-',
-				 flags & PF_X ? 'x' : '-', (unsigned long long)off, path && path[0] != '[' ? 1 : 0);
+				 flags & PF_X ? 'x' : '-', (unsigned long long)off);
 	if (path)
 		put_path(p, len, cap, path);
 	if (*len + 2 < *cap)
@@ -267,7 +267,15 @@ static bool put_line(char **p, size_t *len, size_t *cap, uint64_t start, uint64_
 	return true;
 }
 
-char *core_maps_text(struct core *c)
+static const char *disk_path(const struct core *c, const char *path)
+{
+	for (size_t i = 0; i < c->n_mods; i++)
+		if (!strcmp(c->mods[i].path, path))
+			return c->mods[i].disk_path;
+	return path;
+}
+
+char *core_maps_text(struct core *c, bool disk_paths)
 {
 	const struct core_info *ci = &c->info;
 	size_t cap = 4096, len = 0, k = 0;
@@ -282,7 +290,8 @@ char *core_maps_text(struct core *c)
 			const struct core_file_map *f = &ci->files[k];
 			if (core_segment_at(c, f->start))
 				continue;
-			if (!put_line(&p, &len, &cap, f->start, f->end, file_flags(c, k), f->pgoff, f->path))
+			if (!put_line(&p, &len, &cap, f->start, f->end, file_flags(c, k), f->pgoff,
+				      disk_paths ? disk_path(c, f->path) : f->path))
 				goto out;
 		}
 		if (!s)
@@ -294,7 +303,8 @@ char *core_maps_text(struct core *c)
 		uint64_t end = s->vaddr + s->memsz;
 		if (f && f->end < end)
 			end = f->end;
-		const char *path = f ? f->path : c->vdso_start && s->vaddr == c->vdso_start ? "[vdso]" : NULL;
+		const char *path = f ? (disk_paths ? disk_path(c, f->path) : f->path)
+				     : c->vdso_start && s->vaddr == c->vdso_start ? "[vdso]" : NULL;
 		if (!put_line(&p, &len, &cap, s->vaddr, end, s->flags, f ? f->pgoff + (s->vaddr - f->start) : 0, path))
 			goto out;
 	}

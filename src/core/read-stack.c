@@ -5,14 +5,13 @@
 #include "i18n.h"
 #include "proc/syscalls.h"
 #include "stack/internal.h"
+#include "sym/sym.h"
 #include "util.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #define FUTEX_CMD_MASK 0x7f
@@ -70,49 +69,9 @@ static void fill_snap(struct core *c, const struct core_thread *ct, struct stk_s
 	}
 }
 
-/* The vdso's image as a file for the symbolizer. */
-static int vdso_fd(struct core *c)
+static ssize_t sym_read(void *arg, uint64_t addr, void *buf, size_t len)
 {
-	size_t len = (size_t)(c->vdso_end - c->vdso_start);
-	int fd = memfd_create("vdso", MFD_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	const struct core_segment *s = core_segment_at(c, c->vdso_start);
-	if (!s || write(fd, c->map + s->offset, len) != (ssize_t)len) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-static struct stk_symcache *symcache(struct core *c, bool source)
-{
-	struct stk_module_src *m = calloc(c->n_mods + 2, sizeof(*m));
-	size_t n = 0;
-
-	if (!m)
-		return NULL;
-	for (size_t i = 0; i < c->n_mods; i++) {
-		const struct core_module *cm = &c->mods[i];
-		m[n].name = cm->path;
-		m[n].file = cm->disk_path;
-		m[n].fd = cm->status == CORE_MOD_MISSING ? -1 : open(cm->disk_path, O_RDONLY | O_CLOEXEC);
-		m[n].base = cm->base;
-		m[n].end = cm->end;
-		n++;
-	}
-	if (c->vdso_start) {
-		m[n].name = "[vdso]";
-		m[n].file = "[vdso]";
-		m[n].fd = vdso_fd(c);
-		m[n].base = c->vdso_start;
-		m[n].end = c->vdso_end;
-		n++;
-	}
-	struct stk_symcache *sc = stk_symcache_new_modules(m, n, source);
-	free(m);
-	return sc;
+	return (ssize_t)core_read_mem(arg, addr, buf, len, true);
 }
 
 int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump **out, struct ps_error *e)
@@ -134,7 +93,8 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 		o.stack_max = 256 * 1024;
 	d = calloc(1, sizeof(*d));
 	snaps = calloc(n + 1, sizeof(*snaps));
-	maps_text = core_maps_text(c);
+	/* The maps name the files to open: --exe's, under --sysroot. */
+	maps_text = core_maps_text(c, true);
 	if (!d || !snaps || !maps_text || proc_maps_parse(maps_text, strlen(maps_text), false, &maps) < 0) {
 		r = ps_error_set(e, ENOMEM, "out of memory");
 		goto out;
@@ -147,7 +107,8 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 			d->n_stopped++;
 	}
 	uw = stk_unwinder_new_reader(&maps, read_mem, c);
-	d->syms = symcache(c, o.source);
+	d->syms = sym_proc_image(&(struct sym_image){ .maps = &maps, .read = sym_read, .read_arg = c },
+				 o.source ? SYM_SOURCE : 0);
 	if (!uw || !d->syms) {
 		r = ps_error_set(e, ENOMEM, "cannot set up the unwinder");
 		goto out;

@@ -134,8 +134,10 @@ size_t core_read_mem(struct core *c, uint64_t addr, void *buf, size_t len, bool 
 /* The segment holding addr, or NULL. */
 const struct core_segment *core_segment_at(const struct core *c, uint64_t addr);
 
-/* Maps in /proc/PID/maps form for the core (PT_LOAD + NT_FILE), malloc'd. */
-char *core_maps_text(struct core *c);
+/* Maps in /proc/PID/maps form for the core (PT_LOAD + NT_FILE), malloc'd.
+ * disk_paths: each file as it is opened (--exe, --sysroot), not as the
+ * core recorded it. */
+char *core_maps_text(struct core *c, bool disk_paths);
 /* The file on disk of ci.files[i] (--exe, --sysroot), opened once; -1 if none. */
 int core_file_fd(struct core *c, size_t i);
 

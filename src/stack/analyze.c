@@ -167,7 +167,7 @@ static int find_deadlocks(struct stk_dump *d, const struct stk_snap *st, size_t 
 			e->tid = tid[i];
 			e->waits_for_tid = wf[i];
 			e->lock_addr = addr[i];
-			e->lock_name = stk_symcache_data_name(d->syms, addr[i]);
+			e->lock_name = sym_data_name(d->syms, addr[i]);
 			e->frame = wait_frame(&d->threads[i]);
 			size_t nx = n;
 			for (size_t j = 0; j < n; j++)
@@ -229,7 +229,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 		for (int k = 0; k < nf; k++) {
 			th->frames[k].pc = pcs[k];
 			th->frames[k].by_fp = byfp[k];
-			th->frames[k].sym = stk_symcache_lookup(d->syms, pcs[k], k == 0);
+			th->frames[k].sym = sym_lookup(d->syms, pcs[k], k == 0);
 		}
 		t_sym += (double)(now_ns() - ts) / 1e6;
 		th->n_frames = (size_t)nf;
@@ -241,7 +241,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 		return ps_error_set(e, ECANCELED, "cancelled");
 	d->symbolize_ms = t_sym;
 	d->unwind_ms = (double)(now_ns() - t1) / 1e6 - t_sym;
-	d->n_syms = stk_symcache_count(d->syms);
+	d->n_syms = sym_proc_count(d->syms);
 	r = find_deadlocks(d, st, n);
 	if (r == 0) {
 		qsort(d->threads, d->n_threads, sizeof(*d->threads), cmp_tid);
@@ -275,7 +275,7 @@ void stk_dump_free(struct stk_dump *d)
 		free(d->cycles[c].edges);
 	}
 	free(d->cycles);
-	stk_symcache_free(d->syms);
+	sym_proc_free(d->syms);
 	free(d);
 }
 
@@ -291,7 +291,7 @@ size_t stk_chain(const struct stk_thread *t, char *buf, size_t size)
 	if (size)
 		buf[0] = '\0';
 	for (size_t i = first; i < t->n_frames && off + 1 < size; i++) {
-		const struct stk_sym *s = t->frames[i].sym;
+		const struct sym_info *s = t->frames[i].sym;
 		const char *name = s && s->function ? s->function : "??";
 		int n = snprintf(buf + off, size - off, "%s%s", i > first ? " <- " : "", name);
 		if (n < 0)

@@ -301,7 +301,8 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 		sn->futex_ok = st[i].futex_got == (ssize_t)sizeof(st[i].futex_words);
 	}
 	uw = stk_unwinder_new(pid, &fc.maps);
-	d->syms = stk_symcache_new(pid, maps_text, o.source);
+	d->syms = sym_proc_image(&(struct sym_image){ .pid = pid, .uid = t.uid, .maps = &fc.maps },
+				 o.source ? SYM_SOURCE : 0);
 	if (!uw || !d->syms) {
 		r = ps_error_set(e, ENOMEM, "cannot set up the unwinder");
 		goto fail;

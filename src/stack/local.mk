@@ -3,5 +3,5 @@
 # offline half (analyze.c) is shared with the core reader.
 libpscope_a_SOURCES += src/stack/freeze.c src/stack/freeze.h \
 	src/stack/stack.h src/stack/internal.h src/stack/dump.c \
-	src/stack/unwind.c src/stack/symbols.c src/stack/lockgraph.c \
+	src/stack/unwind.c src/stack/lockgraph.c \
 	src/stack/job.c src/stack/analyze.c
