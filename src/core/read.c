@@ -189,7 +189,7 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 	}
 	for (size_t i = 0; i < c->info.n_files; i++)
 		c->file_fds[i] = -2;
-	if (core_modules_load(c, o) < 0) {
+	if (!o->headers_only && core_modules_load(c, o) < 0) {
 		r = ps_error_set(e, ENOMEM, "out of memory");
 		goto fail;
 	}

@@ -108,6 +108,7 @@ struct core_module {
 struct core_open_opts {
 	const char *exe;               /* the executable, instead of NT_FILE's path */
 	const char *sysroot;           /* prefix for every file of the core */
+	bool headers_only;             /* notes and segments only: no module checks */
 };
 
 struct core {

@@ -39,6 +39,9 @@ kernel_cores() {
 			[ "$(ls "$tmp/k" | wc -l)" -ge 2 ] && break
 			sleep 0.05
 		done
+		# pscope cores reads the live core_pattern.
+		"$PSCOPE" cores >"$tmp/cores.txt" 2>&1
+		"$PSCOPE" cores --json >"$tmp/cores.json" 2>&1
 	)
 }
 
@@ -181,6 +184,33 @@ kill -9 "$D"
 sed -n '/^deadlock:/,/^$/p' "$tmp/pss" >"$tmp/ps.dl"
 check "pscope's core: the same cycle as live" cmp "$tmp/live.dl" "$tmp/ps.dl"
 check "pscope's core: no signal" grep -qx "no signal recorded: a snapshot of a running process (gcore, pscope core)" "$tmp/pss"
+
+# ---- pscope cores ----
+check "pscope cores: the pattern and its directory" sh -c "grep -qx 'core_pattern: $tmp/k/core.%p' '$tmp/cores.txt' && grep -qx 'cores go to: $tmp/k (files named core.\*)' '$tmp/cores.txt'"
+check "pscope cores: both cores, newest first, with signal, PID and program" \
+	sh -c "grep -E '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}  SIGSEGV +[0-9]+  crash2? ' '$tmp/cores.txt' | awk '{print \$4, \$NF}' | tr '\n' ' ' | grep -qx '$P2 $C2 $P1 $C1 '"
+check "pscope cores --json: the same" pyq "$tmp/cores.json" "
+assert d['kind'] == 'file' and d['dir'] == '$tmp/k' and d['core_pattern'] == '$tmp/k/core.%p', d
+c = d['cores']; assert [x['pid'] for x in c] == [$P2, $P1], c
+assert [x['program'] for x in c] == ['crash2', 'crash'], c
+assert all(x['signal'] == 11 and x['signal_name'] == 'SIGSEGV' for x in c), c"
+"$PSCOPE" cores --pattern "$tmp/k/core.%p" >"$tmp/cores2.txt"
+check "pscope cores --pattern: the same list" sh -c "grep -c SIGSEGV '$tmp/cores2.txt' | grep -qx 2"
+cp "$tmp/half" "$tmp/k/core.99999"
+"$PSCOPE" cores --pattern "core.%p" --dir "$tmp/k" >"$tmp/cores3.txt"
+check "a relative pattern with --dir; a cut core is marked" sh -c "grep -q 'core_pattern is relative' '$tmp/cores3.txt' && grep -q ' (cut short)\$' '$tmp/cores3.txt'"
+"$PSCOPE" cores --pattern "|/usr/bin/nosuch-handler %p" >"$tmp/cores4.txt"
+check "a pipe to a handler that keeps nothing: said, with how to change it" \
+	grep -q "^core_pattern pipes every core to /usr/bin/nosuch-handler, which keeps nothing pscope can read. To keep cores as files: sysctl -w kernel.core_pattern=/var/tmp/core.%e.%p (and the same line in a file of /etc/sysctl.d/ to keep it after a reboot), then \`ulimit -c unlimited\` in the shell that starts the program.$" "$tmp/cores4.txt"
+mkdir -p "$tmp/sd"
+cp "$C1" "$tmp/sd/core.crash.0.0123abcd.$P1.1700000000000000"
+: >"$tmp/sd/core.other.0.0123abcd.4242.1700000000000000.zst"
+"$PSCOPE" cores --pattern "|/usr/lib/systemd/systemd-coredump %P %u %g %s %t %c %h" --dir "$tmp/sd" --json >"$tmp/cores5.json"
+check "systemd-coredump's store: a plain core read, a compressed one named from its file name" pyq "$tmp/cores5.json" "
+assert d['kind'] == 'systemd-coredump' and 'coredumpctl dump' in d['advice'], d
+c = {x['pid']: x for x in d['cores']}
+assert c[$P1]['signal'] == 11 and not c[$P1]['compressed'], c
+assert c[4242]['compressed'] and c[4242]['program'] == 'other' and c[4242]['signal'] is None, c"
 
 # ---- not cores ----
 : >"$tmp/empty"

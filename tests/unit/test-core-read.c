@@ -4,6 +4,7 @@
  * under ASan in CI: none may read out of bounds). */
 #include "core/notes.h"
 #include "core/read.h"
+#include "core/where.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -246,8 +247,32 @@ static void test_names(void)
 	ok(core_sigcode_name(SIGSEGV, 99, &m) == NULL && m == NULL, "an unknown code: NULL");
 }
 
+static void test_where(void)
+{
+	struct core_where w;
+
+	core_where_parse("/var/tmp/core.%e.%p\n", false, NULL, &w);
+	ok(w.kind == CORE_WHERE_FILE && !strcmp(w.dir, "/var/tmp") && !w.dir_relative, "a file pattern: its directory");
+	is_str(w.glob, "core.*.*", "... the names it makes");
+	core_where_parse("core", true, "/home/u", &w);
+	ok(w.dir_relative && !strcmp(w.dir, "/home/u"), "relative: where the program ran");
+	is_str(w.glob, "core.*", "core_uses_pid adds .PID");
+	core_where_parse("/cores/%u/core[%p]", false, NULL, &w);
+	ok(w.dir_varies, "a directory with %%-specifiers varies");
+	is_str(w.glob, "core\\[*\\]", "fnmatch specials are literal");
+	core_where_parse("|/lib/systemd/systemd-coredump %P %u", false, NULL, &w);
+	ok(w.kind == CORE_WHERE_SYSTEMD && !strcmp(w.dir, "/var/lib/systemd/coredump"), "systemd-coredump: its store");
+	core_where_parse("|/usr/share/apport/apport -p%p", false, NULL, &w);
+	ok(w.kind == CORE_WHERE_APPORT, "apport");
+	core_where_parse("|/usr/bin/cat", false, NULL, &w);
+	ok(w.kind == CORE_WHERE_PIPE && !strcmp(w.handler, "/usr/bin/cat"), "another pipe: its handler");
+	core_where_parse("", false, NULL, &w);
+	ok(w.kind == CORE_WHERE_NONE, "empty: no cores");
+}
+
 int main(void)
 {
+	test_where();
 	test_good();
 	test_bad_sizes();
 	test_cuts_and_noise();
