@@ -82,8 +82,8 @@ static int merge_thread(struct stk_thread *th, const struct py_raw_thread *rt, s
 	return 0;
 }
 
-int stk_py_merge(struct stk_dump *d, const struct freeze *fz, struct py_proc *py, const struct py_snapshot *s,
-		 const struct py_mem *m, struct ps_error *e)
+int stk_py_merge(struct stk_dump *d, const struct stk_snap *st, size_t n, struct py_proc *py,
+		 const struct py_snapshot *s, const struct py_mem *m, struct ps_error *e)
 {
 	/* Every code object first: one that is not readable in a consistent
 	 * snapshot means the structures are not what they claim. */
@@ -95,12 +95,12 @@ int stk_py_merge(struct stk_dump *d, const struct freeze *fz, struct py_proc *py
 			return ps_error_set(e, EPROTO, "not a readable CPython: frame with an unreadable code object at 0x%llx",
 					    (unsigned long long)c->addr);
 	}
-	for (size_t i = 0; i < d->n_threads && i < fz->n; i++) {
+	py_thread_names_load(py, m); /* names are optional: threading may not be imported */
+	for (size_t i = 0; i < d->n_threads && i < n; i++) {
 		struct stk_thread *th = &d->threads[i];
-		const struct frozen_thread *ft = &fz->threads[i];
 		const struct py_raw_thread *rt = NULL;
 		for (size_t j = 0; j < s->n && !rt; j++)
-			if ((ft->stopped && s->threads[j].thread_id == ft->regs.fs_base) ||
+			if ((!th->skipped && s->threads[j].thread_id == st[i].regs.fs_base) ||
 			    (s->threads[j].tid && s->threads[j].tid == th->tid))
 				rt = &s->threads[j];
 		if (!rt)

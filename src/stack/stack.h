@@ -48,6 +48,7 @@ struct stk_thread {
 	struct stk_frame *frames;
 	size_t n_frames;
 	bool truncated;      /* --max-frames reached or the stack copy ended */
+	int signal;          /* from a core: the signal this thread received, else 0 */
 	int group;           /* index in dump->groups */
 	size_t n_py;         /* Python frames among frames */
 	char *python_name;   /* threading name (hostile), or NULL */
