@@ -72,8 +72,8 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	out_json_int(o, "freq", s->freq);
 	out_json_int(o, "samples", (long long)v->samples);
 	out_json_int(o, "lost", (long long)s->lost);
-	out_json_str(o, "python", s->python[0] ? s->python : NULL);
 	if (s->python[0]) {
+		out_json_str(o, "python", s->python);
 		out_json_int(o, "torn", (long long)s->torn);
 		out_json_int(o, "idle_skipped", (long long)s->idle_skipped);
 		out_json_bool(o, "idle", s->idle_included);

@@ -58,7 +58,7 @@ fi
 start_py "$py" "$src" || exit 1
 P=$TPID
 "$PSCOPE" top "$P" --duration 1 --native --json >"$tmp/j" 2>&1
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["python"] is not None or d["event"] == "python")' "$tmp/j"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit("python" in d or d["event"] == "python")' "$tmp/j"
 ok $? "--native: perf samples a CPython process"
 "$PSCOPE" top "$P" --duration 1 --freq 1000 --json >"$tmp/j" 2>&1
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["freq"] != 1000)' "$tmp/j"
