@@ -132,7 +132,7 @@ static int copy_frozen(struct freeze *fz, struct snap_thread *st, const struct p
 		if (!ft->stopped || ft->skipped)
 			continue;
 		uint64_t sp = ft->regs.rsp & ~7ull;
-		const struct proc_map *m = stk_map_find(maps, sp);
+		const struct proc_map *m = proc_maps_find(maps, sp);
 		uint64_t end = m ? m->end : sp + 4096;
 		s->lo = sp;
 		s->want = (size_t)(end - sp) < o->stack_max ? (size_t)(end - sp) : o->stack_max;
@@ -398,7 +398,7 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 	struct snap_thread *st = NULL;
 	char *maps_text = NULL;
 	struct stk_dump *d = NULL;
-	struct stk_unwinder *uw = NULL;
+	struct sym_unwinder *uw = NULL;
 	uint64_t t0 = now_ns();
 	int r;
 
@@ -470,7 +470,7 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 
 	/* Unwind from the copies. */
 	uint64_t t1 = now_ns();
-	uw = stk_unwinder_new(pid, &fc.maps);
+	uw = sym_unwinder_new(pid, &fc.maps);
 	uint64_t *pcs = malloc((size_t)o.max_frames * sizeof(*pcs));
 	bool *byfp = malloc((size_t)o.max_frames * sizeof(*byfp));
 	d->syms = sym_proc_image(&(struct sym_image){ .pid = pid, .uid = t.uid, .maps = &fc.maps },
@@ -493,7 +493,7 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 			progress(&o, 0.1 + 0.9 * (double)i / (double)fz.n, "unwinding thread %zu of %zu", i + 1, fz.n);
 		}
 		bool trunc = false;
-		int n = stk_unwind(uw, &s->ft->regs, s->stack, s->lo, s->len, pcs, byfp, o.max_frames, &trunc);
+		int n = sym_unwind(uw, &s->ft->regs, s->stack, s->lo, s->len, false, pcs, byfp, o.max_frames, &trunc);
 		th->truncated = trunc;
 		th->frames = calloc((size_t)n + 1, sizeof(*th->frames));
 		if (!th->frames)
@@ -539,7 +539,7 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 	r = 0;
 fail:
 	stk_dump_free(d);
-	stk_unwinder_free(uw);
+	sym_unwinder_free(uw);
 	free(st);
 	free(fc.arena);
 	proc_maps_free(&fc.maps);

@@ -11,20 +11,7 @@
 
 #include "proc/maps.h"
 #include "stack/stack.h"
-
-/* The mapping holding addr in a parsed /proc/PID/maps, or NULL. */
-const struct proc_map *stk_map_find(const struct proc_maps *m, uint64_t addr);
-
-/* Unwinder over copied stacks. Reads outside a stack copy (module text,
- * .eh_frame, [vdso]) come from the live process through a page cache:
- * those pages are read-only, so reading them after the release is safe. */
-struct stk_unwinder;
-struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct proc_maps *maps);
-/* Unwind one thread. pcs[0] is the interrupted pc; returns the frame
- * count (<= max); *truncated when max was reached. */
-int stk_unwind(struct stk_unwinder *u, const struct user_regs_struct *regs, const void *stack,
-	       uint64_t stack_lo, size_t stack_len, uint64_t *pcs, bool *by_fp, int max, bool *truncated);
-void stk_unwinder_free(struct stk_unwinder *u);
+#include "sym/unwind.h"
 
 /* Lock graph. The owner of a lock a thread waits on in futex(): op is the
  * futex op (cmd), w the 5 ints at the futex address (glibc

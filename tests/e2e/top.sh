@@ -24,7 +24,7 @@ ok $? "pscope top --json --folded exits 0"
 check "JSON has exactly the documented keys" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert sorted(d) == ["event", "freq", "functions", "lost", "pid", "samples"], sorted(d)
+assert sorted(d) == ["event", "freq", "functions", "lost", "pid", "samples", "truncated", "unwind"], sorted(d)
 assert d["pid"] == int(sys.argv[2]) and d["freq"] == 499 and d["event"] in ("cycles", "cpu-clock"), d
 assert d["samples"] > 100, d["samples"]
 for f in d["functions"]:
@@ -81,8 +81,8 @@ first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["functio
 hot=$(fn "$tmp/nofp.json" hot_work self_pct)
 check "no frame pointers: hot_work first ($first) with Self% within 10 points of 75 ($hot)" \
 	python3 -c "assert '$first' == 'hot_work' and abs($hot - 75) <= 10"
-"$PSCOPE" top "$TPID" --duration 1 >"$tmp/nofp.txt" 2>&1
-check "no frame pointers: the text report shows the truncated-stack share" grep -Eq 'truncated stacks [1-9][0-9.]*%' "$tmp/nofp.txt"
+"$PSCOPE" top "$TPID" --duration 1 --stack-copy 0 >"$tmp/nofp.txt" 2>&1
+check "no frame pointers and no stack copies: the text report shows the truncated-stack share" grep -Eq 'truncated stacks [1-9][0-9.]*%' "$tmp/nofp.txt"
 kill -9 "$TPID"
 
 # ---- threads born after sampling starts ----
@@ -148,6 +148,32 @@ assert not any(x["name"] == "[stripped]" for x in d["functions"])
 kill -0 "$dpid" || diag "deleted-program target died: $(cat $tmp/del.out)"; kill -0 "$spid" || diag "stripped target died: $(cat $tmp/strip.out)"
 kill -9 "$dpid" "$spid" 2>/dev/null
 
+# ---- a frameless leaf two calls deep: its caller is found through the CFI ----
+for b in leafchain leafchain-nofp; do
+	start_target $b
+	"$PSCOPE" top "$TPID" --duration 3 --freq 499 --json --folded "$tmp/$b.folded" >"$tmp/$b.json" 2>"$tmp/err"
+	hr=$(fn "$tmp/$b.json" handle_request total_pct)
+	check "$b: handle_request, caller of the frameless leaf, has Total >= 90% (got $hr)" python3 -c "assert $hr >= 90"
+	check "$b: the folded stacks hold the whole chain" grep -qE ';main;serve;handle_request;parse_payload [0-9]+$' "$tmp/$b.folded"
+	check "$b: unwound from the stack copies, under 2% truncated" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["unwind"] in ("dwarf", "mixed"), d["unwind"]
+assert d["truncated"] <= 0.02 * d["samples"], (d["truncated"], d["samples"])
+' "$tmp/$b.json"
+	kill -9 "$TPID"
+done
+# Frame pointers alone skip the caller of a frameless leaf.
+start_target leafchain
+"$PSCOPE" top "$TPID" --duration 2 --freq 499 --stack-copy 0 --json >"$tmp/lc-fp.json" 2>"$tmp/err"
+hr=$(fn "$tmp/lc-fp.json" handle_request total_pct)
+[ "$hr" = none ] && hr=0
+check "--stack-copy 0: frame pointers only, handle_request loses the leaf (Total $hr < 60)" python3 -c "
+import json; d = json.load(open('$tmp/lc-fp.json')); assert d['unwind'] == 'fp' and $hr < 60, d['unwind']"
+"$PSCOPE" top "$TPID" --duration 1 >"$tmp/lc.txt" 2>"$tmp/err"
+check "the text report says how the stacks were unwound" grep -qE '^call stacks: (fp|mixed|dwarf) \(frame pointers [0-9]+%, DWARF [0-9]+%\), 16384-byte stack copies$' "$tmp/lc.txt"
+kill -9 "$TPID"
+
 # ---- C++: names demangled ----
 start_target hotcpp
 "$PSCOPE" top "$TPID" --duration 2 --json >"$tmp/cpp.json" 2>&1
@@ -188,10 +214,11 @@ esac
 start_target hotloop
 "$PSCOPE" top "$TPID" --duration 60 >"$tmp/exit.txt" 2>"$tmp/exit.err" &
 ppid=$!
-# Kill the target once pscope samples it (it holds perf events) and has
-# had time to get samples.
+# Kill the target once pscope samples it (it holds its ring buffers and
+# the events on the target: 3 perf fds or more) and has had time to get
+# samples.
 for _ in $(seq 1 200); do
-	ls -l "/proc/$ppid/fd" 2>/dev/null | grep -q perf_event && break
+	[ "$(ls -l "/proc/$ppid/fd" 2>/dev/null | grep -c perf_event)" -ge 3 ] && break
 	sleep 0.1
 done
 sleep 1
@@ -236,7 +263,7 @@ if [ "$paranoid" -le 2 ]; then
 	ok $? "nobody samples its own process"
 	check "kernel samples are excluded and the report says why" \
 		grep -q "kernel excluded: perf_event_paranoid $paranoid and no CAP_PERFMON" "$tmp/own.txt"
-	check "hot_work leads" sh -c "sed -n 4p $tmp/own.txt | grep -q hot_work"
+	check "hot_work leads" sh -c "awk '/SELF%/ { getline; print; exit }' $tmp/own.txt | grep -q hot_work"
 	kill -9 "$opid"
 else
 	skip "perf_event_paranoid is $paranoid: users cannot sample at all"
@@ -251,6 +278,10 @@ ok $? "no PID: usage error"
 ok $? "frequency out of range: usage error"
 "$PSCOPE" top 1 --duration -1 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid duration" "$tmp/e"
 ok $? "negative duration: usage error"
+"$PSCOPE" top 1 --stack-copy 100 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid stack copy '100'" "$tmp/e"
+ok $? "stack copy not a multiple of 8: usage error"
+"$PSCOPE" top 1 --stack-copy 65536 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid stack copy '65536'" "$tmp/e"
+ok $? "stack copy above the kernel's limit: usage error"
 "$PSCOPE" top 4194304 --duration 1 2>"$tmp/e"; [ $? = 1 ] && grep -q "no process with PID 4194304" "$tmp/e"
 ok $? "no such process: a clear error"
 start_target hotloop
