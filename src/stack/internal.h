@@ -1,5 +1,5 @@
 /* Pieces of the stack dump shared by the files of src/stack and the unit
- * tests: maps parser, unwinder, symbol cache, lock graph. */
+ * tests: lock graph, the analysis shared with the core reader. */
 #ifndef PS_STACK_INTERNAL_H
 #define PS_STACK_INTERNAL_H
 
@@ -21,5 +21,25 @@ pid_t stk_lock_owner(int op, const uint32_t w[5]);
  * for (0: none). cycle_of[i] gets the cycle number (1-based) or 0.
  * Returns the number of cycles. */
 size_t stk_lock_cycles(const pid_t *tid, const pid_t *waits_for, size_t n, size_t *cycle_of);
+
+/* One thread of a snapshot, as the freeze or a core recorded it. */
+struct stk_snap {
+	struct stk_thread t;      /* tid, name, state, syscall, wchan, skipped */
+	struct user_regs_struct regs;
+	const unsigned char *stack; /* the stack from lo, len bytes */
+	uint64_t lo;
+	size_t len;
+	int futex_op;             /* in futex(): the op (cmd) and the 5 words at */
+	uint64_t futex_addr;      /* the address, when futex_ok */
+	uint32_t futex_words[5];
+	bool futex_ok;
+};
+
+/* Unwind, symbolize (through d->syms, set by the caller), find the
+ * deadlocks and group the stacks of n snapshot threads into d. */
+int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct sym_unwinder *uw,
+		const struct stk_opts *o, struct ps_error *e);
+void stk_progress(const struct stk_opts *o, double f, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool stk_cancelled(const struct stk_opts *o);
 
 #endif

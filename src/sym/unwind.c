@@ -42,6 +42,8 @@ struct module {
 
 struct sym_unwinder {
 	pid_t pid;
+	sym_read_fn read;    /* instead of the live process, when set (a core) */
+	void *read_arg;
 	const struct proc_maps *maps;
 	unw_addr_space_t as;
 	struct page *pages;
@@ -89,7 +91,9 @@ static struct page *page_get(struct sym_unwinder *u, uint64_t pa)
 	p->addr = pa + 1;
 	p->data = malloc(PAGE);
 	u->npages++;
-	if (p->data) {
+	if (p->data && u->read) {
+		p->ok = u->read(u->read_arg, pa, p->data, PAGE) == (ssize_t)PAGE;
+	} else if (p->data) {
 		struct iovec l = { p->data, PAGE }, r = { (void *)(uintptr_t)pa, PAGE };
 		p->ok = process_vm_readv(u->pid, &l, 1, &r, 1, 0) == (ssize_t)PAGE;
 	}
@@ -320,6 +324,17 @@ struct sym_unwinder *sym_unwinder_new(pid_t pid, const struct proc_maps *maps)
 	/* Many threads share return addresses: cache the register rules by pc
 	 * (per thread: the unwinder runs on one thread, no locking needed). */
 	unw_set_caching_policy(u->as, UNW_CACHE_PER_THREAD);
+	return u;
+}
+
+struct sym_unwinder *sym_unwinder_new_reader(const struct proc_maps *maps, sym_read_fn read, void *arg)
+{
+	struct sym_unwinder *u = sym_unwinder_new(0, maps);
+
+	if (u) {
+		u->read = read;
+		u->read_arg = arg;
+	}
 	return u;
 }
 

@@ -13,10 +13,14 @@
 #include <sys/user.h>
 
 #include "proc/maps.h"
+#include "sym/sym.h"
 
 struct sym_unwinder;
 /* maps: the process's mappings, borrowed (see sym_unwinder_set_maps). */
 struct sym_unwinder *sym_unwinder_new(pid_t pid, const struct proc_maps *maps);
+/* The same over another memory (a core's image): read returns the bytes it
+ * could read from addr on. */
+struct sym_unwinder *sym_unwinder_new_reader(const struct proc_maps *maps, sym_read_fn read, void *arg);
 /* The mappings changed (re-read): forget the unwind tables found so far. */
 void sym_unwinder_set_maps(struct sym_unwinder *u, const struct proc_maps *maps);
 void sym_unwinder_free(struct sym_unwinder *u);
