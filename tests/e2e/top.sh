@@ -130,21 +130,27 @@ rm -f "$tmp/del-hotloop"
 [ "$(fn "$tmp/del.json" hot_work module)" = "$tmp/del-hotloop (deleted)" ]
 ok $? "deleted program: functions named, module labelled (deleted)"
 "$PSCOPE" top "$spid" --duration 2 --json >"$tmp/strip.json" 2>&1
-# Each address of the stripped copy is its own module+0xoffset row; the
-# hottest lies inside hot_work (same layout as the unstripped build).
-read -r hw_start hw_size < <(nm -S "$TARGETS/hotloop" | awk '$4 == "hot_work" {print $1, $2}')
-check "stripped program: the hottest row is stripped-hotloop+0x... inside hot_work" python3 -c '
+# Each address of the stripped copy is its own module+0xoffset row (same
+# layout as the unstripped build): the rows inside hot_work outweigh those
+# inside cold_work.
+nm -S "$TARGETS/hotloop" | awk '$4 == "hot_work" || $4 == "cold_work" {print $4, $1, $2}' >"$tmp/syms"
+check "stripped program: module+0xoffset rows, more of them in hot_work than in cold_work" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-f = d["functions"][0]
-assert f["module"] == sys.argv[2], f
+syms = {n: (int(a, 16), int(z, 16)) for n, a, z in (l.split() for l in open(sys.argv[3]))}
 name = "stripped-hotloop+0x"
-assert f["name"].startswith(name), f
-off = int(f["name"][len(name):], 16)
-lo, size = int(sys.argv[3], 16), int(sys.argv[4], 16)
-assert lo <= off < lo + size, (hex(off), hex(lo), hex(size))
-assert not any(x["name"] == "[stripped]" for x in d["functions"])
-' "$tmp/strip.json" "$tmp/stripped-hotloop" "$hw_start" "$hw_size"
+per = {"hot_work": 0, "cold_work": 0}
+for f in d["functions"]:
+    assert f["name"] != "[stripped]", f
+    if f["module"] != sys.argv[2]:
+        continue
+    assert f["name"].startswith(name), f
+    off = int(f["name"][len(name):], 16)
+    for n, (lo, size) in syms.items():
+        if lo <= off < lo + size:
+            per[n] += f["samples"]
+assert per["hot_work"] > per["cold_work"], per
+' "$tmp/strip.json" "$tmp/stripped-hotloop" "$tmp/syms"
 kill -0 "$dpid" || diag "deleted-program target died: $(cat $tmp/del.out)"; kill -0 "$spid" || diag "stripped target died: $(cat $tmp/strip.out)"
 kill -9 "$dpid" "$spid" 2>/dev/null
 
