@@ -1,6 +1,7 @@
 /* pscope core PID [-o FILE] [--all-mappings] [--force] [--json]: write a
  * core file of a live process, which runs on afterwards. */
 #include "cmd/cmd.h"
+#include "i18n.h"
 #include "core/core.h"
 #include "out/escape.h"
 #include "out/json.h"
@@ -32,12 +33,18 @@ static void tty_progress(void *arg, const struct core_progress *p)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: pscope core PID [-o FILE] [--all-mappings] [--force] [--json]\n"
+	fprintf(f, "Usage: pscope core PID [-o FILE] [--method=fork|stop|copy] [--all-mappings] [--force] [--json]\n"
 		   "Write a core file of the live process PID (it runs on afterwards).\n"
 		   "  -o, --output=FILE   destination file or directory (default: core.COMM.PID.TIME here)\n"
 		   "  -a, --all-mappings  dump every mapping, ignoring coredump_filter and MADV_DONTDUMP\n"
 		   "  -f, --force         write even when the estimate exceeds the free space\n"
 		   "  -j, --json          print the result as JSON\n");
+	fprintf(f, _("  -m, --method=HOW    fork: the process forks a snapshot and runs on after a pause of\n"
+		     "                      milliseconds (each first write to a page meanwhile costs a\n"
+		     "                      copy-on-write fault, about %.1f us); stop: write with the process\n"
+		     "                      stopped (long pause, little memory); copy: copy to RAM while\n"
+		     "                      stopped, write after. Default: fork unless a check refuses it.\n"),
+		CORE_COW_US_PER_PAGE);
 }
 
 static int print_json(const struct core_result *r)
@@ -51,6 +58,12 @@ static int print_json(const struct core_result *r)
 	out_json_int(o, "disk_bytes", (long long)r->disk_bytes);
 	out_json_double(o, "pause_ms", r->pause_ms);
 	out_json_double(o, "wall_ms", r->wall_ms);
+	out_json_double(o, "sync_ms", r->sync_ms);
+	out_json_double(o, "wall_without_sync_ms", r->wall_ms - r->sync_ms);
+	out_json_str(o, "method", core_method_name(r->method));
+	out_json_str(o, "method_reason", r->method_why[0] ? r->method_why : NULL);
+	if (r->method == CORE_METHOD_FORK)
+		out_json_double(o, "snapshot_lifetime_ms", r->child_ms);
 	out_json_int(o, "threads", r->threads);
 	out_json_int(o, "threads_missed", r->threads_missed);
 	out_json_int(o, "mappings", r->mappings);
@@ -76,6 +89,12 @@ static void print_text(const struct core_result *r)
 	printf("  size        %s (%llu bytes), %s on disk\n", human_bytes(r->bytes, b, sizeof(b)),
 	       (unsigned long long)r->bytes, human_bytes(r->disk_bytes, d, sizeof(d)));
 	printf("  pause       %.1f ms with the process stopped (%.2f s in all)\n", r->pause_ms, r->wall_ms / 1000);
+	printf(_("  method      %s"), core_method_name(r->method));
+	if (r->method == CORE_METHOD_FORK)
+		printf(_(" (snapshot lived %.2f s: the process paid copy-on-write faults meanwhile)"), r->child_ms / 1000);
+	else if (r->method_why[0])
+		printf(_(" (not fork: %s)"), esc(r->method_why));
+	printf(_("\n  sync        %.2f s of fsync (%.2f s without it)\n"), r->sync_ms / 1000, (r->wall_ms - r->sync_ms) / 1000);
 	printf("  threads     %u", r->threads);
 	if (r->threads_missed)
 		printf(" (%u could not be stopped: their registers are missing)", r->threads_missed);
@@ -96,6 +115,7 @@ int cmd_core(int argc, char **argv)
 		{ "all-mappings", no_argument, NULL, 'a' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "method", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -103,14 +123,21 @@ int cmd_core(int argc, char **argv)
 	struct core_result res;
 	struct ps_error e;
 	bool json = false;
-	int c, r;
+	int c, r, m;
 
-	while ((c = getopt_long(argc, argv, "o:afjh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:afjm:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o.path = optarg; break;
 		case 'a': o.all_mappings = true; break;
 		case 'f': o.force = true; break;
 		case 'j': json = true; break;
+		case 'm':
+			if ((m = core_method_parse(optarg)) < 0) {
+				fprintf(stderr, _("pscope core: unknown method '%s' (fork, stop or copy)\n"), esc(optarg));
+				return 2;
+			}
+			o.method = (enum core_method)m;
+			break;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return 2;
 		}

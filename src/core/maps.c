@@ -71,7 +71,7 @@ static unsigned parse_vmflags(const char *l, size_t len)
 		unsigned bit;
 	} codes[] = {
 		{ "dd", CORE_VMF_DD }, { "io", CORE_VMF_IO }, { "ht", CORE_VMF_HT },
-		{ "sh", CORE_VMF_SH }, { "pf", CORE_VMF_PF },
+		{ "sh", CORE_VMF_SH }, { "pf", CORE_VMF_PF }, { "dc", CORE_VMF_DC }, { "wf", CORE_VMF_WF },
 	};
 	unsigned f = 0;
 

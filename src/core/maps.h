@@ -16,6 +16,8 @@ enum {
 	CORE_VMF_HT = 1u << 2,   /* ht: hugetlb */
 	CORE_VMF_SH = 1u << 3,   /* sh: VM_SHARED */
 	CORE_VMF_PF = 1u << 4,   /* pf: VM_PFNMAP */
+	CORE_VMF_DC = 1u << 5,   /* dc: VM_DONTCOPY (MADV_DONTFORK): not in a fork child */
+	CORE_VMF_WF = 1u << 6,   /* wf: VM_WIPEONFORK: zeros in a fork child */
 };
 
 /* /proc/PID/coredump_filter bits (core(5)). */
