@@ -101,7 +101,7 @@ struct core_result {
 	unsigned mappings;          /* PT_LOAD segments */
 	bool staged;                /* memory copied to RAM while stopped, written after */
 	enum core_method method;    /* the one used */
-	char method_why[256];       /* why not fork ("" when fork was used or forced) */
+	char method_why[256];       /* why not fork, or a note on the fork ("" if none) */
 	double sync_ms;             /* the final fsync */
 	double child_ms;            /* fork: how long the snapshot child lived */
 	struct core_skip *skipped;

@@ -73,9 +73,11 @@ void inject_test_pause(const char *step)
 
 	if (!want || strcmp(want, step))
 		return;
+	const char *ms = getenv("PSCOPE_TEST_PAUSE_MS");
+	long t = ms ? atol(ms) : 30000;
 	fprintf(stderr, "pscope: paused at %s\n", step);
 	fflush(stderr);
-	struct timespec ts = { 30, 0 };
+	struct timespec ts = { t / 1000, (t % 1000) * 1000000L };
 	nanosleep(&ts, NULL);
 }
 

@@ -171,15 +171,44 @@ static int children_of(pid_t pid, pid_t tid, pid_t *out, int max)
 	return n;
 }
 
-static char proc_state(pid_t p)
+/* State letter and exit signal (stat field 38) of process p; 0 if gone. */
+static char proc_state(pid_t p, int *exit_signal)
 {
-	char path[64], buf[512];
+	char path[64], buf[1024];
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)p);
 	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf)) <= 0)
 		return 0;
 	char *q = strrchr(buf, ')');
-	return q && q[1] == ' ' ? q[2] : 0;
+	if (!q || q[1] != ' ')
+		return 0;
+	if (exit_signal) {
+		/* Fields from 3 (state) on; exit_signal is field 38. */
+		char *f = q + 2;
+		*exit_signal = -1;
+		for (int k = 3; f && k < 38; k++) {
+			f = strchr(f, ' ');
+			if (f)
+				f++;
+		}
+		if (f)
+			*exit_signal = atoi(f);
+	}
+	return q[2];
+}
+
+/* Wait for p to be a zombie (or gone); with kill_it, SIGKILL it if it
+ * does not die by itself. Returns its state ('Z', or 0 when gone). */
+static char await_zombie(pid_t p, bool kill_it)
+{
+	char s = 0;
+
+	for (int tries = 0; tries < 400 && (s = proc_state(p, NULL)) && s != 'Z'; tries++) {
+		if (tries == 200 && kill_it)
+			kill(p, SIGKILL);
+		sleep_ms(5);
+	}
+	return s;
 }
 
 static pid_t ns_pid(pid_t p)
@@ -227,35 +256,37 @@ static void watchdog(int fd, struct target_id id, pid_t tid, struct inject_site 
 	if (target_open(&t, id.pid, &id, NULL) < 0)
 		_exit(0);
 	target_close(&t);
-	pid_t kids[MAX_KIDS];
-	int nk = 0;
 	if (child) {
-		kids[nk++] = child;
-	} else {
+		/* Ours for sure: it dies by itself (EXITKILL), or is killed. */
+		if (await_zombie(child, true) == 'Z')
+			reaper_reap(id.pid, tid, &site, child_ns ? child_ns : ns_pid(child), NULL);
+		_exit(0);
+	}
+	/* pscope died around the clone: the thread may still be on its way
+	 * through it (it runs on by itself when the tracer is gone, and an
+	 * untraced child exits at once). Watch for a new child of that
+	 * thread with exit signal 0 for a while; only reap, never kill. */
+	pid_t done[MAX_KIDS];
+	int ndone = 0;
+	for (int round = 0; round < 150; round++) {
 		pid_t now[MAX_KIDS];
 		int nn = children_of(id.pid, tid, now, MAX_KIDS);
 		for (int i = 0; i < nn; i++) {
 			bool old = false;
+			int es = -1;
 			for (int j = 0; j < nbefore; j++)
 				old |= before[j] == now[i];
-			if (!old)
-				kids[nk++] = now[i];
+			for (int j = 0; j < ndone; j++)
+				old |= done[j] == now[i];
+			if (old || !proc_state(now[i], &es) || es != 0 || ndone == MAX_KIDS)
+				continue;
+			done[ndone++] = now[i];
+			if (await_zombie(now[i], false) == 'Z')
+				reaper_reap(id.pid, tid, &site, ns_pid(now[i]), NULL);
 		}
-	}
-	for (int i = 0; i < nk; i++) {
-		pid_t k = kids[i];
-		pid_t kns = k == child && child_ns ? child_ns : ns_pid(k);
-		/* It dies by itself (EXITKILL, or its exit(0) frame). */
-		char s = 0;
-		for (int tries = 0; tries < 400 && (s = proc_state(k)) && s != 'Z' && s != 'X'; tries++)
-			sleep_ms(5);
-		if (s && s != 'Z' && s != 'X') {
-			kill(k, SIGKILL);
-			for (int tries = 0; tries < 400 && (s = proc_state(k)) && s != 'Z'; tries++)
-				sleep_ms(5);
-		}
-		if (s)
-			reaper_reap(id.pid, tid, &site, kns, NULL);
+		if (ndone)
+			break;
+		sleep_ms(20);
 	}
 	_exit(0);
 }

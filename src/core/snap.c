@@ -96,63 +96,97 @@ static int check_threads(struct cw *c, struct snap *s, char *why, size_t size)
 			return -1;
 		}
 		s->suspend_seccomp = true;
+		snprintf(why, size, "a seccomp filter is suspended for the injected calls (PTRACE_O_SUSPEND_SECCOMP)");
 	}
 	return 0;
 }
 
-static bool read_u64_file(const char *dir, const char *name, uint64_t *v, bool *max)
+static bool read_u64_file(const char *dir, const char *name, uint64_t *v)
 {
 	char path[PATH_MAX + 64], buf[64];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf)) <= 0)
 		return false;
-	*max = !strncmp(buf, "max", 3);
-	*v = *max ? UINT64_MAX : strtoull(buf, NULL, 10);
+	*v = !strncmp(buf, "max", 3) ? UINT64_MAX : strtoull(buf, NULL, 10);
+	if (*v >= (1ull << 62)) /* v1's "unlimited" */
+		*v = UINT64_MAX;
 	return true;
 }
 
-/* The cgroup v2 limits on the way up from the process's group. */
-static int check_cgroups(struct cw *c, uint64_t need, char *why, size_t size)
-{
-	char buf[4096], dir[PATH_MAX], hb[16], nb[16];
+struct cg_files {
+	const char *root;               /* where the hierarchy is mounted */
+	const char *pids_max, *pids_cur, *mem_max, *mem_cur;
+};
 
-	if (read_file_at(c->t.dirfd, "cgroup", buf, sizeof(buf)) <= 0)
+/* One hierarchy, from the process's group up to the root. */
+static int check_cgroup(const struct cg_files *f, const char *path, uint64_t need, char *why, size_t size)
+{
+	char dir[PATH_MAX], hb[16], nb[16];
+	size_t rl = strlen(f->root);
+
+	if (snprintf(dir, sizeof(dir), "%s%s", f->root, path) >= (int)sizeof(dir))
 		return 0;
-	char *p = strstr(buf, "0::");
-	if (p != buf && (!p || p[-1] != '\n'))
-		return 0;
-	p += 3;
-	char *nl = strchr(p, '\n');
-	if (nl)
-		*nl = '\0';
-	if (snprintf(dir, sizeof(dir), "%s%s", CGROOT, p) >= (int)sizeof(dir))
-		return 0;
-	while (strlen(dir) > strlen(CGROOT)) {
+	while (strlen(dir) >= rl) {
 		uint64_t lim, cur;
-		bool lmax, cmax;
-		if (read_u64_file(dir, "pids.max", &lim, &lmax) && !lmax && read_u64_file(dir, "pids.current", &cur, &cmax) &&
-		    cur >= lim) {
-			snprintf(why, size, "cgroup %s reached pids.max (%llu): clone would fail", dir + strlen(CGROOT),
-				 (unsigned long long)lim);
+		if (f->pids_max && read_u64_file(dir, f->pids_max, &lim) && lim != UINT64_MAX &&
+		    read_u64_file(dir, f->pids_cur, &cur) && cur >= lim) {
+			snprintf(why, size, "cgroup %s reached its pids limit (%llu tasks): clone would fail",
+				 dir[rl] ? dir + rl : "/", (unsigned long long)lim);
 			return -1;
 		}
-		if (read_u64_file(dir, "memory.max", &lim, &lmax) && !lmax &&
-		    read_u64_file(dir, "memory.current", &cur, &cmax)) {
+		if (f->mem_max && read_u64_file(dir, f->mem_max, &lim) && lim != UINT64_MAX &&
+		    read_u64_file(dir, f->mem_cur, &cur)) {
 			uint64_t head = lim > cur ? lim - cur : 0;
 			if (head < need) {
 				snprintf(why, size,
 					 "memory cgroup %s has %s of headroom; the copy-on-write of a fork snapshot "
 					 "could need %s",
-					 dir + strlen(CGROOT), human_bytes(head, hb, sizeof(hb)),
+					 dir[rl] ? dir + rl : "/", human_bytes(head, hb, sizeof(hb)),
 					 human_bytes(need, nb, sizeof(nb)));
 				return -1;
 			}
 		}
 		char *slash = strrchr(dir, '/');
-		if (!slash)
+		if (!slash || (size_t)(slash - dir) < rl)
 			break;
 		*slash = '\0';
+	}
+	return 0;
+}
+
+/* The pids and memory limits of cgroup v2, or of v1's pids and memory
+ * hierarchies, on the way up from the process's groups. */
+static int check_cgroups(struct cw *c, uint64_t need, char *why, size_t size)
+{
+	static const struct cg_files v2 = { CGROOT, "pids.max", "pids.current", "memory.max", "memory.current" };
+	static const struct cg_files v2u = { CGROOT "/unified", "pids.max", "pids.current", "memory.max",
+					     "memory.current" };
+	static const struct cg_files v1p = { CGROOT "/pids", "pids.max", "pids.current", NULL, NULL };
+	static const struct cg_files v1m = { CGROOT "/memory", NULL, NULL, "memory.limit_in_bytes",
+					     "memory.usage_in_bytes" };
+	char buf[4096], probe[64];
+
+	if (read_file_at(c->t.dirfd, "cgroup", buf, sizeof(buf)) <= 0)
+		return 0;
+	for (char *line = buf, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *ctl = strchr(line, ':'), *path = ctl ? strchr(ctl + 1, ':') : NULL;
+		if (!path)
+			continue;
+		*path++ = '\0';
+		ctl++;
+		const struct cg_files *f = NULL;
+		if (!*ctl)
+			f = read_file_at(AT_FDCWD, CGROOT "/cgroup.controllers", probe, sizeof(probe)) > 0 ? &v2 : &v2u;
+		else if (!strcmp(ctl, "pids"))
+			f = &v1p;
+		else if (!strcmp(ctl, "memory"))
+			f = &v1m;
+		if (f && check_cgroup(f, path, need, why, size) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -170,6 +204,7 @@ int snap_check(struct cw *c, char *why, size_t size)
 	}
 	s->mem_fd = s->pagemap_fd = -1;
 	c->snap = s;
+	why[0] = '\0';
 	if (check_threads(c, s, why, size) < 0)
 		return -1;
 	/* What the process could rewrite while the child lives: assume a

@@ -2,6 +2,7 @@
  * The file is out.c's, the memory mem.c's, the fork snapshot snap.c's. */
 #include "core/cw.h"
 #include "doors.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <elf.h>
@@ -275,6 +276,16 @@ out:
 
 /* ---- choosing the method ---- */
 
+static int forced_fork_error(struct cw *c, const char *why)
+{
+	ps_error_set(c->e, EAGAIN, _("no fork snapshot of process %d: %s (no file written, the process runs on)"),
+		     (int)c->pid, why);
+	if (c->e)
+		strlcpy_ps(c->e->fix, _("use --method stop or --method copy, or leave the choice to pscope"),
+			   sizeof(c->e->fix));
+	return -EAGAIN;
+}
+
 /* The copy method keeps the whole core in RAM: only when it fits. */
 static bool copy_fits(uint64_t disk_bytes)
 {
@@ -282,7 +293,7 @@ static bool copy_fits(uint64_t disk_bytes)
 	return disk_bytes + (16u << 20) <= avail / 4 && disk_bytes <= (1ull << 30);
 }
 
-static void choose(struct cw *c, const struct core_estimate *est)
+static int choose(struct cw *c, const struct core_estimate *est)
 {
 	char why[sizeof(c->res->method_why)];
 	enum core_method m = c->o->method;
@@ -292,15 +303,19 @@ static void choose(struct cw *c, const struct core_estimate *est)
 #if defined(__x86_64__)
 		if (snap_check(c, why, sizeof(why)) == 0) {
 			c->method = CORE_METHOD_FORK;
-			return;
+			strlcpy_ps(c->res->method_why, why, sizeof(c->res->method_why)); /* a note, if any */
+			return 0;
 		}
 #else
 		snprintf(why, sizeof(why), "the fork snapshot is implemented for x86-64 only");
 #endif
+		if (m == CORE_METHOD_FORK)
+			return forced_fork_error(c, why);
 		m = copy_fits(est->disk_bytes) ? CORE_METHOD_COPY : CORE_METHOD_STOP;
 	}
 	c->method = m;
 	strlcpy_ps(c->res->method_why, why, sizeof(c->res->method_why));
+	return 0;
 }
 
 /* Shared mappings are live in a fork child, MADV_DONTFORK ones missing,
@@ -340,6 +355,8 @@ static int frozen_work(struct cw *c)
 			return 0;
 		}
 		/* The process is as it was: fall back while it is stopped. */
+		if (c->o->method == CORE_METHOD_FORK)
+			return forced_fork_error(c, why);
 		c->method = CORE_METHOD_STOP;
 		snprintf(c->res->method_why, sizeof(c->res->method_why), "%s", why);
 	}
@@ -412,8 +429,10 @@ static int dump(struct cw *c)
 	if ((r = free_space(c->dir, &est.free_bytes, c->e)) < 0 || (r = check_space(c, &est)) < 0 ||
 	    (r = cw_make_temp(c)) < 0)
 		return r;
-	choose(c, &est);
+	r = choose(c, &est);
 	core_maps_free(&c->maps);
+	if (r < 0)
+		return r;
 	if (c->method == CORE_METHOD_COPY)
 		cw_arena_prepare(c, est.disk_bytes);
 	char exe[PATH_MAX];
