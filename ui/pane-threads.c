@@ -145,17 +145,11 @@ static void threads_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 static bool threads_key(void *st, const struct pane_ctx *c, int ch, int rows)
 {
 	struct threads_pane *p = st;
-	return table_key(&p->tab, ch, rows - 2, p, threads_cmp);
+	return table_key(&p->tab, ch, p, threads_cmp);
 }
 
 const struct pane_ops pane_threads = {
-	.name = "threads",
-	.title = "Threads",
-	.hotkey = '5',
-	.source = "/proc/%d/task/TID/{stat,status,syscall,wchan,schedstat}; syscall needs ptrace access",
-	.file = "task",
-	.explain = "pane-threads",
-	.refresh_ms = 900,
+	.desc = &pane_desc_threads,
 	.create = threads_create,
 	.destroy = threads_destroy,
 	.update = threads_refresh,

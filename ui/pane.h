@@ -1,6 +1,8 @@
 /* Panes of the detail screen: one file each (ui/pane-*.c), each a table
- * entry. The screen owns the target and the header data; a pane reads its
- * own /proc source only while it is shown, at most every refresh_ms. */
+ * entry over its description in src/pane/ (name, title, key, source, the
+ * file of its door, refresh interval, help text). The screen owns the
+ * target and the header data; a pane reads its own /proc source only
+ * while it is shown, at most every desc->refresh_ms. */
 #ifndef PS_UI_PANE_H
 #define PS_UI_PANE_H
 
@@ -9,7 +11,9 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "pane/pane.h"
 #include "proc/info.h"
+#include "table.h"
 
 struct ui;
 
@@ -35,13 +39,7 @@ struct pane_ctx {
 };
 
 struct pane_ops {
-	const char *name;      /* "fd", as in `pscope show --pane fd` */
-	const char *title;     /* "FDs" on the tab bar */
-	int hotkey;            /* switches to the pane */
-	const char *source;    /* where the data comes from ("%d" is the PID) */
-	const char *file;      /* the /proc/PID file named when access is refused */
-	const char *explain;   /* F1: what each field means, data/help/<explain>.txt */
-	int refresh_ms;        /* minimum time between two reads */
+	const struct pane_desc *desc;  /* name, title, key, source, door, help */
 	void *(*create)(void);
 	void (*destroy)(void *st);
 	/* Read the pane's source. 0, or -errno (the screen turns EACCES/EPERM
@@ -53,44 +51,5 @@ struct pane_ops {
 };
 
 extern const struct pane_ops pane_status, pane_fd, pane_maps, pane_mem, pane_threads;
-
-/* A scrolling, sortable table shared by the panes. Rows are the pane's own
- * data; the table keeps the order, the selection and the sort column. */
-struct table_col {
-	const char *title;
-	int width;             /* 0: the rest of the line; -1: hidden */
-	bool right;            /* right-aligned (numbers) */
-};
-
-struct table {
-	const struct table_col *cols;
-	int ncols;
-	int n;                 /* rows */
-	int *order;            /* display position -> row */
-	int cap;
-	int sel, top;          /* display positions */
-	int sort_col;
-	bool sort_desc;
-};
-
-/* Text of a cell; returns the row's attribute (0 for normal). */
-typedef int (*table_cell_fn)(void *st, int row, int col, char *buf, size_t size);
-/* Compare rows a and b on column col (<0, 0, >0). */
-typedef int (*table_cmp_fn)(void *st, int a, int b, int col);
-
-void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col, bool desc);
-/* New data: n rows, re-sorted; the selection stays at the same position. */
-void table_set_rows(struct table *t, int n, void *st, table_cmp_fn cmp);
-void table_draw(struct table *t, int y0, int rows, void *st, table_cell_fn cell);
-/* Bring the selection into view for body rows (table_draw does it too):
- * the rows on screen are then order[top .. top + body). */
-void table_scroll(struct table *t, int body);
-/* Up/Down/PgUp/PgDn/Home/End/j/k move; '<' '>' pick the sort column, 'I'
- * inverts it. */
-bool table_key(struct table *t, int ch, int rows, void *st, table_cmp_fn cmp);
-void table_free(struct table *t);
-
-/* Scroll offset for a plain list of n lines shown in rows (keys as above). */
-bool pane_scroll_key(int *top, int n, int rows, int ch);
 
 #endif

@@ -16,7 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct pane_ops *const panes[] = { &pane_status, &pane_fd, &pane_maps, &pane_mem, &pane_threads };
+/* The TUI side of each pane of the registry (src/pane/), in its order. */
+static const struct pane_ops *const panes[PANE_COUNT] = {
+	[PANE_STATUS] = &pane_status, [PANE_FD] = &pane_fd,   [PANE_MAPS] = &pane_maps,
+	[PANE_MEM] = &pane_mem,       [PANE_THREADS] = &pane_threads,
+};
 #define NPANES ((int)ARRAY_SIZE(panes))
 
 struct detail {
@@ -125,7 +129,7 @@ static void refresh_pane(struct detail *d, struct ui *ui, bool force)
 	if (d->frozen || !d->pst[d->cur])
 		return;
 	fill_ctx(d, ui, &c);
-	if (!force && d->read_at[d->cur] > 0 && (c.now - d->read_at[d->cur]) * 1000 < p->refresh_ms)
+	if (!force && d->read_at[d->cur] > 0 && (c.now - d->read_at[d->cur]) * 1000 < p->desc->refresh_ms)
 		return;
 	r = p->update(d->pst[d->cur], &c);
 	d->read_at[d->cur] = c.now;
@@ -134,7 +138,7 @@ static void refresh_pane(struct detail *d, struct ui *ui, bool force)
 		d->have[d->cur] = true;
 	if (r < 0) {
 		char what[96];
-		snprintf(what, sizeof(what), "read /proc/%d/%s", (int)d->t.id.pid, p->file);
+		snprintf(what, sizeof(what), "read /proc/%d/%s", (int)d->t.id.pid, p->desc->file);
 		ps_error_clear(&d->perr[d->cur]);
 		door_refused(&d->perr[d->cur], PS_OP_READ_PROC, d->t.id.pid, r, what);
 		refresh_info(d); /* gone? then say how it ended */
@@ -179,15 +183,14 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 		x = 0;
 		for (int k = 0; k < NPANES; k++) {
 			int attr = k == d->cur ? (int)(draw_attr(COL_SELECT) | A_BOLD) : draw_attr(COL_NORMAL);
-			x += draw_textf(y, x, -1, attr, " %c %s ", panes[k]->hotkey, panes[k]->title);
+			x += draw_textf(y, x, -1, attr, " %c %s ", panes[k]->desc->hotkey, panes[k]->desc->title);
 			x += draw_text(y, x, -1, draw_attr(COL_DIM), "|");
 		}
 		draw_text(y, x, -1, draw_attr(COL_DIM), " Tab/Shift-Tab or 1-5 switch");
 		y++;
 	}
 	if (y - y0 < rows) {
-		snprintf(src, sizeof(src), p->source, (int)d->t.id.pid, (int)d->t.id.pid);
-		draw_textf(y++, 0, -1, draw_attr(COL_DIM), "Source: %s", src);
+		draw_textf(y++, 0, -1, draw_attr(COL_DIM), "Source: %s", pane_source(p->desc, d->t.id.pid, src, sizeof(src)));
 	}
 	int body = rows - (y - y0);
 	d->body_rows = body;
@@ -226,25 +229,22 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 	case '\t': switch_pane(d, ui, d->cur + 1); return true;
 	case KEY_BTAB: switch_pane(d, ui, d->cur - 1); return true;
 	case KEY_F(1):
-		screen_help_open(ui, panes[d->cur]->explain, panes[d->cur]->title);
+		screen_help_open(ui, panes[d->cur]->desc->help, panes[d->cur]->desc->title);
 		return true;
-	case 's': screen_stack_open(ui, &d->t.id); return true;
-	case 'h': screen_hot_open(ui, &d->t.id); return true;
-	case 'C': screen_core_open(ui, &d->t.id); return true;
-	case 27: case KEY_LEFT: return false; /* the loop pops the screen */
+	case 27: return false; /* the loop pops the screen */
 	case KEY_F(5): case 12:
 		refresh_info(d);
 		refresh_pane(d, ui, true);
 		return ch == KEY_F(5);
 	}
 	for (int k = 0; k < NPANES; k++)
-		if (ch == panes[k]->hotkey) {
+		if (ch == panes[k]->desc->hotkey) {
 			switch_pane(d, ui, k);
 			return true;
 		}
 	struct pane_ctx c;
 	fill_ctx(d, ui, &c);
-	return panes[d->cur]->on_key && panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : LINES - 6);
+	return panes[d->cur]->on_key && panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : draw_rows() - 6);
 }
 
 static void detail_tick(struct ui *ui, void *st)
@@ -269,10 +269,11 @@ static const struct ui_fkey detail_fkeys[] = {
 	{ "C", "Core" }, { "F5", "Read" }, { "Esc", "Back" }, { "F10", "Quit" }, { NULL, NULL },
 };
 
-/* `D` opens the Doors screen on this process. */
-static pid_t detail_selected_pid(void *p)
+/* s, h, C and D act on this process. */
+static bool detail_selected(void *p, struct target_id *id)
 {
-	return ((struct detail *)p)->t.id.pid;
+	*id = ((struct detail *)p)->t.id;
+	return true;
 }
 
 static const struct screen_ops detail_ops = {
@@ -282,7 +283,7 @@ static const struct screen_ops detail_ops = {
 	.draw = detail_draw,
 	.key = detail_key,
 	.tick = detail_tick,
-	.selected_pid = detail_selected_pid,
+	.selected = detail_selected,
 	.destroy = detail_destroy,
 };
 

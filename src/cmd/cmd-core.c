@@ -7,7 +7,6 @@
 #include "out/json.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,22 +28,6 @@ static void tty_progress(void *arg, const struct core_progress *p)
 	(void)arg;
 	fprintf(stderr, "\r\033[K%s", core_progress_text(p, line, sizeof(line)));
 	fflush(stderr);
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "Usage: pscope core PID [-o FILE] [--method=fork|stop|copy] [--all-mappings] [--force] [--json]\n"
-		   "Write a core file of the live process PID (it runs on afterwards).\n"
-		   "  -o, --output=FILE   destination file or directory (default: core.COMM.PID.TIME here)\n"
-		   "  -a, --all-mappings  dump every mapping, ignoring coredump_filter and MADV_DONTDUMP\n"
-		   "  -f, --force         write even when the estimate exceeds the free space\n"
-		   "  -j, --json          print the result as JSON\n");
-	fprintf(f, _("  -m, --method=HOW    fork: the process forks a snapshot and runs on after a pause of\n"
-		     "                      milliseconds (each first write to a page meanwhile costs a\n"
-		     "                      copy-on-write fault, about %.1f us); stop: write with the process\n"
-		     "                      stopped (long pause, little memory); copy: copy to RAM while\n"
-		     "                      stopped, write after. Default: fork unless a check refuses it.\n"),
-		CORE_COW_US_PER_PAGE);
 }
 
 static int print_json(const struct core_result *r)
@@ -91,10 +74,12 @@ static void print_text(const struct core_result *r)
 	printf("  pause       %.1f ms with the process stopped (%.2f s in all)\n", r->pause_ms, r->wall_ms / 1000);
 	printf(_("  method      %s"), core_method_name(r->method));
 	if (r->method == CORE_METHOD_FORK)
-		printf(_(" (snapshot lived %.2f s: the process paid copy-on-write faults meanwhile)"), r->child_ms / 1000);
-	else if (r->method_why[0])
-		printf(_(" (not fork: %s)"), esc(r->method_why));
-	printf(_("\n  sync        %.2f s of fsync (%.2f s without it)\n"), r->sync_ms / 1000, (r->wall_ms - r->sync_ms) / 1000);
+		printf(_(" (the snapshot lived %.2f s: first writes to pages meanwhile paid copy-on-write faults)"),
+		       r->child_ms / 1000);
+	if (r->method_why[0])
+		printf(r->method == CORE_METHOD_FORK ? " (%s)" : _(" (not fork: %s)"), esc(r->method_why));
+	printf(_("\n  sync        %.2f s of fsync (%.2f s without it)\n"), r->sync_ms / 1000,
+	       (r->wall_ms - r->sync_ms) / 1000);
 	printf("  threads     %u", r->threads);
 	if (r->threads_missed)
 		printf(" (%u could not be stopped: their registers are missing)", r->threads_missed);
@@ -108,53 +93,41 @@ static void print_text(const struct core_result *r)
 	printf("open it with: gdb %s %s\n", r->exe[0] ? esc(r->exe) : "EXE", esc(r->path));
 }
 
-int cmd_core(int argc, char **argv)
+struct core_args {
+	struct core_opts o;
+	bool json;
+};
+
+static int core_option(void *state, int opt, const char *arg)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "all-mappings", no_argument, NULL, 'a' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "method", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct core_opts o = { .cancel = &core_cancel };
+	struct core_args *a = state;
+
+	switch (opt) {
+	case 'o': a->o.path = arg; break;
+	case 'a': a->o.all_mappings = true; break;
+	case 'f': a->o.force = true; break;
+	case 'j': a->json = true; break;
+	case 'm': {
+		int m = core_method_parse(arg);
+		if (m < 0)
+			return cmd_bad_value("core", _("unknown method '%s' (fork, stop or copy)"), arg);
+		a->o.method = (enum core_method)m;
+		break;
+	}
+	}
+	return 0;
+}
+
+static int core_exec(void *state, pid_t pid)
+{
+	struct core_args *a = state;
+	struct core_opts o = a->o;
 	struct core_result res;
 	struct ps_error e;
-	bool json = false;
-	int c, r, m;
+	bool json = a->json;
+	int r;
 
-	while ((c = getopt_long(argc, argv, "o:afjm:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o.path = optarg; break;
-		case 'a': o.all_mappings = true; break;
-		case 'f': o.force = true; break;
-		case 'j': json = true; break;
-		case 'm':
-			if ((m = core_method_parse(optarg)) < 0) {
-				fprintf(stderr, _("pscope core: unknown method '%s' (fork, stop or copy)\n"), esc(optarg));
-				return 2;
-			}
-			o.method = (enum core_method)m;
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "pscope core: missing PID\n");
-		usage(stderr);
-		return 2;
-	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "pscope core: unexpected argument '%s'\n", esc(argv[optind + 1]));
-		return 2;
-	}
-	pid_t pid = cmd_parse_pid("core", argv[optind]);
-	if (pid < 0)
-		return 2;
-
+	o.cancel = &core_cancel;
 	/* Ctrl-C cancels cleanly: the threads are released, the partial file removed. */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -176,3 +149,34 @@ int cmd_core(int argc, char **argv)
 	core_result_free(&res);
 	return r;
 }
+
+static const struct option core_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "all-mappings", no_argument, NULL, 'a' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "method", required_argument, NULL, 'm' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cmd_entry cmd_core_entry = {
+	.name = "core",
+	.args = "PID [-o FILE] [--method=fork|stop|copy] [--all-mappings] [--force] [--json]",
+	.help = N_("Write a core file of the live process PID (it runs on afterwards).\n"
+		   "  -o, --output=FILE   destination file or directory (default: core.COMM.PID.TIME here)\n"
+		   "  -a, --all-mappings  dump every mapping, ignoring coredump_filter and MADV_DONTDUMP\n"
+		   "  -f, --force         write even when the estimate exceeds the free space\n"
+		   "  -j, --json          print the result as JSON\n"
+		   "  -m, --method=HOW    fork: the process forks a snapshot and runs on after a pause of\n"
+		   "                      milliseconds; each first write to a page while the snapshot is\n"
+		   "                      read costs it a copy-on-write fault (about 2.6 us a page here);\n"
+		   "                      stop: write with the process stopped (long pause, little memory);\n"
+		   "                      copy: copy to RAM while stopped, write after.\n"
+		   "                      Default: fork, unless a check refuses it (said in the result).\n"),
+	.shortopts = "o:afjm:",
+	.options = core_options,
+	.pid = CMD_PID_REQUIRED,
+	.state_size = sizeof(struct core_args),
+	.option = core_option,
+	.exec = core_exec,
+};

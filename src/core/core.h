@@ -2,7 +2,7 @@
  * libelf, loadable by gdb and eu-stack, while the process runs on.
  *
  * Three methods, chosen per dump (core_opts.method, `--method`):
- *   fork  stop every thread (stack/freeze.h), read registers, notes and the
+ *   fork  stop every thread (src/freeze.h), read registers, notes and the
  *         mapping table, make the process fork itself through ptrace
  *         (core/inject.h: a clone with exit signal 0 injected into one
  *         stopped thread), copy what the child does not freeze (shared,
@@ -126,5 +126,13 @@ int core_estimate(pid_t pid, const struct target_id *want, const struct core_opt
 int core_write(pid_t pid, const struct target_id *want, const struct core_opts *o, struct core_result *res,
 	       struct ps_error *e);
 void core_result_free(struct core_result *res);
+
+/* The writer as a job on the ATTACH lane (src/core/job.c): the result is a
+ * struct core_result, released with core_result_release. */
+struct workers;
+struct job_handler;
+unsigned core_job_submit(struct workers *w, const struct target_id *id, const char *path,
+			 const struct job_handler *h);
+void core_result_release(void *res);
 
 #endif

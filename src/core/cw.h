@@ -18,7 +18,7 @@
 #include "core/maps.h"
 #include "core/notes.h"
 #include "core/reaper.h"
-#include "stack/freeze.h"
+#include "freeze.h"
 
 #define CORE_BUF ((size_t)4 << 20)    /* the bounded buffer: one read, one write */
 #define EXTRA_SEGS 64                 /* room for unreadable ranges splitting mappings */

@@ -3,6 +3,7 @@
 #include "core/cw.h"
 #include "doors.h"
 #include "i18n.h"
+#include "freeze.h"
 #include "util.h"
 
 #include <elf.h>
