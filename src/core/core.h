@@ -89,6 +89,8 @@ struct core_estimate {
 	uint64_t free_bytes;        /* available in the destination's filesystem */
 	unsigned mappings;
 	unsigned threads;
+	enum core_method method;    /* what core_write would use now (AUTO: refused) */
+	char method_why[256];       /* why not fork, a note, or why refused */
 };
 
 struct core_result {

@@ -201,11 +201,14 @@ static char proc_state(pid_t p, int *exit_signal)
  * does not die by itself. Returns its state ('Z', or 0 when gone). */
 static char await_zombie(pid_t p, bool kill_it)
 {
+	struct target_id id;
 	char s = 0;
 
+	if (target_id_of(p, &id, NULL) < 0)
+		return proc_state(p, NULL);
 	for (int tries = 0; tries < 400 && (s = proc_state(p, NULL)) && s != 'Z'; tries++) {
 		if (tries == 200 && kill_it)
-			kill(p, SIGKILL);
+			target_signal(&id, SIGKILL, NULL);
 		sleep_ms(5);
 	}
 	return s;

@@ -26,6 +26,7 @@ struct snap {
 	bool suspend_seccomp;
 	pid_t tid;
 	pid_t child, child_ns;
+	struct target_id child_id;      /* pinned at birth */
 	bool child_dead;
 	int mem_fd, pagemap_fd;
 	uint64_t t_fork;
@@ -259,7 +260,7 @@ static void kill_child(struct snap *s)
 
 	if (!s->child || s->child_dead)
 		return;
-	kill(s->child, SIGKILL);
+	target_signal(&s->child_id, SIGKILL, NULL);
 	for (;;) {
 		pid_t w = waitpid(s->child, &st, __WALL);
 		if (w < 0 && errno == EINTR)
@@ -318,6 +319,7 @@ int snap_fork(struct cw *c, char *why, size_t size)
 	 * first the OOM killer takes if copy-on-write runs out of memory. */
 	while (waitpid(s->child, &st, __WALL) < 0 && errno == EINTR)
 		;
+	target_id_of(s->child, &s->child_id, NULL);
 	ptrace(PTRACE_SETOPTIONS, s->child, NULL, (void *)(long)PTRACE_O_EXITKILL);
 	snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)s->child);
 	int fd = open(path, O_WRONLY | O_CLOEXEC);

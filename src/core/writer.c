@@ -95,30 +95,48 @@ static unsigned thread_count(struct target *t)
 	return (unsigned)strtoul(p + 9, NULL, 10);
 }
 
+static int choose(struct cw *c, const struct core_estimate *est);
+
 int core_estimate(pid_t pid, const struct target_id *want, const struct core_opts *o, struct core_estimate *est,
 		  struct ps_error *e)
 {
-	struct target t;
-	struct core_maps m;
+	struct cw c;
+	struct core_result res;
 	char dir[PATH_MAX], base[NAME_MAX + 1];
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	int r;
 
 	memset(est, 0, sizeof(*est));
-	if ((r = target_open(&t, pid, want, e)) < 0)
+	memset(&c, 0, sizeof(c));
+	memset(&res, 0, sizeof(res));
+	c.pid = pid;
+	c.o = o;
+	c.res = &res;
+	c.e = e;
+	c.page = (uint64_t)sysconf(_SC_PAGESIZE);
+	if ((r = target_open(&c.t, pid, want, e)) < 0)
 		return r;
-	r = core_dest_split(o->path, t.comm, pid, dir, sizeof(dir), base, sizeof(base), e);
+	r = core_dest_split(o->path, c.t.comm, pid, dir, sizeof(dir), base, sizeof(base), e);
 	if (r == 0)
-		r = read_smaps(&t, &m, e);
+		r = read_smaps(&c.t, &c.maps, e);
 	if (r < 0) {
-		target_close(&t);
+		target_close(&c.t);
 		return r;
 	}
-	core_maps_decide(&m, read_filter(&t), o->all_mappings);
-	est->threads = thread_count(&t);
-	estimate_from(&m, 0, o->all_mappings, est->threads, page, est);
-	core_maps_free(&m);
-	target_close(&t);
+	core_maps_decide(&c.maps, read_filter(&c.t), o->all_mappings);
+	est->threads = thread_count(&c.t);
+	estimate_from(&c.maps, 0, o->all_mappings, est->threads, c.page, est);
+	/* The method the dump would use now, and why. */
+	if (choose(&c, est) == 0) {
+		est->method = c.method;
+		strlcpy_ps(est->method_why, res.method_why, sizeof(est->method_why));
+	} else {
+		est->method = CORE_METHOD_AUTO;
+		strlcpy_ps(est->method_why, e ? e->msg : "", sizeof(est->method_why));
+		ps_error_clear(e);
+	}
+	snap_free(&c);
+	core_maps_free(&c.maps);
+	target_close(&c.t);
 	if (snprintf(est->path, sizeof(est->path), "%s/%s", dir, base) >= (int)sizeof(est->path))
 		return cw_fs_error(e, ENAMETOOLONG, NULL, "destination too long");
 	return free_space(dir, &est->free_bytes, e);
@@ -366,7 +384,7 @@ static int frozen_work(struct cw *c)
 	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
 	cw_phase(c, c->method == CORE_METHOD_COPY ? CORE_PHASE_COPY : CORE_PHASE_STREAM, c->total);
 	r = cw_copy(c, NULL);
-	if (r == 0 && cw_target_gone(c))
+	if (r == -ESRCH || (r == 0 && cw_target_gone(c)))
 		return gone_error(c);
 	return r;
 }
