@@ -326,8 +326,12 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 			   cs.est.path, b, c);
 		return;
 	}
-	method_text(&cs.est, m, sizeof(m));
-	snprintf(q, sizeof(q), _("Write the core %s? about %s on disk (%s in all), %s free; PID %d to %s"), m, b, a, c,
+	if (cs.est.method == CORE_METHOD_FORK)
+		snprintf(m, sizeof(m), _("by fork snapshot: each first write to a page costs the process ~%.1f us until done"),
+			 CORE_COW_US_PER_PAGE);
+	else
+		snprintf(m, sizeof(m), _("%s, not fork: %s"), core_method_name(cs.est.method), cs.est.method_why);
+	snprintf(q, sizeof(q), _("Write the core? about %s on disk (%s in all), %s free; %s; PID %d to %s"), b, a, c, m,
 		 (int)pid, cs.est.path);
 	if (!ui_confirm(ui, q)) {
 		ui_message(ui, false, "no core written");
