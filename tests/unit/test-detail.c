@@ -11,6 +11,7 @@
 #include "proc/task.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -210,6 +211,32 @@ static void test_maps(void)
 	proc_maps_free(&m);
 }
 
+/* The parser's copy of the text ends right before an unmapped page, so a
+ * compare that runs past a short last line faults instead of passing. */
+static void test_maps_short_last_line(void)
+{
+	static const char *const tails[] = { "S", "Sh", "Shared_Dirt", "P", "Private_Dirty", "Private_D" };
+	long pg = sysconf(_SC_PAGESIZE);
+	char *area = mmap(NULL, (size_t)pg * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char in[256];
+
+	if (area == MAP_FAILED || mprotect(area + pg, (size_t)pg, PROT_NONE)) {
+		ok(0, "guard page");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		struct proc_maps m = { 0 };
+		int len = snprintf(in, sizeof(in), "7f00-7f01 rw-p 0 00:00 0\nRss: 4 kB\n%s", tails[i]);
+		m.text = area + pg - (len + 1);
+		m.text_cap = (size_t)len + 1;
+		is_int(proc_maps_parse(in, (size_t)len, true, &m), 0, "smaps ending in '%s' parses", tails[i]);
+		ok(m.n == 1 && m.v[0].rss_kb == 4 && m.v[0].dirty_kb == -1, "'%s' is no dirty field", tails[i]);
+		free(m.v);
+		free(m.io);
+	}
+	munmap(area, (size_t)pg * 2);
+}
+
 static void test_rollup(void)
 {
 	struct proc_rollup r;
@@ -332,6 +359,7 @@ int main(void)
 	test_fd_cached();
 	test_net();
 	test_maps();
+	test_maps_short_last_line();
 	test_rollup();
 	test_task();
 	test_info();
