@@ -1,6 +1,7 @@
 /* pscope show PID [--pane status|fd|maps|mem|threads|all] [--json]: one
  * snapshot of the detail panes, as text or JSON. */
 #include "cmd/cmd.h"
+#include "i18n.h"
 #include "doors.h"
 #include "out/escape.h"
 #include "out/json.h"
@@ -32,6 +33,8 @@ struct show {
 	double interval;
 	int repeat;
 	bool kthread;                  /* no address space: maps/mem are empty */
+	bool zombie;                   /* exited, not reaped: no memory, no fds */
+	pid_t ppid;
 	struct json_object *jpanes;
 	int failed;
 };
@@ -72,6 +75,24 @@ static void pane_error(struct show *s, const char *pane, int err, const char *fi
 		section(s, pane, src);
 		printf("refused: %s\n", esc(ps_error_str(&e, buf, sizeof(buf))));
 	}
+	/* The exit status says a pane failed: stderr says which. */
+	fprintf(stderr, _("pscope show: %s pane: %s\n"), pane, esc(ps_error_str(&e, buf, sizeof(buf))));
+}
+
+/* A zombie has released its memory and files: its empty panes say why
+ * instead of failing. */
+static bool zombie_pane(const struct show *s, const char *pane, const char *source)
+{
+	if (!s->zombie)
+		return false;
+	if (s->json) {
+		json_object_object_add(s->jpanes, pane, json_object_new_object());
+	} else {
+		section(s, pane, source);
+		printf(_("zombie: it has exited and its parent (PID %d) has not reaped it; it has no memory or open files\n"),
+		       (int)s->ppid);
+	}
+	return true;
 }
 
 static void section(const struct show *s, const char *title, const char *source)
@@ -352,6 +373,8 @@ static void show_fd(struct show *s)
 	struct proc_net net = { 0 };
 	int err;
 
+	if (zombie_pane(s, "fd", "/proc/PID/fd"))
+		return;
 	if (s->repeat) {
 		time_fds(s, &l, &net, false, "fd pane (links, types, sockets; fdinfo of 50 visible rows)");
 		time_fds(s, &l, &net, true, "fd with every fdinfo (batch output)");
@@ -436,8 +459,12 @@ static void show_maps(struct show *s)
 	struct proc_maps m = { 0 };
 	struct proc_map_agg *agg = NULL;
 	size_t nagg = 0;
-	double *times = s->repeat ? calloc((size_t)s->repeat, sizeof(double)) : NULL;
+	double *times;
 	int err = 0;
+
+	if (zombie_pane(s, "maps", "/proc/PID/maps"))
+		return;
+	times = s->repeat ? calloc((size_t)s->repeat, sizeof(double)) : NULL;
 
 	for (int i = 0; i <= s->repeat; i++) {
 		uint64_t t0 = now_ns();
@@ -534,6 +561,8 @@ static void show_mem(struct show *s)
 	struct proc_rollup r;
 	int err = proc_rollup_read(s->t.dirfd, &r);
 
+	if (err && zombie_pane(s, "mem", "/proc/PID/smaps_rollup"))
+		return;
 	if (err && s->kthread) {
 		if (s->json)
 			json_object_object_add(s->jpanes, "mem", json_object_new_object());
@@ -744,6 +773,8 @@ int cmd_show(int argc, char **argv)
 		printf("Command: %s\n", hdr.cmdline[0] ? esc(hdr.cmdline) : "(none: kernel thread or zombie)");
 	}
 	s.kthread = hdr.kthread;
+	s.zombie = hdr.stat.state == 'Z';
+	s.ppid = hdr.stat.ppid;
 	if (s.panes & P_STATUS)
 		show_status(&s);
 	if (s.panes & P_FD)
