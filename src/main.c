@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "../ui/ui.h"
 
@@ -28,14 +29,13 @@ static const struct subcmd {
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: pscope [OPTION]...            interactive inspector\n"
+	fputs(_("Usage: pscope [OPTION]...            interactive inspector\n"
 		"  or:  pscope COMMAND [ARG]...       one snapshot to stdout\n"
 		"\n"
 		"A live, top-like inspector for Linux processes: process list, per-process\n"
 		"panes (status, fds, maps, memory, threads), hot functions from perf sampling,\n"
-		"all-thread stack dumps with deadlock detection, and core files.\n"
-		"\n"
+		"all-thread stack dumps with deadlock detection, and core files.\n"), f);
+	fputs(_("\n"
 		"Options:\n"
 		"  -d, --delay=TENTHS     refresh every TENTHS of a second (default 15)\n"
 		"  -p, --pid=PID          open the detail screen of PID\n"
@@ -45,12 +45,12 @@ static void usage(FILE *f)
 		"  -h, --help             display this help and exit\n"
 		"  -V, --version          output version information and exit\n"
 		"\n"
-		"Commands:\n");
+		"Commands:\n"), f);
 	for (size_t i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
 		fprintf(f, "  pscope %s\n", subcmds[i].usage);
-	fprintf(f, "\nKeys inside pscope: press F1 or ? for help.\n"
-		   "Permissions: `pscope doors` shows which kernel doors are open.\n"
-		   "Full documentation: man pscope\n");
+	fputs(_("\nKeys inside pscope: press F1 or ? for help.\n"
+		"Permissions: `pscope doors` shows which kernel doors are open.\n"
+		"Full documentation: man pscope\n"), f);
 }
 
 int main(int argc, char **argv)
@@ -68,12 +68,12 @@ int main(int argc, char **argv)
 	struct ui_opts uo = { .delay_tenths = 15 };
 	int c;
 
-	setlocale(LC_ALL, "");
+	i18n_init();
 	if (argc > 1 && argv[1][0] != '-') {
 		for (size_t i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
 			if (!strcmp(argv[1], subcmds[i].name))
 				return subcmds[i].run(argc - 1, argv + 1);
-		fprintf(stderr, "pscope: unknown command '%s'\nTry 'pscope --help' for more information.\n",
+		fprintf(stderr, _("pscope: unknown command '%s'\nTry 'pscope --help' for more information.\n"),
 			esc(argv[1]));
 		return 2;
 	}
