@@ -1,3 +1,6 @@
 # Hardening: faults, awkward processes, hostile input.
 TESTS += tests/e2e/faults.sh
 EXTRA_DIST += tests/e2e/faults.sh
+noinst_PROGRAMS += tests/targets/zombie
+tests_targets_zombie_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_zombie_LDFLAGS = $(TARGET_LDFLAGS)

@@ -184,9 +184,9 @@ static int free_space(const char *dir, uint64_t *out, struct ps_error *e)
 	/* A directory nobody may write to is refused for that, not for the
 	 * space it lacks (a read-only filesystem shows little or none free). */
 	if (vfs.f_flag & ST_RDONLY)
-		return door_file_refused(e, dir, EROFS, _("write a core in"));
+		return door_file_refused(e, dir, EROFS, "create a file in");
 	if (faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
-		return door_file_refused(e, dir, errno, _("write a core in"));
+		return door_file_refused(e, dir, errno, "create a file in");
 	*out = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	return 0;
 }
