@@ -14,17 +14,9 @@
 #include "out/escape.h"
 #include "../ui/ui.h"
 
-static const struct subcmd {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *usage;
-} subcmds[] = {
-	{ "list", cmd_list, "list [--sort KEY] [--tree] [--threads] [--interval SEC] [--json]" },
-	{ "show", cmd_show, "show PID [--pane status|fd|maps|mem|threads|all] [--json]" },
-	{ "stack", cmd_stack, "stack PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]" },
-	{ "top", cmd_top, "top PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]" },
-	{ "core", cmd_core, "core PID [-o FILE] [--all-mappings] [--force] [--json]" },
-	{ "doors", cmd_doors, "doors [PID] [--json]" },
+/* The batch subcommands, one entry per src/cmd/cmd-*.c. */
+static const struct cmd_entry *const commands[] = {
+	&cmd_list_entry, &cmd_show_entry, &cmd_stack_entry, &cmd_top_entry, &cmd_core_entry, &cmd_doors_entry,
 };
 
 static void usage(FILE *f)
@@ -46,8 +38,8 @@ static void usage(FILE *f)
 		"  -V, --version          output version information and exit\n"
 		"\n"
 		"Commands:\n"), f);
-	for (size_t i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
-		fprintf(f, "  pscope %s\n", subcmds[i].usage);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  pscope %s %s\n", commands[i]->name, commands[i]->args);
 	fputs(_("\nKeys inside pscope: press F1 or ? for help.\n"
 		"Permissions: `pscope doors` shows which kernel doors are open.\n"
 		"Full documentation: man pscope\n"), f);
@@ -70,9 +62,9 @@ int main(int argc, char **argv)
 
 	i18n_init();
 	if (argc > 1 && argv[1][0] != '-') {
-		for (size_t i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
-			if (!strcmp(argv[1], subcmds[i].name))
-				return subcmds[i].run(argc - 1, argv + 1);
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[1], commands[i]->name))
+				return cmd_run(commands[i], argc - 1, argv + 1);
 		fprintf(stderr, _("pscope: unknown command '%s'\nTry 'pscope --help' for more information.\n"),
 			esc(argv[1]));
 		return 2;

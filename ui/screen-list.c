@@ -5,6 +5,7 @@
 #include "meters.h"
 #include "proc/ptable.h"
 #include "proc/sysinfo.h"
+#include "target.h"
 #include "util.h"
 
 #define NCURSES_WIDECHAR 1
@@ -407,7 +408,8 @@ static void send_signal(struct ui *ui, struct list_state *ls, int idx)
 		ui_message(ui, false, "no signal sent");
 		return;
 	}
-	if (proc_send_signal(proc->pid, proc->starttime, signals[idx].sig, &e) < 0)
+	struct target_id id = { proc->pid, proc->starttime };
+	if (target_signal(&id, signals[idx].sig, &e) < 0)
 		ui_error(ui, &e);
 	else
 		ui_message(ui, false, "sent %s to PID %d", signals[idx].name, (int)proc->pid);

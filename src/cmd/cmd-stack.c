@@ -1,11 +1,11 @@
 /* pscope stack PID: every thread's stack from one short freeze, and the
  * deadlocks among them. */
 #include "cmd/cmd.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "out/json.h"
 #include "stack/stack.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,16 +15,6 @@ struct stack_flags {
 	bool json, source, inlines, group;
 	int max_frames;
 };
-
-static const char usage[] =
-	"Usage: pscope stack PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]\n"
-	"Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
-	"unwind and symbolize them and report the deadlocks among them.\n"
-	"  --json          JSON instead of text\n"
-	"  --source        file:line of every frame (needs debug info)\n"
-	"  --inlines       show inlined calls as frames of their own (implies --source)\n"
-	"  --no-group      print every thread, not one stack per group of identical ones\n"
-	"  --max-frames N  frames per thread (default 64)\n";
 
 static void print_frame(const struct stk_frame *f, int *no, const struct stack_flags *fl)
 {
@@ -205,60 +195,40 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
 	return out_json_print(stdout, root, 1);
 }
 
-int cmd_stack(int argc, char **argv)
+static void stack_init(void *state)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "source", no_argument, NULL, 's' },
-		{ "inlines", no_argument, NULL, 'i' },
-		{ "no-group", no_argument, NULL, 'g' },
-		{ "max-frames", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct stack_flags fl = { .group = true, .max_frames = 64 };
+	struct stack_flags *fl = state;
+
+	fl->group = true;
+	fl->max_frames = 64;
+}
+
+static int stack_option(void *state, int opt, const char *arg)
+{
+	struct stack_flags *fl = state;
+
+	switch (opt) {
+	case 'j': fl->json = true; break;
+	case 's': fl->source = true; break;
+	case 'i': fl->inlines = fl->source = true; break;
+	case 'g': fl->group = false; break;
+	case 'm': {
+		char *end;
+		long v = strtol(arg, &end, 10);
+		if (*end || end == arg || v < 1 || v > 4096)
+			return cmd_bad_value("stack", "--max-frames wants a number from 1 to 4096, not '%s'", arg);
+		fl->max_frames = (int)v;
+		break;
+	}
+	}
+	return 0;
+}
+
+static int stack_exec(void *state, pid_t pid)
+{
+	struct stack_flags fl = *(struct stack_flags *)state;
 	struct ps_error e;
 	struct stk_dump *d;
-	int c;
-
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': fl.json = true; break;
-		case 's': fl.source = true; break;
-		case 'i': fl.inlines = fl.source = true; break;
-		case 'g': fl.group = false; break;
-		case 'm': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || end == optarg || v < 1 || v > 4096) {
-				fprintf(stderr, "pscope stack: --max-frames wants a number from 1 to 4096, not '%s'\n",
-					esc(optarg));
-				return 2;
-			}
-			fl.max_frames = (int)v;
-			break;
-		}
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			if (optopt == 'm')
-				fprintf(stderr, "pscope stack: --max-frames needs a number\n");
-			else
-				fprintf(stderr, "pscope stack: unknown option '%s'\n", esc(argv[optind - 1]));
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "pscope stack: unexpected argument '%s'\n%s", esc(argv[optind + 1]), usage);
-		return 2;
-	}
-	pid_t pid = cmd_parse_pid("stack", optind < argc ? argv[optind] : NULL);
-	if (pid < 0)
-		return 2;
 
 	struct stk_opts o = { .max_frames = fl.max_frames, .source = fl.source };
 	ps_error_clear(&e);
@@ -277,3 +247,32 @@ int cmd_stack(int argc, char **argv)
 	stk_dump_free(d);
 	return 0;
 }
+
+/* Long options only (the letters are internal). */
+static const struct option stack_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "source", no_argument, NULL, 's' },
+	{ "inlines", no_argument, NULL, 'i' },
+	{ "no-group", no_argument, NULL, 'g' },
+	{ "max-frames", required_argument, NULL, 'm' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cmd_entry cmd_stack_entry = {
+	.name = "stack",
+	.args = "PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]",
+	.help = N_("Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
+		   "unwind and symbolize them and report the deadlocks among them.\n"
+		   "  --json          JSON instead of text\n"
+		   "  --source        file:line of every frame (needs debug info)\n"
+		   "  --inlines       show inlined calls as frames of their own (implies --source)\n"
+		   "  --no-group      print every thread, not one stack per group of identical ones\n"
+		   "  --max-frames N  frames per thread (default 64)\n"),
+	.shortopts = "",
+	.options = stack_options,
+	.pid = CMD_PID_REQUIRED,
+	.state_size = sizeof(struct stack_flags),
+	.init = stack_init,
+	.option = stack_option,
+	.exec = stack_exec,
+};

@@ -1,4 +1,3 @@
-# src/core/local.mk: the ELF core writer.
+# src/core/: the ELF core writer.
 libpscope_a_SOURCES += src/core/core.h src/core/writer.c \
 	src/core/dest.c src/core/maps.h src/core/maps.c src/core/notes.h src/core/notes.c
-nobase_dist_pkgdata_DATA += data/help/core.txt

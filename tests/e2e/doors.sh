@@ -133,7 +133,7 @@ check "a bad PID is quoted" grep -qx "pscope doors: invalid PID '12x'" "$out/bad
 for f in "" --json; do
 	$PSCOPE doors $f >/dev/full 2>"$out/full.txt"
 	ok "$([ $? = 1 ]; echo $?)" "a full disk fails with status 1 ($f)"
-	check "a full disk is said ($f)" grep -qx "pscope doors: cannot write the report" "$out/full.txt"
+	check "a full disk is said ($f)" grep -q "^pscope doors: cannot write the output" "$out/full.txt"
 done
 $PSCOPE doors 1 2 >/dev/null 2>&1
 ok "$([ $? = 2 ]; echo $?)" "two PIDs are a usage error"
