@@ -89,7 +89,7 @@ static int layout(struct stack_state *s, struct row *rows, int max)
 			ADD(ROW_THREAD, (int)g, gr->members[k], 0);
 		const struct stk_thread *t = &d->threads[gr->members[0]];
 		for (size_t f = 0; f < t->n_frames; f++) {
-			const struct stk_sym *sym = t->frames[f].sym;
+			const struct sym_info *sym = t->frames[f].sym;
 			if (s->inlines && sym)
 				for (size_t i = 0; i < sym->n_inl; i++)
 					ADD(ROW_INLINE, (int)g, f, i);
@@ -126,7 +126,7 @@ static void draw_row(struct stack_state *s, const struct row *r, int y, bool sel
 		break;
 	case ROW_EDGE: {
 		const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
-		const struct stk_sym *fs = e->frame ? e->frame->sym : NULL;
+		const struct sym_info *fs = e->frame ? e->frame->sym : NULL;
 		char lock[600];
 		snprintf(lock, sizeof(lock), "0x%llx%s%s%s", (unsigned long long)e->lock_addr,
 			 e->lock_name ? " (" : "", e->lock_name ? e->lock_name : "", e->lock_name ? ")" : "");
@@ -165,26 +165,26 @@ static void draw_row(struct stack_state *s, const struct row *r, int y, bool sel
 	case ROW_INLINE: {
 		const struct stk_thread *t = &d->threads[d->groups[r->group].members[0]];
 		const struct stk_frame *f = &t->frames[r->a];
-		const struct stk_sym *sym = f->sym;
+		const struct sym_info *sym = f->sym;
 		const char *mod = sym && sym->module ? sym->module : "?";
 		int x = draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->a, (unsigned long long)f->pc) + 6;
 		const char *file = NULL;
 		int line = 0;
 		if (r->kind == ROW_INLINE) {
-			const struct stk_inline *in = &sym->inl[r->b];
+			const struct sym_inline *in = &sym->inl[r->b];
 			x += draw_textf(y, x, -1, base | A_BOLD, "%s", in->function ? in->function : "??");
 			x += draw_text(y, x, -1, selected ? base : draw_attr(COL_DIM), " (inlined)");
 			file = in->file;
 			line = in->line;
 		} else {
-			if (sym && sym->function)
+			if (sym && !(sym->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON)))
 				x += draw_textf(y, x, -1, base | A_BOLD, "%s+0x%llx", sym->function,
 						(unsigned long long)sym->offset);
 			else
-				x += draw_text(y, x, -1, base, "??");
-			bool inner = !s->inlines && sym && sym->n_inl;
-			file = inner ? sym->inl[0].file : sym ? sym->file : NULL;
-			line = inner ? sym->inl[0].line : sym ? sym->line : 0;
+				x += draw_text(y, x, -1, base, sym ? sym->function : "??");
+			/* The line in the named function, as gdb shows it. */
+			file = sym ? sym->file : NULL;
+			line = sym ? sym->line : 0;
 		}
 		x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), "  (%s)%s", mod, f->by_fp ? " fp" : "");
 		if (s->source && file)

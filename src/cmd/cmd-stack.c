@@ -18,7 +18,7 @@ struct stack_flags {
 
 static void print_frame(const struct stk_frame *f, int *no, const struct stack_flags *fl)
 {
-	const struct stk_sym *s = f->sym;
+	const struct sym_info *s = f->sym;
 	const char *mod = s && s->module ? s->module : "?";
 
 	if (fl->inlines && s) {
@@ -31,15 +31,16 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 		}
 	}
 	printf("#%d 0x%llx ", (*no)++, (unsigned long long)f->pc);
-	if (s && s->function)
+	if (s && !(s->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON)))
 		printf("%s+0x%llx", esc(s->function), (unsigned long long)s->offset);
 	else
-		printf("??");
+		printf("%s", s ? esc(s->function) : "??");
 	printf(" (%s)", esc(mod));
 	if (fl->source && s) {
-		/* Without --inlines, the line of the pc itself (innermost). */
-		const char *file = !fl->inlines && s->n_inl ? s->inl[0].file : s->file;
-		int line = !fl->inlines && s->n_inl ? s->inl[0].line : s->line;
+		/* The line in the named function, as gdb shows it (inlined
+		 * calls at the pc have their own lines, with --inlines). */
+		const char *file = s->file;
+		int line = s->line;
 		if (file)
 			printf(" [%s:%d]", esc(file), line);
 	}
@@ -163,14 +164,15 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
 			out_json_str(jt, "skipped", t->skipped);
 		for (size_t k = 0; k < t->n_frames; k++) {
 			const struct stk_frame *f = &t->frames[k];
-			const struct stk_sym *s = f->sym;
+			const struct sym_info *s = f->sym;
 			if (fl->inlines)
 				for (size_t n = 0; n < s->n_inl; n++)
 					json_object_array_add(frames, json_frame(f->pc, s->inl[n].function, -1, s->module,
 										 s->inl[n].file, s->inl[n].line, true));
-			const char *file = fl->source ? (!fl->inlines && s->n_inl ? s->inl[0].file : s->file) : NULL;
-			int line = !fl->inlines && s->n_inl ? s->inl[0].line : s->line;
-			json_object_array_add(frames, json_frame(f->pc, s->function, s->function ? (long long)s->offset : -1,
+			const char *file = fl->source ? s->file : NULL;
+			int line = s->line;
+			json_object_array_add(frames, json_frame(f->pc, s->function,
+								 s->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON) ? -1 : (long long)s->offset,
 								 s->module, file, line, false));
 		}
 		json_object_object_add(jt, "frames", frames);

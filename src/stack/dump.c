@@ -333,7 +333,7 @@ static int find_deadlocks(struct stk_dump *d, const struct snap_thread *st, size
 			e->tid = tid[i];
 			e->waits_for_tid = wf[i];
 			e->lock_addr = addr[i];
-			e->lock_name = stk_symcache_data_name(d->syms, addr[i]);
+			e->lock_name = sym_data_name(d->syms, addr[i]);
 			e->frame = wait_frame(&d->threads[i]);
 			size_t nx = n;
 			for (size_t j = 0; j < n; j++)
@@ -473,7 +473,8 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 	uw = stk_unwinder_new(pid, &fc.maps);
 	uint64_t *pcs = malloc((size_t)o.max_frames * sizeof(*pcs));
 	bool *byfp = malloc((size_t)o.max_frames * sizeof(*byfp));
-	d->syms = stk_symcache_new(pid, maps_text, o.source);
+	d->syms = sym_proc_image(&(struct sym_image){ .pid = pid, .uid = t.uid, .maps = &fc.maps },
+				 o.source ? SYM_SOURCE : 0);
 	if (!uw || !pcs || !byfp || !d->syms) {
 		free(pcs);
 		free(byfp);
@@ -501,7 +502,7 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 		for (int k = 0; k < n; k++) {
 			th->frames[k].pc = pcs[k];
 			th->frames[k].by_fp = byfp[k];
-			th->frames[k].sym = stk_symcache_lookup(d->syms, pcs[k], k == 0);
+			th->frames[k].sym = sym_lookup(d->syms, pcs[k], k == 0);
 		}
 		t_sym += (double)(now_ns() - ts) / 1e6;
 		th->n_frames = (size_t)n;
@@ -515,7 +516,7 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 	}
 	d->symbolize_ms = t_sym;
 	d->unwind_ms = (double)(now_ns() - t1) / 1e6 - t_sym;
-	d->n_syms = stk_symcache_count(d->syms);
+	d->n_syms = sym_proc_count(d->syms);
 	r = find_deadlocks(d, st, fz.n);
 	if (r == 0) {
 		qsort(d->threads, d->n_threads, sizeof(*d->threads), cmp_tid);
@@ -564,7 +565,7 @@ void stk_dump_free(struct stk_dump *d)
 		free(d->cycles[c].edges);
 	}
 	free(d->cycles);
-	stk_symcache_free(d->syms);
+	sym_proc_free(d->syms);
 	free(d);
 }
 
@@ -580,7 +581,7 @@ size_t stk_chain(const struct stk_thread *t, char *buf, size_t size)
 	if (size)
 		buf[0] = '\0';
 	for (size_t i = first; i < t->n_frames && off + 1 < size; i++) {
-		const struct stk_sym *s = t->frames[i].sym;
+		const struct sym_info *s = t->frames[i].sym;
 		const char *name = s && s->function ? s->function : "??";
 		int n = snprintf(buf + off, size - off, "%s%s", i > first ? " <- " : "", name);
 		if (n < 0)

@@ -26,17 +26,6 @@ int stk_unwind(struct stk_unwinder *u, const struct user_regs_struct *regs, cons
 	       uint64_t stack_lo, size_t stack_len, uint64_t *pcs, bool *by_fp, int max, bool *truncated);
 void stk_unwinder_free(struct stk_unwinder *u);
 
-/* libdw symbol cache: one lookup per distinct pc. */
-struct stk_symcache;
-struct stk_symcache *stk_symcache_new(pid_t pid, const char *maps_text, bool source);
-/* activation: pc is where the thread was interrupted (frame 0); other
- * frames hold return addresses and are looked up at pc - 1. */
-const struct stk_sym *stk_symcache_lookup(struct stk_symcache *c, uint64_t pc, bool activation);
-/* Name of the data symbol covering addr ("ledger", "table+0x8"), malloc'd, or NULL. */
-char *stk_symcache_data_name(struct stk_symcache *c, uint64_t addr);
-size_t stk_symcache_count(const struct stk_symcache *c);
-void stk_symcache_free(struct stk_symcache *c);
-
 /* Lock graph. The owner of a lock a thread waits on in futex(): op is the
  * futex op (cmd), w the 5 ints at the futex address (glibc
  * pthread_mutex_t: lock, count, owner, nusers, kind). 0 if not a mutex. */

@@ -12,29 +12,14 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "sym/sym.h"
 #include "target.h"
 
-/* One pc, symbolized once and shared by every frame with that pc. Strings
- * come from ELF/DWARF: hostile. */
-struct stk_inline {
-	char *function;
-	char *file;          /* where this inlined call's code is (innermost: the pc's line) */
-	int line;
-};
-
-struct stk_sym {
-	char *function;      /* NULL when unknown */
-	uint64_t offset;     /* pc - symbol start */
-	char *module;        /* file name of the module ("libc.so.6", "[vdso]"), NULL if none */
-	char *file;          /* source file of the pc (outer function after inlines), or NULL */
-	int line;
-	struct stk_inline *inl; /* inlined calls at pc, innermost first */
-	size_t n_inl;
-};
-
+/* Each frame points at the symbolizer's entry for its pc (src/sym/sym.h),
+ * shared by every frame with that pc. Strings are hostile. */
 struct stk_frame {
 	uint64_t pc;
-	const struct stk_sym *sym;
+	const struct sym_info *sym;
 	bool by_fp;          /* found by the frame-pointer chain (no CFI) */
 };
 
@@ -85,7 +70,7 @@ struct stk_dump {
 	size_t n_cycles;
 	size_t n_frames, n_syms; /* unwound frames, distinct pcs symbolized */
 	double unwind_ms, symbolize_ms, wall_ms;
-	struct stk_symcache *syms; /* owns every stk_sym */
+	struct sym_proc *syms; /* owns every sym_info */
 };
 
 struct stk_opts {
