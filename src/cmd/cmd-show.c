@@ -401,7 +401,9 @@ static void show_fd(struct show *s)
 			const struct proc_sock *sk = f->type == FDT_SOCKET ? proc_net_find(&net, f->ino) : NULL;
 			if (f->ino)
 				out_json_int(e, "inode", (long long)f->ino);
-			if (sk) {
+			if (sk && sk->ambiguous)
+				out_json_bool(e, "socket_ambiguous", 1);
+			else if (sk) {
 				struct json_object *so = json_object_new_object();
 				out_json_str(so, "proto", proc_net_proto_name(sk->proto));
 				if (sk->proto == NET_NETLINK)
@@ -424,7 +426,7 @@ static void show_fd(struct show *s)
 		json_object_object_add(s->jpanes, "fd", o);
 		goto out;
 	}
-	section(s, "fd", "/proc/PID/fd + fdinfo, net/{unix,udp,udp6,netlink,tcp,tcp6}; needs ptrace-read access");
+	section(s, "fd", "/proc/PID/fd + fdinfo, sockets via sock_diag (else net/{unix,udp,udp6,netlink,tcp,tcp6}); needs ptrace-read access");
 	printf("%5s %-8s %-22s %12s  %s\n", "FD", "TYPE", "FLAGS", "POS", "TARGET");
 	for (size_t i = 0; i < l.n; i++) {
 		const struct proc_fd *f = &l.v[i];
