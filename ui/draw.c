@@ -104,10 +104,10 @@ static int to_wide(const char *s, int w, wchar_t *out, int outmax, int *cols)
 	return n;
 }
 
-int draw_text(int y, int x, int w, int attr, const char *s)
+int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip)
 {
 	wchar_t wbuf[1024];
-	int cols, n;
+	int cols, n, k = 0, skipped = 0;
 
 	if (y < 0 || y >= LINES || x >= COLS || !s)
 		return 0;
@@ -115,11 +115,22 @@ int draw_text(int y, int x, int w, int attr, const char *s)
 		w = COLS - x;
 	if (w <= 0)
 		return 0;
-	n = to_wide(s, w, wbuf, (int)(sizeof(wbuf) / sizeof(wbuf[0])), &cols);
+	if (skip < 0)
+		skip = 0;
+	n = to_wide(s, w + skip, wbuf, (int)(sizeof(wbuf) / sizeof(wbuf[0])), &cols);
+	for (; k < n && skipped < skip; k++) {
+		int cw = wcwidth(wbuf[k]);
+		skipped += cw > 0 ? cw : 1;
+	}
 	attrset(attr);
-	mvaddnwstr(y, x, wbuf, n);
+	mvaddnwstr(y, x, wbuf + k, n - k);
 	attrset(A_NORMAL);
-	return cols;
+	return cols > skipped ? cols - skipped : 0;
+}
+
+int draw_text(int y, int x, int w, int attr, const char *s)
+{
+	return draw_text_skip(y, x, w, attr, s, 0);
 }
 
 int draw_textf(int y, int x, int w, int attr, const char *fmt, ...)

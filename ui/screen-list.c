@@ -3,6 +3,7 @@
 #include "uipriv.h"
 #include "draw.h"
 #include "meters.h"
+#include "table.h"
 #include "proc/ptable.h"
 #include "proc/sysinfo.h"
 #include "target.h"
@@ -61,16 +62,15 @@ struct list_state {
 	enum proc_sort sort;
 	bool desc, tree, threads, paused;
 	pid_t follow;              /* 0: the selection stays at its row */
-	int sel, top;
+	struct table tab;          /* rows: view.v[], in the view's order */
 	enum list_mode mode;
-	int menu_sel;
+	struct table menu;         /* the sort or signal menu */
 	char search[64], filter[64];
 	bool search_failed;
 	bool user_set;
 	uid_t user_uid;
 	char user_name[64];
-	/* layout of the last draw, for the mouse and paging */
-	int header_y, body_y, body_rows;
+	/* columns of the last draw, for a click on a title */
 	int colx[C_COUNT], colw[C_COUNT];
 	unsigned shown;
 };
@@ -83,17 +83,10 @@ static bool keep_row(const struct proc_row *r, void *arg)
 	return proc_row_matches(r, ls->filter);
 }
 
-static void clamp_sel(struct list_state *ls)
-{
-	if (ls->sel >= (int)ls->view.n)
-		ls->sel = (int)ls->view.n - 1;
-	if (ls->sel < 0)
-		ls->sel = 0;
-}
-
 static struct proc_row *selected(struct list_state *ls)
 {
-	return ls->view.n ? ls->view.v[ls->sel] : NULL;
+	int i = table_selected(&ls->tab);
+	return i >= 0 && i < (int)ls->view.n ? ls->view.v[i] : NULL;
 }
 
 /* Re-order the rows (after a scan or a change of sort, tree or filter). */
@@ -105,16 +98,16 @@ static void rebuild(struct ui *ui, struct list_state *ls)
 		ui_message(ui, true, "out of memory while sorting the process list");
 		ls->view.n = 0;
 	}
+	table_set_count(&ls->tab, (int)ls->view.n);
 	if (ls->follow) {
 		int i = proc_view_index(&ls->view, ls->follow);
 		if (i >= 0) {
-			ls->sel = i;
+			table_select(&ls->tab, i);
 		} else {
 			ui_message(ui, false, "PID %d is gone (or filtered out): no longer following", (int)ls->follow);
 			ls->follow = 0;
 		}
 	}
-	clamp_sel(ls);
 }
 
 static void refresh_data(struct ui *ui, struct list_state *ls)
@@ -217,15 +210,19 @@ static void draw_row(struct ui *ui, struct list_state *ls, int y, struct proc_ro
 		case C_MEM: snprintf(b, sizeof(b), "%.1f", r->mem); break;
 		case C_TIME: proc_fmt_time(r->ticks, hz, b, sizeof(b)); break;
 		case C_CMD: {
+			/* The tree prefix and the command scroll together (Left/Right). */
 			char pfx[256], cmd[4200];
-			int n = 0;
-			if (ls->tree)
-				n = draw_text(y, x, w, sel ? base : draw_attr(COL_DIM), tree_prefix(r, pfx, sizeof(pfx)));
+			int n = 0, skip = ls->tab.hscroll;
+			if (ls->tree) {
+				tree_prefix(r, pfx, sizeof(pfx));
+				n = draw_text_skip(y, x, w, sel ? base : draw_attr(COL_DIM), pfx, skip);
+				skip -= draw_width(pfx);
+			}
 			if (!sel && (r->is_kthread || r->is_thread))
 				attr = draw_attr(COL_DIM);
 			else if (!sel && r->fresh && ptable_interval(ls->pt) > 0)
 				attr = draw_attr(COL_NEW);
-			draw_text(y, x + n, w - n, attr, proc_row_command(r, cmd, sizeof(cmd)));
+			draw_text_skip(y, x + n, w - n, attr, proc_row_command(r, cmd, sizeof(cmd)), skip);
 			continue;
 		}
 		}
@@ -245,9 +242,9 @@ static void draw_menu(struct list_state *ls, int y, int rows)
 		return;
 	draw_blank(y, 0, w, draw_attr(COL_HEADER));
 	draw_text(y, 1, w - 1, draw_attr(COL_HEADER), title);
-	int first = ls->menu_sel >= rows - 1 ? ls->menu_sel - (rows - 2) : 0;
-	for (int i = 0; i + 1 < rows && first + i < n; i++) {
-		int k = first + i, attr = k == ls->menu_sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
+	table_layout(&ls->menu, y + 1, rows - 1, false);
+	for (int i = 0; i + 1 < rows && ls->menu.top + i < n; i++) {
+		int k = ls->menu.top + i, attr = k == ls->menu.sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
 		draw_blank(y + 1 + i, 0, w, attr);
 		if (ls->mode == MODE_SORT)
 			draw_textf(y + 1 + i, 1, w - 2, attr, "%s%s", k == (int)ls->sort ? "* " : "  ",
@@ -279,7 +276,7 @@ static void make_note(struct list_state *ls, char *buf, size_t size)
 static void list_draw(struct ui *ui, void *p, int y0, int rows)
 {
 	struct list_state *ls = p;
-	int width = ui->cols, y = y0, end = y0 + rows;
+	int width = draw_cols(), y = y0, end = y0 + rows;
 	char note[256];
 	struct meters_info mi = { .sys = ls->sys, .note = note };
 
@@ -298,30 +295,16 @@ static void list_draw(struct ui *ui, void *p, int y0, int rows)
 		}
 	}
 	layout_columns(ls, width);
-	ls->header_y = y;
+	int body = table_layout(&ls->tab, y, end - y - (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER ? 1 : 0), true);
 	draw_header_row(ls, y++, width);
-	ls->body_y = y;
-	ls->body_rows = end - y - (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER ? 1 : 0);
-	if (ls->body_rows < 0)
-		ls->body_rows = 0;
-
-	int body = ls->body_rows;
-	if (ls->sel < ls->top)
-		ls->top = ls->sel;
-	if (body > 0 && ls->sel >= ls->top + body)
-		ls->top = ls->sel - body + 1;
-	if (ls->top > (int)ls->view.n - body)
-		ls->top = (int)ls->view.n - body;
-	if (ls->top < 0)
-		ls->top = 0;
-	for (int i = 0; i < body && ls->top + i < (int)ls->view.n; i++)
-		draw_row(ui, ls, y + i, ls->view.v[ls->top + i], ls->top + i == ls->sel, width);
+	for (int i = 0; i < body && ls->tab.top + i < (int)ls->view.n; i++)
+		draw_row(ui, ls, y + i, ls->view.v[ls->tab.top + i], ls->tab.top + i == ls->tab.sel, width);
 	if (!ls->view.n && body > 0)
 		draw_text(y, 1, width - 1, draw_attr(COL_DIM),
 			  ls->filter[0] || ls->user_set ? "no process matches the filter" : "no processes");
 
 	if (ls->mode == MODE_SORT || ls->mode == MODE_SIGNAL)
-		draw_menu(ls, ls->body_y, body);
+		draw_menu(ls, ls->tab.body_y, body);
 	if (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER) {
 		int iy = end - 1, x;
 		bool search = ls->mode == MODE_SEARCH;
@@ -341,21 +324,15 @@ static void list_draw(struct ui *ui, void *p, int y0, int rows)
 
 /* ---- keys ---- */
 
+static bool row_matches(void *st, int row, const char *text)
+{
+	const struct list_state *ls = st;
+	return row < (int)ls->view.n && proc_row_matches(ls->view.v[row], text);
+}
+
 static void search_from(struct list_state *ls, int start, int dir)
 {
-	int n = (int)ls->view.n;
-
-	ls->search_failed = false;
-	if (!ls->search[0] || !n)
-		return;
-	for (int k = 0; k < n; k++) {
-		int i = ((start + dir * k) % n + n) % n;
-		if (proc_row_matches(ls->view.v[i], ls->search)) {
-			ls->sel = i;
-			return;
-		}
-	}
-	ls->search_failed = true;
+	ls->search_failed = !table_search(&ls->tab, start, dir, ls->search, ls, row_matches);
 }
 
 static bool edit_line(char *buf, size_t size, int ch)
@@ -417,26 +394,22 @@ static void send_signal(struct ui *ui, struct list_state *ls, int idx)
 
 static bool menu_key(struct ui *ui, struct list_state *ls, int ch)
 {
-	int n = ls->mode == MODE_SORT ? PSORT_COUNT : (int)ARRAY_SIZE(signals);
-
 	switch (ch) {
-	case KEY_UP: case 'k': ls->menu_sel = ls->menu_sel > 0 ? ls->menu_sel - 1 : 0; break;
-	case KEY_DOWN: case 'j': ls->menu_sel = ls->menu_sel + 1 < n ? ls->menu_sel + 1 : n - 1; break;
-	case KEY_HOME: ls->menu_sel = 0; break;
-	case KEY_END: ls->menu_sel = n - 1; break;
 	case '\n': case '\r': case KEY_ENTER: {
 		enum list_mode m = ls->mode;
 		ls->mode = MODE_NORMAL;
 		if (m == MODE_SORT)
-			set_sort(ui, ls, (enum proc_sort)ls->menu_sel, false);
+			set_sort(ui, ls, (enum proc_sort)ls->menu.sel, false);
 		else
-			send_signal(ui, ls, ls->menu_sel);
+			send_signal(ui, ls, ls->menu.sel);
 		break;
 	}
 	case 27: case 'q': case KEY_F(10): case KEY_F(6): case KEY_F(9):
 		ls->mode = MODE_NORMAL;
 		break;
-	default: break;
+	default:
+		table_key(&ls->menu, ch, NULL, NULL);
+		break;
 	}
 	return true;
 }
@@ -460,17 +433,17 @@ static bool input_key(struct ui *ui, struct list_state *ls, int ch)
 		return true;
 	}
 	if (search && (ch == KEY_F(3) || ch == KEY_DOWN)) {
-		search_from(ls, ls->sel + 1, 1);
+		search_from(ls, ls->tab.sel + 1, 1);
 		return true;
 	}
 	if (search && (ch == KEY_F(15) || ch == KEY_UP)) { /* Shift-F3 */
-		search_from(ls, ls->sel - 1, -1);
+		search_from(ls, ls->tab.sel - 1, -1);
 		return true;
 	}
 	if (!edit_line(search ? ls->search : ls->filter, search ? sizeof(ls->search) : sizeof(ls->filter), ch))
 		return true;
 	if (search)
-		search_from(ls, ls->sel, 1);
+		search_from(ls, ls->tab.sel, 1);
 	else
 		rebuild(ui, ls);
 	return true;
@@ -501,57 +474,30 @@ static bool set_user(struct ui *ui, struct list_state *ls, const char *name)
 	return true;
 }
 
-static void mouse(struct ui *ui, struct list_state *ls)
+/* A click on a column title sorts by it (again: inverts it). */
+static void header_click(struct ui *ui, struct list_state *ls, int x)
 {
-	MEVENT ev;
-
-	if (getmouse(&ev) != OK)
-		return;
-	if (ev.bstate & BUTTON4_PRESSED) {
-		ls->sel -= 3;
-	} else if (ev.bstate & BUTTON5_PRESSED) {
-		ls->sel += 3;
-	} else if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) {
-		if (ev.y == ls->header_y) {
-			for (int c = C_COUNT - 1; c >= 0; c--)
-				if (ls->colx[c] >= 0 && ev.x >= ls->colx[c]) {
-					set_sort(ui, ls, cols[c].key, true);
-					break;
-				}
-		} else if (ev.y >= ls->body_y && ev.y < ls->body_y + ls->body_rows) {
-			ls->sel = ls->top + (ev.y - ls->body_y);
+	for (int c = C_COUNT - 1; c >= 0; c--)
+		if (ls->colx[c] >= 0 && x >= ls->colx[c]) {
+			set_sort(ui, ls, cols[c].key, true);
+			break;
 		}
-	}
-	clamp_sel(ls);
 }
 
-/* The identity of the process a row shows: its pid and start time as read,
- * so acting on a row whose PID was reused meanwhile is refused. A thread
- * row stands for its process. */
-static bool row_id(struct ui *ui, const struct proc_row *r, struct target_id *id)
+static void open_menu(struct list_state *ls, enum list_mode m, int sel)
 {
-	struct ps_error e;
-
-	if (!r->is_thread) {
-		id->pid = r->pid;
-		id->starttime = r->starttime;
-		return true;
-	}
-	ps_error_clear(&e);
-	if (target_id_of(r->tgid, id, &e) < 0) {
-		ui_error(ui, &e);
-		return false;
-	}
-	return true;
+	ls->mode = m;
+	table_init(&ls->menu, NULL, 0, 0, false);
+	table_set_count(&ls->menu, m == MODE_SORT ? PSORT_COUNT : (int)ARRAY_SIZE(signals));
+	table_select(&ls->menu, sel);
 }
 
 static bool list_key(struct ui *ui, void *p, int ch)
 {
 	struct list_state *ls = p;
 	struct proc_row *r = selected(ls);
-	pid_t pid = r ? r->tgid : 0;
 	struct target_id id;
-	int page = ls->body_rows > 1 ? ls->body_rows - 1 : 1;
+	enum table_key_result k;
 
 	if (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER)
 		return input_key(ui, ls, ch);
@@ -559,20 +505,12 @@ static bool list_key(struct ui *ui, void *p, int ch)
 		return menu_key(ui, ls, ch);
 
 	switch (ch) {
-	case KEY_UP: case 'k': ls->sel--; break;
-	case KEY_DOWN: case 'j': ls->sel++; break;
-	case KEY_PPAGE: ls->sel -= page; ls->top -= page; break;
-	case KEY_NPAGE: ls->sel += page; ls->top += page; break;
-	case KEY_HOME: ls->sel = 0; break;
-	case KEY_END: ls->sel = (int)ls->view.n - 1; break;
-	case KEY_MOUSE: mouse(ui, ls); break;
-	case '\n': case '\r': case KEY_ENTER: if (pid && row_id(ui, r, &id)) screen_detail_open(ui, &id); break;
-	case 's': if (pid && row_id(ui, r, &id)) screen_stack_open(ui, &id); break;
-	case 'h': if (pid && row_id(ui, r, &id)) screen_hot_open(ui, &id); break;
-	case 'C': if (pid && row_id(ui, r, &id)) screen_core_open(ui, &id); break;
+	case '\n': case '\r': case KEY_ENTER:
+		if (ui_selected_target(ui, &id))
+			screen_detail_open(ui, &id);
+		break;
 	case KEY_F(6):
-		ls->mode = MODE_SORT;
-		ls->menu_sel = (int)ls->sort;
+		open_menu(ls, MODE_SORT, (int)ls->sort);
 		break;
 	case '<': case ',':
 		set_sort(ui, ls, (enum proc_sort)((ls->sort + PSORT_COUNT - 1) % PSORT_COUNT), false);
@@ -614,10 +552,8 @@ static bool list_key(struct ui *ui, void *p, int ch)
 		break;
 	}
 	case KEY_F(9): case 'K':
-		if (r) {
-			ls->mode = MODE_SIGNAL;
-			ls->menu_sel = 0;
-		}
+		if (r)
+			open_menu(ls, MODE_SIGNAL, 0);
 		break;
 	case 'F':
 		if (ls->follow) {
@@ -641,11 +577,11 @@ static bool list_key(struct ui *ui, void *p, int ch)
 	case 27:
 		return true; /* the list is the bottom screen */
 	default:
-		return false;
+		k = table_key(&ls->tab, ch, NULL, NULL);
+		if (k == TABLE_KEY_HEADER)
+			header_click(ui, ls, ls->tab.click_x);
+		return k != TABLE_KEY_NONE;
 	}
-	clamp_sel(ls);
-	if (ls->top < 0)
-		ls->top = 0;
 	return true;
 }
 
@@ -671,12 +607,20 @@ static const struct ui_fkey list_fkeys[] = {
 	{ NULL, NULL },
 };
 
-/* `D` opens the Doors screen on the selected process. */
-static pid_t list_selected_pid(void *p)
+/* The process a row shows: its pid and start time as read, so acting on
+ * a row whose PID was reused meanwhile is refused. A thread row stands for
+ * its process (start time 0: the one with that PID now). */
+static bool list_selected(void *p, struct target_id *id)
 {
 	struct proc_row *r = selected(p);
-	return r ? r->tgid : 0;
+
+	if (!r)
+		return false;
+	id->pid = r->is_thread ? r->tgid : r->pid;
+	id->starttime = r->is_thread ? 0 : r->starttime;
+	return true;
 }
+
 
 static const struct screen_ops list_ops = {
 	.name = "Processes",
@@ -685,7 +629,7 @@ static const struct screen_ops list_ops = {
 	.draw = list_draw,
 	.key = list_key,
 	.tick = list_tick,
-	.selected_pid = list_selected_pid,
+	.selected = list_selected,
 	.destroy = list_destroy,
 };
 
@@ -703,6 +647,8 @@ void screen_list_open(struct ui *ui)
 		ptable_free(ls->pt);
 		ls->pt = NULL;
 	}
+	table_init(&ls->tab, NULL, 0, 0, false);
+	ls->tab.hkeys = true; /* long command lines scroll */
 	ls->sort = PSORT_CPU;
 	ls->desc = true;
 	ls->tree = o && o->tree;

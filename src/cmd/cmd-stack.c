@@ -233,8 +233,9 @@ static int stack_exec(void *state, pid_t pid)
 	struct stk_dump *d;
 
 	struct stk_opts o = { .max_frames = fl.max_frames, .source = fl.source };
+	struct target_id id;
 	ps_error_clear(&e);
-	if (stk_dump_run(pid, NULL, &o, &d, &e) < 0)
+	if (target_id_of(pid, &id, &e) < 0 || stk_dump_run(&id, &o, &d, &e) < 0)
 		return cmd_fail("stack", &e);
 	if (fl.json)
 		print_json(d, &fl);

@@ -3,8 +3,8 @@
 #include "core/maps.h"
 #include "core/notes.h"
 #include "doors.h"
+#include "freeze.h"
 #include "i18n.h"
-#include "stack/freeze.h"
 #include "util.h"
 
 #include <elf.h>

@@ -167,6 +167,7 @@ const char *samp_thread_comm(const struct samp_snapshot *s, pid_t tid);
 
 /* ---- the sampler as a worker job ---- */
 struct workers;
+struct job_handler;
 /* Control block shared by the screen and the job: atomics only. */
 struct samp_ctl;
 struct samp_ctl *samp_ctl_new(int freq);
@@ -177,6 +178,7 @@ int samp_ctl_freq(struct samp_ctl *c);
  * second, a RING_RESULT (last snapshot) when the target exits, a RING_ERROR
  * when sampling cannot start. Cancel with workers_cancel(). Returns the job
  * id or 0. Takes its own reference on ctl. */
-unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl);
+unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl,
+			 const struct job_handler *h);
 
 #endif

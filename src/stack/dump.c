@@ -1,6 +1,6 @@
 /* The stack dump: freeze, copy, release, then unwind, symbolize, find the
  * deadlocks and group identical stacks — all after the target runs again. */
-#include "stack/freeze.h"
+#include "freeze.h"
 #include "proc/stat.h"
 #include "proc/syscalls.h"
 #include "stack/internal.h"
@@ -388,9 +388,9 @@ static int dumpable(const struct target *t, struct ps_error *e)
 	return 0;
 }
 
-int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts *oin, struct stk_dump **out,
-		 struct ps_error *e)
+int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct stk_dump **out, struct ps_error *e)
 {
+	pid_t pid = id->pid;
 	struct stk_opts o = *oin;
 	struct target t;
 	struct freeze fz;
@@ -407,7 +407,7 @@ int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts 
 		o.max_frames = 64;
 	if (!o.stack_max)
 		o.stack_max = 256 * 1024;
-	r = target_open(&t, pid, want, e);
+	r = target_open(&t, pid, id, e);
 	if (r < 0)
 		return r;
 	r = dumpable(&t, e);

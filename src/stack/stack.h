@@ -84,17 +84,18 @@ struct stk_opts {
 	void *progress_arg;
 };
 
-/* Dump pid (refused with ESRCH unless it still is `want`, when given).
- * The target is stopped only inside this call, never after it returns. */
-int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts *o,
-		 struct stk_dump **out, struct ps_error *e);
+/* Dump the process id names (refused with ESRCH once its PID names
+ * another process). The target is stopped only inside this call, never
+ * after it returns. */
+int stk_dump_run(const struct target_id *id, const struct stk_opts *o, struct stk_dump **out, struct ps_error *e);
 void stk_dump_free(struct stk_dump *d);
 /* Run the dump of the process `id` as an ATTACH-lane job: RING_PROGRESS
  * while it runs, then a RING_RESULT whose payload is the struct stk_dump
  * (or a RING_ERROR); cancel releases the target. Returns the job id, 0 on
  * failure. */
 struct workers;
-unsigned stk_submit(struct workers *w, const struct target_id *id, bool source);
+struct job_handler;
+unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, const struct job_handler *h);
 /* "leaf_wait <- level3 <- worker <- start_thread": a thread's functions,
  * innermost first, from its first frame outside the module of frame 0. */
 size_t stk_chain(const struct stk_thread *t, char *buf, size_t size);

@@ -4,7 +4,7 @@
  * fuzz-seeds: stat-*.txt */
 #include "fuzz.h"
 #include "core/notes.h"
-#include "stack/freeze.h"
+#include "freeze.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -89,7 +89,7 @@ static void test_reused(void)
 	target_id_of(getpid(), &me, &e);
 	other = me;
 	other.starttime++;
-	is_int(stk_dump_run(getpid(), &other, &o, &d, &e), -ESRCH, "a PID now naming another process is refused");
+	is_int(stk_dump_run(&other, &o, &d, &e), -ESRCH, "a PID now naming another process is refused");
 	ok(d == NULL && strstr(e.msg, "reused"), "with a sentence saying so: %s", e.msg);
 }
 
