@@ -310,12 +310,17 @@ static void mark_shared_inodes(struct proc_net *n)
 		size_t j = i + 1;
 		while (j < n->n && n->v[j].ino == n->v[i].ino)
 			j++;
+		if (!n->v[i].ino) { /* TIME_WAIT and the like: no fd has them */
+			i = j;
+			continue;
+		}
 		n->v[k] = n->v[i];
 		if (j > i + 1) {
 			struct proc_sock *s = &n->v[k];
 			enum proc_net_proto proto = s->proto;
+			unsigned long long ino = s->ino;
 			memset(s, 0, sizeof(*s));
-			s->ino = n->v[i].ino;
+			s->ino = ino;
 			s->proto = proto;
 			s->peer_fd = -1;
 			s->ambiguous = true;
