@@ -1,6 +1,7 @@
 /* pscope stack PID: every thread's stack from one short freeze, and the
  * deadlocks among them. */
 #include "cmd/cmd.h"
+#include "core/read.h"
 #include "i18n.h"
 #include "out/escape.h"
 #include "out/json.h"
@@ -14,6 +15,7 @@
 struct stack_flags {
 	bool json, source, inlines, group;
 	int max_frames;
+	const char *core, *exe, *sysroot;
 };
 
 static void print_frame(const struct stk_frame *f, int *no, const struct stack_flags *fl)
@@ -49,7 +51,15 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 
 static void print_thread_line(const struct stk_thread *t)
 {
-	printf("TID %d \"%s\" (%c, %s)\n", (int)t->tid, esc(t->name), t->state ? t->state : '?', esc(t->syscall));
+	printf("TID %d \"%s\" (%c, %s)", (int)t->tid, esc(t->name), t->state ? t->state : '?', esc(t->syscall));
+	if (t->signal) {
+		const char *sn = core_signal_name(t->signal);
+		if (sn)
+			printf(_(" received %s"), sn);
+		else
+			printf(_(" received signal %d"), t->signal);
+	}
+	printf("\n");
 	if (t->skipped)
 		printf("   not stopped: %s\n", t->skipped);
 }
@@ -144,14 +154,17 @@ static struct json_object *json_frame(uint64_t pc, const char *fn, long long off
 	return f;
 }
 
-static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
+static int print_json(const struct stk_dump *d, const struct stack_flags *fl, struct core *core)
 {
 	struct json_object *root = json_object_new_object();
 	struct json_object *threads = json_object_new_array();
 	struct json_object *dls = json_object_new_array();
 
 	out_json_int(root, "pid", d->target.pid);
-	out_json_double(root, "pause_ms", d->pause_ms);
+	if (core)
+		json_object_object_add(root, "core", core_json(core));
+	else
+		out_json_double(root, "pause_ms", d->pause_ms);
 	for (size_t i = 0; i < d->n_threads; i++) {
 		const struct stk_thread *t = &d->threads[i];
 		struct json_object *jt = json_object_new_object(), *frames = json_object_new_array();
@@ -160,6 +173,8 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
 		out_json_str(jt, "name", t->name);
 		out_json_str(jt, "state", st);
 		out_json_str(jt, "syscall", t->syscall);
+		if (t->signal)
+			out_json_int(jt, "signal", t->signal);
 		if (t->skipped)
 			out_json_str(jt, "skipped", t->skipped);
 		for (size_t k = 0; k < t->n_frames; k++) {
@@ -214,6 +229,9 @@ static int stack_option(void *state, int opt, const char *arg)
 	case 's': fl->source = true; break;
 	case 'i': fl->inlines = fl->source = true; break;
 	case 'g': fl->group = false; break;
+	case 'c': fl->core = arg; break;
+	case 'x': fl->exe = arg; break;
+	case 'r': fl->sysroot = arg; break;
 	case 'm': {
 		char *end;
 		long v = strtol(arg, &end, 10);
@@ -226,11 +244,59 @@ static int stack_option(void *state, int opt, const char *arg)
 	return 0;
 }
 
+/* pscope stack --core: what the kernel recorded, then the same output. */
+static int stack_core(const struct stack_flags *fl)
+{
+	struct core_open_opts co = { .exe = fl->exe, .sysroot = fl->sysroot };
+	struct stk_opts o = { .max_frames = fl->max_frames, .source = fl->source };
+	struct ps_error e;
+	struct core *c;
+	struct stk_dump *d;
+
+	ps_error_clear(&e);
+	if (core_open(fl->core, &co, &c, &e) < 0)
+		return cmd_fail("stack", &e);
+	if (core_stack_dump(c, &o, &d, &e) < 0) {
+		core_close(c);
+		return cmd_fail("stack", &e);
+	}
+	if (fl->json) {
+		print_json(d, fl, c);
+	} else {
+		core_print_header(stdout, c);
+		printf("\n");
+		print_text(d, fl);
+	}
+	fflush(stdout);
+	core_print_warnings(stderr, "pscope stack", c);
+	fprintf(stderr, P_("%zu thread read from the core in %.2f ms\n", "%zu threads read from the core in %.2f ms\n",
+			   d->n_threads),
+		d->n_threads, d->wall_ms);
+	stk_dump_free(d);
+	core_close(c);
+	return 0;
+}
+
 static int stack_exec(void *state, pid_t pid)
 {
 	struct stack_flags fl = *(struct stack_flags *)state;
 	struct ps_error e;
 	struct stk_dump *d;
+
+	if (fl.core && pid) {
+		fprintf(stderr, _("pscope stack: a PID and --core: --core reads no process\n"
+				  "Try 'pscope stack --help' for more information.\n"));
+		return 2;
+	}
+	if (fl.core)
+		return stack_core(&fl);
+	if (fl.exe || fl.sysroot) {
+		fprintf(stderr, _("pscope stack: --exe and --sysroot go with --core\n"
+				  "Try 'pscope stack --help' for more information.\n"));
+		return 2;
+	}
+	if (!pid)
+		return cmd_parse_pid("stack", NULL) < 0 ? 2 : 2;
 
 	struct stk_opts o = { .max_frames = fl.max_frames, .source = fl.source };
 	struct target_id id;
@@ -238,7 +304,7 @@ static int stack_exec(void *state, pid_t pid)
 	if (target_id_of(pid, &id, &e) < 0 || stk_dump_run(&id, &o, &d, &e) < 0)
 		return cmd_fail("stack", &e);
 	if (fl.json)
-		print_json(d, &fl);
+		print_json(d, &fl, NULL);
 	else
 		print_text(d, &fl);
 	fflush(stdout);
@@ -258,14 +324,22 @@ static const struct option stack_options[] = {
 	{ "inlines", no_argument, NULL, 'i' },
 	{ "no-group", no_argument, NULL, 'g' },
 	{ "max-frames", required_argument, NULL, 'm' },
+	{ "core", required_argument, NULL, 'c' },
+	{ "exe", required_argument, NULL, 'x' },
+	{ "sysroot", required_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_stack_entry = {
 	.name = "stack",
-	.args = "PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]",
+	.args = "PID|--core CORE [--exe EXE] [--sysroot DIR] [--json] [--source] [--inlines] [--no-group]\n"
+		"       [--max-frames N]",
 	.help = N_("Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
 		   "unwind and symbolize them and report the deadlocks among them.\n"
+		   "With --core, the same from a core file, after what the kernel recorded.\n"
+		   "  --core CORE     read the threads from a core file instead of a process\n"
+		   "  --exe EXE       the program of the core (default: the path in the core)\n"
+		   "  --sysroot DIR   find the core's files under DIR (a core from another machine)\n"
 		   "  --json          JSON instead of text\n"
 		   "  --source        file:line of every frame (needs debug info)\n"
 		   "  --inlines       show inlined calls as frames of their own (implies --source)\n"
@@ -273,7 +347,7 @@ const struct cmd_entry cmd_stack_entry = {
 		   "  --max-frames N  frames per thread (default 64)\n"),
 	.shortopts = "",
 	.options = stack_options,
-	.pid = CMD_PID_REQUIRED,
+	.pid = CMD_PID_OPTIONAL,
 	.state_size = sizeof(struct stack_flags),
 	.init = stack_init,
 	.option = stack_option,

@@ -35,6 +35,7 @@ struct stk_thread {
 	struct stk_frame *frames;
 	size_t n_frames;
 	bool truncated;      /* --max-frames reached or the stack copy ended */
+	int signal;          /* from a core: the signal this thread received, else 0 */
 	int group;           /* index in dump->groups */
 };
 

@@ -4,6 +4,11 @@
 # target, a kernel thread and a missing PID are explained.
 . "$top_srcdir/tests/lib.sh"
 
+# core-read.sh points core_pattern at its own directory for a moment,
+# under this lock: hold it shared so the values compared stay put.
+touch /tmp/pscope-core_pattern.lock 2>/dev/null
+[ -r /tmp/pscope-core_pattern.lock ] && exec 9</tmp/pscope-core_pattern.lock && flock -s 9
+
 out=$(mktemp -d /tmp/pscope-doors.XXXXXX)
 at_exit "rm -rf $out"
 
