@@ -29,13 +29,13 @@ for name in "$@"; do
 		for f in "$top/tests/fuzz/corpus/$name"/*; do [ -f "$f" ] && cp "$f" "$corpus/corpus-$(basename "$f")"; done
 	fi
 	nseeds=$(ls "$corpus" | wc -l)
-	before=$(ls "$art" | grep -c "^$name-")
+	before=$(ls "$art" | grep -cE "^$name-(crash|leak|timeout|oom)-")
 	# shellcheck disable=SC2086
 	"$dir/fuzz-$name" $opts -seed=1 -max_len=16384 -timeout=20 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix="$art/$name-" "$corpus" >"$work/$name.log" 2>&1
 	rc=$?
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$name.log" | tail -1)
-	crashes=$(( $(ls "$art" | grep -c "^$name-") - before ))
+	crashes=$(( $(ls "$art" | grep -cE "^$name-(crash|leak|timeout|oom)-") - before ))
 	[ $rc != 0 ] && [ "$crashes" = 0 ] && crashes=1
 	printf '%-10s %12s %8s %6s\n' "$name" "${execs:-?}" "$crashes" "$nseeds"
 	total=$((total + ${execs:-0}))

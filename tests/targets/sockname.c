@@ -1,5 +1,6 @@
 /* Unix socket names that attack the text of /proc/net/unix.
- *   sockname victim DIR     a listener at DIR/good.sock and a socketpair
+ *   sockname victim DIR     a listener at DIR/good.sock (fd 40) and a
+ *                           socketpair (fds 41, 42)
  *   sockname evil DIR INO   binds DIR/"a\nb.sock" (a newline in a path) and
  *                           an abstract name holding a line that claims
  *                           socket inode INO is "/run/EVIL.sock" listening
@@ -36,8 +37,15 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "victim")) {
 		snprintf(name, sizeof(name), "%s/good.sock", argv[2]);
-		if (bind_name(name, strlen(name), 1) < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		int l = bind_name(name, strlen(name), 1);
+		if (l < 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
 			return 1;
+		/* Known fd numbers, whatever the caller left open. */
+		if (dup2(l, 40) < 0 || dup2(sv[0], 41) < 0 || dup2(sv[1], 42) < 0)
+			return 1;
+		close(l);
+		close(sv[0]);
+		close(sv[1]);
 	} else if (argc == 4 && !strcmp(argv[1], "evil")) {
 		snprintf(name, sizeof(name), "%s/a\nb.sock", argv[2]);
 		if (bind_name(name, strlen(name), 1) < 0)
