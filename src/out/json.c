@@ -44,3 +44,13 @@ void out_json_bool(struct json_object *obj, const char *key, int v)
 {
 	json_object_object_add(obj, key, json_object_new_boolean(v));
 }
+
+void out_json_process(struct json_object *obj, long long pid, unsigned long long starttime, const char *comm,
+		      const char *user, const char *cmdline)
+{
+	out_json_int(obj, "pid", pid);
+	out_json_int(obj, "starttime", (long long)starttime);
+	out_json_str(obj, "comm", comm);
+	out_json_str(obj, "user", user);
+	out_json_str(obj, "cmdline", cmdline);
+}
