@@ -23,7 +23,18 @@ enum ui_color {
 	COL_COUNT
 };
 
-void draw_init(void);
+#include <stdbool.h>
+
+#include "theme.h"
+
+/* Colours from the scheme t (NULL: the built-in default); without colour
+ * (-C, NO_COLOR, a terminal without colours) attributes alone. May be
+ * called again to switch schemes. */
+void draw_init(const struct theme *t, bool colour);
+/* The locale draws UTF-8; else pscope's own symbols fall back to ASCII. */
+bool draw_unicode(void);
+/* uni under a UTF-8 locale, else ascii. */
+const char *draw_sym(const char *uni, const char *ascii);
 int draw_attr(enum ui_color c);
 /* Terminal size (updated on resize). */
 int draw_rows(void);
@@ -32,6 +43,9 @@ int draw_cols(void);
  * returns the columns used. */
 int draw_text(int y, int x, int w, int attr, const char *s);
 int draw_textf(int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Same, leaving out the first skip columns of s (horizontal scrolling,
+ * wrapping: line k of a wrap at width W is skip = k * W). */
+int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip);
 /* Same, right-aligned in w columns. */
 int draw_text_right(int y, int x, int w, int attr, const char *s);
 /* Blank w columns (w < 0: to the right edge) with attr. */

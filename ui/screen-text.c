@@ -1,0 +1,127 @@
+/* A text shown whole: wrapped at the screen width, scrolled with the
+ * arrows (the environment of a process, its whole command line). */
+#include "uipriv.h"
+#include "draw.h"
+#include "i18n.h"
+
+#define NCURSES_WIDECHAR 1
+#include <ncursesw/curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct text_state {
+	char *text;
+	char **lines;              /* the text's own lines (NUL-separated) */
+	int nlines;
+	int top;                   /* first screen row shown (after wrapping) */
+	int rows;                  /* body rows at the last draw */
+	char title[160];
+};
+
+/* Screen rows line i takes at width w. */
+static int wrapped(const char *l, int w)
+{
+	int dw = draw_width(l);
+	return dw <= w ? 1 : (dw + w - 1) / w;
+}
+
+static int total_rows(struct text_state *t, int w)
+{
+	int n = 0;
+	for (int i = 0; i < t->nlines; i++)
+		n += wrapped(t->lines[i], w);
+	return n;
+}
+
+static void text_draw(struct ui *ui, void *p, int y0, int rows)
+{
+	struct text_state *t = p;
+	int w = ui->cols > 1 ? ui->cols - 1 : 1, row = 0;
+
+	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
+	draw_text(y0, 0, -1, draw_attr(COL_TITLE), t->title);
+	t->rows = rows - 1;
+	int total = total_rows(t, w);
+	if (t->top > total - t->rows)
+		t->top = total - t->rows;
+	if (t->top < 0)
+		t->top = 0;
+	for (int i = 0; i < t->nlines && row - t->top < t->rows; i++) {
+		int n = wrapped(t->lines[i], w);
+		for (int k = 0; k < n; k++, row++)
+			if (row >= t->top && row - t->top < t->rows)
+				draw_text_skip(y0 + 1 + row - t->top, 0, w, draw_attr(COL_NORMAL), t->lines[i], k * w);
+	}
+}
+
+static bool text_key(struct ui *ui, void *p, int ch)
+{
+	struct text_state *t = p;
+	int page = t->rows > 1 ? t->rows - 1 : 1;
+
+	switch (ch) {
+	case KEY_UP: t->top--; break;
+	case KEY_DOWN: t->top++; break;
+	case KEY_PPAGE: t->top -= page; break;
+	case KEY_NPAGE: case ' ': t->top += page; break;
+	case KEY_HOME: t->top = 0; break;
+	case KEY_END: t->top = 1 << 28; break;
+	case 'q': case 27: case KEY_F(10): case KEY_LEFT: case 'w': case 'e':
+		ui_pop(ui);
+		return true;
+	default:
+		return true;
+	}
+	if (t->top < 0)
+		t->top = 0;
+	return true;
+}
+
+static void text_destroy(void *p)
+{
+	struct text_state *t = p;
+	free(t->lines);
+	free(t->text);
+	free(t);
+}
+
+static const struct ui_fkey text_fkeys[] = { { "Esc", N_("Back") }, { NULL, NULL } };
+
+static const struct screen_ops text_ops = {
+	.name = "Text",
+	.help = "help",
+	.fkeys = text_fkeys,
+	.draw = text_draw,
+	.key = text_key,
+	.destroy = text_destroy,
+};
+
+void screen_text_open(struct ui *ui, const char *title, const char *text)
+{
+	struct text_state *t = calloc(1, sizeof(*t));
+
+	if (!t || !(t->text = strdup(text ? text : ""))) {
+		free(t);
+		ui_message(ui, true, "%s", _("out of memory"));
+		return;
+	}
+	snprintf(t->title, sizeof(t->title), "%s", title);
+	for (char *p = t->text; *p; p++)
+		t->nlines += *p == '\n';
+	t->nlines++;
+	t->lines = calloc((size_t)t->nlines, sizeof(char *));
+	if (!t->lines) {
+		text_destroy(t);
+		return;
+	}
+	int n = 0;
+	for (char *p = t->text; p && n < t->nlines;) {
+		t->lines[n++] = p;
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		p = nl ? nl + 1 : NULL;
+	}
+	t->nlines = n;
+	ui_push(ui, &text_ops, t);
+}
