@@ -18,7 +18,7 @@ const struct list_col list_cols[PSORT_COUNT] = {
 	[PSORT_SHR] = { 5, false },      [PSORT_STATE] = { 1, false },     [PSORT_CPU] = { 5, false },
 	[PSORT_MEM] = { 5, false },      [PSORT_TIME] = { 9, false },      [PSORT_COMMAND] = { 0, true },
 	[PSORT_PPID] = { 7, false },     [PSORT_PGRP] = { 7, false },      [PSORT_SID] = { 7, false },
-	[PSORT_TTY] = { 7, true },       [PSORT_NLWP] = { 4, false },      [PSORT_PROCESSOR] = { 3, false },
+	[PSORT_TTY] = { 7, true },       [PSORT_NLWP] = { 4, false },      [PSORT_PROCESSOR] = { 4, false },
 	[PSORT_STARTTIME] = { 5, true }, [PSORT_IO_READ] = { 12, false },  [PSORT_IO_WRITE] = { 13, false },
 	[PSORT_MAJFLT] = { 6, false },   [PSORT_CTXT] = { 6, false },      [PSORT_OOM] = { 4, false },
 	[PSORT_CGROUP] = { 28, true },   [PSORT_CONTAINER] = { 12, true },

@@ -137,11 +137,21 @@ static bool core_watch(struct ui *ui, void *st, struct ring_msg *m)
 
 /* ---- the screen ---- */
 
+/* A labelled row; a long text (a path, the gdb command) wraps onto the
+ * next rows instead of being cut at the edge. */
 static int row(int y, const char *label, int attr, const char *text)
 {
+	int w = COLS - 15, n;
+
 	draw_text(y, 1, 14, draw_attr(COL_DIM), label);
-	draw_text(y, 15, -1, attr, text);
-	return y + 1;
+	if (w < 8)
+		w = 8;
+	n = (draw_width(text) + w - 1) / w;
+	if (n < 1)
+		n = 1;
+	for (int k = 0; k < n && y < LINES - 2; k++)
+		draw_text_skip(y++, 15, w, attr, text, k * w);
+	return y;
 }
 
 static void core_draw(struct ui *ui, void *st, int y0, int rows)

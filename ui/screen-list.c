@@ -95,8 +95,12 @@ static void rebuild(struct ui *ui, struct list_state *ls)
 		}
 	} else if (ls->sel_pid) {
 		int i = index_of(ls, ls->sel_pid, ls->sel_start);
+		struct proc_row *was = ptable_find(ls->pt, ls->sel_pid);
 		if (i >= 0)
-			ls->sel = i; /* else: the row where it was */
+			ls->sel = i;
+		else if (was && was->starttime == ls->sel_start)
+			ls->sel = 0; /* filtered out (or folded away): the first row */
+		/* else it exited: the row where it was */
 	}
 	note_sel(ls);
 }

@@ -3,6 +3,7 @@
 #include "cmd/cmd.h"
 #include "doors.h"
 #include "out/escape.h"
+#include "proc/actions.h"
 #include "out/json.h"
 #include "proc/caps.h"
 #include "proc/fd.h"
@@ -34,7 +35,24 @@ struct show {
 	bool kthread;                  /* no address space: maps/mem are empty */
 	struct json_object *jpanes;
 	int failed;
+	char *cmdline;                 /* the whole command line, or NULL (then cut: see cmdline_cut) */
+	bool cmdline_cut;
 };
+
+/* Print a hostile string of any length, escaped (esc() stops at 4 KiB). */
+static void print_escaped(const char *s)
+{
+	size_t len = strlen(s), cap = len * 6 + 16;
+	char *buf = malloc(cap);
+
+	if (!buf) {
+		fputs(esc(s), stdout);
+		return;
+	}
+	esc_display(s, len, buf, cap);
+	fputs(buf, stdout);
+	free(buf);
+}
 
 static const char *const usage_text =
 	"Usage: pscope show PID [--pane status|fd|maps|mem|threads|all] [--json]\n"
@@ -251,7 +269,7 @@ static void show_status(struct show *s)
 		out_json_double(o, "uptime_s", b.uptime_s);
 		out_json_str(o, "cwd", b.cwd_err ? NULL : b.cwd);
 		out_json_str(o, "exe", b.exe_err ? NULL : b.exe);
-		out_json_str(o, "cmdline", b.cmdline);
+		out_json_str(o, "cmdline", s->cmdline ? s->cmdline : b.cmdline);
 		json_object_object_add(s->jpanes, "status", o);
 		return;
 	}
@@ -725,6 +743,13 @@ int cmd_show(int argc, char **argv)
 		target_close(&s.t);
 		return cmd_fail("show", &e);
 	}
+	/* The whole command line (the header read keeps 4 KiB of it); if it
+	 * cannot be read whole, what is shown says it was cut. */
+	if (proc_read_nul_list(pid, hdr.stat.starttime, "cmdline", ' ', &s.cmdline, &e) < 0 || !s.cmdline) {
+		s.cmdline = NULL;
+		s.cmdline_cut = strlen(hdr.cmdline) >= sizeof(hdr.cmdline) - 1;
+	}
+	ps_error_clear(&e);
 	struct json_object *root = NULL;
 	if (s.json) {
 		root = json_object_new_object();
@@ -733,7 +758,9 @@ int cmd_show(int argc, char **argv)
 		out_json_str(root, "name", hdr.stat.comm);
 		out_json_int(root, "starttime_ticks", (long long)hdr.stat.starttime);
 		out_json_str(root, "user", hdr.user);
-		out_json_str(root, "cmdline", hdr.cmdline);
+		out_json_str(root, "cmdline", s.cmdline ? s.cmdline : hdr.cmdline);
+		if (s.cmdline_cut)
+			json_object_object_add(root, "cmdline_truncated", json_object_new_boolean(1));
 	} else {
 		char rss[32];
 		printf("PID %d (%s)  user %s  state %c (%s)  threads %ld  RSS %s  up %.0f s\n", (int)pid,
@@ -741,7 +768,15 @@ int cmd_show(int argc, char **argv)
 		       hdr.stat.num_threads,
 		       human_bytes((unsigned long long)(hdr.status.vm_rss > 0 ? hdr.status.vm_rss : 0) * 1024, rss, sizeof(rss)),
 		       hdr.uptime_s);
-		printf("Command: %s\n", hdr.cmdline[0] ? esc(hdr.cmdline) : "(none: kernel thread or zombie)");
+		const char *cl = s.cmdline ? s.cmdline : hdr.cmdline;
+		fputs("Command: ", stdout);
+		if (cl[0])
+			print_escaped(cl);
+		else
+			fputs("(none: kernel thread or zombie)", stdout);
+		if (s.cmdline_cut)
+			printf(" [cut at %zu bytes]", sizeof(hdr.cmdline) - 1);
+		putchar('\n');
 	}
 	s.kthread = hdr.kthread;
 	if (s.panes & P_STATUS)
@@ -761,11 +796,13 @@ int cmd_show(int argc, char **argv)
 	    (proc_info_read(s.t.dirfd, &last) < 0 || last.stat.starttime != hdr.stat.starttime || proc_info_exited(&last))) {
 		ps_error_set(&e, ESRCH, "process %d has exited while it was being read", (int)pid);
 		target_close(&s.t);
+		free(s.cmdline);
 		if (root)
 			json_object_put(root);
 		return cmd_fail("show", &e);
 	}
 	target_close(&s.t);
+	free(s.cmdline);
 	if (root) {
 		json_object_object_add(root, "panes", s.jpanes);
 		if (out_json_print(stdout, root, 1) < 0)

@@ -27,7 +27,7 @@ ok $? "C on the detail screen asks for the destination, default core.COMM.PID.TI
 tui_keys Enter
 check "the confirmation shows the estimate and the free space" tui_wait_for 'Write the core\? about .* on disk \(.* in all\), .* free' 20
 tui_keys y
-check "the result: written, size, pause, the gdb command" tui_wait_for 'Open it with +gdb .*core-threads .*core\.core-threads\.'"$P" 50
+check "the result: written, size, pause, the gdb command" tui_wait_for_joined 'Open it with +gdb .*core-threads .*core\.core-threads\.'"$P" 50
 check "the screen shows the pause" tui_wait_for 'Pause +[0-9.]+ ms' 5
 f=$(ls $dir/core.core-threads.$P.* 2>/dev/null | head -1)
 check "the core exists, mode 0600" test -n "$f" -a "$(stat -c %a "$f" 2>/dev/null)" = 600
