@@ -22,22 +22,6 @@
 #define CAP_PERFMON 38
 #endif
 
-static const char *const door_names[DOOR_COUNT] = {
-	[DOOR_NONE] = "none",
-	[DOOR_PROC_READ] = "ptrace read access to /proc/PID",
-	[DOOR_PTRACE_UID] = "CAP_SYS_PTRACE (process of another user)",
-	[DOOR_PTRACE_SCOPE] = "kernel.yama.ptrace_scope",
-	[DOOR_PTRACE_TRACED] = "already traced",
-	[DOOR_DUMPABLE] = "target not dumpable",
-	[DOOR_PERF_PARANOID] = "kernel.perf_event_paranoid",
-	[DOOR_PERF_CAP] = "CAP_PERFMON",
-	[DOOR_SECCOMP] = "seccomp",
-	[DOOR_SIGNAL] = "CAP_KILL (signal to another user's process)",
-	[DOOR_FILESYSTEM] = "filesystem",
-	[DOOR_PERF_MLOCK] = "kernel.perf_event_mlock_kb (perf buffer memory)",
-	[DOOR_LSM] = "security module or sandbox policy",
-};
-
 static const char *const op_names[PS_OP_COUNT] = {
 	[PS_OP_READ_PROC] = "read /proc",
 	[PS_OP_READ_MEM] = "read memory",
@@ -58,11 +42,6 @@ static const char *const cap_names[DOOR_CAP_LAST + 1] = {
 	"cap_mac_admin", "cap_syslog", "cap_wake_alarm", "cap_block_suspend", "cap_audit_read",
 	"cap_perfmon", "cap_bpf", "cap_checkpoint_restore",
 };
-
-const char *door_name(enum ps_door d)
-{
-	return (unsigned)d < DOOR_COUNT && door_names[d] ? door_names[d] : "?";
-}
 
 const char *ps_op_name(enum ps_op op)
 {

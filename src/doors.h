@@ -19,7 +19,6 @@ enum ps_op {
 	PS_OP_COUNT
 };
 
-const char *door_name(enum ps_door d);
 const char *ps_op_name(enum ps_op op);
 
 /* Kernel knobs; -1 when the file is absent (e.g. Yama not built in). */

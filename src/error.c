@@ -1,9 +1,29 @@
 #include "error.h"
-#include "doors.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+static const char *const door_names[DOOR_COUNT] = {
+	[DOOR_NONE] = "none",
+	[DOOR_PROC_READ] = "ptrace read access to /proc/PID",
+	[DOOR_PTRACE_UID] = "CAP_SYS_PTRACE (process of another user)",
+	[DOOR_PTRACE_SCOPE] = "kernel.yama.ptrace_scope",
+	[DOOR_PTRACE_TRACED] = "already traced",
+	[DOOR_DUMPABLE] = "target not dumpable",
+	[DOOR_PERF_PARANOID] = "kernel.perf_event_paranoid",
+	[DOOR_PERF_CAP] = "CAP_PERFMON",
+	[DOOR_SECCOMP] = "seccomp",
+	[DOOR_SIGNAL] = "CAP_KILL (signal to another user's process)",
+	[DOOR_FILESYSTEM] = "filesystem",
+	[DOOR_PERF_MLOCK] = "kernel.perf_event_mlock_kb (perf buffer memory)",
+	[DOOR_LSM] = "security module or sandbox policy",
+};
+
+const char *door_name(enum ps_door d)
+{
+	return (unsigned)d < DOOR_COUNT && door_names[d] ? door_names[d] : "?";
+}
 
 int ps_error_set(struct ps_error *e, int code, const char *fmt, ...)
 {

@@ -23,6 +23,9 @@ enum ps_door {
 	DOOR_COUNT
 };
 
+/* The door's name as the user reads it ("kernel.yama.ptrace_scope"). */
+const char *door_name(enum ps_door d);
+
 struct ps_error {
 	int code;              /* positive errno, 0 when no error */
 	enum ps_door door;     /* DOOR_NONE unless the kernel refused */

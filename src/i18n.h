@@ -18,4 +18,12 @@
 #endif
 #define N_(s) (s)
 
+/* setlocale(LC_ALL, "") and bind the message catalogue: $PSCOPE_LOCALEDIR,
+ * else the build tree's po/locale when this binary is the one built there,
+ * else the installed locale directory. */
+void i18n_init(void);
+/* Language of the messages as a short code ("ko"), or NULL for the
+ * untranslated English (C/POSIX locale, or NLS disabled). */
+const char *i18n_lang(void);
+
 #endif

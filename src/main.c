@@ -18,29 +18,21 @@
 #include "proc/ptable.h"
 #include "../ui/ui.h"
 
-static const struct subcmd {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *usage;
-} subcmds[] = {
-	{ "list", cmd_list, "list [--sort KEY] [--tree] [--threads] [--interval SEC] [--json]" },
-	{ "show", cmd_show, "show PID [--pane status|fd|maps|mem|threads|all] [--json]" },
-	{ "stack", cmd_stack, "stack PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]" },
-	{ "top", cmd_top, "top PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]" },
-	{ "core", cmd_core, "core PID [-o FILE] [--all-mappings] [--force] [--json]" },
-	{ "doors", cmd_doors, "doors [PID] [--json]" },
+/* The batch subcommands, one entry per src/cmd/cmd-*.c. */
+static const struct cmd_entry *const commands[] = {
+	&cmd_list_entry, &cmd_show_entry, &cmd_stack_entry, &cmd_top_entry, &cmd_core_entry, &cmd_cores_entry,
+	&cmd_doors_entry,
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"Usage: pscope [OPTION]...            interactive inspector\n"
+	fputs(_("Usage: pscope [OPTION]...            interactive inspector\n"
 		"  or:  pscope COMMAND [ARG]...       one snapshot to stdout\n"
 		"\n"
 		"A live, top-like inspector for Linux processes: process list, per-process\n"
 		"panes (status, fds, maps, memory, threads), hot functions from perf sampling,\n"
-		"all-thread stack dumps with deadlock detection, and core files.\n"
-		"\n"
+		"all-thread stack dumps with deadlock detection, and core files.\n"), f);
+	fputs(_("\n"
 		"Options:\n"
 		"  -d, --delay=TENTHS     refresh every TENTHS of a second (default 15)\n"
 		"  -p, --pid=PID          open the detail screen of PID\n"
@@ -56,12 +48,12 @@ static void usage(FILE *f)
 		"~/.config/pscope/pscoperc), written on quit; F2 edits them. Options\n"
 		"given here take precedence.\n"
 		"\n"
-		"Commands (each takes --help):\n");
-	for (size_t i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
-		fprintf(f, "  pscope %s\n", subcmds[i].usage);
-	fprintf(f, "\nKeys inside pscope: press F1 or ? for help.\n"
-		   "Permissions: `pscope doors` shows which kernel doors are open.\n"
-		   "Full documentation: man pscope\n");
+		"Commands (each takes --help):\n"), f);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  pscope %s %s\n", commands[i]->name, commands[i]->args);
+	fputs(_("\nKeys inside pscope: press F1 or ? for help.\n"
+		"Permissions: `pscope doors` shows which kernel doors are open.\n"
+		"Full documentation: man pscope\n"), f);
 }
 
 /* A user name, or a number (a uid with no name is still a uid). */
@@ -94,12 +86,12 @@ int main(int argc, char **argv)
 	struct ui_opts uo = { .delay_tenths = 0 };
 	int c;
 
-	setlocale(LC_ALL, "");
+	i18n_init();
 	if (argc > 1 && argv[1][0] != '-') {
-		for (size_t i = 0; i < sizeof(subcmds) / sizeof(subcmds[0]); i++)
-			if (!strcmp(argv[1], subcmds[i].name))
-				return subcmds[i].run(argc - 1, argv + 1);
-		fprintf(stderr, "pscope: unknown command '%s'\nTry 'pscope --help' for more information.\n",
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[1], commands[i]->name))
+				return cmd_run(commands[i], argc - 1, argv + 1);
+		fprintf(stderr, _("pscope: unknown command '%s'\nTry 'pscope --help' for more information.\n"),
 			esc(argv[1]));
 		return 2;
 	}

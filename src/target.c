@@ -4,6 +4,8 @@
 #include "util.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -38,7 +40,7 @@ bool target_is_kernel_thread(const struct target *t)
 {
 	struct proc_stat st;
 
-	return proc_stat_read(t->dirfd, &st) == 0 && (st.flags & 0x00200000 /* PF_KTHREAD */);
+	return proc_stat_read(t->dirfd, &st) == 0 && (st.flags & PROC_PF_KTHREAD);
 }
 
 bool target_id_equal(const struct target_id *a, const struct target_id *b)
@@ -100,4 +102,30 @@ void target_close(struct target *t)
 	if (t->dirfd >= 0)
 		close(t->dirfd);
 	t->pidfd = t->dirfd = -1;
+}
+
+int target_signal(const struct target_id *id, int sig, struct ps_error *e)
+{
+	struct target t;
+	char what[96];
+	int r;
+
+	if (sigabbrev_np(sig))
+		snprintf(what, sizeof(what), "send SIG%s", sigabbrev_np(sig));
+	else
+		snprintf(what, sizeof(what), "send signal %d", sig);
+	/* target_open pins the process and proves it is the one chosen, not a
+	 * newcomer with a reused pid. */
+	if (target_open(&t, id->pid, id, NULL) < 0)
+		return ps_error_set(e, ESRCH, "process %d has exited (its PID may now name another process)",
+				    (int)id->pid);
+	if (t.pidfd >= 0)
+		r = (int)syscall(SYS_pidfd_send_signal, t.pidfd, sig, NULL, 0);
+	else
+		r = kill(id->pid, sig);
+	r = r < 0 ? -errno : 0;
+	target_close(&t);
+	if (r < 0)
+		return door_refused(e, PS_OP_SIGNAL, id->pid, -r, what);
+	return 0;
 }

@@ -34,5 +34,8 @@ int target_verify(const struct target *t, struct ps_error *e);
 bool target_is_kernel_thread(const struct target *t);
 bool target_id_equal(const struct target_id *a, const struct target_id *b);
 void target_close(struct target *t);
+/* Send sig to the process id names, never to a newcomer that reused its
+ * pid: -ESRCH once it is gone, a door sentence when refused. */
+int target_signal(const struct target_id *id, int sig, struct ps_error *e);
 
 #endif

@@ -1,11 +1,13 @@
 #include "textdata.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-char *textdata_load(const char *relpath)
+static char *load_from_dirs(const char *relpath)
 {
 	const char *dirs[] = { getenv("PSCOPE_DATA"), PSCOPE_DATADIR, PSCOPE_SRCDATADIR };
 
@@ -22,4 +24,22 @@ char *textdata_load(const char *relpath)
 		free(buf);
 	}
 	return NULL;
+}
+
+char *textdata_load(const char *relpath)
+{
+	const char *lang = i18n_lang();
+	const char *slash = strrchr(relpath, '/');
+
+	/* help/list.txt in Korean is help/ko/list.txt; English is the fallback. */
+	if (lang && slash) {
+		char rel[4096];
+		char *buf;
+
+		snprintf(rel, sizeof(rel), "%.*s/%s%s", (int)(slash - relpath), relpath, lang, slash);
+		buf = load_from_dirs(rel);
+		if (buf)
+			return buf;
+	}
+	return load_from_dirs(relpath);
 }

@@ -13,6 +13,11 @@ struct lane {
 	bool started;
 };
 
+struct route {
+	unsigned id;
+	struct job_handler h;
+};
+
 struct workers {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -20,6 +25,8 @@ struct workers {
 	struct lane lanes[LANE_COUNT];
 	unsigned next_id;
 	bool stopping;
+	struct route *routes;      /* job id -> handler, for workers_dispatch */
+	size_t nroutes, caproutes;
 };
 
 struct lane_arg {
@@ -152,9 +159,67 @@ struct workers *workers_new(struct ring *r)
 	return w;
 }
 
+/* Called with the lock held. */
+static int route_add(struct workers *w, unsigned id, const struct job_handler *h)
+{
+	if (w->nroutes == w->caproutes) {
+		size_t nc = w->caproutes ? 2 * w->caproutes : 8;
+		struct route *r = realloc(w->routes, nc * sizeof(*r));
+		if (!r)
+			return -1;
+		w->routes = r;
+		w->caproutes = nc;
+	}
+	w->routes[w->nroutes].id = id;
+	w->routes[w->nroutes].h = *h;
+	w->nroutes++;
+	return 0;
+}
+
+static struct route *route_find(struct workers *w, unsigned id)
+{
+	for (size_t i = 0; i < w->nroutes; i++)
+		if (w->routes[i].id == id)
+			return &w->routes[i];
+	return NULL;
+}
+
+static void route_del(struct workers *w, struct route *r)
+{
+	*r = w->routes[--w->nroutes];
+}
+
+bool workers_dispatch(struct workers *w, struct ring_msg *m)
+{
+	struct job_handler h = { 0 };
+	struct route *r;
+
+	pthread_mutex_lock(&w->lock);
+	r = route_find(w, m->job_id);
+	if (r) {
+		h = r->h;
+		if (m->kind == RING_DONE)
+			route_del(w, r);
+	}
+	pthread_mutex_unlock(&w->lock);
+	/* Outside the lock: a handler may submit or cancel jobs. */
+	return h.on_message && h.on_message(h.ctx, m);
+}
+
+void workers_forget(struct workers *w, unsigned id)
+{
+	struct route *r;
+
+	pthread_mutex_lock(&w->lock);
+	r = route_find(w, id);
+	if (r)
+		route_del(w, r);
+	pthread_mutex_unlock(&w->lock);
+}
+
 unsigned workers_submit(struct workers *w, enum worker_lane lane, enum job_type type,
 			const struct target_id *target, void (*run)(struct job *), void *arg,
-			void (*arg_free)(void *))
+			void (*arg_free)(void *), const struct job_handler *h)
 {
 	struct job *j = (unsigned)lane < LANE_COUNT && w->lanes[lane].started ? calloc(1, sizeof(*j)) : NULL;
 
@@ -173,6 +238,11 @@ unsigned workers_submit(struct workers *w, enum worker_lane lane, enum job_type 
 	atomic_init(&j->cancel, false);
 	pthread_mutex_lock(&w->lock);
 	j->id = ++w->next_id;
+	if (h && h->on_message && route_add(w, j->id, h) < 0) {
+		pthread_mutex_unlock(&w->lock);
+		job_free(j);
+		return 0;
+	}
 	struct lane *l = &w->lanes[lane];
 	if (l->tail)
 		l->tail->next = j;
@@ -234,5 +304,6 @@ void workers_free(struct workers *w)
 	}
 	pthread_cond_destroy(&w->cond);
 	pthread_mutex_destroy(&w->lock);
+	free(w->routes);
 	free(w);
 }

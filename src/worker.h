@@ -1,7 +1,15 @@
 /* Backend worker threads and their job queues. Two lanes: ATTACH (stack
  * dumps and cores, one at a time, since each stops the target) and SAMPLER
  * (long-running perf sampling until cancelled). Jobs report through the
- * ring only; the UI never waits on a worker. */
+ * ring only; the UI never waits on a worker.
+ *
+ * A job is submitted with its handler: the UI drains the ring and hands
+ * each message to workers_dispatch(), which calls the handler the job was
+ * submitted with, in order, until the job's RING_DONE. Each backend wraps
+ * workers_submit in one function of the same shape:
+ *     unsigned xxx_submit(struct workers *w, const struct target_id *id,
+ *                         <its options>, const struct job_handler *h);
+ * (stk_submit, samp_job_submit, core_job_submit). */
 #ifndef PS_WORKER_H
 #define PS_WORKER_H
 
@@ -29,16 +37,31 @@ struct job {
 	struct job *next;
 };
 
+/* Who hears a job: on_message runs on the thread that drains the ring, for
+ * every message of the job; true keeps m->payload (the handler frees it
+ * later). */
+struct job_handler {
+	bool (*on_message)(void *ctx, struct ring_msg *m);
+	void *ctx;
+};
+
 struct workers;
 
 struct workers *workers_new(struct ring *r);
 /* Cancels every job, joins the threads. */
 void workers_free(struct workers *w);
 /* Queue a job; returns its id (> 0), or 0 when out of memory or the lane has
- * no thread (arg is freed then). */
+ * no thread (arg is freed then). h (may be NULL) hears its messages. */
 unsigned workers_submit(struct workers *w, enum worker_lane lane, enum job_type type,
 			const struct target_id *target, void (*run)(struct job *), void *arg,
-			void (*arg_free)(void *));
+			void (*arg_free)(void *), const struct job_handler *h);
+/* Hand a drained message to its job's handler; the result is the
+ * handler's (true: payload kept). false without a handler: the caller
+ * releases it. The handler is forgotten after the job's RING_DONE. */
+bool workers_dispatch(struct workers *w, struct ring_msg *m);
+/* Stop telling job id's handler (its owner goes away); messages of the job
+ * still in the ring are then released unread. */
+void workers_forget(struct workers *w, unsigned id);
 /* Ask job id to stop (queued: removed; running: its cancel flag is set). */
 void workers_cancel(struct workers *w, unsigned id);
 

@@ -14,3 +14,15 @@ TESTS += tests/e2e/core.sh tests/e2e/core-tui.sh
 EXTRA_DIST += tests/e2e/core.sh tests/e2e/core-tui.sh tests/fixtures/core-smaps.txt
 BENCHES += tests/bench/core.sh
 EXTRA_DIST += tests/bench/core.sh
+
+# The core reader: a target that crashes in a known function.
+noinst_PROGRAMS += tests/targets/crash
+tests_targets_crash_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_crash_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_crash_LDADD = -ldl
+TESTS += tests/e2e/core-read.sh
+EXTRA_DIST += tests/e2e/core-read.sh
+check_PROGRAMS += tests/unit/test-core-read
+tests_unit_test_core_read_SOURCES = tests/unit/test-core-read.c tests/unit/tap.h
+tests_unit_test_core_read_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-core-read

@@ -22,3 +22,13 @@ noinst_PROGRAMS += tests/targets/hotplugin.so
 tests_targets_hotplugin_so_SOURCES = tests/targets/hotplugin.c
 tests_targets_hotplugin_so_CFLAGS = $(TARGET_CFLAGS) -fPIC
 tests_targets_hotplugin_so_LDFLAGS = $(TARGET_LDFLAGS) -shared
+
+# The symbolizer (src/sym): pure parts and views of the test itself.
+check_PROGRAMS += tests/unit/test-sym
+tests_unit_test_sym_SOURCES = tests/unit/test-sym.c tests/unit/tap.h
+tests_unit_test_sym_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-sym
+# A C++ target: demangled names.
+noinst_PROGRAMS += tests/targets/hotcpp
+tests_targets_hotcpp_SOURCES = tests/targets/hotcpp.cc
+tests_targets_hotcpp_CXXFLAGS = -O1 -g

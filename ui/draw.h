@@ -42,10 +42,9 @@ int draw_cols(void);
 /* Draw s at (y, x) in at most w columns (w < 0: to the right edge);
  * returns the columns used. */
 int draw_text(int y, int x, int w, int attr, const char *s);
-int draw_textf(int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Same, leaving out the first skip columns of s (horizontal scrolling,
- * wrapping: line k of a wrap at width W is skip = k * W). */
+/* Same, without the first skip columns of s (horizontal scroll). */
 int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip);
+int draw_textf(int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Same, right-aligned in w columns. */
 int draw_text_right(int y, int x, int w, int attr, const char *s);
 /* Blank w columns (w < 0: to the right edge) with attr. */

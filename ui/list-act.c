@@ -50,7 +50,8 @@ void id_set_del(struct id_set *s, pid_t pid, unsigned long long start)
 
 struct proc_row *list_selected(struct list_state *ls)
 {
-	return ls->view.n && ls->sel >= 0 && ls->sel < (int)ls->view.n ? ls->view.v[ls->sel] : NULL;
+	int i = table_selected(&ls->tab);
+	return i >= 0 && i < (int)ls->view.n ? ls->view.v[i] : NULL;
 }
 
 void list_tag_toggle(struct list_state *ls, struct proc_row *r)
@@ -150,7 +151,7 @@ void list_send_signal(struct list_state *ls, int idx)
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (proc_send_signal(ids[i].pid, ids[i].starttime, list_signals[idx].sig, &e) < 0 && !failed++)
+		if (target_signal(&ids[i], list_signals[idx].sig, &e) < 0 && !failed++)
 			first = e;
 	if (n == 1)
 		snprintf(done, sizeof(done), _("sent %s to PID %d"), list_signals[idx].name, (int)ids[0].pid);

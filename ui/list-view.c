@@ -171,8 +171,8 @@ static void draw_row(struct list_state *ls, int y, struct proc_row *r, bool sel,
 			int n = 0;
 			if (cfg->tree)
 				n = draw_text_skip(y, x, w, sel || tagged ? base : draw_attr(COL_DIM),
-						   tree_prefix(ls, r, pfx, sizeof(pfx)), ls->hscroll);
-			int skip = ls->hscroll - (cfg->tree ? draw_width(pfx) : 0);
+						   tree_prefix(ls, r, pfx, sizeof(pfx)), ls->tab.hscroll);
+			int skip = ls->tab.hscroll - (cfg->tree ? draw_width(pfx) : 0);
 			if (!sel && !tagged && (r->is_kthread || r->is_thread))
 				attr = draw_attr(COL_DIM);
 			else if (!sel && !tagged && r->fresh && ptable_interval(ls->pt) > 0)
@@ -208,9 +208,9 @@ static void draw_menu(struct list_state *ls, int y, int rows)
 	}
 	draw_blank(y, 0, w, draw_attr(COL_HEADER));
 	draw_text(y, 1, w - 1, draw_attr(COL_HEADER), title);
-	int first = ls->menu_sel >= rows - 1 ? ls->menu_sel - (rows - 2) : 0;
-	for (int i = 0; i + 1 < rows && first + i < n; i++) {
-		int k = first + i, attr = k == ls->menu_sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
+	table_layout(&ls->menu, y + 1, rows - 1, false);
+	for (int i = 0; i + 1 < rows && ls->menu.top + i < n; i++) {
+		int k = ls->menu.top + i, attr = k == ls->menu.sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
 		draw_blank(y + 1 + i, 0, w, attr);
 		if (ls->mode == MODE_SORT)
 			draw_textf(y + 1 + i, 1, w - 2, attr, "%s%s", k == ls->ui->cfg.sort_key ? "* " : "  ",
@@ -237,8 +237,8 @@ static void make_note(struct list_state *ls, char *buf, size_t size)
 		ADD(_("[kernel threads] "));
 	if (ls->tags.n)
 		ADD(_("[%zu tagged] "), ls->tags.n);
-	if (ls->hscroll)
-		ADD(_("[scrolled %d] "), ls->hscroll);
+	if (ls->tab.hscroll)
+		ADD(_("[scrolled %d] "), ls->tab.hscroll);
 	if (ls->user_set)
 		ADD("[user %s] ", ls->user_name);
 	if (ls->filter[0] && ls->mode != MODE_FILTER)
@@ -249,7 +249,7 @@ static void make_note(struct list_state *ls, char *buf, size_t size)
 void list_draw(struct ui *ui, void *p, int y0, int rows)
 {
 	struct list_state *ls = p;
-	int width = ui->cols, y = y0, end = y0 + rows;
+	int width = draw_cols(), y = y0, end = y0 + rows;
 	char note[256];
 	struct meters_info mi = { .sys = ls->sys, .note = note, .shown = ui->cfg.meters };
 
@@ -269,30 +269,16 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 		}
 	}
 	layout_columns(ls, width);
-	ls->header_y = y;
+	int body = table_layout(&ls->tab, y, end - y - (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER ? 1 : 0), true);
 	draw_header_row(ls, y++, width);
-	ls->body_y = y;
-	ls->body_rows = end - y - (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER ? 1 : 0);
-	if (ls->body_rows < 0)
-		ls->body_rows = 0;
-
-	int body = ls->body_rows;
-	if (ls->sel < ls->top)
-		ls->top = ls->sel;
-	if (body > 0 && ls->sel >= ls->top + body)
-		ls->top = ls->sel - body + 1;
-	if (ls->top > (int)ls->view.n - body)
-		ls->top = (int)ls->view.n - body;
-	if (ls->top < 0)
-		ls->top = 0;
-	for (int i = 0; i < body && ls->top + i < (int)ls->view.n; i++)
-		draw_row(ls, y + i, ls->view.v[ls->top + i], ls->top + i == ls->sel, width);
+	for (int i = 0; i < body && ls->tab.top + i < (int)ls->view.n; i++)
+		draw_row(ls, y + i, ls->view.v[ls->tab.top + i], ls->tab.top + i == ls->tab.sel, width);
 	if (!ls->view.n && body > 0)
 		draw_text(y, 1, width - 1, draw_attr(COL_DIM),
 			  ls->filter[0] || ls->user_set ? "no process matches the filter" : "no processes");
 
 	if (ls->mode == MODE_SORT || ls->mode == MODE_SIGNAL)
-		draw_menu(ls, ls->body_y, body);
+		draw_menu(ls, ls->tab.body_y, body);
 	if (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER) {
 		int iy = end - 1, x;
 		bool search = ls->mode == MODE_SEARCH;

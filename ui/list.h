@@ -5,6 +5,7 @@
 #define PS_UI_LIST_H
 
 #include "uipriv.h"
+#include "table.h"
 #include "proc/ptable.h"
 #include "proc/sysinfo.h"
 
@@ -34,22 +35,21 @@ struct list_state {
 	struct proc_view view;
 	bool paused;
 	pid_t follow;              /* F: say when it is gone */
-	/* The selection follows the process (pid + start time), not the row. */
-	int sel, top;
+	/* The selection follows the process (pid + start time), not the row;
+	 * tab keeps it, the scrolling and the horizontal scroll. */
+	struct table tab;
+	struct table menu;         /* the sort or signal menu */
 	pid_t sel_pid;
 	unsigned long long sel_start;
 	unsigned cfg_gen;          /* ui->cfg_gen this view was built for */
-	int hscroll;               /* columns of COMMAND scrolled off to the left */
 	enum list_mode mode;
-	int menu_sel;
 	char search[64], filter[64];
 	bool search_failed;
 	bool user_set;
 	uid_t user_uid;
 	char user_name[64];
 	struct id_set tags, collapsed;
-	/* layout of the last draw, for the mouse and paging */
-	int header_y, body_y, body_rows;
+	/* columns of the last draw, for a click on a title */
 	int colx[PSORT_COUNT], colw[PSORT_COUNT];
 };
 

@@ -73,8 +73,10 @@ static bool fd_known(const struct fd_key *v, size_t n, const struct fd_key *k)
 static void *fd_create(void)
 {
 	struct fd_pane *p = calloc(1, sizeof(*p));
-	if (p)
+	if (p) {
 		table_init(&p->tab, cols, C_N, C_FD, false);
+		p->tab.hkeys = true;
+	}
 	return p;
 }
 
@@ -250,9 +252,9 @@ static void fd_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	draw_text(y0, 0, -1, A_BOLD, line);
 	snprintf(line, sizeof(line), "since opened: %zu new, %zu closed", p->opened, p->closed);
 	draw_text(y0 + 1, 0, -1, draw_attr(p->opened || p->closed ? COL_NEW : COL_DIM), line);
-	table_scroll(&p->tab, rows - 3);
-	for (int i = p->tab.top; !c->frozen && i < p->tab.n && i < p->tab.top + rows - 3; i++) {
-		int row = p->tab.order[i];
+	table_layout(&p->tab, y0 + 2, rows - 2, true);
+	for (int i = p->tab.top; !c->frozen && i < p->tab.n && i < p->tab.top + p->tab.body_rows; i++) {
+		int row = table_row(&p->tab, i);
 		if ((size_t)row < p->cur.n && p->cur.v[row].info_err == -EAGAIN)
 			proc_fd_read_info(c->dirfd, &p->cur.v[row]);
 	}
@@ -264,7 +266,7 @@ static bool fd_key(void *st, const struct pane_ctx *c, int ch, int rows)
 	struct fd_pane *p = st;
 	bool had = needs_all_info(p);
 
-	if (!table_key(&p->tab, ch, rows - 2, p, fd_cmp))
+	if (!table_key(&p->tab, ch, p, fd_cmp))
 		return false;
 	if (!had && needs_all_info(p) && !c->frozen) {
 		for (size_t i = 0; i < p->cur.n; i++)

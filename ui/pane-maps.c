@@ -44,6 +44,7 @@ static void *maps_create(void)
 	if (p) {
 		table_init(&p->list, list_cols, M_N, M_RANGE, false);
 		table_init(&p->files, agg_cols, A_N, A_SIZE, true);
+		p->list.hkeys = p->files.hkeys = true;
 	}
 	return p;
 }
@@ -223,8 +224,8 @@ static bool maps_key(void *st, const struct pane_ctx *c, int ch, int rows)
 		return true;
 	}
 	if (p->aggregate)
-		return table_key(&p->files, ch, rows - 2, p, agg_cmp);
-	return table_key(&p->list, ch, rows - 2, p, maps_cmp);
+		return table_key(&p->files, ch, p, agg_cmp);
+	return table_key(&p->list, ch, p, maps_cmp);
 }
 
 const struct pane_ops pane_maps = {

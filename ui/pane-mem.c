@@ -19,12 +19,16 @@ struct mem_pane {
 	struct proc_rollup r;
 	bool have, kthread;
 	double at;
-	int top;
+	struct table view;     /* a text view: the keys scroll */
 };
 
 static void *mem_create(void)
 {
-	return calloc(1, sizeof(struct mem_pane));
+	struct mem_pane *p = calloc(1, sizeof(*p));
+
+	if (p)
+		table_init_plain(&p->view);
+	return p;
 }
 
 static void mem_destroy(void *st)
@@ -123,7 +127,8 @@ static void mem_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	for (int i = 0; i < RU_COUNT; i++)
 		if (p->r.kb[i] >= 0)
 			lines++;
-	int shown = 0, skip = p->top;
+	table_layout(&p->view, y, avail, false);
+	int shown = 0, skip = p->view.top;
 	for (int i = 0; i < RU_COUNT && shown < avail; i++) {
 		char h[32];
 		if (p->r.kb[i] < 0)
@@ -137,7 +142,7 @@ static void mem_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 			   human_bytes((unsigned long long)p->r.kb[i] * 1024, h, sizeof(h)));
 		shown++;
 	}
-	(void)lines;
+	table_set_count(&p->view, lines);
 	if (chart)
 		draw_trend(c, y0 + rows - chart - 1, chart, draw_cols() - 1);
 }
@@ -145,7 +150,7 @@ static void mem_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 static bool mem_key(void *st, const struct pane_ctx *c, int ch, int rows)
 {
 	struct mem_pane *p = st;
-	return pane_scroll_key(&p->top, RU_COUNT, rows - 1, ch);
+	return table_key(&p->view, ch, NULL, NULL);
 }
 
 const struct pane_ops pane_mem = {

@@ -19,13 +19,17 @@
 #include <time.h>
 
 struct status_pane {
-	int top;
+	struct table view;     /* a text view: the keys scroll */
 	char cwd_err[512], exe_err[512];
 };
 
 static void *status_create(void)
 {
-	return calloc(1, sizeof(struct status_pane));
+	struct status_pane *p = calloc(1, sizeof(*p));
+
+	if (p)
+		table_init_plain(&p->view);
+	return p;
 }
 
 static void status_destroy(void *st)
@@ -105,11 +109,13 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	struct status_pane *p = st;
 	const struct proc_info *i = c->info;
 	const struct proc_status *s = &i->status;
-	struct lines l = { .y = y0, .skip = p->top, .end = y0 + rows };
+	struct lines l = { .y = y0, .end = y0 + rows };
 	char caps[1024], when[64];
 	time_t t = (time_t)i->start_epoch;
 	struct tm tm;
 
+	table_layout(&p->view, y0, rows, false);
+	l.skip = p->view.top;
 	put(&l, A_BOLD, "State", "%c (%s)", i->stat.state, proc_state_name(i->stat.state));
 	put(&l, 0, "PPid", "%d", (int)s->ppid);
 	put(&l, 0, "Uid", "%u (%s)  effective %u  saved %u  fs %u", s->uid_real, i->user, s->uid_eff, s->uid_saved, s->uid_fs);
@@ -168,15 +174,13 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	else
 		put(&l, 0, "Exe", "%s", i->exe);
 	put(&l, 0, "Command", "%s", i->cmdline);
-	if (p->top > l.n - rows && l.n > rows)
-		p->top = l.n - rows;
+	table_set_count(&p->view, l.n);
 }
 
 static bool status_key(void *st, const struct pane_ctx *c, int ch, int rows)
 {
 	struct status_pane *p = st;
-	/* the line count is small and fixed enough: bound it generously */
-	return pane_scroll_key(&p->top, 80, rows, ch);
+	return table_key(&p->view, ch, NULL, NULL);
 }
 
 const struct pane_ops pane_status = {

@@ -145,7 +145,7 @@ static void threads_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 static bool threads_key(void *st, const struct pane_ctx *c, int ch, int rows)
 {
 	struct threads_pane *p = st;
-	return table_key(&p->tab, ch, rows - 2, p, threads_cmp);
+	return table_key(&p->tab, ch, p, threads_cmp);
 }
 
 const struct pane_ops pane_threads = {

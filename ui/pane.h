@@ -10,6 +10,7 @@
 
 #include "error.h"
 #include "proc/info.h"
+#include "table.h"
 
 struct ui;
 
@@ -53,44 +54,5 @@ struct pane_ops {
 };
 
 extern const struct pane_ops pane_status, pane_fd, pane_maps, pane_mem, pane_threads;
-
-/* A scrolling, sortable table shared by the panes. Rows are the pane's own
- * data; the table keeps the order, the selection and the sort column. */
-struct table_col {
-	const char *title;
-	int width;             /* 0: the rest of the line; -1: hidden */
-	bool right;            /* right-aligned (numbers) */
-};
-
-struct table {
-	const struct table_col *cols;
-	int ncols;
-	int n;                 /* rows */
-	int *order;            /* display position -> row */
-	int cap;
-	int sel, top;          /* display positions */
-	int sort_col;
-	bool sort_desc;
-};
-
-/* Text of a cell; returns the row's attribute (0 for normal). */
-typedef int (*table_cell_fn)(void *st, int row, int col, char *buf, size_t size);
-/* Compare rows a and b on column col (<0, 0, >0). */
-typedef int (*table_cmp_fn)(void *st, int a, int b, int col);
-
-void table_init(struct table *t, const struct table_col *cols, int ncols, int sort_col, bool desc);
-/* New data: n rows, re-sorted; the selection stays at the same position. */
-void table_set_rows(struct table *t, int n, void *st, table_cmp_fn cmp);
-void table_draw(struct table *t, int y0, int rows, void *st, table_cell_fn cell);
-/* Bring the selection into view for body rows (table_draw does it too):
- * the rows on screen are then order[top .. top + body). */
-void table_scroll(struct table *t, int body);
-/* Up/Down/PgUp/PgDn/Home/End/j/k move; '<' '>' pick the sort column, 'I'
- * inverts it. */
-bool table_key(struct table *t, int ch, int rows, void *st, table_cmp_fn cmp);
-void table_free(struct table *t);
-
-/* Scroll offset for a plain list of n lines shown in rows (keys as above). */
-bool pane_scroll_key(int *top, int n, int rows, int ch);
 
 #endif

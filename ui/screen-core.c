@@ -35,66 +35,21 @@ struct core_screen {
 
 static struct core_screen cs;
 
-struct core_job_arg {
-	pid_t pid;
-	struct target_id id;
-	char path[PATH_MAX];
-};
-
-static void result_free(void *p)
-{
-	core_result_free(p);
-	free(p);
-}
-
 static void state_free(void)
 {
-	if (cs.res)
-		result_free(cs.res);
+	core_result_release(cs.res);
 	cs.res = NULL;
-}
-
-/* ---- the job (attach worker) ---- */
-
-static void job_progress_cb(void *arg, const struct core_progress *p)
-{
-	struct job *j = arg;
-	char line[200];
-	double frac = p->total ? (double)p->done / (double)p->total : -1;
-
-	job_progress(j, frac, "%s", core_progress_text(p, line, sizeof(line)));
-}
-
-static void core_job_run(struct job *j)
-{
-	struct core_job_arg *a = j->arg;
-	struct core_opts o = { .path = a->path, .cancel = &j->cancel, .progress = job_progress_cb, .progress_arg = j };
-	struct core_result *r = calloc(1, sizeof(*r));
-	struct ps_error e;
-
-	ps_error_clear(&e);
-	if (!r) {
-		ps_error_set(&e, ENOMEM, "out of memory");
-		job_error(j, &e);
-		return;
-	}
-	if (core_write(a->pid, &a->id, &o, r, &e) < 0) {
-		free(r);
-		job_error(j, &e);
-		return;
-	}
-	job_result(j, r, result_free);
 }
 
 /* ---- messages, also while the screen is closed ---- */
 
-static bool core_watch(struct ui *ui, void *st, struct ring_msg *m)
+/* The core job's handler: it outlives the screen, so the status line
+ * follows a core written in the background. */
+static bool core_message(void *ctx, struct ring_msg *m)
 {
+	struct ui *ui = ctx;
 	char b[32];
 
-	(void)st;
-	if (m->job_type != JOB_CORE || m->job_id != cs.job || !cs.job)
-		return false;
 	switch (m->kind) {
 	case RING_PROGRESS:
 		strlcpy_ps(cs.progress, m->text, sizeof(cs.progress));
@@ -178,7 +133,7 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 	case CS_CANCELLING:
 		y = row(y, "State", draw_attr(COL_WARN), cs.state == CS_CANCELLING ? "cancelling..." : "running");
 		if (y < end && cs.fraction >= 0) {
-			draw_bar(y, 15, COLS - 17 > 10 ? COLS - 17 : 10, cs.fraction, draw_attr(COL_GOOD), "");
+			draw_bar(y, 15, draw_cols() - 17 > 10 ? draw_cols() - 17 : 10, cs.fraction, draw_attr(COL_GOOD), "");
 			y++;
 		}
 		if (y < end)
@@ -294,7 +249,6 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 	char path[PATH_MAX], q[PATH_MAX + 256], a[32], b[32], c[32];
 
 	if (!registered) {
-		ui_watch(core_watch, &cs);
 		atexit(at_exit_free);
 		registered = true;
 	}
@@ -351,12 +305,6 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 		return;
 	}
 
-	struct core_job_arg *arg = calloc(1, sizeof(*arg));
-	if (!arg)
-		return;
-	arg->pid = pid;
-	arg->id = id;
-	strlcpy_ps(arg->path, cs.est.path, sizeof(arg->path));
 	state_free();
 	cs.pid = pid;
 	cs.id = id;
@@ -366,7 +314,8 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 	ps_error_clear(&cs.err);
 	cs.t_start = now_s();
 	cs.state = CS_RUNNING;
-	cs.job = workers_submit(ui->workers, LANE_ATTACH, JOB_CORE, &id, core_job_run, arg, free);
+	struct job_handler h = { core_message, ui };
+	cs.job = core_job_submit(ui->workers, &id, cs.est.path, &h);
 	if (!cs.job) {
 		cs.state = CS_FAILED;
 		ps_error_set(&cs.err, ENOMEM, "cannot queue the core job");

@@ -232,10 +232,7 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 	case KEY_F(1):
 		screen_help_open(ui, d->panes[d->cur]->explain, d->panes[d->cur]->title);
 		return true;
-	case 's': screen_stack_open(ui, &d->t.id); return true;
-	case 'h': screen_hot_open(ui, &d->t.id); return true;
-	case 'C': screen_core_open(ui, &d->t.id); return true;
-	case 27: case KEY_LEFT: return false; /* the loop pops the screen */
+	case 27: return false; /* the loop pops the screen */
 	case KEY_F(5): case 12:
 		refresh_info(d);
 		refresh_pane(d, ui, true);
@@ -248,7 +245,7 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 		}
 	struct pane_ctx c;
 	fill_ctx(d, ui, &c);
-	return d->panes[d->cur]->on_key && d->panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : LINES - 6);
+	return d->panes[d->cur]->on_key && d->panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : draw_rows() - 6);
 }
 
 static void detail_tick(struct ui *ui, void *st)
@@ -273,10 +270,11 @@ static const struct ui_fkey detail_fkeys[] = {
 	{ "C", "Core" }, { "F5", "Read" }, { "Esc", "Back" }, { "F10", "Quit" }, { NULL, NULL },
 };
 
-/* `D` opens the Doors screen on this process. */
-static pid_t detail_selected_pid(void *p)
+/* s, h, C and D act on this process. */
+static bool detail_selected(void *p, struct target_id *id)
 {
-	return ((struct detail *)p)->t.id.pid;
+	*id = ((struct detail *)p)->t.id;
+	return true;
 }
 
 static const struct screen_ops detail_ops = {
@@ -286,7 +284,7 @@ static const struct screen_ops detail_ops = {
 	.draw = detail_draw,
 	.key = detail_key,
 	.tick = detail_tick,
-	.selected_pid = detail_selected_pid,
+	.selected = detail_selected,
 	.destroy = detail_destroy,
 };
 

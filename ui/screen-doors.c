@@ -5,6 +5,7 @@
 #include "uipriv.h"
 #include "doors.h"
 #include "draw.h"
+#include "table.h"
 
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
@@ -17,8 +18,7 @@ struct doors_state {
 	struct door_report rep;
 	struct door_lines lines;
 	int width;               /* the lines were wrapped for this width */
-	int top;
-	int page;
+	struct table view;       /* a text view: the keys scroll */
 	pid_t pid;               /* 0: system only */
 };
 
@@ -44,7 +44,7 @@ static bool doors_probe(struct ui *ui, struct doors_state *d, pid_t pid)
 		ok = false;
 	}
 	d->pid = pid;
-	d->top = 0;
+	table_init_plain(&d->view);
 	d->width = -1;
 	return ok;
 }
@@ -65,28 +65,26 @@ static int line_attr(enum door_line_kind k)
 static void doors_draw(struct ui *ui, void *p, int y0, int rows)
 {
 	struct doors_state *d = p;
-	int body = rows - 1;
+	int body = rows - 1, cols = draw_cols();
 
-	if (d->width != ui->cols - 1)
-		doors_render(d, ui->cols - 1 > 20 ? ui->cols - 1 : 20);
+	if (d->width != cols - 1)
+		doors_render(d, cols - 1 > 20 ? cols - 1 : 20);
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	if (d->rep.have_target)
 		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), " Doors: what the kernel lets pscope do, and PID %d (%s)",
 			   (int)d->pid, d->rep.target.comm);
 	else
 		draw_text(y0, 0, -1, draw_attr(COL_TITLE), " Doors: what the kernel lets pscope do");
-	d->page = body > 1 ? body : 1;
-	if (d->top > (int)d->lines.n - body)
-		d->top = (int)d->lines.n - body;
-	if (d->top < 0)
-		d->top = 0;
-	for (int i = 0; i < body && d->top + i < (int)d->lines.n; i++) {
-		const struct door_line *l = &d->lines.v[d->top + i];
+	table_set_count(&d->view, (int)d->lines.n);
+	table_layout(&d->view, y0 + 1, body, false);
+	int top = d->view.top;
+	for (int i = 0; i < body && top + i < (int)d->lines.n; i++) {
+		const struct door_line *l = &d->lines.v[top + i];
 		draw_text(y0 + 1 + i, 0, -1, line_attr(l->kind), l->text);
 	}
-	if ((int)d->lines.n > body && body > 0 && ui->cols > 8) {
-		int shown = d->top + body < (int)d->lines.n ? d->top + body : (int)d->lines.n;
-		draw_textf(y0, ui->cols - 6, -1, draw_attr(COL_TITLE), "%3d%% ", 100 * shown / (int)d->lines.n);
+	if ((int)d->lines.n > body && body > 0 && cols > 8) {
+		int shown = top + body < (int)d->lines.n ? top + body : (int)d->lines.n;
+		draw_textf(y0, cols - 6, -1, draw_attr(COL_TITLE), "%3d%% ", 100 * shown / (int)d->lines.n);
 	}
 }
 
@@ -96,12 +94,6 @@ static bool doors_key(struct ui *ui, void *p, int ch)
 	char buf[16];
 
 	switch (ch) {
-	case KEY_UP: case 'k': d->top--; break;
-	case KEY_DOWN: case 'j': d->top++; break;
-	case KEY_PPAGE: case 'b': d->top -= d->page; break;
-	case KEY_NPAGE: case ' ': d->top += d->page; break;
-	case KEY_HOME: case 'g': d->top = 0; break;
-	case KEY_END: case 'G': d->top = (int)d->lines.n; break;
 	case 'r':
 		if (doors_probe(ui, d, d->pid))
 			ui_message(ui, false, d->pid ? "probed PID %d again" : "read the system again", (int)d->pid);
@@ -124,16 +116,17 @@ static bool doors_key(struct ui *ui, void *p, int ch)
 	case 'D':
 		break; /* already here */
 	default:
-		return false;
+		return table_key(&d->view, ch, NULL, NULL) != TABLE_KEY_NONE;
 	}
-	if (d->top < 0)
-		d->top = 0;
 	return true;
 }
 
-static pid_t doors_selected_pid(void *p)
+/* The process probed, if any: s, h and C act on the one with that PID now. */
+static bool doors_selected(void *p, struct target_id *id)
 {
-	return ((struct doors_state *)p)->pid;
+	id->pid = ((struct doors_state *)p)->pid;
+	id->starttime = 0;
+	return id->pid > 0;
 }
 
 static void doors_destroy(void *p)
@@ -153,7 +146,7 @@ static const struct screen_ops doors_ops = {
 	.fkeys = doors_fkeys,
 	.draw = doors_draw,
 	.key = doors_key,
-	.selected_pid = doors_selected_pid,
+	.selected = doors_selected,
 	.destroy = doors_destroy,
 };
 

@@ -2,6 +2,7 @@
  * from data/help/<name>.txt, scrollable. */
 #include "uipriv.h"
 #include "draw.h"
+#include "table.h"
 #include "textdata.h"
 
 #define NCURSES_WIDECHAR 1
@@ -13,7 +14,7 @@ struct help_state {
 	char *text;
 	char **lines;
 	int nlines;
-	int top;
+	struct table view;
 	char title[128];
 };
 
@@ -23,8 +24,9 @@ static void help_draw(struct ui *ui, void *p, int y0, int rows)
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), " pscope help: %s   (arrows/PgUp/PgDn scroll, Esc or q returns)", h->title);
-	for (int i = 1; i < rows && h->top + i - 1 < h->nlines; i++) {
-		const char *l = h->lines[h->top + i - 1];
+	table_layout(&h->view, y0 + 1, rows - 1, false);
+	for (int i = 1; i < rows && h->view.top + i - 1 < h->nlines; i++) {
+		const char *l = h->lines[h->view.top + i - 1];
 		int attr = (l[0] && l[0] != ' ') ? (int)(draw_attr(COL_GOOD) | A_BOLD) : draw_attr(COL_NORMAL);
 		draw_text(y0 + i, 1, -1, attr, l);
 	}
@@ -33,26 +35,15 @@ static void help_draw(struct ui *ui, void *p, int y0, int rows)
 static bool help_key(struct ui *ui, void *p, int ch)
 {
 	struct help_state *h = p;
-	int page = LINES - 3;
 
 	switch (ch) {
-	case KEY_UP: case 'k': h->top--; break;
-	case KEY_DOWN: case 'j': h->top++; break;
-	case KEY_PPAGE: h->top -= page; break;
-	case KEY_NPAGE: case ' ': h->top += page; break;
-	case KEY_HOME: case 'g': h->top = 0; break;
-	case KEY_END: case 'G': h->top = h->nlines - page; break;
 	case 'q': case 27: case KEY_F(1): case '?': case KEY_F(10):
 		ui_pop(ui);
 		return true;
 	default:
+		table_key(&h->view, ch, NULL, NULL);
 		return true; /* help is modal: other keys do nothing */
 	}
-	if (h->top > h->nlines - page)
-		h->top = h->nlines - page;
-	if (h->top < 0)
-		h->top = 0;
-	return true;
 }
 
 static void help_destroy(void *p)
@@ -104,5 +95,7 @@ void screen_help_open(struct ui *ui, const char *help_name, const char *title)
 		p = nl + 1;
 	}
 	h->nlines = n;
+	table_init_plain(&h->view);
+	table_set_count(&h->view, n);
 	ui_push(ui, &help_ops, h);
 }

@@ -3,6 +3,7 @@
  * newest one (or the frozen one) and computes its table from it. */
 #include "uipriv.h"
 #include "draw.h"
+#include "table.h"
 #include "doors.h"
 #include "out/folded.h"
 #include "sample/sample.h"
@@ -35,14 +36,14 @@ struct hot_state {
 	bool show_src;
 	struct samp_view view;
 	bool view_stale;
-	int sel, top;
+	struct table tab;              /* rows: view.rows[] in the view's order */
 	unsigned sel_func;             /* keeps the selection across refreshes */
 	/* callers/callees of one function */
 	bool rel;
 	unsigned rel_func;
 	struct samp_rel *callers, *callees;
 	unsigned ncallers, ncallees;
-	int rel_sel, rel_top;
+	struct table rel_tab;          /* lines: callers, a blank, callees */
 	struct ps_error err;
 	bool have_err;
 };
@@ -55,15 +56,45 @@ static void rel_free(struct hot_state *h)
 	h->ncallers = h->ncallees = 0;
 }
 
+/* The callers/callees view is a list of lines: the "Callers" title, the
+ * callers, a blank, the "Callees" title, the callees. */
+static void rel_lines(struct hot_state *h)
+{
+	table_set_count(&h->rel_tab, (int)(h->ncallers + h->ncallees) + 3);
+}
+
+/* The function on line i of that view; -1 for a title or the blank. */
+static long rel_func_at(const struct hot_state *h, int i)
+{
+	int nc = (int)h->ncallers;
+
+	if (i >= 1 && i <= nc)
+		return h->callers[i - 1].func;
+	if (i >= nc + 3 && i < nc + 3 + (int)h->ncallees)
+		return h->callees[i - nc - 3].func;
+	return -1;
+}
+
+/* Only functions are selected: step off a title or the blank in direction
+ * dir (or back the other way at the end). */
+static void rel_step(struct hot_state *h, int dir)
+{
+	struct table *t = &h->rel_tab;
+
+	for (int pass = 0; pass < 2; pass++, dir = -dir)
+		for (int i = t->sel; i >= 0 && i < t->n; i += dir)
+			if (rel_func_at(h, i) >= 0) {
+				table_select(t, i);
+				return;
+			}
+}
+
 /* Keep the selection on a row and remember which function it is. */
 static void clamp_sel(struct hot_state *h)
 {
-	if (h->sel >= (int)h->view.nrows)
-		h->sel = (int)h->view.nrows - 1;
-	if (h->sel < 0)
-		h->sel = 0;
+	table_set_count(&h->tab, (int)h->view.nrows);
 	if (h->view.nrows)
-		h->sel_func = h->view.rows[h->sel].func;
+		h->sel_func = h->view.rows[h->tab.sel].func;
 }
 
 static void refresh_view(struct hot_state *h)
@@ -73,10 +104,11 @@ static void refresh_view(struct hot_state *h)
 	samp_view_free(&h->view);
 	samp_view_compute(h->shown, h->win, h->tid, h->sort, &h->view);
 	h->view_stale = false;
+	table_set_count(&h->tab, (int)h->view.nrows);
 	/* Follow the selected function, not the row number. */
 	for (unsigned i = 0; i < h->view.nrows; i++)
 		if (h->view.rows[i].func == h->sel_func) {
-			h->sel = (int)i;
+			table_select(&h->tab, (int)i);
 			break;
 		}
 	clamp_sel(h);
@@ -84,6 +116,8 @@ static void refresh_view(struct hot_state *h)
 		rel_free(h);
 		samp_view_relations(h->shown, h->win, h->tid, h->rel_func, &h->callers, &h->ncallers, &h->callees,
 				    &h->ncallees);
+		rel_lines(h);
+		rel_step(h, 1);
 	}
 }
 
@@ -160,7 +194,7 @@ static void draw_status(struct hot_state *h, int y)
 static void draw_table(struct hot_state *h, int y0, int rows)
 {
 	const struct samp_snapshot *s = h->shown;
-	int cols = COLS, spark_w = cols >= 110 ? 20 : cols >= 80 ? 10 : 0;
+	int cols = draw_cols(), spark_w = cols >= 110 ? 20 : cols >= 80 ? 10 : 0;
 	int src_w = h->show_src && cols >= 100 ? 22 : 0;
 	int fixed = 6 + 1 + 6 + 1 + 8 + 2;
 	int rest = cols - fixed - (spark_w ? spark_w + 1 : 0) - (src_w ? src_w + 1 : 0);
@@ -189,14 +223,12 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 					  : "no samples yet: the process has not run on a CPU since sampling started");
 		return;
 	}
-	if (h->sel < h->top)
-		h->top = h->sel;
-	if (h->sel >= h->top + body)
-		h->top = h->sel - body + 1;
-	for (int i = 0; i < body && h->top + i < (int)h->view.nrows; i++) {
-		const struct samp_row *r = &h->view.rows[h->top + i];
+	table_set_count(&h->tab, (int)h->view.nrows);
+	body = table_layout(&h->tab, y0, rows, true);
+	for (int i = 0; i < body && h->tab.top + i < (int)h->view.nrows; i++) {
+		const struct samp_row *r = &h->view.rows[h->tab.top + i];
 		const struct samp_func *f = &s->funcs[r->func];
-		bool sel = h->top + i == h->sel;
+		bool sel = h->tab.top + i == h->tab.sel;
 		int attr = sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
 		int dim = sel ? attr : draw_attr(COL_DIM);
 		int y = y0 + 1 + i;
@@ -226,11 +258,6 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 	}
 }
 
-static int rel_count(const struct hot_state *h)
-{
-	return (int)(h->ncallers + h->ncallees);
-}
-
 static void draw_rel(struct hot_state *h, int y0, int rows)
 {
 	const struct samp_snapshot *s = h->shown;
@@ -246,31 +273,21 @@ static void draw_rel(struct hot_state *h, int y0, int rows)
 	draw_textf(y0, 0, -1, draw_attr(COL_HEADER), " %s (%s): in %lu samples, %lu of them its own (Enter: follow, Esc: back)",
 		   f->name, samp_module_short(f->module), total, self);
 	/* Lines: "Callers" header, callers, blank, "Callees" header, callees. */
-	int n = rel_count(h), body = rows - 1, line = 0;
-	if (h->rel_sel >= n)
-		h->rel_sel = n - 1;
-	if (h->rel_sel < 0)
-		h->rel_sel = 0;
-	int sel_line = h->rel_sel < (int)h->ncallers ? 1 + h->rel_sel : 3 + h->rel_sel;
-	if (sel_line < h->rel_top)
-		h->rel_top = sel_line;
-	if (sel_line >= h->rel_top + body)
-		h->rel_top = sel_line - body + 1;
+	int body = table_layout(&h->rel_tab, y0, rows, true), line = 0, top = h->rel_tab.top;
 	for (int part = 0; part < 2; part++) {
 		const struct samp_rel *l = part ? h->callees : h->callers;
 		unsigned nl = part ? h->ncallees : h->ncallers;
-		int y = y0 + 1 + line - h->rel_top;
-		if (line >= h->rel_top && line < h->rel_top + body)
+		int y = y0 + 1 + line - top;
+		if (line >= top && line < top + body)
 			draw_textf(y, 0, -1, draw_attr(COL_GOOD) | A_BOLD, " %s%s", part ? "Callees (called by it)" : "Callers (calling it)",
 				   nl ? "" : ": none sampled");
 		line++;
 		for (unsigned i = 0; i < nl; i++, line++) {
-			if (line < h->rel_top || line >= h->rel_top + body)
+			if (line < top || line >= top + body)
 				continue;
-			int idx = part ? (int)(h->ncallers + i) : (int)i;
-			int attr = idx == h->rel_sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
+			int attr = line == h->rel_tab.sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
 			const struct samp_func *g = &s->funcs[l[i].func];
-			y = y0 + 1 + line - h->rel_top;
+			y = y0 + 1 + line - top;
 			draw_blank(y, 0, -1, attr);
 			const char *mod = samp_module_short(g->module);
 			draw_textf(y, 0, -1, attr, mod[0] == '[' ? "   %6.1f%% %8lu  %s  %s" : "   %6.1f%% %8lu  %s  [%s]",
@@ -284,7 +301,7 @@ static void draw_rel(struct hot_state *h, int y0, int rows)
  * wrapped at spaces; returns the next free row. */
 static int draw_wrapped(int y, int end, const char *text, int attr)
 {
-	int w = COLS - 4;
+	int w = draw_cols() - 4;
 	const char *p = text;
 
 	if (w < 20)
@@ -425,50 +442,42 @@ static void open_rel(struct hot_state *h, unsigned func)
 {
 	h->rel = true;
 	h->rel_func = func;
-	h->rel_sel = 0;
-	h->rel_top = 0;
 	rel_free(h);
 	samp_view_relations(h->shown, h->win, h->tid, func, &h->callers, &h->ncallers, &h->callees, &h->ncallees);
+	rel_lines(h);
+	table_select(&h->rel_tab, 0);
+	rel_step(h, 1);
 }
 
 static bool hot_key(struct ui *ui, void *p, int ch)
 {
 	struct hot_state *h = p;
-	int page = LINES - 7 > 1 ? LINES - 7 : 1;
 
 	refresh_view(h);
 	if (h->rel && h->shown) {
-		int n = rel_count(h);
+		int before = h->rel_tab.sel;
+		long f = rel_func_at(h, before);
 		switch (ch) {
-		case KEY_UP: case 'k': h->rel_sel--; return true;
-		case KEY_DOWN: case 'j': h->rel_sel++; return true;
-		case KEY_PPAGE: h->rel_sel -= page; return true;
-		case KEY_NPAGE: h->rel_sel += page; return true;
-		case KEY_HOME: h->rel_sel = 0; return true;
-		case KEY_END: h->rel_sel = n - 1; return true;
 		case '\n': case '\r': case KEY_ENTER:
-			if (n > 0 && h->rel_sel >= 0 && h->rel_sel < n)
-				open_rel(h, h->rel_sel < (int)h->ncallers ? h->callers[h->rel_sel].func
-									 : h->callees[h->rel_sel - (int)h->ncallers].func);
+			if (f >= 0)
+				open_rel(h, (unsigned)f);
 			return true;
 		case 27: case KEY_LEFT: case KEY_BACKSPACE:
 			h->rel = false;
 			rel_free(h);
 			return true;
 		default:
-			break; /* the table's keys below work here too */
+			if (table_key(&h->rel_tab, ch, NULL, NULL)) {
+				rel_step(h, h->rel_tab.sel < before ? -1 : 1);
+				return true;
+			}
+			break; /* the table's other keys below work here too */
 		}
 	}
 	switch (ch) {
-	case KEY_UP: case 'k': h->sel--; break;
-	case KEY_DOWN: case 'j': h->sel++; break;
-	case KEY_PPAGE: h->sel -= page; break;
-	case KEY_NPAGE: h->sel += page; break;
-	case KEY_HOME: h->sel = 0; break;
-	case KEY_END: h->sel = (int)h->view.nrows - 1; break;
 	case '\n': case '\r': case KEY_ENTER:
 		if (h->view.nrows)
-			open_rel(h, h->view.rows[h->sel].func);
+			open_rel(h, h->view.rows[h->tab.sel].func);
 		return true;
 	case ' ':
 		h->frozen = !h->frozen;
@@ -509,19 +518,20 @@ static bool hot_key(struct ui *ui, void *p, int ch)
 		export_folded(ui, h);
 		return true;
 	default:
-		return false;
+		if (!table_key(&h->tab, ch, NULL, NULL))
+			return false;
+		break;
 	}
 	clamp_sel(h);
 	return true;
 }
 
-static bool hot_message(struct ui *ui, void *p, struct ring_msg *m)
+/* The sampler job's handler. */
+static bool hot_message(void *ctx, struct ring_msg *m)
 {
-	struct hot_state *h = p;
-	(void)ui;
+	struct hot_state *h = ctx;
+	struct ui *ui = h->ui;
 
-	if (m->job_id != h->job)
-		return false;
 	switch (m->kind) {
 	case RING_SNAPSHOT:
 	case RING_RESULT:
@@ -560,8 +570,11 @@ static void hot_destroy(void *p)
 
 	/* Esc: stop sampling. The job closes its events on its own thread.
 	 * On quit the workers are already gone (and cancelled every job). */
-	if (h->running && h->ui->workers)
-		workers_cancel(h->ui->workers, h->job);
+	if (h->ui->workers) {
+		if (h->running)
+			workers_cancel(h->ui->workers, h->job);
+		workers_forget(h->ui->workers, h->job);
+	}
 	samp_ctl_put(h->ctl);
 	samp_view_free(&h->view);
 	rel_free(h);
@@ -581,7 +594,6 @@ static const struct screen_ops hot_ops = {
 	.fkeys = hot_fkeys,
 	.draw = hot_draw,
 	.key = hot_key,
-	.message = hot_message,
 	.destroy = hot_destroy,
 };
 
@@ -606,12 +618,15 @@ void screen_hot_open(struct ui *ui, const struct target_id *id)
 	h->win = SAMP_WIN_10S;
 	h->show_src = true;
 	h->sel_func = UINT32_MAX; /* nothing chosen yet: the top row */
+	table_init(&h->tab, NULL, 0, 0, false);
+	table_init(&h->rel_tab, NULL, 0, 0, false);
 	h->ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
 	if (!h->ctl) {
 		free(h);
 		return;
 	}
-	h->job = samp_job_submit(ui->workers, &h->id, h->ctl);
+	struct job_handler jh = { hot_message, h };
+	h->job = samp_job_submit(ui->workers, &h->id, h->ctl, &jh);
 	if (!h->job) {
 		samp_ctl_put(h->ctl);
 		free(h);

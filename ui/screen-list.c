@@ -3,6 +3,7 @@
  * affinity, I/O priority, follow and pause. The selection follows the
  * process (pid + start time) across refreshes, sorting, search and filter. */
 #include "list.h"
+#include "table.h"
 #include "draw.h"
 #include "i18n.h"
 #include "util.h"
@@ -28,18 +29,9 @@ static bool keep_row(const struct proc_row *r, void *arg)
 	return proc_row_matches(r, ls->filter);
 }
 
-static void clamp_sel(struct list_state *ls)
-{
-	if (ls->sel >= (int)ls->view.n)
-		ls->sel = (int)ls->view.n - 1;
-	if (ls->sel < 0)
-		ls->sel = 0;
-}
-
 /* Remember which process is selected (after the user moved). */
 static void note_sel(struct list_state *ls)
 {
-	clamp_sel(ls);
 	struct proc_row *r = list_selected(ls);
 	ls->sel_pid = r ? r->pid : 0;
 	ls->sel_start = r ? r->starttime : 0;
@@ -85,10 +77,11 @@ static void rebuild(struct ui *ui, struct list_state *ls)
 		ls->view.n = 0;
 	}
 	fold(ls);
+	table_set_count(&ls->tab, (int)ls->view.n);
 	if (ls->follow) {
 		int i = proc_view_index(&ls->view, ls->follow);
 		if (i >= 0) {
-			ls->sel = i;
+			table_select(&ls->tab, i);
 		} else {
 			ui_message(ui, false, "PID %d is gone (or filtered out): no longer following", (int)ls->follow);
 			ls->follow = 0;
@@ -97,9 +90,9 @@ static void rebuild(struct ui *ui, struct list_state *ls)
 		int i = index_of(ls, ls->sel_pid, ls->sel_start);
 		struct proc_row *was = ptable_find(ls->pt, ls->sel_pid);
 		if (i >= 0)
-			ls->sel = i;
+			table_select(&ls->tab, i);
 		else if (was && was->starttime == ls->sel_start)
-			ls->sel = 0; /* filtered out (or folded away): the first row */
+			table_select(&ls->tab, 0); /* filtered out (or folded away): the first row */
 		/* else it exited: the row where it was */
 	}
 	note_sel(ls);
@@ -130,22 +123,17 @@ void list_sync_settings(struct list_state *ls)
 
 /* ---- keys ---- */
 
+static bool row_matches(void *st, int row, const char *text)
+{
+	const struct list_state *ls = st;
+	return row < (int)ls->view.n && proc_row_matches(ls->view.v[row], text);
+}
+
+/* A match is selected and stays selected (its process) until the user moves. */
 static void search_from(struct list_state *ls, int start, int dir)
 {
-	int n = (int)ls->view.n;
-
-	ls->search_failed = false;
-	if (!ls->search[0] || !n)
-		return;
-	for (int k = 0; k < n; k++) {
-		int i = ((start + dir * k) % n + n) % n;
-		if (proc_row_matches(ls->view.v[i], ls->search)) {
-			ls->sel = i;
-			note_sel(ls); /* kept across refreshes until the user moves */
-			return;
-		}
-	}
-	ls->search_failed = true;
+	ls->search_failed = ls->search[0] && !table_search(&ls->tab, start, dir, ls->search, ls, row_matches);
+	note_sel(ls);
 }
 
 static bool edit_line(char *buf, size_t size, int ch)
@@ -182,28 +170,32 @@ static void set_sort(struct ui *ui, struct list_state *ls, enum proc_sort k, boo
 
 static bool menu_key(struct ui *ui, struct list_state *ls, int ch)
 {
-	int n = ls->mode == MODE_SORT ? PSORT_COUNT : list_nsignals;
-
 	switch (ch) {
-	case KEY_UP: ls->menu_sel = ls->menu_sel > 0 ? ls->menu_sel - 1 : 0; break;
-	case KEY_DOWN: case 'j': ls->menu_sel = ls->menu_sel + 1 < n ? ls->menu_sel + 1 : n - 1; break;
-	case KEY_HOME: ls->menu_sel = 0; break;
-	case KEY_END: ls->menu_sel = n - 1; break;
 	case '\n': case '\r': case KEY_ENTER: {
 		enum list_mode m = ls->mode;
 		ls->mode = MODE_NORMAL;
 		if (m == MODE_SORT)
-			set_sort(ui, ls, (enum proc_sort)ls->menu_sel, false);
+			set_sort(ui, ls, (enum proc_sort)ls->menu.sel, false);
 		else
-			list_send_signal(ls, ls->menu_sel);
+			list_send_signal(ls, ls->menu.sel);
 		break;
 	}
-	case 27: case 'q': case KEY_F(10): case KEY_F(6): case KEY_F(9): case 'k':
+	case 27: case 'q': case KEY_F(10): case KEY_F(6): case KEY_F(9):
 		ls->mode = MODE_NORMAL;
 		break;
-	default: break;
+	default:
+		table_key(&ls->menu, ch, NULL, NULL);
+		break;
 	}
 	return true;
+}
+
+static void open_menu(struct list_state *ls, enum list_mode m, int sel)
+{
+	ls->mode = m;
+	table_init(&ls->menu, NULL, 0, 0, false);
+	table_set_count(&ls->menu, m == MODE_SORT ? PSORT_COUNT : list_nsignals);
+	table_select(&ls->menu, sel);
 }
 
 static bool input_key(struct ui *ui, struct list_state *ls, int ch)
@@ -225,17 +217,17 @@ static bool input_key(struct ui *ui, struct list_state *ls, int ch)
 		return true;
 	}
 	if (search && (ch == KEY_F(3) || ch == KEY_DOWN)) {
-		search_from(ls, ls->sel + 1, 1);
+		search_from(ls, ls->tab.sel + 1, 1);
 		return true;
 	}
 	if (search && (ch == KEY_F(15) || ch == KEY_UP)) { /* Shift-F3 */
-		search_from(ls, ls->sel - 1, -1);
+		search_from(ls, ls->tab.sel - 1, -1);
 		return true;
 	}
 	if (!edit_line(search ? ls->search : ls->filter, search ? sizeof(ls->search) : sizeof(ls->filter), ch))
 		return true;
 	if (search)
-		search_from(ls, ls->sel, 1);
+		search_from(ls, ls->tab.sel, 1);
 	else
 		rebuild(ui, ls);
 	return true;
@@ -266,46 +258,12 @@ static bool set_user(struct ui *ui, struct list_state *ls, const char *name)
 	return true;
 }
 
-static void mouse(struct ui *ui, struct list_state *ls)
+/* A click on a column title sorts by it (again: inverts it). */
+static void header_click(struct ui *ui, struct list_state *ls, int x)
 {
-	MEVENT ev;
-
-	if (getmouse(&ev) != OK)
-		return;
-	if (ev.bstate & BUTTON4_PRESSED) {
-		ls->sel -= 3;
-	} else if (ev.bstate & BUTTON5_PRESSED) {
-		ls->sel += 3;
-	} else if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) {
-		if (ev.y == ls->header_y) {
-			int c = list_col_at(ls, ev.x);
-			if (c >= 0)
-				set_sort(ui, ls, (enum proc_sort)c, true);
-		} else if (ev.y >= ls->body_y && ev.y < ls->body_y + ls->body_rows) {
-			ls->sel = ls->top + (ev.y - ls->body_y);
-		}
-	}
-	clamp_sel(ls);
-}
-
-/* The identity of the process a row shows: its pid and start time as read,
- * so acting on a row whose PID was reused meanwhile is refused. A thread
- * row stands for its process. */
-static bool row_id(struct ui *ui, const struct proc_row *r, struct target_id *id)
-{
-	struct ps_error e;
-
-	if (!r->is_thread) {
-		id->pid = r->pid;
-		id->starttime = r->starttime;
-		return true;
-	}
-	ps_error_clear(&e);
-	if (target_id_of(r->tgid, id, &e) < 0) {
-		ui_error(ui, &e);
-		return false;
-	}
-	return true;
+	int c = list_col_at(ls, x);
+	if (c >= 0)
+		set_sort(ui, ls, (enum proc_sort)c, true);
 }
 
 static void toggle_fold(struct ui *ui, struct list_state *ls, struct proc_row *r, int how)
@@ -331,9 +289,8 @@ static bool list_key(struct ui *ui, void *p, int ch)
 	struct list_state *ls = p;
 	struct pscope_config *c = CFG(ls);
 	struct proc_row *r = list_selected(ls);
-	pid_t pid = r ? r->tgid : 0;
 	struct target_id id;
-	int page = ls->body_rows > 1 ? ls->body_rows - 1 : 1;
+	enum table_key_result k;
 
 	if (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER)
 		return input_key(ui, ls, ch);
@@ -341,23 +298,13 @@ static bool list_key(struct ui *ui, void *p, int ch)
 		return menu_key(ui, ls, ch);
 
 	switch (ch) {
-	case KEY_UP: ls->sel--; break;
-	case KEY_DOWN: case 'j': ls->sel++; break;
-	case KEY_PPAGE: ls->sel -= page; ls->top -= page; break;
-	case KEY_NPAGE: ls->sel += page; ls->top += page; break;
-	case KEY_HOME: ls->sel = 0; break;
-	case KEY_END: ls->sel = (int)ls->view.n - 1; break;
-	case KEY_LEFT: ls->hscroll = ls->hscroll > 8 ? ls->hscroll - 8 : 0; return true;
-	case KEY_RIGHT: ls->hscroll += 8; return true;
-	case KEY_MOUSE: mouse(ui, ls); break;
-	case '\n': case '\r': case KEY_ENTER: if (pid && row_id(ui, r, &id)) screen_detail_open(ui, &id); break;
-	case 's': if (pid && row_id(ui, r, &id)) screen_stack_open(ui, &id); break;
-	case 'h': if (pid && row_id(ui, r, &id)) screen_hot_open(ui, &id); break;
-	case 'C': if (pid && row_id(ui, r, &id)) screen_core_open(ui, &id); break;
+	case '\n': case '\r': case KEY_ENTER:
+		if (ui_selected_target(ui, &id))
+			screen_detail_open(ui, &id);
+		break;
 	case KEY_F(2): screen_setup_open(ui); break;
 	case KEY_F(6):
-		ls->mode = MODE_SORT;
-		ls->menu_sel = c->sort_key;
+		open_menu(ls, MODE_SORT, c->sort_key);
 		break;
 	case '<': case ',':
 		set_sort(ui, ls, (enum proc_sort)((c->sort_key + PSORT_COUNT - 1) % PSORT_COUNT), false);
@@ -423,10 +370,8 @@ static bool list_key(struct ui *ui, void *p, int ch)
 		break;
 	}
 	case KEY_F(9): case 'k':
-		if (r || ls->tags.n) {
-			ls->mode = MODE_SIGNAL;
-			ls->menu_sel = 0;
-		}
+		if (r || ls->tags.n)
+			open_menu(ls, MODE_SIGNAL, 0);
 		break;
 	case KEY_F(7): list_nice(ls, -1); refresh_data(ui, ls); break;
 	case KEY_F(8): list_nice(ls, +1); refresh_data(ui, ls); break;
@@ -436,7 +381,7 @@ static bool list_key(struct ui *ui, void *p, int ch)
 	case 'w': list_show_cmdline(ls); break;
 	case ' ':
 		list_tag_toggle(ls, r);
-		ls->sel++;
+		table_select(&ls->tab, ls->tab.sel + 1);
 		break;
 	case 'c': list_tag_children(ls, r); break;
 	case 'U':
@@ -459,11 +404,13 @@ static bool list_key(struct ui *ui, void *p, int ch)
 	case 27:
 		return true; /* the list is the bottom screen */
 	default:
-		return false;
+		k = table_key(&ls->tab, ch, NULL, NULL);
+		if (k == TABLE_KEY_HEADER)
+			header_click(ui, ls, ls->tab.click_x);
+		note_sel(ls);
+		return k != TABLE_KEY_NONE;
 	}
 	note_sel(ls);
-	if (ls->top < 0)
-		ls->top = 0;
 	return true;
 }
 
@@ -480,6 +427,8 @@ static void list_destroy(void *p)
 	proc_view_free(&ls->view);
 	free(ls->tags.v);
 	free(ls->collapsed.v);
+	table_free(&ls->tab);
+	table_free(&ls->menu);
 	ptable_free(ls->pt);
 	sys_snapshot_free(ls->sys);
 	free(ls);
@@ -492,11 +441,18 @@ static const struct ui_fkey list_fkeys[] = {
 	{ NULL, NULL },
 };
 
-/* `D` opens the Doors screen on the selected process. */
-static pid_t list_selected_pid(void *p)
+/* The process a row shows: its pid and start time as read, so acting on
+ * a row whose PID was reused meanwhile is refused. A thread row stands for
+ * its process (start time 0: the one with that PID now). */
+static bool list_target(void *p, struct target_id *id)
 {
 	struct proc_row *r = list_selected(p);
-	return r ? r->tgid : 0;
+
+	if (!r)
+		return false;
+	id->pid = r->is_thread ? r->tgid : r->pid;
+	id->starttime = r->is_thread ? 0 : r->starttime;
+	return true;
 }
 
 static const struct screen_ops list_ops = {
@@ -506,7 +462,7 @@ static const struct screen_ops list_ops = {
 	.draw = list_draw,
 	.key = list_key,
 	.tick = list_tick,
-	.selected_pid = list_selected_pid,
+	.selected = list_target,
 	.destroy = list_destroy,
 };
 
@@ -525,7 +481,8 @@ void screen_list_open(struct ui *ui)
 		ptable_free(ls->pt);
 		ls->pt = NULL;
 	}
-	ls->ui = ui;
+	table_init(&ls->tab, NULL, 0, 0, false);
+	ls->tab.hkeys = true; /* long command lines scroll */
 	if (o && o->user)
 		set_user(ui, ls, o->user); /* main checked it names a user */
 	if (ls->pt && ls->sys) {

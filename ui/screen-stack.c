@@ -5,6 +5,7 @@
  * identical stacks that expand to their threads and frames. */
 #include "uipriv.h"
 #include "draw.h"
+#include "table.h"
 #include "stack/stack.h"
 
 #define NCURSES_WIDECHAR 1
@@ -26,12 +27,14 @@ struct stack_state {
 	char error[1024];
 	bool *open;          /* per group: expanded */
 	bool source, inlines;
-	int sel, top;
-	int nrows;           /* rows of the last layout */
+	struct table tab;    /* rows: the lines of layout() */
 };
+
+static bool stack_message(void *ctx, struct ring_msg *m);
 
 static int submit(struct stack_state *s)
 {
+	struct job_handler h = { stack_message, s };
 	struct ps_error e;
 	struct target t;
 
@@ -42,7 +45,7 @@ static int submit(struct stack_state *s)
 		return -1;
 	}
 	target_close(&t);
-	s->job = stk_submit(s->ui->workers, &s->id, true);
+	s->job = stk_submit(s->ui->workers, &s->id, true, &h);
 	if (!s->job) {
 		ui_message(s->ui, true, "cannot start the stack dump (out of memory)");
 		return -1;
@@ -89,7 +92,7 @@ static int layout(struct stack_state *s, struct row *rows, int max)
 			ADD(ROW_THREAD, (int)g, gr->members[k], 0);
 		const struct stk_thread *t = &d->threads[gr->members[0]];
 		for (size_t f = 0; f < t->n_frames; f++) {
-			const struct stk_sym *sym = t->frames[f].sym;
+			const struct sym_info *sym = t->frames[f].sym;
 			if (s->inlines && sym)
 				for (size_t i = 0; i < sym->n_inl; i++)
 					ADD(ROW_INLINE, (int)g, f, i);
@@ -126,7 +129,7 @@ static void draw_row(struct stack_state *s, const struct row *r, int y, bool sel
 		break;
 	case ROW_EDGE: {
 		const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
-		const struct stk_sym *fs = e->frame ? e->frame->sym : NULL;
+		const struct sym_info *fs = e->frame ? e->frame->sym : NULL;
 		char lock[600];
 		snprintf(lock, sizeof(lock), "0x%llx%s%s%s", (unsigned long long)e->lock_addr,
 			 e->lock_name ? " (" : "", e->lock_name ? e->lock_name : "", e->lock_name ? ")" : "");
@@ -165,26 +168,26 @@ static void draw_row(struct stack_state *s, const struct row *r, int y, bool sel
 	case ROW_INLINE: {
 		const struct stk_thread *t = &d->threads[d->groups[r->group].members[0]];
 		const struct stk_frame *f = &t->frames[r->a];
-		const struct stk_sym *sym = f->sym;
+		const struct sym_info *sym = f->sym;
 		const char *mod = sym && sym->module ? sym->module : "?";
 		int x = draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->a, (unsigned long long)f->pc) + 6;
 		const char *file = NULL;
 		int line = 0;
 		if (r->kind == ROW_INLINE) {
-			const struct stk_inline *in = &sym->inl[r->b];
+			const struct sym_inline *in = &sym->inl[r->b];
 			x += draw_textf(y, x, -1, base | A_BOLD, "%s", in->function ? in->function : "??");
 			x += draw_text(y, x, -1, selected ? base : draw_attr(COL_DIM), " (inlined)");
 			file = in->file;
 			line = in->line;
 		} else {
-			if (sym && sym->function)
+			if (sym && !(sym->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON)))
 				x += draw_textf(y, x, -1, base | A_BOLD, "%s+0x%llx", sym->function,
 						(unsigned long long)sym->offset);
 			else
-				x += draw_text(y, x, -1, base, "??");
-			bool inner = !s->inlines && sym && sym->n_inl;
-			file = inner ? sym->inl[0].file : sym ? sym->file : NULL;
-			line = inner ? sym->inl[0].line : sym ? sym->line : 0;
+				x += draw_text(y, x, -1, base, sym ? sym->function : "??");
+			/* The line in the named function, as gdb shows it. */
+			file = sym ? sym->file : NULL;
+			line = sym ? sym->line : 0;
 		}
 		x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), "  (%s)%s", mod, f->by_fp ? " fp" : "");
 		if (s->source && file)
@@ -200,7 +203,7 @@ static void draw_progress(struct stack_state *s, int y)
 	snprintf(label, sizeof(label), " stack dump of %d: %s ", (int)s->pid, s->progress);
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	draw_text(y, 0, -1, draw_attr(COL_TITLE), " Esc cancels; the list above stays usable");
-	int w = COLS;
+	int w = draw_cols();
 	if (w > 0)
 		draw_bar(y + 1, 0, w, s->fraction < 0 ? 0 : s->fraction, draw_attr(COL_METER_USER), label);
 }
@@ -234,19 +237,10 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 	if (!rv)
 		return;
 	layout(s, rv, n);
-	s->nrows = n;
-	if (s->sel >= n)
-		s->sel = n - 1;
-	if (s->sel < 0)
-		s->sel = 0;
-	if (s->sel < s->top)
-		s->top = s->sel;
-	if (s->sel >= s->top + body)
-		s->top = s->sel - body + 1;
-	if (s->top < 0)
-		s->top = 0;
-	for (int i = 0; i < body && s->top + i < n; i++)
-		draw_row(s, &rv[s->top + i], y0 + 1 + i, s->top + i == s->sel);
+	table_set_count(&s->tab, n);
+	body = table_layout(&s->tab, y0 + 1, rows - 1, false);
+	for (int i = 0; i < body && s->tab.top + i < n; i++)
+		draw_row(s, &rv[s->tab.top + i], y0 + 1 + i, s->tab.top + i == s->tab.sel);
 	free(rv);
 }
 
@@ -257,13 +251,14 @@ static void toggle_at_sel(struct stack_state *s, int mode /* 0 toggle, 1 open, -
 	if (!rv)
 		return;
 	layout(s, rv, n);
-	if (s->open && s->sel >= 0 && s->sel < n && rv[s->sel].group >= 0) {
-		int g = rv[s->sel].group;
+	int sel = s->tab.sel;
+	if (s->open && sel >= 0 && sel < n && rv[sel].group >= 0) {
+		int g = rv[sel].group;
 		s->open[g] = mode == 0 ? !s->open[g] : mode > 0;
 		/* Keep the cursor on the group's header. */
 		for (int i = 0; i < n; i++)
 			if (rv[i].kind == ROW_GROUP && rv[i].group == g)
-				s->sel = i;
+				table_select(&s->tab, i);
 	}
 	free(rv);
 }
@@ -277,13 +272,12 @@ static void set_dump(struct stack_state *s, struct stk_dump *d)
 	/* A few groups: show them all open; many: let the user pick. */
 	for (size_t g = 0; s->open && g < d->n_groups; g++)
 		s->open[g] = d->n_groups <= 4;
-	s->sel = s->top = 0;
+	table_init(&s->tab, NULL, 0, 0, false);
 }
 
 static bool stack_key(struct ui *ui, void *p, int ch)
 {
 	struct stack_state *s = p;
-	int page = LINES - 4;
 
 	if (s->running) {
 		if (ch == 27) {
@@ -296,12 +290,6 @@ static bool stack_key(struct ui *ui, void *p, int ch)
 		return ui_below_key(ui, s, ch);
 	}
 	switch (ch) {
-	case KEY_UP: case 'k': s->sel--; break;
-	case KEY_DOWN: case 'j': s->sel++; break;
-	case KEY_PPAGE: s->sel -= page; break;
-	case KEY_NPAGE: case ' ': s->sel += page; break;
-	case KEY_HOME: case 'g': s->sel = 0; break;
-	case KEY_END: case 'G': s->sel = s->nrows - 1; break;
 	case '\n': case '\r': case KEY_ENTER: if (s->d) toggle_at_sel(s, 0); break;
 	case KEY_RIGHT: case '+': if (s->d) toggle_at_sel(s, 1); break;
 	case '-': if (s->d) toggle_at_sel(s, -1); break;
@@ -321,10 +309,8 @@ static bool stack_key(struct ui *ui, void *p, int ch)
 		submit(s);
 		break;
 	default:
-		return false;
+		return table_key(&s->tab, ch, NULL, NULL) != TABLE_KEY_NONE;
 	}
-	if (s->sel < 0)
-		s->sel = 0;
 	return true;
 }
 
@@ -335,13 +321,12 @@ static void stack_tick(struct ui *ui, void *p)
 		ui_below_tick(ui, s);
 }
 
-static bool stack_message(struct ui *ui, void *p, struct ring_msg *m)
+/* The dump job's handler. */
+static bool stack_message(void *ctx, struct ring_msg *m)
 {
-	struct stack_state *s = p;
+	struct stack_state *s = ctx;
 	char buf[1024];
 
-	if (m->job_id != s->job || m->job_type != JOB_STACK)
-		return false;
 	switch (m->kind) {
 	case RING_PROGRESS:
 		s->fraction = m->fraction;
@@ -373,8 +358,10 @@ static void stack_destroy(void *p)
 {
 	struct stack_state *s = p;
 	/* Leaving while the dump runs cancels it: the target is released. */
-	if (s->running)
+	if (s->running && s->ui->workers) {
 		workers_cancel(s->ui->workers, s->job);
+		workers_forget(s->ui->workers, s->job);
+	}
 	stk_dump_free(s->d);
 	free(s->open);
 	free(s);
@@ -392,7 +379,6 @@ static const struct screen_ops stack_ops = {
 	.draw = stack_draw,
 	.key = stack_key,
 	.tick = stack_tick,
-	.message = stack_message,
 	.destroy = stack_destroy,
 };
 

@@ -36,7 +36,7 @@ static int total_rows(struct text_state *t, int w)
 static void text_draw(struct ui *ui, void *p, int y0, int rows)
 {
 	struct text_state *t = p;
-	int w = ui->cols > 1 ? ui->cols - 1 : 1, row = 0;
+	int w = draw_cols() > 1 ? draw_cols() - 1 : 1, row = 0;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	draw_text(y0, 0, -1, draw_attr(COL_TITLE), t->title);

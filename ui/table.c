@@ -1,5 +1,6 @@
-/* The scrolling, sortable table the detail panes share. */
-#include "pane.h"
+/* The one list widget: selection, scrolling, paging, Home/End, mouse,
+ * search, horizontal scroll and sorting, for every list-like view. */
+#include "table.h"
 #include "draw.h"
 
 #define NCURSES_WIDECHAR 1
@@ -14,21 +15,60 @@ void table_init(struct table *t, const struct table_col *cols, int ncols, int so
 	t->ncols = ncols;
 	t->sort_col = sort_col;
 	t->sort_desc = desc;
+	t->head_y = -1;
 }
 
-/* qsort has no context argument: sorting happens on the UI thread only. */
-static void *sort_st;
-static table_cmp_fn sort_cmp;
-static int sort_col;
-static bool sort_desc;
-
-static int cmp_rows(const void *a, const void *b)
+void table_init_plain(struct table *t)
 {
+	table_init(t, NULL, 0, 0, false);
+	t->plain = true;
+}
+
+struct sort_ctx {
+	void *st;
+	table_cmp_fn cmp;
+	int col;
+	bool desc;
+};
+
+static int cmp_rows(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *c = arg;
 	int x = *(const int *)a, y = *(const int *)b;
-	int r = sort_cmp(sort_st, x, y, sort_col);
-	if (sort_desc)
+	int r = c->cmp(c->st, x, y, c->col);
+
+	if (c->desc)
 		r = -r;
 	return r ? r : (x > y) - (x < y);
+}
+
+/* Keep sel and top inside [0, n) and the selection on screen. */
+static void clamp(struct table *t)
+{
+	int body = t->body_rows > 0 ? t->body_rows : 1;
+
+	if (t->plain) {
+		if (t->top > t->n - body)
+			t->top = t->n - body;
+		if (t->top < 0)
+			t->top = 0;
+		t->sel = t->top;
+		return;
+	}
+	if (t->sel >= t->n)
+		t->sel = t->n - 1;
+	if (t->sel < 0)
+		t->sel = 0;
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + body)
+		t->top = t->sel - body + 1;
+	if (t->top > t->n - body)
+		t->top = t->n - body;
+	if (t->top < 0)
+		t->top = 0;
+	if (t->hscroll < 0)
+		t->hscroll = 0;
 }
 
 void table_set_rows(struct table *t, int n, void *st, table_cmp_fn cmp)
@@ -43,115 +83,209 @@ void table_set_rows(struct table *t, int n, void *st, table_cmp_fn cmp)
 			t->cap = nc;
 		}
 	}
+	if (!t->order) {
+		t->n = 0;
+		return;
+	}
 	t->n = n;
 	for (int i = 0; i < n; i++)
 		t->order[i] = i;
 	if (cmp && n > 1) {
-		sort_st = st;
-		sort_cmp = cmp;
-		sort_col = t->sort_col;
-		sort_desc = t->sort_desc;
-		qsort(t->order, (size_t)n, sizeof(int), cmp_rows);
+		struct sort_ctx c = { st, cmp, t->sort_col, t->sort_desc };
+		qsort_r(t->order, (size_t)n, sizeof(int), cmp_rows, &c);
 	}
-	if (t->sel >= n)
-		t->sel = n - 1;
-	if (t->sel < 0)
-		t->sel = 0;
+	clamp(t);
 }
 
-void table_scroll(struct table *t, int body)
+void table_set_count(struct table *t, int n)
 {
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (t->sel >= t->top + body)
-		t->top = t->sel - body + 1;
-	if (t->top > t->n - body)
-		t->top = t->n - body;
-	if (t->top < 0)
-		t->top = 0;
+	free(t->order);
+	t->order = NULL;
+	t->cap = 0;
+	t->n = n > 0 ? n : 0;
+	clamp(t);
+}
+
+int table_selected(const struct table *t)
+{
+	return t->n > 0 && t->sel >= 0 && t->sel < t->n ? table_row(t, t->sel) : -1;
+}
+
+void table_select(struct table *t, int pos)
+{
+	t->sel = pos;
+	if (t->plain)
+		t->top = pos;
+	clamp(t);
+}
+
+int table_layout(struct table *t, int y0, int rows, bool header)
+{
+	t->head_y = header && rows > 0 ? y0 : -1;
+	t->body_y = y0 + (header ? 1 : 0);
+	t->body_rows = rows - (header ? 1 : 0);
+	if (t->body_rows < 0)
+		t->body_rows = 0;
+	clamp(t);
+	return t->body_rows;
+}
+
+/* The columns of a row (or the header when row < 0). */
+static void draw_cells(struct table *t, int y, int row, int attr, void *st, table_cell_fn cell)
+{
+	int x = 0, cols = draw_cols();
+	char buf[1024];
+
+	for (int c = 0; c < t->ncols && x < cols; c++) {
+		const struct table_col *col = &t->cols[c];
+		int w = col->width ? col->width : cols - x, a = attr, skip = 0;
+		if (col->width < 0)
+			continue;
+		buf[0] = '\0';
+		if (row < 0) {
+			snprintf(buf, sizeof(buf), "%s%s", col->title, c == t->sort_col ? (t->sort_desc ? "v" : "^") : "");
+			if (c == t->sort_col)
+				a |= A_BOLD;
+		} else {
+			cell(st, row, c, buf, sizeof(buf));
+			skip = col->width ? 0 : t->hscroll;
+		}
+		if (col->right)
+			draw_text_right(y, x, w, a, buf);
+		else
+			draw_text_skip(y, x, w, a, buf, skip);
+		x += w + 1;
+	}
 }
 
 void table_draw(struct table *t, int y0, int rows, void *st, table_cell_fn cell)
 {
-	int x = 0, hattr = draw_attr(COL_HEADER);
-	int body = rows - 1;
+	char buf[8];
 
 	if (rows < 1)
 		return;
-	draw_blank(y0, 0, -1, hattr);
-	for (int c = 0; c < t->ncols; c++) {
-		const struct table_col *col = &t->cols[c];
-		int w = col->width ? col->width : draw_cols() - x;
-		char title[64];
-		if (col->width < 0)
-			continue;
-		snprintf(title, sizeof(title), "%s%s", col->title,
-			 c == t->sort_col ? (t->sort_desc ? "v" : "^") : "");
-		if (col->right)
-			draw_text_right(y0, x, w, hattr | (c == t->sort_col ? A_BOLD : 0), title);
-		else
-			draw_text(y0, x, w, hattr | (c == t->sort_col ? A_BOLD : 0), title);
-		x += w + 1;
-	}
-	if (body <= 0)
-		return;
-	table_scroll(t, body);
-	for (int i = 0; i < body && t->top + i < t->n; i++) {
-		int pos = t->top + i, row = t->order[pos];
-		int y = y0 + 1 + i;
-		char buf[1024];
+	table_layout(t, y0, rows, true);
+	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
+	draw_cells(t, y0, -1, draw_attr(COL_HEADER), st, cell);
+	for (int i = 0; i < t->body_rows && t->top + i < t->n; i++) {
+		int pos = t->top + i, row = table_row(t, pos), y = t->body_y + i;
 		int attr = cell(st, row, -1, buf, sizeof(buf));
 		if (pos == t->sel)
 			attr = draw_attr(COL_SELECT);
 		draw_blank(y, 0, -1, attr);
-		x = 0;
-		for (int c = 0; c < t->ncols && x < draw_cols(); c++) {
-			const struct table_col *col = &t->cols[c];
-			int w = col->width ? col->width : draw_cols() - x;
-			if (col->width < 0)
-				continue;
-			buf[0] = '\0';
-			cell(st, row, c, buf, sizeof(buf));
-			if (col->right)
-				draw_text_right(y, x, w, attr, buf);
-			else
-				draw_text(y, x, w, attr, buf);
-			x += w + 1;
-		}
+		draw_cells(t, y, row, attr, st, cell);
 	}
 }
 
-bool table_key(struct table *t, int ch, int rows, void *st, table_cmp_fn cmp)
+static void resort(struct table *t, void *st, table_cmp_fn cmp)
 {
-	int page = rows > 2 ? rows - 2 : 1;
+	table_set_rows(t, t->n, st, cmp);
+}
+
+/* Column of cols[] under the terminal column x, -1 if none. */
+static int col_at(const struct table *t, int x)
+{
+	int cx = 0;
+
+	for (int c = 0; c < t->ncols; c++) {
+		int w = t->cols[c].width;
+		if (w < 0)
+			continue;
+		if (!w || x < cx + w + 1)
+			return c;
+		cx += w + 1;
+	}
+	return -1;
+}
+
+static enum table_key_result mouse(struct table *t, void *st, table_cmp_fn cmp)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return TABLE_KEY_MOVED;
+	if (ev.bstate & BUTTON4_PRESSED) {
+		*(t->plain ? &t->top : &t->sel) -= 3;
+	} else if (ev.bstate & BUTTON5_PRESSED) {
+		*(t->plain ? &t->top : &t->sel) += 3;
+	} else if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) {
+		if (t->head_y >= 0 && ev.y == t->head_y) {
+			int c = cmp ? col_at(t, ev.x) : -1;
+			if (c < 0) {
+				t->click_x = ev.x;
+				return TABLE_KEY_HEADER;
+			}
+			t->sort_desc = c == t->sort_col ? !t->sort_desc : t->sort_desc;
+			t->sort_col = c;
+			resort(t, st, cmp);
+		} else if (ev.y >= t->body_y && ev.y < t->body_y + t->body_rows && !t->plain) {
+			t->sel = t->top + (ev.y - t->body_y);
+		}
+	}
+	if (t->plain)
+		t->sel = t->top;
+	clamp(t);
+	return TABLE_KEY_MOVED;
+}
+
+enum table_key_result table_key(struct table *t, int ch, void *st, table_cmp_fn cmp)
+{
+	int page = t->body_rows > 1 ? t->body_rows - 1 : 1;
+	int *pos = t->plain ? &t->top : &t->sel;
 
 	switch (ch) {
-	case KEY_UP: case 'k': t->sel--; break;
-	case KEY_DOWN: case 'j': t->sel++; break;
-	case KEY_PPAGE: t->sel -= page; break;
-	case KEY_NPAGE: case ' ': t->sel += page; break;
-	case KEY_HOME: case 'g': t->sel = 0; break;
-	case KEY_END: case 'G': t->sel = t->n - 1; break;
-	case '<': case ',':
-		t->sort_col = (t->sort_col + t->ncols - 1) % t->ncols;
-		table_set_rows(t, t->n, st, cmp);
-		return true;
-	case '>': case '.':
-		t->sort_col = (t->sort_col + 1) % t->ncols;
-		table_set_rows(t, t->n, st, cmp);
-		return true;
+	case KEY_UP: case 'k': (*pos)--; break;
+	case KEY_DOWN: case 'j': (*pos)++; break;
+	case KEY_PPAGE: case 'b': t->sel -= page; t->top -= page; break;
+	case KEY_NPAGE: case ' ': t->sel += page; t->top += page; break;
+	case KEY_HOME: case 'g': t->sel = t->top = 0; break;
+	case KEY_END: case 'G': t->sel = t->top = t->n - 1; break;
+	case KEY_MOUSE: return mouse(t, st, cmp);
+	case KEY_LEFT:
+		if (!t->hkeys || t->hscroll == 0)
+			return TABLE_KEY_NONE;
+		t->hscroll -= 8;
+		break;
+	case KEY_RIGHT:
+		if (!t->hkeys)
+			return TABLE_KEY_NONE;
+		t->hscroll += 8;
+		break;
+	case '<': case ',': case '>': case '.':
+		if (!cmp || !t->ncols)
+			return TABLE_KEY_NONE;
+		t->sort_col = (t->sort_col + (ch == '<' || ch == ',' ? t->ncols - 1 : 1)) % t->ncols;
+		resort(t, st, cmp);
+		return TABLE_KEY_MOVED;
 	case 'I':
+		if (!cmp || !t->ncols)
+			return TABLE_KEY_NONE;
 		t->sort_desc = !t->sort_desc;
-		table_set_rows(t, t->n, st, cmp);
-		return true;
+		resort(t, st, cmp);
+		return TABLE_KEY_MOVED;
 	default:
-		return false;
+		return TABLE_KEY_NONE;
 	}
-	if (t->sel >= t->n)
-		t->sel = t->n - 1;
-	if (t->sel < 0)
-		t->sel = 0;
-	return true;
+	if (t->plain)
+		t->sel = t->top;
+	clamp(t);
+	return TABLE_KEY_MOVED;
+}
+
+bool table_search(struct table *t, int start, int dir, const char *text, void *st, table_match_fn match)
+{
+	int n = t->n;
+
+	if (!text[0] || !n)
+		return true;
+	for (int k = 0; k < n; k++) {
+		int i = ((start + dir * k) % n + n) % n;
+		if (match(st, table_row(t, i), text)) {
+			table_select(t, i);
+			return true;
+		}
+	}
+	return false;
 }
 
 void table_free(struct table *t)
@@ -159,24 +293,4 @@ void table_free(struct table *t)
 	free(t->order);
 	t->order = NULL;
 	t->cap = t->n = 0;
-}
-
-bool pane_scroll_key(int *top, int n, int rows, int ch)
-{
-	int page = rows > 2 ? rows - 2 : 1;
-
-	switch (ch) {
-	case KEY_UP: case 'k': (*top)--; break;
-	case KEY_DOWN: case 'j': (*top)++; break;
-	case KEY_PPAGE: *top -= page; break;
-	case KEY_NPAGE: case ' ': *top += page; break;
-	case KEY_HOME: case 'g': *top = 0; break;
-	case KEY_END: case 'G': *top = n - rows; break;
-	default: return false;
-	}
-	if (*top > n - rows)
-		*top = n - rows;
-	if (*top < 0)
-		*top = 0;
-	return true;
 }

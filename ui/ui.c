@@ -34,21 +34,6 @@ static struct screen_slot stack[MAX_SCREENS];
 static int depth;
 static struct termios saved_tio;
 
-#define MAX_WATCHERS 4
-static struct {
-	bool (*fn)(struct ui *ui, void *st, struct ring_msg *m);
-	void *st;
-} watchers[MAX_WATCHERS];
-
-void ui_watch(bool (*fn)(struct ui *ui, void *st, struct ring_msg *m), void *st)
-{
-	for (int i = 0; i < MAX_WATCHERS; i++)
-		if (!watchers[i].fn || watchers[i].fn == fn) {
-			watchers[i].fn = fn;
-			watchers[i].st = st;
-			return;
-		}
-}
 static bool have_tio;
 
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st)
@@ -156,10 +141,8 @@ static void draw_fkeys(const struct screen_ops *ops, int y)
 static void redraw(struct ui *ui)
 {
 	struct screen_slot *top = &stack[depth - 1];
-	int rows = LINES - 1;
+	int rows = draw_rows() - 1;
 
-	ui->rows = LINES;
-	ui->cols = COLS;
 	draw_clear();
 	draw_cursor(0, 0, 0);
 	if (ui->status[0] && now_s() > ui->status_until)
@@ -169,8 +152,8 @@ static void redraw(struct ui *ui)
 	if (rows > 0)
 		top->ops->draw(ui, top->st, 0, rows);
 	if (ui->status[0])
-		draw_text(LINES - 2, 0, -1, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD, ui->status);
-	draw_fkeys(top->ops, LINES - 1);
+		draw_text(draw_rows() - 2, 0, -1, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD, ui->status);
+	draw_fkeys(top->ops, draw_rows() - 1);
 	draw_flush();
 	ui->dirty = false;
 }
@@ -191,17 +174,10 @@ static void dispatch_ring(struct ui *ui)
 	size_t n;
 
 	while ((n = ring_drain(ui->ring, msgs, 64)) > 0) {
-		for (size_t i = 0; i < n; i++) {
-			bool kept = false;
-			for (int s = depth - 1; s >= 0 && !kept; s--)
-				if (stack[s].ops->message)
-					kept = stack[s].ops->message(ui, stack[s].st, &msgs[i]);
-			for (int w = 0; w < MAX_WATCHERS && !kept; w++)
-				if (watchers[w].fn)
-					kept = watchers[w].fn(ui, watchers[w].st, &msgs[i]);
-			if (!kept)
+		/* Each message goes to the handler its job was submitted with. */
+		for (size_t i = 0; i < n; i++)
+			if (!workers_dispatch(ui->workers, &msgs[i]))
 				ring_msg_release(&msgs[i]);
-		}
 		ui->dirty = true;
 	}
 }
@@ -209,19 +185,37 @@ static void dispatch_ring(struct ui *ui)
 /* The process the user is looking at: the topmost screen that names one. */
 static pid_t selected_pid(void)
 {
-	for (int s = depth - 1; s >= 0; s--) {
-		if (stack[s].ops->selected_pid) {
-			pid_t pid = stack[s].ops->selected_pid(stack[s].st);
-			if (pid > 0)
-				return pid;
-		}
-	}
+	struct target_id id;
+
+	for (int s = depth - 1; s >= 0; s--)
+		if (stack[s].ops->selected && stack[s].ops->selected(stack[s].st, &id) && id.pid > 0)
+			return id.pid;
 	return 0;
+}
+
+/* The identity of the top screen's process, for s, h and C: as the user
+ * saw it, so a PID reused meanwhile is refused, never acted on. */
+bool ui_selected_target(struct ui *ui, struct target_id *id)
+{
+	struct screen_slot *top = &stack[depth - 1];
+	struct ps_error e;
+
+	if (!top->ops->selected || !top->ops->selected(top->st, id) || id->pid <= 0)
+		return false;
+	if (id->starttime)
+		return true;
+	ps_error_clear(&e);
+	if (target_id_of(id->pid, id, &e) < 0) {
+		ui_error(ui, &e);
+		return false;
+	}
+	return true;
 }
 
 static void handle_key(struct ui *ui, int ch)
 {
 	struct screen_slot *top = &stack[depth - 1];
+	struct target_id id;
 
 	if (ch == KEY_RESIZE) {
 		ui->dirty = true;
@@ -243,6 +237,18 @@ static void handle_key(struct ui *ui, int ch)
 	case KEY_F(1):
 	case '?':
 		screen_help_open(ui, top->ops->help, top->ops->name);
+		break;
+	case 's':
+		if (ui_selected_target(ui, &id))
+			screen_stack_open(ui, &id);
+		break;
+	case 'h':
+		if (ui_selected_target(ui, &id))
+			screen_hot_open(ui, &id);
+		break;
+	case 'C':
+		if (ui_selected_target(ui, &id))
+			screen_core_open(ui, &id);
 		break;
 	case 'D':
 		screen_doors_open(ui, selected_pid());
@@ -299,14 +305,14 @@ static int modal_getch(void)
 bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
 {
 	size_t len = strlen(buf);
-	int y = LINES - 2;
+	int y = draw_rows() - 2;
 
 	for (;;) {
 		int x;
 		draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 		x = draw_text(y, 0, -1, draw_attr(COL_TITLE), label);
 		x += draw_text(y, x, -1, draw_attr(COL_NORMAL), buf);
-		draw_cursor(1, y, x < COLS ? x : COLS - 1);
+		draw_cursor(1, y, x < draw_cols() ? x : draw_cols() - 1);
 		draw_flush();
 		int ch = modal_getch();
 		if (ch == 27) {
@@ -330,7 +336,7 @@ bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
 
 bool ui_confirm(struct ui *ui, const char *question)
 {
-	int y = LINES - 2;
+	int y = draw_rows() - 2;
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	int x = draw_text(y, 0, -1, draw_attr(COL_TITLE), question);
 	draw_text(y, x, -1, draw_attr(COL_TITLE), " [y/N] ");

@@ -30,20 +30,20 @@ struct screen_ops {
 	bool (*key)(struct ui *ui, void *st, int ch);
 	/* The refresh timer fired (only for the top screen, unless paused). */
 	void (*tick)(struct ui *ui, void *st);
-	/* A ring message; every screen on the stack sees it. Return true to
-	 * keep m->payload (the screen frees it later). */
-	bool (*message)(struct ui *ui, void *st, struct ring_msg *m);
-	/* The process this screen is about or has selected (0: none); `D`
-	 * opens the Doors screen on it. May be NULL. */
-	pid_t (*selected_pid)(void *st);
+	/* The process this screen is about or has selected, as the user saw
+	 * it (false: none). A start time of 0 stands for "the process that has
+	 * this PID now" (a thread row names its process). The loop's
+	 * per-process keys act on it: s stacks, h hot functions, C core (on
+	 * the top screen's target), D doors (on the topmost one that names
+	 * one). May be NULL. */
+	bool (*selected)(void *st, struct target_id *id);
 	void (*destroy)(void *st);
 };
 
 struct ui {
 	const struct ui_opts *opts;
 	struct ring *ring;
-	struct workers *workers;
-	int rows, cols;
+	struct workers *workers;     /* the terminal size: draw_rows(), draw_cols() */
 	long delay_tenths;
 	bool quit;
 	bool dirty;              /* redraw wanted */
@@ -69,6 +69,10 @@ void ui_pop(struct ui *ui);
 void ui_below_draw(struct ui *ui, void *st, int y0, int rows);
 bool ui_below_key(struct ui *ui, void *st, int ch);
 void ui_below_tick(struct ui *ui, void *st);
+/* The top screen's process (its selected callback), identified: a start
+ * time of 0 is resolved to the process with that PID now (errors go to
+ * the status line). false when there is none. */
+bool ui_selected_target(struct ui *ui, struct target_id *id);
 /* Transient message on the status line (hostile text is fine: drawn safely). */
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void ui_error(struct ui *ui, const struct ps_error *e);
@@ -79,10 +83,6 @@ bool ui_confirm(struct ui *ui, const char *question);
 /* Read a line of text in the status line (prefilled with buf). false on Esc. */
 bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size);
 
-/* Background watcher: sees every ring message after the screens, for jobs
- * that go on while their screen is closed (e.g. a core being written).
- * Return true to keep m->payload. One slot per fn. */
-void ui_watch(bool (*fn)(struct ui *ui, void *st, struct ring_msg *m), void *st);
 
 /* Screens: each opens itself on the stack. */
 void screen_list_open(struct ui *ui);

@@ -1,12 +1,12 @@
 /* pscope core PID [-o FILE] [--all-mappings] [--force] [--json]: write a
  * core file of a live process, which runs on afterwards. */
 #include "cmd/cmd.h"
+#include "i18n.h"
 #include "core/core.h"
 #include "out/escape.h"
 #include "out/json.h"
 #include "util.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,16 +28,6 @@ static void tty_progress(void *arg, const struct core_progress *p)
 	(void)arg;
 	fprintf(stderr, "\r\033[K%s", core_progress_text(p, line, sizeof(line)));
 	fflush(stderr);
-}
-
-static void usage(FILE *f)
-{
-	fprintf(f, "Usage: pscope core PID [-o FILE] [--all-mappings] [--force] [--json]\n"
-		   "Write a core file of the live process PID (it runs on afterwards).\n"
-		   "  -o, --output=FILE   destination file or directory (default: core.COMM.PID.TIME here)\n"
-		   "  -a, --all-mappings  dump every mapping, ignoring coredump_filter and MADV_DONTDUMP\n"
-		   "  -f, --force         write even when the estimate exceeds the free space\n"
-		   "  -j, --json          print the result as JSON\n");
 }
 
 static int print_json(const struct core_result *r)
@@ -89,45 +79,34 @@ static void print_text(const struct core_result *r)
 	printf("open it with: gdb %s %s\n", r->exe[0] ? esc(r->exe) : "EXE", esc(r->path));
 }
 
-int cmd_core(int argc, char **argv)
+struct core_args {
+	struct core_opts o;
+	bool json;
+};
+
+static int core_option(void *state, int opt, const char *arg)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "all-mappings", no_argument, NULL, 'a' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct core_opts o = { .cancel = &core_cancel };
+	struct core_args *a = state;
+
+	switch (opt) {
+	case 'o': a->o.path = arg; break;
+	case 'a': a->o.all_mappings = true; break;
+	case 'f': a->o.force = true; break;
+	case 'j': a->json = true; break;
+	}
+	return 0;
+}
+
+static int core_exec(void *state, pid_t pid)
+{
+	struct core_args *a = state;
+	struct core_opts o = a->o;
 	struct core_result res;
 	struct ps_error e;
-	bool json = false;
-	int c, r;
+	bool json = a->json;
+	int r;
 
-	while ((c = getopt_long(argc, argv, "o:afjh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': o.path = optarg; break;
-		case 'a': o.all_mappings = true; break;
-		case 'f': o.force = true; break;
-		case 'j': json = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind >= argc) {
-		fprintf(stderr, "pscope core: missing PID\n");
-		usage(stderr);
-		return 2;
-	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "pscope core: unexpected argument '%s'\n", esc(argv[optind + 1]));
-		return 2;
-	}
-	pid_t pid = cmd_parse_pid("core", argv[optind]);
-	if (pid < 0)
-		return 2;
-
+	o.cancel = &core_cancel;
 	/* Ctrl-C cancels cleanly: the threads are released, the partial file removed. */
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
@@ -149,3 +128,27 @@ int cmd_core(int argc, char **argv)
 	core_result_free(&res);
 	return r;
 }
+
+static const struct option core_options[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "all-mappings", no_argument, NULL, 'a' },
+	{ "force", no_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cmd_entry cmd_core_entry = {
+	.name = "core",
+	.args = "PID [-o FILE] [--all-mappings] [--force] [--json]",
+	.help = N_("Write a core file of the live process PID (it runs on afterwards).\n"
+		   "  -o, --output=FILE   destination file or directory (default: core.COMM.PID.TIME here)\n"
+		   "  -a, --all-mappings  dump every mapping, ignoring coredump_filter and MADV_DONTDUMP\n"
+		   "  -f, --force         write even when the estimate exceeds the free space\n"
+		   "  -j, --json          print the result as JSON\n"),
+	.shortopts = "o:afj",
+	.options = core_options,
+	.pid = CMD_PID_REQUIRED,
+	.state_size = sizeof(struct core_args),
+	.option = core_option,
+	.exec = core_exec,
+};

@@ -1,11 +1,11 @@
 /* pscope doors [PID] [--json]: what the kernel lets pscope do here, and for
  * one process each operation probed for real. */
 #include "cmd/cmd.h"
+#include "i18n.h"
 #include "doors.h"
 #include "out/escape.h"
 #include "out/json.h"
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,16 +47,6 @@ static const char *const op_keys[PS_OP_COUNT] = {
 	[PS_OP_READ_PROC] = "read_proc", [PS_OP_READ_MEM] = "read_mem", [PS_OP_ATTACH] = "attach",
 	[PS_OP_SAMPLE] = "sample",       [PS_OP_CORE] = "core",         [PS_OP_SIGNAL] = "signal",
 };
-
-/* 1 (with a message) when the report could not be written, e.g. a full disk. */
-static int flush_stdout(void)
-{
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "pscope doors: cannot write the report\n");
-		return 1;
-	}
-	return 0;
-}
 
 static int print_json(const struct door_report *r)
 {
@@ -150,7 +140,7 @@ static int print_json(const struct door_report *r)
 	json_object_object_add(root, "tools", tools);
 	out_json_int(root, "probed_at", r->probed_at);
 	out_json_print(stdout, root, 1);
-	return flush_stdout();
+	return 0;
 }
 
 static int print_text(const struct door_report *r)
@@ -165,52 +155,46 @@ static int print_text(const struct door_report *r)
 	for (size_t i = 0; i < l.n; i++)
 		printf("%s\n", esc(l.v[i].text));
 	door_lines_free(&l);
-	return flush_stdout() || rc;
+	return rc;
 }
 
-int cmd_doors(int argc, char **argv)
+static int doors_option(void *state, int opt, const char *arg)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	(void)arg;
+	if (opt == 'j')
+		*(bool *)state = true;
+	return 0;
+}
+
+static int doors_exec(void *state, pid_t pid)
+{
+	bool json = *(bool *)state;
 	struct door_report r;
 	struct ps_error e;
-	bool json = false;
-	pid_t pid = 0;
-	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			printf("Usage: pscope doors [PID] [--json]\n"
-			       "What the kernel lets pscope do here: the sysctls, capabilities and\n"
-			       "seccomp mode that guard ptrace, process_vm_readv and perf_event_open.\n"
-			       "With PID, each operation (read /proc, read memory, attach, sample,\n"
-			       "write a core, signal) is probed for real, harmlessly, on that process,\n"
-			       "and a refusal names the door and the fix.\n");
-			return 0;
-		default:
-			fprintf(stderr, "Try 'pscope doors --help' for more information.\n");
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		pid = cmd_parse_pid("doors", argv[optind]);
-		if (pid < 0)
-			return 2;
-		if (optind + 1 < argc) {
-			fprintf(stderr, "pscope doors: unexpected argument '%s'\n", esc(argv[optind + 1]));
-			return 2;
-		}
-	}
 	ps_error_clear(&e);
 	if (door_report_build(&r, pid, NULL, &e) < 0)
 		return cmd_fail("doors", &e);
 	return json ? print_json(&r) : print_text(&r);
 }
+
+static const struct option doors_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cmd_entry cmd_doors_entry = {
+	.name = "doors",
+	.args = "[PID] [--json]",
+	.help = N_("What the kernel lets pscope do here: the sysctls, capabilities and\n"
+		   "seccomp mode that guard ptrace, process_vm_readv and perf_event_open.\n"
+		   "With PID, each operation (read /proc, read memory, attach, sample,\n"
+		   "write a core, signal) is probed for real, harmlessly, on that process,\n"
+		   "and a refusal names the door and the fix.\n"),
+	.shortopts = "",
+	.options = doors_options,
+	.pid = CMD_PID_OPTIONAL,
+	.state_size = sizeof(bool),
+	.option = doors_option,
+	.exec = doors_exec,
+};

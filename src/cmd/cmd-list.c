@@ -1,5 +1,6 @@
 /* pscope list: one snapshot of the process table, like `top -b -n 1`. */
 #include "cmd/cmd.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "out/json.h"
 #include "proc/ptable.h"
@@ -13,21 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static void list_usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: pscope list [--sort KEY] [--tree] [--threads] [--interval SEC] [--json]\n"
-		"Print one snapshot of every process, like `top -b -n 1`.\n"
-		"\n"
-		"  -s, --sort=KEY       pid, user, pri, ni, virt, res, shr, state, cpu (default),\n"
-		"                       mem, time or command; numbers biggest first\n"
-		"  -t, --tree           parents before their children, indented\n"
-		"  -H, --threads        one row per thread as well\n"
-		"  -i, --interval=SEC   measure CP%% over SEC seconds (default 0.5; 0: no CPU%%)\n"
-		"      --json           JSON instead of text\n"
-		"  -h, --help           display this help and exit\n");
-}
 
 static void tree_prefix(const struct proc_row *r, char *buf, size_t size)
 {
@@ -164,57 +150,55 @@ static void print_json(struct ptable *pt, const struct proc_view *v, const struc
 	out_json_print(stdout, root, 1);
 }
 
-int cmd_list(int argc, char **argv)
+struct list_args {
+	int key;
+	bool tree, threads, json;
+	double interval;
+};
+
+static void list_init(void *state)
 {
-	static const struct option opts[] = {
-		{ "sort", required_argument, NULL, 's' },   { "tree", no_argument, NULL, 't' },
-		{ "threads", no_argument, NULL, 'H' },      { "interval", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'j' },         { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int key = PSORT_CPU, c;
-	bool tree = false, threads = false, json = false;
-	double interval = 0.5;
+	struct list_args *a = state;
+
+	a->key = PSORT_CPU;
+	a->interval = 0.5;
+}
+
+static int list_option(void *state, int opt, const char *arg)
+{
+	struct list_args *a = state;
+	char *end;
+
+	switch (opt) {
+	case 's':
+		a->key = proc_sort_parse(arg);
+		if (a->key < 0)
+			return cmd_bad_value("list",
+					     "unknown sort key '%s' (pid, user, pri, ni, virt, res, shr, state, cpu, mem, time, command)",
+					     arg);
+		break;
+	case 't': a->tree = true; break;
+	case 'H': a->threads = true; break;
+	case 'j': a->json = true; break;
+	case 'i':
+		errno = 0;
+		a->interval = strtod(arg, &end);
+		if (errno || end == arg || *end || !(a->interval >= 0 && a->interval <= 60))
+			return cmd_bad_value("list", "invalid interval '%s' (seconds, 0 to 60)", arg);
+		break;
+	}
+	return 0;
+}
+
+static int list_exec(void *state, pid_t pid_unused)
+{
+	struct list_args *a = state;
+	int key = a->key;
+	bool tree = a->tree, threads = a->threads, json = a->json;
+	double interval = a->interval;
 	struct ps_error e;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:tHi:h", opts, NULL)) != -1) {
-		char *end;
-		switch (c) {
-		case 's':
-			key = proc_sort_parse(optarg);
-			if (key < 0) {
-				fprintf(stderr,
-					"pscope list: unknown sort key '%s' (pid, user, pri, ni, virt, res, shr, state, cpu, mem, time, command)\n",
-					esc(optarg));
-				return 2;
-			}
-			break;
-		case 't': tree = true; break;
-		case 'H': threads = true; break;
-		case 'j': json = true; break;
-		case 'i':
-			errno = 0;
-			interval = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(interval >= 0 && interval <= 60)) {
-				fprintf(stderr, "pscope list: invalid interval '%s' (seconds, 0 to 60)\n", esc(optarg));
-				return 2;
-			}
-			break;
-		case 'h':
-			list_usage(stdout);
-			return 0;
-		default:
-			fprintf(stderr, "Try 'pscope list --help' for more information.\n");
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "pscope list: unexpected argument '%s'\nTry 'pscope list --help' for more information.\n",
-			esc(argv[optind]));
-		return 2;
-	}
-
+	(void)pid_unused;
 	struct ptable *pt = ptable_new();
 	struct sys_snapshot *sys = sys_snapshot_new();
 	struct proc_view v = { 0 };
@@ -252,10 +236,6 @@ int cmd_list(int argc, char **argv)
 			   tree, threads);
 	else
 		print_text(pt, &v, sys, interval > 0 ? ptable_interval(pt) : 0);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		ps_error_set(&e, errno ? errno : EIO, "cannot write the output: %s", strerror(errno ? errno : EIO));
-		goto out;
-	}
 	rc = 0;
 out:
 	proc_view_free(&v);
@@ -263,3 +243,30 @@ out:
 	ptable_free(pt);
 	return rc ? cmd_fail("list", &e) : 0;
 }
+
+static const struct option list_options[] = {
+	{ "sort", required_argument, NULL, 's' },   { "tree", no_argument, NULL, 't' },
+	{ "threads", no_argument, NULL, 'H' },      { "interval", required_argument, NULL, 'i' },
+	{ "json", no_argument, NULL, 'j' },         { NULL, 0, NULL, 0 },
+};
+
+const struct cmd_entry cmd_list_entry = {
+	.name = "list",
+	.args = "[--sort KEY] [--tree] [--threads] [--interval SEC] [--json]",
+	.help = N_("Print one snapshot of every process, like `top -b -n 1`.\n"
+		   "\n"
+		   "  -s, --sort=KEY       pid, user, pri, ni, virt, res, shr, state, cpu (default),\n"
+		   "                       mem, time or command; numbers biggest first\n"
+		   "  -t, --tree           parents before their children, indented\n"
+		   "  -H, --threads        one row per thread as well\n"
+		   "  -i, --interval=SEC   measure CPU% over SEC seconds (default 0.5; 0: no CPU%)\n"
+		   "      --json           JSON instead of text\n"
+		   "  -h, --help           display this help and exit\n"),
+	.shortopts = "s:tHi:",
+	.options = list_options,
+	.pid = CMD_PID_NONE,
+	.state_size = sizeof(struct list_args),
+	.init = list_init,
+	.option = list_option,
+	.exec = list_exec,
+};

@@ -1,6 +1,7 @@
 /* pscope show PID [--pane status|fd|maps|mem|threads|all] [--json]: one
  * snapshot of the detail panes, as text or JSON. */
 #include "cmd/cmd.h"
+#include "i18n.h"
 #include "doors.h"
 #include "out/escape.h"
 #include "proc/actions.h"
@@ -16,7 +17,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,16 +53,6 @@ static void print_escaped(const char *s)
 	fputs(buf, stdout);
 	free(buf);
 }
-
-static const char *const usage_text =
-	"Usage: pscope show PID [--pane status|fd|maps|mem|threads|all] [--json]\n"
-	"                       [--smaps] [--interval SEC] [--repeat N]\n"
-	"One snapshot of the detail panes of process PID.\n"
-	"  --pane NAME      which pane (default: status); repeatable or comma-separated\n"
-	"  --json           JSON output (field names: man pscope, JSON OUTPUT)\n"
-	"  --smaps          maps: read smaps for per-mapping Rss/Pss/Swap (slow)\n"
-	"  --interval SEC   status/threads: sample twice SEC apart for rates (default 0.2; 0: none)\n"
-	"  --repeat N       re-read the panes N times and print the read times to stderr\n";
 
 /* A pane that could not be read: the door sentence (text) or an error
  * object (JSON). */
@@ -668,68 +658,49 @@ static int parse_panes(const char *arg, int *panes)
 	return 0;
 }
 
-int cmd_show(int argc, char **argv)
+static void show_init(void *state)
 {
-	static const struct option opts[] = {
-		{ "pane", required_argument, NULL, 'p' }, { "json", no_argument, NULL, 'j' },
-		{ "smaps", no_argument, NULL, 'S' },      { "interval", required_argument, NULL, 'i' },
-		{ "repeat", required_argument, NULL, 'r' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct show s = { .interval = 0.2 };
-	struct ps_error e;
-	struct proc_info hdr;
-	int c;
+	struct show *s = state;
+
+	s->interval = 0.2;
+}
+
+static int show_option(void *state, int opt, const char *arg)
+{
+	struct show *s = state;
 	char *end;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:jSi:r:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (parse_panes(optarg, &s.panes) < 0) {
-				fprintf(stderr, "pscope show: unknown pane '%s' (status, fd, maps, mem, threads, all)\n", esc(optarg));
-				return 2;
-			}
-			break;
-		case 'j':
-			s.json = true;
-			break;
-		case 'S':
-			s.smaps = true;
-			break;
-		case 'i':
-			s.interval = strtod(optarg, &end);
-			if (*end || end == optarg || s.interval < 0 || s.interval > 60) {
-				fprintf(stderr, "pscope show: invalid interval '%s' (seconds, 0..60)\n", esc(optarg));
-				return 2;
-			}
-			break;
-		case 'r':
-			s.repeat = (int)strtol(optarg, &end, 10);
-			if (*end || end == optarg || s.repeat < 0 || s.repeat > 10000) {
-				fprintf(stderr, "pscope show: invalid repeat count '%s' (0..10000)\n", esc(optarg));
-				return 2;
-			}
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		default:
-			fputs(usage_text, stderr);
-			return 2;
-		}
+	switch (opt) {
+	case 'p':
+		if (parse_panes(arg, &s->panes) < 0)
+			return cmd_bad_value("show", "unknown pane '%s' (status, fd, maps, mem, threads, all)", arg);
+		break;
+	case 'j':
+		s->json = true;
+		break;
+	case 'S':
+		s->smaps = true;
+		break;
+	case 'i':
+		s->interval = strtod(arg, &end);
+		if (*end || end == arg || s->interval < 0 || s->interval > 60)
+			return cmd_bad_value("show", "invalid interval '%s' (seconds, 0..60)", arg);
+		break;
+	case 'r':
+		s->repeat = (int)strtol(arg, &end, 10);
+		if (*end || end == arg || s->repeat < 0 || s->repeat > 10000)
+			return cmd_bad_value("show", "invalid repeat count '%s' (0..10000)", arg);
+		break;
 	}
-	if (optind >= argc) {
-		fprintf(stderr, "pscope show: missing PID\n%s", usage_text);
-		return 2;
-	}
-	pid_t pid = cmd_parse_pid("show", argv[optind]);
-	if (pid < 0)
-		return 2;
-	if (optind + 1 < argc) {
-		fprintf(stderr, "pscope show: unexpected argument '%s'\n", esc(argv[optind + 1]));
-		return 2;
-	}
+	return 0;
+}
+
+static int show_exec(void *state, pid_t pid)
+{
+	struct show s = *(struct show *)state;
+	struct ps_error e;
+	struct proc_info hdr;
+
 	if (!s.panes)
 		s.panes = P_STATUS;
 	ps_error_clear(&e);
@@ -805,12 +776,32 @@ int cmd_show(int argc, char **argv)
 	free(s.cmdline);
 	if (root) {
 		json_object_object_add(root, "panes", s.jpanes);
-		if (out_json_print(stdout, root, 1) < 0)
-			return 1;
-	}
-	if (fflush(stdout) != 0) {
-		perror("pscope show: stdout");
-		return 1;
+		out_json_print(stdout, root, 1);
 	}
 	return s.failed;
 }
+
+static const struct option show_options[] = {
+	{ "pane", required_argument, NULL, 'p' }, { "json", no_argument, NULL, 'j' },
+	{ "smaps", no_argument, NULL, 'S' },      { "interval", required_argument, NULL, 'i' },
+	{ "repeat", required_argument, NULL, 'r' }, { NULL, 0, NULL, 0 },
+};
+
+const struct cmd_entry cmd_show_entry = {
+	.name = "show",
+	.args = "PID [--pane NAME] [--json] [--smaps] [--interval SEC] [--repeat N]",
+	.help = N_("One snapshot of the detail panes of process PID.\n"
+		   "  --pane NAME      status, fd, maps, mem, threads or all (default: status);\n"
+		   "                   repeatable or comma-separated\n"
+		   "  --json           JSON output (field names: man pscope, JSON OUTPUT)\n"
+		   "  --smaps          maps: read smaps for per-mapping Rss/Pss/Swap (slow)\n"
+		   "  --interval SEC   status/threads: sample twice SEC apart for rates (default 0.2; 0: none)\n"
+		   "  --repeat N       re-read the panes N times and print the read times to stderr\n"),
+	.shortopts = "p:jSi:r:",
+	.options = show_options,
+	.pid = CMD_PID_REQUIRED,
+	.state_size = sizeof(struct show),
+	.init = show_init,
+	.option = show_option,
+	.exec = show_exec,
+};

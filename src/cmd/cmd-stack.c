@@ -1,11 +1,12 @@
 /* pscope stack PID: every thread's stack from one short freeze, and the
  * deadlocks among them. */
 #include "cmd/cmd.h"
+#include "core/read.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "out/json.h"
 #include "stack/stack.h"
 
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,21 +15,12 @@
 struct stack_flags {
 	bool json, source, inlines, group;
 	int max_frames;
+	const char *core, *exe, *sysroot;
 };
-
-static const char usage[] =
-	"Usage: pscope stack PID [--json] [--source] [--inlines] [--no-group] [--max-frames N]\n"
-	"Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
-	"unwind and symbolize them and report the deadlocks among them.\n"
-	"  --json          JSON instead of text\n"
-	"  --source        file:line of every frame (needs debug info)\n"
-	"  --inlines       show inlined calls as frames of their own (implies --source)\n"
-	"  --no-group      print every thread, not one stack per group of identical ones\n"
-	"  --max-frames N  frames per thread (default 64)\n";
 
 static void print_frame(const struct stk_frame *f, int *no, const struct stack_flags *fl)
 {
-	const struct stk_sym *s = f->sym;
+	const struct sym_info *s = f->sym;
 	const char *mod = s && s->module ? s->module : "?";
 
 	if (fl->inlines && s) {
@@ -41,15 +33,16 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 		}
 	}
 	printf("#%d 0x%llx ", (*no)++, (unsigned long long)f->pc);
-	if (s && s->function)
+	if (s && !(s->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON)))
 		printf("%s+0x%llx", esc(s->function), (unsigned long long)s->offset);
 	else
-		printf("??");
+		printf("%s", s ? esc(s->function) : "??");
 	printf(" (%s)", esc(mod));
 	if (fl->source && s) {
-		/* Without --inlines, the line of the pc itself (innermost). */
-		const char *file = !fl->inlines && s->n_inl ? s->inl[0].file : s->file;
-		int line = !fl->inlines && s->n_inl ? s->inl[0].line : s->line;
+		/* The line in the named function, as gdb shows it (inlined
+		 * calls at the pc have their own lines, with --inlines). */
+		const char *file = s->file;
+		int line = s->line;
 		if (file)
 			printf(" [%s:%d]", esc(file), line);
 	}
@@ -58,7 +51,15 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 
 static void print_thread_line(const struct stk_thread *t)
 {
-	printf("TID %d \"%s\" (%c, %s)\n", (int)t->tid, esc(t->name), t->state ? t->state : '?', esc(t->syscall));
+	printf("TID %d \"%s\" (%c, %s)", (int)t->tid, esc(t->name), t->state ? t->state : '?', esc(t->syscall));
+	if (t->signal) {
+		const char *sn = core_signal_name(t->signal);
+		if (sn)
+			printf(_(" received %s"), sn);
+		else
+			printf(_(" received signal %d"), t->signal);
+	}
+	printf("\n");
 	if (t->skipped)
 		printf("   not stopped: %s\n", t->skipped);
 }
@@ -153,14 +154,17 @@ static struct json_object *json_frame(uint64_t pc, const char *fn, long long off
 	return f;
 }
 
-static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
+static int print_json(const struct stk_dump *d, const struct stack_flags *fl, struct core *core)
 {
 	struct json_object *root = json_object_new_object();
 	struct json_object *threads = json_object_new_array();
 	struct json_object *dls = json_object_new_array();
 
 	out_json_int(root, "pid", d->target.pid);
-	out_json_double(root, "pause_ms", d->pause_ms);
+	if (core)
+		json_object_object_add(root, "core", core_json(core));
+	else
+		out_json_double(root, "pause_ms", d->pause_ms);
 	for (size_t i = 0; i < d->n_threads; i++) {
 		const struct stk_thread *t = &d->threads[i];
 		struct json_object *jt = json_object_new_object(), *frames = json_object_new_array();
@@ -169,18 +173,21 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
 		out_json_str(jt, "name", t->name);
 		out_json_str(jt, "state", st);
 		out_json_str(jt, "syscall", t->syscall);
+		if (t->signal)
+			out_json_int(jt, "signal", t->signal);
 		if (t->skipped)
 			out_json_str(jt, "skipped", t->skipped);
 		for (size_t k = 0; k < t->n_frames; k++) {
 			const struct stk_frame *f = &t->frames[k];
-			const struct stk_sym *s = f->sym;
+			const struct sym_info *s = f->sym;
 			if (fl->inlines)
 				for (size_t n = 0; n < s->n_inl; n++)
 					json_object_array_add(frames, json_frame(f->pc, s->inl[n].function, -1, s->module,
 										 s->inl[n].file, s->inl[n].line, true));
-			const char *file = fl->source ? (!fl->inlines && s->n_inl ? s->inl[0].file : s->file) : NULL;
-			int line = !fl->inlines && s->n_inl ? s->inl[0].line : s->line;
-			json_object_array_add(frames, json_frame(f->pc, s->function, s->function ? (long long)s->offset : -1,
+			const char *file = fl->source ? s->file : NULL;
+			int line = s->line;
+			json_object_array_add(frames, json_frame(f->pc, s->function,
+								 s->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON) ? -1 : (long long)s->offset,
 								 s->module, file, line, false));
 		}
 		json_object_object_add(jt, "frames", frames);
@@ -205,67 +212,99 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl)
 	return out_json_print(stdout, root, 1);
 }
 
-int cmd_stack(int argc, char **argv)
+static void stack_init(void *state)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "source", no_argument, NULL, 's' },
-		{ "inlines", no_argument, NULL, 'i' },
-		{ "no-group", no_argument, NULL, 'g' },
-		{ "max-frames", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct stack_flags fl = { .group = true, .max_frames = 64 };
+	struct stack_flags *fl = state;
+
+	fl->group = true;
+	fl->max_frames = 64;
+}
+
+static int stack_option(void *state, int opt, const char *arg)
+{
+	struct stack_flags *fl = state;
+
+	switch (opt) {
+	case 'j': fl->json = true; break;
+	case 's': fl->source = true; break;
+	case 'i': fl->inlines = fl->source = true; break;
+	case 'g': fl->group = false; break;
+	case 'c': fl->core = arg; break;
+	case 'x': fl->exe = arg; break;
+	case 'r': fl->sysroot = arg; break;
+	case 'm': {
+		char *end;
+		long v = strtol(arg, &end, 10);
+		if (*end || end == arg || v < 1 || v > 4096)
+			return cmd_bad_value("stack", "--max-frames wants a number from 1 to 4096, not '%s'", arg);
+		fl->max_frames = (int)v;
+		break;
+	}
+	}
+	return 0;
+}
+
+/* pscope stack --core: what the kernel recorded, then the same output. */
+static int stack_core(const struct stack_flags *fl)
+{
+	struct core_open_opts co = { .exe = fl->exe, .sysroot = fl->sysroot };
+	struct stk_opts o = { .max_frames = fl->max_frames, .source = fl->source };
+	struct ps_error e;
+	struct core *c;
+	struct stk_dump *d;
+
+	ps_error_clear(&e);
+	if (core_open(fl->core, &co, &c, &e) < 0)
+		return cmd_fail("stack", &e);
+	if (core_stack_dump(c, &o, &d, &e) < 0) {
+		core_close(c);
+		return cmd_fail("stack", &e);
+	}
+	if (fl->json) {
+		print_json(d, fl, c);
+	} else {
+		core_print_header(stdout, c);
+		printf("\n");
+		print_text(d, fl);
+	}
+	fflush(stdout);
+	core_print_warnings(stderr, "pscope stack", c);
+	fprintf(stderr, P_("%zu thread read from the core in %.2f ms\n", "%zu threads read from the core in %.2f ms\n",
+			   d->n_threads),
+		d->n_threads, d->wall_ms);
+	stk_dump_free(d);
+	core_close(c);
+	return 0;
+}
+
+static int stack_exec(void *state, pid_t pid)
+{
+	struct stack_flags fl = *(struct stack_flags *)state;
 	struct ps_error e;
 	struct stk_dump *d;
-	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'j': fl.json = true; break;
-		case 's': fl.source = true; break;
-		case 'i': fl.inlines = fl.source = true; break;
-		case 'g': fl.group = false; break;
-		case 'm': {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-			if (*end || end == optarg || v < 1 || v > 4096) {
-				fprintf(stderr, "pscope stack: --max-frames wants a number from 1 to 4096, not '%s'\n",
-					esc(optarg));
-				return 2;
-			}
-			fl.max_frames = (int)v;
-			break;
-		}
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			if (optopt == 'm')
-				fprintf(stderr, "pscope stack: --max-frames needs a number\n");
-			else
-				fprintf(stderr, "pscope stack: unknown option '%s'\n", esc(argv[optind - 1]));
-			fputs(usage, stderr);
-			return 2;
-		}
-	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "pscope stack: unexpected argument '%s'\n%s", esc(argv[optind + 1]), usage);
+	if (fl.core && pid) {
+		fprintf(stderr, _("pscope stack: a PID and --core: --core reads no process\n"
+				  "Try 'pscope stack --help' for more information.\n"));
 		return 2;
 	}
-	pid_t pid = cmd_parse_pid("stack", optind < argc ? argv[optind] : NULL);
-	if (pid < 0)
+	if (fl.core)
+		return stack_core(&fl);
+	if (fl.exe || fl.sysroot) {
+		fprintf(stderr, _("pscope stack: --exe and --sysroot go with --core\n"
+				  "Try 'pscope stack --help' for more information.\n"));
 		return 2;
+	}
+	if (!pid)
+		return cmd_parse_pid("stack", NULL) < 0 ? 2 : 2;
 
 	struct stk_opts o = { .max_frames = fl.max_frames, .source = fl.source };
+	struct target_id id;
 	ps_error_clear(&e);
-	if (stk_dump_run(pid, NULL, &o, &d, &e) < 0)
+	if (target_id_of(pid, &id, &e) < 0 || stk_dump_run(&id, &o, &d, &e) < 0)
 		return cmd_fail("stack", &e);
 	if (fl.json)
-		print_json(d, &fl);
+		print_json(d, &fl, NULL);
 	else
 		print_text(d, &fl);
 	fflush(stdout);
@@ -277,3 +316,40 @@ int cmd_stack(int argc, char **argv)
 	stk_dump_free(d);
 	return 0;
 }
+
+/* Long options only (the letters are internal). */
+static const struct option stack_options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ "source", no_argument, NULL, 's' },
+	{ "inlines", no_argument, NULL, 'i' },
+	{ "no-group", no_argument, NULL, 'g' },
+	{ "max-frames", required_argument, NULL, 'm' },
+	{ "core", required_argument, NULL, 'c' },
+	{ "exe", required_argument, NULL, 'x' },
+	{ "sysroot", required_argument, NULL, 'r' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cmd_entry cmd_stack_entry = {
+	.name = "stack",
+	.args = "PID|--core CORE [--exe EXE] [--sysroot DIR] [--json] [--source] [--inlines] [--no-group]\n"
+		"       [--max-frames N]",
+	.help = N_("Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
+		   "unwind and symbolize them and report the deadlocks among them.\n"
+		   "With --core, the same from a core file, after what the kernel recorded.\n"
+		   "  --core CORE     read the threads from a core file instead of a process\n"
+		   "  --exe EXE       the program of the core (default: the path in the core)\n"
+		   "  --sysroot DIR   find the core's files under DIR (a core from another machine)\n"
+		   "  --json          JSON instead of text\n"
+		   "  --source        file:line of every frame (needs debug info)\n"
+		   "  --inlines       show inlined calls as frames of their own (implies --source)\n"
+		   "  --no-group      print every thread, not one stack per group of identical ones\n"
+		   "  --max-frames N  frames per thread (default 64)\n"),
+	.shortopts = "",
+	.options = stack_options,
+	.pid = CMD_PID_OPTIONAL,
+	.state_size = sizeof(struct stack_flags),
+	.init = stack_init,
+	.option = stack_option,
+	.exec = stack_exec,
+};

@@ -1,5 +1,6 @@
 /* pscope top PID: sample the process for a while, print its hot functions. */
 #include "cmd/cmd.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "out/folded.h"
 #include "out/json.h"
@@ -7,7 +8,6 @@
 #include "util.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -72,72 +72,59 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	out_json_print(stdout, o, 1);
 }
 
-static int usage_error(const char *fmt, const char *arg)
+struct top_args {
+	double duration;
+	long freq;
+	const char *folded;
+	bool json;
+};
+
+static void top_init(void *state)
 {
-	fprintf(stderr, "pscope top: ");
-	fprintf(stderr, fmt, esc(arg));
-	fprintf(stderr, "\nUsage: pscope top PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]\n");
-	return 2;
+	struct top_args *a = state;
+
+	a->duration = 5;
+	a->freq = SAMP_FREQ_DEFAULT;
 }
 
-int cmd_top(int argc, char **argv)
+static int top_option(void *state, int opt, const char *arg)
 {
-	static const struct option opts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "folded", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	double duration = 5;
-	long freq = SAMP_FREQ_DEFAULT;
-	const char *folded = NULL;
-	bool json = false;
+	struct top_args *a = state;
 	char *end;
-	int c;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:F:f:jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			errno = 0;
-			duration = strtod(optarg, &end);
-			if (errno || *end || end == optarg || !(duration > 0) || duration > 86400)
-				return usage_error("invalid duration '%s' (seconds, more than 0, at most 86400)", optarg);
-			break;
-		case 'F':
-			errno = 0;
-			freq = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || freq < SAMP_FREQ_MIN || freq > SAMP_FREQ_MAX)
-				return usage_error("invalid frequency '%s' (Hz, 49..3999)", optarg);
-			break;
-		case 'f':
-			folded = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			printf("Usage: pscope top PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]\n"
-			       "Sample PID's threads with perf_event_open for SEC seconds (default 5) at HZ\n"
-			       "(default 99) and print its functions by Self%%. --folded FILE also writes the\n"
-			       "call stacks as folded lines (thread;frame;...;frame count). Ctrl-C stops early.\n");
-			return 0;
-		default:
-			fprintf(stderr, "Usage: pscope top PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]\n");
-			return 2;
-		}
+	switch (opt) {
+	case 'd':
+		errno = 0;
+		a->duration = strtod(arg, &end);
+		if (errno || *end || end == arg || !(a->duration > 0) || a->duration > 86400)
+			return cmd_bad_value("top", "invalid duration '%s' (seconds, more than 0, at most 86400)", arg);
+		break;
+	case 'F':
+		errno = 0;
+		a->freq = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || a->freq < SAMP_FREQ_MIN || a->freq > SAMP_FREQ_MAX)
+			return cmd_bad_value("top", "invalid frequency '%s' (Hz, 49..3999)", arg);
+		break;
+	case 'f':
+		a->folded = arg;
+		break;
+	case 'j':
+		a->json = true;
+		break;
 	}
-	if (argc - optind > 1)
-		return usage_error("unexpected argument '%s'", argv[optind + 1]);
-	pid_t pid = cmd_parse_pid("top", optind < argc ? argv[optind] : NULL);
-	if (pid < 0)
-		return 2;
+	return 0;
+}
+
+static int top_exec(void *state, pid_t pid)
+{
+	const struct top_args *a = state;
+	double duration = a->duration;
+	const char *folded = a->folded;
+	bool json = a->json;
 
 	struct samp_session *s;
 	struct ps_error e;
-	struct samp_opts o = { .pid = pid, .freq = (int)freq };
+	struct samp_opts o = { .pid = pid, .freq = (int)a->freq };
 	ps_error_clear(&e);
 	if (samp_open(&s, &o, &e) < 0)
 		return cmd_fail("top", &e);
@@ -184,3 +171,26 @@ int cmd_top(int argc, char **argv)
 	samp_snapshot_free(snap);
 	return rc;
 }
+
+static const struct option top_options[] = {
+	{ "duration", required_argument, NULL, 'd' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "folded", required_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cmd_entry cmd_top_entry = {
+	.name = "top",
+	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]",
+	.help = N_("Sample PID's threads with perf_event_open for SEC seconds (default 5) at HZ\n"
+		   "(default 99) and print its functions by Self%. --folded FILE also writes the\n"
+		   "call stacks as folded lines (thread;frame;...;frame count). Ctrl-C stops early.\n"),
+	.shortopts = "d:F:f:j",
+	.options = top_options,
+	.pid = CMD_PID_REQUIRED,
+	.state_size = sizeof(struct top_args),
+	.init = top_init,
+	.option = top_option,
+	.exec = top_exec,
+};

@@ -1,4 +1,5 @@
-# Batch subcommands, one file each.
-libpscope_a_SOURCES += src/cmd/cmd.h src/cmd/common.c \
+# src/cmd/: batch subcommands, one file each (a `const struct cmd_entry`),
+# and their one runner.
+libpscope_a_SOURCES += src/cmd/cmd.h src/cmd/run.c \
 	src/cmd/cmd-list.c src/cmd/cmd-show.c src/cmd/cmd-stack.c \
-	src/cmd/cmd-top.c src/cmd/cmd-core.c src/cmd/cmd-doors.c
+	src/cmd/cmd-top.c src/cmd/cmd-core.c src/cmd/cmd-doors.c src/cmd/core-out.c src/cmd/cmd-cores.c

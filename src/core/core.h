@@ -1,7 +1,7 @@
 /* The core writer: an ELF64 ET_CORE file of a live process, written with
  * libelf, loadable by gdb and eu-stack, while the process runs on.
  *
- * Method: stop every thread (stack/freeze.h), read registers, notes and
+ * Method: stop every thread (src/freeze.h), read registers, notes and
  * the mapping table, copy the memory to dump with process_vm_readv into a
  * staging area (or straight into the file when memory is short), release
  * the threads, then write the file sparsely (zero pages become holes) to a
@@ -90,5 +90,13 @@ int core_estimate(pid_t pid, const struct target_id *want, const struct core_opt
 int core_write(pid_t pid, const struct target_id *want, const struct core_opts *o, struct core_result *res,
 	       struct ps_error *e);
 void core_result_free(struct core_result *res);
+
+/* The writer as a job on the ATTACH lane (src/core/job.c): the result is a
+ * struct core_result, released with core_result_release. */
+struct workers;
+struct job_handler;
+unsigned core_job_submit(struct workers *w, const struct target_id *id, const char *path,
+			 const struct job_handler *h);
+void core_result_release(void *res);
 
 #endif

@@ -1,4 +1,5 @@
 #include "core/maps.h"
+#include "proc/maps.h"
 #include "util.h"
 
 #include <errno.h>
@@ -16,120 +17,55 @@ void core_maps_free(struct core_maps *m)
 	m->n = m->cap = 0;
 }
 
-static bool is_hex(char c)
+static uint64_t kb(long v)
 {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+	return v > 0 ? (uint64_t)v * 1024 : 0;
 }
 
-/* "start-end perms offset maj:min inode   path" */
-static int parse_header(const char *l, size_t len, struct core_map *m)
-{
-	char perms[8] = "";
-	unsigned long long start, end, off, ino;
-	unsigned maj, min;
-	int n = 0;
-	char line[512];
-	size_t cl = len < sizeof(line) - 1 ? len : sizeof(line) - 1;
-
-	/* The fixed fields fit in the first 100 bytes; the path is taken from l. */
-	memcpy(line, l, cl);
-	line[cl] = '\0';
-	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &off, &maj, &min, &ino,
-		   &n) < 7 || end < start || strlen(perms) < 4)
-		return -EINVAL;
-	memset(m, 0, sizeof(*m));
-	m->start = start;
-	m->end = end;
-	m->offset = off;
-	m->dev_major = maj;
-	m->dev_minor = min;
-	m->inode = ino;
-	m->r = perms[0] == 'r';
-	m->w = perms[1] == 'w';
-	m->x = perms[2] == 'x';
-	m->shared = perms[3] == 's';
-	/* %n stops after the spaces; with no path it may point at the end. */
-	size_t p = (size_t)n <= cl ? (size_t)n : cl;
-	m->path = strndup(l + p, len - p);
-	if (!m->path)
-		return -ENOMEM;
-	return 0;
-}
-
-static uint64_t kb_field(const char *l, size_t len, size_t keylen)
-{
-	char tmp[64];
-
-	copy_cstr(tmp, sizeof(tmp), l + keylen, len - keylen);
-	return strtoull(tmp, NULL, 10) * 1024;
-}
-
-static unsigned parse_vmflags(const char *l, size_t len)
-{
-	static const struct {
-		char code[3];
-		unsigned bit;
-	} codes[] = {
-		{ "dd", CORE_VMF_DD }, { "io", CORE_VMF_IO }, { "ht", CORE_VMF_HT },
-		{ "sh", CORE_VMF_SH }, { "pf", CORE_VMF_PF },
-	};
-	unsigned f = 0;
-
-	for (size_t i = 0; i + 1 < len; i++) {
-		if (l[i] == ' ' || (i > 0 && l[i - 1] != ' '))
-			continue;
-		if (i + 2 < len && l[i + 2] != ' ' && l[i + 2] != '\n')
-			continue;
-		for (size_t c = 0; c < sizeof(codes) / sizeof(codes[0]); c++)
-			if (l[i] == codes[c].code[0] && l[i + 1] == codes[c].code[1])
-				f |= codes[c].bit;
-	}
-	return f;
-}
-
-#define KEY(s) (ll > sizeof(s) - 1 && !memcmp(l, s, sizeof(s) - 1))
-
+/* The one maps parser reads the text; this keeps what the core needs. */
 int core_maps_parse(const char *buf, size_t len, struct core_maps *out)
 {
-	const char *p = buf, *end = buf + len;
-	struct core_map *cur = NULL;
+	struct proc_maps pm = { 0 };
+	int r = proc_maps_parse(buf, len, true, &pm);
 
 	memset(out, 0, sizeof(*out));
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *l = p;
-		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-		p = nl ? nl + 1 : end;
-		if (!ll)
-			continue;
-		if (is_hex(l[0])) {
-			if (array_reserve((void **)&out->v, &out->cap, out->n, sizeof(*out->v), 64) < 0)
-				goto nomem;
-			int r = parse_header(l, ll, &out->v[out->n]);
-			if (r == -ENOMEM)
-				goto nomem;
-			if (r < 0) {
-				core_maps_free(out);
-				return -EINVAL;
-			}
-			cur = &out->v[out->n++];
-		} else if (!cur) {
-			continue;
-		} else if (KEY("Rss:")) {
-			cur->rss = kb_field(l, ll, 4);
-		} else if (KEY("Anonymous:")) {
-			cur->anon = kb_field(l, ll, 10);
-		} else if (KEY("Swap:")) {
-			cur->swap = kb_field(l, ll, 5);
-		} else if (KEY("VmFlags:")) {
-			cur->vmflags = parse_vmflags(l + 8, ll - 8);
-		}
+	if (r < 0) {
+		proc_maps_free(&pm);
+		return r;
 	}
+	out->v = calloc(pm.n ? pm.n : 1, sizeof(*out->v));
+	if (!out->v) {
+		proc_maps_free(&pm);
+		return -ENOMEM;
+	}
+	out->cap = pm.n ? pm.n : 1;
+	for (size_t i = 0; i < pm.n; i++) {
+		const struct proc_map *p = &pm.v[i];
+		struct core_map *m = &out->v[out->n];
+		m->start = p->start;
+		m->end = p->end;
+		m->offset = p->offset;
+		m->r = p->perms[0] == 'r';
+		m->w = p->perms[1] == 'w';
+		m->x = p->perms[2] == 'x';
+		m->shared = p->perms[3] == 's';
+		m->dev_major = p->dev_major;
+		m->dev_minor = p->dev_minor;
+		m->inode = p->inode;
+		m->rss = kb(p->rss_kb);
+		m->anon = kb(p->anon_kb);
+		m->swap = kb(p->swap_kb);
+		m->vmflags = p->vmflags;
+		m->path = strdup(p->path);
+		if (!m->path) {
+			proc_maps_free(&pm);
+			core_maps_free(out);
+			return -ENOMEM;
+		}
+		out->n++;
+	}
+	proc_maps_free(&pm);
 	return 0;
-nomem:
-	core_maps_free(out);
-	return -ENOMEM;
 }
 
 bool core_map_is_file(const struct core_map *m)

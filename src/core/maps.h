@@ -9,13 +9,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* VmFlags of interest (smaps "VmFlags:" two-letter codes). */
+#include "proc/maps.h"
+
+/* VmFlags of interest: the maps parser's (src/proc/maps.h). */
 enum {
-	CORE_VMF_DD = 1u << 0,   /* dd: VM_DONTDUMP (MADV_DONTDUMP) */
-	CORE_VMF_IO = 1u << 1,   /* io: VM_IO, device memory */
-	CORE_VMF_HT = 1u << 2,   /* ht: hugetlb */
-	CORE_VMF_SH = 1u << 3,   /* sh: VM_SHARED */
-	CORE_VMF_PF = 1u << 4,   /* pf: VM_PFNMAP */
+	CORE_VMF_DD = PROC_VMF_DD,
+	CORE_VMF_IO = PROC_VMF_IO,
+	CORE_VMF_HT = PROC_VMF_HT,
+	CORE_VMF_SH = PROC_VMF_SH,
+	CORE_VMF_PF = PROC_VMF_PF,
 };
 
 /* /proc/PID/coredump_filter bits (core(5)). */
@@ -55,7 +57,8 @@ struct core_maps {
 	size_t n, cap;
 };
 
-/* Parse the text of /proc/PID/smaps (or maps: then sizes stay 0).
+/* Parse the text of /proc/PID/smaps (or maps: then sizes stay 0) with
+ * proc_maps_parse and keep what the core writer needs.
  * Returns 0 or -EINVAL / -ENOMEM. */
 int core_maps_parse(const char *buf, size_t len, struct core_maps *out);
 void core_maps_free(struct core_maps *m);

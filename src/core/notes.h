@@ -9,7 +9,7 @@
 #include <sys/procfs.h>
 
 #include "core/maps.h"
-#include "stack/freeze.h"
+#include "freeze.h"
 
 struct core_notes {
 	unsigned char *buf;

@@ -3,7 +3,7 @@
 #include "core/maps.h"
 #include "core/notes.h"
 #include "doors.h"
-#include "stack/freeze.h"
+#include "freeze.h"
 #include "util.h"
 
 #include <elf.h>

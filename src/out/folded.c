@@ -18,12 +18,6 @@ static void put_name(FILE *f, const char *s)
 
 static void put_func(FILE *f, const struct samp_func *fn)
 {
-	if (fn->flags & SAMP_F_STRIPPED) {
-		fputc('[', f);
-		put_name(f, samp_module_short(fn->module));
-		fputc(']', f);
-		return;
-	}
 	put_name(f, fn->name);
 	if ((fn->flags & SAMP_F_KERNEL) && strcmp(fn->name, "[kernel]"))
 		fputs("_[k]", f); /* flamegraph.pl colours kernel frames by this suffix */

@@ -47,8 +47,6 @@ int proc_stat_exit_code_parse(const char *buf, size_t len);
  * even stat/status could not be read (the extras may fail alone: see *_err). */
 int proc_info_read(int dirfd, struct proc_info *out);
 void proc_info_rates(const struct proc_info *prev, const struct proc_info *cur, struct proc_info_rates *r);
-/* PF_KTHREAD in the flags of /proc/PID/stat */
-#define PROC_PF_KTHREAD 0x00200000ul
 
 /* The process has exited: a zombie (or dead) with no thread left. A zombie
  * main thread whose other threads still run is not an exit. */

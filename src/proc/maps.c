@@ -63,14 +63,39 @@ static int parse_map_line(char *line, char *le, struct proc_map *m)
 	if (!expect(&p, end, ' '))
 		return -EINVAL;
 	m->inode = dec(&p, end);
+	if (m->end < m->start)
+		return -EINVAL;
 	while (p < end && *p == ' ')
 		p++;
 	*le = '\0';
 	m->path = p;
 	size_t pl = (size_t)(end - p);
 	m->deleted = pl > 10 && !memcmp(end - 10, " (deleted)", 10);
-	m->rss_kb = m->pss_kb = m->swap_kb = m->dirty_kb = -1;
+	m->rss_kb = m->pss_kb = m->swap_kb = m->dirty_kb = m->anon_kb = -1;
+	m->vmflags = 0;
 	return 0;
+}
+
+static unsigned parse_vmflags(const char *l, const char *le)
+{
+	static const struct {
+		char code[3];
+		unsigned bit;
+	} codes[] = {
+		{ "dd", PROC_VMF_DD }, { "io", PROC_VMF_IO }, { "ht", PROC_VMF_HT },
+		{ "sh", PROC_VMF_SH }, { "pf", PROC_VMF_PF },
+	};
+	unsigned f = 0;
+
+	/* Two-letter codes separated by spaces. */
+	for (const char *p = l; p + 1 < le; p++) {
+		if (*p == ' ' || (p > l && p[-1] != ' ') || (p + 2 < le && p[2] != ' '))
+			continue;
+		for (size_t c = 0; c < ARRAY_SIZE(codes); c++)
+			if (p[0] == codes[c].code[0] && p[1] == codes[c].code[1])
+				f |= codes[c].bit;
+	}
+	return f;
 }
 
 /* smaps lines after a mapping header: "Rss:   12 kB". */
@@ -83,6 +108,7 @@ static void parse_smaps_field(const char *line, const char *le, struct proc_map 
 		{ "Rss:", offsetof(struct proc_map, rss_kb) },
 		{ "Pss:", offsetof(struct proc_map, pss_kb) },
 		{ "Swap:", offsetof(struct proc_map, swap_kb) },
+		{ "Anonymous:", offsetof(struct proc_map, anon_kb) },
 	};
 	const char *p;
 
@@ -95,6 +121,10 @@ static void parse_smaps_field(const char *line, const char *le, struct proc_map 
 			*(long *)((char *)m + keys[i].off) = (long)dec(&p, le);
 			return;
 		}
+	}
+	if ((size_t)(le - line) >= 8 && !memcmp(line, "VmFlags:", 8)) {
+		m->vmflags = parse_vmflags(line + 8, le);
+		return;
 	}
 	if (!memcmp(line, "Shared_Dirty:", 13) || !memcmp(line, "Private_Dirty:", 14)) {
 		p = memchr(line, ':', (size_t)(le - line)) + 1;
@@ -155,6 +185,27 @@ int proc_maps_parse(const char *buf, size_t len, bool smaps, struct proc_maps *o
 			parse_smaps_field(p, le, &out->v[out->n - 1]);
 		}
 		p = le + 1;
+	}
+	return 0;
+}
+
+int proc_maps_copy(const struct proc_maps *from, struct proc_maps *to)
+{
+	memset(to, 0, sizeof(*to));
+	to->smaps = from->smaps;
+	to->v = malloc((from->n ? from->n : 1) * sizeof(*to->v));
+	to->text = malloc(from->text_cap ? from->text_cap : 1);
+	if (!to->v || !to->text) {
+		proc_maps_free(to);
+		return -ENOMEM;
+	}
+	to->n = to->cap = from->n;
+	to->text_cap = from->text_cap ? from->text_cap : 1;
+	if (from->text_cap)
+		memcpy(to->text, from->text, from->text_cap);
+	for (size_t i = 0; i < from->n; i++) {
+		to->v[i] = from->v[i];
+		to->v[i].path = to->text + (from->v[i].path - from->text);
 	}
 	return 0;
 }

@@ -1,10 +1,21 @@
 /* Memory mappings: /proc/PID/maps, and /proc/PID/smaps for per-mapping
- * Rss/Pss/Swap (expensive: walks page tables; read on demand only). */
+ * Rss/Pss/Swap/Anonymous and VmFlags (expensive: walks page tables; read
+ * on demand only). The one maps parser: the maps pane, the stack dump, the
+ * symbolizer, the sampler and the core writer all read mappings here. */
 #ifndef PS_PROC_MAPS_H
 #define PS_PROC_MAPS_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* VmFlags of interest (smaps "VmFlags:" two-letter codes). */
+enum {
+	PROC_VMF_DD = 1u << 0,   /* dd: VM_DONTDUMP (MADV_DONTDUMP) */
+	PROC_VMF_IO = 1u << 1,   /* io: VM_IO, device memory */
+	PROC_VMF_HT = 1u << 2,   /* ht: hugetlb */
+	PROC_VMF_SH = 1u << 3,   /* sh: VM_SHARED */
+	PROC_VMF_PF = 1u << 4,   /* pf: VM_PFNMAP */
+};
 
 struct proc_map {
 	unsigned long long start, end, offset;
@@ -14,7 +25,8 @@ struct proc_map {
 	const char *path;          /* into the list's text; "" for anonymous */
 	bool deleted;              /* path ends in " (deleted)" */
 	/* From smaps only (kB); -1 when not read. */
-	long rss_kb, pss_kb, swap_kb, dirty_kb;
+	long rss_kb, pss_kb, swap_kb, dirty_kb, anon_kb;
+	unsigned vmflags;          /* PROC_VMF_*, from smaps */
 };
 
 struct proc_maps {
@@ -38,6 +50,8 @@ struct proc_map_agg {
 /* Parse the text of maps (smaps=false) or smaps (smaps=true). The list keeps
  * its own copy of the text. Returns 0 or -EINVAL/-ENOMEM. */
 int proc_maps_parse(const char *buf, size_t len, bool smaps, struct proc_maps *out);
+/* A deep copy (paths point into the copy's text). Returns 0 or -ENOMEM. */
+int proc_maps_copy(const struct proc_maps *from, struct proc_maps *to);
 /* Read maps or smaps relative to a /proc/PID dirfd. */
 int proc_maps_read(int dirfd, bool smaps, struct proc_maps *out);
 /* "[heap]", "/usr/lib/libc.so.6", "[anon]" for an empty path. */

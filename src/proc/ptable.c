@@ -2,7 +2,6 @@
 #include "proc/ptable-priv.h"
 #include "proc/stat.h"
 #include "proc/sysinfo.h"
-#include "doors.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -17,10 +16,8 @@
 #include <strings.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#define PF_KTHREAD 0x00200000UL
 #define CMDLINE_MAX 4096
 /* CPU time (ticks, all CPUs) the lazy scan tolerates as not accounted for
  * by the processes it read: the kernel's tick accounting and the per-task
@@ -318,7 +315,7 @@ static void row_from_stat(struct ptable *pt, struct proc_row *r, const struct pr
 	r->session = st->session;
 	r->tty_nr = st->tty_nr;
 	r->majflt = st->majflt;
-	r->is_kthread = (st->flags & PF_KTHREAD) != 0;
+	r->is_kthread = (st->flags & PROC_PF_KTHREAD) != 0;
 	r->cpu = 0;
 	if (dt > 0 && r->ticks >= prev_ticks)
 		r->cpu = (double)(r->ticks - prev_ticks) * 100.0 / (double)pt->hz / dt;
@@ -1036,39 +1033,3 @@ const char *proc_fmt_pri(long pri, char *buf, size_t size)
 }
 
 /* ---- signals ---- */
-
-int proc_send_signal(pid_t pid, unsigned long long starttime, int sig, struct ps_error *e)
-{
-	char what[96];
-	struct proc_stat st;
-	int pfd, dfd, r;
-
-	if (sigabbrev_np(sig))
-		snprintf(what, sizeof(what), "send SIG%s", sigabbrev_np(sig));
-	else
-		snprintf(what, sizeof(what), "send signal %d", sig);
-	/* The pidfd pins the process; the stat check then proves it is the
-	 * one the user chose, not a newcomer with a reused pid. */
-	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (pfd < 0 && errno != ENOSYS)
-		return ps_error_set(e, ESRCH, "process %d has exited", (int)pid);
-	dfd = proc_open_pid(pid);
-	r = dfd < 0 ? dfd : proc_stat_read(dfd, &st);
-	if (dfd >= 0)
-		close(dfd);
-	if (r < 0 || st.starttime != starttime) {
-		if (pfd >= 0)
-			close(pfd);
-		return ps_error_set(e, ESRCH, "process %d has exited (its PID may now name another process)",
-				    (int)pid);
-	}
-	if (pfd >= 0) {
-		r = (int)syscall(SYS_pidfd_send_signal, pfd, sig, NULL, 0);
-		close(pfd);
-	} else {
-		r = kill(pid, sig);
-	}
-	if (r < 0)
-		return door_refused(e, PS_OP_SIGNAL, pid, errno, what);
-	return 0;
-}

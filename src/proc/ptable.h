@@ -164,8 +164,4 @@ const char *proc_fmt_pri(long pri, char *buf, size_t size);
 long proc_hz(void);
 
 
-/* Send sig to the process with that pid and starttime (refused with ESRCH if
- * the pid now names another process); refusals go through door_refused. */
-int proc_send_signal(pid_t pid, unsigned long long starttime, int sig, struct ps_error *e);
-
 #endif

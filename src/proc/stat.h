@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* The kernel-thread bit of the flags field (PF_KTHREAD). */
+#define PROC_PF_KTHREAD 0x00200000ul
+
 struct proc_stat {
 	pid_t pid;
 	char comm[64];          /* raw bytes from the kernel: hostile */

@@ -76,7 +76,7 @@ int proc_thread_read(int taskfd, pid_t tid, struct proc_thread *t)
 	n = read_file_at(taskfd, "syscall", buf, sizeof(buf));
 	if (n > 0 && proc_syscall_parse(buf, (size_t)n, &t->syscall_nr, t->syscall_args) < 0)
 		t->syscall_nr = PROC_SYSCALL_UNKNOWN;
-	if (st.flags & 0x00200000ul) /* PF_KTHREAD: never in a system call */
+	if (st.flags & PROC_PF_KTHREAD) /* never in a system call */
 		t->syscall_nr = PROC_SYSCALL_NONE;
 	n = read_file_at(taskfd, "wchan", buf, sizeof(buf));
 	if (n > 0 && strcmp(buf, "0"))

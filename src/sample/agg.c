@@ -111,7 +111,7 @@ static int rehash_funcs(struct agg *a)
 	return 0;
 }
 
-uint32_t agg_func(struct agg *a, const struct sym_info *si)
+uint32_t agg_func(struct agg *a, const struct samp_fninfo *si)
 {
 	uint64_t h = str_hash(str_hash(0xcbf29ce484222325ULL, si->name), si->module);
 

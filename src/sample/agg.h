@@ -9,7 +9,7 @@ struct agg;
 struct agg *agg_new(void);
 void agg_free(struct agg *a);
 /* Function id of (name, module); HMAP_EMPTY on ENOMEM. */
-uint32_t agg_func(struct agg *a, const struct sym_info *si);
+uint32_t agg_func(struct agg *a, const struct samp_fninfo *si);
 unsigned agg_func_flags(const struct agg *a, uint32_t id);
 /* Count one sample of thread tid with stack frames[0..n) (leaf first). */
 int agg_add(struct agg *a, pid_t tid, const uint32_t *frames, unsigned n);

@@ -91,8 +91,9 @@ static void sample_job(struct job *j)
 	samp_close(s);
 }
 
-unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl)
+unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl,
+			 const struct job_handler *h)
 {
 	atomic_fetch_add(&ctl->refs, 1);
-	return workers_submit(w, LANE_SAMPLER, JOB_SAMPLE, target, sample_job, ctl, ctl_put);
+	return workers_submit(w, LANE_SAMPLER, JOB_SAMPLE, target, sample_job, ctl, ctl_put, h);
 }

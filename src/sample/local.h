@@ -54,37 +54,11 @@ struct samp_rec_sample {
 };
 int samp_parse_sample(const struct perf_event_header *h, struct samp_rec_sample *out);
 
-/* ---- symbolization ---- */
-struct sym_info {
-	const char *name, *module, *file; /* valid until the next sym_* call */
+/* ---- what the aggregation keeps of a resolved pc ---- */
+struct samp_fninfo {
+	const char *name, *module, *file; /* copied by agg_func */
 	int line;
 	unsigned flags;                   /* SAMP_F_* */
 };
-struct samp_sym;
-struct samp_sym *sym_new(pid_t pid, uid_t uid);
-void sym_free(struct samp_sym *y);
-/* A new executable file mapping appeared: re-report the modules. */
-void sym_modules_stale(struct samp_sym *y);
-/* New anonymous executable memory: reread /tmp/perf-PID.map. */
-void sym_anon_stale(struct samp_sym *y);
-void sym_user(struct samp_sym *y, uint64_t pc, struct sym_info *out);
-void sym_kernel(struct samp_sym *y, uint64_t pc, struct sym_info *out);
-/* True when kernel addresses resolve to names (kallsyms readable). */
-bool sym_kernel_named(struct samp_sym *y);
-
-struct sym_range {
-	uint64_t start, size;
-	const char *name;
-	const char *module;   /* kallsyms: "[kernel]" or "[module]" */
-};
-/* /tmp/perf-PID.map ("START SIZE name" in hex) and /proc/kallsyms
- * ("addr type name [module]", text symbols only) parsers: a sorted,
- * malloc'd array; names point into *pool (malloc'd). Return the count or
- * -errno. */
-ssize_t sym_perfmap_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
-ssize_t sym_kallsyms_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
-/* Binary search: the range holding pc, or NULL. For kallsyms (size 0) the
- * last symbol at or below pc. */
-const struct sym_range *sym_range_find(const struct sym_range *r, size_t n, uint64_t pc, bool sized);
 
 #endif

@@ -1,7 +1,5 @@
-# The perf_event_open sampler, its aggregation and views, and the folded
-# stack writer.
+# src/sample/: the perf_event_open sampler, its aggregation and views, and
+# its job.
 libpscope_a_SOURCES += src/sample/sample.h src/sample/local.h src/sample/agg.h \
-	src/sample/ring.c src/sample/sym.c src/sample/agg.c src/sample/perf.c \
-	src/sample/view.c src/sample/job.c \
-	src/out/folded.c src/out/folded.h
-nobase_dist_pkgdata_DATA += data/help/hot.txt
+	src/sample/ring.c src/sample/agg.c src/sample/perf.c \
+	src/sample/view.c src/sample/job.c

@@ -67,7 +67,7 @@ struct samp_session {
 	unsigned npfds, cappfds;
 	bool pfds_stale;
 
-	struct samp_sym *sym;
+	struct sym_proc *sym;
 	struct agg *agg;
 	struct hmap pcs;      /* pc -> function id */
 	uint32_t kernel_func; /* the [kernel] bucket, when kallsyms is closed */
@@ -342,26 +342,39 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 	return 0;
 }
 
-static uint32_t func_of(struct samp_session *s, uint64_t pc, bool kernel)
+/* The function id of pc (activation: where the thread was; else a return
+ * address). Cached by pc. */
+static uint32_t func_of(struct samp_session *s, uint64_t pc, bool kernel, bool activation)
 {
-	uint32_t id = hmap_get(&s->pcs, pc);
-	struct sym_info si;
+	uint64_t key = pc << 1 | activation;
+	uint32_t id = hmap_get(&s->pcs, key);
+	struct samp_fninfo fi = { 0 };
 
 	if (id != HMAP_EMPTY)
 		return id;
 	if (kernel) {
 		if (!s->ksyms_named && s->kernel_func != HMAP_EMPTY)
 			return s->kernel_func;
-		sym_kernel(s->sym, pc, &si);
+		sym_kernel(pc, &fi.name, &fi.module);
+		fi.flags = SAMP_F_KERNEL;
 	} else {
-		sym_user(s->sym, pc, &si);
+		const struct sym_info *si = sym_lookup(s->sym, pc, activation);
+		fi.name = si->function;
+		fi.module = si->path ? si->path : si->module ? si->module : si->function;
+		fi.flags = si->flags & (SAMP_F_STRIPPED | SAMP_F_DELETED | SAMP_F_ANON | SAMP_F_UNKNOWN);
+		/* A function row shows where the function starts. */
+		const struct sym_info *entry = si;
+		if (!(si->flags & (SAMP_F_STRIPPED | SAMP_F_ANON | SAMP_F_UNKNOWN)) && si->offset && si->offset <= pc)
+			entry = sym_lookup(s->sym, pc - si->offset, true);
+		fi.file = entry->file;
+		fi.line = entry->line;
 	}
-	id = agg_func(s->agg, &si);
+	id = agg_func(s->agg, &fi);
 	if (id != HMAP_EMPTY) {
 		if (kernel && !s->ksyms_named)
 			s->kernel_func = id;
 		else
-			hmap_put(&s->pcs, pc, id);
+			hmap_put(&s->pcs, key, id);
 	}
 	return id;
 }
@@ -376,7 +389,7 @@ static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
 	if ((pid_t)r->pid != s->t.id.pid)
 		return;
 	if (r->nr == 0) {
-		uint32_t id = func_of(s, r->ip, r->ip >= 0xffff800000000000ULL);
+		uint32_t id = func_of(s, r->ip, r->ip >= 0xffff800000000000ULL, true);
 		if (id != HMAP_EMPTY)
 			fr[n++] = id;
 	}
@@ -391,10 +404,10 @@ static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
 		}
 		if (ctx == CTX_OTHER)
 			continue;
-		/* Return addresses point after the call: look up the call itself. */
-		uint64_t pc = first ? v : v - 1;
+		/* Return addresses point after the call: the symbolizer looks
+		 * up the call itself. */
+		uint32_t id = func_of(s, v, ctx == CTX_KERNEL, first);
 		first = false;
-		uint32_t id = func_of(s, pc, ctx == CTX_KERNEL);
 		if (id == HMAP_EMPTY)
 			continue;
 		if (ctx == CTX_USER)
@@ -442,10 +455,7 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 		const char *fn = (const char *)p + 8 + 8 * 3 + 4 * 2 + 8 * 2 + 8;
 		if ((pid_t)pt[0] != s->t.id.pid || !(prot & PROT_EXEC))
 			break;
-		if (fn[0] == '/')
-			sym_modules_stale(s->sym);
-		else
-			sym_anon_stale(s->sym);
+		sym_proc_stale(s->sym, fn[0] != '/');
 		hmap_clear(&s->pcs);
 		break;
 	}
@@ -464,7 +474,7 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 			strlcpy_ps(t->comm, c, sizeof(t->comm));
 		}
 		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
-			sym_modules_stale(s->sym);
+			sym_proc_exec(s->sym);
 			hmap_clear(&s->pcs);
 		}
 		break;
@@ -590,12 +600,12 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 		return r;
 	}
 	s->attr.watermark = 0;
-	s->sym = sym_new(s->t.id.pid, s->t.uid);
+	s->sym = sym_proc_live(s->t.id.pid, s->t.uid, SYM_SOURCE);
 	if (!s->sym) {
 		samp_close(s);
 		return ps_error_set(e, ENOMEM, "out of memory");
 	}
-	s->ksyms_named = s->kernel_excluded ? false : sym_kernel_named(s->sym);
+	s->ksyms_named = s->kernel_excluded ? false : sym_kernel_named();
 	s->start_ns = s->last_pub_ns = s->last_scan_ns = now_ns();
 	s->cpu_ticks_start = s->cpu_ticks_pub = proc_ticks(s);
 	if ((r = open_all(s, e)) < 0) {
@@ -604,7 +614,7 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 	}
 	/* A library mapped between the first report and the events opening
 	 * has no MMAP2 record: report again at the first lookup. */
-	sym_modules_stale(s->sym);
+	sym_proc_stale(s->sym, false);
 	*out = s;
 	return 0;
 }
@@ -782,7 +792,7 @@ void samp_close(struct samp_session *s)
 	free(s->pfds);
 	hmap_free(&s->tids);
 	hmap_free(&s->pcs);
-	sym_free(s->sym);
+	sym_proc_free(s->sym);
 	agg_free(s->agg);
 	free(s->scratch);
 	target_close(&s->t);

@@ -17,6 +17,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "sym/sym.h"
 #include "target.h"
 
 #define SAMP_FREQ_DEFAULT 99
@@ -27,12 +28,14 @@
 enum samp_window { SAMP_WIN_1S, SAMP_WIN_10S, SAMP_WIN_60S, SAMP_WIN_ALL, SAMP_WIN_COUNT };
 enum samp_sort { SAMP_SORT_SELF, SAMP_SORT_TOTAL, SAMP_SORT_NAME, SAMP_SORT_COUNT };
 
+/* The symbolizer's flags (src/sym/sym.h), and the sampler's own. */
 enum samp_func_flags {
-	SAMP_F_KERNEL = 1,    /* kernel text (kallsyms, or the [kernel] bucket) */
-	SAMP_F_STRIPPED = 2,  /* no symbol for this pc in its module */
-	SAMP_F_DELETED = 4,   /* the module's file was deleted */
-	SAMP_F_ANON = 8,      /* anonymous executable memory (JIT) */
-	SAMP_F_ROOT = 16,     /* outermost frame of a complete stack (_start...) */
+	SAMP_F_KERNEL = SYM_F_KERNEL,     /* kernel text (kallsyms, or the [kernel] bucket) */
+	SAMP_F_STRIPPED = SYM_F_STRIPPED, /* no symbol: named module+0xoffset */
+	SAMP_F_DELETED = SYM_F_DELETED,   /* the module's file was deleted or replaced */
+	SAMP_F_ANON = SYM_F_ANON,         /* anonymous executable memory (JIT) */
+	SAMP_F_UNKNOWN = SYM_F_UNKNOWN,   /* in no executable mapping */
+	SAMP_F_ROOT = 256,                /* outermost frame of a complete stack (_start...) */
 };
 
 /* A function: the unit of the table. Strings are raw and hostile. */
@@ -164,6 +167,7 @@ const char *samp_thread_comm(const struct samp_snapshot *s, pid_t tid);
 
 /* ---- the sampler as a worker job ---- */
 struct workers;
+struct job_handler;
 /* Control block shared by the screen and the job: atomics only. */
 struct samp_ctl;
 struct samp_ctl *samp_ctl_new(int freq);
@@ -174,6 +178,7 @@ int samp_ctl_freq(struct samp_ctl *c);
  * second, a RING_RESULT (last snapshot) when the target exits, a RING_ERROR
  * when sampling cannot start. Cancel with workers_cancel(). Returns the job
  * id or 0. Takes its own reference on ctl. */
-unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl);
+unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl,
+			 const struct job_handler *h);
 
 #endif

@@ -20,22 +20,15 @@ const struct proc_map *stk_map_find(const struct proc_maps *m, uint64_t addr);
  * those pages are read-only, so reading them after the release is safe. */
 struct stk_unwinder;
 struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct proc_maps *maps);
+/* The same over another memory (a core): read returns the bytes it could
+ * read from addr on. */
+typedef size_t (*stk_read_fn)(void *arg, uint64_t addr, void *buf, size_t len);
+struct stk_unwinder *stk_unwinder_new_reader(const struct proc_maps *maps, stk_read_fn read, void *arg);
 /* Unwind one thread. pcs[0] is the interrupted pc; returns the frame
  * count (<= max); *truncated when max was reached. */
 int stk_unwind(struct stk_unwinder *u, const struct user_regs_struct *regs, const void *stack,
 	       uint64_t stack_lo, size_t stack_len, uint64_t *pcs, bool *by_fp, int max, bool *truncated);
 void stk_unwinder_free(struct stk_unwinder *u);
-
-/* libdw symbol cache: one lookup per distinct pc. */
-struct stk_symcache;
-struct stk_symcache *stk_symcache_new(pid_t pid, const char *maps_text, bool source);
-/* activation: pc is where the thread was interrupted (frame 0); other
- * frames hold return addresses and are looked up at pc - 1. */
-const struct stk_sym *stk_symcache_lookup(struct stk_symcache *c, uint64_t pc, bool activation);
-/* Name of the data symbol covering addr ("ledger", "table+0x8"), malloc'd, or NULL. */
-char *stk_symcache_data_name(struct stk_symcache *c, uint64_t addr);
-size_t stk_symcache_count(const struct stk_symcache *c);
-void stk_symcache_free(struct stk_symcache *c);
 
 /* Lock graph. The owner of a lock a thread waits on in futex(): op is the
  * futex op (cmd), w the 5 ints at the futex address (glibc
@@ -45,5 +38,25 @@ pid_t stk_lock_owner(int op, const uint32_t w[5]);
  * for (0: none). cycle_of[i] gets the cycle number (1-based) or 0.
  * Returns the number of cycles. */
 size_t stk_lock_cycles(const pid_t *tid, const pid_t *waits_for, size_t n, size_t *cycle_of);
+
+/* One thread of a snapshot, as the freeze or a core recorded it. */
+struct stk_snap {
+	struct stk_thread t;      /* tid, name, state, syscall, wchan, skipped */
+	struct user_regs_struct regs;
+	const unsigned char *stack; /* the stack from lo, len bytes */
+	uint64_t lo;
+	size_t len;
+	int futex_op;             /* in futex(): the op (cmd) and the 5 words at */
+	uint64_t futex_addr;      /* the address, when futex_ok */
+	uint32_t futex_words[5];
+	bool futex_ok;
+};
+
+/* Unwind, symbolize (through d->syms, set by the caller), find the
+ * deadlocks and group the stacks of n snapshot threads into d. */
+int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct stk_unwinder *uw,
+		const struct stk_opts *o, struct ps_error *e);
+void stk_progress(const struct stk_opts *o, double f, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+bool stk_cancelled(const struct stk_opts *o);
 
 #endif

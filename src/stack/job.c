@@ -7,7 +7,6 @@
 #include <stdlib.h>
 
 struct stk_job_arg {
-	pid_t pid;
 	bool source;
 };
 
@@ -34,7 +33,7 @@ static void stk_job(struct job *j)
 	struct ps_error e;
 
 	ps_error_clear(&e);
-	if (stk_dump_run(a->pid, &j->target, &o, &d, &e) < 0) {
+	if (stk_dump_run(&j->target, &o, &d, &e) < 0) {
 		if (e.code != ECANCELED)
 			job_error(j, &e);
 		return;
@@ -42,13 +41,12 @@ static void stk_job(struct job *j)
 	job_result(j, d, dump_free);
 }
 
-unsigned stk_submit(struct workers *w, const struct target_id *id, bool source)
+unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, const struct job_handler *h)
 {
 	struct stk_job_arg *a = calloc(1, sizeof(*a));
 
 	if (!a)
 		return 0;
-	a->pid = id->pid;
 	a->source = source;
-	return workers_submit(w, LANE_ATTACH, JOB_STACK, id, stk_job, a, free);
+	return workers_submit(w, LANE_ATTACH, JOB_STACK, id, stk_job, a, free, h);
 }

@@ -1,8 +1,6 @@
-# src/stack/local.mk
-# Stack dump: freeze (shared with the core writer), offline unwind,
-# symbolization, lock graph, the dump itself.
-libpscope_a_SOURCES += src/stack/freeze.c src/stack/freeze.h \
-	src/stack/stack.h src/stack/internal.h src/stack/dump.c \
-	src/stack/unwind.c src/stack/symbols.c src/stack/lockgraph.c \
-	src/stack/job.c
-nobase_dist_pkgdata_DATA += data/help/stack.txt
+# src/stack/: stack dump: offline unwind, lock graph, the dump itself (over
+# src/freeze.c) and its job; the offline half (analyze.c) is shared with
+# the core reader.
+libpscope_a_SOURCES += src/stack/stack.h src/stack/internal.h src/stack/dump.c \
+	src/stack/unwind.c src/stack/lockgraph.c \
+	src/stack/job.c src/stack/analyze.c

@@ -12,29 +12,14 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "sym/sym.h"
 #include "target.h"
 
-/* One pc, symbolized once and shared by every frame with that pc. Strings
- * come from ELF/DWARF: hostile. */
-struct stk_inline {
-	char *function;
-	char *file;          /* where this inlined call's code is (innermost: the pc's line) */
-	int line;
-};
-
-struct stk_sym {
-	char *function;      /* NULL when unknown */
-	uint64_t offset;     /* pc - symbol start */
-	char *module;        /* file name of the module ("libc.so.6", "[vdso]"), NULL if none */
-	char *file;          /* source file of the pc (outer function after inlines), or NULL */
-	int line;
-	struct stk_inline *inl; /* inlined calls at pc, innermost first */
-	size_t n_inl;
-};
-
+/* Each frame points at the symbolizer's entry for its pc (src/sym/sym.h),
+ * shared by every frame with that pc. Strings are hostile. */
 struct stk_frame {
 	uint64_t pc;
-	const struct stk_sym *sym;
+	const struct sym_info *sym;
 	bool by_fp;          /* found by the frame-pointer chain (no CFI) */
 };
 
@@ -50,6 +35,7 @@ struct stk_thread {
 	struct stk_frame *frames;
 	size_t n_frames;
 	bool truncated;      /* --max-frames reached or the stack copy ended */
+	int signal;          /* from a core: the signal this thread received, else 0 */
 	int group;           /* index in dump->groups */
 };
 
@@ -85,7 +71,7 @@ struct stk_dump {
 	size_t n_cycles;
 	size_t n_frames, n_syms; /* unwound frames, distinct pcs symbolized */
 	double unwind_ms, symbolize_ms, wall_ms;
-	struct stk_symcache *syms; /* owns every stk_sym */
+	struct sym_proc *syms; /* owns every sym_info */
 };
 
 struct stk_opts {
@@ -99,17 +85,18 @@ struct stk_opts {
 	void *progress_arg;
 };
 
-/* Dump pid (refused with ESRCH unless it still is `want`, when given).
- * The target is stopped only inside this call, never after it returns. */
-int stk_dump_run(pid_t pid, const struct target_id *want, const struct stk_opts *o,
-		 struct stk_dump **out, struct ps_error *e);
+/* Dump the process id names (refused with ESRCH once its PID names
+ * another process). The target is stopped only inside this call, never
+ * after it returns. */
+int stk_dump_run(const struct target_id *id, const struct stk_opts *o, struct stk_dump **out, struct ps_error *e);
 void stk_dump_free(struct stk_dump *d);
 /* Run the dump of the process `id` as an ATTACH-lane job: RING_PROGRESS
  * while it runs, then a RING_RESULT whose payload is the struct stk_dump
  * (or a RING_ERROR); cancel releases the target. Returns the job id, 0 on
  * failure. */
 struct workers;
-unsigned stk_submit(struct workers *w, const struct target_id *id, bool source);
+struct job_handler;
+unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, const struct job_handler *h);
 /* "leaf_wait <- level3 <- worker <- start_thread": a thread's functions,
  * innermost first, from its first frame outside the module of frame 0. */
 size_t stk_chain(const struct stk_thread *t, char *buf, size_t size);

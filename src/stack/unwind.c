@@ -59,6 +59,8 @@ struct module {
 
 struct stk_unwinder {
 	pid_t pid;
+	stk_read_fn read;    /* instead of the live process, when set */
+	void *read_arg;
 	const struct proc_maps *maps;
 	unw_addr_space_t as;
 	struct page *pages;
@@ -104,7 +106,9 @@ static struct page *page_get(struct stk_unwinder *u, uint64_t pa)
 	p->addr = pa + 1;
 	p->data = malloc(PAGE);
 	u->npages++;
-	if (p->data) {
+	if (p->data && u->read) {
+		p->ok = u->read(u->read_arg, pa, p->data, PAGE) == PAGE;
+	} else if (p->data) {
 		struct iovec l = { p->data, PAGE }, r = { (void *)(uintptr_t)pa, PAGE };
 		p->ok = process_vm_readv(u->pid, &l, 1, &r, 1, 0) == (ssize_t)PAGE;
 	}
@@ -324,6 +328,17 @@ struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct proc_maps *maps)
 	/* Many threads share return addresses: cache the register rules by pc
 	 * (per thread: the unwinder runs on one thread, no locking needed). */
 	unw_set_caching_policy(u->as, UNW_CACHE_PER_THREAD);
+	return u;
+}
+
+struct stk_unwinder *stk_unwinder_new_reader(const struct proc_maps *maps, stk_read_fn read, void *arg)
+{
+	struct stk_unwinder *u = stk_unwinder_new(0, maps);
+
+	if (u) {
+		u->read = read;
+		u->read_arg = arg;
+	}
 	return u;
 }
 

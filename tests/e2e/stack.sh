@@ -51,8 +51,9 @@ xcheck() { # xcheck PID LABEL
 	fi
 	"$PSCOPE" stack --no-group "$1" >"$tmp/xps.txt" 2>/dev/null
 	eu-stack -p "$1" 2>/dev/null | awk '/^TID/{t=$2; sub(":","",t)} /^#/{print t, $3}' | sort >"$tmp/eu"
-	# (a frame without symbol: "??" here, no name at all in eu-stack)
-	awk '/^TID/{t=$2} /^#/{n=$3; sub(/\+0x[0-9a-f]*$/, "", n); if (n == "??") n = ""; print t, n}' "$tmp/xps.txt" | sort >"$tmp/ps"
+	# (a frame without symbol: "module+0xoffset (module)" here, no name at
+	# all in eu-stack)
+	awk '/^TID/{t=$2} /^#/{n=$3; m=$4; gsub(/[()]/, "", m); sub(/\+0x[0-9a-f]*$/, "", n); if (n == "??" || n == m) n = ""; print t, n}' "$tmp/xps.txt" | sort >"$tmp/ps"
 	[ -s "$tmp/eu" ] || diag "eu-stack printed nothing"
 	check "$2: same functions per thread as eu-stack -p" cmp "$tmp/eu" "$tmp/ps"
 	cmp -s "$tmp/eu" "$tmp/ps" || diff "$tmp/eu" "$tmp/ps" | head -10 | sed 's/^/#   /'
@@ -177,7 +178,7 @@ kill -9 "$TPID"
 start_target stack-threads-stripped 4 || exit 1
 "$PSCOPE" stack "$TPID" >"$tmp/strip" 2>/dev/null
 ok $? "stripped target: dump succeeds"
-check "stripped target: frames of the binary unnamed, libc named" sh -c "grep -q '?? (stack-threads-stripped)' '$tmp/strip' && grep -q 'start_thread+0x' '$tmp/strip'"
+check "stripped target: frames of the binary as module+0xoffset, libc named" sh -c "grep -qE ' stack-threads-stripped\+0x[0-9a-f]+ \(stack-threads-stripped\)' '$tmp/strip' && grep -q 'start_thread+0x' '$tmp/strip'"
 xcheck "$TPID" "stripped"
 check "stripped target runs on" runs_on_soon "$TPID"
 kill -9 "$TPID"

@@ -130,10 +130,33 @@ rm -f "$tmp/del-hotloop"
 [ "$(fn "$tmp/del.json" hot_work module)" = "$tmp/del-hotloop (deleted)" ]
 ok $? "deleted program: functions named, module labelled (deleted)"
 "$PSCOPE" top "$spid" --duration 2 --json >"$tmp/strip.json" 2>&1
-[ "$(fn "$tmp/strip.json" "[stripped]" module)" = "$tmp/stripped-hotloop" ]
-ok $? "stripped program: one [stripped] bucket for its module"
+# Each address of the stripped copy is its own module+0xoffset row; the
+# hottest lies inside hot_work (same layout as the unstripped build).
+read -r hw_start hw_size < <(nm -S "$TARGETS/hotloop" | awk '$4 == "hot_work" {print $1, $2}')
+check "stripped program: the hottest row is stripped-hotloop+0x... inside hot_work" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["functions"][0]
+assert f["module"] == sys.argv[2], f
+name = "stripped-hotloop+0x"
+assert f["name"].startswith(name), f
+off = int(f["name"][len(name):], 16)
+lo, size = int(sys.argv[3], 16), int(sys.argv[4], 16)
+assert lo <= off < lo + size, (hex(off), hex(lo), hex(size))
+assert not any(x["name"] == "[stripped]" for x in d["functions"])
+' "$tmp/strip.json" "$tmp/stripped-hotloop" "$hw_start" "$hw_size"
 kill -0 "$dpid" || diag "deleted-program target died: $(cat $tmp/del.out)"; kill -0 "$spid" || diag "stripped target died: $(cat $tmp/strip.out)"
 kill -9 "$dpid" "$spid" 2>/dev/null
+
+# ---- C++: names demangled ----
+start_target hotcpp
+"$PSCOPE" top "$TPID" --duration 2 --json >"$tmp/cpp.json" 2>&1
+check "C++ target: the hot function demangled and first" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["functions"][0]["name"] == "hot::Worker<int>::spin(unsigned int)", d["functions"][:3]
+' "$tmp/cpp.json"
+kill -9 "$TPID"
 
 # ---- anonymous executable memory: [anon/JIT], or named by /tmp/perf-PID.map ----
 case $(uname -m) in

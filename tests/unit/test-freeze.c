@@ -1,7 +1,7 @@
 /* freeze: every thread of a real target stops, registers come back, and
  * afterwards every thread runs on with TracerPid 0. */
 #include "tap.h"
-#include "stack/freeze.h"
+#include "freeze.h"
 #include "target.h"
 #include "util.h"
 

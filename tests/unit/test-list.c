@@ -3,6 +3,7 @@
 #include "tap.h"
 #include "error.h"
 #include "proc/ptable.h"
+#include "target.h"
 #include "proc/stat.h"
 #include "proc/sysinfo.h"
 #include "util.h"
@@ -35,7 +36,7 @@ static void test_stat_fixtures(void)
 	is_str(st.comm, "\033]2;PWNED\a) (\n", "hostile comm kept raw up to the last ')'");
 	is_int(st.state, 'Z', "state after the last ')'");
 	is_int(st.ppid, 2, "ppid");
-	ok(st.flags & 0x00200000, "PF_KTHREAD flag read");
+	ok(st.flags & PROC_PF_KTHREAD, "PF_KTHREAD flag read");
 	is_int(st.priority, -51, "real-time priority");
 	is_int(st.processor, 3, "processor");
 
@@ -346,12 +347,12 @@ static void test_signal(void)
 	int dfd = open(path, O_RDONLY | O_DIRECTORY);
 	proc_stat_read(dfd, &st);
 	close(dfd);
-	is_int(proc_send_signal(c, st.starttime + 1, SIGTERM, &e), -ESRCH, "a different start time is refused");
+	is_int(target_signal(&(struct target_id){ c, st.starttime + 1 }, SIGTERM, &e), -ESRCH, "a different start time is refused");
 	ok(kill(c, 0) == 0, "and the process was not signalled");
-	is_int(proc_send_signal(c, st.starttime, SIGTERM, &e), 0, "signal sent to the right identity");
+	is_int(target_signal(&(struct target_id){ c, st.starttime }, SIGTERM, &e), 0, "signal sent to the right identity");
 	waitpid(c, &status, 0);
 	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "the process got SIGTERM");
-	is_int(proc_send_signal(c, st.starttime, SIGTERM, &e), -ESRCH, "a reaped process: ESRCH");
+	is_int(target_signal(&(struct target_id){ c, st.starttime }, SIGTERM, &e), -ESRCH, "a reaped process: ESRCH");
 
 	/* Refused: an unprivileged child signals pid 1. */
 	if (getuid() != 0 || pipe(fds) < 0) {
@@ -366,7 +367,7 @@ static void test_signal(void)
 		close(fds[0]);
 		if (setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
 			_exit(3);
-		int r = proc_send_signal(1, st.starttime, 0, &e);
+		int r = target_signal(&(struct target_id){ 1, st.starttime }, 0, &e);
 		char msg[1024];
 		snprintf(msg, sizeof(msg), "%d %d %s", r, (int)e.door, e.msg);
 		if (write(fds[1], msg, strlen(msg)) < 0)

@@ -114,7 +114,7 @@ static void test_jobs(void)
 	int dones = 0, bad = 0;
 
 	for (int i = 0; i < JOBS; i++) {
-		unsigned id = workers_submit(w, i % 2 ? LANE_ATTACH : LANE_SAMPLER, JOB_STACK, NULL, job_run, NULL, NULL);
+		unsigned id = workers_submit(w, i % 2 ? LANE_ATTACH : LANE_SAMPLER, JOB_STACK, NULL, job_run, NULL, NULL, NULL);
 		if (id > JOBS)
 			bad++;
 		if (i % 3 == 0)

@@ -170,8 +170,8 @@ static void test_workers(void)
 	int results[16] = { 0 }, errors[16] = { 0 }, dones[16] = { 0 }, order_ok = 1;
 	struct target_id tid = { 1, 2 };
 
-	unsigned a = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_body, NULL, NULL);
-	unsigned b = workers_submit(w, LANE_SAMPLER, JOB_SAMPLE, &tid, job_body, NULL, NULL);
+	unsigned a = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_body, NULL, NULL, NULL);
+	unsigned b = workers_submit(w, LANE_SAMPLER, JOB_SAMPLE, &tid, job_body, NULL, NULL, NULL);
 	ok(a > 0 && b > 0 && a != b, "jobs get distinct ids");
 	drain_until(r, 2, results, errors, dones, &order_ok);
 	ok(results[a % 16] == 1 && results[b % 16] == 1, "each job's result arrives once");
@@ -180,9 +180,9 @@ static void test_workers(void)
 
 	/* A running job is cancelled through its flag; a queued one never runs. */
 	atomic_store(&gate, false);
-	unsigned c = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_blocking, NULL, NULL);
+	unsigned c = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_blocking, NULL, NULL, NULL);
 	int *arg = malloc(sizeof(int));
-	unsigned d = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_body, arg, free);
+	unsigned d = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_body, arg, free, NULL);
 	workers_cancel(w, d);
 	for (int i = 0; i < 5000 && !atomic_load(&started); i++)
 		usleep(1000);
@@ -195,10 +195,69 @@ static void test_workers(void)
 	ring_free(r);
 }
 
+/* Routing: each job's messages reach the handler it was submitted with,
+ * in order, and nothing reaches a forgotten handler. */
+struct heard {
+	unsigned id;
+	int results, dones, others;
+	bool wrong_job, after_done;
+};
+
+static bool hear(void *ctx, struct ring_msg *m)
+{
+	struct heard *h = ctx;
+
+	if (m->job_id != h->id)
+		h->wrong_job = true;
+	if (h->dones)
+		h->after_done = true;
+	if (m->kind == RING_RESULT)
+		h->results++;
+	else if (m->kind == RING_DONE)
+		h->dones++;
+	else
+		h->others++;
+	return false;
+}
+
+static void test_dispatch(void)
+{
+	struct ring *r = ring_new(16);
+	struct workers *w = workers_new(r);
+	struct target_id tid = { 1, 2 };
+	struct heard ha = { 0 }, hb = { 0 };
+	struct job_handler a = { hear, &ha }, b = { hear, &hb };
+	struct ring_msg out[32];
+	int unrouted = 0;
+
+	atomic_store(&gate, true);
+	ha.id = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_body, NULL, NULL, &a);
+	hb.id = workers_submit(w, LANE_SAMPLER, JOB_SAMPLE, &tid, job_body, NULL, NULL, &b);
+	unsigned c = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_body, NULL, NULL, &b);
+	workers_forget(w, c);
+	for (int spins = 0; (ha.dones + hb.dones < 2 || unrouted < 2) && spins < 5000; spins++) {
+		readable(r, 10);
+		size_t n = ring_drain(r, out, 32);
+		for (size_t i = 0; i < n; i++) {
+			if (!workers_dispatch(w, &out[i]) && out[i].job_id == c &&
+			    (out[i].kind == RING_RESULT || out[i].kind == RING_DONE))
+				unrouted++;
+			ring_msg_release(&out[i]);
+		}
+	}
+	ok(ha.results == 1 && ha.dones == 1 && !ha.wrong_job, "job a's result and DONE reach a's handler only");
+	ok(hb.results == 1 && hb.dones == 1 && !hb.wrong_job, "job b's result and DONE reach b's handler only");
+	ok(!ha.after_done && !hb.after_done, "nothing after DONE");
+	is_int(unrouted, 2, "a forgotten job's result and DONE reach no handler");
+	workers_free(w);
+	ring_free(r);
+}
+
 int main(void)
 {
 	test_order_and_coalesce();
 	test_full();
 	test_workers();
+	test_dispatch();
 	return tap_done();
 }

@@ -62,9 +62,9 @@ static void test_maps(void)
 
 static void test_names(void)
 {
-	struct stk_sym libc = { .function = "__futex_wait", .module = "libc.so.6" };
-	struct stk_sym leaf = { .function = "leaf_wait", .module = "app" };
-	struct stk_sym start = { .function = "start_thread", .module = "libc.so.6" };
+	struct sym_info libc = { .function = "__futex_wait", .module = "libc.so.6" };
+	struct sym_info leaf = { .function = "leaf_wait", .module = "app" };
+	struct sym_info start = { .function = "start_thread", .module = "libc.so.6" };
 	struct stk_frame f[3] = { { 1, &libc, false }, { 2, &leaf, false }, { 3, &start, false } };
 	struct stk_thread t = { .frames = f, .n_frames = 3 };
 	char buf[128];
@@ -72,7 +72,7 @@ static void test_names(void)
 	is_str(buf, "leaf_wait <- start_thread", "chain starts at the program's own code");
 	stk_chain(&t, buf, 8);
 	is_int(strlen(buf), 7, "chain truncated to the buffer");
-	struct stk_sym spin = { .function = "spin", .module = "app" };
+	struct sym_info spin = { .function = "spin", .module = "app" };
 	struct stk_frame g[3] = { { 1, &spin, false }, { 2, &leaf, false }, { 3, &start, false } };
 	struct stk_thread u = { .frames = g, .n_frames = 3 };
 	stk_chain(&u, buf, sizeof(buf));
@@ -89,7 +89,7 @@ static void test_reused(void)
 	target_id_of(getpid(), &me, &e);
 	other = me;
 	other.starttime++;
-	is_int(stk_dump_run(getpid(), &other, &o, &d, &e), -ESRCH, "a PID now naming another process is refused");
+	is_int(stk_dump_run(&other, &o, &d, &e), -ESRCH, "a PID now naming another process is refused");
 	ok(d == NULL && strstr(e.msg, "reused"), "with a sentence saying so: %s", e.msg);
 }
 

@@ -1,6 +1,6 @@
 /* Freeze: SEIZE + INTERRUPT every thread, wait with a deadline, read the
  * registers, let go. See freeze.h and DESIGN.md ("Stack dump"). */
-#include "stack/freeze.h"
+#include "freeze.h"
 #include "doors.h"
 #include "proc/stat.h"
 #include "util.h"

@@ -1,0 +1,150 @@
+/* The one runner of the batch subcommands: options, usage, --help, the PID
+ * argument, the final flush and the exit status are handled here once. */
+#include "cmd/cmd.h"
+#include "i18n.h"
+#include "out/escape.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+pid_t cmd_parse_pid(const char *prog, const char *arg)
+{
+	char *end;
+	long v;
+
+	if (!arg) {
+		fprintf(stderr, _("pscope %s: missing PID\nTry 'pscope %s --help' for more information.\n"), prog,
+			prog);
+		return -1;
+	}
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v <= 0 || v > 4194304) {
+		fprintf(stderr, "pscope %s: invalid PID '%s'\n", prog, esc(arg));
+		return -1;
+	}
+	return (pid_t)v;
+}
+
+int cmd_fail(const char *cmd, const struct ps_error *e)
+{
+	char buf[1024];
+	fprintf(stderr, "pscope %s: %s\n", cmd, esc(ps_error_str(e, buf, sizeof(buf))));
+	return 1;
+}
+
+int cmd_bad_value(const char *cmd, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "pscope %s: ", cmd);
+	fprintf(stderr, fmt, esc(arg));
+	fputc('\n', stderr);
+	return -1;
+}
+
+void cmd_usage(const struct cmd_entry *ce, FILE *f)
+{
+	fprintf(f, _("Usage: pscope %s %s\n"), ce->name, ce->args);
+	fputs(_(ce->help), f);
+}
+
+static int usage_error(const struct cmd_entry *ce)
+{
+	fprintf(stderr, _("Try 'pscope %s --help' for more information.\n"), ce->name);
+	return 2;
+}
+
+/* The entry's long options followed by --help and the terminator. */
+static struct option *long_options(const struct cmd_entry *ce)
+{
+	size_t n = 0;
+	struct option *o;
+
+	while (ce->options && ce->options[n].name)
+		n++;
+	o = calloc(n + 2, sizeof(*o));
+	if (!o)
+		return NULL;
+	if (n)
+		memcpy(o, ce->options, n * sizeof(*o));
+	o[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	return o;
+}
+
+static int parse(const struct cmd_entry *ce, void *st, int argc, char **argv, pid_t *pid)
+{
+	char shortopts[64];
+	struct option *lo = long_options(ce);
+	int c;
+
+	if (!lo) {
+		fprintf(stderr, "pscope %s: %s\n", ce->name, strerror(ENOMEM));
+		return 1;
+	}
+	/* ':' first: a missing value is told apart from an unknown option. */
+	snprintf(shortopts, sizeof(shortopts), ":%sh", ce->shortopts ? ce->shortopts : "");
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		char opt[3] = { '-', (char)optopt, 0 };
+		const char *name = c == '?' && optopt ? opt : argv[optind - 1];
+
+		if (c == 'h') {
+			free(lo);
+			cmd_usage(ce, stdout);
+			return -1;
+		}
+		if (c == ':' || c == '?') {
+			free(lo);
+			if (c == ':')
+				fprintf(stderr, _("pscope %s: option '%s' needs a value\n"), ce->name, esc(name));
+			else
+				fprintf(stderr, _("pscope %s: unknown option '%s'\n"), ce->name, esc(name));
+			return usage_error(ce);
+		}
+		if (ce->option(st, c, optarg) < 0) {
+			free(lo);
+			return 2;
+		}
+	}
+	free(lo);
+	*pid = 0;
+	if (ce->pid != CMD_PID_NONE && (optind < argc || ce->pid == CMD_PID_REQUIRED)) {
+		*pid = cmd_parse_pid(ce->name, optind < argc ? argv[optind] : NULL);
+		if (*pid < 0)
+			return 2;
+		optind++;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "pscope %s: unexpected argument '%s'\n", ce->name, esc(argv[optind]));
+		return usage_error(ce);
+	}
+	return 0;
+}
+
+int cmd_run(const struct cmd_entry *ce, int argc, char **argv)
+{
+	void *st = calloc(1, ce->state_size ? ce->state_size : 1);
+	pid_t pid;
+	int rc;
+
+	if (!st) {
+		fprintf(stderr, "pscope %s: %s\n", ce->name, strerror(ENOMEM));
+		return 1;
+	}
+	if (ce->init)
+		ce->init(st);
+	rc = parse(ce, st, argc, argv, &pid);
+	if (rc == 0)
+		rc = ce->exec(st, pid);
+	else if (rc < 0) /* --help */
+		rc = 0;
+	free(st);
+	errno = 0;
+	/* A full disk or a closed pipe is a failure, said once for every command. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "pscope %s: cannot write the output: %s\n", ce->name, strerror(errno ? errno : EIO));
+		rc = 1;
+	}
+	return rc;
+}

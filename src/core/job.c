@@ -1,0 +1,61 @@
+/* The core writer as an ATTACH-lane job: progress and cancel through the
+ * job, a struct core_result as its result. */
+#include "core/core.h"
+#include "util.h"
+#include "worker.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+
+struct core_job_arg {
+	char path[PATH_MAX];
+};
+
+void core_result_release(void *res)
+{
+	if (res) {
+		core_result_free(res);
+		free(res);
+	}
+}
+
+static void progress_cb(void *arg, const struct core_progress *p)
+{
+	char line[200];
+	double frac = p->total ? (double)p->done / (double)p->total : -1;
+
+	job_progress(arg, frac, "%s", core_progress_text(p, line, sizeof(line)));
+}
+
+static void core_job(struct job *j)
+{
+	struct core_job_arg *a = j->arg;
+	struct core_opts o = { .path = a->path, .cancel = &j->cancel, .progress = progress_cb, .progress_arg = j };
+	struct core_result *r = calloc(1, sizeof(*r));
+	struct ps_error e;
+
+	ps_error_clear(&e);
+	if (!r) {
+		ps_error_set(&e, ENOMEM, "out of memory");
+		job_error(j, &e);
+		return;
+	}
+	if (core_write(j->target.pid, &j->target, &o, r, &e) < 0) {
+		free(r);
+		job_error(j, &e);
+		return;
+	}
+	job_result(j, r, core_result_release);
+}
+
+unsigned core_job_submit(struct workers *w, const struct target_id *id, const char *path,
+			 const struct job_handler *h)
+{
+	struct core_job_arg *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return 0;
+	strlcpy_ps(a->path, path, sizeof(a->path));
+	return workers_submit(w, LANE_ATTACH, JOB_CORE, id, core_job, a, free, h);
+}

@@ -1,0 +1,129 @@
+/* A core's threads as the snapshot a live freeze produces: registers from
+ * NT_PRSTATUS, each stack and lock word from the core's memory. Unwinding,
+ * symbols, the lock graph and grouping are the live dump's (stack/). */
+#include "core/read.h"
+#include "i18n.h"
+#include "proc/syscalls.h"
+#include "stack/internal.h"
+#include "sym/sym.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FUTEX_CMD_MASK 0x7f
+#define SYS_FUTEX 202
+
+static size_t read_mem(void *arg, uint64_t addr, void *buf, size_t len)
+{
+	return core_read_mem(arg, addr, buf, len, true);
+}
+
+static void fill_snap(struct core *c, const struct core_thread *ct, struct stk_snap *sn, const struct stk_opts *o)
+{
+	struct stk_thread *t = &sn->t;
+
+	t->tid = ct->tid;
+	strlcpy_ps(t->name, c->info.fname[0] ? c->info.fname : "?", sizeof(t->name));
+	t->state = 0; /* a core does not say each thread's state */
+	t->signal = ct == core_crashed_thread(c) ? core_signal(c) : 0;
+	if (!ct->regs_ok) {
+		t->skipped = N_("its registers are not in the core");
+		t->syscall_nr = -1;
+		snprintf(t->syscall, sizeof(t->syscall), "?");
+		return;
+	}
+	sn->regs = ct->regs;
+	/* orig_rax: the syscall the thread was in (-1: none) */
+	long nr = (long)ct->regs.orig_rax;
+	t->syscall_nr = nr;
+	const char *sn_name = proc_syscall_name(nr);
+	if (nr < 0)
+		snprintf(t->syscall, sizeof(t->syscall), "running");
+	else if (sn_name)
+		snprintf(t->syscall, sizeof(t->syscall), "%s", sn_name);
+	else
+		snprintf(t->syscall, sizeof(t->syscall), "syscall %ld", nr);
+	if (nr >= 0)
+		snprintf(t->syscall_raw, sizeof(t->syscall_raw), "%ld 0x%llx 0x%llx 0x%llx", nr,
+			 (unsigned long long)ct->regs.rdi, (unsigned long long)ct->regs.rsi,
+			 (unsigned long long)ct->regs.rdx);
+	/* The stack: straight from the core's mapping, no copy. */
+	uint64_t sp = ct->regs.rsp & ~7ull;
+	const struct core_segment *s = core_segment_at(c, sp);
+	if (s && sp - s->vaddr < s->avail) {
+		uint64_t off = sp - s->vaddr;
+		size_t len = (size_t)(s->avail - off);
+		sn->stack = c->map + s->offset + off;
+		sn->lo = sp;
+		sn->len = len < o->stack_max ? len : o->stack_max;
+	}
+	if (nr == SYS_FUTEX) {
+		sn->futex_op = (int)(ct->regs.rsi & FUTEX_CMD_MASK);
+		sn->futex_addr = ct->regs.rdi;
+		sn->futex_ok = core_read_mem(c, sn->futex_addr, sn->futex_words, sizeof(sn->futex_words), false) ==
+			       sizeof(sn->futex_words);
+	}
+}
+
+static ssize_t sym_read(void *arg, uint64_t addr, void *buf, size_t len)
+{
+	return (ssize_t)core_read_mem(arg, addr, buf, len, true);
+}
+
+int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump **out, struct ps_error *e)
+{
+	struct stk_opts o = *oin;
+	struct proc_maps maps = { 0 };
+	struct stk_unwinder *uw = NULL;
+	struct stk_snap *snaps = NULL;
+	struct stk_dump *d = NULL;
+	char *maps_text = NULL;
+	uint64_t t0 = now_ns();
+	size_t n = c->info.n_threads;
+	int r;
+
+	*out = NULL;
+	if (o.max_frames <= 0)
+		o.max_frames = 64;
+	if (!o.stack_max)
+		o.stack_max = 256 * 1024;
+	d = calloc(1, sizeof(*d));
+	snaps = calloc(n + 1, sizeof(*snaps));
+	/* The maps name the files to open: --exe's, under --sysroot. */
+	maps_text = core_maps_text(c, true);
+	if (!d || !snaps || !maps_text || proc_maps_parse(maps_text, strlen(maps_text), false, &maps) < 0) {
+		r = ps_error_set(e, ENOMEM, "out of memory");
+		goto out;
+	}
+	d->target.pid = c->info.pid ? c->info.pid : (n ? c->info.threads[0].tid : 0);
+	strlcpy_ps(d->comm, c->info.fname, sizeof(d->comm));
+	for (size_t i = 0; i < n; i++) {
+		fill_snap(c, &c->info.threads[i], &snaps[i], &o);
+		if (!snaps[i].t.skipped)
+			d->n_stopped++;
+	}
+	uw = stk_unwinder_new_reader(&maps, read_mem, c);
+	d->syms = sym_proc_image(&(struct sym_image){ .maps = &maps, .read = sym_read, .read_arg = c },
+				 o.source ? SYM_SOURCE : 0);
+	if (!uw || !d->syms) {
+		r = ps_error_set(e, ENOMEM, "cannot set up the unwinder");
+		goto out;
+	}
+	r = stk_analyze(d, snaps, n, uw, &o, e);
+	if (r < 0)
+		goto out;
+	d->wall_ms = (double)(now_ns() - t0) / 1e6;
+	*out = d;
+	d = NULL;
+out:
+	stk_dump_free(d);
+	stk_unwinder_free(uw);
+	proc_maps_free(&maps);
+	free(maps_text);
+	free(snaps);
+	return r;
+}

@@ -1,0 +1,184 @@
+/* core_pattern read back: where cores go and which are there. */
+#include "core/where.h"
+#include "core/read.h"
+#include "doors.h"
+#include "i18n.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* The fnmatch pattern of the names a core_pattern file part makes: each
+ * %-specifier matches anything, the rest literally. */
+static void name_glob(const char *t, bool add_pid, char *out, size_t size)
+{
+	size_t o = 0;
+
+	for (; *t && o + 4 < size; t++) {
+		if (*t == '%' && t[1]) {
+			t++;
+			if (*t == '%') {
+				out[o++] = '%';
+			} else if (!o || out[o - 1] != '*') {
+				out[o++] = '*';
+			}
+			continue;
+		}
+		if (strchr("*?[]\\", *t))
+			out[o++] = '\\';
+		out[o++] = *t;
+	}
+	if (add_pid && o + 3 < size) {
+		out[o++] = '.';
+		out[o++] = '*';
+	}
+	out[o] = '\0';
+}
+
+void core_where_parse(const char *pattern, bool uses_pid, const char *dir, struct core_where *w)
+{
+	memset(w, 0, sizeof(*w));
+	strlcpy_ps(w->pattern, pattern, sizeof(w->pattern));
+	size_t l = strlen(w->pattern);
+	while (l && w->pattern[l - 1] == '\n')
+		w->pattern[--l] = '\0';
+	if (!l) {
+		w->kind = CORE_WHERE_NONE;
+		return;
+	}
+	if (w->pattern[0] == '|') {
+		const char *p = w->pattern + 1;
+		size_t n = strcspn(p, " \t");
+		snprintf(w->handler, sizeof(w->handler), "%.*s", (int)n, p);
+		const char *b = base_name(w->handler);
+		if (!strcmp(b, "systemd-coredump")) {
+			w->kind = CORE_WHERE_SYSTEMD;
+			strlcpy_ps(w->dir, dir ? dir : "/var/lib/systemd/coredump", sizeof(w->dir));
+			strlcpy_ps(w->glob, "core.*", sizeof(w->glob));
+		} else if (!strcmp(b, "apport")) {
+			w->kind = CORE_WHERE_APPORT;
+			strlcpy_ps(w->dir, dir ? dir : "/var/lib/apport/coredump", sizeof(w->dir));
+			strlcpy_ps(w->glob, "core.*", sizeof(w->glob));
+		} else {
+			w->kind = CORE_WHERE_PIPE;
+		}
+		return;
+	}
+	w->kind = CORE_WHERE_FILE;
+	const char *slash = strrchr(w->pattern, '/');
+	const char *file = slash ? slash + 1 : w->pattern;
+	if (slash) {
+		snprintf(w->dir, sizeof(w->dir), "%.*s", slash == w->pattern ? 1 : (int)(slash - w->pattern), w->pattern);
+		w->dir_varies = memchr(w->pattern, '%', (size_t)(slash - w->pattern)) != NULL;
+	}
+	if (w->pattern[0] != '/') {
+		w->dir_relative = true;
+		char rel[PATH_MAX + 8];
+		if (snprintf(rel, sizeof(rel), "%s%s%s", dir ? dir : ".", slash ? "/" : "", slash ? w->dir : "") >=
+		    (int)sizeof(w->dir))
+			rel[sizeof(w->dir) - 1] = '\0';
+		strlcpy_ps(w->dir, rel, sizeof(w->dir));
+	} else if (dir) {
+		strlcpy_ps(w->dir, dir, sizeof(w->dir));
+		w->dir_varies = false;
+	}
+	name_glob(file, uses_pid && !strstr(file, "%p"), w->glob, sizeof(w->glob));
+}
+
+/* systemd: core.COMM.UID.BOOTID.PID.USEC[.zst|.lz4|.xz] */
+static void systemd_name(const char *name, struct core_found *f)
+{
+	char buf[512];
+	char *part[8] = { 0 };
+	int n = 0;
+
+	strlcpy_ps(buf, name, sizeof(buf));
+	for (char *s = buf, *tok; n < 8 && (tok = strsep(&s, ".")); )
+		part[n++] = tok;
+	if (n >= 6) {
+		strlcpy_ps(f->program, part[1], sizeof(f->program));
+		f->pid = atoi(part[4]);
+	}
+}
+
+static int cmp_found(const void *a, const void *b)
+{
+	const struct core_found *x = a, *y = b;
+	if (x->mtime != y->mtime)
+		return x->mtime > y->mtime ? -1 : 1;
+	if (x->mtime_ns != y->mtime_ns)
+		return x->mtime_ns > y->mtime_ns ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+int core_where_list(const struct core_where *w, struct core_found **out, size_t *n, struct ps_error *e)
+{
+	size_t cap = 0;
+	struct core_found *v = NULL;
+
+	*out = NULL;
+	*n = 0;
+	if (w->kind == CORE_WHERE_PIPE || w->kind == CORE_WHERE_NONE || w->dir_varies)
+		return 0;
+	DIR *d = opendir(w->dir);
+	if (!d)
+		return door_file_refused(e, w->dir, errno, _("list the cores in"));
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		struct stat st;
+		char path[PATH_MAX + 256];
+		if (de->d_name[0] == '.' || fnmatch(w->glob, de->d_name, FNM_PERIOD))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", w->dir, de->d_name) >= PATH_MAX)
+			continue;
+		if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		struct core_found f = { 0 };
+		strlcpy_ps(f.path, path, sizeof(f.path));
+		f.size = (uint64_t)st.st_size;
+		f.mtime = st.st_mtim.tv_sec;
+		f.mtime_ns = st.st_mtim.tv_nsec;
+		const char *ext = strrchr(de->d_name, '.');
+		if (ext && (!strcmp(ext, ".zst") || !strcmp(ext, ".lz4") || !strcmp(ext, ".xz"))) {
+			f.compressed = true;
+			if (w->kind == CORE_WHERE_SYSTEMD)
+				systemd_name(de->d_name, &f);
+		} else {
+			struct core_open_opts co = { .headers_only = true };
+			struct core *c;
+			struct ps_error ce;
+			if (core_open(path, &co, &c, &ce) < 0)
+				continue; /* not a core */
+			strlcpy_ps(f.program, c->info.fname, sizeof(f.program));
+			f.pid = c->info.pid ? c->info.pid : c->info.n_threads ? c->info.threads[0].tid : 0;
+			f.signo = core_signal(c);
+			f.truncated = c->truncated;
+			core_close(c);
+		}
+		if (array_reserve((void **)&v, &cap, *n, sizeof(*v), 16) < 0) {
+			closedir(d);
+			free(v);
+			*n = 0;
+			return ps_error_set(e, ENOMEM, "out of memory");
+		}
+		v[(*n)++] = f;
+	}
+	closedir(d);
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_found);
+	*out = v;
+	return 0;
+}

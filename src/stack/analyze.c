@@ -1,0 +1,304 @@
+/* The offline half of a stack dump, shared by the live dump and cores:
+ * from a snapshot (registers, a copy of each stack, the lock words), unwind
+ * and symbolize every thread, find the deadlocks among them and group the
+ * identical stacks. */
+#include "stack/internal.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void stk_progress(const struct stk_opts *o, double f, const char *fmt, ...)
+{
+	char buf[200];
+	va_list ap;
+
+	if (!o->progress)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	o->progress(o->progress_arg, f, buf);
+}
+
+bool stk_cancelled(const struct stk_opts *o)
+{
+	return o->cancel && atomic_load_explicit(o->cancel, memory_order_relaxed);
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	const struct stk_thread *x = a, *y = b;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static int frames_cmp(const struct stk_thread *x, const struct stk_thread *y)
+{
+	if (x->n_frames != y->n_frames)
+		return x->n_frames < y->n_frames ? -1 : 1;
+	for (size_t i = 0; i < x->n_frames; i++)
+		if (x->frames[i].pc != y->frames[i].pc)
+			return x->frames[i].pc < y->frames[i].pc ? -1 : 1;
+	if (!!x->skipped != !!y->skipped)
+		return x->skipped ? 1 : -1;
+	return 0;
+}
+
+static const struct stk_thread *sort_base;
+static int cmp_idx_frames(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = frames_cmp(&sort_base[i], &sort_base[j]);
+	return c ? c : (i > j) - (i < j);
+}
+
+static int cmp_group(const void *a, const void *b)
+{
+	const struct stk_group *x = a, *y = b;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return (x->members[0] > y->members[0]) - (x->members[0] < y->members[0]);
+}
+
+static int make_groups(struct stk_dump *d)
+{
+	size_t *idx = malloc((d->n_threads + 1) * sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->n_threads; i++)
+		idx[i] = i;
+	sort_base = d->threads;
+	qsort(idx, d->n_threads, sizeof(*idx), cmp_idx_frames);
+	d->groups = calloc(d->n_threads + 1, sizeof(*d->groups));
+	if (!d->groups) {
+		free(idx);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < d->n_threads;) {
+		size_t j = i + 1;
+		while (j < d->n_threads && !frames_cmp(&d->threads[idx[i]], &d->threads[idx[j]]) &&
+		       !d->threads[idx[i]].skipped)
+			j++;
+		struct stk_group *g = &d->groups[d->n_groups++];
+		g->n = j - i;
+		g->members = malloc(g->n * sizeof(size_t));
+		if (!g->members)
+			g->n = 0;
+		else
+			memcpy(g->members, idx + i, g->n * sizeof(size_t));
+		i = j;
+	}
+	free(idx);
+	qsort(d->groups, d->n_groups, sizeof(*d->groups), cmp_group);
+	for (size_t g = 0; g < d->n_groups; g++)
+		for (size_t k = 0; k < d->groups[g].n; k++)
+			d->threads[d->groups[g].members[k]].group = (int)g;
+	return 0;
+}
+
+static bool shared_lib(const char *module)
+{
+	return module && (module[0] == '[' || strstr(module, ".so"));
+}
+
+/* The frame where a thread waits: past the frames of the library it is
+ * in at frame 0 (the libc lock or futex internals, [vdso]); frame 0 when
+ * it is in the program itself. */
+static const struct stk_frame *wait_frame(const struct stk_thread *t)
+{
+	if (!t->n_frames)
+		return NULL;
+	const char *m0 = t->frames[0].sym ? t->frames[0].sym->module : NULL;
+	if (!shared_lib(m0))
+		return &t->frames[0];
+	for (size_t i = 1; i < t->n_frames; i++) {
+		const char *m = t->frames[i].sym ? t->frames[i].sym->module : NULL;
+		if (m && (!m0 || strcmp(m, m0)))
+			return &t->frames[i];
+	}
+	return &t->frames[0];
+}
+
+static int find_deadlocks(struct stk_dump *d, const struct stk_snap *st, size_t nst)
+{
+	size_t n = d->n_threads;
+	pid_t *tid = calloc(n + 1, sizeof(*tid)), *wf = calloc(n + 1, sizeof(*wf));
+	uint64_t *addr = calloc(n + 1, sizeof(*addr));
+	size_t *cyc = calloc(n + 1, sizeof(*cyc));
+	int rc = -ENOMEM;
+
+	if (!tid || !wf || !addr || !cyc)
+		goto out;
+	/* Before the sort by tid, threads[i] is the thread of st[i]. */
+	for (size_t i = 0; i < n && i < nst; i++) {
+		tid[i] = d->threads[i].tid;
+		if (!st[i].futex_ok)
+			continue;
+		wf[i] = stk_lock_owner(st[i].futex_op, st[i].futex_words);
+		addr[i] = st[i].futex_addr;
+	}
+	d->n_cycles = stk_lock_cycles(tid, wf, n, cyc);
+	if (d->n_cycles) {
+		d->cycles = calloc(d->n_cycles, sizeof(*d->cycles));
+		if (!d->cycles) {
+			d->n_cycles = 0;
+			goto out;
+		}
+	}
+	for (size_t c = 0; c < d->n_cycles; c++) {
+		struct stk_cycle *cy = &d->cycles[c];
+		size_t len = 0, start = n;
+		for (size_t i = 0; i < n; i++)
+			if (cyc[i] == c + 1) {
+				len++;
+				if (start == n)
+					start = i;
+			}
+		cy->edges = calloc(len, sizeof(*cy->edges));
+		if (!cy->edges)
+			continue;
+		/* In the order of the arrows, from the lowest tid. */
+		size_t i = start;
+		for (size_t k = 0; k < len; k++) {
+			struct stk_edge *e = &cy->edges[cy->n++];
+			e->tid = tid[i];
+			e->waits_for_tid = wf[i];
+			e->lock_addr = addr[i];
+			e->lock_name = sym_data_name(d->syms, addr[i]);
+			e->frame = wait_frame(&d->threads[i]);
+			size_t nx = n;
+			for (size_t j = 0; j < n; j++)
+				if (tid[j] == wf[i])
+					nx = j;
+			if (nx == n)
+				break;
+			i = nx;
+		}
+	}
+	rc = 0;
+out:
+	free(tid);
+	free(wf);
+	free(addr);
+	free(cyc);
+	return rc;
+}
+
+int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct stk_unwinder *uw,
+		const struct stk_opts *o, struct ps_error *e)
+{
+	int r;
+
+	d->threads = calloc(n + 1, sizeof(*d->threads));
+	if (!d->threads)
+		return ps_error_set(e, ENOMEM, "out of memory");
+	d->n_threads = n;
+	for (size_t i = 0; i < n; i++)
+		d->threads[i] = st[i].t;
+
+	/* Unwind from the copies. */
+	uint64_t t1 = now_ns();
+	uint64_t *pcs = malloc((size_t)o->max_frames * sizeof(*pcs));
+	bool *byfp = malloc((size_t)o->max_frames * sizeof(*byfp));
+	if (!pcs || !byfp) {
+		free(pcs);
+		free(byfp);
+		return ps_error_set(e, ENOMEM, "out of memory");
+	}
+	double t_sym = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct stk_thread *th = &d->threads[i];
+		const struct stk_snap *s = &st[i];
+		if (th->skipped)
+			continue;
+		if (i % 64 == 0) {
+			if (stk_cancelled(o))
+				break;
+			stk_progress(o, 0.1 + 0.9 * (double)i / (double)n, "unwinding thread %zu of %zu", i + 1, n);
+		}
+		bool trunc = false;
+		int nf = stk_unwind(uw, &s->regs, s->stack, s->lo, s->len, pcs, byfp, o->max_frames, &trunc);
+		th->truncated = trunc;
+		th->frames = calloc((size_t)nf + 1, sizeof(*th->frames));
+		if (!th->frames)
+			continue;
+		uint64_t ts = now_ns();
+		for (int k = 0; k < nf; k++) {
+			th->frames[k].pc = pcs[k];
+			th->frames[k].by_fp = byfp[k];
+			th->frames[k].sym = sym_lookup(d->syms, pcs[k], k == 0);
+		}
+		t_sym += (double)(now_ns() - ts) / 1e6;
+		th->n_frames = (size_t)nf;
+		d->n_frames += (size_t)nf;
+	}
+	free(pcs);
+	free(byfp);
+	if (stk_cancelled(o))
+		return ps_error_set(e, ECANCELED, "cancelled");
+	d->symbolize_ms = t_sym;
+	d->unwind_ms = (double)(now_ns() - t1) / 1e6 - t_sym;
+	d->n_syms = sym_proc_count(d->syms);
+	r = find_deadlocks(d, st, n);
+	if (r == 0) {
+		qsort(d->threads, d->n_threads, sizeof(*d->threads), cmp_tid);
+		/* Cycle edges point at frames of threads, which just moved:
+		 * recompute them after the sort. */
+		for (size_t c = 0; c < d->n_cycles; c++)
+			for (size_t k = 0; k < d->cycles[c].n; k++)
+				for (size_t i = 0; i < d->n_threads; i++)
+					if (d->threads[i].tid == d->cycles[c].edges[k].tid)
+						d->cycles[c].edges[k].frame = wait_frame(&d->threads[i]);
+		r = make_groups(d);
+	}
+	if (r < 0)
+		return ps_error_set(e, -r, "out of memory");
+	return 0;
+}
+
+void stk_dump_free(struct stk_dump *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n_threads; i++)
+		free(d->threads[i].frames);
+	free(d->threads);
+	for (size_t g = 0; g < d->n_groups; g++)
+		free(d->groups[g].members);
+	free(d->groups);
+	for (size_t c = 0; c < d->n_cycles; c++) {
+		for (size_t k = 0; k < d->cycles[c].n; k++)
+			free(d->cycles[c].edges[k].lock_name);
+		free(d->cycles[c].edges);
+	}
+	free(d->cycles);
+	sym_proc_free(d->syms);
+	free(d);
+}
+
+size_t stk_chain(const struct stk_thread *t, char *buf, size_t size)
+{
+	size_t off = 0;
+
+	const struct stk_frame *from = wait_frame(t);
+	size_t first = from ? (size_t)(from - t->frames) : 0;
+
+	/* From the program's own code on: the leading frames in the module of
+	 * frame 0 (futex and lock internals of libc) are the same everywhere. */
+	if (size)
+		buf[0] = '\0';
+	for (size_t i = first; i < t->n_frames && off + 1 < size; i++) {
+		const struct sym_info *s = t->frames[i].sym;
+		const char *name = s && s->function ? s->function : "??";
+		int n = snprintf(buf + off, size - off, "%s%s", i > first ? " <- " : "", name);
+		if (n < 0)
+			break;
+		off += (size_t)n;
+	}
+	if (off >= size)
+		off = size ? size - 1 : 0;
+	return off;
+}

@@ -1,0 +1,51 @@
+/* Internals of the symbolizer shared by its files. */
+#ifndef PS_SYM_LOCAL_H
+#define PS_SYM_LOCAL_H
+
+#include "sym/sym.h"
+
+#include <elfutils/libdwfl.h>
+#include <pthread.h>
+
+struct sym_mslot {
+	uint64_t key;                /* (rel_pc, activation, source) + 1; 0 = empty */
+	struct sym_info *info;
+};
+
+struct sym_mentry {
+	struct sym_info *info;
+};
+
+/* A file's symbols and DWARF, shared by every view that maps it. */
+struct sym_module {
+	char *key;                   /* build-id:dev:inode:path */
+	char *path;                  /* as mapped ("/usr/lib/.../libc.so.6", "[vdso]") */
+	char *name;                  /* short name */
+	Dwfl *dwfl;                  /* this module only, at its file vaddrs */
+	Dwfl_Module *mod;            /* NULL when libdwfl refused the file */
+	struct sym_phdr *ph;         /* PT_LOAD segments */
+	size_t nph;
+	pthread_mutex_t lock;        /* dwfl and the cache */
+	struct sym_mslot *slots;
+	size_t cache_cap;
+	struct sym_mentry *cache;    /* every resolved entry */
+	size_t ncache;
+	unsigned refs;               /* under the registry lock */
+	struct sym_module *next;
+};
+
+/* Find or load the module of the open ELF file fd (consumed). path: the
+ * real file (debuglink lookups), display: the name the maps give. */
+struct sym_module *sym_module_get(int fd, const char *path, const char *display, uint64_t dev, uint64_t ino);
+void sym_module_put(struct sym_module *m);
+/* Modules loaded in pscope now (tests). */
+size_t sym_module_count(void);
+const struct sym_info *sym_module_lookup(struct sym_module *m, uint64_t rel_pc, bool activation, bool source);
+char *sym_module_data_name(struct sym_module *m, uint64_t rel);
+int sym_module_symbol(struct sym_module *m, const char *name, uint64_t *value, uint64_t *size);
+
+void sym_info_free(struct sym_info *s);
+/* strdup of a symbol name, demangled when it is a C++ name. */
+char *sym_name_dup(const char *name);
+
+#endif

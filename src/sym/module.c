@@ -1,0 +1,443 @@
+/* Modules shared by every process view: one per file (build-id + path +
+ * inode), each a single-module Dwfl at the file's own virtual addresses,
+ * with a cache of resolved module-relative addresses. */
+#include "sym/local.h"
+#include "util.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sym_module *registry;
+static char *debuginfo_path;
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &debuginfo_path,
+};
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s && s[1] ? s + 1 : p;
+}
+
+static char *make_key(Elf *elf, const char *path, uint64_t dev, uint64_t ino)
+{
+	const void *id = NULL;
+	ssize_t n = elf ? dwelf_elf_gnu_build_id(elf, &id) : -1;
+	size_t len = (n > 0 ? (size_t)n * 2 : 1) + strlen(path) + 48;
+	char *k = malloc(len), *p = k;
+
+	if (!k)
+		return NULL;
+	for (ssize_t i = 0; i < n; i++)
+		p += sprintf(p, "%02x", ((const unsigned char *)id)[i]);
+	snprintf(p, len - (size_t)(p - k), ":%llx:%llu:%s", (unsigned long long)dev, (unsigned long long)ino, path);
+	return k;
+}
+
+static void module_free(struct sym_module *m)
+{
+	for (size_t i = 0; i < m->ncache; i++)
+		sym_info_free(m->cache[i].info);
+	free(m->cache);
+	free(m->slots);
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	free(m->ph);
+	free(m->key);
+	free(m->path);
+	free(m->name);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+static int load_phdrs(struct sym_module *m, Elf *elf)
+{
+	size_t n = 0;
+
+	if (elf_getphdrnum(elf, &n) < 0)
+		return -EINVAL;
+	m->ph = calloc(n + 1, sizeof(*m->ph));
+	if (!m->ph)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			m->ph[m->nph++] = (struct sym_phdr){ ph.p_vaddr, ph.p_offset, ph.p_filesz, ph.p_memsz };
+	}
+	return 0;
+}
+
+static void elf_init(void)
+{
+	elf_version(EV_CURRENT);
+}
+
+struct sym_module *sym_module_get(int fd, const char *path, const char *display, uint64_t dev, uint64_t ino)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	char *key;
+	struct sym_module *m;
+
+	pthread_once(&once, elf_init);
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		if (elf)
+			elf_end(elf);
+		close(fd);
+		return NULL;
+	}
+	key = make_key(elf, display, dev, ino);
+	if (!key) {
+		elf_end(elf);
+		close(fd);
+		return NULL;
+	}
+	pthread_mutex_lock(&registry_lock);
+	for (m = registry; m; m = m->next)
+		if (!strcmp(m->key, key))
+			break;
+	if (m) {
+		m->refs++;
+		pthread_mutex_unlock(&registry_lock);
+		free(key);
+		elf_end(elf);
+		close(fd);
+		return m;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m && load_phdrs(m, elf) < 0) {
+		free(m->ph);
+		free(m);
+		m = NULL;
+	}
+	if (!m)
+		goto fail;
+	elf_end(elf);
+	elf = NULL;
+	pthread_mutex_init(&m->lock, NULL);
+	m->key = key;
+	key = NULL;
+	m->path = strdup(display);
+	m->name = strdup(!strncmp(display, "[vdso", 5) ? "[vdso]" : base_name(display));
+	m->dwfl = dwfl_begin(&callbacks);
+	if (!m->path || !m->name || !m->dwfl) {
+		close(fd);
+		fd = -1;
+		goto fail_m;
+	}
+	dwfl_report_begin(m->dwfl);
+	/* path names the real file (for .gnu_debuglink); fd is the mapped one
+	 * (consumed by libdwfl). Base 0: module addresses are file vaddrs. */
+	m->mod = dwfl_report_elf(m->dwfl, m->name, path, fd, 0, false);
+	dwfl_report_end(m->dwfl, NULL, NULL);
+	if (!m->mod)
+		close(fd);
+	fd = -1;
+	m->refs = 1;
+	m->next = registry;
+	registry = m;
+	pthread_mutex_unlock(&registry_lock);
+	return m;
+fail_m:
+	pthread_mutex_destroy(&m->lock);
+	if (m->dwfl)
+		dwfl_end(m->dwfl);
+	free(m->ph);
+	free(m->key);
+	free(m->path);
+	free(m->name);
+	free(m);
+	m = NULL;
+fail:
+	pthread_mutex_unlock(&registry_lock);
+	free(key);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+void sym_module_put(struct sym_module *m)
+{
+	if (!m)
+		return;
+	pthread_mutex_lock(&registry_lock);
+	if (--m->refs) {
+		pthread_mutex_unlock(&registry_lock);
+		return;
+	}
+	for (struct sym_module **pp = &registry; *pp; pp = &(*pp)->next)
+		if (*pp == m) {
+			*pp = m->next;
+			break;
+		}
+	pthread_mutex_unlock(&registry_lock);
+	module_free(m);
+}
+
+size_t sym_module_count(void)
+{
+	size_t n = 0;
+	pthread_mutex_lock(&registry_lock);
+	for (struct sym_module *m = registry; m; m = m->next)
+		n++;
+	pthread_mutex_unlock(&registry_lock);
+	return n;
+}
+
+void sym_info_free(struct sym_info *s)
+{
+	if (!s)
+		return;
+	free(s->function);
+	free(s->module);
+	free(s->path);
+	free(s->file);
+	for (size_t i = 0; i < s->n_inl; i++) {
+		free(s->inl[i].function);
+		free(s->inl[i].file);
+	}
+	free(s->inl);
+	free(s);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+char *sym_name_dup(const char *name)
+{
+	char *d = sym_demangle(name);
+	return d ? d : strdup(name);
+}
+
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n = NULL;
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a))
+		n = dwarf_formstring(&a);
+	if (!n && dwarf_attr_integrate(die, DW_AT_name, &a))
+		n = dwarf_formstring(&a);
+	return n;
+}
+
+/* Inlined calls at addr: innermost first, each with the line of its own
+ * code; the named function's line is the call site of the outermost. */
+static void add_inlines(Dwfl_Module *mod, uint64_t addr, struct sym_info *s)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+	Dwarf_Die *scopes = NULL;
+	Dwarf_Files *files = NULL;
+	size_t nfiles = 0;
+
+	if (!cu)
+		return;
+	int n = dwarf_getscopes(cu, addr - bias, &scopes);
+	if (n <= 0)
+		return;
+	dwarf_getsrcfiles(cu, &files, &nfiles);
+	const char *file = s->file;
+	int line = s->line;
+	for (int i = 0; i < n; i++) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		struct sym_inline *ni = realloc(s->inl, (s->n_inl + 1) * sizeof(*ni));
+		if (!ni)
+			break;
+		s->inl = ni;
+		struct sym_inline *in = &s->inl[s->n_inl++];
+		const char *fn = die_name(&scopes[i]);
+		in->function = fn ? sym_name_dup(fn) : NULL;
+		in->file = dup_or_null(file);
+		in->line = line;
+		Dwarf_Attribute a;
+		Dwarf_Word cf = 0, cl = 0;
+		file = NULL;
+		line = 0;
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a), &cf) == 0 && files && cf < nfiles)
+			file = dwarf_filesrc(files, cf, NULL, NULL);
+		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a), &cl) == 0)
+			line = (int)cl;
+	}
+	if (s->n_inl) {
+		char *f = dup_or_null(file);
+		free(s->file);
+		s->file = f;
+		s->line = line;
+	}
+	free(scopes);
+}
+
+static bool code_symbol(const GElf_Sym *sym)
+{
+	int t = GELF_ST_TYPE(sym->st_info);
+	return t == STT_FUNC || t == STT_GNU_IFUNC || t == STT_NOTYPE;
+}
+
+/* Resolve module-relative addr (the call itself: pc - 1 for a return
+ * address); offsets are shown relative to pc. Called with m->lock held. */
+static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t addr, bool source)
+{
+	struct sym_info *s = calloc(1, sizeof(*s));
+	char buf[64];
+
+	if (!s)
+		return NULL;
+	s->rel = rel_pc;
+	s->module = strdup(m->name);
+	s->path = strdup(m->path);
+	if (strstr(m->path, " (deleted)"))
+		s->flags |= SYM_F_DELETED;
+	if (!strcmp(m->name, "[vdso]"))
+		s->flags |= SYM_F_VDSO;
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name = m->mod ? dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL) : NULL;
+	if (name && *name && code_symbol(&sym) && (!sym.st_size || off < sym.st_size)) {
+		s->function = sym_name_dup(name);
+		s->offset = off + (rel_pc - addr);
+	} else {
+		s->flags |= SYM_F_STRIPPED;
+		snprintf(buf, sizeof(buf), "+0x%llx", (unsigned long long)rel_pc);
+		size_t l = strlen(m->name) + strlen(buf) + 1;
+		s->function = malloc(l);
+		if (s->function)
+			snprintf(s->function, l, "%s%s", m->name, buf);
+	}
+	Dwarf_Addr bias;
+	if (source && m->mod && dwfl_module_getdwarf(m->mod, &bias)) {
+		Dwfl_Line *l = dwfl_module_getsrc(m->mod, addr);
+		int line = 0;
+		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
+		if (file) {
+			s->file = strdup(file);
+			s->line = line;
+		}
+		add_inlines(m->mod, addr, s);
+	}
+	if (!s->function || !s->module || !s->path) {
+		sym_info_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+	return (size_t)(key * 0x9e3779b97f4a7c15ull >> 17) & (cap - 1);
+}
+
+static bool cache_grow(struct sym_module *m)
+{
+	size_t nc = m->cache_cap ? m->cache_cap * 2 : 256;
+	struct sym_mslot *ns = calloc(nc, sizeof(*ns));
+	if (!ns)
+		return false;
+	for (size_t i = 0; i < m->cache_cap; i++) {
+		if (!m->slots[i].key)
+			continue;
+		size_t h = slot_of(m->slots[i].key, nc);
+		while (ns[h].key)
+			h = (h + 1) & (nc - 1);
+		ns[h] = m->slots[i];
+	}
+	free(m->slots);
+	m->slots = ns;
+	m->cache_cap = nc;
+	return true;
+}
+
+const struct sym_info *sym_module_lookup(struct sym_module *m, uint64_t rel_pc, bool activation, bool source)
+{
+	uint64_t addr = activation || !rel_pc ? rel_pc : rel_pc - 1;
+	uint64_t key = ((rel_pc << 2) | (activation ? 2 : 0) | (source ? 1 : 0)) + 1;
+	const struct sym_info *r = NULL;
+
+	pthread_mutex_lock(&m->lock);
+	if (m->ncache * 2 >= m->cache_cap && !cache_grow(m))
+		goto out;
+	size_t h = slot_of(key, m->cache_cap);
+	while (m->slots[h].key) {
+		if (m->slots[h].key == key) {
+			r = m->slots[h].info;
+			goto out;
+		}
+		h = (h + 1) & (m->cache_cap - 1);
+	}
+	struct sym_info *s = resolve(m, rel_pc, addr, source);
+	if (!s)
+		goto out;
+	/* Every resolved entry is kept in a list too, for freeing. */
+	struct sym_mentry *ne = realloc(m->cache, (m->ncache + 1) * sizeof(*ne));
+	if (!ne) {
+		sym_info_free(s);
+		goto out;
+	}
+	m->cache = ne;
+	m->cache[m->ncache++].info = s;
+	m->slots[h].key = key;
+	m->slots[h].info = s;
+	r = s;
+out:
+	pthread_mutex_unlock(&m->lock);
+	return r;
+}
+
+char *sym_module_data_name(struct sym_module *m, uint64_t rel)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	char buf[512];
+	char *r = NULL;
+
+	pthread_mutex_lock(&m->lock);
+	const char *name = m->mod ? dwfl_module_addrinfo(m->mod, rel, &off, &sym, NULL, NULL, NULL) : NULL;
+	if (name && GELF_ST_TYPE(sym.st_info) == STT_OBJECT && (!sym.st_size || off < sym.st_size)) {
+		if (off)
+			snprintf(buf, sizeof(buf), "%s+0x%llx", name, (unsigned long long)off);
+		else
+			snprintf(buf, sizeof(buf), "%s", name);
+		r = strdup(buf);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return r;
+}
+
+int sym_module_symbol(struct sym_module *m, const char *name, uint64_t *value, uint64_t *size)
+{
+	int r = -ENOENT;
+
+	pthread_mutex_lock(&m->lock);
+	int n = m->mod ? dwfl_module_getsymtab(m->mod) : -1;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr a;
+		const char *s = dwfl_module_getsym_info(m->mod, i, &sym, &a, NULL, NULL, NULL);
+		if (s && sym.st_shndx != SHN_UNDEF && !strcmp(s, name)) {
+			*value = a;
+			if (size)
+				*size = sym.st_size;
+			r = 0;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	return r;
+}

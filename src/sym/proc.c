@@ -1,0 +1,588 @@
+/* A process view: the executable mappings of one address space bound to
+ * shared modules, a cache by pc, /tmp/perf-PID.map for anonymous code. */
+#include "sym/local.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define REFRESH_NS 200000000ULL /* a miss re-reads the maps at most 5 times a second */
+
+enum pmap_kind { PM_MODULE, PM_NOFILE, PM_ANON, PM_SPECIAL };
+
+struct pmap {
+	uint64_t start, end, off, inode;
+	enum pmap_kind kind;
+	struct sym_module *mod; /* PM_MODULE */
+	uint64_t bias;
+	char *name;             /* PM_NOFILE, PM_SPECIAL: what the maps call it */
+	bool deleted;
+};
+
+struct pslot {
+	uint64_t key;           /* (pc << 1 | activation) + 1; 0 = empty */
+	const struct sym_info *info;
+};
+
+struct sym_proc {
+	pid_t pid;              /* > 0: a live process */
+	uid_t uid;
+	unsigned opts;
+	char *root;             /* path prefix of the files */
+	sym_read_fn read;
+	void *read_arg;
+	struct proc_maps maps;
+	struct pmap *m;         /* executable mappings, sorted */
+	size_t n;
+	struct sym_module **held; /* every module bound since creation */
+	size_t nheld;
+	struct sym_info **owned;  /* results not owned by a module */
+	size_t nowned;
+	struct pslot *slots;
+	size_t nslots, cap;
+	size_t resolved;
+	bool stale, anon_stale, perfmap_loaded;
+	uint64_t refreshed_ns;
+	struct sym_range *jit;
+	size_t njit;
+	char *jit_pool;
+};
+
+static const struct sym_info unknown_info = {
+	.function = (char *)"[unknown]",
+	.flags = SYM_F_UNKNOWN,
+};
+
+int sym_load_bias(const struct sym_phdr *ph, size_t n, uint64_t map_start, uint64_t map_off, uint64_t *bias)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t page_off = ph[i].offset & ~0xfffull;
+		if (map_off < page_off || map_off >= ph[i].offset + (ph[i].filesz ? ph[i].filesz : 1))
+			continue;
+		/* The file byte at map_off has vaddr p_vaddr - p_offset + map_off. */
+		*bias = map_start - (ph[i].vaddr - ph[i].offset + map_off);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static ssize_t live_read(void *arg, uint64_t addr, void *buf, size_t len)
+{
+	pid_t pid = (pid_t)(intptr_t)arg;
+	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+	return process_vm_readv(pid, &l, 1, &r, 1, 0);
+}
+
+static bool hold(struct sym_proc *p, struct sym_module *m)
+{
+	for (size_t i = 0; i < p->nheld; i++)
+		if (p->held[i] == m) {
+			sym_module_put(m); /* already held once */
+			return true;
+		}
+	struct sym_module **nh = realloc(p->held, (p->nheld + 1) * sizeof(*nh));
+	if (!nh) {
+		sym_module_put(m);
+		return false;
+	}
+	p->held = nh;
+	p->held[p->nheld++] = m;
+	return true;
+}
+
+static int open_checked(const char *path, uint64_t inode)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	/* Replaced since it was mapped (an upgrade): not the mapped file. */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (inode && st.st_ino != inode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* The file mapped at m: by its path if it still is that file, else through
+ * /proc/PID/map_files (CAP_SYS_ADMIN) or /proc/PID/exe. */
+static int open_mapped(struct sym_proc *p, const struct proc_map *m, char *real, size_t rsz)
+{
+	char path[PATH_MAX + 64];
+	int fd = -1;
+	size_t pl = strlen(m->path) - (m->deleted ? 10 : 0);
+
+	snprintf(real, rsz, "%.*s", (int)pl, m->path);
+	if (p->pid > 0)
+		snprintf(path, sizeof(path), "/proc/%d/root%s", (int)p->pid, real);
+	else
+		snprintf(path, sizeof(path), "%s%s", p->root ? p->root : "", real);
+	if (!m->deleted)
+		fd = open_checked(path, m->inode);
+	if (fd < 0 && p->pid > 0) {
+		snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", (int)p->pid, m->start, m->end);
+		fd = open_checked(path, m->inode);
+	}
+	if (fd < 0 && p->pid > 0) {
+		char exe[PATH_MAX];
+		snprintf(path, sizeof(path), "/proc/%d/exe", (int)p->pid);
+		ssize_t n = readlink(path, exe, sizeof(exe) - 1);
+		if (n > 0) {
+			exe[n] = '\0';
+			if (!strcmp(exe, m->path))
+				fd = open_checked(path, m->inode);
+		}
+	}
+	return fd;
+}
+
+static struct sym_module *vdso_module(struct sym_proc *p, const struct proc_map *m)
+{
+	size_t len = (size_t)(m->end - m->start);
+	sym_read_fn rd = p->read ? p->read : p->pid > 0 ? live_read : NULL;
+	void *arg = p->read ? p->read_arg : (void *)(intptr_t)p->pid;
+	unsigned char *img;
+	struct sym_module *mod = NULL;
+
+	if (!rd || len > (1u << 20) || !(img = malloc(len)))
+		return NULL;
+	if (rd(arg, m->start, img, len) == (ssize_t)len) {
+		int fd = memfd_create("pscope-vdso", MFD_CLOEXEC);
+		if (fd >= 0 && write(fd, img, len) == (ssize_t)len)
+			mod = sym_module_get(fd, "[vdso]", "[vdso]", 0, 0);
+		else if (fd >= 0)
+			close(fd);
+	}
+	free(img);
+	return mod;
+}
+
+static void pmap_clear(struct sym_proc *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->m[i].name);
+	free(p->m);
+	p->m = NULL;
+	p->n = 0;
+}
+
+static void cache_clear(struct sym_proc *p)
+{
+	if (p->slots)
+		memset(p->slots, 0, p->cap * sizeof(*p->slots));
+	p->nslots = 0;
+}
+
+/* Bind every executable mapping of p->maps, reusing what old already knew. */
+static int bind(struct sym_proc *p, struct pmap *old, size_t nold)
+{
+	struct pmap *v = calloc(p->maps.n + 1, sizeof(*v));
+	size_t n = 0;
+	char real[PATH_MAX];
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->maps.n; i++) {
+		const struct proc_map *m = &p->maps.v[i];
+		if (m->perms[2] != 'x')
+			continue;
+		struct pmap *q = &v[n];
+		*q = (struct pmap){ .start = m->start, .end = m->end, .off = m->offset, .inode = m->inode,
+				    .deleted = m->deleted };
+		bool reused = false;
+		for (size_t k = 0; k < nold && !reused; k++) {
+			struct pmap *o = &old[k];
+			if (o->start == q->start && o->end == q->end && o->off == q->off && o->inode == q->inode &&
+			    (o->kind == PM_MODULE || o->kind == PM_ANON)) {
+				q->kind = o->kind;
+				q->mod = o->mod;
+				q->bias = o->bias;
+				reused = true;
+			}
+		}
+		if (reused) {
+			n++;
+			continue;
+		}
+		if (!m->path[0] || !strncmp(m->path, "[anon:", 6) || !strncmp(m->path, "/memfd:", 7)) {
+			q->kind = PM_ANON;
+		} else if (!strcmp(m->path, "[vdso]")) {
+			q->mod = vdso_module(p, m);
+			q->kind = q->mod ? PM_MODULE : PM_SPECIAL;
+		} else if (m->path[0] == '/') {
+			int fd = open_mapped(p, m, real, sizeof(real));
+			q->mod = fd >= 0 ? sym_module_get(fd, real, m->path, ((uint64_t)m->dev_major << 32) | m->dev_minor,
+							  m->inode)
+					 : NULL;
+			q->kind = q->mod ? PM_MODULE : PM_NOFILE;
+		} else {
+			q->kind = PM_SPECIAL;
+		}
+		if (q->mod && !hold(p, q->mod)) {
+			q->mod = NULL;
+			q->kind = PM_NOFILE;
+		}
+		if (q->mod && sym_load_bias(q->mod->ph, q->mod->nph, q->start, q->off, &q->bias) < 0)
+			q->bias = q->start - q->off;
+		if (q->kind == PM_NOFILE || q->kind == PM_SPECIAL) {
+			const char *s = strrchr(m->path, '/');
+			q->name = strdup(s && s[1] ? s + 1 : m->path);
+			if (!q->name)
+				q->kind = PM_ANON;
+		}
+		n++;
+	}
+	pmap_clear(p);
+	p->m = v;
+	p->n = n;
+	return 0;
+}
+
+int sym_proc_refresh(struct sym_proc *p)
+{
+	char path[64];
+	char *buf = NULL;
+	size_t cap = 0;
+
+	p->stale = false;
+	p->refreshed_ns = now_ns();
+	if (p->pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)p->pid);
+	ssize_t len = read_file_alloc_at(AT_FDCWD, path, &buf, &cap);
+	if (len < 0) {
+		free(buf);
+		return (int)len;
+	}
+	int r = proc_maps_parse(buf, (size_t)len, false, &p->maps);
+	free(buf);
+	if (r < 0)
+		return r;
+	struct pmap *old = p->m;
+	size_t nold = p->n;
+	p->m = NULL;
+	p->n = 0;
+	r = bind(p, old, nold);
+	for (size_t i = 0; i < nold; i++)
+		free(old[i].name);
+	free(old);
+	cache_clear(p);
+	return r;
+}
+
+static struct sym_proc *proc_new(pid_t pid, uid_t uid, unsigned opts)
+{
+	struct sym_proc *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->uid = uid;
+	p->opts = opts;
+	p->anon_stale = true;
+	return p;
+}
+
+struct sym_proc *sym_proc_live(pid_t pid, uid_t uid, unsigned opts)
+{
+	struct sym_proc *p = proc_new(pid, uid, opts);
+
+	if (p && sym_proc_refresh(p) == -ENOMEM) {
+		sym_proc_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+struct sym_proc *sym_proc_image(const struct sym_image *img, unsigned opts)
+{
+	struct sym_proc *p = proc_new(img->pid, img->uid, opts);
+
+	if (!p)
+		return NULL;
+	p->read = img->read;
+	p->read_arg = img->read_arg;
+	if ((img->root && !(p->root = strdup(img->root))) ||
+	    (img->maps ? proc_maps_copy(img->maps, &p->maps) < 0 || bind(p, NULL, 0) < 0
+			: sym_proc_refresh(p) == -ENOMEM)) {
+		sym_proc_free(p);
+		return NULL;
+	}
+	p->refreshed_ns = now_ns();
+	return p;
+}
+
+void sym_proc_free(struct sym_proc *p)
+{
+	if (!p)
+		return;
+	pmap_clear(p);
+	for (size_t i = 0; i < p->nheld; i++)
+		sym_module_put(p->held[i]);
+	free(p->held);
+	for (size_t i = 0; i < p->nowned; i++)
+		sym_info_free(p->owned[i]);
+	free(p->owned);
+	free(p->slots);
+	free(p->jit);
+	free(p->jit_pool);
+	free(p->root);
+	proc_maps_free(&p->maps);
+	free(p);
+}
+
+void sym_proc_stale(struct sym_proc *p, bool anon)
+{
+	p->stale = true;
+	if (anon)
+		p->anon_stale = true;
+}
+
+void sym_proc_exec(struct sym_proc *p)
+{
+	pmap_clear(p);
+	cache_clear(p);
+	p->stale = p->anon_stale = true;
+}
+
+size_t sym_proc_count(const struct sym_proc *p)
+{
+	return p->resolved;
+}
+
+const struct proc_maps *sym_proc_maps(const struct sym_proc *p)
+{
+	return &p->maps;
+}
+
+const struct proc_map *sym_proc_map(struct sym_proc *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p->maps.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (addr < p->maps.v[mid].start)
+			hi = mid;
+		else if (addr >= p->maps.v[mid].end)
+			lo = mid + 1;
+		else
+			return &p->maps.v[mid];
+	}
+	return NULL;
+}
+
+static struct pmap *pmap_find(struct sym_proc *p, uint64_t pc)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (pc < p->m[mid].start)
+			hi = mid;
+		else if (pc >= p->m[mid].end)
+			lo = mid + 1;
+		else
+			return &p->m[mid];
+	}
+	return NULL;
+}
+
+static void load_perfmap(struct sym_proc *p)
+{
+	char path[64], *buf = NULL;
+	struct stat sb;
+	int fd;
+
+	p->anon_stale = false;
+	free(p->jit);
+	free(p->jit_pool);
+	p->jit = NULL;
+	p->jit_pool = NULL;
+	p->njit = 0;
+	if (p->pid <= 0)
+		return;
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)p->pid);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	/* Like perf: only a regular file owned by the target's user (or root),
+	 * so nobody else can put names on its code. */
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || (sb.st_uid != p->uid && sb.st_uid != 0) ||
+	    sb.st_size > (64 << 20)) {
+		close(fd);
+		return;
+	}
+	ssize_t len = 0;
+	size_t cap = (size_t)sb.st_size + 1;
+	buf = malloc(cap);
+	while (buf && (size_t)len + 1 < cap) {
+		ssize_t r = read(fd, buf + len, cap - 1 - (size_t)len);
+		if (r <= 0)
+			break;
+		len += r;
+	}
+	close(fd);
+	if (buf) {
+		ssize_t n = sym_perfmap_parse(buf, (size_t)len, &p->jit, &p->jit_pool);
+		p->njit = n > 0 ? (size_t)n : 0;
+	}
+	free(buf);
+}
+
+/* A result the view owns: anonymous code, files it cannot open. */
+static const struct sym_info *own(struct sym_proc *p, const char *function, const char *module, uint64_t rel,
+				  unsigned flags)
+{
+	struct sym_info *s = calloc(1, sizeof(*s));
+	struct sym_info **no = realloc(p->owned, (p->nowned + 1) * sizeof(*no));
+
+	if (no)
+		p->owned = no;
+	if (!s || !no || !(s->function = strdup(function)) || (module && !(s->module = strdup(module)))) {
+		sym_info_free(s);
+		return &unknown_info;
+	}
+	s->rel = rel;
+	s->flags = flags;
+	p->owned[p->nowned++] = s;
+	return s;
+}
+
+static const struct sym_info *resolve(struct sym_proc *p, uint64_t pc, bool activation)
+{
+	struct pmap *m = pmap_find(p, pc);
+	char buf[PATH_MAX + 32];
+
+	if (!m && p->pid > 0 && (p->stale || now_ns() - p->refreshed_ns > REFRESH_NS)) {
+		/* Maybe mapped since the last read (an MMAP2 record still in
+		 * another CPU's ring, a dlopen between two dumps). */
+		sym_proc_refresh(p);
+		m = pmap_find(p, pc);
+	}
+	if (!m)
+		return &unknown_info;
+	switch (m->kind) {
+	case PM_MODULE:
+		return sym_module_lookup(m->mod, pc - m->bias, activation, p->opts & SYM_SOURCE);
+	case PM_ANON: {
+		if (p->anon_stale || !p->perfmap_loaded) {
+			p->perfmap_loaded = true;
+			load_perfmap(p);
+		}
+		const struct sym_range *r = sym_range_find(p->jit, p->njit, pc, true);
+		return own(p, r ? r->name : "[anon/JIT]", "[anon/JIT]", pc - m->start, SYM_F_ANON);
+	}
+	case PM_NOFILE:
+		/* The file is gone or unreadable: name the offset in it. */
+		snprintf(buf, sizeof(buf), "%s+0x%llx", m->name, (unsigned long long)(pc - m->start + m->off));
+		return own(p, buf, m->name, pc - m->start + m->off,
+			   SYM_F_STRIPPED | (m->deleted ? SYM_F_DELETED : 0));
+	case PM_SPECIAL:
+		return own(p, m->name, m->name, pc - m->start, !strcmp(m->name, "[vdso]") ? SYM_F_VDSO : 0);
+	}
+	return &unknown_info;
+}
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+	return (size_t)(key * 0x9e3779b97f4a7c15ull >> 17) & (cap - 1);
+}
+
+static bool grow(struct sym_proc *p)
+{
+	size_t nc = p->cap ? p->cap * 2 : 512;
+	struct pslot *ns = calloc(nc, sizeof(*ns));
+	if (!ns)
+		return false;
+	for (size_t i = 0; i < p->cap; i++) {
+		if (!p->slots[i].key)
+			continue;
+		size_t h = slot_of(p->slots[i].key, nc);
+		while (ns[h].key)
+			h = (h + 1) & (nc - 1);
+		ns[h] = p->slots[i];
+	}
+	free(p->slots);
+	p->slots = ns;
+	p->cap = nc;
+	return true;
+}
+
+const struct sym_info *sym_lookup(struct sym_proc *p, uint64_t pc, bool activation)
+{
+	uint64_t key = ((pc << 1) | (activation ? 1 : 0)) + 1;
+
+	if (p->stale && p->pid > 0)
+		sym_proc_refresh(p);
+	if (p->nslots * 2 >= p->cap && !grow(p))
+		return &unknown_info;
+	size_t h = slot_of(key, p->cap);
+	while (p->slots[h].key) {
+		if (p->slots[h].key == key)
+			return p->slots[h].info;
+		h = (h + 1) & (p->cap - 1);
+	}
+	const struct sym_info *s = resolve(p, pc, activation);
+	if (!s)
+		return &unknown_info;
+	/* resolve() may have refreshed and cleared the cache: find a slot again. */
+	h = slot_of(key, p->cap);
+	while (p->slots[h].key)
+		h = (h + 1) & (p->cap - 1);
+	p->slots[h].key = key;
+	p->slots[h].info = s;
+	p->nslots++;
+	p->resolved++;
+	return s;
+}
+
+/* The module whose loaded image covers addr (data and .bss included). */
+static struct pmap *module_at(struct sym_proc *p, uint64_t addr, uint64_t *rel)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		struct pmap *m = &p->m[i];
+		if (m->kind != PM_MODULE)
+			continue;
+		uint64_t r = addr - m->bias;
+		for (size_t k = 0; k < m->mod->nph; k++)
+			if (r >= m->mod->ph[k].vaddr && r - m->mod->ph[k].vaddr < m->mod->ph[k].memsz) {
+				*rel = r;
+				return m;
+			}
+	}
+	return NULL;
+}
+
+char *sym_data_name(struct sym_proc *p, uint64_t addr)
+{
+	uint64_t rel = 0;
+	struct pmap *m = module_at(p, addr, &rel);
+	return m ? sym_module_data_name(m->mod, rel) : NULL;
+}
+
+int sym_symbol_addr(struct sym_proc *p, const char *module_prefix, const char *name, uint64_t *addr,
+		    uint64_t *size)
+{
+	size_t pl = module_prefix ? strlen(module_prefix) : 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		struct pmap *m = &p->m[i];
+		uint64_t v;
+		if (m->kind != PM_MODULE || strncmp(m->mod->name, module_prefix ? module_prefix : "", pl))
+			continue;
+		if (sym_module_symbol(m->mod, name, &v, size) == 0) {
+			*addr = v + m->bias;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}

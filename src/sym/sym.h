@@ -1,0 +1,169 @@
+/* The one symbolizer: every view (stack dump, sampler, machine-wide view,
+ * Python reader, core reader) names code addresses through it.
+ *
+ * Two layers:
+ *  - modules, shared by every process of pscope: one per file keyed by
+ *    build-id + path + inode (a stripped copy of a binary is another module
+ *    than the original; libc is parsed once for all processes). A module
+ *    holds the ELF symbol tables and DWARF (libdwfl, debuginfo found by
+ *    build-id) and a cache of resolved addresses. Modules are reference
+ *    counted and thread-safe: the stack dump and the sampler run on
+ *    different worker threads.
+ *  - a process view (struct sym_proc): the executable mappings of one
+ *    address space, each bound to its module and load bias, and a cache
+ *    by pc. A view is used by one thread at a time.
+ *
+ * A view is built from a live pid (it reads /proc/PID/maps, opens files
+ * through /proc/PID/map_files or /proc/PID/root so deleted and replaced
+ * files are the mapped ones, reads [vdso] from the process and
+ * /tmp/perf-PID.map for JIT code) or from an address-space image (a core:
+ * the caller gives the mappings with their file paths and a memory reader).
+ *
+ * Names:
+ *  - a function symbol ("parse_payload", C++ demangled: "ns::f(int)");
+ *  - no symbol in a known module: "libfoo.so+0x1a2b" (module-relative
+ *    address), flag SYM_F_STRIPPED, its own row per address;
+ *  - an anonymous executable mapping: the /tmp/perf-PID.map name, else
+ *    "[anon/JIT]" (SYM_F_ANON);
+ *  - an address in no executable mapping: "[unknown]" (SYM_F_UNKNOWN);
+ *  - data symbols (objects) never name code; sym_data_name() names data.
+ * Every string comes from ELF, DWARF or the target: hostile. */
+#ifndef PS_SYM_SYM_H
+#define PS_SYM_SYM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "proc/maps.h"
+
+enum sym_flags {
+	SYM_F_KERNEL = 1,    /* kernel text (kallsyms) */
+	SYM_F_STRIPPED = 2,  /* in a module, but no symbol covers it */
+	SYM_F_DELETED = 4,   /* the module's file was deleted or replaced */
+	SYM_F_ANON = 8,      /* anonymous executable memory (JIT) */
+	SYM_F_UNKNOWN = 16,  /* in no executable mapping */
+	SYM_F_VDSO = 32,     /* the kernel's [vdso] */
+};
+
+/* An inlined call at a pc, innermost first. */
+struct sym_inline {
+	char *function;
+	char *file;          /* where this inlined function's code is */
+	int line;
+};
+
+/* One resolved pc. Owned by the view (valid until sym_proc_free). */
+struct sym_info {
+	char *function;      /* symbol (demangled), "module+0x..." when stripped,
+			      * "[anon/JIT]", "[unknown]"; never NULL */
+	uint64_t offset;     /* pc - symbol start (0 when there is no symbol) */
+	char *module;        /* short module name ("libc.so.6", "[vdso]"), NULL if none */
+	char *path;          /* full path of the module file, NULL if none */
+	char *file;          /* source file of the pc in the named function
+			      * (after the inlined calls), or NULL */
+	int line;
+	struct sym_inline *inl; /* inlined calls at the pc, innermost first */
+	size_t n_inl;
+	uint64_t rel;        /* module-relative address (file vaddr) */
+	unsigned flags;      /* SYM_F_* */
+};
+
+/* ---- the process view ---- */
+struct sym_proc;
+
+/* Memory reader of an address space (a live process or a core's image):
+ * returns the bytes read (short reads allowed) or -1. */
+typedef ssize_t (*sym_read_fn)(void *arg, uint64_t addr, void *buf, size_t len);
+
+struct sym_image {
+	pid_t pid;                    /* > 0: the live process these maps are of
+				       * (files through /proc/PID, refreshes) */
+	uid_t uid;                    /* its owner (/tmp/perf-PID.map trust) */
+	const struct proc_maps *maps; /* the mappings (copied); paths name files */
+	sym_read_fn read;             /* [vdso] and anything not in a file; may be NULL */
+	void *read_arg;
+	const char *root;             /* prefix for paths ("" or NULL: none) */
+};
+
+enum sym_opts {
+	SYM_SOURCE = 1,      /* resolve file:line and inlined calls (DWARF) */
+};
+
+/* A view of live process pid (uid: owner, for /tmp/perf-PID.map trust).
+ * Returns NULL on no memory; a process that is gone gives an empty view
+ * (every pc "[unknown]"). */
+struct sym_proc *sym_proc_live(pid_t pid, uid_t uid, unsigned opts);
+/* A view of an address-space image: a core, or a live process with the
+ * maps read at a given moment (the stack dump's freeze). */
+struct sym_proc *sym_proc_image(const struct sym_image *img, unsigned opts);
+void sym_proc_free(struct sym_proc *p);
+
+/* A new executable mapping appeared (MMAP2 record, dlopen, exec): the next
+ * lookup that misses re-reads the maps (live views). anon: it was
+ * anonymous, so /tmp/perf-PID.map is re-read too. */
+void sym_proc_stale(struct sym_proc *p, bool anon);
+/* The process exec'd: forget everything known about its mappings. */
+void sym_proc_exec(struct sym_proc *p);
+
+/* Resolve pc. activation: pc is where a thread was interrupted (frame 0);
+ * otherwise pc is a return address and the call before it is named.
+ * Never NULL (on no memory a static "[unknown]"). */
+const struct sym_info *sym_lookup(struct sym_proc *p, uint64_t pc, bool activation);
+/* Distinct pcs resolved so far. */
+size_t sym_proc_count(const struct sym_proc *p);
+
+/* The data symbol (object) covering addr: "ledger", "table+0x8"
+ * (malloc'd), or NULL. Functions are never returned. */
+char *sym_data_name(struct sym_proc *p, uint64_t addr);
+/* Address of the symbol `name` (dynamic or static symbol table) in the
+ * first module whose short name starts with module_prefix (NULL or "":
+ * any module). Returns 0 or -ENOENT. */
+int sym_symbol_addr(struct sym_proc *p, const char *module_prefix, const char *name, uint64_t *addr,
+		    uint64_t *size);
+
+/* The mapping holding addr (from the view's last read of the maps), or
+ * NULL. */
+const struct proc_map *sym_proc_map(struct sym_proc *p, uint64_t addr);
+/* The view's mappings (refreshed by sym_proc_refresh for live views). */
+const struct proc_maps *sym_proc_maps(const struct sym_proc *p);
+/* Re-read /proc/PID/maps now (live views). Returns 0 or -errno. */
+int sym_proc_refresh(struct sym_proc *p);
+
+/* ---- kernel symbols (/proc/kallsyms, shared by all views) ---- */
+/* True when kernel addresses resolve to names (kallsyms readable and not
+ * hidden by kptr_restrict). */
+bool sym_kernel_named(void);
+/* Name a kernel address: function "[kernel]" when kallsyms is closed. */
+void sym_kernel(uint64_t pc, const char **function, const char **module);
+
+/* ---- pure parsers (unit-tested) ---- */
+struct sym_range {
+	uint64_t start, size;
+	const char *name;
+	const char *module;   /* kallsyms: "[module]" or NULL */
+};
+/* /tmp/perf-PID.map ("START SIZE name" in hex) and /proc/kallsyms ("addr
+ * type name [module]", text symbols only): a sorted, malloc'd array; names
+ * point into *pool (malloc'd). Return the count or -errno. */
+ssize_t sym_perfmap_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
+ssize_t sym_kallsyms_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
+/* Binary search: the range holding pc, or NULL. Unsized (kallsyms): the
+ * last symbol at or below pc. */
+const struct sym_range *sym_range_find(const struct sym_range *r, size_t n, uint64_t pc, bool sized);
+
+/* C++ (Itanium ABI) demangling: a malloc'd demangled name, or NULL when
+ * name is not mangled. */
+char *sym_demangle(const char *name);
+
+/* Load bias of an ELF file mapped at map_start from file offset map_off,
+ * given its program headers: the value to subtract from a run-time address
+ * to get the file's virtual address. Pure; returns 0 or -ENOENT when no
+ * PT_LOAD covers map_off. */
+struct sym_phdr {
+	uint64_t vaddr, offset, filesz, memsz;
+};
+int sym_load_bias(const struct sym_phdr *ph, size_t n, uint64_t map_start, uint64_t map_off, uint64_t *bias);
+
+#endif

@@ -1,0 +1,156 @@
+/* The symbolizer: load bias, demangling, the maps parser's smaps fields,
+ * and views of this very process (live and as an image): names of code,
+ * data never naming code, [unknown], [anon/JIT], modules shared between
+ * views. */
+#include "proc/maps.h"
+#include "sym/local.h"
+#include "sym/sym.h"
+#include "tap.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+int sym_test_global_table[64];
+
+__attribute__((noinline)) int sym_test_function(int x)
+{
+	return x * 3 + sym_test_global_table[x & 63];
+}
+
+static ssize_t self_read(void *arg, uint64_t addr, void *buf, size_t len)
+{
+	(void)arg;
+	memcpy(buf, (const void *)(uintptr_t)addr, len);
+	return (ssize_t)len;
+}
+
+static void test_bias(void)
+{
+	/* A PIE: text at vaddr 0x1000, file offset 0x1000. */
+	struct sym_phdr pie[] = { { 0, 0, 0xc28, 0xc28 }, { 0x1000, 0x1000, 0x895, 0x895 },
+				  { 0x3dd0, 0x2dd0, 0x300, 0x370 } };
+	uint64_t b = 0;
+	is_int(sym_load_bias(pie, 3, 0x555500001000, 0x1000, &b), 0, "PIE text mapping: bias found");
+	is_int(b, 0x555500000000, "PIE bias is the load address");
+	is_int(sym_load_bias(pie, 3, 0x555500003000, 0x2000, &b), 0, "data mapping of a segment not page-aligned");
+	is_int(b, 0x555500000000, "same bias from the data mapping");
+	/* Non-PIE: vaddr 0x401000 at offset 0x1000, mapped there. */
+	struct sym_phdr ex[] = { { 0x400000, 0, 0x500, 0x500 }, { 0x401000, 0x1000, 0x2000, 0x2000 } };
+	is_int(sym_load_bias(ex, 2, 0x401000, 0x1000, &b), 0, "ET_EXEC text");
+	is_int(b, 0, "ET_EXEC bias 0");
+	is_int(sym_load_bias(ex, 2, 0x900000, 0x90000, &b), -ENOENT, "an offset no segment covers");
+}
+
+static void test_demangle(void)
+{
+	char *d = sym_demangle("_ZN3hot6WorkerIiE4spinEj");
+	is_str(d ? d : "(null)", "hot::Worker<int>::spin(unsigned int)", "C++ name demangled");
+	free(d);
+	ok(sym_demangle("main") == NULL, "a C name is left alone");
+	ok(sym_demangle("_Z!!garbage") == NULL, "not a valid mangling: left alone");
+	ok(sym_demangle(NULL) == NULL, "NULL is no name");
+}
+
+static void test_smaps(void)
+{
+	static const char smaps[] = "7f0000000000-7f0000001000 rw-p 00000000 00:00 0 \n"
+				    "Rss:                   8 kB\n"
+				    "Anonymous:             4 kB\n"
+				    "VmFlags: rd wr mr mw me dd ac\n"
+				    "7f0000002000-7f0000003000 r-xp 00001000 fe:01 42   /usr/lib/a b.so\n"
+				    "VmFlags: rd ex mr mw me sh\n";
+	struct proc_maps m = { 0 }, c = { 0 };
+
+	is_int(proc_maps_parse(smaps, sizeof(smaps) - 1, true, &m), 0, "smaps parses");
+	is_int(m.n, 2, "two mappings");
+	is_int(m.v[0].anon_kb, 4, "Anonymous kB");
+	ok(m.v[0].vmflags == PROC_VMF_DD, "VmFlags dd (and nothing else of interest)");
+	ok(m.v[1].vmflags == PROC_VMF_SH, "VmFlags sh");
+	is_int(proc_maps_copy(&m, &c), 0, "copy");
+	proc_maps_free(&m);
+	is_str(c.v[1].path, "/usr/lib/a b.so", "the copy owns its paths");
+	is_int(c.v[1].inode, 42, "inode kept");
+	proc_maps_free(&c);
+}
+
+static void test_self(void)
+{
+	struct sym_proc *p = sym_proc_live(getpid(), getuid(), SYM_SOURCE);
+	const struct sym_info *s;
+	uint64_t fn = (uint64_t)(uintptr_t)&sym_test_function;
+
+	ok(p != NULL, "a view of this process");
+	s = sym_lookup(p, fn + 2, true);
+	is_str(s->function, "sym_test_function", "own function named");
+	is_int(s->offset, 2, "offset from the symbol");
+	is_str(s->module, "test-sym", "module short name");
+	ok(s->file && strstr(s->file, "test-sym.c") && s->line > 0, "file:line from DWARF (%s:%d)",
+	   s->file ? s->file : "-", s->line);
+	ok(sym_lookup(p, fn + 2, true) == s, "second lookup: the cached entry");
+	s = sym_lookup(p, fn, false);
+	ok(strcmp(s->function, "sym_test_function") != 0, "a return address at a function's start names the call before it (%s)",
+	   s->function);
+
+	s = sym_lookup(p, 0x10, true);
+	is_str(s->function, "[unknown]", "an address in no mapping is [unknown]");
+	ok(s->flags & SYM_F_UNKNOWN, "flagged unknown");
+	s = sym_lookup(p, (uint64_t)(uintptr_t)&sym_test_global_table[3], true);
+	is_str(s->function, "[unknown]", "a data address is no code: [unknown], not the data symbol");
+
+	char *dn = sym_data_name(p, (uint64_t)(uintptr_t)&sym_test_global_table[2]);
+	is_str(dn ? dn : "(null)", "sym_test_global_table+0x8", "data name with offset");
+	free(dn);
+	ok(sym_data_name(p, fn) == NULL, "a function is no data name");
+
+	uint64_t a = 0, sz = 0;
+	is_int(sym_symbol_addr(p, "test-sym", "sym_test_function", &a, &sz), 0, "symbol by name");
+	ok(a == fn && sz > 0, "at the function's run-time address");
+	is_int(sym_symbol_addr(p, "libc", "no_such_symbol_here", &a, NULL), -ENOENT, "a missing symbol");
+
+	void *jit = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (jit != MAP_FAILED) {
+		sym_proc_stale(p, true);
+		s = sym_lookup(p, (uint64_t)(uintptr_t)jit + 16, true);
+		is_str(s->function, "[anon/JIT]", "anonymous executable memory is [anon/JIT]");
+		ok(s->flags & SYM_F_ANON, "flagged anon");
+		munmap(jit, 4096);
+	}
+
+	/* A second view shares the modules. */
+	size_t before = sym_module_count();
+	struct sym_proc *q = sym_proc_live(getpid(), getuid(), 0);
+	is_int(sym_module_count(), before, "a second view of the same files loads no module");
+	s = sym_lookup(q, fn + 2, true);
+	is_str(s->function, "sym_test_function", "second view names it too");
+	ok(s->file == NULL, "without SYM_SOURCE no file:line");
+	sym_proc_free(q);
+
+	/* The same address space as an image (how a core is read). */
+	struct sym_image img = { .maps = sym_proc_maps(p), .read = self_read };
+	struct sym_proc *im = sym_proc_image(&img, 0);
+	ok(im != NULL, "an image view");
+	if (im) {
+		s = sym_lookup(im, fn + 2, true);
+		is_str(s->function, "sym_test_function", "image view names the function");
+		s = sym_lookup(im, (uint64_t)(uintptr_t)&getpid, true);
+		ok(!(s->flags & (SYM_F_UNKNOWN | SYM_F_STRIPPED)), "and libc (%s)", s->function);
+		sym_proc_free(im);
+	}
+	sym_proc_free(p);
+	is_int(sym_module_count(), 0, "every module released with its last view");
+}
+
+int main(void)
+{
+	test_bias();
+	test_demangle();
+	test_smaps();
+	test_self();
+	printf("1..%d\n", tap_n);
+	return tap_failed ? 1 : 0;
+}
