@@ -7,6 +7,7 @@
 #include "proc/actions.h"
 #include "proc/io.h"
 #include "proc/ptable.h"
+#include "pane/pane.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -52,6 +53,9 @@ static void test_settings(void)
 	is_int(d.meters, 1u << CFG_M_LOAD | 1u << CFG_M_CPUS, "meters kept");
 	is_str(d.theme, "monochrome", "colour scheme kept");
 	is_int(d.pane_order[0], 4, "pane order kept");
+
+	for (int i = 0; i < CFG_NPANES; i++)
+		is_str(cfg_pane_name(i), pane_descs[i]->name, "pane_order names follow the pane registry (%d)", i);
 
 	/* comments, blanks, CRLF, spaces around = */
 	const char *ok1 = "# hi\n\n  sort_key = mem\r\ntree_view=yes\n";
