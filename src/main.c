@@ -6,7 +6,7 @@
 #include <getopt.h>
 #include <locale.h>
 #include <pwd.h>
-#include <signal.h>
+#include <sys/stat.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +54,16 @@ static void usage(FILE *f)
 	fputs(_("\nKeys inside pscope: press F1 or ? for help.\n"
 		"Permissions: `pscope doors` shows which kernel doors are open.\n"
 		"Full documentation: man pscope\n"), f);
+}
+
+/* /proc/PID is there (a process, or a thread's TID). */
+static bool proc_exists(pid_t pid)
+{
+	char path[32];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return stat(path, &sb) == 0;
 }
 
 /* A user name, or a number (a uid with no name is still a uid). */
@@ -114,7 +124,7 @@ int main(int argc, char **argv)
 					esc(optarg));
 				return 2;
 			}
-			if (kill(uo.pid, 0) < 0 && errno == ESRCH) {
+			if (!proc_exists(uo.pid)) {
 				fprintf(stderr, _("pscope: no process with PID %d\n"), uo.pid);
 				return 2;
 			}

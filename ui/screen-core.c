@@ -96,7 +96,7 @@ static bool core_message(void *ctx, struct ring_msg *m)
  * next rows instead of being cut at the edge. */
 static int row(int y, const char *label, int attr, const char *text)
 {
-	int w = COLS - 15, n;
+	int w = draw_cols() - 15, n;
 
 	draw_text(y, 1, 14, draw_attr(COL_DIM), label);
 	if (w < 8)
@@ -104,7 +104,7 @@ static int row(int y, const char *label, int attr, const char *text)
 	n = (draw_width(text) + w - 1) / w;
 	if (n < 1)
 		n = 1;
-	for (int k = 0; k < n && y < LINES - 2; k++)
+	for (int k = 0; k < n && y < draw_rows() - 2; k++)
 		draw_text_skip(y++, 15, w, attr, text, k * w);
 	return y;
 }

@@ -7,6 +7,7 @@
 #include "draw.h"
 #include "i18n.h"
 #include "util.h"
+#include "table.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
@@ -23,7 +24,8 @@ struct item {
 
 struct setup {
 	struct item items[16 + CFG_M_COUNT + CFG_NPANES + PSORT_COUNT];
-	int n, sel, top, rows;
+	int n;
+	struct table tab;          /* selection and scrolling over items[] */
 };
 
 static const char *const themes[] = { "default", "monochrome", "black-on-white" };
@@ -95,21 +97,17 @@ static void setup_draw(struct ui *ui, void *p, int y0, int rows)
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	draw_text(y0, 0, -1, draw_attr(COL_TITLE),
 		  _(" Setup   Up/Down choose, Space/Enter/Right change, Left back a value, [ ] or F7 F8 move, Esc done"));
-	s->rows = rows - 1;
-	if (s->sel < s->top)
-		s->top = s->sel;
-	if (s->rows > 0 && s->sel >= s->top + s->rows)
-		s->top = s->sel - s->rows + 1;
+	int body = table_layout(&s->tab, y0 + 1, rows - 1, false), top = s->tab.top;
 	bool first_col = true;
 	for (int i = 0; i < s->n; i++) {
 		if (s->items[i].kind == IT_COLUMN && first_col) {
 			first_col = false;
-			if (i >= s->top && i - s->top < s->rows)
-				draw_text(y0 + 1 + i - s->top, 1, 24, draw_attr(COL_GOOD) | A_BOLD, _("Columns (order)"));
+			if (i >= top && i - top < body)
+				draw_text(y0 + 1 + i - top, 1, 24, draw_attr(COL_GOOD) | A_BOLD, _("Columns (order)"));
 		}
-		if (i < s->top || i - s->top >= s->rows)
+		if (i < top || i - top >= body)
 			continue;
-		int y = y0 + 1 + i - s->top, attr = i == s->sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
+		int y = y0 + 1 + i - top, attr = i == s->tab.sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
 		describe(ui, &s->items[i], buf, sizeof(buf));
 		const char *text = buf;
 		if (s->items[i].kind == IT_COLUMN)
@@ -131,7 +129,7 @@ static void changed(struct ui *ui)
 static void move_item(struct ui *ui, struct setup *s, int dir)
 {
 	struct pscope_config *c = &ui->cfg;
-	struct item *it = &s->items[s->sel];
+	struct item *it = &s->items[s->tab.sel];
 
 	if (it->kind == IT_PANE) {
 		int a = it->arg, b = a + dir;
@@ -140,7 +138,7 @@ static void move_item(struct ui *ui, struct setup *s, int dir)
 		int t = c->pane_order[a];
 		c->pane_order[a] = c->pane_order[b];
 		c->pane_order[b] = t;
-		s->sel += dir;
+		table_select(&s->tab, s->tab.sel + dir);
 	} else if (it->kind == IT_COLUMN) {
 		int a = col_pos(c, it->arg), b = a + dir;
 		if (a < 0 || b < 0 || b >= c->ncolumns)
@@ -149,7 +147,8 @@ static void move_item(struct ui *ui, struct setup *s, int dir)
 		c->columns[a] = c->columns[b];
 		c->columns[b] = t;
 		build(s, c);
-		s->sel += dir;
+		table_set_count(&s->tab, s->n);
+		table_select(&s->tab, s->tab.sel + dir);
 	} else {
 		return;
 	}
@@ -159,7 +158,7 @@ static void move_item(struct ui *ui, struct setup *s, int dir)
 static void change(struct ui *ui, struct setup *s, int dir)
 {
 	struct pscope_config *c = &ui->cfg;
-	struct item *it = &s->items[s->sel];
+	struct item *it = &s->items[s->tab.sel];
 
 	switch (it->kind) {
 	case IT_SORT:
@@ -209,9 +208,10 @@ static void change(struct ui *ui, struct setup *s, int dir)
 		}
 		int col = it->arg;
 		build(s, c);
+		table_set_count(&s->tab, s->n);
 		for (int i = 0; i < s->n; i++) /* stay on that column */
 			if (s->items[i].kind == IT_COLUMN && s->items[i].arg == col)
-				s->sel = i;
+				table_select(&s->tab, i);
 		break;
 	}
 	}
@@ -221,15 +221,8 @@ static void change(struct ui *ui, struct setup *s, int dir)
 static bool setup_key(struct ui *ui, void *p, int ch)
 {
 	struct setup *s = p;
-	int page = s->rows > 1 ? s->rows - 1 : 1;
 
 	switch (ch) {
-	case KEY_UP: s->sel--; break;
-	case KEY_DOWN: s->sel++; break;
-	case KEY_PPAGE: s->sel -= page; break;
-	case KEY_NPAGE: s->sel += page; break;
-	case KEY_HOME: s->sel = 0; break;
-	case KEY_END: s->sel = s->n - 1; break;
 	case ' ': case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: change(ui, s, +1); break;
 	case KEY_LEFT: change(ui, s, -1); break;
 	case '[': case KEY_F(7): move_item(ui, s, -1); break;
@@ -237,31 +230,20 @@ static bool setup_key(struct ui *ui, void *p, int ch)
 	case 27: case 'q': case KEY_F(2): case KEY_F(10):
 		ui_pop(ui);
 		return true;
-	case KEY_MOUSE: {
-		MEVENT ev;
-		if (getmouse(&ev) == OK) {
-			if (ev.bstate & BUTTON4_PRESSED)
-				s->sel -= 3;
-			else if (ev.bstate & BUTTON5_PRESSED)
-				s->sel += 3;
-			else if (ev.y >= 1 && ev.y - 1 < s->rows)
-				s->sel = s->top + ev.y - 1;
-		}
+	case KEY_F(1): case '?':
+		return false; /* the loop opens the help */
+	default:
+		table_key(&s->tab, ch, NULL, NULL); /* moving: arrows, pages, mouse */
 		break;
 	}
-	default:
-		return ch != KEY_F(1) && ch != '?'; /* F1 opens the help */
-	}
-	if (s->sel >= s->n)
-		s->sel = s->n - 1;
-	if (s->sel < 0)
-		s->sel = 0;
 	return true;
 }
 
 static void setup_destroy(void *p)
 {
-	free(p);
+	struct setup *s = p;
+	table_free(&s->tab);
+	free(s);
 }
 
 static const struct ui_fkey setup_fkeys[] = {
@@ -283,5 +265,7 @@ void screen_setup_open(struct ui *ui)
 	if (!s)
 		return;
 	build(s, &ui->cfg);
+	table_init(&s->tab, NULL, 0, 0, false);
+	table_set_count(&s->tab, s->n);
 	ui_push(ui, &setup_ops, s);
 }

@@ -3,6 +3,7 @@
 #include "uipriv.h"
 #include "draw.h"
 #include "i18n.h"
+#include "table.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
@@ -13,8 +14,7 @@ struct text_state {
 	char *text;
 	char **lines;              /* the text's own lines (NUL-separated) */
 	int nlines;
-	int top;                   /* first screen row shown (after wrapping) */
-	int rows;                  /* body rows at the last draw */
+	struct table view;         /* rows: the screen rows after wrapping */
 	char title[160];
 };
 
@@ -37,49 +37,38 @@ static void text_draw(struct ui *ui, void *p, int y0, int rows)
 {
 	struct text_state *t = p;
 	int w = draw_cols() > 1 ? draw_cols() - 1 : 1, row = 0;
+	(void)ui;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	draw_text(y0, 0, -1, draw_attr(COL_TITLE), t->title);
-	t->rows = rows - 1;
-	int total = total_rows(t, w);
-	if (t->top > total - t->rows)
-		t->top = total - t->rows;
-	if (t->top < 0)
-		t->top = 0;
-	for (int i = 0; i < t->nlines && row - t->top < t->rows; i++) {
+	table_set_count(&t->view, total_rows(t, w)); /* the width may have changed */
+	int body = table_layout(&t->view, y0 + 1, rows - 1, false);
+	for (int i = 0; i < t->nlines && row - t->view.top < body; i++) {
 		int n = wrapped(t->lines[i], w);
 		for (int k = 0; k < n; k++, row++)
-			if (row >= t->top && row - t->top < t->rows)
-				draw_text_skip(y0 + 1 + row - t->top, 0, w, draw_attr(COL_NORMAL), t->lines[i], k * w);
+			if (row >= t->view.top && row - t->view.top < body)
+				draw_text_skip(y0 + 1 + row - t->view.top, 0, w, draw_attr(COL_NORMAL), t->lines[i], k * w);
 	}
 }
 
 static bool text_key(struct ui *ui, void *p, int ch)
 {
 	struct text_state *t = p;
-	int page = t->rows > 1 ? t->rows - 1 : 1;
 
 	switch (ch) {
-	case KEY_UP: t->top--; break;
-	case KEY_DOWN: t->top++; break;
-	case KEY_PPAGE: t->top -= page; break;
-	case KEY_NPAGE: case ' ': t->top += page; break;
-	case KEY_HOME: t->top = 0; break;
-	case KEY_END: t->top = 1 << 28; break;
 	case 'q': case 27: case KEY_F(10): case KEY_LEFT: case 'w': case 'e':
 		ui_pop(ui);
 		return true;
 	default:
-		return true;
+		table_key(&t->view, ch, NULL, NULL);
+		return true; /* modal: other keys do nothing */
 	}
-	if (t->top < 0)
-		t->top = 0;
-	return true;
 }
 
 static void text_destroy(void *p)
 {
 	struct text_state *t = p;
+	table_free(&t->view);
 	free(t->lines);
 	free(t->text);
 	free(t);
@@ -123,5 +112,6 @@ void screen_text_open(struct ui *ui, const char *title, const char *text)
 		p = nl ? nl + 1 : NULL;
 	}
 	t->nlines = n;
+	table_init_plain(&t->view);
 	ui_push(ui, &text_ops, t);
 }
