@@ -99,17 +99,12 @@ static struct json_object *header_json(pid_t pid, const struct proc_info *hdr, c
 {
 	struct json_object *root = json_object_new_object();
 
-	out_json_process(root, pid, hdr->stat.starttime, hdr->stat.comm, hdr->user, hdr->cmdline);
+	out_json_process(root, pid, hdr->stat.starttime, hdr->stat.comm, hdr->user, cmdline ? cmdline : hdr->cmdline);
 	/* The names of the first JSON format, kept for its readers. */
 	out_json_str(root, "name", hdr->stat.comm);
 	out_json_int(root, "starttime_ticks", (long long)hdr->stat.starttime);
-<<<<<<< HEAD
-	out_json_str(root, "user", hdr->user);
-	out_json_str(root, "cmdline", cmdline ? cmdline : hdr->cmdline);
 	if (!cmdline && strlen(hdr->cmdline) >= sizeof(hdr->cmdline) - 1)
 		json_object_object_add(root, "cmdline_truncated", json_object_new_boolean(1));
-=======
->>>>>>> main
 	return root;
 }
 
@@ -160,12 +155,8 @@ static int show_exec(void *state, pid_t pid)
 	ps_error_clear(&e);
 	struct pane_show s = {
 		.pid = pid, .dirfd = t.dirfd, .json = a->json, .smaps = a->smaps, .kthread = hdr.kthread,
-<<<<<<< HEAD
-		.interval = a->interval, .repeat = a->repeat, .cmdline = cmdline,
-=======
 		.zombie = hdr.stat.state == 'Z', .ppid = hdr.stat.ppid,
-		.interval = a->interval, .repeat = a->repeat,
->>>>>>> main
+		.interval = a->interval, .repeat = a->repeat, .cmdline = cmdline,
 	};
 	if (s.json) {
 		root = header_json(pid, &hdr, cmdline);
