@@ -59,40 +59,42 @@ static void build(struct setup *s, const struct pscope_config *c)
 			s->items[s->n++] = (struct item){ IT_COLUMN, k };
 }
 
-static void describe(const struct ui *ui, const struct item *it, char *buf, size_t size)
+/* The setting's name (empty inside a group) and its value. */
+static void describe(const struct ui *ui, const struct item *it, const char **name, char *val, size_t size)
 {
 	const struct pscope_config *c = &ui->cfg;
 	const char *on = _("on"), *off = _("off");
 
+	*name = "";
 	switch (it->kind) {
-	case IT_SORT: snprintf(buf, size, "%-24s %s", _("Sort by"), proc_sort_title((enum proc_sort)c->sort_key)); break;
-	case IT_DIR: snprintf(buf, size, "%-24s %s", _("Sort direction"), c->sort_desc ? _("descending") : _("ascending")); break;
-	case IT_TREE: snprintf(buf, size, "%-24s %s", _("Tree view"), c->tree ? on : off); break;
-	case IT_HIDEK: snprintf(buf, size, "%-24s %s", _("Hide kernel threads"), c->hide_kthreads ? on : off); break;
-	case IT_HIDEU: snprintf(buf, size, "%-24s %s", _("Hide userland threads"), c->hide_uthreads ? on : off); break;
-	case IT_DELAY: snprintf(buf, size, "%-24s %.1f s", _("Refresh delay"), (double)ui->delay_tenths / 10); break;
-	case IT_THEME: snprintf(buf, size, "%-24s %s", _("Colour scheme"), c->theme); break;
+	case IT_SORT: *name = _("Sort by"); snprintf(val, size, "%s", proc_sort_title((enum proc_sort)c->sort_key)); break;
+	case IT_DIR: *name = _("Sort direction"); snprintf(val, size, "%s", c->sort_desc ? _("descending") : _("ascending")); break;
+	case IT_TREE: *name = _("Tree view"); snprintf(val, size, "%s", c->tree ? on : off); break;
+	case IT_HIDEK: *name = _("Hide kernel threads"); snprintf(val, size, "%s", c->hide_kthreads ? on : off); break;
+	case IT_HIDEU: *name = _("Hide userland threads"); snprintf(val, size, "%s", c->hide_uthreads ? on : off); break;
+	case IT_DELAY: *name = _("Refresh delay"); snprintf(val, size, "%.1f s", (double)ui->delay_tenths / 10); break;
+	case IT_THEME: *name = _("Colour scheme"); snprintf(val, size, "%s", c->theme); break;
 	case IT_METER:
-		snprintf(buf, size, "%-24s [%s] %s", it->arg ? "" : _("Header meters"),
-			 c->meters & (1u << it->arg) ? "x" : " ", _(meter_titles[it->arg]));
+		if (!it->arg)
+			*name = _("Header meters");
+		snprintf(val, size, "[%s] %s", c->meters & (1u << it->arg) ? "x" : " ", _(meter_titles[it->arg]));
 		break;
 	case IT_PANE:
-		snprintf(buf, size, "%-24s %d %s", it->arg ? "" : _("Detail panes (order)"), it->arg + 1,
-			 _(pane_titles[c->pane_order[it->arg]]));
+		if (!it->arg)
+			*name = _("Detail panes (order)");
+		snprintf(val, size, "%d %s", it->arg + 1, _(pane_titles[c->pane_order[it->arg]]));
 		break;
-	case IT_COLUMN: {
-		int pos = col_pos(c, it->arg);
-		snprintf(buf, size, "%-24s [%s] %s", it == NULL ? "" : "", pos >= 0 ? "x" : " ",
-			 proc_sort_title((enum proc_sort)it->arg));
+	case IT_COLUMN:
+		snprintf(val, size, "[%s] %s", col_pos(c, it->arg) >= 0 ? "x" : " ", proc_sort_title((enum proc_sort)it->arg));
 		break;
-	}
 	}
 }
 
 static void setup_draw(struct ui *ui, void *p, int y0, int rows)
 {
 	struct setup *s = p;
-	char buf[256];
+	char val[128];
+	const char *name;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	draw_text(y0, 0, -1, draw_attr(COL_TITLE),
@@ -108,15 +110,12 @@ static void setup_draw(struct ui *ui, void *p, int y0, int rows)
 		if (i < top || i - top >= body)
 			continue;
 		int y = y0 + 1 + i - top, attr = i == s->tab.sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
-		describe(ui, &s->items[i], buf, sizeof(buf));
-		const char *text = buf;
-		if (s->items[i].kind == IT_COLUMN)
-			text = buf + strspn(buf, " ");
-		int x = s->items[i].kind == IT_COLUMN ? 26 : 1;
-		if (s->items[i].kind != IT_COLUMN && buf[0] != ' ')
-			draw_text(y, 1, 24, draw_attr(COL_GOOD) | A_BOLD, buf);
+		describe(ui, &s->items[i], &name, val, sizeof(val));
+		/* the setting's name on the left, its value on the right, where
+		 * the selection bar is */
+		draw_text(y, 1, 24, draw_attr(COL_GOOD) | A_BOLD, name);
 		draw_blank(y, 26, 36, attr);
-		draw_text(y, x == 26 ? 26 : 26, 36, attr, s->items[i].kind == IT_COLUMN ? text : buf + 25);
+		draw_text(y, 26, 36, attr, val);
 	}
 }
 
