@@ -122,6 +122,7 @@ static int show_exec(void *state, pid_t pid)
 	}
 	struct pane_show s = {
 		.pid = pid, .dirfd = t.dirfd, .json = a->json, .smaps = a->smaps, .kthread = hdr.kthread,
+		.zombie = hdr.stat.state == 'Z', .ppid = hdr.stat.ppid,
 		.interval = a->interval, .repeat = a->repeat,
 	};
 	if (s.json) {
