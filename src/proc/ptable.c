@@ -40,7 +40,8 @@ struct ptable {
 	double interval;
 	long hz, page_kb;
 	unsigned long long mem_total_kb;
-	int nfds, maxfds;          /* held stat fds and how many we allow */
+	int nfds, maxfds;          /* held stat fds and the list's fd budget */
+	unsigned fd_misses;        /* reads by path this scan for want of budget */
 	struct user_ent **users;
 	size_t nusers;
 	struct ptable_counts counts;
@@ -235,8 +236,11 @@ struct ptable *ptable_new(void)
 		pt->mem_total_kb = mi.total;
 	pt->btime = read_btime();
 	/* Holding /proc/PID/stat open and re-reading it with pread costs one
-	 * syscall per process per refresh instead of four. Keep well below the
-	 * fd limit so the rest of pscope always has room. */
+	 * syscall per process per refresh instead of four. The list's budget
+	 * is a quarter of the soft limit, at most PTABLE_FD_BUDGET: the
+	 * processes read most recently keep theirs, the rest are read by path
+	 * (the least recently used fds are closed first), and the panes, the
+	 * sampler and the symbolizer keep the other three quarters. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
 		rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
 		if (rl.rlim_cur < want) {
@@ -244,7 +248,8 @@ struct ptable *ptable_new(void)
 			setrlimit(RLIMIT_NOFILE, &rl);
 			getrlimit(RLIMIT_NOFILE, &rl);
 		}
-		pt->maxfds = rl.rlim_cur > 512 ? (int)(rl.rlim_cur - 256) : 0;
+		rlim_t q = rl.rlim_cur == RLIM_INFINITY ? PTABLE_FD_BUDGET : rl.rlim_cur / 4;
+		pt->maxfds = q > PTABLE_FD_BUDGET ? PTABLE_FD_BUDGET : (int)q;
 	}
 	return pt;
 }
@@ -323,6 +328,61 @@ static void row_from_stat(struct ptable *pt, struct proc_row *r, const struct pr
 	r->mem = pt->mem_total_kb ? (double)r->res_kb * 100.0 / (double)pt->mem_total_kb : 0;
 }
 
+static int cmp_read_ns(const void *a, const void *b)
+{
+	const struct proc_row *const *x = a, *const *y = b;
+	return (*x)->read_ns < (*y)->read_ns ? -1 : (*x)->read_ns > (*y)->read_ns;
+}
+
+/* Close the held stat fds of the n rows read least recently, of those
+ * last read before `before` (ns). */
+static void evict_lru(struct ptable *pt, unsigned n, uint64_t before)
+{
+	struct proc_row **v = malloc((size_t)(pt->nfds > 0 ? pt->nfds : 1) * sizeof(*v));
+	size_t k = 0;
+
+	if (!v)
+		return;
+	for (size_t i = 0; i < pt->n && k < (size_t)pt->nfds; i++)
+		if (pt->rows[i].fd >= 0 && pt->rows[i].read_ns < before)
+			v[k++] = &pt->rows[i];
+	qsort(v, k, sizeof(*v), cmp_read_ns);
+	for (size_t i = 0; i < k && i < n; i++) {
+		close(v[i]->fd);
+		v[i]->fd = -1;
+		pt->nfds--;
+	}
+	free(v);
+}
+
+/* openat that never leaves the list without a file: when the process runs
+ * out of fds (EMFILE, or ENFILE machine-wide), the list gives back half of
+ * the fds it holds, lowers its budget to what it keeps, and tries again. */
+static int open_at(struct ptable *pt, int dfd, const char *path, int flags)
+{
+	int fd = openat(dfd, path, flags);
+
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && pt->nfds > 0) {
+		evict_lru(pt, (unsigned)(pt->nfds + 1) / 2, UINT64_MAX);
+		pt->maxfds = pt->nfds;
+		fd = openat(dfd, path, flags);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+/* A stat fd opened by path: kept while the budget allows, else closed
+ * (and counted: the scan's end frees the least recently used). */
+static void keep_fd(struct ptable *pt, struct proc_row *r, int fd)
+{
+	if (pt->nfds < pt->maxfds) {
+		r->fd = fd;
+		pt->nfds++;
+	} else {
+		close(fd);
+		pt->fd_misses++;
+	}
+}
+
 /* Read the stat of a known process through its held fd (or by path). */
 static int read_stat(struct ptable *pt, struct proc_row *r, const char *name, struct proc_stat *st)
 {
@@ -335,10 +395,19 @@ static int read_stat(struct ptable *pt, struct proc_row *r, const char *name, st
 			return -errno;
 		buf[n] = '\0';
 	} else {
+		int fd;
 		snprintf(path, sizeof(path), "%s/stat", name);
-		n = read_file_at(dirfd(pt->proc), path, buf, sizeof(buf));
-		if (n < 0)
-			return (int)n;
+		fd = open_at(pt, dirfd(pt->proc), path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return fd;
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n < 0) {
+			int err = -errno;
+			close(fd);
+			return err;
+		}
+		buf[n] = '\0';
+		keep_fd(pt, r, fd);
 	}
 	if (n == 0)
 		return -ESRCH;
@@ -363,18 +432,18 @@ static int row_open(struct ptable *pt, struct proc_row *r, pid_t pid, const char
 	struct stat sb;
 	char buf[1024];
 	ssize_t n;
-	int dfd = openat(dirfd(pt->proc), name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dfd = open_at(pt, dirfd(pt->proc), name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (dfd < 0)
-		return -errno;
+		return dfd;
 	if (fstat(dfd, &sb) < 0) {
 		int err = -errno;
 		close(dfd);
 		return err;
 	}
-	int fd = openat(dfd, "stat", O_RDONLY | O_CLOEXEC);
+	int fd = open_at(pt, dfd, "stat", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || (n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0) {
-		int err = fd < 0 ? -errno : -ESRCH;
+		int err = fd < 0 ? fd : -ESRCH;
 		if (fd >= 0)
 			close(fd);
 		close(dfd);
@@ -397,12 +466,7 @@ static int row_open(struct ptable *pt, struct proc_row *r, pid_t pid, const char
 	pt->accounted += r->ticks + r->cticks; /* a newcomer: its life so far */
 	if (!r->is_kthread)
 		read_cmdline(pt, r, dfd, "cmdline");
-	if (pt->nfds < pt->maxfds) {
-		r->fd = fd;
-		pt->nfds++;
-	} else {
-		close(fd);
-	}
+	keep_fd(pt, r, fd);
 	close(dfd);
 	return 0;
 }
@@ -685,7 +749,23 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 		o++;
 	}
 	pt->n = o;
+	/* Processes read by path for want of budget: those not read in this
+	 * scan (idle, skipped) give their fds up, least recently read first,
+	 * so the busy ones hold them next time. */
+	if (pt->fd_misses && pt->nfds >= pt->maxfds) {
+		int before = pt->nfds;
+		evict_lru(pt, pt->fd_misses, now);
+		pt->stats.fd_evictions += (unsigned long)(before - pt->nfds);
+	}
+	pt->fd_misses = 0;
 	return hash_rebuild(pt);
+}
+
+int ptable_fds(const struct ptable *pt, int *budget)
+{
+	if (budget)
+		*budget = pt->maxfds;
+	return pt->nfds;
 }
 
 double ptable_interval(const struct ptable *pt)

@@ -95,10 +95,15 @@ struct ptable_counts {
 /* How the scans went: stat reads, reads skipped for idle processes, scans
  * that listed /proc, and scans that had to read the skipped ones anyway. */
 struct ptable_stats {
-	unsigned long reads, skipped, dir_scans, full_passes;
+	unsigned long reads, skipped, dir_scans, full_passes, fd_evictions;
 };
 
+/* The most /proc/PID/stat fds the list holds open (see ptable_new). */
+#define PTABLE_FD_BUDGET 4096
+
 struct ptable *ptable_new(void);
+/* The stat fds held, and the budget (*budget, when not NULL). */
+int ptable_fds(const struct ptable *pt, int *budget);
 void ptable_free(struct ptable *pt);
 /* Re-read the table. Processes that vanish mid-scan are simply dropped.
  * With threads, every thread other than the main one gets a row too.
