@@ -38,6 +38,18 @@ static void print_text_python(const struct samp_snapshot *s, const struct samp_v
 	}
 }
 
+static void print_unwind(const struct samp_snapshot *s)
+{
+	unsigned long long n = s->unwind_fp + s->unwind_dwarf;
+	double fp = n ? 100.0 * (double)s->unwind_fp / (double)n : 0;
+
+	if (s->stack_copy)
+		printf(_("call stacks: %s (frame pointers %.0f%%, DWARF %.0f%%), %d-byte stack copies\n"),
+		       samp_unwind_method(s), fp, n ? 100 - fp : 0, s->stack_copy);
+	else
+		printf(_("call stacks: frame pointers only (no stack copies)\n"));
+}
+
 static void print_text(const struct samp_snapshot *s, const struct samp_view *v)
 {
 	if (s->python[0]) {
@@ -49,8 +61,9 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v)
 	printf("samples %llu, lost %llu, throttled %llu, %s, truncated stacks %.1f%%, CPU sampled %.2f s vs /proc %.2f s\n",
 	       s->samples, s->lost, s->throttled, s->kernel_why,
 	       s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0.0, s->cpu_sampled, s->cpu_proc);
+	print_unwind(s);
 	if (s->threads_unsampled)
-		printf("%u threads could not be sampled\n", s->threads_unsampled);
+		printf(_("%u threads not sampled: %s\n"), s->threads_unsampled, s->unsampled_why);
 	printf("%6s %6s %8s  %-32s %-20s %s\n", "SELF%", "TOTAL%", "SAMPLES", "FUNCTION", "MODULE", "SOURCE");
 	for (unsigned i = 0; i < v->nrows; i++) {
 		const struct samp_row *r = &v->rows[i];
@@ -72,6 +85,8 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	out_json_int(o, "freq", s->freq);
 	out_json_int(o, "samples", (long long)v->samples);
 	out_json_int(o, "lost", (long long)s->lost);
+	out_json_int(o, "truncated", (long long)s->truncated);
+	out_json_str(o, "unwind", samp_unwind_method(s));
 	if (s->python[0]) {
 		out_json_str(o, "python", s->python);
 		out_json_int(o, "torn", (long long)s->torn);
@@ -99,6 +114,18 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	out_json_print(stdout, o, 1);
 }
 
+/* Zero samples is a result, but never an unexplained one. */
+static void explain_no_samples(const struct samp_snapshot *s)
+{
+	if (s->samples)
+		return;
+	if (s->cpu_proc * s->freq < 3)
+		fprintf(stderr, _("pscope top: no samples: process %d used %.2f s of CPU time in %.1f s, too little for samples at %d Hz (perf samples running threads only); sample it longer or while it is busy\n"),
+			(int)s->target.pid, s->cpu_proc, s->elapsed, s->freq);
+	else
+		fprintf(stderr, _("pscope top: no samples although /proc counts %.2f s of CPU time for process %d: perf delivered none (door: security module or sandbox policy; check its denials in the kernel log)\n"),
+			s->cpu_proc, (int)s->target.pid);
+}
 enum top_mode { TOP_AUTO, TOP_PYTHON, TOP_NATIVE };
 
 struct top_args {
@@ -106,6 +133,7 @@ struct top_args {
 	long freq;          /* 0: the sampler's default */
 	const char *folded;
 	bool json, idle;
+	int stack_copy;
 	enum top_mode mode;
 };
 
@@ -140,6 +168,15 @@ static int top_option(void *state, int opt, const char *arg)
 	case 'f':
 		a->folded = arg;
 		break;
+	case 's': {
+		errno = 0;
+		long v = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || v < 0 || v > SAMP_STACK_COPY_MAX || (v & 7))
+			return cmd_bad_value("top", _("invalid stack copy '%s' (bytes, a multiple of 8, 0..65528; 0: frame pointers only)"),
+					     arg);
+		a->stack_copy = v ? (int)v : SAMP_STACK_COPY_OFF;
+		break;
+	}
 	case 'j':
 		a->json = true;
 		break;
@@ -212,7 +249,7 @@ static int top_exec(void *state, pid_t pid)
 	}
 	struct samp_session *s;
 	struct ps_error e;
-	struct samp_opts o = { .pid = pid, .freq = a->freq ? (int)a->freq : SAMP_FREQ_DEFAULT };
+	struct samp_opts o = { .pid = pid, .freq = a->freq ? (int)a->freq : SAMP_FREQ_DEFAULT, .stack_copy = a->stack_copy };
 	ps_error_clear(&e);
 	if (samp_open(&s, &o, &e) < 0)
 		return cmd_fail("top", &e);
@@ -262,6 +299,7 @@ static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *sna
 		print_json(snap, &v);
 	else
 		print_text(snap, &v);
+	explain_no_samples(snap);
 	if (folded && out_folded_save(folded, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
 		rc = cmd_fail("top", &e);
 	samp_view_free(&v);
@@ -274,6 +312,7 @@ static const struct option top_options[] = {
 	{ "freq", required_argument, NULL, 'F' },
 	{ "folded", required_argument, NULL, 'f' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "stack-copy", required_argument, NULL, 's' },
 	{ "python", no_argument, NULL, 'P' },
 	{ "native", no_argument, NULL, 'N' },
 	{ "idle", no_argument, NULL, 'I' },
@@ -282,17 +321,21 @@ static const struct option top_options[] = {
 
 const struct cmd_entry cmd_top_entry = {
 	.name = "top",
-	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json] [--python|--native] [--idle]",
+	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES]\n"
+		"       [--python|--native] [--idle]",
 	.help = N_("Sample PID's threads with perf_event_open for SEC seconds (default 5) at HZ\n"
 		   "(default 99) and print its functions by Self%. --folded FILE also writes the\n"
 		   "call stacks as folded lines (thread;frame;...;frame count). Ctrl-C stops early.\n"
+		   "Call stacks follow the frame pointers where they are complete, else each\n"
+		   "sample's copy of the user stack is unwound with the modules' CFI (DWARF);\n"
+		   "--stack-copy BYTES sets the copy's size (default 16384; 0: frame pointers only).\n"
 		   "A CPython 3.9-3.13 process is sampled by reading its Python frames instead\n"
 		   "(no perf needed; 100 Hz by default, at most 1000): functions are\n"
 		   "'qualname file:line', folded lines py-spy's raw format.\n"
 		   "  --python   Python frames only (fail if not CPython)\n"
 		   "  --native   perf_event_open even for CPython\n"
 		   "  --idle     Python: count idle threads too (left out by default)\n"),
-	.shortopts = "d:F:f:j",
+	.shortopts = "d:F:f:js:",
 	.options = top_options,
 	.pid = CMD_PID_REQUIRED,
 	.state_size = sizeof(struct top_args),

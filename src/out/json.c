@@ -1,6 +1,7 @@
 #include "out/json.h"
 #include "out/escape.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int out_json_print(FILE *f, struct json_object *obj, int pretty)
@@ -22,8 +23,11 @@ void out_json_str(struct json_object *obj, const char *key, const char *s)
 		json_object_object_add(obj, key, json_object_new_string(s));
 		return;
 	}
-	/* Invalid UTF-8 would make invalid JSON: show it escaped instead. */
-	json_object_object_add(obj, key, json_object_new_string(esc(s)));
+	/* Invalid UTF-8 would make invalid JSON: only those bytes become
+	 * U+FFFD, the rest stays raw like every other string. */
+	char *r = utf8_repair(s, len);
+	json_object_object_add(obj, key, r ? json_object_new_string(r) : NULL);
+	free(r);
 }
 
 void out_json_int(struct json_object *obj, const char *key, long long v)

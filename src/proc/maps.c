@@ -83,7 +83,7 @@ static unsigned parse_vmflags(const char *l, const char *le)
 		unsigned bit;
 	} codes[] = {
 		{ "dd", PROC_VMF_DD }, { "io", PROC_VMF_IO }, { "ht", PROC_VMF_HT },
-		{ "sh", PROC_VMF_SH }, { "pf", PROC_VMF_PF },
+		{ "sh", PROC_VMF_SH }, { "pf", PROC_VMF_PF }, { "dc", PROC_VMF_DC }, { "wf", PROC_VMF_WF },
 	};
 	unsigned f = 0;
 
@@ -126,8 +126,10 @@ static void parse_smaps_field(const char *line, const char *le, struct proc_map 
 		m->vmflags = parse_vmflags(line + 8, le);
 		return;
 	}
-	if (!memcmp(line, "Shared_Dirty:", 13) || !memcmp(line, "Private_Dirty:", 14)) {
-		p = memchr(line, ':', (size_t)(le - line)) + 1;
+	/* Compare only within the line: the last one may be shorter than the key. */
+	size_t ll = (size_t)(le - line);
+	if ((ll >= 13 && !memcmp(line, "Shared_Dirty:", 13)) || (ll >= 14 && !memcmp(line, "Private_Dirty:", 14))) {
+		p = (const char *)memchr(line, ':', ll) + 1;
 		while (p < le && *p == ' ')
 			p++;
 		if (m->dirty_kb < 0)
@@ -216,6 +218,22 @@ int proc_maps_read(int dirfd, bool smaps, struct proc_maps *out)
 	if (n < 0)
 		return (int)n;
 	return proc_maps_parse(out->io, (size_t)n, smaps, out);
+}
+
+const struct proc_map *proc_maps_find(const struct proc_maps *m, unsigned long long addr)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (addr < m->v[mid].start)
+			hi = mid;
+		else if (addr >= m->v[mid].end)
+			lo = mid + 1;
+		else
+			return &m->v[mid];
+	}
+	return NULL;
 }
 
 const char *proc_map_name(const struct proc_map *m)
