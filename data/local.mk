@@ -3,4 +3,5 @@
 nobase_dist_pkgdata_DATA += data/help/list.txt data/help/help.txt \
 	data/help/detail.txt data/help/pane-status.txt data/help/pane-fd.txt \
 	data/help/pane-maps.txt data/help/pane-mem.txt data/help/pane-threads.txt \
-	data/help/stack.txt data/help/hot.txt data/help/core.txt data/help/doors.txt
+	data/help/stack.txt data/help/hot.txt data/help/core.txt data/help/doors.txt \
+	data/help/coreread.txt

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/read.h"
 #include "i18n.h"
 #include "out/escape.h"
 #include "../ui/ui.h"
@@ -35,6 +36,7 @@ static void usage(FILE *f)
 		"  -u, --user=USER        show only the processes of USER\n"
 		"  -t, --tree             start in tree view\n"
 		"  -s, --sort-key=KEY     sort by KEY (pid, user, cpu, mem, time, command, ...)\n"
+		"  -c, --core=CORE [EXE]  open a core file: the crash, every thread's stack, the maps\n"
 		"  -h, --help             display this help and exit\n"
 		"  -V, --version          output version information and exit\n"
 		"\n"
@@ -54,6 +56,7 @@ int main(int argc, char **argv)
 		{ "user", required_argument, NULL, 'u' },
 		{ "tree", no_argument, NULL, 't' },
 		{ "sort-key", required_argument, NULL, 's' },
+		{ "core", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -70,7 +73,7 @@ int main(int argc, char **argv)
 			esc(argv[1]));
 		return 2;
 	}
-	while ((c = getopt_long(argc, argv, "d:p:u:ts:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:p:u:ts:c:hV", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'd':
@@ -98,6 +101,9 @@ int main(int argc, char **argv)
 		case 's':
 			uo.sort_key = optarg;
 			break;
+		case 'c':
+			uo.core = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -109,10 +115,26 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* -c CORE [EXE]: the program may follow the core, as for gdb. */
+	if (uo.core && optind < argc)
+		uo.core_exe = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "pscope: unexpected argument '%s'\nTry 'pscope --help' for more information.\n",
 			esc(argv[optind]));
 		return 2;
+	}
+	if (uo.core) {
+		/* A file that is no core is said here, before the screen opens. */
+		struct core_open_opts co = { .headers_only = true };
+		struct core *cf;
+		struct ps_error e;
+		char buf[1024];
+		ps_error_clear(&e);
+		if (core_open(uo.core, &co, &cf, &e) < 0) {
+			fprintf(stderr, "pscope: %s\n", esc(ps_error_str(&e, buf, sizeof(buf))));
+			return 1;
+		}
+		core_close(cf);
 	}
 	return ui_run(&uo);
 }

@@ -8,6 +8,8 @@ struct ui_opts {
 	const char *user;      /* only this user's processes */
 	int tree;
 	const char *sort_key;
+	const char *core;      /* -c CORE: open the core instead of the process list */
+	const char *core_exe;  /* its program, when not where the core says */
 };
 
 /* Runs until the user quits; returns the process exit status. */

@@ -83,5 +83,7 @@ void screen_stack_open(struct ui *ui, const struct target_id *id);
 void screen_hot_open(struct ui *ui, const struct target_id *id);
 void screen_core_open(struct ui *ui, const struct target_id *id);
 void screen_doors_open(struct ui *ui, pid_t pid);
+/* A core file: its header, stacks, maps and files (read by a job). */
+void screen_coreread_open(struct ui *ui, const char *path, const char *exe);
 
 #endif
