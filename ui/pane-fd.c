@@ -278,13 +278,7 @@ static bool fd_key(void *st, const struct pane_ctx *c, int ch, int rows)
 }
 
 const struct pane_ops pane_fd = {
-	.name = "fd",
-	.title = "FDs",
-	.hotkey = '2',
-	.source = "/proc/%d/fd + fdinfo, sockets via /proc/%d/net/{unix,udp,udp6,netlink,tcp,tcp6}; needs ptrace-read access",
-	.file = "fd",
-	.explain = "pane-fd",
-	.refresh_ms = 900,
+	.desc = &pane_desc_fd,
 	.create = fd_create,
 	.destroy = fd_destroy,
 	.update = fd_refresh,

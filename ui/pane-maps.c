@@ -243,13 +243,7 @@ static bool maps_key(void *st, const struct pane_ctx *c, int ch, int rows)
 }
 
 const struct pane_ops pane_maps = {
-	.name = "maps",
-	.title = "Maps",
-	.hotkey = '3',
-	.source = "/proc/%d/maps (smaps on demand: r); needs ptrace-read access",
-	.file = "maps",
-	.explain = "pane-maps",
-	.refresh_ms = 1400,
+	.desc = &pane_desc_maps,
 	.create = maps_create,
 	.destroy = maps_destroy,
 	.update = maps_refresh,

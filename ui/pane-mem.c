@@ -154,13 +154,7 @@ static bool mem_key(void *st, const struct pane_ctx *c, int ch, int rows)
 }
 
 const struct pane_ops pane_mem = {
-	.name = "mem",
-	.title = "Memory",
-	.hotkey = '4',
-	.source = "/proc/%d/smaps_rollup (every 5 s: it takes the mmap lock); needs ptrace-read access",
-	.file = "smaps_rollup",
-	.explain = "pane-mem",
-	.refresh_ms = 5000,
+	.desc = &pane_desc_mem,
 	.create = mem_create,
 	.destroy = mem_destroy,
 	.update = mem_refresh,

@@ -184,13 +184,7 @@ static bool status_key(void *st, const struct pane_ctx *c, int ch, int rows)
 }
 
 const struct pane_ops pane_status = {
-	.name = "status",
-	.title = "Status",
-	.hotkey = '1',
-	.source = "/proc/%d/{stat,status,cgroup,ns/*,oom_score,cwd,exe}; cwd and exe need ptrace-read access",
-	.file = "status",
-	.explain = "pane-status",
-	.refresh_ms = 0,
+	.desc = &pane_desc_status,
 	.create = status_create,
 	.destroy = status_destroy,
 	.update = status_refresh,

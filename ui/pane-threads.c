@@ -149,13 +149,7 @@ static bool threads_key(void *st, const struct pane_ctx *c, int ch, int rows)
 }
 
 const struct pane_ops pane_threads = {
-	.name = "threads",
-	.title = "Threads",
-	.hotkey = '5',
-	.source = "/proc/%d/task/TID/{stat,status,syscall,wchan,schedstat}; syscall needs ptrace access",
-	.file = "task",
-	.explain = "pane-threads",
-	.refresh_ms = 900,
+	.desc = &pane_desc_threads,
 	.create = threads_create,
 	.destroy = threads_destroy,
 	.update = threads_refresh,

@@ -1,6 +1,8 @@
 /* Panes of the detail screen: one file each (ui/pane-*.c), each a table
- * entry. The screen owns the target and the header data; a pane reads its
- * own /proc source only while it is shown, at most every refresh_ms. */
+ * entry over its description in src/pane/ (name, title, key, source, the
+ * file of its door, refresh interval, help text). The screen owns the
+ * target and the header data; a pane reads its own /proc source only
+ * while it is shown, at most every desc->refresh_ms. */
 #ifndef PS_UI_PANE_H
 #define PS_UI_PANE_H
 
@@ -9,6 +11,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "pane/pane.h"
 #include "proc/info.h"
 #include "table.h"
 
@@ -38,13 +41,7 @@ struct pane_ctx {
 };
 
 struct pane_ops {
-	const char *name;      /* "fd", as in `pscope show --pane fd` */
-	const char *title;     /* "FDs" on the tab bar */
-	int hotkey;            /* switches to the pane */
-	const char *source;    /* where the data comes from ("%d" is the PID) */
-	const char *file;      /* the /proc/PID file named when access is refused */
-	const char *explain;   /* F1: what each field means, data/help/<explain>.txt */
-	int refresh_ms;        /* minimum time between two reads */
+	const struct pane_desc *desc;  /* name, title, key, source, door, help */
 	void *(*create)(void);
 	void (*destroy)(void *st);
 	/* Read the pane's source. 0, or -errno (the screen turns EACCES/EPERM

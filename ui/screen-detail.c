@@ -16,7 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct pane_ops *const panes[] = { &pane_status, &pane_fd, &pane_maps, &pane_mem, &pane_threads };
+/* The TUI side of each pane of the registry (src/pane/), in its order. */
+static const struct pane_ops *const panes[PANE_COUNT] = {
+	[PANE_STATUS] = &pane_status, [PANE_FD] = &pane_fd,   [PANE_MAPS] = &pane_maps,
+	[PANE_MEM] = &pane_mem,       [PANE_THREADS] = &pane_threads,
+};
 #define NPANES ((int)ARRAY_SIZE(panes))
 
 struct detail {
@@ -125,7 +129,7 @@ static void refresh_pane(struct detail *d, struct ui *ui, bool force)
 	if (d->frozen || !d->pst[d->cur])
 		return;
 	fill_ctx(d, ui, &c);
-	if (!force && d->read_at[d->cur] > 0 && (c.now - d->read_at[d->cur]) * 1000 < p->refresh_ms)
+	if (!force && d->read_at[d->cur] > 0 && (c.now - d->read_at[d->cur]) * 1000 < p->desc->refresh_ms)
 		return;
 	r = p->update(d->pst[d->cur], &c);
 	d->read_at[d->cur] = c.now;
@@ -134,7 +138,7 @@ static void refresh_pane(struct detail *d, struct ui *ui, bool force)
 		d->have[d->cur] = true;
 	if (r < 0) {
 		char what[96];
-		snprintf(what, sizeof(what), "read /proc/%d/%s", (int)d->t.id.pid, p->file);
+		snprintf(what, sizeof(what), "read /proc/%d/%s", (int)d->t.id.pid, p->desc->file);
 		ps_error_clear(&d->perr[d->cur]);
 		door_refused(&d->perr[d->cur], PS_OP_READ_PROC, d->t.id.pid, r, what);
 		refresh_info(d); /* gone? then say how it ended */
@@ -179,15 +183,14 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 		x = 0;
 		for (int k = 0; k < NPANES; k++) {
 			int attr = k == d->cur ? (int)(draw_attr(COL_SELECT) | A_BOLD) : draw_attr(COL_NORMAL);
-			x += draw_textf(y, x, -1, attr, " %c %s ", panes[k]->hotkey, panes[k]->title);
+			x += draw_textf(y, x, -1, attr, " %c %s ", panes[k]->desc->hotkey, panes[k]->desc->title);
 			x += draw_text(y, x, -1, draw_attr(COL_DIM), "|");
 		}
 		draw_text(y, x, -1, draw_attr(COL_DIM), " Tab/Shift-Tab or 1-5 switch");
 		y++;
 	}
 	if (y - y0 < rows) {
-		snprintf(src, sizeof(src), p->source, (int)d->t.id.pid, (int)d->t.id.pid);
-		draw_textf(y++, 0, -1, draw_attr(COL_DIM), "Source: %s", src);
+		draw_textf(y++, 0, -1, draw_attr(COL_DIM), "Source: %s", pane_source(p->desc, d->t.id.pid, src, sizeof(src)));
 	}
 	int body = rows - (y - y0);
 	d->body_rows = body;
@@ -226,7 +229,7 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 	case '\t': switch_pane(d, ui, d->cur + 1); return true;
 	case KEY_BTAB: switch_pane(d, ui, d->cur - 1); return true;
 	case KEY_F(1):
-		screen_help_open(ui, panes[d->cur]->explain, panes[d->cur]->title);
+		screen_help_open(ui, panes[d->cur]->desc->help, panes[d->cur]->desc->title);
 		return true;
 	case 27: return false; /* the loop pops the screen */
 	case KEY_F(5): case 12:
@@ -235,7 +238,7 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 		return ch == KEY_F(5);
 	}
 	for (int k = 0; k < NPANES; k++)
-		if (ch == panes[k]->hotkey) {
+		if (ch == panes[k]->desc->hotkey) {
 			switch_pane(d, ui, k);
 			return true;
 		}

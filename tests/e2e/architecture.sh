@@ -1,6 +1,8 @@
 #!/bin/sh
 # The layering rules of pscope, checked on the source tree: the model never
-# draws, the UI never attaches, bytes reach the terminal only via draw.c.
+# draws, the UI never attaches, bytes reach the terminal only via draw.c;
+# and the shapes of doc/architecture.md: one list widget, one command
+# table, one pane registry, jobs routed to their handler.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_srcdir" || exit 1
 
@@ -19,5 +21,53 @@ ok "$([ -z "$raw_out" ]; echo $?)" "only ui/draw.c writes strings to the termina
 # so at least: no printf-family call in src/ writes to the terminal device.
 tty_writes=$(grep -rlE '/dev/tty' src ui || true)
 ok "$([ -z "$tty_writes" ]; echo $?)" "nothing opens /dev/tty behind the terminal layer ${tty_writes:+(found in $tty_writes)}"
+
+# ---- one shape for each concern (doc/architecture.md) ----
+
+# Navigation is written once, in the list widget.
+nav=$(grep -nE 'case[[:space:]]+KEY_(UP|DOWN|PPAGE|NPAGE|HOME|END)\b' ui/*.c | grep -v '^ui/table\.c:' || true)
+ok "$([ -z "$nav" ]; echo $?)" "navigation keys are handled only in ui/table.c ${nav:+(found: $nav)}"
+# The terminal size comes from one place.
+size=$(grep -nE '\b(LINES|COLS)\b' ui/*.c | grep -v '^ui/draw\.c:' || true)
+ok "$([ -z "$size" ]; echo $?)" "the terminal size is read only in ui/draw.c (draw_rows/draw_cols) ${size:+(found: $size)}"
+# Sorting with a context, never through a static one.
+qs=$(grep -nE '\bqsort[[:space:]]*\(' ui/*.c || true)
+ok "$([ -z "$qs" ]; echo $?)" "ui/ sorts with qsort_r ${qs:+(found: $qs)}"
+
+# Every subcommand is one cmd_entry in the table; only the runner parses.
+for f in src/cmd/cmd-*.c; do
+	n=$(basename "$f" .c | sed 's/^cmd-//')
+	check "$f exports one const struct cmd_entry cmd_${n}_entry" \
+		sh -c "[ \$(grep -cE '^const struct cmd_entry cmd_${n}_entry = \\{' '$f') = 1 ]"
+	check "src/main.c lists &cmd_${n}_entry" grep -q "&cmd_${n}_entry" src/main.c
+done
+parsers=$(grep -lE '\bgetopt(_long)?[[:space:]]*\(' src/cmd/*.c | grep -v '^src/cmd/run\.c$' || true)
+ok "$([ -z "$parsers" ]; echo $?)" "only src/cmd/run.c calls getopt ${parsers:+(found in $parsers)}"
+
+# Jobs are submitted from src/ with their handler; messages are routed by
+# job id, never broadcast to the screens.
+direct=$(grep -lE '\bworkers_submit[[:space:]]*\(' ui/*.c || true)
+ok "$([ -z "$direct" ]; echo $?)" "ui/ submits jobs through the backends' *_submit functions ${direct:+(found in $direct)}"
+bcast=$(grep -nE 'ops->message|ui_watch' ui/*.c ui/*.h || true)
+ok "$([ -z "$bcast" ]; echo $?)" "ring messages go to their job's handler only ${bcast:+(found: $bcast)}"
+
+# Every pane is described once, in src/pane/, and the detail screen and
+# pscope show both take it from there.
+for f in src/pane/*.c; do
+	n=$(basename "$f" .c)
+	[ "$n" = pane ] && continue
+	check "src/pane/$n.c is in the registry (pane_descs[])" grep -q "&pane_desc_$n\b" src/pane/pane.c
+	check "ui/pane-$n.c shows it on the detail screen" grep -q "&pane_desc_$n\b" "ui/pane-$n.c"
+done
+dup=$(grep -nE '\.(source|hotkey|refresh_ms)[[:space:]]*=' ui/*.c || true)
+ok "$([ -z "$dup" ]; echo $?)" "no pane describes itself again in ui/ ${dup:+(found: $dup)}"
+
+# Smaller shapes: one PF_KTHREAD, signals through target_signal, the
+# freeze shared at src/ level.
+kt=$(grep -rnE '0x0*200000' src ui --include=*.c --include=*.h | grep -v '^src/proc/stat\.h:' || true)
+ok "$([ -z "$kt" ]; echo $?)" "PF_KTHREAD is defined once (src/proc/stat.h) ${kt:+(found: $kt)}"
+sig=$(grep -rlE '\bkill[[:space:]]*\([a-z_]|SYS_pidfd_send_signal' src ui --include=*.c | grep -vE '^src/(target|doors-probe)\.c$' || true)
+ok "$([ -z "$sig" ]; echo $?)" "signals are sent through target_signal() ${sig:+(found in $sig)}"
+ok "$([ -e src/freeze.c ] && ! [ -e src/stack/freeze.c ]; echo $?)" "the freeze lives at src/ level (shared by stack and core)"
 
 done_testing

@@ -1,29 +1,36 @@
 #!/bin/sh
-# The teaching layer: every screen and every pane names a help text (its
-# `.help = "NAME"` in ui/), data/help/NAME.txt exists, is installed (listed
-# in a make fragment) and fits an 80-column terminal. New screens and panes
-# are found from the code, so one without help fails here.
+# The teaching layer: every screen (ui/screen-*.c) and every pane (its
+# description in src/pane/*.c) names a help text (`.help = "NAME"`),
+# data/help/NAME.txt exists, is installed (listed in a make fragment) and
+# fits an 80-column terminal. New screens and panes are found from the
+# code, so one without help fails here.
 . "$top_srcdir/tests/lib.sh"
 cd "$top_srcdir" || exit 1
 
-# Every screen (struct screen_ops) names its help: `.help = "NAME"` ->
-# data/help/NAME.txt. Every pane (struct pane_ops) has a name:
-# `.name = "NAME"` -> data/help/pane-NAME.txt.
+# Every screen (struct screen_ops) and every pane (struct pane_desc) names
+# its help: `.help = "NAME"` -> data/help/NAME.txt; a pane's is
+# pane-<its .name>.
 for f in ui/screen-*.c; do
 	[ -e "$f" ] || continue
 	grep -qE 'struct screen_ops [a-z_0-9]+ *= *\{' "$f" || continue
 	check "$f names its help text (.help = \"...\")" grep -qE '\.help[[:space:]]*=[[:space:]]*"[^"]+"' "$f"
 done
-panes=""
+for f in src/pane/*.c; do
+	[ -e "$f" ] || continue
+	grep -qE 'struct pane_desc [a-z_0-9]+ *= *\{' "$f" || continue
+	d=$(sed -n '/struct pane_desc [a-z_0-9]* *= *{/,/^};/p' "$f")
+	n=$(echo "$d" | grep -oE '\.name[[:space:]]*=[[:space:]]*"[^"]+"' | head -1 | sed 's/.*"\(.*\)"/\1/')
+	h=$(echo "$d" | grep -oE '\.help[[:space:]]*=[[:space:]]*"[^"]+"' | head -1 | sed 's/.*"\(.*\)"/\1/')
+	ok "$([ -n "$n" ] && [ "$h" = "pane-$n" ]; echo $?)" "$f: pane '$n' names its help pane-$n (.help = \"$h\")"
+done
+# Every TUI pane (struct pane_ops) is one of the registry's.
 for f in ui/pane-*.c; do
 	[ -e "$f" ] || continue
 	grep -qE 'struct pane_ops [a-z_0-9]+ *= *\{' "$f" || continue
-	n=$(sed -n '/struct pane_ops [a-z_0-9]* *= *{/,/^};/p' "$f" | grep -oE '\.name[[:space:]]*=[[:space:]]*"[^"]+"' | head -1 | sed 's/.*"\(.*\)"/\1/')
-	ok "$([ -n "$n" ]; echo $?)" "$f names its pane (.name = \"...\")"
-	[ -n "$n" ] && panes="$panes pane-$n"
+	check "$f takes its description from src/pane/ (.desc = &pane_desc_...)" grep -qE '\.desc[[:space:]]*=[[:space:]]*&pane_desc_[a-z_0-9]+' "$f"
 done
 
-names=$( (grep -hoE '\.help[[:space:]]*=[[:space:]]*"[^"]+"' ui/*.c | sed 's/.*"\(.*\)"/\1/'; for p in $panes; do echo "$p"; done) | sort -u)
+names=$(grep -hoE '\.help[[:space:]]*=[[:space:]]*"[^"]+"' ui/*.c src/pane/*.c | sed 's/.*"\(.*\)"/\1/' | sort -u)
 ok "$([ -n "$names" ]; echo $?)" "help names found in ui/ ($(echo $names | wc -w))"
 for n in $names; do
 	f=data/help/$n.txt

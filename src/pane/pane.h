@@ -1,0 +1,69 @@
+/* The detail panes, each described once: its name and aliases, its title
+ * and key, where its data comes from, the /proc file whose refusal names
+ * the door, how often the TUI reads it, its help text, and its batch
+ * output. The TUI's panes (ui/pane-*.c: reading, drawing and keys) and
+ * `pscope show` (text and JSON) both take them from here, as door_render
+ * feeds both `pscope doors` and the Doors screen.
+ *
+ * Adding a pane: src/pane/NAME.c (its struct pane_desc and its show
+ * function), an entry in pane_descs[] (pane.c), ui/pane-NAME.c for the TUI
+ * and data/help/pane-NAME.txt. */
+#ifndef PS_PANE_PANE_H
+#define PS_PANE_PANE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "out/json.h"
+
+enum pane_id { PANE_STATUS, PANE_FD, PANE_MAPS, PANE_MEM, PANE_THREADS, PANE_COUNT };
+
+/* One `pscope show` run over the panes of one process. */
+struct pane_show {
+	pid_t pid;
+	int dirfd;                     /* /proc/PID */
+	bool json, smaps;
+	bool kthread;                  /* no address space: maps/mem are empty */
+	double interval;               /* seconds between two reads for rates */
+	int repeat;                    /* re-reads timed on stderr */
+	struct json_object *jpanes;    /* JSON: "panes" */
+	int failed;                    /* a pane could not be read */
+};
+
+struct pane_desc {
+	enum pane_id id;
+	const char *name;              /* "fd": `pscope show --pane fd`, the JSON key */
+	const char *aliases[2];        /* other names --pane takes ("fds") */
+	const char *title;             /* "FDs" on the detail screen's tab bar */
+	int hotkey;                    /* '2' switches to it */
+	const char *source;            /* where the data comes from ("PID": the pid) */
+	const char *file;              /* the /proc/PID file named when access is refused */
+	int refresh_ms;                /* the TUI reads it at most this often */
+	const char *help;              /* data/help/<help>.txt explains every field */
+	/* Read the pane once; print it (text) or add it to s->jpanes (JSON). */
+	void (*show)(struct pane_show *s);
+};
+
+extern const struct pane_desc pane_desc_status, pane_desc_fd, pane_desc_maps, pane_desc_mem, pane_desc_threads;
+/* Every pane, in tab order (index: enum pane_id). */
+extern const struct pane_desc *const pane_descs[PANE_COUNT];
+
+/* The pane with that name or alias, NULL if none. */
+const struct pane_desc *pane_desc_find(const char *name);
+/* The source line for pid ("PID" replaced; pid 0 keeps "PID"). */
+const char *pane_source(const struct pane_desc *p, pid_t pid, char *buf, size_t size);
+
+/* For the show functions: the text section header; a refusal (the door
+ * sentence, or an error object in JSON); helpers. */
+void pane_show_section(const struct pane_show *s, const struct pane_desc *p, const char *source);
+void pane_show_error(struct pane_show *s, const struct pane_desc *p, int err, const char *file);
+void pane_kb_json(struct json_object *o, const char *key, long kb);
+void pane_kb_text(const char *label, long kb);
+double pane_ms_since(unsigned long long t0_ns);
+/* --repeat: the min/median/max of n read times on stderr. */
+void pane_report_times(const char *what, double *t, int n, size_t items, const char *unit);
+/* Sleep for the rate interval. */
+void pane_sleep(double seconds);
+
+#endif

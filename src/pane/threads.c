@@ -1,0 +1,89 @@
+/* The Threads pane: every thread, its state, CPU, wait channel, system
+ * call, switches and run-queue delay. */
+#include "pane/pane.h"
+#include "out/escape.h"
+#include "util.h"
+#include "proc/task.h"
+
+#include <stdio.h>
+
+static void show_threads(struct pane_show *s)
+{
+	struct proc_threads a = { 0 }, b = { 0 };
+	int err = proc_threads_read(s->dirfd, &b);
+	bool rates = false;
+
+	if (!err && s->interval > 0) {
+		struct proc_threads tmp = a;
+		a = b;
+		b = tmp;
+		pane_sleep(s->interval);
+		err = proc_threads_read(s->dirfd, &b);
+		if (!err) {
+			proc_threads_rates(&a, &b);
+			rates = true;
+		}
+	}
+	if (err) {
+		pane_show_error(s, &pane_desc_threads, err, "task");
+		goto out;
+	}
+	if (s->json) {
+		struct json_object *arr = json_object_new_array();
+		for (size_t i = 0; i < b.n; i++) {
+			const struct proc_thread *t = &b.v[i];
+			struct json_object *e = json_object_new_object();
+			char st[2] = { t->state, 0 }, buf[96];
+			out_json_int(e, "tid", t->tid);
+			out_json_str(e, "name", t->comm);
+			out_json_str(e, "state", st);
+			if (rates)
+				out_json_double(e, "cpu_pct", t->cpu_pct);
+			out_json_int(e, "cpu", t->processor);
+			out_json_str(e, "wchan", t->wchan[0] ? t->wchan : NULL);
+			out_json_str(e, "syscall", proc_thread_syscall_str(t, buf, sizeof(buf)));
+			if (t->syscall_nr >= 0) {
+				out_json_int(e, "syscall_nr", t->syscall_nr);
+				snprintf(buf, sizeof(buf), "0x%llx", t->syscall_args[0]);
+				out_json_str(e, "syscall_arg0", buf);
+			}
+			out_json_int(e, "voluntary_ctxt_switches", (long long)t->vol_ctxt);
+			out_json_int(e, "nonvoluntary_ctxt_switches", (long long)t->nonvol_ctxt);
+			if (t->have_schedstat) {
+				out_json_int(e, "run_ns", (long long)t->run_ns);
+				out_json_int(e, "runqueue_wait_ns", (long long)t->wait_ns);
+				if (rates)
+					out_json_double(e, "runqueue_wait_ms_per_s", t->wait_ms_per_s);
+			}
+			json_object_array_add(arr, e);
+		}
+		json_object_object_add(s->jpanes, "threads", arr);
+		goto out;
+	}
+	pane_show_section(s, &pane_desc_threads, NULL);
+	printf("%7s %-16s %s %6s %3s %-20s %-28s %9s %9s %8s\n", "TID", "NAME", "S", "CPU%", "CPU", "WCHAN", "SYSCALL",
+	       "VOLCSW", "INVOLCSW", "RQ_MS/S");
+	for (size_t i = 0; i < b.n; i++) {
+		const struct proc_thread *t = &b.v[i];
+		char sc[96];
+		printf("%7d %-16s %c %6.1f %3d %-20s %-28s %9lu %9lu %8.1f\n", (int)t->tid, esc(t->comm), t->state,
+		       t->cpu_pct, t->processor, t->wchan[0] ? esc(t->wchan) : "-",
+		       proc_thread_syscall_str(t, sc, sizeof(sc)), t->vol_ctxt, t->nonvol_ctxt, t->wait_ms_per_s);
+	}
+	printf("%zu threads\n", b.n);
+out:
+	proc_threads_free(&a);
+	proc_threads_free(&b);
+}
+
+const struct pane_desc pane_desc_threads = {
+	.id = PANE_THREADS,
+	.name = "threads",
+	.title = "Threads",
+	.hotkey = '5',
+	.source = "/proc/PID/task/TID/{stat,status,syscall,wchan,schedstat}; syscall needs ptrace access",
+	.file = "task",
+	.refresh_ms = 900,
+	.help = "pane-threads",
+	.show = show_threads,
+};
