@@ -269,7 +269,7 @@ static bool coreread_message(void *ctx, struct ring_msg *m)
 		/* The stack view owns the dump; the core view keeps the rest. */
 		stack_view_set(&s->sv, s->cv->dump);
 		s->cv->dump = NULL;
-		s->sv.source = true;
+		s->sv.show_lines = true;
 		s->failed = false;
 		return true;
 	case RING_ERROR:

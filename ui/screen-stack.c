@@ -85,7 +85,7 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 	const struct stk_dump *d = s->v.d;
 	draw_textf(y0, 0, -1, draw_attr(COL_TITLE),
 		   " Stacks of %d (%s): stopped %zu threads for %.1f ms | %zu groups, %zu frames | %s%s", (int)d->target.pid,
-		   d->comm, d->n_stopped, d->pause_ms, d->n_groups, d->n_frames, s->v.source ? "file:line " : "",
+		   d->comm, d->n_stopped, d->pause_ms, d->n_groups, d->n_frames, s->v.show_lines ? "file:line " : "",
 		   s->v.inlines ? "inlines" : "");
 	stack_view_draw(&s->v, y0 + 1, rows - 1);
 }

@@ -150,7 +150,7 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 			line = sym ? sym->line : 0;
 		}
 		x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), "  (%s)%s", mod, f->by_fp ? " fp" : "");
-		if (s->source && file)
+		if (s->show_lines && file)
 			draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), "  %s:%d", file, line);
 		break;
 	}
@@ -217,7 +217,7 @@ bool stack_view_key(struct stack_view *s, int ch)
 				s->open[g] = any_closed;
 		}
 		break;
-	case 'l': s->source = !s->source; break;
+	case 'l': s->show_lines = !s->show_lines; break;
 	case 'i': s->inlines = !s->inlines; break;
 	default:
 		return table_key(&s->tab, ch, NULL, NULL) != TABLE_KEY_NONE;

@@ -13,7 +13,7 @@ struct stk_dump;
 struct stack_view {
 	struct stk_dump *d;  /* owned */
 	bool *open;          /* per group: expanded */
-	bool source, inlines;
+	bool show_lines, inlines; /* l: file:line, i: inlined calls */
 	struct table tab;    /* rows: the lines of the layout */
 };
 
