@@ -2,6 +2,7 @@
  * probes and the report live in doors-probe.c, the tool table and the
  * rendering in doors-text.c. */
 #include "doors.h"
+#include "i18n.h"
 #include "proc/stat.h"
 #include "proc/status.h"
 #include "util.h"
@@ -383,6 +384,17 @@ static int explain_signal(struct ps_error *e, const struct victim *v, int err, c
 	return -err;
 }
 
+/* A zombie, or a process past exit() whose threads are being torn down
+ * (PF_EXITING in its stat flags). */
+static bool exiting(const struct victim *v)
+{
+	struct proc_stat ps;
+
+	if (v->have_st && (v->st.state == 'Z' || v->st.state == 'X'))
+		return true;
+	return v->dirfd >= 0 && proc_stat_read(v->dirfd, &ps) == 0 && (ps.state == 'Z' || ps.state == 'X' || (ps.flags & 0x4 /* PF_EXITING */));
+}
+
 int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const char *what)
 {
 	struct victim v = { .pid = pid, .dirfd = -1 };
@@ -396,6 +408,11 @@ int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const ch
 	if (!v.have_st && (err == ESRCH || err == ENOENT || err == EPERM || err == EACCES)) {
 		/* Refused because it is gone (or it went meanwhile). */
 		r = ps_error_set(e, ESRCH, "cannot %s: process %d has exited", what, (int)pid);
+	} else if ((err == EPERM || err == EACCES) && op != PS_OP_READ_PROC && op != PS_OP_SIGNAL &&
+		   exiting(&v)) {
+		/* ptrace refuses a process that is exiting (or a zombie) with
+		 * EPERM: that is its exit, not a closed door. */
+		r = ps_error_set(e, ESRCH, _("cannot %s: process %d exited during the attach"), what, (int)pid);
 	} else if (err == ESRCH || err == ENOENT) {
 		if (v.have_st && (v.st.state == 'Z' || v.st.vm_size < 0) && op != PS_OP_SIGNAL &&
 		    op != PS_OP_READ_PROC)

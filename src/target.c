@@ -1,5 +1,6 @@
 #include "target.h"
 #include "doors.h"
+#include "i18n.h"
 #include "proc/stat.h"
 #include "util.h"
 
@@ -89,9 +90,11 @@ int target_verify(const struct target *t, struct ps_error *e)
 {
 	struct proc_stat st;
 
-	if (proc_stat_read(t->dirfd, &st) < 0 || st.starttime != t->id.starttime || st.state == 'Z' ||
-	    st.state == 'X')
+	if (proc_stat_read(t->dirfd, &st) < 0 || st.starttime != t->id.starttime || st.state == 'X')
 		return ps_error_set(e, ESRCH, "process %d has exited", (int)t->id.pid);
+	if (st.state == 'Z')
+		return ps_error_set(e, ESRCH, _("process %d is a zombie: it has exited and its parent (PID %d) has not reaped it"),
+				    (int)t->id.pid, (int)st.ppid);
 	return 0;
 }
 

@@ -121,12 +121,11 @@ static void print_json(struct ptable *pt, const struct proc_view *v, const struc
 		char cmd[4200], st[2] = { r->state, 0 };
 		ptable_fill_shr(pt, r);
 		o = json_object_new_object();
-		out_json_int(o, "pid", r->pid);
+		out_json_process(o, r->pid, r->starttime, r->comm, r->user, r->cmdline);
 		out_json_int(o, "ppid", r->ppid);
 		out_json_int(o, "tgid", r->tgid);
 		out_json_bool(o, "thread", r->is_thread);
 		out_json_bool(o, "kernel_thread", r->is_kthread);
-		out_json_str(o, "user", r->user);
 		out_json_int(o, "uid", r->uid);
 		out_json_int(o, "priority", r->priority);
 		out_json_int(o, "nice", r->nice);
@@ -138,9 +137,6 @@ static void print_json(struct ptable *pt, const struct proc_view *v, const struc
 		out_json_double(o, "mem", round1(r->mem));
 		out_json_double(o, "time", (double)r->ticks / (double)hz);
 		out_json_int(o, "nlwp", r->nlwp);
-		out_json_int(o, "starttime", (long long)r->starttime);
-		out_json_str(o, "comm", r->comm);
-		out_json_str(o, "cmdline", r->cmdline);
 		out_json_str(o, "command", proc_row_command(r, cmd, sizeof(cmd)));
 		if (tree)
 			out_json_int(o, "depth", r->depth);

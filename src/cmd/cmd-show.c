@@ -81,11 +81,10 @@ static struct json_object *header_json(pid_t pid, const struct proc_info *hdr)
 {
 	struct json_object *root = json_object_new_object();
 
-	out_json_int(root, "pid", pid);
+	out_json_process(root, pid, hdr->stat.starttime, hdr->stat.comm, hdr->user, hdr->cmdline);
+	/* The names of the first JSON format, kept for its readers. */
 	out_json_str(root, "name", hdr->stat.comm);
 	out_json_int(root, "starttime_ticks", (long long)hdr->stat.starttime);
-	out_json_str(root, "user", hdr->user);
-	out_json_str(root, "cmdline", hdr->cmdline);
 	return root;
 }
 
@@ -123,6 +122,7 @@ static int show_exec(void *state, pid_t pid)
 	}
 	struct pane_show s = {
 		.pid = pid, .dirfd = t.dirfd, .json = a->json, .smaps = a->smaps, .kthread = hdr.kthread,
+		.zombie = hdr.stat.state == 'Z', .ppid = hdr.stat.ppid,
 		.interval = a->interval, .repeat = a->repeat,
 	};
 	if (s.json) {

@@ -72,6 +72,19 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	out_json_print(stdout, o, 1);
 }
 
+/* Zero samples is a result, but never an unexplained one. */
+static void explain_no_samples(const struct samp_snapshot *s)
+{
+	if (s->samples)
+		return;
+	if (s->cpu_proc * s->freq < 3)
+		fprintf(stderr, _("pscope top: no samples: process %d used %.2f s of CPU time in %.1f s, too little for samples at %d Hz (perf samples running threads only); sample it longer or while it is busy\n"),
+			(int)s->target.pid, s->cpu_proc, s->elapsed, s->freq);
+	else
+		fprintf(stderr, _("pscope top: no samples although /proc counts %.2f s of CPU time for process %d: perf delivered none (door: security module or sandbox policy; check its denials in the kernel log)\n"),
+			s->cpu_proc, (int)s->target.pid);
+}
+
 struct top_args {
 	double duration;
 	long freq;
@@ -165,6 +178,7 @@ static int top_exec(void *state, pid_t pid)
 		print_json(snap, &v);
 	else
 		print_text(snap, &v);
+	explain_no_samples(snap);
 	if (folded && out_folded_save(folded, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
 		rc = cmd_fail("top", &e);
 	samp_view_free(&v);

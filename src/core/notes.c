@@ -60,14 +60,27 @@ static void ticks_to_tv(unsigned long ticks, struct timeval *tv)
 	tv->tv_usec = (suseconds_t)((ticks % (unsigned long)hz) * 1000000 / (unsigned long)hz);
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
 /* "Key:\t<hex>" from a status text; 0 when absent. */
 static unsigned long status_hex(const char *txt, size_t len, const char *key)
 {
 	size_t kl = strlen(key);
 
 	for (const char *p = txt; p && p < txt + len;) {
-		if ((size_t)(txt + len - p) > kl && !memcmp(p, key, kl))
-			return strtoul(p + kl, NULL, 16);
+		if ((size_t)(txt + len - p) > kl && !memcmp(p, key, kl)) {
+			/* Hex digits within len only: the text need not end in a NUL. */
+			unsigned long v = 0;
+			const char *q = p + kl;
+			while (q < txt + len && (*q == ' ' || *q == '\t'))
+				q++;
+			for (int d; q < txt + len && (d = hexval(*q)) >= 0; q++)
+				v = v << 4 | (unsigned long)d;
+			return v;
+		}
 		p = memchr(p, '\n', (size_t)(txt + len - p));
 		if (p)
 			p++;

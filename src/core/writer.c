@@ -4,6 +4,7 @@
 #include "core/notes.h"
 #include "doors.h"
 #include "freeze.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <elf.h>
@@ -180,6 +181,12 @@ static int free_space(const char *dir, uint64_t *out, struct ps_error *e)
 	if (statvfs(dir, &vfs) < 0)
 		return fs_error(e, errno, "choose another destination (-o FILE)", "cannot check the free space in %s",
 				dir);
+	/* A directory nobody may write to is refused for that, not for the
+	 * space it lacks (a read-only filesystem shows little or none free). */
+	if (vfs.f_flag & ST_RDONLY)
+		return door_file_refused(e, dir, EROFS, "create a file in");
+	if (faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
+		return door_file_refused(e, dir, errno, "create a file in");
 	*out = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Decode one UTF-8 sequence; returns its length, or 0 if invalid. */
@@ -49,6 +50,30 @@ bool utf8_valid(const char *s, size_t len)
 		i += n;
 	}
 	return true;
+}
+
+char *utf8_repair(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = malloc(len * 3 + 1), *o = out;
+	uint32_t cp;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_decode(p + i, len - i, &cp);
+		if (n) {
+			memcpy(o, p + i, n);
+			o += n;
+			i += n;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3); /* U+FFFD */
+			o += 3;
+			i++;
+		}
+	}
+	*o = '\0';
+	return out;
 }
 
 static bool is_format_char(uint32_t cp)

@@ -7,6 +7,10 @@
 #include <stddef.h>
 
 bool utf8_valid(const char *s, size_t len);
+/* A malloc'd copy of s[0..len) in which each byte that is not part of valid
+ * UTF-8 became U+FFFD; everything else stays as it was (raw). NULL if out of
+ * memory. For JSON, which must be valid UTF-8 but keeps strings raw. */
+char *utf8_repair(const char *s, size_t len);
 
 /* Copy s[0..len) to out as valid, printable UTF-8: C0 controls and DEL as
  * "\n", "\t", "\e" or "\xNN"; C1 controls (U+0080..U+009F) as "\u0085";

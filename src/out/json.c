@@ -1,6 +1,7 @@
 #include "out/json.h"
 #include "out/escape.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int out_json_print(FILE *f, struct json_object *obj, int pretty)
@@ -22,8 +23,11 @@ void out_json_str(struct json_object *obj, const char *key, const char *s)
 		json_object_object_add(obj, key, json_object_new_string(s));
 		return;
 	}
-	/* Invalid UTF-8 would make invalid JSON: show it escaped instead. */
-	json_object_object_add(obj, key, json_object_new_string(esc(s)));
+	/* Invalid UTF-8 would make invalid JSON: only those bytes become
+	 * U+FFFD, the rest stays raw like every other string. */
+	char *r = utf8_repair(s, len);
+	json_object_object_add(obj, key, r ? json_object_new_string(r) : NULL);
+	free(r);
 }
 
 void out_json_int(struct json_object *obj, const char *key, long long v)
@@ -39,4 +43,14 @@ void out_json_double(struct json_object *obj, const char *key, double v)
 void out_json_bool(struct json_object *obj, const char *key, int v)
 {
 	json_object_object_add(obj, key, json_object_new_boolean(v));
+}
+
+void out_json_process(struct json_object *obj, long long pid, unsigned long long starttime, const char *comm,
+		      const char *user, const char *cmdline)
+{
+	out_json_int(obj, "pid", pid);
+	out_json_int(obj, "starttime", (long long)starttime);
+	out_json_str(obj, "comm", comm);
+	out_json_str(obj, "user", user);
+	out_json_str(obj, "cmdline", cmdline);
 }

@@ -42,6 +42,8 @@ static void show_fd(struct pane_show *s)
 	struct proc_net net = { 0 };
 	int err;
 
+	if (pane_show_zombie(s, &pane_desc_fd))
+		return;
 	if (s->repeat) {
 		time_fds(s, &l, &net, false, "fd pane (links, types, sockets; fdinfo of 50 visible rows)");
 		time_fds(s, &l, &net, true, "fd with every fdinfo (batch output)");
@@ -79,7 +81,9 @@ static void show_fd(struct pane_show *s)
 			const struct proc_sock *sk = f->type == FDT_SOCKET ? proc_net_find(&net, f->ino) : NULL;
 			if (f->ino)
 				out_json_int(e, "inode", (long long)f->ino);
-			if (sk) {
+			if (sk && sk->ambiguous)
+				out_json_bool(e, "socket_ambiguous", 1);
+			else if (sk) {
 				struct json_object *so = json_object_new_object();
 				out_json_str(so, "proto", proc_net_proto_name(sk->proto));
 				if (sk->proto == NET_NETLINK)
@@ -127,7 +131,7 @@ const struct pane_desc pane_desc_fd = {
 	.aliases = { "fds" },
 	.title = "FDs",
 	.hotkey = '2',
-	.source = "/proc/PID/fd + fdinfo, sockets via /proc/PID/net/{unix,udp,udp6,netlink,tcp,tcp6}; needs ptrace-read access",
+	.source = "/proc/PID/fd + fdinfo, sockets via sock_diag (NETLINK_SOCK_DIAG; else /proc/PID/net/{unix,udp,udp6,netlink,tcp,tcp6}); needs ptrace-read access",
 	.file = "fd",
 	.refresh_ms = 900,
 	.help = "pane-fd",

@@ -13,8 +13,12 @@ static void show_maps(struct pane_show *s)
 	struct proc_maps m = { 0 };
 	struct proc_map_agg *agg = NULL;
 	size_t nagg = 0;
-	double *times = s->repeat ? calloc((size_t)s->repeat, sizeof(double)) : NULL;
+	double *times;
 	int err = 0;
+
+	if (pane_show_zombie(s, &pane_desc_maps))
+		return;
+	times = s->repeat ? calloc((size_t)s->repeat, sizeof(double)) : NULL;
 
 	for (int i = 0; i <= s->repeat; i++) {
 		uint64_t t0 = now_ns();

@@ -12,6 +12,8 @@ static void show_mem(struct pane_show *s)
 	struct proc_rollup r;
 	int err = proc_rollup_read(s->dirfd, &r);
 
+	if (err && pane_show_zombie(s, &pane_desc_mem))
+		return;
 	if (err && s->kthread) {
 		if (s->json)
 			json_object_object_add(s->jpanes, "mem", json_object_new_object());

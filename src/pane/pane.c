@@ -1,6 +1,7 @@
 /* The pane registry and what the panes' batch output shares. */
 #include "pane/pane.h"
 #include "doors.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "util.h"
 
@@ -77,6 +78,22 @@ void pane_show_error(struct pane_show *s, const struct pane_desc *p, int err, co
 		pane_show_section(s, p, src);
 		printf("refused: %s\n", esc(ps_error_str(&e, buf, sizeof(buf))));
 	}
+	/* The exit status says a pane failed: stderr says which. */
+	fprintf(stderr, _("pscope show: %s pane: %s\n"), p->name, esc(ps_error_str(&e, buf, sizeof(buf))));
+}
+
+bool pane_show_zombie(struct pane_show *s, const struct pane_desc *p)
+{
+	if (!s->zombie)
+		return false;
+	if (s->json) {
+		json_object_object_add(s->jpanes, p->name, json_object_new_object());
+	} else {
+		pane_show_section(s, p, NULL);
+		printf(_("zombie: it has exited and its parent (PID %d) has not reaped it; it has no memory or open files\n"),
+		       (int)s->ppid);
+	}
+	return true;
 }
 
 void pane_kb_json(struct json_object *o, const char *key, long kb)

@@ -25,6 +25,8 @@ struct pane_show {
 	int dirfd;                     /* /proc/PID */
 	bool json, smaps;
 	bool kthread;                  /* no address space: maps/mem are empty */
+	bool zombie;                   /* exited, not reaped: no memory, no fds */
+	pid_t ppid;
 	double interval;               /* seconds between two reads for rates */
 	int repeat;                    /* re-reads timed on stderr */
 	struct json_object *jpanes;    /* JSON: "panes" */
@@ -58,6 +60,8 @@ const char *pane_source(const struct pane_desc *p, pid_t pid, char *buf, size_t 
  * sentence, or an error object in JSON); helpers. */
 void pane_show_section(const struct pane_show *s, const struct pane_desc *p, const char *source);
 void pane_show_error(struct pane_show *s, const struct pane_desc *p, int err, const char *file);
+/* A zombie's empty pane says why instead of failing: true when it did. */
+bool pane_show_zombie(struct pane_show *s, const struct pane_desc *p);
 void pane_kb_json(struct json_object *o, const char *key, long kb);
 void pane_kb_text(const char *label, long kb);
 double pane_ms_since(unsigned long long t0_ns);

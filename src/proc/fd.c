@@ -460,7 +460,10 @@ const char *proc_fd_describe(const struct proc_fd *f, const struct proc_net *net
 {
 	const struct proc_sock *s = f->type == FDT_SOCKET && net ? proc_net_find(net, f->ino) : NULL;
 
-	if (s && s->proto == NET_NETLINK)
+	if (s && s->ambiguous)
+		snprintf(buf, size, "%s (ambiguous: /proc/net/%s lists this inode twice, a socket name forged a line)",
+			 f->target, proc_net_proto_name(s->proto));
+	else if (s && s->proto == NET_NETLINK)
 		snprintf(buf, size, "netlink %s %s", proc_netlink_family(s), s->local);
 	else if (s && s->proto == NET_UNIX) {
 		char peer[48] = "";

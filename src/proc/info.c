@@ -1,4 +1,5 @@
 #include "proc/info.h"
+#include "proc/sysinfo.h"
 #include "util.h"
 
 #include <errno.h>
@@ -82,11 +83,9 @@ static void id_name(bool user, unsigned id, char *out, size_t size)
 
 static double boot_epoch(double *uptime)
 {
-	char buf[128];
 	struct timespec rt;
-	*uptime = 0;
-	if (read_file_at(AT_FDCWD, "/proc/uptime", buf, sizeof(buf)) > 0)
-		*uptime = strtod(buf, NULL);
+	if (sys_uptime_read(uptime) < 0)
+		*uptime = 0;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	return (double)rt.tv_sec + rt.tv_nsec / 1e9 - *uptime;
 }

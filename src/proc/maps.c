@@ -126,8 +126,10 @@ static void parse_smaps_field(const char *line, const char *le, struct proc_map 
 		m->vmflags = parse_vmflags(line + 8, le);
 		return;
 	}
-	if (!memcmp(line, "Shared_Dirty:", 13) || !memcmp(line, "Private_Dirty:", 14)) {
-		p = memchr(line, ':', (size_t)(le - line)) + 1;
+	/* Compare only within the line: the last one may be shorter than the key. */
+	size_t ll = (size_t)(le - line);
+	if ((ll >= 13 && !memcmp(line, "Shared_Dirty:", 13)) || (ll >= 14 && !memcmp(line, "Private_Dirty:", 14))) {
+		p = (const char *)memchr(line, ':', ll) + 1;
 		while (p < le && *p == ' ')
 			p++;
 		if (m->dirty_kb < 0)

@@ -183,6 +183,7 @@ int proc_net_parse(const char *buf, size_t len, enum proc_net_proto proto, struc
 {
 	const char *p = buf, *end = buf + len;
 	bool first = true;
+	size_t lines = 0, good = 0;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -202,11 +203,14 @@ int proc_net_parse(const char *buf, size_t len, enum proc_net_proto proto, struc
 		int r = proto == NET_UNIX      ? parse_unix_line(line, le, s)
 			: proto == NET_NETLINK ? parse_netlink_line(line, le, s)
 					       : parse_inet_line(line, le, proto == NET_TCP6 || proto == NET_UDP6, s);
-		if (r < 0)
-			return r;
-		out->n++;
+		lines++;
+		/* A bad line is skipped, never the lines after it. */
+		if (r == 0) {
+			out->n++;
+			good++;
+		}
 	}
-	return 0;
+	return lines && !good ? -EINVAL : 0;
 }
 
 int proc_net_unix_peers(int dirfd, struct proc_net *n)
@@ -224,6 +228,8 @@ int proc_net_unix_peers(int dirfd, struct proc_net *n)
 	int fd, err = 0;
 	bool done = false;
 
+	if (n->diag[NET_UNIX])
+		return 0;
 	if (stat("/proc/self/ns/net", &ours) < 0 || fstatat(dirfd, "ns/net", &theirs, 0) < 0)
 		return -errno;
 	if (ours.st_ino != theirs.st_ino || ours.st_dev != theirs.st_dev)
@@ -293,33 +299,93 @@ static bool all_found(const struct proc_net *n, const unsigned long long *want, 
 	return true;
 }
 
+/* Sockets have unique inodes: one listed twice in the text files was forged
+ * by a name shaped like a line. Neither entry can be trusted: one entry
+ * stays, marked ambiguous, with nothing from either line. */
+static void mark_shared_inodes(struct proc_net *n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n->n;) {
+		size_t j = i + 1;
+		while (j < n->n && n->v[j].ino == n->v[i].ino)
+			j++;
+		if (!n->v[i].ino) { /* TIME_WAIT and the like: no fd has them */
+			i = j;
+			continue;
+		}
+		n->v[k] = n->v[i];
+		if (j > i + 1) {
+			struct proc_sock *s = &n->v[k];
+			enum proc_net_proto proto = s->proto;
+			unsigned long long ino = s->ino;
+			memset(s, 0, sizeof(*s));
+			s->ino = ino;
+			s->proto = proto;
+			s->peer_fd = -1;
+			s->ambiguous = true;
+			n->ambiguous++;
+		}
+		k++;
+		i = j;
+	}
+	n->n = k;
+}
+
+static int read_text(int dirfd, enum proc_net_proto p, char **buf, size_t *cap, struct proc_net *out)
+{
+	char path[32];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "net/%s", proto_names[p]);
+	n = read_file_alloc_at(dirfd, path, buf, cap);
+	if (n < 0)
+		return (int)n;
+	return proc_net_parse(*buf, (size_t)n, p, out);
+}
+
 int proc_net_read(int dirfd, struct proc_net *out, const unsigned long long *want, size_t nwant)
 {
 	static const enum proc_net_proto order[] = { NET_UDP, NET_UDP6, NET_NETLINK, NET_UNIX, NET_TCP6, NET_TCP };
 	char *buf = NULL;
 	size_t cap = 0;
-	int ok = 0, last = 0;
+	/* PSCOPE_NO_SOCK_DIAG=1: the text files only (tests, odd kernels). */
+	const char *nodiag = getenv("PSCOPE_NO_SOCK_DIAG");
+	int ok = 0, last = 0, fd = nodiag && *nodiag == '1' ? -ENOSYS : proc_net_diag_open(dirfd);
+	bool text = false;
 
 	out->n = 0;
-	for (int p = 0; p < NET_PROTO_COUNT; p++)
+	out->ambiguous = 0;
+	for (int p = 0; p < NET_PROTO_COUNT; p++) {
 		out->err[p] = -EAGAIN; /* not read */
+		out->diag[p] = false;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
 		enum proc_net_proto p = order[i];
-		char path[32];
-		snprintf(path, sizeof(path), "net/%s", proto_names[p]);
-		ssize_t n = read_file_alloc_at(dirfd, path, &buf, &cap);
-		out->err[p] = n < 0 ? (int)n : 0;
-		if (n < 0) {
-			last = (int)n;
+		int r = fd >= 0 ? proc_net_diag_dump(fd, p, out) : fd;
+
+		out->diag[p] = r == 0;
+		if (r < 0) {
+			r = read_text(dirfd, p, &buf, &cap, out);
+			text = true;
+		}
+		out->err[p] = r;
+		if (r < 0) {
+			last = r;
 			continue;
 		}
-		if (proc_net_parse(buf, (size_t)n, p, out) == 0)
-			ok++;
+		ok++;
 		proc_net_index(out);
-		if (want && all_found(out, want, nwant))
+		/* Only what sock_diag said is final: a forged text line is
+		 * caught when the real one is read too. */
+		if (want && !text && all_found(out, want, nwant))
 			break;
 	}
+	if (fd >= 0)
+		close(fd);
 	free(buf);
+	if (text)
+		mark_shared_inodes(out);
 	return ok ? 0 : last;
 }
 

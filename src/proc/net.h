@@ -4,6 +4,7 @@
 #ifndef PS_PROC_NET_H
 #define PS_PROC_NET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum proc_net_proto { NET_TCP, NET_TCP6, NET_UDP, NET_UDP6, NET_UNIX, NET_NETLINK, NET_PROTO_COUNT };
@@ -19,28 +20,47 @@ struct proc_sock {
 	int peer_fd;          /* unix: the other end's fd in the same process, -1 */
 	char local[112];      /* "127.0.0.1:8080", "[::1]:53", unix path or "" */
 	char peer[64];        /* remote endpoint; "" for unix and unconnected */
+	bool ambiguous;       /* text files list this inode twice: nothing known */
 };
 
 struct proc_net {
 	struct proc_sock *v;
 	size_t n, cap;
 	int err[NET_PROTO_COUNT]; /* read errors per file (0, -ENOENT when no IPv6...) */
+	bool diag[NET_PROTO_COUNT]; /* read through sock_diag (else the text file) */
+	unsigned ambiguous;       /* text fallback: entries dropped for a shared inode */
 	unsigned kept;            /* proc_fd_read_net calls that kept it unread */
 };
 
 /* File name under net/ ("tcp6") and protocol label ("tcp6"). */
 const char *proc_net_proto_name(enum proc_net_proto p);
-/* Append the sockets of one file's text to out. Returns 0 or -EINVAL/-ENOMEM. */
+/* Append the sockets of one file's text to out. A line that does not parse
+ * is skipped (a unix path may hold a newline: what follows it is no line of
+ * its own). Returns 0, -EINVAL when no line parsed, or -ENOMEM. */
 int proc_net_parse(const char *buf, size_t len, enum proc_net_proto proto, struct proc_net *out);
-/* Read the files relative to a /proc/PID dirfd and index them. With want
- * (socket inodes, any order), stop as soon as every one is found: the
- * cheap files first, tcp and tcp6 last (the kernel walks its whole
- * connection hash table for them, milliseconds even when nearly empty). */
+/* Append the sockets of one NETLINK_SOCK_DIAG dump reply (netlink messages
+ * as recv() returned them) to out. Returns 1 at the end of the dump
+ * (NLMSG_DONE), 0 when more messages follow, or -errno (the kernel's error,
+ * or -EINVAL for a malformed message). Pure: the fuzzers call it. */
+int proc_net_diag_parse(const void *buf, size_t len, enum proc_net_proto proto, struct proc_net *out);
+/* A NETLINK_SOCK_DIAG socket in the network namespace of the process behind
+ * dirfd (entered by a helper thread when it is not ours). fd or -errno. */
+int proc_net_diag_open(int dirfd);
+/* Dump one protocol's sockets through it into out; on error out is as it
+ * was. 0 or -errno. */
+int proc_net_diag_dump(int fd, enum proc_net_proto proto, struct proc_net *out);
+/* The sockets of the network namespace of the process behind dirfd, indexed:
+ * through sock_diag (as ss does), each protocol the kernel cannot dump that
+ * way from the /proc/PID/net text file instead. With want (socket inodes,
+ * any order), stop as soon as every one is found: the cheap protocols
+ * first, tcp and tcp6 last (the kernel walks its whole connection hash
+ * table for them). When a text file was used, every protocol is read and an
+ * inode listed twice (a name forged to look like a line) resolves to
+ * nothing rather than to the forgery. */
 int proc_net_read(int dirfd, struct proc_net *out, const unsigned long long *want, size_t nwant);
-/* Unix socket peers are not in /proc: ask sock_diag (NETLINK_SOCK_DIAG,
- * UDIAG_SHOW_PEER) and fill peer_ino. Only when the process behind dirfd
- * shares our network namespace (a netlink socket sees its own namespace);
- * returns -EXDEV otherwise, leaving the peers unknown. */
+/* Unix socket peers (peer_ino): already there when unix sockets came from
+ * sock_diag; otherwise asked from sock_diag (UDIAG_SHOW_PEER) when the
+ * process shares our network namespace, else -EXDEV (peers unknown). */
 int proc_net_unix_peers(int dirfd, struct proc_net *n);
 /* Sort by inode (done by proc_net_read; call after proc_net_parse). */
 void proc_net_index(struct proc_net *n);

@@ -113,13 +113,41 @@ int sys_loadavg_parse(const char *buf, size_t len, struct sys_loadavg *out)
 	return 0;
 }
 
+/* One "seconds.hundredths" field as the kernel prints it ("%lu.%02lu"):
+ * digits only, so no exponent, sign, inf or nan gets through, and at most 12
+ * integer digits, so the value converts to any integer type. */
+static int uptime_field(const char **p, const char *end, double *out)
+{
+	double v = 0, scale = 1;
+	int digits = 0;
+
+	while (*p < end && **p >= '0' && **p <= '9' && digits < 13) {
+		v = v * 10 + (**p - '0');
+		(*p)++;
+		digits++;
+	}
+	if (!digits || digits > 12)
+		return -EINVAL;
+	if (*p < end && **p == '.') {
+		(*p)++;
+		for (digits = 0; *p < end && **p >= '0' && **p <= '9'; (*p)++, digits++)
+			if (digits < 9)
+				v += (**p - '0') * (scale /= 10);
+	}
+	*out = v;
+	return 0;
+}
+
 int sys_uptime_parse(const char *buf, size_t len, double *uptime, double *idle)
 {
-	char tmp[128];
+	const char *p = buf, *end = buf + len;
 	double u, i = 0;
 
-	copy_cstr(tmp, sizeof(tmp), buf, len);
-	if (sscanf(tmp, "%lf %lf", &u, &i) < 1 || u < 0)
+	if (uptime_field(&p, end, &u) < 0 || (p < end && *p != ' ' && *p != '\n'))
+		return -EINVAL;
+	while (p < end && *p == ' ')
+		p++;
+	if (p < end && *p != '\n' && (uptime_field(&p, end, &i) < 0 || (p < end && *p != '\n')))
 		return -EINVAL;
 	*uptime = u;
 	if (idle)

@@ -3,6 +3,7 @@
 #include "error.h"
 #include "doors.h"
 #include "out/escape.h"
+#include "out/json.h"
 #include "proc/stat.h"
 #include "proc/status.h"
 
@@ -70,6 +71,19 @@ static void test_escape(void)
 	esc_display("\033\033", 2, out, 4);
 	is_str(out, "\\e", "truncation never splits an escape");
 	ok(!utf8_valid("\xc0\x80", 2), "overlong UTF-8 is invalid");
+
+	/* JSON strings stay raw: a string with an invalid byte is not
+	 * display-escaped, only that byte becomes U+FFFD. */
+	struct json_object *o = json_object_new_object();
+	out_json_str(o, "a", "x\033]2;T\007\xff y\\n\xc3\xa9");
+	out_json_str(o, "b", "\033ok\t");
+	is_str(json_object_get_string(json_object_object_get(o, "a")), "x\033]2;T\007\xef\xbf\xbd y\\n\xc3\xa9",
+	       "JSON: invalid byte replaced, controls and backslashes raw");
+	is_str(json_object_get_string(json_object_object_get(o, "b")), "\033ok\t", "JSON: valid string raw");
+	json_object_put(o);
+	char *r = utf8_repair("\xed\xa0\x80\xf4\x90\x80\x80", 7);
+	is_str(r, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd", "surrogates and > U+10FFFF: one U+FFFD per byte");
+	free(r);
 }
 
 static void test_error(void)

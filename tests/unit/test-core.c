@@ -107,6 +107,20 @@ static void test_notes(void)
 	is_int(ps.pr_gid, 100, "prpsinfo gid");
 	is_str(ps.pr_fname, "a) b", "prpsinfo fname from comm");
 	is_str(ps.pr_psargs, "/bin/prog --flag value", "prpsinfo psargs: NULs become spaces");
+
+	/* Signal masks come from a status slice that need not end in a NUL:
+	 * digits past its length are not part of it. */
+	struct elf_prstatus pr;
+	struct frozen_thread t = { .tid = 42 };
+	struct core_proc_info pi = { .ppid = 1 };
+	const char st2[] = "SigPnd:\t0000000000000100\nShdPnd:\t0000000000000000\nSigBlk:\t00000000000000ff";
+	core_prstatus_fill(&pr, &t, &pi, NULL, 0, st2, sizeof(st2) - 1);
+	is_int(pr.pr_sigpend, 0x100, "prstatus pending signals from status");
+	is_int(pr.pr_sighold, 0xff, "prstatus blocked signals from status");
+	core_prstatus_fill(&pr, &t, &pi, NULL, 0, st2, sizeof(st2) - 2);
+	is_int(pr.pr_sighold, 0xf, "a status cut inside a mask reads only the digits before the cut");
+	core_prstatus_fill(&pr, &t, &pi, NULL, 0, st2, 20);
+	is_int(pr.pr_sigpend, 0, "SigPnd cut after 12 zero digits is 0");
 }
 
 static void test_name(void)

@@ -10,7 +10,17 @@
 #include "proc/syscalls.h"
 #include "proc/task.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/netlink_diag.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <sys/socket.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -167,6 +177,105 @@ static void test_net(void)
 	f.ino = 70001;
 	is_str(proc_fd_describe(&f, &n, d, sizeof(d)), "netlink route portid 1234", "fd description of a netlink socket");
 	proc_net_free(&n);
+
+	/* A bad line (what follows a newline in a unix path) is skipped, never
+	 * the lines after it. */
+	static const char unx[] =
+		"Num       RefCount Protocol Flags    Type St Inode Path\n"
+		"0000000000000000: 00000002 00000000 00010000 0001 01 100 /tmp/a\n"
+		"b.sock\n"
+		"0000000000000000: 00000003 00000000 00000000 0001 03 200\n";
+	is_int(proc_net_parse(unx, sizeof(unx) - 1, NET_UNIX, &n), 0, "unix text with a broken line parses");
+	proc_net_index(&n);
+	ok(n.n == 2 && proc_net_find(&n, 200) && !strcmp(proc_net_find(&n, 100)->local, "/tmp/a"),
+	   "the line after the broken one is kept");
+	is_int(proc_net_parse("h\nbad\n", 6, NET_UNIX, &n), -EINVAL, "no line parses: -EINVAL");
+	proc_net_free(&n);
+}
+
+/* One sock_diag reply: netlink messages as recv() returns them. */
+static size_t nl_put(unsigned char *b, size_t off, uint16_t type, const void *body, size_t len)
+{
+	struct nlmsghdr h = { .nlmsg_len = (uint32_t)NLMSG_LENGTH(len), .nlmsg_type = type };
+	memcpy(b + off, &h, sizeof(h));
+	memcpy(b + off + NLMSG_HDRLEN, body, len);
+	return off + NLMSG_ALIGN(h.nlmsg_len);
+}
+
+static void test_sock_diag(void)
+{
+	unsigned char b[1024], body[256];
+	struct proc_net n = { 0 };
+	size_t off = 0;
+
+	/* unix: an abstract name with a newline and NULs, and a peer */
+	struct unix_diag_msg um = { .udiag_family = AF_UNIX, .udiag_type = SOCK_STREAM, .udiag_state = 10, .udiag_ino = 77 };
+	static const char name[] = "\0x\n0000: 1 2 3 4 5 99 /run/EVIL.sock\0z";
+	struct rtattr a = { .rta_len = (unsigned short)RTA_LENGTH(sizeof(name) - 1), .rta_type = UNIX_DIAG_NAME };
+	uint32_t peer = 78;
+	struct rtattr pa = { .rta_len = (unsigned short)RTA_LENGTH(4), .rta_type = UNIX_DIAG_PEER };
+	size_t bl = 0;
+	memcpy(body, &um, sizeof(um));
+	bl = NLMSG_ALIGN(sizeof(um));
+	memcpy(body + bl, &a, sizeof(a));
+	memcpy(body + bl + RTA_LENGTH(0), name, sizeof(name) - 1);
+	bl += RTA_ALIGN(a.rta_len);
+	memcpy(body + bl, &pa, sizeof(pa));
+	memcpy(body + bl + RTA_LENGTH(0), &peer, 4);
+	bl += RTA_ALIGN(pa.rta_len);
+	off = nl_put(b, off, SOCK_DIAG_BY_FAMILY, body, bl);
+	is_int(proc_net_diag_parse(b, off, NET_UNIX, &n), 0, "sock_diag unix: more to come");
+	off = nl_put(b, 0, NLMSG_DONE, "\0\0\0\0", 4);
+	is_int(proc_net_diag_parse(b, off, NET_UNIX, &n), 1, "NLMSG_DONE ends the dump");
+	proc_net_index(&n);
+	const struct proc_sock *s = proc_net_find(&n, 77);
+	ok(s && s->listening && s->peer_ino == 78, "unix listener and its peer");
+	is_str(s ? s->local : NULL, "@x\n0000: 1 2 3 4 5 99 /run/EVIL.sock@z", "abstract name exact, NULs as '@'");
+	ok(!proc_net_find(&n, 99), "the name forges nothing");
+
+	/* tcp: endpoints in network order */
+	struct inet_diag_msg im = { .idiag_family = AF_INET, .idiag_state = 1, .idiag_inode = 500 };
+	im.id.idiag_sport = htons(8080);
+	im.id.idiag_dport = htons(40000);
+	im.id.idiag_src[0] = htonl(0x7f000001);
+	im.id.idiag_dst[0] = htonl(0x0a000002);
+	off = nl_put(b, 0, SOCK_DIAG_BY_FAMILY, &im, sizeof(im));
+	im.idiag_inode = 0; /* TIME_WAIT: no inode, skipped */
+	off = nl_put(b, off, SOCK_DIAG_BY_FAMILY, &im, sizeof(im));
+	is_int(proc_net_diag_parse(b, off, NET_TCP, &n), 0, "sock_diag tcp parses");
+	proc_net_index(&n);
+	s = proc_net_find(&n, 500);
+	ok(s && !strcmp(s->local, "127.0.0.1:8080") && !strcmp(s->peer, "10.0.0.2:40000") &&
+		   !strcmp(proc_sock_state(s), "ESTABLISHED"), "tcp endpoints and state");
+	is_int((long long)n.n, 2, "the inode-less socket is not listed");
+	im.idiag_family = AF_INET6;
+	off = nl_put(b, 0, SOCK_DIAG_BY_FAMILY, &im, sizeof(im));
+	is_int(proc_net_diag_parse(b, off, NET_TCP, &n), -EINVAL, "a message of another family is refused");
+
+	/* netlink */
+	struct netlink_diag_msg nm = { .ndiag_family = AF_NETLINK, .ndiag_protocol = 9, .ndiag_portid = 42, .ndiag_ino = 600 };
+	off = nl_put(b, 0, SOCK_DIAG_BY_FAMILY, &nm, sizeof(nm));
+	is_int(proc_net_diag_parse(b, off, NET_NETLINK, &n), 0, "sock_diag netlink parses");
+	proc_net_index(&n);
+	s = proc_net_find(&n, 600);
+	ok(s && !strcmp(proc_netlink_family(s), "audit") && !strcmp(s->local, "portid 42"), "netlink family and portid");
+
+	/* errors and malformed replies */
+	int err = -ENOENT;
+	off = nl_put(b, 0, NLMSG_ERROR, &err, sizeof(err));
+	is_int(proc_net_diag_parse(b, off, NET_UNIX, &n), -ENOENT, "NLMSG_ERROR gives the kernel's error");
+	off = nl_put(b, 0, SOCK_DIAG_BY_FAMILY, &um, sizeof(um));
+	struct nlmsghdr h;
+	memcpy(&h, b, sizeof(h));
+	h.nlmsg_len = 4096;
+	memcpy(b, &h, sizeof(h));
+	is_int(proc_net_diag_parse(b, off, NET_UNIX, &n), -EINVAL, "a length past the buffer is refused");
+	off = nl_put(b, 0, SOCK_DIAG_BY_FAMILY, &um, 4);
+	is_int(proc_net_diag_parse(b, off, NET_UNIX, &n), -EINVAL, "a short message is refused");
+	off = nl_put(b, 0, SOCK_DIAG_BY_FAMILY, body, bl);
+	b[NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(um))] = 200; /* rta_len past the message */
+	is_int(proc_net_diag_parse(b, off, NET_UNIX, &n), -EINVAL, "an attribute past its message is refused");
+	proc_net_free(&n);
 }
 
 static void test_maps(void)
@@ -208,6 +317,32 @@ static void test_maps(void)
 	free(agg);
 	is_int(proc_maps_parse("zzz nonsense\n", 13, false, &m), -22, "garbage maps refused");
 	proc_maps_free(&m);
+}
+
+/* The parser's copy of the text ends right before an unmapped page, so a
+ * compare that runs past a short last line faults instead of passing. */
+static void test_maps_short_last_line(void)
+{
+	static const char *const tails[] = { "S", "Sh", "Shared_Dirt", "P", "Private_Dirty", "Private_D" };
+	long pg = sysconf(_SC_PAGESIZE);
+	char *area = mmap(NULL, (size_t)pg * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char in[256];
+
+	if (area == MAP_FAILED || mprotect(area + pg, (size_t)pg, PROT_NONE)) {
+		ok(0, "guard page");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(tails) / sizeof(tails[0]); i++) {
+		struct proc_maps m = { 0 };
+		int len = snprintf(in, sizeof(in), "7f00-7f01 rw-p 0 00:00 0\nRss: 4 kB\n%s", tails[i]);
+		m.text = area + pg - (len + 1);
+		m.text_cap = (size_t)len + 1;
+		is_int(proc_maps_parse(in, (size_t)len, true, &m), 0, "smaps ending in '%s' parses", tails[i]);
+		ok(m.n == 1 && m.v[0].rss_kb == 4 && m.v[0].dirty_kb == -1, "'%s' is no dirty field", tails[i]);
+		free(m.v);
+		free(m.io);
+	}
+	munmap(area, (size_t)pg * 2);
 }
 
 static void test_rollup(void)
@@ -331,7 +466,9 @@ int main(void)
 	test_fd();
 	test_fd_cached();
 	test_net();
+	test_sock_diag();
 	test_maps();
+	test_maps_short_last_line();
 	test_rollup();
 	test_task();
 	test_info();

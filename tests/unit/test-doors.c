@@ -76,6 +76,12 @@ static void test_refusals(void)
 	snprintf(want, sizeof(want), "cannot read memory: process %d has no user memory (a zombie: it exited, its parent has not reaped it)",
 		 (int)child);
 	is_str(e.msg, want, "a zombie has no user memory");
+	/* ptrace refuses a process that exits during the attach with EPERM:
+	 * that is its exit, not a security module. */
+	is_int(door_refused(&e, PS_OP_ATTACH, child, EPERM, "attach"), -ESRCH, "attach refused by an exit: -ESRCH");
+	snprintf(want, sizeof(want), "cannot attach: process %d exited during the attach", (int)child);
+	is_str(e.msg, want, "a process that exited during the attach is named as exited");
+	is_int(e.door, DOOR_NONE, "and no door is blamed");
 	waitpid(child, &st, 0);
 
 	/* Ourselves. */

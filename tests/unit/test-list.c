@@ -100,7 +100,22 @@ static void test_sys_parsers(void)
 	n = tap_fixture("sys-uptime.txt", buf, sizeof(buf));
 	is_int(sys_uptime_parse(buf, n, &up, &idle), 0, "/proc/uptime parses");
 	ok(up > 93784 && up < 93785, "uptime seconds");
+	is_int(sys_uptime_parse("5e86 1.00\n", 10, &up, &idle), -EINVAL, "uptime with an exponent refused");
+	is_int(sys_uptime_parse("1e3\n", 4, &up, &idle), -EINVAL, "uptime 1e3 refused");
+	is_int(sys_uptime_parse("inf 0\n", 6, &up, &idle), -EINVAL, "uptime inf refused");
+	is_int(sys_uptime_parse("nan\n", 4, &up, &idle), -EINVAL, "uptime nan refused");
+	is_int(sys_uptime_parse("-5.00 1\n", 8, &up, &idle), -EINVAL, "negative uptime refused");
+	is_int(sys_uptime_parse("99999999999999999999.00 0\n", 26, &up, &idle), -EINVAL,
+	       "uptime too large for any integer refused");
+	is_int(sys_uptime_parse("12.50 3.25x", 11, &up, &idle), -EINVAL, "trailing garbage in idle refused");
+	is_int(sys_uptime_parse("12.50", 5, &up, NULL), 0, "uptime without newline or idle");
+	ok(up == 12.5, "uptime 12.50");
+	is_int(sys_uptime_parse("3725.07 100.99\n", 15, &up, &idle), 0, "uptime and idle");
+	ok(up > 3725.06 && up < 3725.08 && idle > 100.98 && idle < 101, "both fields");
 	char ub[64];
+	is_str(sys_fmt_uptime(up, ub, sizeof(ub)), "01:02:05", "uptime from the parser");
+	n = tap_fixture("sys-uptime.txt", buf, sizeof(buf));
+	is_int(sys_uptime_parse(buf, n, &up, &idle), 0, "/proc/uptime parses again");
 	is_str(sys_fmt_uptime(up, ub, sizeof(ub)), "1 day, 02:03:04", "uptime with a day");
 	is_str(sys_fmt_uptime(3725, ub, sizeof(ub)), "01:02:05", "uptime under a day");
 	is_str(sys_fmt_uptime(3 * 86400, ub, sizeof(ub)), "3 days, 00:00:00", "days plural");

@@ -1,0 +1,23 @@
+/* NETLINK_SOCK_DIAG dump replies (netlink messages) for every protocol.
+ * fuzz-seeds: */
+#include "fuzz.h"
+#include "proc/fd.h"
+#include "proc/net.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *p = fuzz_copy(data, size);
+	struct proc_net n = { 0 };
+	char d[512];
+
+	for (int proto = 0; proto < NET_PROTO_COUNT; proto++)
+		proc_net_diag_parse(p, size, (enum proc_net_proto)proto, &n);
+	proc_net_index(&n);
+	for (size_t i = 0; i < n.n; i++) {
+		struct proc_fd f = { .fd = 3, .type = FDT_SOCKET, .ino = n.v[i].ino };
+		proc_fd_describe(&f, &n, d, sizeof(d));
+	}
+	proc_net_free(&n);
+	free(p);
+	return 0;
+}

@@ -1,0 +1,11 @@
+# Hardening: faults, awkward processes, hostile input.
+TESTS += tests/e2e/faults.sh
+EXTRA_DIST += tests/e2e/faults.sh
+noinst_PROGRAMS += tests/targets/zombie
+tests_targets_zombie_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_zombie_LDFLAGS = $(TARGET_LDFLAGS)
+noinst_PROGRAMS += tests/targets/sockname
+tests_targets_sockname_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_sockname_LDFLAGS = $(TARGET_LDFLAGS)
+TESTS += tests/e2e/sockets.sh
+EXTRA_DIST += tests/e2e/sockets.sh
