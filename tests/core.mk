@@ -28,3 +28,5 @@ tests_unit_test_core_read_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-core-read
 TESTS += tests/e2e/core-read-tui.sh
 EXTRA_DIST += tests/e2e/core-read-tui.sh
+BENCHES += tests/bench/core-read.sh
+EXTRA_DIST += tests/bench/core-read.sh
