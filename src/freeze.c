@@ -26,7 +26,7 @@
 #define XSTATE_MAX (16 * 1024)
 #define MAX_ROUNDS 64
 
-enum tracer_phase { PH_STOPPING, PH_FROZEN, PH_RELEASE, PH_DONE };
+enum tracer_phase { PH_STOPPING, PH_FROZEN, PH_HELD, PH_RELEASE, PH_DONE };
 
 struct freeze_tracer {
 	pthread_t thread;
@@ -353,9 +353,12 @@ static void *tracer_main(void *p)
 	pthread_mutex_lock(&tr->lock);
 	tr->rc = rc;
 	tr->err = err;
-	tr->phase = rc < 0 || tr->opts.release_early ? PH_DONE : PH_FROZEN;
+	if (rc < 0 || (tr->opts.release_early && !tr->opts.hold_tracer))
+		tr->phase = PH_DONE;
+	else
+		tr->phase = tr->opts.release_early ? PH_HELD : PH_FROZEN;
 	pthread_cond_broadcast(&tr->cond);
-	while (tr->phase == PH_FROZEN)
+	while (tr->phase == PH_FROZEN || tr->phase == PH_HELD)
 		pthread_cond_wait(&tr->cond, &tr->lock);
 	pthread_mutex_unlock(&tr->lock);
 	if (rc == 0 && !tr->opts.release_early)
@@ -372,7 +375,7 @@ static void tracer_end(struct freeze *fz)
 	if (!tr)
 		return;
 	pthread_mutex_lock(&tr->lock);
-	if (tr->phase == PH_FROZEN)
+	if (tr->phase == PH_FROZEN || tr->phase == PH_HELD)
 		tr->phase = PH_RELEASE;
 	pthread_cond_broadcast(&tr->cond);
 	pthread_mutex_unlock(&tr->lock);

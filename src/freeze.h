@@ -62,6 +62,10 @@ struct freeze_opts {
 	void (*on_frozen)(struct freeze *fz, void *arg);
 	void *on_frozen_arg;
 	bool release_early;
+	/* With release_early: keep the tracer thread alive (and with it
+	 * whatever on_frozen made it trace, e.g. a child the target forked
+	 * under ptrace) until freeze_release(). */
+	bool hold_tracer;
 };
 
 struct freeze {

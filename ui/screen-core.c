@@ -6,6 +6,7 @@
 #include "uipriv.h"
 #include "core/core.h"
 #include "draw.h"
+#include "i18n.h"
 #include "util.h"
 
 #define NCURSES_WIDECHAR 1
@@ -92,6 +93,30 @@ static bool core_message(void *ctx, struct ring_msg *m)
 
 /* ---- the screen ---- */
 
+/* How the core will be (or was) made, with its cost to the process. */
+static const char *method_text(const struct core_estimate *est, char *buf, size_t size)
+{
+	switch (est->method) {
+	case CORE_METHOD_FORK:
+		snprintf(buf, size,
+			 _("by a fork snapshot (a pause of milliseconds; until it is written, each first write to a "
+			   "page costs the process a copy-on-write fault, about %.1f us)%s%s"),
+			 CORE_COW_US_PER_PAGE, est->method_why[0] ? "; " : "", est->method_why);
+		break;
+	case CORE_METHOD_STOP:
+		snprintf(buf, size, _("with the process stopped while it is written (not fork: %s)"), est->method_why);
+		break;
+	case CORE_METHOD_COPY:
+		snprintf(buf, size, _("with the process stopped while its memory is copied to RAM (not fork: %s)"),
+			 est->method_why);
+		break;
+	default:
+		snprintf(buf, size, _("(%s)"), est->method_why);
+		break;
+	}
+	return buf;
+}
+
 static int row(int y, const char *label, int attr, const char *text)
 {
 	draw_text(y, 1, 14, draw_attr(COL_DIM), label);
@@ -115,6 +140,8 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 		 human_bytes(cs.est.bytes, a, sizeof(a)), human_bytes(cs.est.disk_bytes, b, sizeof(b)),
 		 human_bytes(cs.est.free_bytes, c, sizeof(c)));
 	y = row(y, "Estimate", draw_attr(COL_NORMAL), line);
+	if (y < end)
+		y = row(y, _("Method"), draw_attr(COL_NORMAL), method_text(&cs.est, line, sizeof(line)));
 	y++;
 	if (y >= end)
 		return;
@@ -144,6 +171,17 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 			 r->wall_ms / 1000);
 		if (y < end)
 			y = row(y, "Pause", draw_attr(COL_NORMAL), line);
+		if (r->method == CORE_METHOD_FORK)
+			snprintf(line, sizeof(line), _("fork snapshot, read for %.2f s (copy-on-write for the process meanwhile)%s%s"),
+				 r->child_ms / 1000, r->method_why[0] ? "; " : "", r->method_why);
+		else
+			snprintf(line, sizeof(line), _("%s (not fork: %s)"), core_method_name(r->method), r->method_why);
+		if (y < end)
+			y = row(y, _("Method"), draw_attr(COL_NORMAL), line);
+		snprintf(line, sizeof(line), _("%.2f s of fsync, %.2f s without it"), r->sync_ms / 1000,
+			 (r->wall_ms - r->sync_ms) / 1000);
+		if (y < end)
+			y = row(y, _("Sync"), draw_attr(COL_NORMAL), line);
 		snprintf(line, sizeof(line), "%u threads%s, %u mappings", r->threads,
 			 r->threads_missed ? " (some could not be stopped)" : "", r->mappings);
 		if (y < end)
@@ -236,7 +274,7 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 	static bool registered;
 	struct ps_error e;
 	struct core_opts o = { 0 };
-	char path[PATH_MAX], q[PATH_MAX + 256], a[32], b[32], c[32];
+	char path[PATH_MAX], q[PATH_MAX + 768], m[512], a[32], b[32], c[32];
 
 	if (!registered) {
 		atexit(at_exit_free);
@@ -288,7 +326,12 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 			   cs.est.path, b, c);
 		return;
 	}
-	snprintf(q, sizeof(q), "Write the core? about %s on disk (%s in all), %s free; PID %d to %s", b, a, c,
+	if (cs.est.method == CORE_METHOD_FORK)
+		snprintf(m, sizeof(m), _("by fork snapshot: each first write to a page costs the process ~%.1f us until done"),
+			 CORE_COW_US_PER_PAGE);
+	else
+		snprintf(m, sizeof(m), _("%s, not fork: %s"), core_method_name(cs.est.method), cs.est.method_why);
+	snprintf(q, sizeof(q), _("Write the core? about %s on disk (%s in all), %s free; %s; PID %d to %s"), b, a, c, m,
 		 (int)pid, cs.est.path);
 	if (!ui_confirm(ui, q)) {
 		ui_message(ui, false, "no core written");

@@ -88,8 +88,28 @@ const char *core_phase_name(enum core_phase ph)
 		[CORE_PHASE_COPY] = "copying memory (process stopped)",
 		[CORE_PHASE_WRITE] = "writing",
 		[CORE_PHASE_SYNC] = "syncing to disk",
+		[CORE_PHASE_SNAPSHOT] = "fork snapshot (process stopped)",
+		[CORE_PHASE_STREAM] = "writing memory (process stopped)",
+		[CORE_PHASE_READ] = "writing from the snapshot (process running)",
 	};
 	return (unsigned)ph < sizeof(names) / sizeof(names[0]) ? names[ph] : "?";
+}
+
+const char *core_method_name(enum core_method m)
+{
+	static const char *const names[] = {
+		[CORE_METHOD_AUTO] = "auto", [CORE_METHOD_FORK] = "fork",
+		[CORE_METHOD_STOP] = "stop", [CORE_METHOD_COPY] = "copy",
+	};
+	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
+}
+
+int core_method_parse(const char *s)
+{
+	for (int m = CORE_METHOD_AUTO; m <= CORE_METHOD_COPY; m++)
+		if (!strcmp(s, core_method_name((enum core_method)m)))
+			return m;
+	return -1;
 }
 
 const char *core_progress_text(const struct core_progress *p, char *buf, size_t size)

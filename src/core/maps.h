@@ -18,6 +18,8 @@ enum {
 	CORE_VMF_HT = PROC_VMF_HT,
 	CORE_VMF_SH = PROC_VMF_SH,
 	CORE_VMF_PF = PROC_VMF_PF,
+	CORE_VMF_DC = PROC_VMF_DC,
+	CORE_VMF_WF = PROC_VMF_WF,
 };
 
 /* /proc/PID/coredump_filter bits (core(5)). */

@@ -83,7 +83,7 @@ static unsigned parse_vmflags(const char *l, const char *le)
 		unsigned bit;
 	} codes[] = {
 		{ "dd", PROC_VMF_DD }, { "io", PROC_VMF_IO }, { "ht", PROC_VMF_HT },
-		{ "sh", PROC_VMF_SH }, { "pf", PROC_VMF_PF },
+		{ "sh", PROC_VMF_SH }, { "pf", PROC_VMF_PF }, { "dc", PROC_VMF_DC }, { "wf", PROC_VMF_WF },
 	};
 	unsigned f = 0;
 

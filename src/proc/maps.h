@@ -15,6 +15,8 @@ enum {
 	PROC_VMF_HT = 1u << 2,   /* ht: hugetlb */
 	PROC_VMF_SH = 1u << 3,   /* sh: VM_SHARED */
 	PROC_VMF_PF = 1u << 4,   /* pf: VM_PFNMAP */
+	PROC_VMF_DC = 1u << 5,   /* dc: VM_DONTCOPY (MADV_DONTFORK): not in a fork child */
+	PROC_VMF_WF = 1u << 6,   /* wf: VM_WIPEONFORK: zeros in a fork child */
 };
 
 struct proc_map {

@@ -125,13 +125,14 @@ else
 	for i in 1 2 3 4 5 6 7; do skip "cannot mount a tmpfs (not root?)"; done
 fi
 
-# 10. The process exits mid-dump: slow the copy down with strace's delay
-# injection, kill the target while it is stopped.
+# 10. The process exits mid-dump (the stop method: it is stopped while its
+# memory is written): slow the copy down with strace's delay injection,
+# kill the target while it is stopped.
 # slow_core TARGET OUT ERR: `pscope core` with every memory read delayed,
 # in the background (S = strace's PID); returns once TARGET is frozen.
 slow_core() {
 	ASAN_OPTIONS=detect_leaks=0 strace -f -o /dev/null -e trace=process_vm_readv \
-		-e inject=process_vm_readv:delay_enter=200000 $PSCOPE core $1 -o $2 >/dev/null 2>$3 &
+		-e inject=process_vm_readv:delay_enter=200000 $PSCOPE core $1 -o $2 --method stop >/dev/null 2>$3 &
 	S=$!
 	for _ in $(seq 1 200); do
 		[ "$(awk '/^TracerPid/{print $2}' /proc/$1/status 2>/dev/null)" != 0 ] && break

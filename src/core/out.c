@@ -1,0 +1,286 @@
+/* The core file: an unnamed temporary in the destination directory,
+ * written sparsely through a bounded buffer with write-behind, the ELF
+ * headers through libelf, then fsync and link (see core.h). */
+#include "core/cw.h"
+#include "doors.h"
+#include "util.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Write-behind: every KICK bytes, wait for the writeback started at the
+ * previous kick and start it for what was written since. The page cache
+ * then holds at most about two kicks of dirty data, and the final fsync
+ * has at most one left. */
+#define KICK ((uint64_t)64 << 20)
+
+int cw_fs_error(struct ps_error *e, int err, const char *fix, const char *fmt, ...)
+{
+	char msg[sizeof(e->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	ps_error_set(e, err, "%s: %s", msg, strerror(err));
+	if (e && fix) {
+		e->door = DOOR_FILESYSTEM;
+		strlcpy_ps(e->fix, fix, sizeof(e->fix));
+	}
+	return -err;
+}
+
+static bool zero_page(const unsigned char *p, size_t n)
+{
+	const uint64_t *w = (const uint64_t *)p;
+
+	for (size_t i = 0; i < n / 8; i += 8)
+		if (w[i] | w[i + 1] | w[i + 2] | w[i + 3] | w[i + 4] | w[i + 5] | w[i + 6] | w[i + 7])
+			return false;
+	return true;
+}
+
+static int write_error(struct cw *c, int err)
+{
+	return cw_fs_error(c->e, err,
+			err == ENOSPC || err == EDQUOT ? "free some space or choose another destination (-o FILE)"
+						       : "choose another destination (-o FILE)",
+			"cannot write the core in %s (the partial file was removed, process %d runs on)", c->dir,
+			(int)c->pid);
+}
+
+int cw_pwrite(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t n = pwrite(c->fd, buf, len, (off_t)off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return write_error(c, errno);
+		}
+		if (n == 0)
+			return write_error(c, EIO);
+		buf += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* Zero runs shorter than this are written as data: each hole costs a
+ * write and a file extent, and 2 GiB with every other page zero took
+ * three times as long to write and sync as 2 GiB of data. */
+#define HOLE_MIN_PAGES 16
+
+static void kick(struct cw *c)
+{
+	sync_file_range(c->fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE);
+	c->since_kick = 0;
+}
+
+int cw_emit(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
+{
+	size_t pg = c->page, i = 0;
+
+	while (i < len) {
+		size_t n = len - i < pg ? len - i : pg;
+		if (zero_page(buf + i, n)) {
+			i += n;
+			continue;
+		}
+		/* Extend over data and over zero runs too short to be holes. */
+		size_t j = i + n;
+		while (j < len) {
+			size_t z = j;
+			while (z < len && z - j < HOLE_MIN_PAGES * pg) {
+				size_t m = len - z < pg ? len - z : pg;
+				if (!zero_page(buf + z, m))
+					break;
+				z += m;
+			}
+			if (z == j) {
+				j += len - j < pg ? len - j : pg;
+				continue;
+			}
+			if (z >= len || z - j >= HOLE_MIN_PAGES * pg)
+				break;
+			j = z;
+		}
+		int r = cw_pwrite(c, buf + i, j - i, off + i);
+		if (r < 0)
+			return r;
+		c->since_kick += j - i;
+		i = j;
+	}
+	if (c->since_kick >= KICK)
+		kick(c);
+	return 0;
+}
+
+/* libelf lays out and encodes the ELF header and the program headers; it
+ * writes a whole file (and sizes it), so it writes into a memfd and the
+ * bytes are copied to the start of the core. */
+static int seg_cmp(const void *a, const void *b)
+{
+	const struct seg *x = a, *y = b;
+	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
+int cw_write_headers(struct cw *c)
+{
+	Elf *elf = NULL;
+	GElf_Ehdr eh;
+	size_t nph = c->nseg + 1;
+	uint64_t note_off = sizeof(Elf64_Ehdr) + nph * sizeof(Elf64_Phdr);
+	int mfd = -1, r = -EIO;
+	unsigned char *hdr = NULL;
+
+	if (nph >= PN_XNUM)
+		return ps_error_set(c->e, E2BIG, "process %d has too many mappings (%zu) for one core", (int)c->pid, nph);
+	/* Mappings copied out of order (fork: shared ones during the pause). */
+	qsort(c->segs, c->nseg, sizeof(*c->segs), seg_cmp);
+	if ((r = cw_pwrite(c, c->notes.buf, c->notes.len, note_off)) < 0)
+		return r;
+	r = -EIO;
+	mfd = memfd_create("pscope-core-headers", MFD_CLOEXEC);
+	if (mfd < 0)
+		return ps_error_set(c->e, errno, "memfd_create: %s", strerror(errno));
+	if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_begin(mfd, ELF_C_WRITE, NULL)))
+		goto fail;
+	elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
+	if (!gelf_newehdr(elf, ELFCLASS64) || !gelf_getehdr(elf, &eh))
+		goto fail;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
+	eh.e_type = ET_CORE;
+	eh.e_machine = EM_X86_64;
+	eh.e_version = EV_CURRENT;
+	eh.e_phoff = sizeof(Elf64_Ehdr);
+	eh.e_ehsize = sizeof(Elf64_Ehdr);
+	eh.e_phentsize = sizeof(Elf64_Phdr);
+	if (!gelf_update_ehdr(elf, &eh) || !gelf_newphdr(elf, nph))
+		goto fail;
+	GElf_Phdr ph = { .p_type = PT_NOTE, .p_offset = note_off, .p_filesz = c->notes.len, .p_align = 4 };
+	if (!gelf_update_phdr(elf, 0, &ph))
+		goto fail;
+	for (size_t i = 0; i < c->nseg; i++) {
+		const struct seg *s = &c->segs[i];
+		GElf_Phdr p = {
+			.p_type = PT_LOAD, .p_flags = s->flags, .p_offset = s->offset, .p_vaddr = s->vaddr,
+			.p_filesz = s->filesz, .p_memsz = s->memsz, .p_align = c->page,
+		};
+		if (!gelf_update_phdr(elf, (int)(i + 1), &p))
+			goto fail;
+	}
+	if (elf_update(elf, ELF_C_WRITE) < 0)
+		goto fail;
+	hdr = malloc(note_off);
+	if (!hdr || pread(mfd, hdr, note_off, 0) != (ssize_t)note_off)
+		goto fail;
+	r = cw_pwrite(c, hdr, note_off, 0);
+	goto out;
+fail:
+	r = ps_error_set(c->e, EIO, "cannot build the ELF headers: %s", elf_errmsg(-1));
+out:
+	free(hdr);
+	if (elf)
+		elf_end(elf);
+	close(mfd);
+	return r;
+}
+
+int cw_make_temp(struct cw *c)
+{
+	unsigned rnd = 0;
+
+	/* An unnamed file first: if pscope dies, nothing is left behind. */
+	c->fd = openat(c->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	if (c->fd >= 0) {
+		c->anon = true;
+		c->tmp[0] = '\0';
+		return 0;
+	}
+	/* Filesystems without O_TMPFILE: a hidden name, removed on every error. */
+	for (int tries = 0; tries < 100; tries++) {
+		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+			rnd = (unsigned)now_ns() ^ (unsigned)tries;
+		snprintf(c->tmp, sizeof(c->tmp), ".pscope-core.%d.%08x.tmp", (int)c->pid, rnd);
+		c->fd = openat(c->dirfd, c->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (c->fd >= 0) {
+			fchmod(c->fd, 0600);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return door_file_refused(c->e, c->dir, errno, "create a file in");
+	}
+	return cw_fs_error(c->e, EEXIST, NULL, "cannot create a temporary file in %s", c->dir);
+}
+
+int cw_open_dest(struct cw *c)
+{
+	struct stat sb;
+
+	c->dirfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (c->dirfd < 0)
+		return cw_fs_error(c->e, errno, "choose another destination (-o FILE)", "cannot open the directory %s",
+				c->dir);
+	if (fstatat(c->dirfd, c->base, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
+		ps_error_set(c->e, EEXIST, "%s/%s already exists: pscope never overwrites a file", c->dir, c->base);
+		if (c->e) {
+			c->e->door = DOOR_FILESYSTEM;
+			strlcpy_ps(c->e->fix, "choose another name (-o FILE) or remove the old file", sizeof(c->e->fix));
+		}
+		return -EEXIST;
+	}
+	return 0;
+}
+
+int cw_finish_file(struct cw *c)
+{
+	struct stat sb;
+	int r;
+
+	cw_phase(c, CORE_PHASE_SYNC, 0);
+	uint64_t t = now_ns();
+	if (ftruncate(c->fd, (off_t)c->data_end) < 0 || fsync(c->fd) < 0)
+		return write_error(c, errno);
+	c->res->sync_ms = (double)(now_ns() - t) / 1e6;
+	if (c->anon) {
+		/* Give the unnamed file its name; link(2) never replaces a file. */
+		char self[64];
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", c->fd);
+		r = linkat(AT_FDCWD, self, c->dirfd, c->base, AT_SYMLINK_FOLLOW);
+	} else {
+		r = (int)syscall(SYS_renameat2, c->dirfd, c->tmp, c->dirfd, c->base, 1 /* RENAME_NOREPLACE */);
+	}
+	if (r < 0 && !c->anon && (errno == EINVAL || errno == ENOSYS)) {
+		/* No RENAME_NOREPLACE here: link(2) never replaces either. */
+		r = linkat(c->dirfd, c->tmp, c->dirfd, c->base, 0);
+		if (r == 0)
+			unlinkat(c->dirfd, c->tmp, 0);
+	}
+	if (r < 0)
+		return cw_fs_error(c->e, errno, errno == EEXIST ? "choose another name (-o FILE)" : NULL,
+				"cannot rename the core to %s/%s", c->dir, c->base);
+	c->tmp[0] = '\0';
+	fsync(c->dirfd);
+	if (fstat(c->fd, &sb) == 0) {
+		c->res->bytes = (uint64_t)sb.st_size;
+		c->res->disk_bytes = (uint64_t)sb.st_blocks * 512;
+	}
+	return 0;
+}
+
