@@ -9,13 +9,20 @@ tmp=$(mktemp -d /tmp/pscope-threads.XXXXXX)
 at_exit "rm -rf $tmp"
 
 # 10,000 threads take a while to start on a busy machine: wait up to 5 min.
-"$TARGETS/manythreads" 10000 50 >"$tmp/target.out" 2>&1 &
-TPID=$!
-at_exit "kill -9 $TPID 2>/dev/null"
-for _ in $(seq 1 3000); do
-	grep -q ready "$tmp/target.out" && break
-	kill -0 "$TPID" 2>/dev/null || break
-	sleep 0.1
+# On a machine shared with other suites the target has been seen killed
+# from outside while it started: start it again then (3 tries).
+for try in 1 2 3; do
+	"$TARGETS/manythreads" 10000 50 >"$tmp/target.out" 2>&1 &
+	TPID=$!
+	at_exit "kill -9 $TPID 2>/dev/null"
+	for _ in $(seq 1 3000); do
+		grep -q ready "$tmp/target.out" && break
+		kill -0 "$TPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -q ready "$tmp/target.out" && kill -0 "$TPID" 2>/dev/null && break
+	wait "$TPID" 2>/dev/null
+	diag "try $try: the target ended before it was ready (status $?): $(cat "$tmp/target.out")"
 done
 grep -q ready "$tmp/target.out" || diag "target: $(cat "$tmp/target.out")"
 n=$(ls /proc/$TPID/task | wc -l)
