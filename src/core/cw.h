@@ -48,6 +48,7 @@ struct cw {
 	struct freeze fz;
 	bool frozen;                   /* threads stopped (stop and copy methods) */
 	struct core_maps maps;
+	struct core_maps pre;          /* smaps read before the stop */
 	uint64_t *map_off;             /* file offset of each mapping's data */
 	int pagemap_fd;
 
