@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,6 +137,95 @@ static int seg_cmp(const void *a, const void *b)
 {
 	const struct seg *x = a, *y = b;
 	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
+/* ---- the writer thread ---- */
+
+struct cw_writer {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	const unsigned char *buf;      /* pending, or NULL */
+	size_t len;
+	uint64_t off;
+	int rc;
+	bool quit;
+};
+
+static void *writer_main(void *arg)
+{
+	struct cw *c = arg;
+	struct cw_writer *w = c->writer;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->buf && !w->quit)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->buf)
+			break;
+		pthread_mutex_unlock(&w->lock);
+		int r = w->rc < 0 ? w->rc : cw_emit(c, w->buf, w->len, w->off);
+		pthread_mutex_lock(&w->lock);
+		if (r < 0)
+			w->rc = r;
+		w->buf = NULL;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+int cw_emit_async(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
+{
+	struct cw_writer *w = c->writer;
+	int r;
+
+	if (!w) {
+		if (!(w = calloc(1, sizeof(*w))))
+			return cw_emit(c, buf, len, off);
+		pthread_mutex_init(&w->lock, NULL);
+		pthread_cond_init(&w->cond, NULL);
+		c->writer = w;
+		if (pthread_create(&w->thread, NULL, writer_main, c) != 0) {
+			c->writer = NULL;
+			pthread_cond_destroy(&w->cond);
+			pthread_mutex_destroy(&w->lock);
+			free(w);
+			return cw_emit(c, buf, len, off);
+		}
+	}
+	pthread_mutex_lock(&w->lock);
+	while (w->buf)
+		pthread_cond_wait(&w->cond, &w->lock);
+	r = w->rc;
+	if (r == 0) {
+		w->buf = buf;
+		w->len = len;
+		w->off = off;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return r;
+}
+
+int cw_flush(struct cw *c)
+{
+	struct cw_writer *w = c->writer;
+	int r;
+
+	if (!w)
+		return 0;
+	pthread_mutex_lock(&w->lock);
+	w->quit = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	r = w->rc;
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+	c->writer = NULL;
+	return r;
 }
 
 int cw_write_headers(struct cw *c)
