@@ -9,3 +9,5 @@ tests_targets_sockname_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_sockname_LDFLAGS = $(TARGET_LDFLAGS)
 TESTS += tests/e2e/sockets.sh
 EXTRA_DIST += tests/e2e/sockets.sh
+TESTS += tests/e2e/fds.sh
+EXTRA_DIST += tests/e2e/fds.sh

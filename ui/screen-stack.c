@@ -357,9 +357,11 @@ static bool stack_message(void *ctx, struct ring_msg *m)
 static void stack_destroy(void *p)
 {
 	struct stack_state *s = p;
-	/* Leaving while the dump runs cancels it: the target is released. */
-	if (s->running && s->ui->workers) {
-		workers_cancel(s->ui->workers, s->job);
+	/* Leaving while the dump runs cancels it: the target is released;
+	 * its last messages (the cancelled job's DONE) find no handler. */
+	if (s->ui->workers) {
+		if (s->running)
+			workers_cancel(s->ui->workers, s->job);
 		workers_forget(s->ui->workers, s->job);
 	}
 	stk_dump_free(s->d);

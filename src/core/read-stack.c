@@ -17,11 +17,6 @@
 #define FUTEX_CMD_MASK 0x7f
 #define SYS_FUTEX 202
 
-static size_t read_mem(void *arg, uint64_t addr, void *buf, size_t len)
-{
-	return core_read_mem(arg, addr, buf, len, true);
-}
-
 static void fill_snap(struct core *c, const struct core_thread *ct, struct stk_snap *sn, const struct stk_opts *o)
 {
 	struct stk_thread *t = &sn->t;
@@ -78,7 +73,7 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 {
 	struct stk_opts o = *oin;
 	struct proc_maps maps = { 0 };
-	struct stk_unwinder *uw = NULL;
+	struct sym_unwinder *uw = NULL;
 	struct stk_snap *snaps = NULL;
 	struct stk_dump *d = NULL;
 	char *maps_text = NULL;
@@ -106,7 +101,7 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 		if (!snaps[i].t.skipped)
 			d->n_stopped++;
 	}
-	uw = stk_unwinder_new_reader(&maps, read_mem, c);
+	uw = sym_unwinder_new_reader(&maps, sym_read, c);
 	d->syms = sym_proc_image(&(struct sym_image){ .maps = &maps, .read = sym_read, .read_arg = c },
 				 o.source ? SYM_SOURCE : 0);
 	if (!uw || !d->syms) {
@@ -121,7 +116,7 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 	d = NULL;
 out:
 	stk_dump_free(d);
-	stk_unwinder_free(uw);
+	sym_unwinder_free(uw);
 	proc_maps_free(&maps);
 	free(maps_text);
 	free(snaps);

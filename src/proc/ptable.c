@@ -1,4 +1,5 @@
 #include "proc/ptable.h"
+#include "proc/ptable-priv.h"
 #include "proc/stat.h"
 #include "proc/sysinfo.h"
 #include "util.h"
@@ -39,7 +40,8 @@ struct ptable {
 	double interval;
 	long hz, page_kb;
 	unsigned long long mem_total_kb;
-	int nfds, maxfds;          /* held stat fds and how many we allow */
+	int nfds, maxfds;          /* held stat fds and the list's fd budget */
+	unsigned fd_misses;        /* reads by path this scan for want of budget */
 	struct user_ent **users;
 	size_t nusers;
 	struct ptable_counts counts;
@@ -49,6 +51,7 @@ struct ptable {
 	struct sys_loadavg la;
 	size_t nskipped;
 	struct ptable_stats stats;
+	unsigned long long btime;
 };
 
 /* ---- sort keys ---- */
@@ -56,14 +59,36 @@ struct ptable {
 static const struct {
 	const char *name, *title;
 	bool desc;
+	unsigned px;
 } sort_keys[PSORT_COUNT] = {
-	[PSORT_PID] = { "pid", "PID", false },       [PSORT_USER] = { "user", "USER", false },
-	[PSORT_PRI] = { "pri", "PRI", false },       [PSORT_NI] = { "ni", "NI", false },
-	[PSORT_VIRT] = { "virt", "VIRT", true },     [PSORT_RES] = { "res", "RES", true },
-	[PSORT_SHR] = { "shr", "SHR", true },        [PSORT_STATE] = { "state", "S", false },
-	[PSORT_CPU] = { "cpu", "CPU%", true },       [PSORT_MEM] = { "mem", "MEM%", true },
-	[PSORT_TIME] = { "time", "TIME+", true },    [PSORT_COMMAND] = { "command", "COMMAND", false },
+	[PSORT_PID] = { "pid", "PID", false, 0 },       [PSORT_USER] = { "user", "USER", false, 0 },
+	[PSORT_PRI] = { "pri", "PRI", false, 0 },       [PSORT_NI] = { "ni", "NI", false, 0 },
+	[PSORT_VIRT] = { "virt", "VIRT", true, 0 },     [PSORT_RES] = { "res", "RES", true, 0 },
+	[PSORT_SHR] = { "shr", "SHR", true, 0 },        [PSORT_STATE] = { "state", "S", false, 0 },
+	[PSORT_CPU] = { "cpu", "CPU%", true, 0 },       [PSORT_MEM] = { "mem", "MEM%", true, 0 },
+	[PSORT_TIME] = { "time", "TIME+", true, 0 },    [PSORT_COMMAND] = { "command", "COMMAND", false, 0 },
+	[PSORT_PPID] = { "ppid", "PPID", false, 0 },    [PSORT_PGRP] = { "pgrp", "PGRP", false, 0 },
+	[PSORT_SID] = { "sid", "SID", false, 0 },       [PSORT_TTY] = { "tty", "TTY", false, 0 },
+	[PSORT_NLWP] = { "nlwp", "NLWP", true, 0 },     [PSORT_PROCESSOR] = { "processor", "CPU#", false, 0 },
+	[PSORT_STARTTIME] = { "starttime", "START", false, 0 },
+	[PSORT_IO_READ] = { "io_read_rate", "IO_READ_RATE", true, PX_IO },
+	[PSORT_IO_WRITE] = { "io_write_rate", "IO_WRITE_RATE", true, PX_IO },
+	[PSORT_MAJFLT] = { "majflt", "MAJFLT", true, 0 },
+	[PSORT_CTXT] = { "ctxt", "CTXT/s", true, PX_CTXT },
+	[PSORT_OOM] = { "oom", "OOM", true, PX_OOM },
+	[PSORT_CGROUP] = { "cgroup", "CGROUP", false, PX_CGROUP },
+	[PSORT_CONTAINER] = { "container", "CONTAINER", false, PX_CGROUP },
 };
+
+unsigned proc_sort_extra(enum proc_sort k)
+{
+	return (unsigned)k < PSORT_COUNT ? sort_keys[k].px : 0;
+}
+
+const char *proc_sort_title(enum proc_sort k)
+{
+	return (unsigned)k < PSORT_COUNT ? sort_keys[k].title : "?";
+}
 
 const char *proc_sort_name(enum proc_sort k)
 {
@@ -166,6 +191,30 @@ static int hash_add(struct ptable *pt, size_t idx)
 
 /* ---- table ---- */
 
+/* btime from /proc/stat: STARTTIME is boot time + starttime ticks. */
+static unsigned long long read_btime(void)
+{
+	char buf[8192];
+	ssize_t n = read_file_at(AT_FDCWD, "/proc/stat", buf, sizeof(buf));
+	const char *p = n > 0 ? strstr(buf, "\nbtime ") : NULL;
+	return p ? strtoull(p + 7, NULL, 10) : 0;
+}
+
+unsigned long long ptable_btime(const struct ptable *pt)
+{
+	return pt->btime;
+}
+
+int ptable_dirfd_(const struct ptable *pt)
+{
+	return dirfd(pt->proc);
+}
+
+unsigned ptable_gen_(const struct ptable *pt)
+{
+	return pt->gen;
+}
+
 struct ptable *ptable_new(void)
 {
 	struct ptable *pt = calloc(1, sizeof(*pt));
@@ -185,9 +234,13 @@ struct ptable *ptable_new(void)
 		pt->page_kb = 4;
 	if (sys_meminfo_read(&mi) == 0)
 		pt->mem_total_kb = mi.total;
+	pt->btime = read_btime();
 	/* Holding /proc/PID/stat open and re-reading it with pread costs one
-	 * syscall per process per refresh instead of four. Keep well below the
-	 * fd limit so the rest of pscope always has room. */
+	 * syscall per process per refresh instead of four. The list's budget
+	 * is a quarter of the soft limit, at most PTABLE_FD_BUDGET: the
+	 * processes read most recently keep theirs, the rest are read by path
+	 * (the least recently used fds are closed first), and the panes, the
+	 * sampler and the symbolizer keep the other three quarters. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
 		rlim_t want = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
 		if (rl.rlim_cur < want) {
@@ -195,7 +248,8 @@ struct ptable *ptable_new(void)
 			setrlimit(RLIMIT_NOFILE, &rl);
 			getrlimit(RLIMIT_NOFILE, &rl);
 		}
-		pt->maxfds = rl.rlim_cur > 512 ? (int)(rl.rlim_cur - 256) : 0;
+		rlim_t q = rl.rlim_cur == RLIM_INFINITY ? PTABLE_FD_BUDGET : rl.rlim_cur / 4;
+		pt->maxfds = q > PTABLE_FD_BUDGET ? PTABLE_FD_BUDGET : (int)q;
 	}
 	return pt;
 }
@@ -207,8 +261,10 @@ static void row_release(struct ptable *pt, struct proc_row *r)
 		pt->nfds--;
 	}
 	free(r->cmdline);
+	free(r->cgroup);
 	r->fd = -1;
 	r->cmdline = NULL;
+	r->cgroup = NULL;
 }
 
 void ptable_free(struct ptable *pt)
@@ -260,12 +316,71 @@ static void row_from_stat(struct ptable *pt, struct proc_row *r, const struct pr
 	r->ticks = (unsigned long long)st->utime + st->stime;
 	r->cticks = (unsigned long long)(st->cutime > 0 ? st->cutime : 0) + (unsigned long long)(st->cstime > 0 ? st->cstime : 0);
 	r->processor = st->processor;
+	r->pgrp = st->pgrp;
+	r->session = st->session;
+	r->tty_nr = st->tty_nr;
+	r->majflt = st->majflt;
 	r->is_kthread = (st->flags & PROC_PF_KTHREAD) != 0;
 	r->cpu = 0;
 	if (dt > 0 && r->ticks >= prev_ticks)
 		r->cpu = (double)(r->ticks - prev_ticks) * 100.0 / (double)pt->hz / dt;
 	r->read_ns = now;
 	r->mem = pt->mem_total_kb ? (double)r->res_kb * 100.0 / (double)pt->mem_total_kb : 0;
+}
+
+static int cmp_read_ns(const void *a, const void *b)
+{
+	const struct proc_row *const *x = a, *const *y = b;
+	return (*x)->read_ns < (*y)->read_ns ? -1 : (*x)->read_ns > (*y)->read_ns;
+}
+
+/* Close the held stat fds of the n rows read least recently, of those
+ * last read before `before` (ns). */
+static void evict_lru(struct ptable *pt, unsigned n, uint64_t before)
+{
+	struct proc_row **v = malloc((size_t)(pt->nfds > 0 ? pt->nfds : 1) * sizeof(*v));
+	size_t k = 0;
+
+	if (!v)
+		return;
+	for (size_t i = 0; i < pt->n && k < (size_t)pt->nfds; i++)
+		if (pt->rows[i].fd >= 0 && pt->rows[i].read_ns < before)
+			v[k++] = &pt->rows[i];
+	qsort(v, k, sizeof(*v), cmp_read_ns);
+	for (size_t i = 0; i < k && i < n; i++) {
+		close(v[i]->fd);
+		v[i]->fd = -1;
+		pt->nfds--;
+	}
+	free(v);
+}
+
+/* openat that never leaves the list without a file: when the process runs
+ * out of fds (EMFILE, or ENFILE machine-wide), the list gives back half of
+ * the fds it holds, lowers its budget to what it keeps, and tries again. */
+static int open_at(struct ptable *pt, int dfd, const char *path, int flags)
+{
+	int fd = openat(dfd, path, flags);
+
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE) && pt->nfds > 0) {
+		evict_lru(pt, (unsigned)(pt->nfds + 1) / 2, UINT64_MAX);
+		pt->maxfds = pt->nfds;
+		fd = openat(dfd, path, flags);
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+/* A stat fd opened by path: kept while the budget allows, else closed
+ * (and counted: the scan's end frees the least recently used). */
+static void keep_fd(struct ptable *pt, struct proc_row *r, int fd)
+{
+	if (pt->nfds < pt->maxfds) {
+		r->fd = fd;
+		pt->nfds++;
+	} else {
+		close(fd);
+		pt->fd_misses++;
+	}
 }
 
 /* Read the stat of a known process through its held fd (or by path). */
@@ -280,10 +395,19 @@ static int read_stat(struct ptable *pt, struct proc_row *r, const char *name, st
 			return -errno;
 		buf[n] = '\0';
 	} else {
+		int fd;
 		snprintf(path, sizeof(path), "%s/stat", name);
-		n = read_file_at(dirfd(pt->proc), path, buf, sizeof(buf));
-		if (n < 0)
-			return (int)n;
+		fd = open_at(pt, dirfd(pt->proc), path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return fd;
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		if (n < 0) {
+			int err = -errno;
+			close(fd);
+			return err;
+		}
+		buf[n] = '\0';
+		keep_fd(pt, r, fd);
 	}
 	if (n == 0)
 		return -ESRCH;
@@ -308,18 +432,18 @@ static int row_open(struct ptable *pt, struct proc_row *r, pid_t pid, const char
 	struct stat sb;
 	char buf[1024];
 	ssize_t n;
-	int dfd = openat(dirfd(pt->proc), name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int dfd = open_at(pt, dirfd(pt->proc), name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (dfd < 0)
-		return -errno;
+		return dfd;
 	if (fstat(dfd, &sb) < 0) {
 		int err = -errno;
 		close(dfd);
 		return err;
 	}
-	int fd = openat(dfd, "stat", O_RDONLY | O_CLOEXEC);
+	int fd = open_at(pt, dfd, "stat", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || (n = pread(fd, buf, sizeof(buf) - 1, 0)) <= 0) {
-		int err = fd < 0 ? -errno : -ESRCH;
+		int err = fd < 0 ? fd : -ESRCH;
 		if (fd >= 0)
 			close(fd);
 		close(dfd);
@@ -342,12 +466,7 @@ static int row_open(struct ptable *pt, struct proc_row *r, pid_t pid, const char
 	pt->accounted += r->ticks + r->cticks; /* a newcomer: its life so far */
 	if (!r->is_kthread)
 		read_cmdline(pt, r, dfd, "cmdline");
-	if (pt->nfds < pt->maxfds) {
-		r->fd = fd;
-		pt->nfds++;
-	} else {
-		close(fd);
-	}
+	keep_fd(pt, r, fd);
 	close(dfd);
 	return 0;
 }
@@ -630,7 +749,23 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 		o++;
 	}
 	pt->n = o;
+	/* Processes read by path for want of budget: those not read in this
+	 * scan (idle, skipped) give their fds up, least recently read first,
+	 * so the busy ones hold them next time. */
+	if (pt->fd_misses && pt->nfds >= pt->maxfds) {
+		int before = pt->nfds;
+		evict_lru(pt, pt->fd_misses, now);
+		pt->stats.fd_evictions += (unsigned long)(before - pt->nfds);
+	}
+	pt->fd_misses = 0;
 	return hash_rebuild(pt);
+}
+
+int ptable_fds(const struct ptable *pt, int *budget)
+{
+	if (budget)
+		*budget = pt->maxfds;
+	return pt->nfds;
 }
 
 double ptable_interval(const struct ptable *pt)
@@ -734,6 +869,20 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 		r = strcmp(x, y);
 		break;
 	}
+	case PSORT_PPID: r = cmp_num(a->ppid, b->ppid); break;
+	case PSORT_PGRP: r = cmp_num(a->pgrp, b->pgrp); break;
+	case PSORT_SID: r = cmp_num(a->session, b->session); break;
+	case PSORT_TTY: r = cmp_num((unsigned)a->tty_nr, (unsigned)b->tty_nr); break;
+	case PSORT_NLWP: r = cmp_num(a->nlwp, b->nlwp); break;
+	case PSORT_PROCESSOR: r = cmp_num(a->processor, b->processor); break;
+	case PSORT_STARTTIME: r = cmp_num(a->starttime, b->starttime); break;
+	case PSORT_IO_READ: r = cmp_num(a->io_err ? -1 : a->io_read_rate, b->io_err ? -1 : b->io_read_rate); break;
+	case PSORT_IO_WRITE: r = cmp_num(a->io_err ? -1 : a->io_write_rate, b->io_err ? -1 : b->io_write_rate); break;
+	case PSORT_MAJFLT: r = cmp_num(a->majflt, b->majflt); break;
+	case PSORT_CTXT: r = cmp_num(a->ctxt_rate, b->ctxt_rate); break;
+	case PSORT_OOM: r = cmp_num(a->oom, b->oom); break;
+	case PSORT_CGROUP: r = strcmp(a->cgroup ? a->cgroup : "", b->cgroup ? b->cgroup : ""); break;
+	case PSORT_CONTAINER: r = strcmp(a->container, b->container); break;
 	default: break;
 	}
 	if (c->desc)
@@ -860,6 +1009,9 @@ int ptable_order(struct ptable *pt, enum proc_sort key, bool desc, bool tree,
 	if (key == PSORT_SHR)
 		for (size_t i = 0; i < n; i++)
 			ptable_fill_shr(pt, &pt->rows[i]);
+	if (proc_sort_extra(key)) /* sorting by it needs it for every row */
+		for (size_t i = 0; i < n; i++)
+			ptable_fill_extra(pt, &pt->rows[i], proc_sort_extra(key));
 	for (size_t i = 0; i < n; i++)
 		out->v[i] = &pt->rows[i];
 	qsort_r(out->v, n, sizeof(*out->v), row_cmp, &c);
