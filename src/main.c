@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/read.h"
 #include "i18n.h"
 #include "out/escape.h"
 #include "proc/ptable.h"
@@ -41,6 +42,7 @@ static void usage(FILE *f)
 		"  -s, --sort-key=KEY     sort by KEY (pid, user, cpu, mem, time, command, ...;\n"
 		"                         --sort-key=help lists them)\n"
 		"  -C, --no-color         no colours (also when NO_COLOR is set and not empty)\n"
+		"  -c, --core=CORE [EXE]  open a core file: the crash, every thread's stack, the maps\n"
 		"  -h, --help             display this help and exit\n"
 		"  -V, --version          output version information and exit\n"
 		"\n"
@@ -87,6 +89,7 @@ int main(int argc, char **argv)
 		{ "user", required_argument, NULL, 'u' },
 		{ "tree", no_argument, NULL, 't' },
 		{ "sort-key", required_argument, NULL, 's' },
+		{ "core", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "no-color", no_argument, NULL, 'C' },
@@ -105,7 +108,7 @@ int main(int argc, char **argv)
 			esc(argv[1]));
 		return 2;
 	}
-	while ((c = getopt_long(argc, argv, "d:p:u:ts:hVC", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:p:u:ts:c:hVC", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'd':
@@ -156,6 +159,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case 'c':
+			uo.core = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -167,10 +173,26 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* -c CORE [EXE]: the program may follow the core, as for gdb. */
+	if (uo.core && optind < argc)
+		uo.core_exe = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "pscope: unexpected argument '%s'\nTry 'pscope --help' for more information.\n",
 			esc(argv[optind]));
 		return 2;
+	}
+	if (uo.core) {
+		/* A file that is no core is said here, before the screen opens. */
+		struct core_open_opts co = { .headers_only = true };
+		struct core *cf;
+		struct ps_error e;
+		char buf[1024];
+		ps_error_clear(&e);
+		if (core_open(uo.core, &co, &cf, &e) < 0) {
+			fprintf(stderr, "pscope: %s\n", esc(ps_error_str(&e, buf, sizeof(buf))));
+			return 1;
+		}
+		core_close(cf);
 	}
 	return ui_run(&uo);
 }

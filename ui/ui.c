@@ -490,7 +490,10 @@ int ui_run(const struct ui_opts *o)
 	ui.workers = workers_new(ui.ring);
 	arm_timer(tfd, ui.delay_tenths);
 
-	screen_list_open(&ui);
+	if (o->core)
+		screen_coreread_open(&ui, o->core, o->core_exe);
+	else
+		screen_list_open(&ui);
 	if (o->pid > 0)
 		open_detail_of(&ui, o->pid);
 	ui.dirty = true;

@@ -9,6 +9,8 @@ struct ui_opts {
 	int tree;              /* 1: start in tree view (else from pscoperc) */
 	const char *sort_key;  /* a valid key (main checks it), or NULL */
 	int no_color;          /* -C, or NO_COLOR set */
+	const char *core;      /* -c CORE: open the core instead of the process list */
+	const char *core_exe;  /* its program, when not where the core says */
 };
 
 /* Runs until the user quits; returns the process exit status. */

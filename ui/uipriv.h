@@ -94,6 +94,8 @@ void screen_stack_open(struct ui *ui, const struct target_id *id);
 void screen_hot_open(struct ui *ui, const struct target_id *id);
 void screen_core_open(struct ui *ui, const struct target_id *id);
 void screen_doors_open(struct ui *ui, pid_t pid);
+/* A core file: its header, stacks, maps and files (read by a job). */
+void screen_coreread_open(struct ui *ui, const char *path, const char *exe);
 /* F2: the settings in ui->cfg. */
 void screen_setup_open(struct ui *ui);
 /* Text in a scrolled, wrapped view (environment, the whole command line). */

@@ -62,6 +62,10 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v)
 	       s->samples, s->lost, s->throttled, s->kernel_why,
 	       s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0.0, s->cpu_sampled, s->cpu_proc);
 	print_unwind(s);
+	if (s->percpu)
+		printf(_("events: one per CPU for every task, %u threads of the process followed\n"), s->nthreads);
+	else
+		printf(_("events: one per thread and CPU\n"));
 	if (s->threads_unsampled)
 		printf(_("%u threads not sampled: %s\n"), s->threads_unsampled, s->unsampled_why);
 	printf("%6s %6s %8s  %-32s %-20s %s\n", "SELF%", "TOTAL%", "SAMPLES", "FUNCTION", "MODULE", "SOURCE");
@@ -87,6 +91,8 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	out_json_int(o, "lost", (long long)s->lost);
 	out_json_int(o, "truncated", (long long)s->truncated);
 	out_json_str(o, "unwind", samp_unwind_method(s));
+	out_json_str(o, "events", s->percpu ? "cpu" : "thread");
+	out_json_int(o, "threads_unsampled", s->threads_unsampled);
 	if (s->python[0]) {
 		out_json_str(o, "python", s->python);
 		out_json_int(o, "torn", (long long)s->torn);
@@ -134,6 +140,7 @@ struct top_args {
 	const char *folded;
 	bool json, idle;
 	int stack_copy;
+	enum samp_events events;
 	enum top_mode mode;
 };
 
@@ -167,6 +174,14 @@ static int top_option(void *state, int opt, const char *arg)
 	case 'I': a->idle = true; break;
 	case 'f':
 		a->folded = arg;
+		break;
+	case 'e':
+		if (!strcmp(arg, "thread"))
+			a->events = SAMP_EVENTS_THREAD;
+		else if (!strcmp(arg, "cpu"))
+			a->events = SAMP_EVENTS_CPU;
+		else
+			return cmd_bad_value("top", _("invalid events '%s' (thread or cpu)"), arg);
 		break;
 	case 's': {
 		errno = 0;
@@ -249,7 +264,8 @@ static int top_exec(void *state, pid_t pid)
 	}
 	struct samp_session *s;
 	struct ps_error e;
-	struct samp_opts o = { .pid = pid, .freq = a->freq ? (int)a->freq : SAMP_FREQ_DEFAULT, .stack_copy = a->stack_copy };
+	struct samp_opts o = { .pid = pid, .freq = a->freq ? (int)a->freq : SAMP_FREQ_DEFAULT, .stack_copy = a->stack_copy,
+				.events = a->events };
 	ps_error_clear(&e);
 	if (samp_open(&s, &o, &e) < 0)
 		return cmd_fail("top", &e);
@@ -313,6 +329,7 @@ static const struct option top_options[] = {
 	{ "folded", required_argument, NULL, 'f' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "stack-copy", required_argument, NULL, 's' },
+	{ "events", required_argument, NULL, 'e' },
 	{ "python", no_argument, NULL, 'P' },
 	{ "native", no_argument, NULL, 'N' },
 	{ "idle", no_argument, NULL, 'I' },
@@ -321,7 +338,7 @@ static const struct option top_options[] = {
 
 const struct cmd_entry cmd_top_entry = {
 	.name = "top",
-	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES]\n"
+	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES] [--events thread|cpu]\n"
 		"       [--python|--native] [--idle]",
 	.help = N_("Sample PID's threads with perf_event_open for SEC seconds (default 5) at HZ\n"
 		   "(default 99) and print its functions by Self%. --folded FILE also writes the\n"
@@ -329,13 +346,15 @@ const struct cmd_entry cmd_top_entry = {
 		   "Call stacks follow the frame pointers where they are complete, else each\n"
 		   "sample's copy of the user stack is unwound with the modules' CFI (DWARF);\n"
 		   "--stack-copy BYTES sets the copy's size (default 16384; 0: frame pointers only).\n"
+		   "Events are opened per thread, or per CPU for every task keeping PID's samples\n"
+		   "when it has more than 64 threads and the kernel allows it (--events forces one).\n"
 		   "A CPython 3.9-3.13 process is sampled by reading its Python frames instead\n"
 		   "(no perf needed; 100 Hz by default, at most 1000): functions are\n"
 		   "'qualname file:line', folded lines py-spy's raw format.\n"
 		   "  --python   Python frames only (fail if not CPython)\n"
 		   "  --native   perf_event_open even for CPython\n"
 		   "  --idle     Python: count idle threads too (left out by default)\n"),
-	.shortopts = "d:F:f:js:",
+	.shortopts = "d:F:f:js:e:",
 	.options = top_options,
 	.pid = CMD_PID_REQUIRED,
 	.state_size = sizeof(struct top_args),

@@ -69,6 +69,26 @@ static ssize_t sym_read(void *arg, uint64_t addr, void *buf, size_t len)
 	return (ssize_t)core_read_mem(arg, addr, buf, len, true);
 }
 
+/* The group of the thread that got the signal comes first, as gdb starts
+ * with the crashing thread. */
+static void crashed_first(struct stk_dump *d)
+{
+	for (size_t g = 1; g < d->n_groups; g++) {
+		bool has = false;
+		for (size_t k = 0; k < d->groups[g].n; k++)
+			has |= d->threads[d->groups[g].members[k]].signal != 0;
+		if (!has)
+			continue;
+		struct stk_group crashed = d->groups[g];
+		memmove(&d->groups[1], &d->groups[0], g * sizeof(*d->groups));
+		d->groups[0] = crashed;
+		for (size_t i = 0; i < d->n_groups; i++)
+			for (size_t k = 0; k < d->groups[i].n; k++)
+				d->threads[d->groups[i].members[k]].group = (int)i;
+		return;
+	}
+}
+
 int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump **out, struct ps_error *e)
 {
 	struct stk_opts o = *oin;
@@ -111,6 +131,7 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 	r = stk_analyze(d, snaps, n, uw, NULL, &o, e);
 	if (r < 0)
 		goto out;
+	crashed_first(d);
 	d->wall_ms = (double)(now_ns() - t0) / 1e6;
 	*out = d;
 	d = NULL;
