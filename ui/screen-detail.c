@@ -5,6 +5,7 @@
 #include "uipriv.h"
 #include "doors.h"
 #include "draw.h"
+#include "i18n.h"
 #include "pane.h"
 #include "util.h"
 
@@ -41,7 +42,24 @@ struct detail {
 	bool frozen;
 	char frozen_msg[256];
 	int body_rows;                 /* rows the pane got at the last draw */
+	char search[64];               /* '/': the last text searched */
 };
+
+/* '/' asks for a text, F3 / Shift-F3 find the next / previous row of the
+ * pane that holds it. */
+static void search_pane(struct detail *d, struct ui *ui, int dir, bool again)
+{
+	const struct pane_ops *p = d->panes[d->cur];
+
+	if (!p->search) {
+		ui_message(ui, false, _("the %s pane is text: scroll it with the arrows"), p->desc->title);
+		return;
+	}
+	if (!again && !ui_prompt(ui, _("Search: "), d->search, sizeof(d->search)))
+		return;
+	if (d->search[0] && !p->search(d->pst[d->cur], d->search, dir, again))
+		ui_message(ui, true, _("not found: %s"), d->search);
+}
 
 static void fill_ctx(struct detail *d, struct ui *ui, struct pane_ctx *c)
 {
@@ -235,6 +253,9 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 		screen_help_open(ui, d->panes[d->cur]->desc->help, d->panes[d->cur]->desc->title);
 		return true;
 	case 27: return false; /* the loop pops the screen */
+	case '/': search_pane(d, ui, +1, false); return true;
+	case KEY_F(3): search_pane(d, ui, +1, d->search[0] != '\0'); return true;
+	case KEY_F(15): search_pane(d, ui, -1, d->search[0] != '\0'); return true;
 	case KEY_F(5): case 12:
 		refresh_info(d);
 		refresh_pane(d, ui, true);
