@@ -1,7 +1,7 @@
 #!/bin/bash
 # '/' in the detail screen's table panes: the row that holds the text is
 # selected (reverse video without colour); F3 finds the next; a miss says
-# so; a text pane says it has no rows to search.
+# so; a text pane says it has no rows to search. A click on a tab opens it.
 . "$top_srcdir/tests/lib.sh"
 export LC_ALL=C.UTF-8
 command -v tmux >/dev/null || { skip "tmux is not installed"; done_testing; exit 0; }
@@ -34,6 +34,17 @@ tui_keys Enter
 check "a miss is said on the status line" tui_wait_for "not found: nosuch-fd-$$"
 tui_keys 1 /
 check "a text pane says it has nothing to search" tui_wait_for 'the Status pane is text'
+# The mouse: a click on a tab switches to that pane.
+click() { # click COL ROW (0-based): an X10 mouse press and release
+	local pos
+	pos=$(printf "\\$(printf %o $((33 + $1)))\\$(printf %o $((33 + $2)))")
+	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M ')$pos"
+	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M#')$pos"
+}
+row=$(tui_screen | grep -n 'Tab/Shift-Tab or 1-5 switch' | head -1 | cut -d: -f1)
+col=$(tui_screen | sed -n "${row}p" | awk '{ print index($0, " 3 Maps") }')
+click $((col + 1)) $((row - 1))
+check "a click on the Maps tab opens the Maps pane" tui_wait_for "Source: /proc/$FPID/maps"
 tui_keys q
 check "q: exit 0" tui_wait_for '^EXIT=0'
 done_testing
