@@ -19,3 +19,8 @@ figures: all $(noinst_PROGRAMS)
 	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' PSCOPE='$(abs_top_builddir)/pscope' \
 		TARGETS='$(abs_top_builddir)/tests/targets' $(SHELL) $(top_srcdir)/tests/figures.sh
 .PHONY: figures
+noinst_PROGRAMS += tests/targets/churn
+tests_targets_churn_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_churn_LDFLAGS = $(TARGET_LDFLAGS)
+TESTS += tests/e2e/churn.sh
+EXTRA_DIST += tests/e2e/churn.sh
