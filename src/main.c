@@ -5,13 +5,18 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <pwd.h>
+#include <sys/stat.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/read.h"
 #include "i18n.h"
 #include "out/escape.h"
+#include "proc/ptable.h"
 #include "../ui/ui.h"
 
 /* The batch subcommands, one entry per src/cmd/cmd-*.c. */
@@ -32,18 +37,48 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -d, --delay=TENTHS     refresh every TENTHS of a second (default 15)\n"
 		"  -p, --pid=PID          open the detail screen of PID\n"
-		"  -u, --user=USER        show only the processes of USER\n"
+		"  -u, --user=USER        show only the processes of USER (name or uid)\n"
 		"  -t, --tree             start in tree view\n"
-		"  -s, --sort-key=KEY     sort by KEY (pid, user, cpu, mem, time, command, ...)\n"
+		"  -s, --sort-key=KEY     sort by KEY (pid, user, cpu, mem, time, command, ...;\n"
+		"                         --sort-key=help lists them)\n"
+		"  -C, --no-color         no colours (also when NO_COLOR is set and not empty)\n"
+		"  -c, --core=CORE [EXE]  open a core file: the crash, every thread's stack, the maps\n"
 		"  -h, --help             display this help and exit\n"
 		"  -V, --version          output version information and exit\n"
 		"\n"
-		"Commands:\n"), f);
+		"Settings are kept in $XDG_CONFIG_HOME/pscope/pscoperc (default\n"
+		"~/.config/pscope/pscoperc), written on quit; F2 edits them. Options\n"
+		"given here take precedence.\n"
+		"\n"
+		"Commands (each takes --help):\n"), f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  pscope %s %s\n", commands[i]->name, commands[i]->args);
 	fputs(_("\nKeys inside pscope: press F1 or ? for help.\n"
 		"Permissions: `pscope doors` shows which kernel doors are open.\n"
 		"Full documentation: man pscope\n"), f);
+}
+
+/* /proc/PID is there (a process, or a thread's TID). */
+static bool proc_exists(pid_t pid)
+{
+	char path[32];
+	struct stat sb;
+
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	return stat(path, &sb) == 0;
+}
+
+/* A user name, or a number (a uid with no name is still a uid). */
+static bool user_exists(const char *s)
+{
+	struct passwd pw, *res = NULL;
+	char buf[4096], *end;
+
+	if (getpwnam_r(s, &pw, buf, sizeof(buf), &res) == 0 && res)
+		return true;
+	errno = 0;
+	unsigned long v = strtoul(s, &end, 10);
+	return !errno && !*end && end != s && v < 4294967295ul;
 }
 
 int main(int argc, char **argv)
@@ -54,11 +89,14 @@ int main(int argc, char **argv)
 		{ "user", required_argument, NULL, 'u' },
 		{ "tree", no_argument, NULL, 't' },
 		{ "sort-key", required_argument, NULL, 's' },
+		{ "core", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "no-colour", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ui_opts uo = { .delay_tenths = 15 };
+	struct ui_opts uo = { .delay_tenths = 0 };
 	int c;
 
 	i18n_init();
@@ -70,7 +108,7 @@ int main(int argc, char **argv)
 			esc(argv[1]));
 		return 2;
 	}
-	while ((c = getopt_long(argc, argv, "d:p:u:ts:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:p:u:ts:c:hVC", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'd':
@@ -85,18 +123,44 @@ int main(int argc, char **argv)
 			errno = 0;
 			uo.pid = (int)strtol(optarg, &end, 10);
 			if (errno || *end || uo.pid <= 0) {
-				fprintf(stderr, "pscope: invalid PID '%s'\n", esc(optarg));
+				fprintf(stderr, "pscope: invalid PID '%s'\nTry 'pscope --help' for more information.\n",
+					esc(optarg));
+				return 2;
+			}
+			if (!proc_exists(uo.pid)) {
+				fprintf(stderr, _("pscope: no process with PID %d\n"), uo.pid);
 				return 2;
 			}
 			break;
 		case 'u':
 			uo.user = optarg;
+			if (!user_exists(optarg)) {
+				fprintf(stderr, _("pscope: no user '%s'\n"), esc(optarg));
+				return 2;
+			}
+			break;
+		case 'C':
+			uo.no_color = 1;
 			break;
 		case 't':
 			uo.tree = 1;
 			break;
 		case 's':
 			uo.sort_key = optarg;
+			if (!strcmp(optarg, "help")) {
+				for (int k = 0; k < PSORT_COUNT; k++)
+					printf("%-14s %s\n", proc_sort_name((enum proc_sort)k),
+					       proc_sort_title((enum proc_sort)k));
+				return 0;
+			}
+			if (proc_sort_parse(optarg) < 0) {
+				fprintf(stderr, _("pscope: unknown sort key '%s' (pscope --sort-key=help lists them)\n"),
+					esc(optarg));
+				return 2;
+			}
+			break;
+		case 'c':
+			uo.core = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -109,10 +173,26 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	/* -c CORE [EXE]: the program may follow the core, as for gdb. */
+	if (uo.core && optind < argc)
+		uo.core_exe = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "pscope: unexpected argument '%s'\nTry 'pscope --help' for more information.\n",
 			esc(argv[optind]));
 		return 2;
+	}
+	if (uo.core) {
+		/* A file that is no core is said here, before the screen opens. */
+		struct core_open_opts co = { .headers_only = true };
+		struct core *cf;
+		struct ps_error e;
+		char buf[1024];
+		ps_error_clear(&e);
+		if (core_open(uo.core, &co, &cf, &e) < 0) {
+			fprintf(stderr, "pscope: %s\n", esc(ps_error_str(&e, buf, sizeof(buf))));
+			return 1;
+		}
+		core_close(cf);
 	}
 	return ui_run(&uo);
 }

@@ -20,7 +20,7 @@
 #include "ring.h"
 #include "target.h"
 
-enum job_type { JOB_STACK, JOB_CORE, JOB_SAMPLE, JOB_TYPE_COUNT };
+enum job_type { JOB_STACK, JOB_CORE, JOB_SAMPLE, JOB_CORE_READ, JOB_TYPE_COUNT };
 enum worker_lane { LANE_ATTACH, LANE_SAMPLER, LANE_COUNT };
 
 struct job {

@@ -28,3 +28,7 @@ check_PROGRAMS += tests/unit/test-core-read
 tests_unit_test_core_read_SOURCES = tests/unit/test-core-read.c tests/unit/tap.h
 tests_unit_test_core_read_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-core-read
+TESTS += tests/e2e/core-read-tui.sh
+EXTRA_DIST += tests/e2e/core-read-tui.sh
+BENCHES += tests/bench/core-read.sh
+EXTRA_DIST += tests/bench/core-read.sh

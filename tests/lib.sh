@@ -21,12 +21,25 @@ done_testing() { echo "1..$_n"; }
 _finish() { eval "$_cleanups" 2>/dev/null; }
 trap _finish EXIT
 
+# pscope keeps its settings in $XDG_CONFIG_HOME/pscope/pscoperc: every test
+# gets a scratch one, so no test reads or writes a real configuration.
+_xdg=$(mktemp -d /tmp/pscope-xdg.XXXXXX)
+export XDG_CONFIG_HOME=$_xdg
+chmod 755 "$_xdg" # tests that drop to nobody read it too
+at_exit "rm -rf $_xdg"
+
+# Targets start through a short symlink, so their command lines (what the
+# TUI tests look for on screen) do not depend on the checkout's path.
+_tlinks=$(mktemp -d /tmp/pst.XXXXXX)
+at_exit "rm -rf $_tlinks"
+
 # Start a target in the background; sets $TPID. Waits until it is running
 # (the targets print "ready" on stdout when their state is set up).
 start_target() { # start_target NAME ARGS...
 	local out
 	out=$(mktemp)
-	"$TARGETS/$@" >"$out" 2>&1 &
+	[ -e "$_tlinks/$1" ] || ln -s "$TARGETS/$1" "$_tlinks/$1"
+	"$_tlinks/$@" >"$out" 2>&1 &
 	TPID=$!
 	at_exit "kill -9 $TPID 2>/dev/null; rm -f $out"
 	for _ in $(seq 1 100); do
@@ -54,6 +67,8 @@ target_runs_on() { # target_runs_on PID
 # tmux session for TUI tests: TMUX_S is the session name.
 tui_start() { # tui_start COLSxROWS COMMAND...
 	local size=$1; shift
+	# each session starts from the defaults unless the test keeps them
+	[ -n "${TUI_KEEP_SETTINGS:-}" ] || rm -f "$XDG_CONFIG_HOME/pscope/pscoperc"
 	_tui_n=$((${_tui_n:-0} + 1)) # (sh has no $RANDOM)
 	TMUX_S=pscope-test-$$-$_tui_n
 	tmux -L "$TMUX_S" new-session -d -s "$TMUX_S" -x "${size%x*}" -y "${size#*x}" "$*; sleep 0.5"
@@ -65,6 +80,16 @@ tui_screen() { tmux -L "$TMUX_S" capture-pane -p -t "$TMUX_S"; }
 tui_wait_for() { # tui_wait_for REGEX [TRIES]
 	for _ in $(seq 1 "${2:-30}"); do
 		tui_screen | grep -qE "$1" && return 0
+		sleep 0.2
+	done
+	tui_screen | sed 's/^/#   /'
+	return 1
+}
+# Same, on the screen's text with each line's leading blanks dropped and
+# the lines joined: for text that wraps onto the next rows.
+tui_wait_for_joined() { # tui_wait_for_joined REGEX [TRIES]
+	for _ in $(seq 1 "${2:-30}"); do
+		tui_screen | sed 's/^ *//' | tr -d '\n' | grep -qE "$1" && return 0
 		sleep 0.2
 	done
 	tui_screen | sed 's/^/#   /'

@@ -32,3 +32,12 @@ TESTS += tests/unit/test-sym
 noinst_PROGRAMS += tests/targets/hotcpp
 tests_targets_hotcpp_SOURCES = tests/targets/hotcpp.cc
 tests_targets_hotcpp_CXXFLAGS = -O1 -g
+# A frameless leaf two calls deep, with frame pointers (but not in leaves,
+# as GCC's -momit-leaf-frame-pointer does) and without any.
+noinst_PROGRAMS += tests/targets/leafchain tests/targets/leafchain-nofp
+tests_targets_leafchain_SOURCES = tests/targets/leafchain.c
+tests_targets_leafchain_CFLAGS = $(TARGET_CFLAGS) -O2 -fno-omit-frame-pointer -momit-leaf-frame-pointer
+tests_targets_leafchain_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_leafchain_nofp_SOURCES = tests/targets/leafchain.c
+tests_targets_leafchain_nofp_CFLAGS = $(TARGET_CFLAGS) -O2 -fomit-frame-pointer
+tests_targets_leafchain_nofp_LDFLAGS = $(TARGET_LDFLAGS)

@@ -8,47 +8,93 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+#include <langinfo.h>
+#include <strings.h>
 
 static int attrs[COL_COUNT];
+static bool colour_on;
+_Static_assert(THEME_NROLES == COL_COUNT, "theme roles follow enum ui_color");
 
-void draw_init(void)
+static int theme_attrs(unsigned a)
 {
-	static const short pairs[COL_COUNT][2] = {
-		[COL_NORMAL] = { -1, -1 },
-		[COL_HEADER] = { COLOR_BLACK, COLOR_GREEN },
-		[COL_SELECT] = { COLOR_BLACK, COLOR_CYAN },
-		[COL_DIM] = { COLOR_BLUE, -1 },
-		[COL_WARN] = { COLOR_YELLOW, -1 },
-		[COL_ERROR] = { COLOR_RED, -1 },
-		[COL_GOOD] = { COLOR_GREEN, -1 },
-		[COL_TITLE] = { COLOR_BLACK, COLOR_CYAN },
-		[COL_FKEY] = { -1, -1 },
-		[COL_FKEY_LABEL] = { COLOR_BLACK, COLOR_CYAN },
-		[COL_METER_USER] = { COLOR_GREEN, -1 },
-		[COL_METER_SYS] = { COLOR_RED, -1 },
-		[COL_METER_OTHER] = { COLOR_YELLOW, -1 },
-		[COL_NEW] = { COLOR_GREEN, -1 },
-		[COL_GONE] = { COLOR_RED, -1 },
-	};
+	return (a & THEME_BOLD ? A_BOLD : 0) | (a & THEME_REVERSE ? A_REVERSE : 0) |
+	       (a & THEME_DIM ? A_DIM : 0) | (a & THEME_UNDERLINE ? A_UNDERLINE : 0);
+}
+
+void draw_init(const struct theme *t, bool colour)
+{
+	/* Without colour: attributes alone (reverse video for the selection),
+	 * whatever the scheme says about colours. */
 	static const int mono[COL_COUNT] = {
 		[COL_HEADER] = A_REVERSE, [COL_SELECT] = A_REVERSE, [COL_DIM] = A_DIM,
-		[COL_WARN] = A_BOLD, [COL_ERROR] = A_BOLD, [COL_TITLE] = A_REVERSE,
-		[COL_FKEY_LABEL] = A_REVERSE, [COL_NEW] = A_BOLD, [COL_GONE] = A_DIM,
+		[COL_WARN] = A_BOLD, [COL_ERROR] = A_BOLD, [COL_TITLE] = A_REVERSE | A_BOLD,
+		[COL_FKEY] = A_BOLD, [COL_FKEY_LABEL] = A_REVERSE, [COL_NEW] = A_BOLD, [COL_GONE] = A_DIM,
 	};
-	bool color = has_colors() && start_color() == OK;
+	struct theme def;
 
-	if (color)
-		use_default_colors();
+	if (!t) {
+		theme_default(&def);
+		t = &def;
+	}
+	if (colour && !colour_on)
+		colour_on = has_colors() && start_color() == OK && use_default_colors() == OK;
 	for (int i = 0; i < COL_COUNT; i++) {
-		if (color && i > 0) {
-			init_pair((short)i, pairs[i][0], pairs[i][1]);
-			attrs[i] = COLOR_PAIR(i);
-			if (i == COL_FKEY || i == COL_TITLE)
-				attrs[i] |= A_BOLD;
+		const struct theme_role *r = &t->role[i];
+		if (colour && colour_on && (r->fg >= 0 || r->bg >= 0)) {
+			init_pair((short)(i + 1), r->fg, r->bg);
+			attrs[i] = COLOR_PAIR(i + 1) | theme_attrs(r->attrs);
+		} else if (colour && colour_on) {
+			attrs[i] = theme_attrs(r->attrs);
 		} else {
 			attrs[i] = mono[i];
 		}
 	}
+	if (colour && colour_on) /* the whole screen takes the normal colours */
+		bkgdset((chtype)' ' | (chtype)attrs[COL_NORMAL]);
+	else
+		bkgdset(' ');
+}
+
+bool draw_unicode(void)
+{
+	static int uni = -1;
+	if (uni < 0) {
+		const char *cs = nl_langinfo(CODESET);
+		uni = MB_CUR_MAX > 1 && cs && (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
+	}
+	return uni;
+}
+
+const char *draw_sym(const char *uni, const char *ascii)
+{
+	return draw_unicode() ? uni : ascii;
+}
+
+/* Without a UTF-8 locale: the symbols pscope itself draws (box drawing,
+ * arrows, bars) as ASCII, so separators stay separators under LANG=C. */
+static wchar_t ascii_for(const unsigned char *p, size_t n, size_t *used)
+{
+	static const struct {
+		unsigned cp;
+		char c;
+	} map[] = {
+		{ 0x2502, '|' }, { 0x2500, '-' }, { 0x2514, '`' }, { 0x251c, '|' }, { 0x250c, '+' },
+		{ 0x2510, '+' }, { 0x2518, '+' }, { 0x253c, '+' }, { 0x2026, '.' }, { 0x25b2, '^' },
+		{ 0x25bc, 'v' }, { 0x2191, '^' }, { 0x2193, 'v' }, { 0x2581, '.' }, { 0x2582, ':' },
+		{ 0x2583, '-' }, { 0x2584, '=' }, { 0x2585, '+' }, { 0x2586, '*' }, { 0x2587, '#' },
+		{ 0x2588, '@' }, { 0x25bd, 'v' }, { 0x25b3, '^' }, { 0x25b6, '>' }, { 0x25c0, '<' }, { 0x2713, 'x' },
+	};
+	unsigned cp;
+
+	*used = 1;
+	if (n >= 3 && (p[0] & 0xf0) == 0xe0 && (p[1] & 0xc0) == 0x80 && (p[2] & 0xc0) == 0x80) {
+		cp = (unsigned)(p[0] & 0x0f) << 12 | (unsigned)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+		*used = 3;
+		for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+			if (map[i].cp == cp)
+				return (wchar_t)map[i].c;
+	}
+	return L'?';
 }
 
 int draw_attr(enum ui_color c)
@@ -66,26 +112,33 @@ int draw_cols(void)
 	return COLS;
 }
 
-/* Sanitize s, then convert to wide characters that fit in w columns.
- * Returns the number of wide characters; *cols gets their width. */
-static int to_wide(const char *s, int w, wchar_t *out, int outmax, int *cols)
+/* Sanitize s, skip its first skip columns, then convert to wide characters
+ * that fit in w columns (out NULL: only measure). Returns the number of
+ * wide characters; *cols gets their width. */
+static int to_wide(const char *s, int skip, int w, wchar_t *out, int outmax, int *cols)
 {
-	char clean[4096];
-	size_t len = esc_display(s, strlen(s), clean, sizeof(clean));
+	char small[4096], *clean = small;
+	size_t slen = strlen(s), cap = slen * 6 + 16; /* an escape is at most 6 bytes per byte */
 	mbstate_t ps;
+	int n = 0, used = 0, skipped = 0;
+
+	if (cap <= sizeof(small) || !(clean = malloc(cap))) {
+		clean = small;
+		cap = sizeof(small);
+	}
+	size_t len = esc_display(s, slen, clean, cap);
 	const char *p = clean, *end = clean + len;
-	int n = 0, used = 0;
 
 	memset(&ps, 0, sizeof(ps));
-	while (p < end && n < outmax) {
+	while (p < end && (!out || n < outmax)) {
 		wchar_t wc;
 		size_t k = mbrtowc(&wc, p, (size_t)(end - p), &ps);
 		int cw;
 		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-			/* Not representable in this locale: one visible placeholder. */
+			/* Not representable in this locale: pscope's own symbols
+			 * in ASCII, anything else one visible placeholder. */
 			memset(&ps, 0, sizeof(ps));
-			wc = L'?';
-			k = 1;
+			wc = ascii_for((const unsigned char *)p, (size_t)(end - p), &k);
 			while (p + k < end && ((unsigned char)p[k] & 0xc0) == 0x80)
 				k++;
 		}
@@ -94,12 +147,23 @@ static int to_wide(const char *s, int w, wchar_t *out, int outmax, int *cols)
 			wc = L'?';
 			cw = 1;
 		}
+		p += k;
+		if (skipped < skip) { /* a wide character cut by the left edge: a blank */
+			skipped += cw;
+			if (skipped > skip && out && used + 1 <= w) {
+				out[n++] = L' ';
+				used++;
+			}
+			continue;
+		}
 		if (used + cw > w)
 			break;
-		out[n++] = wc;
+		if (out)
+			out[n++] = wc;
 		used += cw;
-		p += k;
 	}
+	if (clean != small)
+		free(clean);
 	*cols = used;
 	return n;
 }
@@ -107,7 +171,7 @@ static int to_wide(const char *s, int w, wchar_t *out, int outmax, int *cols)
 int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip)
 {
 	wchar_t wbuf[1024];
-	int cols, n, k = 0, skipped = 0;
+	int cols, n;
 
 	if (y < 0 || y >= LINES || x >= COLS || !s)
 		return 0;
@@ -115,17 +179,11 @@ int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip)
 		w = COLS - x;
 	if (w <= 0)
 		return 0;
-	if (skip < 0)
-		skip = 0;
-	n = to_wide(s, w + skip, wbuf, (int)(sizeof(wbuf) / sizeof(wbuf[0])), &cols);
-	for (; k < n && skipped < skip; k++) {
-		int cw = wcwidth(wbuf[k]);
-		skipped += cw > 0 ? cw : 1;
-	}
+	n = to_wide(s, skip > 0 ? skip : 0, w, wbuf, (int)(sizeof(wbuf) / sizeof(wbuf[0])), &cols);
 	attrset(attr);
-	mvaddnwstr(y, x, wbuf + k, n - k);
+	mvaddnwstr(y, x, wbuf, n);
 	attrset(A_NORMAL);
-	return cols > skipped ? cols - skipped : 0;
+	return cols;
 }
 
 int draw_text(int y, int x, int w, int attr, const char *s)
@@ -146,10 +204,9 @@ int draw_textf(int y, int x, int w, int attr, const char *fmt, ...)
 
 int draw_width(const char *s)
 {
-	wchar_t wbuf[1024];
 	int cols;
 
-	to_wide(s, 1 << 20, wbuf, (int)(sizeof(wbuf) / sizeof(wbuf[0])), &cols);
+	to_wide(s, 0, 1 << 30, NULL, 0, &cols);
 	return cols;
 }
 

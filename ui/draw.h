@@ -23,7 +23,18 @@ enum ui_color {
 	COL_COUNT
 };
 
-void draw_init(void);
+#include <stdbool.h>
+
+#include "theme.h"
+
+/* Colours from the scheme t (NULL: the built-in default); without colour
+ * (-C, NO_COLOR, a terminal without colours) attributes alone. May be
+ * called again to switch schemes. */
+void draw_init(const struct theme *t, bool colour);
+/* The locale draws UTF-8; else pscope's own symbols fall back to ASCII. */
+bool draw_unicode(void);
+/* uni under a UTF-8 locale, else ascii. */
+const char *draw_sym(const char *uni, const char *ascii);
 int draw_attr(enum ui_color c);
 /* Terminal size (updated on resize). */
 int draw_rows(void);

@@ -2,6 +2,7 @@
 #include "meters.h"
 #include "draw.h"
 #include "util.h"
+#include "settings.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
@@ -26,9 +27,12 @@ static int cpu_rows(int ncpu)
 	return (ncpu + cpu_cols(ncpu) - 1) / cpu_cols(ncpu);
 }
 
+#define SHOWN(m, k) ((m)->shown & (1u << (k)))
+
 int meters_rows(const struct meters_info *m, int cols)
 {
-	int left = cpu_rows(m->sys->ncpu) + 2, right = 4;
+	int left = (SHOWN(m, CFG_M_CPUS) ? cpu_rows(m->sys->ncpu) : 0) + !!SHOWN(m, CFG_M_MEMORY) + !!SHOWN(m, CFG_M_SWAP);
+	int right = !!SHOWN(m, CFG_M_TASKS) + !!SHOWN(m, CFG_M_LOAD) + !!SHOWN(m, CFG_M_UPTIME) + 1;
 	if (cols < 60) /* one column: the text lines below the bars */
 		return left + right;
 	return left > right ? left : right;
@@ -79,7 +83,8 @@ static void cpu_bar(int y, int x, int w, const char *name, const struct sys_cpu_
 	meter_bar(y, x + lw, w - lw, 4, f, a, label);
 }
 
-static void mem_bars(int y, int x, int w, const struct sys_meminfo *mi)
+/* Memory then swap, each if shown; returns the rows used. */
+static int mem_bars(int y, int x, int w, const struct sys_meminfo *mi, bool mem, bool swap)
 {
 	char l[64], a[16], b[16];
 	double tot = mi->total ? (double)mi->total : 1;
@@ -90,8 +95,13 @@ static void mem_bars(int y, int x, int w, const struct sys_meminfo *mi)
 
 	snprintf(l, sizeof(l), "%s/%s", human_bytes(mi->used * 1024, a, sizeof(a)),
 		 human_bytes(mi->total * 1024, b, sizeof(b)));
-	lw = draw_text(y, x, w, draw_attr(COL_DIM) | A_BOLD, "Mem");
-	meter_bar(y, x + lw, w - lw, 3, f, at, l);
+	if (mem) {
+		lw = draw_text(y, x, w, draw_attr(COL_DIM) | A_BOLD, "Mem");
+		meter_bar(y, x + lw, w - lw, 3, f, at, l);
+		y++;
+	}
+	if (!swap)
+		return mem;
 
 	unsigned long long sused = mi->swap_total > mi->swap_free ? mi->swap_total - mi->swap_free : 0;
 	double st = mi->swap_total ? (double)mi->swap_total : 1;
@@ -100,8 +110,9 @@ static void mem_bars(int y, int x, int w, const struct sys_meminfo *mi)
 	int sa[2] = { draw_attr(COL_METER_SYS), draw_attr(COL_METER_OTHER) };
 	snprintf(l, sizeof(l), "%s/%s", human_bytes(sused * 1024, a, sizeof(a)),
 		 human_bytes(mi->swap_total * 1024, b, sizeof(b)));
-	lw = draw_text(y + 1, x, w, draw_attr(COL_DIM) | A_BOLD, "Swp");
-	meter_bar(y + 1, x + lw, w - lw, 2, sf, sa, l);
+	lw = draw_text(y, x, w, draw_attr(COL_DIM) | A_BOLD, "Swp");
+	meter_bar(y, x + lw, w - lw, 2, sf, sa, l);
+	return mem + 1;
 }
 
 /* "Label: " dim, then the value bold. Returns columns used. */
@@ -116,15 +127,20 @@ static void right_lines(int y, int x, int w, const struct meters_info *m)
 	char buf[128], up[64];
 	const struct ptable_counts *c = &m->counts;
 
-	snprintf(buf, sizeof(buf), "%d, %d thr, %d kthr; %d running", c->procs, c->threads, c->kthreads,
-		 m->sys->load.running);
-	field(y, x, w, "Tasks: ", buf);
-	snprintf(buf, sizeof(buf), "%.2f %.2f %.2f", m->sys->load.load[0], m->sys->load.load[1],
-		 m->sys->load.load[2]);
-	field(y + 1, x, w, "Load average: ", buf);
-	field(y + 2, x, w, "Uptime: ", sys_fmt_uptime(m->sys->uptime, up, sizeof(up)));
+	if (SHOWN(m, CFG_M_TASKS)) {
+		snprintf(buf, sizeof(buf), "%d, %d thr, %d kthr; %d running", c->procs, c->threads, c->kthreads,
+			 m->sys->load.running);
+		field(y++, x, w, "Tasks: ", buf);
+	}
+	if (SHOWN(m, CFG_M_LOAD)) {
+		snprintf(buf, sizeof(buf), "%.2f %.2f %.2f", m->sys->load.load[0], m->sys->load.load[1],
+			 m->sys->load.load[2]);
+		field(y++, x, w, "Load average: ", buf);
+	}
+	if (SHOWN(m, CFG_M_UPTIME))
+		field(y++, x, w, "Uptime: ", sys_fmt_uptime(m->sys->uptime, up, sizeof(up)));
 	if (m->note && m->note[0])
-		draw_text(y + 3, x, w, draw_attr(COL_WARN) | A_BOLD, m->note);
+		draw_text(y, x, w, draw_attr(COL_WARN) | A_BOLD, m->note);
 }
 
 void meters_draw(int y0, int cols, const struct meters_info *m)
@@ -133,7 +149,9 @@ void meters_draw(int y0, int cols, const struct meters_info *m)
 	int lw = cols < 60 ? cols : cols / 2 - 1;
 	int y = y0;
 
-	if (s->ncpu <= 0 || cpu_average_only(s->ncpu)) {
+	if (!SHOWN(m, CFG_M_CPUS)) {
+		/* no CPU bars */
+	} else if (s->ncpu <= 0 || cpu_average_only(s->ncpu)) {
 		cpu_bar(y++, 0, lw, "CPU", &s->total);
 	} else {
 		int nc = cpu_cols(s->ncpu), rows = cpu_rows(s->ncpu), cw = lw / nc;
@@ -146,8 +164,7 @@ void meters_draw(int y0, int cols, const struct meters_info *m)
 		}
 		y += rows;
 	}
-	mem_bars(y, 0, lw, &s->mem);
-	y += 2;
+	y += mem_bars(y, 0, lw, &s->mem, SHOWN(m, CFG_M_MEMORY), SHOWN(m, CFG_M_SWAP));
 	if (cols < 60)
 		right_lines(y, 1, cols - 1, m);
 	else

@@ -10,6 +10,7 @@ struct meters_info {
 	const struct sys_snapshot *sys;
 	struct ptable_counts counts;
 	const char *note;            /* extra line on the right (filters, PAUSED); may be empty */
+	unsigned shown;              /* 1 << enum cfg_meter (settings.h): which meters */
 };
 
 /* Rows the full header needs at this width. */

@@ -108,6 +108,15 @@ static int read_maps(struct maps_pane *p, const struct pane_ctx *c)
 	bool smaps = p->smaps && (!p->m.smaps || c->now - p->smaps_at >= SMAPS_EVERY_S);
 	int r;
 
+	if (c->maps_text) {
+		/* A core: its mappings never change, and it has no smaps. */
+		if (p->m.n)
+			return 0;
+		r = proc_maps_parse(c->maps_text, strlen(c->maps_text), false, &p->m);
+		if (r < 0)
+			return r;
+		goto parsed;
+	}
 	if (p->smaps && p->m.smaps && !smaps)
 		return 0;
 	r = proc_maps_read(c->dirfd, smaps, &p->m);
@@ -115,6 +124,7 @@ static int read_maps(struct maps_pane *p, const struct pane_ctx *c)
 		return r;
 	if (smaps)
 		p->smaps_at = c->now;
+parsed:
 	free(p->agg);
 	p->agg = NULL;
 	if (proc_maps_aggregate(&p->m, &p->agg, &p->nagg) < 0)
@@ -189,7 +199,9 @@ static void maps_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 		total += p->m.v[i].end - p->m.v[i].start;
 	draw_textf(y0, 0, -1, A_BOLD, "%zu mappings (VMAs), %zu files, %s mapped   %s", p->m.n, p->nagg,
 		   human_bytes(total, sz, sizeof(sz)),
-		   p->smaps ? "[r] Rss/Pss/Swap from smaps: on (every 5 s)" : "[r] Rss/Pss/Swap: off");
+		   c->maps_text ? "from the core's NT_FILE and PT_LOAD"
+		   : p->smaps   ? "[r] Rss/Pss/Swap from smaps: on (every 5 s)"
+				: "[r] Rss/Pss/Swap: off");
 	draw_text(y0 + 1, 0, -1, draw_attr(COL_DIM),
 		  p->aggregate ? "[a] per file (like pmap -x): on" : "[a] per file (like pmap -x): off");
 	/* Without smaps the Rss/Pss/Swap columns stay out of the way. */
@@ -215,6 +227,8 @@ static bool maps_key(void *st, const struct pane_ctx *c, int ch, int rows)
 
 	switch (ch) {
 	case 'r':
+		if (c->maps_text)
+			return false;
 		p->smaps = !p->smaps;
 		if (!c->frozen)
 			read_maps(p, c);

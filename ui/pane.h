@@ -35,6 +35,8 @@ struct pane_ctx {
 	bool have_rates;
 	const struct pane_hist *hist;
 	bool frozen;                       /* the process exited: draw, do not read */
+	const char *maps_text;             /* a core's mappings (NT_FILE + PT_LOAD) in
+					    * /proc/PID/maps form: no process to read */
 	double now;                        /* now_s() */
 };
 

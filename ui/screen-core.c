@@ -117,11 +117,21 @@ static const char *method_text(const struct core_estimate *est, char *buf, size_
 	return buf;
 }
 
+/* A labelled row; a long text (a path, the gdb command) wraps onto the
+ * next rows instead of being cut at the edge. */
 static int row(int y, const char *label, int attr, const char *text)
 {
+	int w = draw_cols() - 15, n;
+
 	draw_text(y, 1, 14, draw_attr(COL_DIM), label);
-	draw_text(y, 15, -1, attr, text);
-	return y + 1;
+	if (w < 8)
+		w = 8;
+	n = (draw_width(text) + w - 1) / w;
+	if (n < 1)
+		n = 1;
+	for (int k = 0; k < n && y < draw_rows() - 2; k++)
+		draw_text_skip(y++, 15, w, attr, text, k * w);
+	return y;
 }
 
 static void core_draw(struct ui *ui, void *st, int y0, int rows)

@@ -22,6 +22,8 @@ static const struct pane_ops *const panes[PANE_COUNT] = {
 	[PANE_MEM] = &pane_mem,       [PANE_THREADS] = &pane_threads,
 };
 #define NPANES ((int)ARRAY_SIZE(panes))
+/* Shown in the order the settings give (F2, pane_order); keys 1-5 by position. */
+_Static_assert(NPANES == CFG_NPANES, "one pane per pane_order entry");
 
 struct detail {
 	struct target t;
@@ -30,6 +32,7 @@ struct detail {
 	bool have_rates;
 	struct pane_hist hist;
 	int cur;
+	const struct pane_ops *panes[NPANES]; /* in the order shown */
 	void *pst[NPANES];
 	double read_at[NPANES];        /* last attempt; 0: never */
 	bool have[NPANES];             /* read successfully at least once */
@@ -122,7 +125,7 @@ static void refresh_info(struct detail *d)
 /* Read the current pane if it is due (or forced). */
 static void refresh_pane(struct detail *d, struct ui *ui, bool force)
 {
-	const struct pane_ops *p = panes[d->cur];
+	const struct pane_ops *p = d->panes[d->cur];
 	struct pane_ctx c;
 	int r;
 
@@ -160,7 +163,7 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 {
 	struct detail *d = st;
 	const struct proc_info *i = &d->info;
-	const struct pane_ops *p = panes[d->cur];
+	const struct pane_ops *p = d->panes[d->cur];
 	char rss[32], up[48], src[256];
 	int y = y0, x;
 
@@ -183,7 +186,7 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 		x = 0;
 		for (int k = 0; k < NPANES; k++) {
 			int attr = k == d->cur ? (int)(draw_attr(COL_SELECT) | A_BOLD) : draw_attr(COL_NORMAL);
-			x += draw_textf(y, x, -1, attr, " %c %s ", panes[k]->desc->hotkey, panes[k]->desc->title);
+			x += draw_textf(y, x, -1, attr, " %d %s ", k + 1, d->panes[k]->desc->title);
 			x += draw_text(y, x, -1, draw_attr(COL_DIM), "|");
 		}
 		draw_text(y, x, -1, draw_attr(COL_DIM), " Tab/Shift-Tab or 1-5 switch");
@@ -229,7 +232,7 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 	case '\t': switch_pane(d, ui, d->cur + 1); return true;
 	case KEY_BTAB: switch_pane(d, ui, d->cur - 1); return true;
 	case KEY_F(1):
-		screen_help_open(ui, panes[d->cur]->desc->help, panes[d->cur]->desc->title);
+		screen_help_open(ui, d->panes[d->cur]->desc->help, d->panes[d->cur]->desc->title);
 		return true;
 	case 27: return false; /* the loop pops the screen */
 	case KEY_F(5): case 12:
@@ -238,13 +241,13 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 		return ch == KEY_F(5);
 	}
 	for (int k = 0; k < NPANES; k++)
-		if (ch == panes[k]->desc->hotkey) {
+		if (ch == '1' + k) {
 			switch_pane(d, ui, k);
 			return true;
 		}
 	struct pane_ctx c;
 	fill_ctx(d, ui, &c);
-	return panes[d->cur]->on_key && panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : draw_rows() - 6);
+	return d->panes[d->cur]->on_key && d->panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : draw_rows() - 6);
 }
 
 static void detail_tick(struct ui *ui, void *st)
@@ -259,7 +262,7 @@ static void detail_destroy(void *st)
 	struct detail *d = st;
 	for (int k = 0; k < NPANES; k++)
 		if (d->pst[k])
-			panes[k]->destroy(d->pst[k]);
+			d->panes[k]->destroy(d->pst[k]);
 	target_close(&d->t);
 	free(d);
 }
@@ -315,7 +318,11 @@ void screen_detail_open(struct ui *ui, const struct target_id *id)
 		return;
 	}
 	for (int k = 0; k < NPANES; k++) {
-		d->pst[k] = panes[k]->create();
+		int w = ui->cfg.pane_order[k];
+		d->panes[k] = panes[w >= 0 && w < NPANES ? w : k];
+	}
+	for (int k = 0; k < NPANES; k++) {
+		d->pst[k] = d->panes[k]->create();
 		if (!d->pst[k]) {
 			ui_message(ui, true, "out of memory");
 			detail_destroy(d);

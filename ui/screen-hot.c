@@ -5,6 +5,7 @@
 #include "draw.h"
 #include "table.h"
 #include "doors.h"
+#include "i18n.h"
 #include "out/folded.h"
 #include "sample/sample.h"
 #include "util.h"
@@ -184,11 +185,13 @@ static void draw_status(struct hot_state *h, int y)
 		   s->freq, s->rate, s->kernel_why);
 	double trunc = s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0;
 	int x = draw_textf(y + 2, 0, -1, draw_attr(COL_NORMAL),
-			   " samples %llu (window %lu)  lost %llu  throttled %llu  truncated stacks %.1f%%%s  CPU sampled %.2f s vs /proc %.2f s",
-			   s->samples, h->view.samples, s->lost, s->throttled, trunc,
-			   trunc > 20 ? " (frame pointers missing?)" : "", s->cpu_sampled, s->cpu_proc);
+			   _(" samples %llu (window %lu)  lost %llu  throttled %llu  stacks %s, truncated %.1f%%%s  CPU sampled %.2f s vs /proc %.2f s"),
+			   s->samples, h->view.samples, s->lost, s->throttled, samp_unwind_method(s), trunc,
+			   trunc > 20 ? (s->stack_copy ? _(" (stack copy too small?)") : _(" (frame pointers missing?)")) : "",
+			   s->cpu_sampled, s->cpu_proc);
 	if (s->threads_unsampled)
-		draw_textf(y + 2, x, -1, draw_attr(COL_WARN), "  %u threads unsampled", s->threads_unsampled);
+		draw_textf(y + 2, x, -1, draw_attr(COL_WARN), _("  %u threads not sampled: %s"), s->threads_unsampled,
+			   s->unsampled_why);
 }
 
 static void draw_table(struct hot_state *h, int y0, int rows)

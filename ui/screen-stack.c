@@ -5,7 +5,7 @@
  * identical stacks that expand to their threads and frames. */
 #include "uipriv.h"
 #include "draw.h"
-#include "table.h"
+#include "stack-view.h"
 #include "stack/stack.h"
 
 #define NCURSES_WIDECHAR 1
@@ -22,12 +22,9 @@ struct stack_state {
 	bool running;
 	double fraction;
 	char progress[200];
-	struct stk_dump *d;
 	bool failed;
 	char error[1024];
-	bool *open;          /* per group: expanded */
-	bool source, inlines;
-	struct table tab;    /* rows: the lines of layout() */
+	struct stack_view v;
 };
 
 static bool stack_message(void *ctx, struct ring_msg *m);
@@ -56,147 +53,6 @@ static int submit(struct stack_state *s)
 	return 0;
 }
 
-/* ---- layout: one row per line of the body ---- */
-
-enum row_kind { ROW_CYCLE, ROW_EDGE, ROW_BLANK, ROW_GROUP, ROW_THREAD, ROW_FRAME, ROW_INLINE };
-
-struct row {
-	enum row_kind kind;
-	int group;
-	size_t a, b;         /* thread index / cycle, edge / frame, inline */
-};
-
-static int layout(struct stack_state *s, struct row *rows, int max)
-{
-	const struct stk_dump *d = s->d;
-	int n = 0;
-#define ADD(k, g, x, y)                                                        \
-	do {                                                                   \
-		if (rows && n < max)                                           \
-			rows[n] = (struct row){ (k), (g), (x), (y) };          \
-		n++;                                                           \
-	} while (0)
-
-	for (size_t c = 0; c < d->n_cycles; c++) {
-		ADD(ROW_CYCLE, -1, c, 0);
-		for (size_t e = 0; e < d->cycles[c].n; e++)
-			ADD(ROW_EDGE, -1, c, e);
-		ADD(ROW_BLANK, -1, 0, 0);
-	}
-	for (size_t g = 0; g < d->n_groups; g++) {
-		const struct stk_group *gr = &d->groups[g];
-		ADD(ROW_GROUP, (int)g, gr->members[0], 0);
-		if (!s->open || !s->open[g])
-			continue;
-		for (size_t k = 0; k < gr->n; k++)
-			ADD(ROW_THREAD, (int)g, gr->members[k], 0);
-		const struct stk_thread *t = &d->threads[gr->members[0]];
-		for (size_t f = 0; f < t->n_frames; f++) {
-			const struct sym_info *sym = t->frames[f].sym;
-			if (s->inlines && sym)
-				for (size_t i = 0; i < sym->n_inl; i++)
-					ADD(ROW_INLINE, (int)g, f, i);
-			ADD(ROW_FRAME, (int)g, f, 0);
-		}
-	}
-#undef ADD
-	return n;
-}
-
-static const char *thread_name(const struct stk_dump *d, pid_t tid)
-{
-	for (size_t i = 0; i < d->n_threads; i++)
-		if (d->threads[i].tid == tid)
-			return d->threads[i].name;
-	return "";
-}
-
-static void draw_row(struct stack_state *s, const struct row *r, int y, bool selected)
-{
-	const struct stk_dump *d = s->d;
-	int base = selected ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
-	char chain[1024];
-
-	draw_blank(y, 0, -1, base);
-	switch (r->kind) {
-	case ROW_CYCLE:
-		if (d->cycles[r->a].n == 1)
-			draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
-				  "DEADLOCK: a thread waits for a lock it holds itself");
-		else
-			draw_textf(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
-				   "DEADLOCK: %zu threads wait for each other", d->cycles[r->a].n);
-		break;
-	case ROW_EDGE: {
-		const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
-		const struct sym_info *fs = e->frame ? e->frame->sym : NULL;
-		char lock[600];
-		snprintf(lock, sizeof(lock), "0x%llx%s%s%s", (unsigned long long)e->lock_addr,
-			 e->lock_name ? " (" : "", e->lock_name ? e->lock_name : "", e->lock_name ? ")" : "");
-		draw_textf(y, 2, -1, selected ? base : draw_attr(COL_ERROR),
-			   "TID %d \"%s\" waits for lock %s held by TID %d, in %s+0x%llx", (int)e->tid,
-			   thread_name(d, e->tid), lock, (int)e->waits_for_tid, fs && fs->function ? fs->function : "??",
-			   (unsigned long long)(fs ? fs->offset : 0));
-		break;
-	}
-	case ROW_BLANK:
-		break;
-	case ROW_GROUP: {
-		const struct stk_group *g = &d->groups[r->group];
-		const struct stk_thread *t = &d->threads[r->a];
-		int x = draw_text(y, 0, -1, base | A_BOLD, s->open && s->open[r->group] ? "[-] " : "[+] ");
-		if (t->skipped) {
-			draw_textf(y, x, -1, selected ? base : draw_attr(COL_WARN), "TID %d \"%s\": not stopped: %s",
-				   (int)t->tid, t->name, t->skipped);
-			break;
-		}
-		stk_chain(t, chain, sizeof(chain));
-		if (g->n > 1)
-			x += draw_textf(y, x, -1, base | A_BOLD, "%zu threads: ", g->n);
-		else
-			x += draw_textf(y, x, -1, base | A_BOLD, "TID %d \"%s\": ", (int)t->tid, t->name);
-		draw_text(y, x, -1, base, chain);
-		break;
-	}
-	case ROW_THREAD: {
-		const struct stk_thread *t = &d->threads[r->a];
-		draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), "TID %-7d %-16s %c  %-16s wchan %s",
-			   (int)t->tid, t->name, t->state ? t->state : '?', t->syscall, t->wchan);
-		break;
-	}
-	case ROW_FRAME:
-	case ROW_INLINE: {
-		const struct stk_thread *t = &d->threads[d->groups[r->group].members[0]];
-		const struct stk_frame *f = &t->frames[r->a];
-		const struct sym_info *sym = f->sym;
-		const char *mod = sym && sym->module ? sym->module : "?";
-		int x = draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->a, (unsigned long long)f->pc) + 6;
-		const char *file = NULL;
-		int line = 0;
-		if (r->kind == ROW_INLINE) {
-			const struct sym_inline *in = &sym->inl[r->b];
-			x += draw_textf(y, x, -1, base | A_BOLD, "%s", in->function ? in->function : "??");
-			x += draw_text(y, x, -1, selected ? base : draw_attr(COL_DIM), " (inlined)");
-			file = in->file;
-			line = in->line;
-		} else {
-			if (sym && !(sym->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON)))
-				x += draw_textf(y, x, -1, base | A_BOLD, "%s+0x%llx", sym->function,
-						(unsigned long long)sym->offset);
-			else
-				x += draw_text(y, x, -1, base, sym ? sym->function : "??");
-			/* The line in the named function, as gdb shows it. */
-			file = sym ? sym->file : NULL;
-			line = sym ? sym->line : 0;
-		}
-		x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), "  (%s)%s", mod, f->by_fp ? " fp" : "");
-		if (s->source && file)
-			draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), "  %s:%d", file, line);
-		break;
-	}
-	}
-}
-
 static void draw_progress(struct stack_state *s, int y)
 {
 	char label[260];
@@ -220,59 +76,18 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 		return;
 	}
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	if (s->failed || !s->d) {
+	if (s->failed || !s->v.d) {
 		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), " Stacks of %d", (int)s->pid);
 		draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->failed ? s->error : "cancelled");
 		draw_text(y0 + 4, 1, -1, draw_attr(COL_DIM), "r: try again   Esc: back");
 		return;
 	}
-	const struct stk_dump *d = s->d;
+	const struct stk_dump *d = s->v.d;
 	draw_textf(y0, 0, -1, draw_attr(COL_TITLE),
 		   " Stacks of %d (%s): stopped %zu threads for %.1f ms | %zu groups, %zu frames | %s%s", (int)d->target.pid,
-		   d->comm, d->n_stopped, d->pause_ms, d->n_groups, d->n_frames, s->source ? "file:line " : "",
-		   s->inlines ? "inlines" : "");
-	int body = rows - 1;
-	int n = layout(s, NULL, 0);
-	struct row *rv = calloc((size_t)n + 1, sizeof(*rv));
-	if (!rv)
-		return;
-	layout(s, rv, n);
-	table_set_count(&s->tab, n);
-	body = table_layout(&s->tab, y0 + 1, rows - 1, false);
-	for (int i = 0; i < body && s->tab.top + i < n; i++)
-		draw_row(s, &rv[s->tab.top + i], y0 + 1 + i, s->tab.top + i == s->tab.sel);
-	free(rv);
-}
-
-static void toggle_at_sel(struct stack_state *s, int mode /* 0 toggle, 1 open, -1 close */)
-{
-	int n = layout(s, NULL, 0);
-	struct row *rv = calloc((size_t)n + 1, sizeof(*rv));
-	if (!rv)
-		return;
-	layout(s, rv, n);
-	int sel = s->tab.sel;
-	if (s->open && sel >= 0 && sel < n && rv[sel].group >= 0) {
-		int g = rv[sel].group;
-		s->open[g] = mode == 0 ? !s->open[g] : mode > 0;
-		/* Keep the cursor on the group's header. */
-		for (int i = 0; i < n; i++)
-			if (rv[i].kind == ROW_GROUP && rv[i].group == g)
-				table_select(&s->tab, i);
-	}
-	free(rv);
-}
-
-static void set_dump(struct stack_state *s, struct stk_dump *d)
-{
-	stk_dump_free(s->d);
-	free(s->open);
-	s->d = d;
-	s->open = calloc(d->n_groups + 1, sizeof(bool));
-	/* A few groups: show them all open; many: let the user pick. */
-	for (size_t g = 0; s->open && g < d->n_groups; g++)
-		s->open[g] = d->n_groups <= 4;
-	table_init(&s->tab, NULL, 0, 0, false);
+		   d->comm, d->n_stopped, d->pause_ms, d->n_groups, d->n_frames, s->v.show_lines ? "file:line " : "",
+		   s->v.inlines ? "inlines" : "");
+	stack_view_draw(&s->v, y0 + 1, rows - 1);
 }
 
 static bool stack_key(struct ui *ui, void *p, int ch)
@@ -290,28 +105,13 @@ static bool stack_key(struct ui *ui, void *p, int ch)
 		return ui_below_key(ui, s, ch);
 	}
 	switch (ch) {
-	case '\n': case '\r': case KEY_ENTER: if (s->d) toggle_at_sel(s, 0); break;
-	case KEY_RIGHT: case '+': if (s->d) toggle_at_sel(s, 1); break;
-	case '-': if (s->d) toggle_at_sel(s, -1); break;
-	case 'e': case '*':
-		if (s->d && s->open) {
-			bool any_closed = false;
-			for (size_t g = 0; g < s->d->n_groups; g++)
-				any_closed |= !s->open[g];
-			for (size_t g = 0; g < s->d->n_groups; g++)
-				s->open[g] = any_closed;
-		}
-		break;
-	case 'l': s->source = !s->source; break;
-	case 'i': s->inlines = !s->inlines; break;
 	case 'r': case KEY_F(5):
 		s->failed = false;
 		submit(s);
-		break;
+		return true;
 	default:
-		return table_key(&s->tab, ch, NULL, NULL) != TABLE_KEY_NONE;
+		return stack_view_key(&s->v, ch);
 	}
-	return true;
 }
 
 static void stack_tick(struct ui *ui, void *p)
@@ -335,7 +135,7 @@ static bool stack_message(void *ctx, struct ring_msg *m)
 	case RING_RESULT:
 		if (!target_id_equal(&m->target, &s->id))
 			return false;
-		set_dump(s, m->payload);
+		stack_view_set(&s->v, m->payload);
 		s->failed = false;
 		return true; /* the screen owns the dump now */
 	case RING_ERROR:
@@ -344,7 +144,7 @@ static bool stack_message(void *ctx, struct ring_msg *m)
 		return false;
 	case RING_DONE:
 		s->running = false;
-		if (!s->d && !s->failed) {
+		if (!s->v.d && !s->failed) {
 			s->failed = true;
 			snprintf(s->error, sizeof(s->error), "the stack dump of %d ended without a result", (int)s->pid);
 		}
@@ -357,13 +157,14 @@ static bool stack_message(void *ctx, struct ring_msg *m)
 static void stack_destroy(void *p)
 {
 	struct stack_state *s = p;
-	/* Leaving while the dump runs cancels it: the target is released. */
-	if (s->running && s->ui->workers) {
-		workers_cancel(s->ui->workers, s->job);
+	/* Leaving while the dump runs cancels it: the target is released;
+	 * its last messages (the cancelled job's DONE) find no handler. */
+	if (s->ui->workers) {
+		if (s->running)
+			workers_cancel(s->ui->workers, s->job);
 		workers_forget(s->ui->workers, s->job);
 	}
-	stk_dump_free(s->d);
-	free(s->open);
+	stack_view_free(&s->v);
 	free(s);
 }
 

@@ -3,10 +3,14 @@
 #include "uipriv.h"
 #include "draw.h"
 #include "util.h"
+#include "i18n.h"
+#include "out/escape.h"
+#include "proc/ptable.h"
 
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -361,10 +365,33 @@ static int setup_terminal(void)
 		fprintf(stderr, "pscope: the interactive view needs a terminal; use 'pscope list' for a snapshot\n");
 		return -1;
 	}
+	/* A terminal pscope cannot draw on gets a sentence, not a curses abort. */
+	const char *term = getenv("TERM");
+	int err = 0;
+	if (!term || !term[0]) {
+		fprintf(stderr, _("pscope: TERM is not set, so the interactive view cannot draw; set it to what your "
+				  "terminal emulates (e.g. TERM=xterm-256color), or use 'pscope list' for a snapshot\n"));
+		return -1;
+	}
+	if (setupterm(term, STDOUT_FILENO, &err) != OK) {
+		fprintf(stderr, _("pscope: unknown terminal type '%s' (no terminfo entry for it); set TERM to what your "
+				  "terminal emulates (e.g. TERM=xterm-256color), or use 'pscope list' for a snapshot\n"),
+			esc(term));
+		return -1;
+	}
+	const char *cup = tigetstr("cup");
+	bool addressable = cup && cup != (const char *)-1;
+	del_curterm(cur_term);
+	if (!addressable) {
+		fprintf(stderr, _("pscope: the terminal type '%s' cannot move the cursor, so the interactive view cannot "
+				  "draw; set TERM to what your terminal emulates (e.g. TERM=xterm-256color), or use "
+				  "'pscope list' for a snapshot\n"), esc(term));
+		return -1;
+	}
 	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
 		have_tio = true;
 	if (!newterm(NULL, stdout, stdin)) {
-		fprintf(stderr, "pscope: cannot use terminal type '%s'\n", getenv("TERM") ? getenv("TERM") : "(unset)");
+		fprintf(stderr, _("pscope: cannot use terminal type '%s'\n"), esc(term));
 		return -1;
 	}
 	signal(SIGSEGV, fatal_signal);
@@ -380,8 +407,55 @@ static int setup_terminal(void)
 	curs_set(0);
 	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	mouseinterval(0);
-	draw_init();
 	return 0;
+}
+
+bool ui_apply_theme(struct ui *ui)
+{
+	struct theme t;
+	struct ps_error e;
+
+	ps_error_clear(&e);
+	if (theme_load(ui->cfg.theme, &t, &e) < 0) {
+		draw_init(NULL, ui->colour);
+		ui_error(ui, &e);
+		return false;
+	}
+	draw_init(&t, ui->colour);
+	ui->dirty = true;
+	return true;
+}
+
+/* pscoperc, then the command line over it. */
+static void load_settings(struct ui *ui, const struct ui_opts *o, char *path, size_t size)
+{
+	struct ps_error e;
+	char buf[768];
+
+	ps_error_clear(&e);
+	path[0] = '\0';
+	if (cfg_path(path, size) < 0) {
+		cfg_defaults(&ui->cfg);
+		path[0] = '\0';
+	} else if (cfg_load(path, &ui->cfg, &e) < 0) {
+		ui->cfg_broken = true;
+		ui_message(ui, true, _("settings not read (the file is left as it is): %s"),
+			   ps_error_str(&e, buf, sizeof(buf)));
+	}
+	if (o->delay_tenths > 0)
+		ui->cfg.delay_tenths = (int)o->delay_tenths;
+	if (o->tree)
+		ui->cfg.tree = true;
+	if (o->sort_key) {
+		int k = proc_sort_parse(o->sort_key);
+		if (k >= 0) {
+			ui->cfg.sort_key = k;
+			ui->cfg.sort_desc = proc_sort_desc_default((enum proc_sort)k);
+		}
+	}
+	ui->delay_tenths = ui->cfg.delay_tenths;
+	const char *nc = getenv("NO_COLOR");
+	ui->colour = !o->no_color && !(nc && nc[0]);
 }
 
 int ui_run(const struct ui_opts *o)
@@ -390,16 +464,19 @@ int ui_run(const struct ui_opts *o)
 	sigset_t mask;
 	int sfd, tfd, rc = 0;
 
+	char cfgpath[4096];
+
 	memset(&ui, 0, sizeof(ui));
 	ui.opts = o;
-	ui.delay_tenths = o->delay_tenths;
 	ui.ring = ring_new(256);
 	if (!ui.ring)
 		return 1;
+	load_settings(&ui, o, cfgpath, sizeof(cfgpath));
 	if (setup_terminal() < 0) {
 		ring_free(ui.ring);
 		return 1;
 	}
+	ui_apply_theme(&ui);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
@@ -413,7 +490,10 @@ int ui_run(const struct ui_opts *o)
 	ui.workers = workers_new(ui.ring);
 	arm_timer(tfd, ui.delay_tenths);
 
-	screen_list_open(&ui);
+	if (o->core)
+		screen_coreread_open(&ui, o->core, o->core_exe);
+	else
+		screen_list_open(&ui);
 	if (o->pid > 0)
 		open_detail_of(&ui, o->pid);
 	ui.dirty = true;
@@ -482,5 +562,13 @@ int ui_run(const struct ui_opts *o)
 	ring_free(ui.ring);
 	close(tfd);
 	close(sfd);
+	ui.cfg.delay_tenths = (int)ui.delay_tenths;
+	if (cfgpath[0] && !ui.cfg_broken) {
+		struct ps_error e;
+		char buf[768];
+		ps_error_clear(&e);
+		if (cfg_save(cfgpath, &ui.cfg, &e) < 0)
+			fprintf(stderr, "pscope: %s\n", ps_error_str(&e, buf, sizeof(buf)));
+	}
 	return rc;
 }

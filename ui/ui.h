@@ -3,11 +3,14 @@
 #define PS_UI_H
 
 struct ui_opts {
-	long delay_tenths;     /* refresh interval, tenths of a second */
+	long delay_tenths;     /* refresh interval, tenths of a second; 0: from pscoperc */
 	int pid;               /* open this process's detail screen first */
 	const char *user;      /* only this user's processes */
-	int tree;
-	const char *sort_key;
+	int tree;              /* 1: start in tree view (else from pscoperc) */
+	const char *sort_key;  /* a valid key (main checks it), or NULL */
+	int no_color;          /* -C, or NO_COLOR set */
+	const char *core;      /* -c CORE: open the core instead of the process list */
+	const char *core_exe;  /* its program, when not where the core says */
 };
 
 /* Runs until the user quits; returns the process exit status. */

@@ -6,7 +6,9 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "settings.h"
 #include "ring.h"
+#include "theme.h"
 #include "target.h"
 #include "ui.h"
 #include "worker.h"
@@ -48,7 +50,16 @@ struct ui {
 	char status[256];        /* transient message on the bottom line */
 	double status_until;
 	bool status_error;
+	/* Settings (pscoperc): read at start, written on quit unless the file
+	 * did not parse (then it is left alone). */
+	struct pscope_config cfg;
+	bool cfg_broken;
+	unsigned cfg_gen;        /* bumped by every change the F2 screen makes */
+	bool colour;             /* colours allowed (not -C, not NO_COLOR) */
 };
+
+/* Apply cfg.theme (after the F2 screen changed it); false if it has none. */
+bool ui_apply_theme(struct ui *ui);
 
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st);
 /* Close the top screen (never the last one). */
@@ -83,5 +94,11 @@ void screen_stack_open(struct ui *ui, const struct target_id *id);
 void screen_hot_open(struct ui *ui, const struct target_id *id);
 void screen_core_open(struct ui *ui, const struct target_id *id);
 void screen_doors_open(struct ui *ui, pid_t pid);
+/* A core file: its header, stacks, maps and files (read by a job). */
+void screen_coreread_open(struct ui *ui, const char *path, const char *exe);
+/* F2: the settings in ui->cfg. */
+void screen_setup_open(struct ui *ui);
+/* Text in a scrolled, wrapped view (environment, the whole command line). */
+void screen_text_open(struct ui *ui, const char *title, const char *text);
 
 #endif

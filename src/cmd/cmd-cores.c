@@ -122,7 +122,7 @@ static int print_text(const struct core_where *w, const struct core_found *f, si
 		       esc(f[i].program[0] ? f[i].program : "?"), human_bytes(f[i].size, hb, sizeof(hb)), esc(f[i].path),
 		       f[i].compressed ? _(" (compressed)") : f[i].truncated ? _(" (cut short)") : "");
 	}
-	printf(_("\nOpen one: pscope stack --core FILE\n"));
+	printf(_("\nOpen one: pscope -c FILE (or pscope stack --core FILE)\n"));
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include "doors.h"
 #include "i18n.h"
 #include "out/escape.h"
+#include "proc/actions.h"
 #include "out/json.h"
 #include "pane/pane.h"
 #include "proc/info.h"
@@ -77,26 +78,53 @@ static int show_option(void *state, int opt, const char *arg)
 	return 0;
 }
 
-static struct json_object *header_json(pid_t pid, const struct proc_info *hdr)
+/* Print a hostile string of any length, escaped (esc() stops at 4 KiB). */
+static void print_escaped(const char *s)
+{
+	size_t len = strlen(s), cap = len * 6 + 16;
+	char *buf = malloc(cap);
+
+	if (!buf) {
+		fputs(esc(s), stdout);
+		return;
+	}
+	esc_display(s, len, buf, cap);
+	fputs(buf, stdout);
+	free(buf);
+}
+
+/* cmdline: the whole command line, or NULL when it could not be read
+ * whole (then the header's, marked when it was cut). */
+static struct json_object *header_json(pid_t pid, const struct proc_info *hdr, const char *cmdline)
 {
 	struct json_object *root = json_object_new_object();
 
-	out_json_process(root, pid, hdr->stat.starttime, hdr->stat.comm, hdr->user, hdr->cmdline);
+	out_json_process(root, pid, hdr->stat.starttime, hdr->stat.comm, hdr->user, cmdline ? cmdline : hdr->cmdline);
 	/* The names of the first JSON format, kept for its readers. */
 	out_json_str(root, "name", hdr->stat.comm);
 	out_json_int(root, "starttime_ticks", (long long)hdr->stat.starttime);
+	if (!cmdline && strlen(hdr->cmdline) >= sizeof(hdr->cmdline) - 1)
+		json_object_object_add(root, "cmdline_truncated", json_object_new_boolean(1));
 	return root;
 }
 
-static void header_text(pid_t pid, const struct proc_info *hdr)
+static void header_text(pid_t pid, const struct proc_info *hdr, const char *cmdline)
 {
+	const char *cl = cmdline ? cmdline : hdr->cmdline;
 	char rss[32];
 
 	printf("PID %d (%s)  user %s  state %c (%s)  threads %ld  RSS %s  up %.0f s\n", (int)pid, esc(hdr->stat.comm),
 	       esc(hdr->user), hdr->stat.state, proc_state_name(hdr->stat.state), hdr->stat.num_threads,
 	       human_bytes((unsigned long long)(hdr->status.vm_rss > 0 ? hdr->status.vm_rss : 0) * 1024, rss, sizeof(rss)),
 	       hdr->uptime_s);
-	printf("Command: %s\n", hdr->cmdline[0] ? esc(hdr->cmdline) : "(none: kernel thread or zombie)");
+	fputs("Command: ", stdout);
+	if (cl[0])
+		print_escaped(cl);
+	else
+		fputs("(none: kernel thread or zombie)", stdout);
+	if (!cmdline && strlen(hdr->cmdline) >= sizeof(hdr->cmdline) - 1)
+		printf(_(" [cut at %zu bytes]"), sizeof(hdr->cmdline) - 1);
+	putchar('\n');
 }
 
 static int show_exec(void *state, pid_t pid)
@@ -120,16 +148,21 @@ static int show_exec(void *state, pid_t pid)
 		target_close(&t);
 		return cmd_fail("show", &e);
 	}
+	/* The whole command line: proc_info keeps its first 4 KiB. */
+	char *cmdline = NULL;
+	if (proc_read_nul_list(pid, hdr.stat.starttime, "cmdline", ' ', &cmdline, &e) < 0)
+		cmdline = NULL;
+	ps_error_clear(&e);
 	struct pane_show s = {
 		.pid = pid, .dirfd = t.dirfd, .json = a->json, .smaps = a->smaps, .kthread = hdr.kthread,
 		.zombie = hdr.stat.state == 'Z', .ppid = hdr.stat.ppid,
-		.interval = a->interval, .repeat = a->repeat,
+		.interval = a->interval, .repeat = a->repeat, .cmdline = cmdline,
 	};
 	if (s.json) {
-		root = header_json(pid, &hdr);
+		root = header_json(pid, &hdr, cmdline);
 		s.jpanes = json_object_new_object();
 	} else {
-		header_text(pid, &hdr);
+		header_text(pid, &hdr, cmdline);
 	}
 	for (int i = 0; i < PANE_COUNT; i++)
 		if (panes & (1u << i))
@@ -140,6 +173,7 @@ static int show_exec(void *state, pid_t pid)
 	    (proc_info_read(t.dirfd, &last) < 0 || last.stat.starttime != hdr.stat.starttime || proc_info_exited(&last))) {
 		ps_error_set(&e, ESRCH, "process %d has exited while it was being read", (int)pid);
 		target_close(&t);
+		free(cmdline);
 		if (root) {
 			json_object_put(s.jpanes);
 			json_object_put(root);
@@ -151,6 +185,7 @@ static int show_exec(void *state, pid_t pid)
 		json_object_object_add(root, "panes", s.jpanes);
 		out_json_print(stdout, root, 1);
 	}
+	free(cmdline);
 	return s.failed;
 }
 

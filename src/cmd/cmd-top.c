@@ -22,6 +22,18 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
+static void print_unwind(const struct samp_snapshot *s)
+{
+	unsigned long long n = s->unwind_fp + s->unwind_dwarf;
+	double fp = n ? 100.0 * (double)s->unwind_fp / (double)n : 0;
+
+	if (s->stack_copy)
+		printf(_("call stacks: %s (frame pointers %.0f%%, DWARF %.0f%%), %d-byte stack copies\n"),
+		       samp_unwind_method(s), fp, n ? 100 - fp : 0, s->stack_copy);
+	else
+		printf(_("call stacks: frame pointers only (no stack copies)\n"));
+}
+
 static void print_text(const struct samp_snapshot *s, const struct samp_view *v)
 {
 	printf("PID %d (%s), %.1f s, event %s (%s), %d Hz requested, %.0f Hz achieved\n", (int)s->target.pid,
@@ -29,8 +41,9 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v)
 	printf("samples %llu, lost %llu, throttled %llu, %s, truncated stacks %.1f%%, CPU sampled %.2f s vs /proc %.2f s\n",
 	       s->samples, s->lost, s->throttled, s->kernel_why,
 	       s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0.0, s->cpu_sampled, s->cpu_proc);
+	print_unwind(s);
 	if (s->threads_unsampled)
-		printf("%u threads could not be sampled\n", s->threads_unsampled);
+		printf(_("%u threads not sampled: %s\n"), s->threads_unsampled, s->unsampled_why);
 	printf("%6s %6s %8s  %-32s %-20s %s\n", "SELF%", "TOTAL%", "SAMPLES", "FUNCTION", "MODULE", "SOURCE");
 	for (unsigned i = 0; i < v->nrows; i++) {
 		const struct samp_row *r = &v->rows[i];
@@ -52,6 +65,8 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	out_json_int(o, "freq", s->freq);
 	out_json_int(o, "samples", (long long)v->samples);
 	out_json_int(o, "lost", (long long)s->lost);
+	out_json_int(o, "truncated", (long long)s->truncated);
+	out_json_str(o, "unwind", samp_unwind_method(s));
 	for (unsigned i = 0; i < v->nrows; i++) {
 		const struct samp_row *r = &v->rows[i];
 		const struct samp_func *f = &s->funcs[r->func];
@@ -90,6 +105,7 @@ struct top_args {
 	long freq;
 	const char *folded;
 	bool json;
+	int stack_copy;
 };
 
 static void top_init(void *state)
@@ -121,6 +137,15 @@ static int top_option(void *state, int opt, const char *arg)
 	case 'f':
 		a->folded = arg;
 		break;
+	case 's': {
+		errno = 0;
+		long v = strtol(arg, &end, 10);
+		if (errno || *end || end == arg || v < 0 || v > SAMP_STACK_COPY_MAX || (v & 7))
+			return cmd_bad_value("top", _("invalid stack copy '%s' (bytes, a multiple of 8, 0..65528; 0: frame pointers only)"),
+					     arg);
+		a->stack_copy = v ? (int)v : SAMP_STACK_COPY_OFF;
+		break;
+	}
 	case 'j':
 		a->json = true;
 		break;
@@ -137,7 +162,7 @@ static int top_exec(void *state, pid_t pid)
 
 	struct samp_session *s;
 	struct ps_error e;
-	struct samp_opts o = { .pid = pid, .freq = (int)a->freq };
+	struct samp_opts o = { .pid = pid, .freq = (int)a->freq, .stack_copy = a->stack_copy };
 	ps_error_clear(&e);
 	if (samp_open(&s, &o, &e) < 0)
 		return cmd_fail("top", &e);
@@ -191,16 +216,20 @@ static const struct option top_options[] = {
 	{ "freq", required_argument, NULL, 'F' },
 	{ "folded", required_argument, NULL, 'f' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "stack-copy", required_argument, NULL, 's' },
 	{ NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_top_entry = {
 	.name = "top",
-	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json]",
+	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES]",
 	.help = N_("Sample PID's threads with perf_event_open for SEC seconds (default 5) at HZ\n"
 		   "(default 99) and print its functions by Self%. --folded FILE also writes the\n"
-		   "call stacks as folded lines (thread;frame;...;frame count). Ctrl-C stops early.\n"),
-	.shortopts = "d:F:f:j",
+		   "call stacks as folded lines (thread;frame;...;frame count). Ctrl-C stops early.\n"
+		   "Call stacks follow the frame pointers where they are complete, else each\n"
+		   "sample's copy of the user stack is unwound with the modules' CFI (DWARF);\n"
+		   "--stack-copy BYTES sets the copy's size (default 16384; 0: frame pointers only).\n"),
+	.shortopts = "d:F:f:js:",
 	.options = top_options,
 	.pid = CMD_PID_REQUIRED,
 	.state_size = sizeof(struct top_args),

@@ -17,11 +17,6 @@
 #define FUTEX_CMD_MASK 0x7f
 #define SYS_FUTEX 202
 
-static size_t read_mem(void *arg, uint64_t addr, void *buf, size_t len)
-{
-	return core_read_mem(arg, addr, buf, len, true);
-}
-
 static void fill_snap(struct core *c, const struct core_thread *ct, struct stk_snap *sn, const struct stk_opts *o)
 {
 	struct stk_thread *t = &sn->t;
@@ -74,11 +69,31 @@ static ssize_t sym_read(void *arg, uint64_t addr, void *buf, size_t len)
 	return (ssize_t)core_read_mem(arg, addr, buf, len, true);
 }
 
+/* The group of the thread that got the signal comes first, as gdb starts
+ * with the crashing thread. */
+static void crashed_first(struct stk_dump *d)
+{
+	for (size_t g = 1; g < d->n_groups; g++) {
+		bool has = false;
+		for (size_t k = 0; k < d->groups[g].n; k++)
+			has |= d->threads[d->groups[g].members[k]].signal != 0;
+		if (!has)
+			continue;
+		struct stk_group crashed = d->groups[g];
+		memmove(&d->groups[1], &d->groups[0], g * sizeof(*d->groups));
+		d->groups[0] = crashed;
+		for (size_t i = 0; i < d->n_groups; i++)
+			for (size_t k = 0; k < d->groups[i].n; k++)
+				d->threads[d->groups[i].members[k]].group = (int)i;
+		return;
+	}
+}
+
 int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump **out, struct ps_error *e)
 {
 	struct stk_opts o = *oin;
 	struct proc_maps maps = { 0 };
-	struct stk_unwinder *uw = NULL;
+	struct sym_unwinder *uw = NULL;
 	struct stk_snap *snaps = NULL;
 	struct stk_dump *d = NULL;
 	char *maps_text = NULL;
@@ -106,7 +121,7 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 		if (!snaps[i].t.skipped)
 			d->n_stopped++;
 	}
-	uw = stk_unwinder_new_reader(&maps, read_mem, c);
+	uw = sym_unwinder_new_reader(&maps, sym_read, c);
 	d->syms = sym_proc_image(&(struct sym_image){ .maps = &maps, .read = sym_read, .read_arg = c },
 				 o.source ? SYM_SOURCE : 0);
 	if (!uw || !d->syms) {
@@ -116,12 +131,13 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 	r = stk_analyze(d, snaps, n, uw, &o, e);
 	if (r < 0)
 		goto out;
+	crashed_first(d);
 	d->wall_ms = (double)(now_ns() - t0) / 1e6;
 	*out = d;
 	d = NULL;
 out:
 	stk_dump_free(d);
-	stk_unwinder_free(uw);
+	sym_unwinder_free(uw);
 	proc_maps_free(&maps);
 	free(maps_text);
 	free(snaps);

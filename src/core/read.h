@@ -161,4 +161,19 @@ struct stk_dump;
 struct stk_opts;
 int core_stack_dump(struct core *c, const struct stk_opts *o, struct stk_dump **out, struct ps_error *e);
 
+/* A core read for the TUI: the core, its stacks (with file:line) and its
+ * memory map in /proc/PID/maps form. */
+struct core_view {
+	struct core *core;
+	struct stk_dump *dump;
+	char *maps_text;
+};
+void core_view_free(struct core_view *v);
+/* Read path as an ATTACH-lane job whose RING_RESULT payload is a struct
+ * core_view (or a RING_ERROR). Returns the job id, 0 on failure. */
+struct workers;
+struct job_handler;
+unsigned core_read_submit(struct workers *w, const char *path, const char *exe, const char *sysroot,
+			  const struct job_handler *h);
+
 #endif

@@ -31,6 +31,7 @@ struct pane_show {
 	int repeat;                    /* re-reads timed on stderr */
 	struct json_object *jpanes;    /* JSON: "panes" */
 	int failed;                    /* a pane could not be read */
+	const char *cmdline;           /* the whole command line (proc_info keeps 4 KiB), or NULL */
 };
 
 struct pane_desc {

@@ -146,7 +146,7 @@ static void show_status(struct pane_show *s)
 		out_json_double(o, "uptime_s", b.uptime_s);
 		out_json_str(o, "cwd", b.cwd_err ? NULL : b.cwd);
 		out_json_str(o, "exe", b.exe_err ? NULL : b.exe);
-		out_json_str(o, "cmdline", b.cmdline);
+		out_json_str(o, "cmdline", s->cmdline ? s->cmdline : b.cmdline);
 		json_object_object_add(s->jpanes, "status", o);
 		return;
 	}

@@ -220,6 +220,22 @@ int proc_maps_read(int dirfd, bool smaps, struct proc_maps *out)
 	return proc_maps_parse(out->io, (size_t)n, smaps, out);
 }
 
+const struct proc_map *proc_maps_find(const struct proc_maps *m, unsigned long long addr)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (addr < m->v[mid].start)
+			hi = mid;
+		else if (addr >= m->v[mid].end)
+			lo = mid + 1;
+		else
+			return &m->v[mid];
+	}
+	return NULL;
+}
+
 const char *proc_map_name(const struct proc_map *m)
 {
 	return m->path[0] ? m->path : "[anon]";

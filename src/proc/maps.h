@@ -56,6 +56,8 @@ int proc_maps_parse(const char *buf, size_t len, bool smaps, struct proc_maps *o
 int proc_maps_copy(const struct proc_maps *from, struct proc_maps *to);
 /* Read maps or smaps relative to a /proc/PID dirfd. */
 int proc_maps_read(int dirfd, bool smaps, struct proc_maps *out);
+/* The mapping holding addr (binary search; the list is sorted), or NULL. */
+const struct proc_map *proc_maps_find(const struct proc_maps *m, unsigned long long addr);
 /* "[heap]", "/usr/lib/libc.so.6", "[anon]" for an empty path. */
 const char *proc_map_name(const struct proc_map *m);
 /* Aggregate by name, largest size first; *out malloc'd (paths borrow from m). */

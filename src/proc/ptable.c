@@ -1,4 +1,5 @@
 #include "proc/ptable.h"
+#include "proc/ptable-priv.h"
 #include "proc/stat.h"
 #include "proc/sysinfo.h"
 #include "util.h"
@@ -50,6 +51,7 @@ struct ptable {
 	struct sys_loadavg la;
 	size_t nskipped;
 	struct ptable_stats stats;
+	unsigned long long btime;
 };
 
 /* ---- sort keys ---- */
@@ -57,14 +59,36 @@ struct ptable {
 static const struct {
 	const char *name, *title;
 	bool desc;
+	unsigned px;
 } sort_keys[PSORT_COUNT] = {
-	[PSORT_PID] = { "pid", "PID", false },       [PSORT_USER] = { "user", "USER", false },
-	[PSORT_PRI] = { "pri", "PRI", false },       [PSORT_NI] = { "ni", "NI", false },
-	[PSORT_VIRT] = { "virt", "VIRT", true },     [PSORT_RES] = { "res", "RES", true },
-	[PSORT_SHR] = { "shr", "SHR", true },        [PSORT_STATE] = { "state", "S", false },
-	[PSORT_CPU] = { "cpu", "CPU%", true },       [PSORT_MEM] = { "mem", "MEM%", true },
-	[PSORT_TIME] = { "time", "TIME+", true },    [PSORT_COMMAND] = { "command", "COMMAND", false },
+	[PSORT_PID] = { "pid", "PID", false, 0 },       [PSORT_USER] = { "user", "USER", false, 0 },
+	[PSORT_PRI] = { "pri", "PRI", false, 0 },       [PSORT_NI] = { "ni", "NI", false, 0 },
+	[PSORT_VIRT] = { "virt", "VIRT", true, 0 },     [PSORT_RES] = { "res", "RES", true, 0 },
+	[PSORT_SHR] = { "shr", "SHR", true, 0 },        [PSORT_STATE] = { "state", "S", false, 0 },
+	[PSORT_CPU] = { "cpu", "CPU%", true, 0 },       [PSORT_MEM] = { "mem", "MEM%", true, 0 },
+	[PSORT_TIME] = { "time", "TIME+", true, 0 },    [PSORT_COMMAND] = { "command", "COMMAND", false, 0 },
+	[PSORT_PPID] = { "ppid", "PPID", false, 0 },    [PSORT_PGRP] = { "pgrp", "PGRP", false, 0 },
+	[PSORT_SID] = { "sid", "SID", false, 0 },       [PSORT_TTY] = { "tty", "TTY", false, 0 },
+	[PSORT_NLWP] = { "nlwp", "NLWP", true, 0 },     [PSORT_PROCESSOR] = { "processor", "CPU#", false, 0 },
+	[PSORT_STARTTIME] = { "starttime", "START", false, 0 },
+	[PSORT_IO_READ] = { "io_read_rate", "IO_READ_RATE", true, PX_IO },
+	[PSORT_IO_WRITE] = { "io_write_rate", "IO_WRITE_RATE", true, PX_IO },
+	[PSORT_MAJFLT] = { "majflt", "MAJFLT", true, 0 },
+	[PSORT_CTXT] = { "ctxt", "CTXT/s", true, PX_CTXT },
+	[PSORT_OOM] = { "oom", "OOM", true, PX_OOM },
+	[PSORT_CGROUP] = { "cgroup", "CGROUP", false, PX_CGROUP },
+	[PSORT_CONTAINER] = { "container", "CONTAINER", false, PX_CGROUP },
 };
+
+unsigned proc_sort_extra(enum proc_sort k)
+{
+	return (unsigned)k < PSORT_COUNT ? sort_keys[k].px : 0;
+}
+
+const char *proc_sort_title(enum proc_sort k)
+{
+	return (unsigned)k < PSORT_COUNT ? sort_keys[k].title : "?";
+}
 
 const char *proc_sort_name(enum proc_sort k)
 {
@@ -167,6 +191,30 @@ static int hash_add(struct ptable *pt, size_t idx)
 
 /* ---- table ---- */
 
+/* btime from /proc/stat: STARTTIME is boot time + starttime ticks. */
+static unsigned long long read_btime(void)
+{
+	char buf[8192];
+	ssize_t n = read_file_at(AT_FDCWD, "/proc/stat", buf, sizeof(buf));
+	const char *p = n > 0 ? strstr(buf, "\nbtime ") : NULL;
+	return p ? strtoull(p + 7, NULL, 10) : 0;
+}
+
+unsigned long long ptable_btime(const struct ptable *pt)
+{
+	return pt->btime;
+}
+
+int ptable_dirfd_(const struct ptable *pt)
+{
+	return dirfd(pt->proc);
+}
+
+unsigned ptable_gen_(const struct ptable *pt)
+{
+	return pt->gen;
+}
+
 struct ptable *ptable_new(void)
 {
 	struct ptable *pt = calloc(1, sizeof(*pt));
@@ -186,6 +234,7 @@ struct ptable *ptable_new(void)
 		pt->page_kb = 4;
 	if (sys_meminfo_read(&mi) == 0)
 		pt->mem_total_kb = mi.total;
+	pt->btime = read_btime();
 	/* Holding /proc/PID/stat open and re-reading it with pread costs one
 	 * syscall per process per refresh instead of four. The list's budget
 	 * is a quarter of the soft limit, at most PTABLE_FD_BUDGET: the
@@ -212,8 +261,10 @@ static void row_release(struct ptable *pt, struct proc_row *r)
 		pt->nfds--;
 	}
 	free(r->cmdline);
+	free(r->cgroup);
 	r->fd = -1;
 	r->cmdline = NULL;
+	r->cgroup = NULL;
 }
 
 void ptable_free(struct ptable *pt)
@@ -265,6 +316,10 @@ static void row_from_stat(struct ptable *pt, struct proc_row *r, const struct pr
 	r->ticks = (unsigned long long)st->utime + st->stime;
 	r->cticks = (unsigned long long)(st->cutime > 0 ? st->cutime : 0) + (unsigned long long)(st->cstime > 0 ? st->cstime : 0);
 	r->processor = st->processor;
+	r->pgrp = st->pgrp;
+	r->session = st->session;
+	r->tty_nr = st->tty_nr;
+	r->majflt = st->majflt;
 	r->is_kthread = (st->flags & PROC_PF_KTHREAD) != 0;
 	r->cpu = 0;
 	if (dt > 0 && r->ticks >= prev_ticks)
@@ -814,6 +869,20 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 		r = strcmp(x, y);
 		break;
 	}
+	case PSORT_PPID: r = cmp_num(a->ppid, b->ppid); break;
+	case PSORT_PGRP: r = cmp_num(a->pgrp, b->pgrp); break;
+	case PSORT_SID: r = cmp_num(a->session, b->session); break;
+	case PSORT_TTY: r = cmp_num((unsigned)a->tty_nr, (unsigned)b->tty_nr); break;
+	case PSORT_NLWP: r = cmp_num(a->nlwp, b->nlwp); break;
+	case PSORT_PROCESSOR: r = cmp_num(a->processor, b->processor); break;
+	case PSORT_STARTTIME: r = cmp_num(a->starttime, b->starttime); break;
+	case PSORT_IO_READ: r = cmp_num(a->io_err ? -1 : a->io_read_rate, b->io_err ? -1 : b->io_read_rate); break;
+	case PSORT_IO_WRITE: r = cmp_num(a->io_err ? -1 : a->io_write_rate, b->io_err ? -1 : b->io_write_rate); break;
+	case PSORT_MAJFLT: r = cmp_num(a->majflt, b->majflt); break;
+	case PSORT_CTXT: r = cmp_num(a->ctxt_rate, b->ctxt_rate); break;
+	case PSORT_OOM: r = cmp_num(a->oom, b->oom); break;
+	case PSORT_CGROUP: r = strcmp(a->cgroup ? a->cgroup : "", b->cgroup ? b->cgroup : ""); break;
+	case PSORT_CONTAINER: r = strcmp(a->container, b->container); break;
 	default: break;
 	}
 	if (c->desc)
@@ -940,6 +1009,9 @@ int ptable_order(struct ptable *pt, enum proc_sort key, bool desc, bool tree,
 	if (key == PSORT_SHR)
 		for (size_t i = 0; i < n; i++)
 			ptable_fill_shr(pt, &pt->rows[i]);
+	if (proc_sort_extra(key)) /* sorting by it needs it for every row */
+		for (size_t i = 0; i < n; i++)
+			ptable_fill_extra(pt, &pt->rows[i], proc_sort_extra(key));
 	for (size_t i = 0; i < n; i++)
 		out->v[i] = &pt->rows[i];
 	qsort_r(out->v, n, sizeof(*out->v), row_cmp, &c);

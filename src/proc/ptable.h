@@ -28,6 +28,9 @@ struct proc_row {
 	double cpu;                /* % of one CPU over the last interval */
 	double mem;                /* % of MemTotal resident */
 	int processor;
+	pid_t pgrp, session;
+	int tty_nr;                /* device number of the controlling terminal, 0: none */
+	unsigned long majflt;
 	char comm[64];             /* hostile */
 	char *cmdline;             /* hostile; arguments joined by spaces; NULL if empty */
 	/* Tree order (ptable_order with tree): depth, last among its siblings,
@@ -35,7 +38,18 @@ struct proc_row {
 	int depth;
 	bool tree_last;
 	uint32_t tree_more;
+	/* Filled only for rows on screen or a sort that needs them
+	 * (ptable_fill_extra): see PX_* */
+	double io_read_rate, io_write_rate; /* bytes/s of storage I/O (read_bytes, write_bytes) */
+	int io_err;                /* 0, or -errno reading /proc/PID/io (EACCES: no ptrace access) */
+	double ctxt_rate;          /* voluntary + involuntary context switches per second */
+	int oom;                   /* /proc/PID/oom_score, -1 unreadable */
+	char *cgroup;              /* hostile; the cgroup v2 path (or the first line), NULL unread */
+	char container[40];        /* hostile; container id or name the cgroup names, "" none */
 	/* private to ptable.c */
+	unsigned extra_gen, cgroup_gen;
+	uint64_t io_ns, ctxt_ns;   /* when io / ctxt were last read (0: never) */
+	unsigned long long io_rb, io_wb, ctxt;
 	int fd;                    /* held /proc/PID/stat, or -1 */
 	unsigned gen, shr_gen, skip_gen;
 	uint64_t read_ns;          /* when stat was last read */
@@ -46,8 +60,24 @@ struct proc_row {
 
 enum proc_sort {
 	PSORT_PID, PSORT_USER, PSORT_PRI, PSORT_NI, PSORT_VIRT, PSORT_RES, PSORT_SHR,
-	PSORT_STATE, PSORT_CPU, PSORT_MEM, PSORT_TIME, PSORT_COMMAND, PSORT_COUNT
+	PSORT_STATE, PSORT_CPU, PSORT_MEM, PSORT_TIME, PSORT_COMMAND,
+	/* columns hidden by default (F2 setup, pscoperc) */
+	PSORT_PPID, PSORT_PGRP, PSORT_SID, PSORT_TTY, PSORT_NLWP, PSORT_PROCESSOR, PSORT_STARTTIME,
+	PSORT_IO_READ, PSORT_IO_WRITE, PSORT_MAJFLT, PSORT_CTXT, PSORT_OOM, PSORT_CGROUP,
+	PSORT_CONTAINER, PSORT_COUNT
 };
+
+/* What ptable_fill_extra reads: each costs one file read per row. */
+enum {
+	PX_IO = 1u << 0,         /* /proc/PID/io: IO_READ_RATE, IO_WRITE_RATE */
+	PX_CTXT = 1u << 1,       /* /proc/PID/status: CTXT */
+	PX_OOM = 1u << 2,        /* /proc/PID/oom_score */
+	PX_CGROUP = 1u << 3,     /* /proc/PID/cgroup (once per process): CGROUP, CONTAINER */
+};
+/* The PX_* reads a column (sort key) needs, 0 for the ones the scan fills. */
+unsigned proc_sort_extra(enum proc_sort k);
+/* Column title ("CPU%", "IO_READ_RATE") of a key. */
+const char *proc_sort_title(enum proc_sort k);
 
 /* "pid", "user", ..., "command"; parse also takes the column titles
  * ("CPU%", "TIME+"), case-insensitively. -1 when unknown. */
@@ -90,6 +120,11 @@ struct proc_row *ptable_row(struct ptable *pt, size_t i);
 struct proc_row *ptable_find(struct ptable *pt, pid_t pid);
 void ptable_counts(const struct ptable *pt, struct ptable_counts *c);
 void ptable_stats(const struct ptable *pt, struct ptable_stats *s);
+/* Read the PX_* extras for one row, at most once per scan each; rates
+ * are per second between two such reads (0 on the first). */
+void ptable_fill_extra(struct ptable *pt, struct proc_row *r, unsigned px);
+/* Boot time (seconds since 1970) for STARTTIME; 0 when unknown. */
+unsigned long long ptable_btime(const struct ptable *pt);
 /* Read SHR (statm) for one row, once per scan; the scan itself skips it. */
 void ptable_fill_shr(struct ptable *pt, struct proc_row *r);
 /* Memory total used for MEM% (kB); read from /proc/meminfo at creation. */
@@ -120,6 +155,15 @@ bool proc_row_matches(const struct proc_row *r, const char *needle);
  * TIME+ as "1:02.03" / "12h03:04". */
 const char *proc_fmt_kb(unsigned long long kb, char *buf, size_t size);
 const char *proc_fmt_time(unsigned long long ticks, long hz, char *buf, size_t size);
+/* TTY: "pts/3", "tty1", "ttyS0", "?" for none, "136:3"-style otherwise. */
+const char *proc_fmt_tty(int tty_nr, char *buf, size_t size);
+/* STARTTIME as htop: "HH:MM" today, "MonDD" this year, else the year. */
+const char *proc_fmt_start(double epoch, double now, char *buf, size_t size);
+/* A byte rate: "0", "512", "12.3K", "4.5M", "1.2G" (per second). */
+const char *proc_fmt_rate(double bps, char *buf, size_t size);
+/* The container a cgroup path names (docker, podman, containerd, cri-o,
+ * lxc, systemd-nspawn machine): a 12-character id or the name; "" if none. */
+void proc_cgroup_container(const char *path, char *out, size_t size);
 /* PRI as the kernel reports it, "RT" for real-time priorities. */
 const char *proc_fmt_pri(long pri, char *buf, size_t size);
 long proc_hz(void);

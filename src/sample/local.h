@@ -42,17 +42,31 @@ size_t samp_ring_drain(struct perf_event_mmap_page *pg, const unsigned char *dat
 		       unsigned char *scratch, void (*fn)(void *ctx, const struct perf_event_header *h),
 		       void *ctx);
 
-/* PERF_RECORD_SAMPLE with sample_type IP|TID|TIME|PERIOD|CALLCHAIN. */
+/* PERF_RECORD_SAMPLE with sample_type IP|TID|TIME|PERIOD|CALLCHAIN, and
+ * for DWARF unwinding REGS_USER|STACK_USER. */
 #define SAMP_SAMPLE_TYPE                                                                          \
 	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+#define SAMP_SAMPLE_DWARF (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)
+/* The user registers an unwinder needs (enum perf_event_x86_regs): AX..IP
+ * and R8..R15, not the segment registers or flags. */
+#define SAMP_REGS_MASK 0xff01ffULL
+#define SAMP_NREGS 17
 struct samp_rec_sample {
 	uint64_t ip;
 	uint32_t pid, tid;
 	uint64_t time, period;
 	uint64_t nr;
 	const uint64_t *ips;
+	/* With regs_mask: the user registers (abi 0: none, e.g. a kernel
+	 * thread) and the copy of the user stack from sp (size 0: none). */
+	uint64_t regs_abi;
+	const uint64_t *regs;        /* in mask bit order */
+	const unsigned char *stack;
+	uint64_t stack_size;         /* bytes copied */
 };
-int samp_parse_sample(const struct perf_event_header *h, struct samp_rec_sample *out);
+/* regs_mask: the attr's sample_regs_user when the samples carry
+ * REGS_USER|STACK_USER, else 0. */
+int samp_parse_sample(const struct perf_event_header *h, uint64_t regs_mask, struct samp_rec_sample *out);
 
 /* ---- what the aggregation keeps of a resolved pc ---- */
 struct samp_fninfo {

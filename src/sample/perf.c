@@ -5,8 +5,10 @@
  * and a periodic rescan of /proc/PID/task. */
 #include "sample/agg.h"
 #include "sample/local.h"
+#include "sample/session.h"
 #include "sample/sample.h"
 #include "doors.h"
+#include "i18n.h"
 #include "proc/stat.h"
 #include "util.h"
 
@@ -25,69 +27,15 @@
 #include <unistd.h>
 
 #define RING_PAGES_MAX 128 /* data pages per CPU: 512 KiB, perf's default mlock budget */
+#define RING_PAGES_DWARF 512 /* with stack copies: 2 MiB (they are ~100x larger) */
 #define RESCAN_NS 250000000ULL
-#define MAX_FRAMES 512
-
-struct cpu_ring {
-	int cpu;
-	int fd; /* the dummy event that owns the buffer */
-	void *base;
-	size_t map_len;
-	uint64_t data_size;
-};
-
-struct sthread {
-	pid_t tid;
-	int *fds;          /* per ring: the event on that CPU, -1 closed */
-	bool inherited;    /* a FORK record says an inherited event samples it */
-	bool gone;
-	bool in_scan;
-	unsigned uncovered;/* rescans seen without events */
-	char comm[16];
-	unsigned long samples;
-};
-
-struct samp_session {
-	struct target t;
-	int freq;
-	struct perf_event_attr attr;
-	char event[32], event_why[160];
-	bool kernel_excluded;
-	char kernel_why[128];
-
-	struct cpu_ring *rings;
-	unsigned nrings;
-	unsigned char *scratch;
-
-	struct sthread *threads;
-	unsigned nthreads, capthreads;
-	struct hmap tids;
-	unsigned unsampled;
-	struct pollfd *pfds;
-	unsigned npfds, cappfds;
-	bool pfds_stale;
-
-	struct sym_proc *sym;
-	struct agg *agg;
-	struct hmap pcs;      /* pc -> function id */
-	uint32_t kernel_func; /* the [kernel] bucket, when kallsyms is closed */
-	bool ksyms_named;
-
-	unsigned long long samples, lost, throttled, truncated, period_sum;
-	uint64_t start_ns, last_pub_ns, last_scan_ns;
-	unsigned long long cpu_ticks_start, cpu_ticks_last, cpu_ticks_pub;
-	double bucket_cpu[SAMP_HISTORY]; /* /proc CPU seconds of each closed interval, newest last */
-	unsigned nbucket_cpu;
-	unsigned since_freq;  /* intervals closed since the last frequency change */
-	bool exited;
-};
 
 static long perf_open(struct perf_event_attr *a, pid_t pid, int cpu, int group, unsigned long flags)
 {
 	return syscall(SYS_perf_event_open, a, pid, cpu, group, flags);
 }
 
-static struct sthread *thread_get(struct samp_session *s, pid_t tid, bool add)
+struct sthread *samp_thread_get(struct samp_session *s, pid_t tid, bool add)
 {
 	uint32_t i = hmap_get(&s->tids, (uint64_t)tid);
 
@@ -117,7 +65,7 @@ static struct sthread *thread_get(struct samp_session *s, pid_t tid, bool add)
 	return t;
 }
 
-static bool thread_has_events(const struct samp_session *s, const struct sthread *t)
+bool samp_thread_has_events(const struct samp_session *s, const struct sthread *t)
 {
 	for (unsigned c = 0; c < s->nrings; c++)
 		if (t->fds[c] >= 0)
@@ -125,11 +73,13 @@ static bool thread_has_events(const struct samp_session *s, const struct sthread
 	return false;
 }
 
-static void thread_close(struct samp_session *s, struct sthread *t)
+void samp_thread_close(struct samp_session *s, struct sthread *t)
 {
 	for (unsigned c = 0; c < s->nrings; c++) {
-		if (t->fds[c] >= 0)
+		if (t->fds[c] >= 0) {
 			close(t->fds[c]);
+			s->nfds--;
+		}
 		t->fds[c] = -1;
 	}
 	s->pfds_stale = true;
@@ -148,20 +98,23 @@ static void read_comm(struct samp_session *s, struct sthread *t)
 /* Open the sampling event of thread t on every CPU. Returns 0 or -errno. */
 static int thread_open(struct samp_session *s, struct sthread *t)
 {
+	if (s->nfds + s->nrings > s->fd_budget)
+		return -EMFILE; /* not even tried: the budget is spent */
 	for (unsigned c = 0; c < s->nrings; c++) {
 		int fd = (int)perf_open(&s->attr, t->tid, s->rings[c].cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0) {
 			int err = errno;
-			thread_close(s, t);
+			samp_thread_close(s, t);
 			return -err;
 		}
 		if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[c].fd) < 0) {
 			int err = errno;
 			close(fd);
-			thread_close(s, t);
+			samp_thread_close(s, t);
 			return -err;
 		}
 		t->fds[c] = fd;
+		s->nfds++;
 	}
 	s->pfds_stale = true;
 	return 0;
@@ -195,7 +148,7 @@ static int open_rings(struct samp_session *s, struct ps_error *e)
 		}
 		long page = sysconf(_SC_PAGESIZE);
 		void *base = MAP_FAILED;
-		size_t pages = RING_PAGES_MAX;
+		size_t pages = s->regs_mask ? RING_PAGES_DWARF : RING_PAGES_MAX;
 		for (; pages >= 2; pages /= 2) {
 			base = mmap(NULL, (pages + 1) * (size_t)page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 			if (base != MAP_FAILED)
@@ -255,9 +208,25 @@ static int choose_event(struct samp_session *s, struct ps_error *e)
 			 priv ? "CAP_PERFMON/CAP_SYS_ADMIN" : "perf_event_paranoid < 2");
 	}
 
+	if (s->stack_copy > 0) {
+		a->sample_type |= SAMP_SAMPLE_DWARF;
+		a->sample_regs_user = SAMP_REGS_MASK;
+		a->sample_stack_user = (uint32_t)s->stack_copy;
+		s->regs_mask = SAMP_REGS_MASK;
+	}
+
 	a->type = PERF_TYPE_HARDWARE;
 	a->config = PERF_COUNT_HW_CPU_CYCLES;
 	int fd = (int)perf_open(a, s->t.id.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && s->regs_mask) {
+		/* A kernel without user stack sampling: frame pointers only. */
+		a->sample_type &= ~(uint64_t)SAMP_SAMPLE_DWARF;
+		a->sample_regs_user = 0;
+		a->sample_stack_user = 0;
+		s->regs_mask = 0;
+		s->stack_copy = 0;
+		fd = (int)perf_open(a, s->t.id.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
 	if (fd >= 0) {
 		close(fd);
 		snprintf(s->event, sizeof(s->event), "cycles");
@@ -270,6 +239,14 @@ static int choose_event(struct samp_session *s, struct ps_error *e)
 	a->type = PERF_TYPE_SOFTWARE;
 	a->config = PERF_COUNT_SW_CPU_CLOCK;
 	fd = (int)perf_open(a, s->t.id.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && s->regs_mask) {
+		a->sample_type &= ~(uint64_t)SAMP_SAMPLE_DWARF;
+		a->sample_regs_user = 0;
+		a->sample_stack_user = 0;
+		s->regs_mask = 0;
+		s->stack_copy = 0;
+		fd = (int)perf_open(a, s->t.id.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
 	if (fd < 0)
 		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, errno, "sample");
 	close(fd);
@@ -307,11 +284,11 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
-		struct sthread *t = thread_get(s, (pid_t)atoi(de->d_name), true);
+		struct sthread *t = samp_thread_get(s, (pid_t)atoi(de->d_name), true);
 		if (!t)
 			continue;
 		t->in_scan = true;
-		if (t->gone && !thread_has_events(s, t)) {
+		if (t->gone && !samp_thread_has_events(s, t)) {
 			/* Its TID was reused: a new thread, not yet sampled. */
 			t->gone = t->inherited = false;
 			t->uncovered = 0;
@@ -319,7 +296,7 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 		}
 		if (!t->comm[0])
 			read_comm(s, t);
-		if (t->gone || t->inherited || thread_has_events(s, t))
+		if (t->gone || t->inherited || samp_thread_has_events(s, t))
 			continue;
 		if (!initial && ++t->uncovered < 2)
 			continue;
@@ -329,6 +306,13 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 				*first_err = r;
 			s->unsampled++;
 			t->inherited = true; /* do not retry every scan */
+			if (r == -EMFILE || r == -ENFILE)
+				snprintf(s->unsampled_why, sizeof(s->unsampled_why),
+					 _("one event per thread and CPU, and the fd limit (%u) allows %u; per-CPU events need "
+					   "perf_event_paranoid <= 0 or CAP_PERFMON"),
+					 s->fd_limit, s->fd_budget);
+			else if (!s->unsampled_why[0])
+				snprintf(s->unsampled_why, sizeof(s->unsampled_why), "%s", strerror(-r));
 		}
 	}
 	closedir(d);
@@ -342,189 +326,12 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 	return 0;
 }
 
-/* The function id of pc (activation: where the thread was; else a return
- * address). Cached by pc. */
-static uint32_t func_of(struct samp_session *s, uint64_t pc, bool kernel, bool activation)
-{
-	uint64_t key = pc << 1 | activation;
-	uint32_t id = hmap_get(&s->pcs, key);
-	struct samp_fninfo fi = { 0 };
-
-	if (id != HMAP_EMPTY)
-		return id;
-	if (kernel) {
-		if (!s->ksyms_named && s->kernel_func != HMAP_EMPTY)
-			return s->kernel_func;
-		sym_kernel(pc, &fi.name, &fi.module);
-		fi.flags = SAMP_F_KERNEL;
-	} else {
-		const struct sym_info *si = sym_lookup(s->sym, pc, activation);
-		fi.name = si->function;
-		fi.module = si->path ? si->path : si->module ? si->module : si->function;
-		fi.flags = si->flags & (SAMP_F_STRIPPED | SAMP_F_DELETED | SAMP_F_ANON | SAMP_F_UNKNOWN);
-		/* A function row shows where the function starts. */
-		const struct sym_info *entry = si;
-		if (!(si->flags & (SAMP_F_STRIPPED | SAMP_F_ANON | SAMP_F_UNKNOWN)) && si->offset && si->offset <= pc)
-			entry = sym_lookup(s->sym, pc - si->offset, true);
-		fi.file = entry->file;
-		fi.line = entry->line;
-	}
-	id = agg_func(s->agg, &fi);
-	if (id != HMAP_EMPTY) {
-		if (kernel && !s->ksyms_named)
-			s->kernel_func = id;
-		else
-			hmap_put(&s->pcs, key, id);
-	}
-	return id;
-}
-
-static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
-{
-	uint32_t fr[MAX_FRAMES];
-	unsigned n = 0;
-	enum { CTX_USER, CTX_KERNEL, CTX_OTHER } ctx = CTX_USER;
-	bool first = true, complete = false, user = false;
-
-	if ((pid_t)r->pid != s->t.id.pid)
-		return;
-	if (r->nr == 0) {
-		uint32_t id = func_of(s, r->ip, r->ip >= 0xffff800000000000ULL, true);
-		if (id != HMAP_EMPTY)
-			fr[n++] = id;
-	}
-	for (uint64_t i = 0; i < r->nr && n < MAX_FRAMES; i++) {
-		uint64_t v = r->ips[i];
-		if (v >= (uint64_t)PERF_CONTEXT_MAX) {
-			ctx = v == (uint64_t)PERF_CONTEXT_KERNEL ? CTX_KERNEL
-			      : v == (uint64_t)PERF_CONTEXT_USER ? CTX_USER
-								 : CTX_OTHER;
-			first = true;
-			continue;
-		}
-		if (ctx == CTX_OTHER)
-			continue;
-		/* Return addresses point after the call: the symbolizer looks
-		 * up the call itself. */
-		uint32_t id = func_of(s, v, ctx == CTX_KERNEL, first);
-		first = false;
-		if (id == HMAP_EMPTY)
-			continue;
-		if (ctx == CTX_USER)
-			user = true;
-		if (ctx == CTX_KERNEL && !s->ksyms_named && n && fr[n - 1] == id)
-			continue; /* one [kernel] frame for the whole kernel part */
-		fr[n++] = id;
-		if (agg_func_flags(s->agg, id) & SAMP_F_ROOT) {
-			complete = true; /* past the root only frame-pointer garbage */
-			break;
-		}
-	}
-	if (!n)
-		return;
-	if (user && !complete)
-		s->truncated++;
-	agg_add(s->agg, (pid_t)r->tid, fr, n);
-	s->samples++;
-	s->period_sum += r->period;
-	struct sthread *t = thread_get(s, (pid_t)r->tid, false);
-	if (t)
-		t->samples++;
-}
-
-static void on_record(void *ctx, const struct perf_event_header *h)
-{
-	struct samp_session *s = ctx;
-	const unsigned char *p = (const unsigned char *)(h + 1);
-	uint32_t pt[2];
-
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE: {
-		struct samp_rec_sample r;
-		if (samp_parse_sample(h, &r) == 0)
-			on_sample(s, &r);
-		break;
-	}
-	case PERF_RECORD_MMAP2: {
-		/* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot, flags, filename */
-		if (h->size < 8 + 72)
-			break;
-		memcpy(pt, p, 8);
-		uint32_t prot;
-		memcpy(&prot, p + 8 + 8 * 3 + 4 * 2 + 8 * 2, 4);
-		const char *fn = (const char *)p + 8 + 8 * 3 + 4 * 2 + 8 * 2 + 8;
-		if ((pid_t)pt[0] != s->t.id.pid || !(prot & PROT_EXEC))
-			break;
-		sym_proc_stale(s->sym, fn[0] != '/');
-		hmap_clear(&s->pcs);
-		break;
-	}
-	case PERF_RECORD_COMM: {
-		if (h->size < 8 + 8 + 1)
-			break;
-		memcpy(pt, p, 8);
-		if ((pid_t)pt[0] != s->t.id.pid)
-			break;
-		struct sthread *t = thread_get(s, (pid_t)pt[1], true);
-		if (t) {
-			char c[16];
-			size_t avail = (size_t)h->size - 16, max = avail < sizeof(c) ? avail : sizeof(c);
-			memcpy(c, p + 8, max);
-			c[max - 1] = '\0';
-			strlcpy_ps(t->comm, c, sizeof(t->comm));
-		}
-		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
-			sym_proc_exec(s->sym);
-			hmap_clear(&s->pcs);
-		}
-		break;
-	}
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		/* pid, ppid, tid, ptid, time */
-		uint32_t f[4];
-		if (h->size < 8 + 16)
-			break;
-		memcpy(f, p, 16);
-		if ((pid_t)f[0] != s->t.id.pid)
-			break;
-		struct sthread *t = thread_get(s, (pid_t)f[2], h->type == PERF_RECORD_FORK);
-		if (!t)
-			break;
-		if (h->type == PERF_RECORD_FORK) {
-			/* An inherited event samples it: drop any direct ones a
-			 * rescan opened meanwhile, or it would count twice. */
-			t->inherited = true;
-			t->gone = false;
-			if (thread_has_events(s, t))
-				thread_close(s, t);
-		} else if (!thread_has_events(s, t)) {
-			t->gone = true;
-		}
-		break;
-	}
-	case PERF_RECORD_LOST: {
-		uint64_t lost;
-		if (h->size >= 8 + 16) {
-			memcpy(&lost, p + 8, 8);
-			s->lost += lost;
-		}
-		break;
-	}
-	case PERF_RECORD_THROTTLE:
-		s->throttled++;
-		break;
-	default:
-		break;
-	}
-}
-
 static void drain(struct samp_session *s)
 {
 	for (unsigned c = 0; c < s->nrings; c++) {
 		struct cpu_ring *r = &s->rings[c];
 		long page = sysconf(_SC_PAGESIZE);
-		samp_ring_drain(r->base, (const unsigned char *)r->base + page, r->data_size, s->scratch, on_record, s);
+		samp_ring_drain(r->base, (const unsigned char *)r->base + page, r->data_size, s->scratch, samp_on_record, s);
 	}
 }
 
@@ -536,7 +343,7 @@ static int open_all(struct samp_session *s, struct ps_error *e)
 		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, ESRCH, "sample");
 	unsigned open = 0;
 	for (unsigned i = 0; i < s->nthreads; i++)
-		open += thread_has_events(s, &s->threads[i]);
+		open += samp_thread_has_events(s, &s->threads[i]);
 	if (!open)
 		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, err ? err : ESRCH, "sample");
 	return 0;
@@ -566,6 +373,12 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 		return ps_error_set(e, ENOMEM, "out of memory");
 	s->kernel_func = HMAP_EMPTY;
 	s->freq = o->freq ? o->freq : SAMP_FREQ_DEFAULT;
+	s->stack_copy = o->stack_copy == 0 ? SAMP_STACK_COPY_DEFAULT : o->stack_copy < 0 ? 0 : o->stack_copy;
+	if (s->stack_copy > SAMP_STACK_COPY_MAX || (s->stack_copy & 7)) {
+		free(s);
+		return ps_error_set(e, EINVAL, "stack copy of %d bytes: a multiple of 8, at most %d", o->stack_copy,
+				    SAMP_STACK_COPY_MAX);
+	}
 	if (s->freq < SAMP_FREQ_MIN || s->freq > SAMP_FREQ_MAX) {
 		free(s);
 		return ps_error_set(e, EINVAL, "frequency %d Hz is outside %d..%d", o->freq, SAMP_FREQ_MIN,
@@ -589,6 +402,12 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
+	/* The events may use the limit but a reserve: pscope's own files, the
+	 * modules the symbolizer opens, the rest of the inspector. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1u << 20))
+		rl.rlim_cur = 1u << 20;
+	s->fd_limit = (unsigned)rl.rlim_cur;
+	s->fd_budget = rl.rlim_cur > 512 ? (unsigned)(rl.rlim_cur - rl.rlim_cur / 8 - 64) : (unsigned)rl.rlim_cur / 2;
 	s->scratch = aligned_alloc(8, 65536);
 	s->agg = agg_new();
 	if (!s->scratch || !s->agg) {
@@ -606,6 +425,14 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 		return ps_error_set(e, ENOMEM, "out of memory");
 	}
 	s->ksyms_named = s->kernel_excluded ? false : sym_kernel_named();
+	if (s->regs_mask) {
+		s->maps_gen = sym_proc_sync(s->sym);
+		s->uw = sym_unwinder_new(s->t.id.pid, sym_proc_maps(s->sym));
+		if (!s->uw) {
+			samp_close(s);
+			return ps_error_set(e, ENOMEM, "out of memory");
+		}
+	}
 	s->start_ns = s->last_pub_ns = s->last_scan_ns = now_ns();
 	s->cpu_ticks_start = s->cpu_ticks_pub = proc_ticks(s);
 	if ((r = open_all(s, e)) < 0) {
@@ -636,7 +463,7 @@ int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e)
 	 * everything: close, forget inheritance, open every live thread. */
 	drain(s);
 	for (unsigned i = 0; i < s->nthreads; i++) {
-		thread_close(s, &s->threads[i]);
+		samp_thread_close(s, &s->threads[i]);
 		s->threads[i].inherited = false;
 		s->threads[i].uncovered = 0;
 	}
@@ -644,20 +471,22 @@ int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e)
 	s->attr.sample_freq = (uint64_t)hz;
 	s->since_freq = 0;
 	s->unsampled = 0;
+	s->unsampled_why[0] = '\0';
 	return open_all(s, e);
 }
 
 static void build_pfds(struct samp_session *s)
 {
-	unsigned need = s->nrings;
-	for (unsigned i = 0; i < s->nthreads; i++)
-		for (unsigned c = 0; c < s->nrings; c++)
-			need += s->threads[i].fds[c] >= 0;
+	unsigned need = s->nrings + s->nfds;
 	if (need > s->cappfds) {
 		struct pollfd *np = realloc(s->pfds, need * sizeof(*np));
-		if (!np)
+		uint32_t *no = realloc(s->pfd_owner, need * sizeof(*no));
+		if (np)
+			s->pfds = np;
+		if (no)
+			s->pfd_owner = no;
+		if (!np || !no)
 			return;
-		s->pfds = np;
 		s->cappfds = need;
 	}
 	s->npfds = 0;
@@ -665,8 +494,10 @@ static void build_pfds(struct samp_session *s)
 		s->pfds[s->npfds++] = (struct pollfd){ .fd = s->rings[c].fd, .events = POLLIN };
 	for (unsigned i = 0; i < s->nthreads; i++)
 		for (unsigned c = 0; c < s->nrings; c++)
-			if (s->threads[i].fds[c] >= 0)
+			if (s->threads[i].fds[c] >= 0 && s->npfds < need) {
+				s->pfd_owner[s->npfds] = i * s->nrings + c;
 				s->pfds[s->npfds++] = (struct pollfd){ .fd = s->threads[i].fds[c], .events = 0 };
+			}
 	s->pfds_stale = false;
 }
 
@@ -676,18 +507,16 @@ static void reap_hups(struct samp_session *s)
 	for (unsigned k = s->nrings; k < s->npfds; k++) {
 		if (!(s->pfds[k].revents & (POLLHUP | POLLERR)))
 			continue;
-		for (unsigned i = 0; i < s->nthreads; i++) {
-			struct sthread *t = &s->threads[i];
-			for (unsigned c = 0; c < s->nrings; c++) {
-				if (t->fds[c] != s->pfds[k].fd)
-					continue;
-				close(t->fds[c]);
-				t->fds[c] = -1;
-				if (!thread_has_events(s, t))
-					t->gone = true;
-				s->pfds_stale = true;
-			}
-		}
+		struct sthread *t = &s->threads[s->pfd_owner[k] / s->nrings];
+		unsigned c = s->pfd_owner[k] % s->nrings;
+		if (t->fds[c] != s->pfds[k].fd)
+			continue;
+		close(t->fds[c]);
+		t->fds[c] = -1;
+		s->nfds--;
+		if (!samp_thread_has_events(s, t))
+			t->gone = true;
+		s->pfds_stale = true;
 	}
 }
 
@@ -744,7 +573,12 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 	o->lost = s->lost;
 	o->throttled = s->throttled;
 	o->truncated = s->truncated;
+	o->unwind_fp = s->unwind_fp;
+	o->unwind_dwarf = s->unwind_dwarf;
+	o->stack_copy = s->regs_mask ? s->stack_copy : 0;
 	o->threads_unsampled = s->unsampled;
+	strlcpy_ps(o->unsampled_why, s->unsampled_why, sizeof(o->unsampled_why));
+	o->percpu = s->percpu;
 	o->cpu_proc = (double)(ticks - s->cpu_ticks_start) / tick;
 	/* Clock events count nanoseconds; cycles do not, so estimate by rate. */
 	o->cpu_sampled = s->attr.type == PERF_TYPE_SOFTWARE ? (double)s->period_sum / 1e9
@@ -780,7 +614,7 @@ void samp_close(struct samp_session *s)
 	if (!s)
 		return;
 	for (unsigned i = 0; i < s->nthreads; i++) {
-		thread_close(s, &s->threads[i]);
+		samp_thread_close(s, &s->threads[i]);
 		free(s->threads[i].fds);
 	}
 	free(s->threads);
@@ -790,8 +624,10 @@ void samp_close(struct samp_session *s)
 	}
 	free(s->rings);
 	free(s->pfds);
+	free(s->pfd_owner);
 	hmap_free(&s->tids);
 	hmap_free(&s->pcs);
+	sym_unwinder_free(s->uw);
 	sym_proc_free(s->sym);
 	agg_free(s->agg);
 	free(s->scratch);

@@ -108,7 +108,7 @@ size_t samp_ring_drain(struct perf_event_mmap_page *pg, const unsigned char *dat
 	return n;
 }
 
-int samp_parse_sample(const struct perf_event_header *h, struct samp_rec_sample *out)
+int samp_parse_sample(const struct perf_event_header *h, uint64_t regs_mask, struct samp_rec_sample *out)
 {
 	const unsigned char *p = (const unsigned char *)(h + 1);
 	const unsigned char *end = (const unsigned char *)h + h->size;
@@ -127,5 +127,39 @@ int samp_parse_sample(const struct perf_event_header *h, struct samp_rec_sample 
 	if (out->nr > (uint64_t)(end - p) / 8)
 		return -EINVAL;
 	out->ips = (const uint64_t *)p; /* the scratch buffer is 8-aligned */
+	p += out->nr * 8;
+	out->regs_abi = 0;
+	out->regs = NULL;
+	out->stack = NULL;
+	out->stack_size = 0;
+	if (!regs_mask)
+		return 0;
+	/* REGS_USER: abi, then one u64 per mask bit unless abi is NONE. */
+	if (end - p < 8)
+		return -EINVAL;
+	memcpy(&out->regs_abi, p, 8);
+	p += 8;
+	if (out->regs_abi) {
+		size_t n = (size_t)__builtin_popcountll(regs_mask);
+		if ((size_t)(end - p) / 8 < n)
+			return -EINVAL;
+		out->regs = (const uint64_t *)p;
+		p += n * 8;
+	}
+	/* STACK_USER: size, data[size], then dyn_size (what was really
+	 * copied) when size is not 0. */
+	uint64_t size;
+	if (end - p < 8)
+		return -EINVAL;
+	memcpy(&size, p, 8);
+	p += 8;
+	if (size) {
+		if (size > (uint64_t)(end - p) || (uint64_t)(end - p) - size < 8)
+			return -EINVAL;
+		uint64_t dyn;
+		memcpy(&dyn, p + size, 8);
+		out->stack = p;
+		out->stack_size = dyn < size ? dyn : size;
+	}
 	return 0;
 }

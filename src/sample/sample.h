@@ -24,6 +24,9 @@
 #define SAMP_FREQ_MIN 49
 #define SAMP_FREQ_MAX 3999
 #define SAMP_HISTORY 60 /* per-second buckets kept: the 60 s window */
+#define SAMP_STACK_COPY_DEFAULT 16384 /* see README: truncation vs cost, measured */
+#define SAMP_STACK_COPY_MAX 65528     /* the kernel's limit (a record is < 64 KiB) */
+#define SAMP_STACK_COPY_OFF (-1)
 
 enum samp_window { SAMP_WIN_1S, SAMP_WIN_10S, SAMP_WIN_60S, SAMP_WIN_ALL, SAMP_WIN_COUNT };
 enum samp_sort { SAMP_SORT_SELF, SAMP_SORT_TOTAL, SAMP_SORT_NAME, SAMP_SORT_COUNT };
@@ -83,10 +86,14 @@ struct samp_snapshot {
 	double rate;              /* achieved: samples per CPU-second, last 10 s */
 	double elapsed;           /* seconds since sampling started */
 	unsigned long long samples, lost, throttled, truncated;
+	unsigned long long unwind_fp, unwind_dwarf; /* user chains by method */
+	int stack_copy;           /* bytes copied per sample, 0: none */
 	bool kernel_excluded;
 	char kernel_why[128];
 	double cpu_sampled, cpu_proc; /* seconds since start: from the samples, from /proc */
 	unsigned threads_unsampled;  /* threads we could not open events for */
+	char unsampled_why[200];     /* why */
+	bool percpu;                 /* per-CPU events (else per thread) */
 	bool ended;
 	char end_reason[128];
 
@@ -105,10 +112,21 @@ void samp_snapshot_free(void *snap);
 /* ---- the live session (one thread uses it) ---- */
 struct samp_session;
 
+/* Events per thread (exact, the fds grow with threads) or per CPU for every
+ * task, keeping the target's samples (needs perf_event_paranoid <= 0 or
+ * CAP_PERFMON). AUTO: per CPU when the process has more than
+ * SAMP_PERCPU_THREADS threads and the door allows it. */
+enum samp_events { SAMP_EVENTS_AUTO, SAMP_EVENTS_THREAD, SAMP_EVENTS_CPU };
+#define SAMP_PERCPU_THREADS 64
+
 struct samp_opts {
 	pid_t pid;
 	const struct target_id *want; /* refuse a reused PID; may be NULL */
 	int freq;                     /* Hz, SAMP_FREQ_MIN..SAMP_FREQ_MAX */
+	/* Bytes of user stack copied per sample for DWARF unwinding: 0 is
+	 * SAMP_STACK_COPY_DEFAULT, SAMP_STACK_COPY_OFF frame pointers only. */
+	int stack_copy;
+	enum samp_events events;
 };
 
 /* Opens the events; refusals come back through door_refused(). */
@@ -160,6 +178,8 @@ int samp_view_relations(const struct samp_snapshot *s, enum samp_window w, pid_t
 /* Samples per stack in window w, thread filter tid: counts[nstacks]
  * (malloc'd). */
 unsigned long *samp_view_stack_counts(const struct samp_snapshot *s, enum samp_window w, pid_t tid);
+/* How the user stacks were unwound: "fp", "dwarf", "mixed" or "none". */
+const char *samp_unwind_method(const struct samp_snapshot *s);
 /* Short module name for display: basename, "(deleted)" kept. */
 const char *samp_module_short(const char *module);
 /* Thread name of tid in the snapshot ("?" when unknown). */

@@ -33,6 +33,15 @@ const struct samp_bucket *samp_window_buckets(const struct samp_snapshot *s, enu
 	return s->buckets + (s->nbuckets - *n);
 }
 
+const char *samp_unwind_method(const struct samp_snapshot *s)
+{
+	if (!s->unwind_fp && !s->unwind_dwarf)
+		return "none";
+	if (!s->unwind_dwarf)
+		return "fp";
+	return s->unwind_fp ? "mixed" : "dwarf";
+}
+
 const char *samp_module_short(const char *module)
 {
 	if (module[0] == '[')

@@ -187,7 +187,7 @@ out:
 	return rc;
 }
 
-int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct stk_unwinder *uw,
+int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct sym_unwinder *uw,
 		const struct stk_opts *o, struct ps_error *e)
 {
 	int r;
@@ -220,7 +220,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 			stk_progress(o, 0.1 + 0.9 * (double)i / (double)n, "unwinding thread %zu of %zu", i + 1, n);
 		}
 		bool trunc = false;
-		int nf = stk_unwind(uw, &s->regs, s->stack, s->lo, s->len, pcs, byfp, o->max_frames, &trunc);
+		int nf = sym_unwind(uw, &s->regs, s->stack, s->lo, s->len, false, pcs, byfp, o->max_frames, &trunc);
 		th->truncated = trunc;
 		th->frames = calloc((size_t)nf + 1, sizeof(*th->frames));
 		if (!th->frames)

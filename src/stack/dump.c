@@ -113,7 +113,7 @@ static int copy_frozen(struct freeze *fz, struct snap_thread *st, const struct p
 		if (!ft->stopped || ft->skipped)
 			continue;
 		uint64_t sp = ft->regs.rsp & ~7ull;
-		const struct proc_map *m = stk_map_find(maps, sp);
+		const struct proc_map *m = proc_maps_find(maps, sp);
 		uint64_t end = m ? m->end : sp + 4096;
 		s->lo = sp;
 		s->want = (size_t)(end - sp) < o->stack_max ? (size_t)(end - sp) : o->stack_max;
@@ -222,7 +222,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 	struct stk_snap *snaps = NULL;
 	char *maps_text = NULL;
 	struct stk_dump *d = NULL;
-	struct stk_unwinder *uw = NULL;
+	struct sym_unwinder *uw = NULL;
 	uint64_t t0 = now_ns();
 	int r;
 
@@ -300,7 +300,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 		memcpy(sn->futex_words, st[i].futex_words, sizeof(sn->futex_words));
 		sn->futex_ok = st[i].futex_got == (ssize_t)sizeof(st[i].futex_words);
 	}
-	uw = stk_unwinder_new(pid, &fc.maps);
+	uw = sym_unwinder_new(pid, &fc.maps);
 	d->syms = sym_proc_image(&(struct sym_image){ .pid = pid, .uid = t.uid, .maps = &fc.maps },
 				 o.source ? SYM_SOURCE : 0);
 	if (!uw || !d->syms) {
@@ -316,7 +316,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 	r = 0;
 fail:
 	stk_dump_free(d);
-	stk_unwinder_free(uw);
+	sym_unwinder_free(uw);
 	free(st);
 	free(snaps);
 	free(fc.arena);

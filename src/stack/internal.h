@@ -1,5 +1,5 @@
 /* Pieces of the stack dump shared by the files of src/stack and the unit
- * tests: maps parser, unwinder, symbol cache, lock graph. */
+ * tests: lock graph, the analysis shared with the core reader. */
 #ifndef PS_STACK_INTERNAL_H
 #define PS_STACK_INTERNAL_H
 
@@ -11,24 +11,7 @@
 
 #include "proc/maps.h"
 #include "stack/stack.h"
-
-/* The mapping holding addr in a parsed /proc/PID/maps, or NULL. */
-const struct proc_map *stk_map_find(const struct proc_maps *m, uint64_t addr);
-
-/* Unwinder over copied stacks. Reads outside a stack copy (module text,
- * .eh_frame, [vdso]) come from the live process through a page cache:
- * those pages are read-only, so reading them after the release is safe. */
-struct stk_unwinder;
-struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct proc_maps *maps);
-/* The same over another memory (a core): read returns the bytes it could
- * read from addr on. */
-typedef size_t (*stk_read_fn)(void *arg, uint64_t addr, void *buf, size_t len);
-struct stk_unwinder *stk_unwinder_new_reader(const struct proc_maps *maps, stk_read_fn read, void *arg);
-/* Unwind one thread. pcs[0] is the interrupted pc; returns the frame
- * count (<= max); *truncated when max was reached. */
-int stk_unwind(struct stk_unwinder *u, const struct user_regs_struct *regs, const void *stack,
-	       uint64_t stack_lo, size_t stack_len, uint64_t *pcs, bool *by_fp, int max, bool *truncated);
-void stk_unwinder_free(struct stk_unwinder *u);
+#include "sym/unwind.h"
 
 /* Lock graph. The owner of a lock a thread waits on in futex(): op is the
  * futex op (cmd), w the 5 ints at the futex address (glibc
@@ -54,7 +37,7 @@ struct stk_snap {
 
 /* Unwind, symbolize (through d->syms, set by the caller), find the
  * deadlocks and group the stacks of n snapshot threads into d. */
-int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct stk_unwinder *uw,
+int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct sym_unwinder *uw,
 		const struct stk_opts *o, struct ps_error *e);
 void stk_progress(const struct stk_opts *o, double f, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool stk_cancelled(const struct stk_opts *o);

@@ -50,6 +50,7 @@ struct sym_proc {
 	size_t nslots, cap;
 	size_t resolved;
 	bool stale, anon_stale, perfmap_loaded;
+	unsigned gen;           /* maps re-read count */
 	uint64_t refreshed_ns;
 	struct sym_range *jit;
 	size_t njit;
@@ -265,6 +266,7 @@ int sym_proc_refresh(struct sym_proc *p)
 	}
 	int r = proc_maps_parse(buf, (size_t)len, false, &p->maps);
 	free(buf);
+	p->gen++;
 	if (r < 0)
 		return r;
 	struct pmap *old = p->m;
@@ -352,6 +354,13 @@ void sym_proc_exec(struct sym_proc *p)
 	pmap_clear(p);
 	cache_clear(p);
 	p->stale = p->anon_stale = true;
+}
+
+unsigned sym_proc_sync(struct sym_proc *p)
+{
+	if (p->stale && p->pid > 0)
+		sym_proc_refresh(p);
+	return p->gen;
 }
 
 size_t sym_proc_count(const struct sym_proc *p)

@@ -128,6 +128,9 @@ int sym_symbol_addr(struct sym_proc *p, const char *module_prefix, const char *n
 const struct proc_map *sym_proc_map(struct sym_proc *p, uint64_t addr);
 /* The view's mappings (refreshed by sym_proc_refresh for live views). */
 const struct proc_maps *sym_proc_maps(const struct sym_proc *p);
+/* Re-read the maps if a new mapping was reported (sym_proc_stale). Returns
+ * the maps' generation: it changes whenever they were re-read. */
+unsigned sym_proc_sync(struct sym_proc *p);
 /* Re-read /proc/PID/maps now (live views). Returns 0 or -errno. */
 int sym_proc_refresh(struct sym_proc *p);
 

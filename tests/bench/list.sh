@@ -3,7 +3,9 @@
 # by side (same moment, same 1 s refresh, same terminal size, each in its own
 # tmux session) for 20 s. Prints each one's CPU seconds (utime + stime from
 # /proc/PID/stat) and peak RSS (VmHWM), and the ratios against the goal:
-# pscope <= 0.2x htop's CPU and less memory.
+# pscope <= 0.2x htop's CPU and less memory. Three runs: the default
+# columns, the new columns read from stat, and the columns read per row on
+# screen (/proc/PID/io, status, oom_score, cgroup).
 # LIST_BENCH_PROCS and LIST_BENCH_SECONDS change the load and the duration.
 set -u
 : "${top_builddir:=.}"
@@ -40,36 +42,44 @@ done
 nproc_total=$(ls /proc | grep -c '^[0-9]')
 echo "processes on the machine: $nproc_total ($N sleeping children of PID $fpid)"
 
-# htop keeps its settings in $HOME: give it a scratch one.
-mkdir -p "$tmp/home"
-tmux -L "$sock" new-session -d -s pscope -x 160 -y 50 "exec env TERM=screen '$PSCOPE' -d 10"
-tmux -L "$sock" new-session -d -s htop -x 160 -y 50 "exec env HOME='$tmp/home' TERM=screen htop -d 10"
-sleep 0.5
-ppid_=$(tmux -L "$sock" display-message -p -t pscope '#{pane_pid}')
-hpid=$(tmux -L "$sock" display-message -p -t htop '#{pane_pid}')
-echo "running pscope (PID $ppid_) and htop (PID $hpid) for $DUR s at a 1 s refresh"
-sleep "$DUR"
-
+# htop keeps its settings in $HOME, pscope in $XDG_CONFIG_HOME: scratch
+# ones, so the runs use exactly the settings written below.
+mkdir -p "$tmp/home" "$tmp/xdg/pscope"
 cpu_s() { # utime + stime of a process, in seconds
 	awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$1/stat"
 }
 hwm_kb() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status"; }
-for p in "$ppid_" "$hpid"; do
-	[ -r "/proc/$p/stat" ] || { echo "list bench: PID $p exited early"; tmux -L "$sock" capture-pane -p -t pscope | tail -3; exit 1; }
-done
-pc=$(cpu_s "$ppid_"); hc=$(cpu_s "$hpid")
-pm=$(hwm_kb "$ppid_"); hm=$(hwm_kb "$hpid")
-tmux -L "$sock" send-keys -t pscope q
-tmux -L "$sock" send-keys -t htop q
 
-printf '%-8s %8s %12s\n' "" "CPU s" "peak RSS"
-printf '%-8s %8s %9s KiB\n' pscope "$pc" "$pm" htop "$hc" "$hm"
-awk -v pc="$pc" -v hc="$hc" -v pm="$pm" -v hm="$hm" 'BEGIN {
-	r = hc > 0 ? pc / hc : 0
-	printf "CPU ratio pscope/htop: %.3f (goal <= 0.2): %s\n", r, r <= 0.2 ? "met" : "NOT met"
-	m = hm > 0 ? pm / hm : 0
-	printf "peak RSS ratio pscope/htop: %.2f (goal < 1): %s\n", m, m < 1 ? "met" : "NOT met"
-}'
+# run LABEL COLUMNS: pscope (with those columns) and htop side by side.
+run() {
+	local label=$1 cols=$2
+	printf 'columns=%s\n' "$cols" >"$tmp/xdg/pscope/pscoperc"
+	tmux -L "$sock" new-session -d -s pscope -x 160 -y 50 "exec env XDG_CONFIG_HOME='$tmp/xdg' TERM=screen '$PSCOPE' -d 10"
+	tmux -L "$sock" new-session -d -s htop -x 160 -y 50 "exec env HOME='$tmp/home' TERM=screen htop -d 10"
+	sleep 0.5
+	ppid_=$(tmux -L "$sock" display-message -p -t pscope '#{pane_pid}')
+	hpid=$(tmux -L "$sock" display-message -p -t htop '#{pane_pid}')
+	echo "$label: pscope (PID $ppid_) and htop (PID $hpid) for $DUR s at a 1 s refresh"
+	sleep "$DUR"
+	for p in "$ppid_" "$hpid"; do
+		[ -r "/proc/$p/stat" ] || { echo "list bench: PID $p exited early"; tmux -L "$sock" capture-pane -p -t pscope | tail -3; exit 1; }
+	done
+	pc=$(cpu_s "$ppid_"); hc=$(cpu_s "$hpid")
+	pm=$(hwm_kb "$ppid_"); hm=$(hwm_kb "$hpid")
+	tmux -L "$sock" kill-server 2>/dev/null
+	printf '  %-8s %8s %12s\n' "" "CPU s" "peak RSS"
+	printf '  %-8s %8s %9s KiB\n' pscope "$pc" "$pm" htop "$hc" "$hm"
+	awk -v l="$label" -v pc="$pc" -v hc="$hc" -v pm="$pm" -v hm="$hm" 'BEGIN {
+		r = hc > 0 ? pc / hc : 0
+		printf "  %s: CPU ratio pscope/htop: %.3f (goal <= 0.2): %s\n", l, r, r <= 0.2 ? "met" : "NOT met"
+		m = hm > 0 ? pm / hm : 0
+		printf "  %s: peak RSS ratio pscope/htop: %.2f (goal < 1): %s\n", l, m, m < 1 ? "met" : "NOT met"
+	}'
+}
+default="pid user pri ni virt res shr state cpu mem time command"
+run "default columns" "$default"
+run "new columns (no IO)" "pid ppid pgrp sid tty nlwp processor starttime majflt user cpu mem time command"
+run "IO, CTXT/s, OOM, cgroup columns" "pid io_read_rate io_write_rate ctxt oom container cgroup user cpu mem time command"
 
 # Every one of the N processes must be gone afterwards.
 { kill -KILL "-$fpid"; wait "$fpid"; } 2>/dev/null

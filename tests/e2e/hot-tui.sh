@@ -51,7 +51,7 @@ tui_wait_for '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work +hotloop' 50
 ok $? "hot_work is the first row"
 check "status: the event and why" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -Eq 'event (cycles \(hardware PMU present\)|cpu-clock \(no hardware PMU: cycles not supported\))'"
 check "status: requested and achieved rate" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -Eq '99 Hz requested, [0-9]+ Hz achieved'"
-check "status: samples, lost, throttled, truncated, CPU" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -Eq 'samples [0-9]+ \(window [0-9]+\)  lost [0-9]+  throttled [0-9]+  truncated stacks [0-9.]+%.*CPU sampled [0-9.]+ s vs /proc [0-9.]+ s'"
+check "status: samples, lost, throttled, truncated, CPU" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -Eq 'samples [0-9]+ \(window [0-9]+\)  lost [0-9]+  throttled [0-9]+  stacks (fp|dwarf|mixed|none), truncated [0-9.]+%.*CPU sampled [0-9.]+ s vs /proc [0-9.]+ s'"
 check "status: kernel included or excluded" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -Eq 'kernel (included|excluded)'"
 [ -n "$pspid" ] && ls -l "/proc/$pspid/fd" 2>/dev/null | grep -q 'perf_event'
 ok $? "pscope holds perf events while the view is open"

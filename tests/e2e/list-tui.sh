@@ -23,8 +23,8 @@ KPID=$TPID
 tui_start 200x40 "sh -c 'echo \$\$ >$tmp/pid; exec $PSCOPE -d 5'; echo EXIT=\$?; stty -a | grep -o -- '-\\?icanon'; sleep 30"
 check "header meters" tui_wait_for 'Load average: [0-9.]+ [0-9.]+ [0-9.]+'
 check "CPU and memory bars" tui_wait_for '^ +0\[.*%\].*Tasks: [0-9]+, [0-9]+ thr'
-check "column titles" tui_wait_for '^ +PID USER +PRI +NI +VIRT +RES +SHR S +CPU% +MEM% +TIME\+ COMMAND'
-check "function key bar" tui_wait_for '^F1Help +F3Search.*F10Quit'
+check "column titles, the sort column marked descending" tui_wait_for '^ +PID USER +PRI +NI +VIRT +RES +SHR S +CPU%▽ +MEM% +TIME\+ COMMAND'
+check "function key bar" tui_wait_for '^F1Help +F2Setup +F3Search.*F7Nice- +F8Nice\+ +F9Kill.*F10Quit'
 PPID_=$(cat "$tmp/pid")
 
 # Incremental search finds the parent; F follows what is selected. (The
@@ -80,7 +80,7 @@ tui_keys Escape
 # the PID title inverts the order, PID 1 first; a click on a row selects it.
 # Updates paused, so rows stay put.
 tui_keys Z N I
-hy=$(tui_screen | grep -nE '^ +PID USER' | cut -d: -f1)
+hy=$(tui_screen | grep -nE '^ +PID.? USER' | cut -d: -f1)
 hy=$((hy - 1))
 click() { # click COL ROW (0-based): an X10 mouse press and release
 	local pos
@@ -93,10 +93,12 @@ first_row_is_pid1() {
 		tui_screen | sed -n "$((hy + 2))p" | grep -qE '^ +1 ' && return 0
 		sleep 0.2
 	done
+	tui_screen | sed 's/^/#   /'
 	return 1
 }
 check "N I: PIDs descending, PID 1 not first" sh -c "! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | sed -n '$((hy + 2))p' | grep -qE '^ +1 '"
 click 3 "$hy"
+tui_keys Home # the selection follows its process through the re-sort
 check "click on the PID title inverts the order (first row: PID 1)" first_row_is_pid1
 click 3 $((hy + 2))
 sleep 0.3
@@ -136,7 +138,7 @@ tmux -L "$TMUX_S" kill-server 2>/dev/null
 tui_start 20x5 "$PSCOPE; echo EXIT=\$?; sleep 30"
 check "20x5: column titles" tui_wait_for '^ +PID COMMAND'
 check "20x5: function keys" tui_wait_for '^F1Help'
-tui_keys j j k t / Escape H H
+tui_keys j j Up t / Escape H H
 check "20x5: still running after keys" tui_wait_for '^ +PID COMMAND'
 tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 90 -y 30 2>/dev/null
 check "resize to 90x30: the header appears" tui_wait_for 'Load average'
@@ -150,7 +152,7 @@ tmux -L "$TMUX_S" kill-server 2>/dev/null
 tui_start 200x40 "$PSCOPE -d 50; echo EXIT=\$?; sleep 30"
 tui_wait_for 'Load average' >/dev/null
 tui_keys Z '\'
-tui_keys -l 한국어이름
+tui_keys -l "$_tlinks/korean" # ours, not another test's
 tui_keys Enter
 tui_wait_for "^ +$KPID " >/dev/null
 tui_keys F9

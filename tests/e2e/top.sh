@@ -24,7 +24,7 @@ ok $? "pscope top --json --folded exits 0"
 check "JSON has exactly the documented keys" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert sorted(d) == ["event", "freq", "functions", "lost", "pid", "samples"], sorted(d)
+assert sorted(d) == ["event", "freq", "functions", "lost", "pid", "samples", "truncated", "unwind"], sorted(d)
 assert d["pid"] == int(sys.argv[2]) and d["freq"] == 499 and d["event"] in ("cycles", "cpu-clock"), d
 assert d["samples"] > 100, d["samples"]
 for f in d["functions"]:
@@ -81,8 +81,8 @@ first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["functio
 hot=$(fn "$tmp/nofp.json" hot_work self_pct)
 check "no frame pointers: hot_work first ($first) with Self% within 10 points of 75 ($hot)" \
 	python3 -c "assert '$first' == 'hot_work' and abs($hot - 75) <= 10"
-"$PSCOPE" top "$TPID" --duration 1 >"$tmp/nofp.txt" 2>&1
-check "no frame pointers: the text report shows the truncated-stack share" grep -Eq 'truncated stacks [1-9][0-9.]*%' "$tmp/nofp.txt"
+"$PSCOPE" top "$TPID" --duration 1 --stack-copy 0 >"$tmp/nofp.txt" 2>&1
+check "no frame pointers and no stack copies: the text report shows the truncated-stack share" grep -Eq 'truncated stacks [1-9][0-9.]*%' "$tmp/nofp.txt"
 kill -9 "$TPID"
 
 # ---- threads born after sampling starts ----
@@ -130,23 +130,55 @@ rm -f "$tmp/del-hotloop"
 [ "$(fn "$tmp/del.json" hot_work module)" = "$tmp/del-hotloop (deleted)" ]
 ok $? "deleted program: functions named, module labelled (deleted)"
 "$PSCOPE" top "$spid" --duration 2 --json >"$tmp/strip.json" 2>&1
-# Each address of the stripped copy is its own module+0xoffset row; the
-# hottest lies inside hot_work (same layout as the unstripped build).
-read -r hw_start hw_size < <(nm -S "$TARGETS/hotloop" | awk '$4 == "hot_work" {print $1, $2}')
-check "stripped program: the hottest row is stripped-hotloop+0x... inside hot_work" python3 -c '
+# Each address of the stripped copy is its own module+0xoffset row (same
+# layout as the unstripped build): the rows inside hot_work outweigh those
+# inside cold_work.
+nm -S "$TARGETS/hotloop" | awk '$4 == "hot_work" || $4 == "cold_work" {print $4, $1, $2}' >"$tmp/syms"
+check "stripped program: module+0xoffset rows, more of them in hot_work than in cold_work" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-f = d["functions"][0]
-assert f["module"] == sys.argv[2], f
+syms = {n: (int(a, 16), int(z, 16)) for n, a, z in (l.split() for l in open(sys.argv[3]))}
 name = "stripped-hotloop+0x"
-assert f["name"].startswith(name), f
-off = int(f["name"][len(name):], 16)
-lo, size = int(sys.argv[3], 16), int(sys.argv[4], 16)
-assert lo <= off < lo + size, (hex(off), hex(lo), hex(size))
-assert not any(x["name"] == "[stripped]" for x in d["functions"])
-' "$tmp/strip.json" "$tmp/stripped-hotloop" "$hw_start" "$hw_size"
+per = {"hot_work": 0, "cold_work": 0}
+for f in d["functions"]:
+    assert f["name"] != "[stripped]", f
+    if f["module"] != sys.argv[2]:
+        continue
+    assert f["name"].startswith(name), f
+    off = int(f["name"][len(name):], 16)
+    for n, (lo, size) in syms.items():
+        if lo <= off < lo + size:
+            per[n] += f["samples"]
+assert per["hot_work"] > per["cold_work"], per
+' "$tmp/strip.json" "$tmp/stripped-hotloop" "$tmp/syms"
 kill -0 "$dpid" || diag "deleted-program target died: $(cat $tmp/del.out)"; kill -0 "$spid" || diag "stripped target died: $(cat $tmp/strip.out)"
 kill -9 "$dpid" "$spid" 2>/dev/null
+
+# ---- a frameless leaf two calls deep: its caller is found through the CFI ----
+for b in leafchain leafchain-nofp; do
+	start_target $b
+	"$PSCOPE" top "$TPID" --duration 3 --freq 499 --json --folded "$tmp/$b.folded" >"$tmp/$b.json" 2>"$tmp/err"
+	hr=$(fn "$tmp/$b.json" handle_request total_pct)
+	check "$b: handle_request, caller of the frameless leaf, has Total >= 90% (got $hr)" python3 -c "assert $hr >= 90"
+	check "$b: the folded stacks hold the whole chain" grep -qE ';main;serve;handle_request;parse_payload [0-9]+$' "$tmp/$b.folded"
+	check "$b: unwound from the stack copies, under 2% truncated" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["unwind"] in ("dwarf", "mixed"), d["unwind"]
+assert d["truncated"] <= 0.02 * d["samples"], (d["truncated"], d["samples"])
+' "$tmp/$b.json"
+	kill -9 "$TPID"
+done
+# Frame pointers alone skip the caller of a frameless leaf.
+start_target leafchain
+"$PSCOPE" top "$TPID" --duration 2 --freq 499 --stack-copy 0 --json >"$tmp/lc-fp.json" 2>"$tmp/err"
+hr=$(fn "$tmp/lc-fp.json" handle_request total_pct)
+[ "$hr" = none ] && hr=0
+check "--stack-copy 0: frame pointers only, handle_request loses the leaf (Total $hr < 60)" python3 -c "
+import json; d = json.load(open('$tmp/lc-fp.json')); assert d['unwind'] == 'fp' and $hr < 60, d['unwind']"
+"$PSCOPE" top "$TPID" --duration 1 >"$tmp/lc.txt" 2>"$tmp/err"
+check "the text report says how the stacks were unwound" grep -qE '^call stacks: (fp|mixed|dwarf) \(frame pointers [0-9]+%, DWARF [0-9]+%\), 16384-byte stack copies$' "$tmp/lc.txt"
+kill -9 "$TPID"
 
 # ---- C++: names demangled ----
 start_target hotcpp
@@ -188,10 +220,11 @@ esac
 start_target hotloop
 "$PSCOPE" top "$TPID" --duration 60 >"$tmp/exit.txt" 2>"$tmp/exit.err" &
 ppid=$!
-# Kill the target once pscope samples it (it holds perf events) and has
-# had time to get samples.
+# Kill the target once pscope samples it (it holds its ring buffers and
+# the events on the target: 3 perf fds or more) and has had time to get
+# samples.
 for _ in $(seq 1 200); do
-	ls -l "/proc/$ppid/fd" 2>/dev/null | grep -q perf_event && break
+	[ "$(ls -l "/proc/$ppid/fd" 2>/dev/null | grep -c perf_event)" -ge 3 ] && break
 	sleep 0.1
 done
 sleep 1
@@ -236,7 +269,7 @@ if [ "$paranoid" -le 2 ]; then
 	ok $? "nobody samples its own process"
 	check "kernel samples are excluded and the report says why" \
 		grep -q "kernel excluded: perf_event_paranoid $paranoid and no CAP_PERFMON" "$tmp/own.txt"
-	check "hot_work leads" sh -c "sed -n 4p $tmp/own.txt | grep -q hot_work"
+	check "hot_work leads" sh -c "awk '/SELF%/ { getline; print; exit }' $tmp/own.txt | grep -q hot_work"
 	kill -9 "$opid"
 else
 	skip "perf_event_paranoid is $paranoid: users cannot sample at all"
@@ -251,6 +284,10 @@ ok $? "no PID: usage error"
 ok $? "frequency out of range: usage error"
 "$PSCOPE" top 1 --duration -1 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid duration" "$tmp/e"
 ok $? "negative duration: usage error"
+"$PSCOPE" top 1 --stack-copy 100 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid stack copy '100'" "$tmp/e"
+ok $? "stack copy not a multiple of 8: usage error"
+"$PSCOPE" top 1 --stack-copy 65536 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid stack copy '65536'" "$tmp/e"
+ok $? "stack copy above the kernel's limit: usage error"
 "$PSCOPE" top 4194304 --duration 1 2>"$tmp/e"; [ $? = 1 ] && grep -q "no process with PID 4194304" "$tmp/e"
 ok $? "no such process: a clear error"
 start_target hotloop

@@ -20,7 +20,7 @@ static void collect(void *ctx, const struct perf_event_header *h)
 	if (nseen < 16)
 		seen_types[nseen++] = h->type;
 	struct samp_rec_sample s;
-	if (samp_parse_sample(h, &s) == 0)
+	if (samp_parse_sample(h, 0, &s) == 0)
 		seen_ip = s.ip;
 }
 
@@ -93,12 +93,40 @@ static void test_parse(void)
 	buf[2] = ((uint64_t)7 << 32) | 6;
 	buf[5] = 1;
 	buf[6] = 0xabc;
-	ok(samp_parse_sample(h, &s) == 0 && s.pid == 6 && s.tid == 7 && s.nr == 1 && s.ips[0] == 0xabc,
+	ok(samp_parse_sample(h, 0, &s) == 0 && s.pid == 6 && s.tid == 7 && s.nr == 1 && s.ips[0] == 0xabc,
 	   "sample record fields");
 	buf[5] = 1000;
-	ok(samp_parse_sample(h, &s) < 0, "a call chain longer than the record is refused");
+	ok(samp_parse_sample(h, 0, &s) < 0, "a call chain longer than the record is refused");
 	h->type = PERF_RECORD_MMAP2;
-	ok(samp_parse_sample(h, &s) < 0, "only samples parse as samples");
+	ok(samp_parse_sample(h, 0, &s) < 0, "only samples parse as samples");
+
+	/* With user registers (mask of 3) and a 16-byte stack copy of which
+	 * 8 bytes were filled (dyn_size). */
+	uint64_t d[32] = { 0 };
+	h = (struct perf_event_header *)d;
+	h->type = PERF_RECORD_SAMPLE;
+	d[1] = 0x1000;
+	d[2] = ((uint64_t)9 << 32) | 8;
+	d[5] = 0;                 /* no callchain */
+	d[6] = 2;                 /* abi 64 */
+	d[7] = 0x11, d[8] = 0x22, d[9] = 0x33;
+	d[10] = 16;               /* stack size */
+	d[11] = 0xaaaa, d[12] = 0xbbbb;
+	d[13] = 8;                /* dyn_size */
+	h->size = 14 * 8;
+	ok(samp_parse_sample(h, 7, &s) == 0 && s.regs_abi == 2 && s.regs && s.regs[2] == 0x33 && s.stack &&
+		   s.stack_size == 8 && !memcmp(s.stack, &d[11], 8),
+	   "registers and the stack copy (dyn_size bytes of it)");
+	d[6] = 0;                 /* abi none: no registers follow */
+	d[7] = 0;                 /* stack size 0: nothing more */
+	h->size = 8 * 8;
+	ok(samp_parse_sample(h, 7, &s) == 0 && !s.regs && !s.stack, "a sample without user registers or stack");
+	d[6] = 2;
+	d[10] = 4096;             /* claims more stack than the record holds */
+	h->size = 14 * 8;
+	ok(samp_parse_sample(h, 7, &s) < 0, "a stack copy longer than the record is refused");
+	h->size = 9 * 8;          /* registers cut short */
+	ok(samp_parse_sample(h, 7, &s) < 0, "registers cut short are refused");
 }
 
 static void test_maps(void)

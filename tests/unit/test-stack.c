@@ -53,10 +53,10 @@ static void test_maps(void)
 	struct proc_maps m = { 0 };
 
 	is_int(proc_maps_parse(text, sizeof(text) - 1, false, &m), 0, "maps parse");
-	ok(stk_map_find(&m, 0x5750) == &m.v[1], "find inside a mapping");
-	ok(stk_map_find(&m, 0x5800) == NULL, "end is exclusive");
-	ok(stk_map_find(&m, 0x55ff) == NULL, "below the first: none");
-	ok(stk_map_find(&m, 0x7ffc) && !strcmp(stk_map_find(&m, 0x7ffc)->path, "[vdso]"), "vdso found");
+	ok(proc_maps_find(&m, 0x5750) == &m.v[1], "find inside a mapping");
+	ok(proc_maps_find(&m, 0x5800) == NULL, "end is exclusive");
+	ok(proc_maps_find(&m, 0x55ff) == NULL, "below the first: none");
+	ok(proc_maps_find(&m, 0x7ffc) && !strcmp(proc_maps_find(&m, 0x7ffc)->path, "[vdso]"), "vdso found");
 	proc_maps_free(&m);
 }
 

@@ -1,4 +1,5 @@
-/* Offline unwinding with libunwind over the stack copies.
+/* Offline unwinding with libunwind over stack copies: the stack dump's
+ * frozen threads and the sampler's PERF_SAMPLE_STACK_USER copies.
  *
  * The address space's accessors read registers from the snapshot, stack
  * memory from the copy, and everything else (module text, .eh_frame_hdr,
@@ -8,7 +9,7 @@
  * per module; libunwind's dwarf_search_unwind_table does the lookup, as
  * libunwind-ptrace's _UPT_find_proc_info does, but without re-reading
  * /proc/PID/maps and the ELF file at every miss. */
-#include "stack/internal.h"
+#include "sym/unwind.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -25,24 +26,6 @@ extern int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip
 
 #define PAGE 4096ull
 
-/* ---- /proc/PID/maps ---- */
-
-const struct proc_map *stk_map_find(const struct proc_maps *m, uint64_t addr)
-{
-	size_t lo = 0, hi = m->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (addr < m->v[mid].start)
-			hi = mid;
-		else if (addr >= m->v[mid].end)
-			lo = mid + 1;
-		else
-			return &m->v[mid];
-	}
-	return NULL;
-}
-
 /* ---- live memory page cache ---- */
 
 struct page {
@@ -57,9 +40,9 @@ struct module {
 	unw_dyn_info_t di;
 };
 
-struct stk_unwinder {
+struct sym_unwinder {
 	pid_t pid;
-	stk_read_fn read;    /* instead of the live process, when set */
+	sym_read_fn read;    /* instead of the live process, when set (a core) */
 	void *read_arg;
 	const struct proc_maps *maps;
 	unw_addr_space_t as;
@@ -70,14 +53,16 @@ struct stk_unwinder {
 };
 
 struct uw_ctx {
-	struct stk_unwinder *u;
+	struct sym_unwinder *u;
 	const struct user_regs_struct *regs;
 	const unsigned char *stack;
 	uint64_t lo;
 	size_t len;
+	bool strict;         /* writable memory only from the copy */
+	bool cut;            /* a read above the copy failed: the copy was too short */
 };
 
-static struct page *page_get(struct stk_unwinder *u, uint64_t pa)
+static struct page *page_get(struct sym_unwinder *u, uint64_t pa)
 {
 	if (u->npages * 2 >= u->cap) {
 		size_t nc = u->cap ? u->cap * 2 : 256;
@@ -107,7 +92,7 @@ static struct page *page_get(struct stk_unwinder *u, uint64_t pa)
 	p->data = malloc(PAGE);
 	u->npages++;
 	if (p->data && u->read) {
-		p->ok = u->read(u->read_arg, pa, p->data, PAGE) == PAGE;
+		p->ok = u->read(u->read_arg, pa, p->data, PAGE) == (ssize_t)PAGE;
 	} else if (p->data) {
 		struct iovec l = { p->data, PAGE }, r = { (void *)(uintptr_t)pa, PAGE };
 		p->ok = process_vm_readv(u->pid, &l, 1, &r, 1, 0) == (ssize_t)PAGE;
@@ -115,7 +100,7 @@ static struct page *page_get(struct stk_unwinder *u, uint64_t pa)
 	return p;
 }
 
-static int live_read(struct stk_unwinder *u, uint64_t addr, void *buf, size_t len)
+static int live_read(struct sym_unwinder *u, uint64_t addr, void *buf, size_t len)
 {
 	unsigned char *out = buf;
 
@@ -141,13 +126,24 @@ static int ctx_read(struct uw_ctx *c, uint64_t addr, void *buf, size_t len)
 		memcpy(buf, c->stack + (addr - c->lo), len);
 		return 0;
 	}
+	if (c->strict) {
+		/* A sample's copy is all there is of its stack: the live one
+		 * has moved on. Only read-only memory (text, .eh_frame) is
+		 * the same now. */
+		const struct proc_map *m = proc_maps_find(c->u->maps, addr);
+		if (!m || m->perms[1] == 'w') {
+			if (c->stack && addr >= c->lo + c->len && addr - (c->lo + c->len) < (1u << 20))
+				c->cut = true;
+			return -1;
+		}
+	}
 	return live_read(c->u, addr, buf, len);
 }
 
 /* ---- unwind tables, per module ---- */
 
 /* Set up m->di from the ELF headers in process memory. */
-static bool module_setup(struct stk_unwinder *u, struct uw_ctx *c, struct module *m, const struct proc_map *x)
+static bool module_setup(struct sym_unwinder *u, struct uw_ctx *c, struct module *m, const struct proc_map *x)
 {
 	uint64_t base = x->start - x->offset;
 	const struct proc_map *first = NULL;
@@ -205,9 +201,9 @@ static bool module_setup(struct stk_unwinder *u, struct uw_ctx *c, struct module
 	return fde_count > 0;
 }
 
-static struct module *module_for(struct stk_unwinder *u, struct uw_ctx *c, uint64_t ip)
+static struct module *module_for(struct sym_unwinder *u, struct uw_ctx *c, uint64_t ip)
 {
-	const struct proc_map *x = stk_map_find(u->maps, ip);
+	const struct proc_map *x = proc_maps_find(u->maps, ip);
 
 	if (!x || x->perms[2] != 'x')
 		return NULL;
@@ -312,9 +308,9 @@ static unw_accessors_t accessors = {
 	.get_proc_name = acc_get_proc_name,
 };
 
-struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct proc_maps *maps)
+struct sym_unwinder *sym_unwinder_new(pid_t pid, const struct proc_maps *maps)
 {
-	struct stk_unwinder *u = calloc(1, sizeof(*u));
+	struct sym_unwinder *u = calloc(1, sizeof(*u));
 
 	if (!u)
 		return NULL;
@@ -331,9 +327,9 @@ struct stk_unwinder *stk_unwinder_new(pid_t pid, const struct proc_maps *maps)
 	return u;
 }
 
-struct stk_unwinder *stk_unwinder_new_reader(const struct proc_maps *maps, stk_read_fn read, void *arg)
+struct sym_unwinder *sym_unwinder_new_reader(const struct proc_maps *maps, sym_read_fn read, void *arg)
 {
-	struct stk_unwinder *u = stk_unwinder_new(0, maps);
+	struct sym_unwinder *u = sym_unwinder_new(0, maps);
 
 	if (u) {
 		u->read = read;
@@ -342,7 +338,16 @@ struct stk_unwinder *stk_unwinder_new_reader(const struct proc_maps *maps, stk_r
 	return u;
 }
 
-void stk_unwinder_free(struct stk_unwinder *u)
+void sym_unwinder_set_maps(struct sym_unwinder *u, const struct proc_maps *maps)
+{
+	u->maps = maps;
+	free(u->mods);
+	u->mods = NULL;
+	u->nmods = 0;
+	unw_flush_cache(u->as, 0, 0);
+}
+
+void sym_unwinder_free(struct sym_unwinder *u)
 {
 	if (!u)
 		return;
@@ -362,7 +367,7 @@ static int fp_walk(struct uw_ctx *c, uint64_t bp, uint64_t *pcs, bool *by_fp, in
 		if (!bp || (bp & 7) || bp < c->lo || bp - c->lo + 16 > c->len)
 			break;
 		memcpy(fr, c->stack + (bp - c->lo), sizeof(fr));
-		const struct proc_map *m = stk_map_find(c->u->maps, fr[1]);
+		const struct proc_map *m = proc_maps_find(c->u->maps, fr[1]);
 		if (!fr[1] || !m || m->perms[2] != 'x')
 			break; /* not a return address: the chain ends */
 		pcs[n] = fr[1];
@@ -374,10 +379,11 @@ static int fp_walk(struct uw_ctx *c, uint64_t bp, uint64_t *pcs, bool *by_fp, in
 	return n;
 }
 
-int stk_unwind(struct stk_unwinder *u, const struct user_regs_struct *regs, const void *stack,
-	       uint64_t stack_lo, size_t stack_len, uint64_t *pcs, bool *by_fp, int max, bool *truncated)
+int sym_unwind(struct sym_unwinder *u, const struct user_regs_struct *regs, const void *stack,
+	       uint64_t stack_lo, size_t stack_len, bool strict, uint64_t *pcs, bool *by_fp, int max,
+	       bool *truncated)
 {
-	struct uw_ctx c = { u, regs, stack, stack_lo, stack_len };
+	struct uw_ctx c = { u, regs, stack, stack_lo, stack_len, strict, false };
 	unw_cursor_t cur;
 	int n = 0, r;
 	uint64_t last_sp = 0, last_ip = 0;
@@ -419,5 +425,7 @@ int stk_unwind(struct stk_unwinder *u, const struct user_regs_struct *regs, cons
 		}
 		break;
 	}
+	if (c.cut)
+		*truncated = true;
 	return n;
 }

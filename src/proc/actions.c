@@ -1,0 +1,243 @@
+#include "proc/actions.h"
+#include "proc/stat.h"
+#include "doors.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define IOPRIO_WHO_PROCESS 1
+#define IOPRIO_CLASS_SHIFT 13
+
+/* The pid still names the process the user chose. */
+static int same_process(pid_t pid, unsigned long long starttime, struct ps_error *e)
+{
+	struct proc_stat st;
+	int dfd = proc_open_pid(pid), r;
+
+	r = dfd < 0 ? dfd : proc_stat_read(dfd, &st);
+	if (dfd >= 0)
+		close(dfd);
+	if (r < 0 || st.starttime != starttime)
+		return ps_error_set(e, ESRCH, "process %d has exited (its PID may now name another process)", (int)pid);
+	return 0;
+}
+
+static int refused(struct ps_error *e, int err, pid_t pid, const char *what, const char *fix)
+{
+	int r = ps_error_set(e, err, "cannot %s of PID %d: %s", what, (int)pid, strerror(err));
+	if (e && (err == EPERM || err == EACCES))
+		snprintf(e->fix, sizeof(e->fix), "%s", fix);
+	return r;
+}
+
+int proc_get_nice(pid_t pid, int *nice, struct ps_error *e)
+{
+	errno = 0;
+	int n = getpriority(PRIO_PROCESS, (id_t)pid);
+	if (n == -1 && errno)
+		return ps_error_set(e, errno, "cannot read the nice value of PID %d: %s", (int)pid, strerror(errno));
+	*nice = n;
+	return 0;
+}
+
+int proc_set_nice(pid_t pid, unsigned long long starttime, int nice, struct ps_error *e)
+{
+	int r = same_process(pid, starttime, e);
+	if (r < 0)
+		return r;
+	if (nice < -20)
+		nice = -20;
+	if (nice > 19)
+		nice = 19;
+	if (setpriority(PRIO_PROCESS, (id_t)pid, nice) < 0)
+		return refused(e, errno, pid, "change the nice value",
+			       "lowering a nice value, or renicing another user's process, needs CAP_SYS_NICE (root)");
+	return 0;
+}
+
+int proc_get_affinity(pid_t pid, cpu_set_t *set, struct ps_error *e)
+{
+	CPU_ZERO(set);
+	if (sched_getaffinity(pid, sizeof(*set), set) < 0)
+		return ps_error_set(e, errno, "cannot read the CPU affinity of PID %d: %s", (int)pid, strerror(errno));
+	return 0;
+}
+
+int proc_set_affinity(pid_t pid, unsigned long long starttime, const cpu_set_t *set, struct ps_error *e)
+{
+	char path[64];
+	DIR *d;
+	struct dirent *de;
+	int r = same_process(pid, starttime, e), err = 0;
+
+	if (r < 0)
+		return r;
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return ps_error_set(e, ESRCH, "process %d has exited", (int)pid);
+	while ((de = readdir(d)))
+		if (isdigit((unsigned char)de->d_name[0]) &&
+		    sched_setaffinity((pid_t)atoi(de->d_name), sizeof(*set), set) < 0 && errno != ESRCH && !err)
+			err = errno;
+	closedir(d);
+	if (err)
+		return refused(e, err, pid, "set the CPU affinity",
+			       "another user's process needs CAP_SYS_NICE (root); the CPUs must be online and allowed by its cpuset");
+	return 0;
+}
+
+int proc_get_ioprio(pid_t pid, int *cls, int *level, struct ps_error *e)
+{
+	long v = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pid);
+	if (v < 0)
+		return ps_error_set(e, errno, "cannot read the I/O priority of PID %d: %s", (int)pid, strerror(errno));
+	*cls = (int)(v >> IOPRIO_CLASS_SHIFT);
+	*level = (int)(v & ((1 << IOPRIO_CLASS_SHIFT) - 1));
+	return 0;
+}
+
+int proc_set_ioprio(pid_t pid, unsigned long long starttime, int cls, int level, struct ps_error *e)
+{
+	int r = same_process(pid, starttime, e);
+	if (r < 0)
+		return r;
+	if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, pid, cls << IOPRIO_CLASS_SHIFT | level) < 0)
+		return refused(e, errno, pid, "set the I/O priority",
+			       "the realtime class, and another user's process, need CAP_SYS_ADMIN / CAP_SYS_NICE (root)");
+	return 0;
+}
+
+int proc_cpulist_parse(const char *s, int ncpu, cpu_set_t *set)
+{
+	const char *p = s;
+
+	CPU_ZERO(set);
+	while (*p) {
+		char *end;
+		while (*p == ' ')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		long a = strtol(p, &end, 10), b = a;
+		p = end;
+		if (*p == '-') {
+			if (!isdigit((unsigned char)p[1]))
+				return -EINVAL;
+			b = strtol(p + 1, &end, 10);
+			p = end;
+		}
+		if (a > b || b >= ncpu || b >= CPU_SETSIZE)
+			return -EINVAL;
+		for (long c = a; c <= b; c++)
+			CPU_SET((int)c, set);
+		while (*p == ' ')
+			p++;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return CPU_COUNT(set) ? 0 : -EINVAL;
+}
+
+const char *proc_cpulist_fmt(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && o < size; c++) {
+		if (!CPU_ISSET(c, set))
+			continue;
+		int d = c;
+		while (d + 1 < CPU_SETSIZE && CPU_ISSET(d + 1, set))
+			d++;
+		o += (size_t)snprintf(buf + o, size - o, d > c ? "%s%d-%d" : "%s%d", o ? "," : "", c, d);
+		c = d;
+	}
+	return buf;
+}
+
+int proc_ioprio_parse(const char *s, int *cls, int *level)
+{
+	static const struct {
+		const char *name;
+		int cls;
+	} names[] = { { "rt", PROC_IOPRIO_RT }, { "realtime", PROC_IOPRIO_RT }, { "be", PROC_IOPRIO_BE },
+		      { "best-effort", PROC_IOPRIO_BE } };
+
+	while (*s == ' ')
+		s++;
+	if (!strcmp(s, "idle")) {
+		*cls = PROC_IOPRIO_IDLE;
+		*level = 0;
+		return 0;
+	}
+	if (!strcmp(s, "none")) {
+		*cls = PROC_IOPRIO_NONE;
+		*level = 0;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t n = strlen(names[i].name);
+		if (strncmp(s, names[i].name, n))
+			continue;
+		const char *p = s + n;
+		while (*p == ' ')
+			p++;
+		if (p[0] >= '0' && p[0] <= '7' && !p[1]) {
+			*cls = names[i].cls;
+			*level = p[0] - '0';
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *proc_ioprio_fmt(int cls, int level, char *buf, size_t size)
+{
+	switch (cls) {
+	case PROC_IOPRIO_RT: snprintf(buf, size, "rt%d", level); break;
+	case PROC_IOPRIO_BE: snprintf(buf, size, "be%d", level); break;
+	case PROC_IOPRIO_IDLE: snprintf(buf, size, "idle"); break;
+	default: snprintf(buf, size, "none"); break;
+	}
+	return buf;
+}
+
+int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file, char sep, char **out,
+		       struct ps_error *e)
+{
+	char *buf = NULL, what[64];
+	size_t cap = 0;
+	int dfd, r;
+
+	*out = NULL;
+	if ((r = same_process(pid, starttime, e)) < 0)
+		return r;
+	dfd = proc_open_pid(pid);
+	if (dfd < 0)
+		return ps_error_set(e, ESRCH, "process %d has exited", (int)pid);
+	ssize_t n = read_file_alloc_at(dfd, file, &buf, &cap);
+	close(dfd);
+	if (n < 0) {
+		free(buf);
+		snprintf(what, sizeof(what), "read /proc/%d/%s", (int)pid, file);
+		return door_refused(e, PS_OP_READ_PROC, pid, (int)-n, what);
+	}
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = sep;
+	buf[n] = '\0';
+	*out = buf;
+	return 0;
+}

@@ -1,0 +1,233 @@
+/* The process-list columns that cost a file read each (I/O rates, context
+ * switch rate, OOM score, cgroup and container): read only for the rows on
+ * screen, or for every row while the list is sorted by one of them. Also
+ * the formatting of the columns the scan fills (TTY, STARTTIME). */
+#include "proc/ptable.h"
+#include "proc/ptable-priv.h"
+#include "proc/io.h"
+#include "proc/status.h"
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void row_path(const struct proc_row *r, const char *file, char *buf, size_t size)
+{
+	if (r->is_thread)
+		snprintf(buf, size, "%d/task/%d/%s", (int)r->tgid, (int)r->pid, file);
+	else
+		snprintf(buf, size, "%d/%s", (int)r->pid, file);
+}
+
+static double rate(unsigned long long cur, unsigned long long prev, uint64_t now, uint64_t then)
+{
+	if (!then || now <= then || cur < prev)
+		return 0;
+	return (double)(cur - prev) * 1e9 / (double)(now - then);
+}
+
+static void fill_io(int dfd, struct proc_row *r, uint64_t now)
+{
+	char path[64], buf[512];
+	struct proc_io io;
+	ssize_t n;
+
+	row_path(r, "io", path, sizeof(path));
+	n = read_file_at(dfd, path, buf, sizeof(buf));
+	if (n < 0 || proc_io_parse(buf, (size_t)n, &io) < 0) {
+		r->io_err = n < 0 ? (int)n : -EINVAL;
+		r->io_read_rate = r->io_write_rate = 0;
+		r->io_ns = 0;
+		return;
+	}
+	r->io_err = 0;
+	r->io_read_rate = rate(io.read_bytes, r->io_rb, now, r->io_ns);
+	r->io_write_rate = rate(io.write_bytes, r->io_wb, now, r->io_ns);
+	r->io_rb = io.read_bytes;
+	r->io_wb = io.write_bytes;
+	r->io_ns = now;
+}
+
+static void fill_ctxt(int dfd, struct proc_row *r, uint64_t now)
+{
+	char path[64], buf[4096];
+	struct proc_status st;
+	ssize_t n;
+
+	row_path(r, "status", path, sizeof(path));
+	n = read_file_at(dfd, path, buf, sizeof(buf));
+	if (n < 0 || proc_status_parse(buf, (size_t)n, &st) < 0) {
+		r->ctxt_rate = 0;
+		r->ctxt_ns = 0;
+		return;
+	}
+	unsigned long long c = (unsigned long long)st.voluntary_ctxt + st.nonvoluntary_ctxt;
+	r->ctxt_rate = rate(c, r->ctxt, now, r->ctxt_ns);
+	r->ctxt = c;
+	r->ctxt_ns = now;
+}
+
+static void fill_oom(int dfd, struct proc_row *r)
+{
+	char path[64], buf[32];
+	ssize_t n;
+
+	row_path(r, "oom_score", path, sizeof(path));
+	n = read_file_at(dfd, path, buf, sizeof(buf));
+	r->oom = n > 0 ? atoi(buf) : -1;
+}
+
+/* cgroup v2 ("0::/path"), else the first hierarchy's path. */
+static void fill_cgroup(int dfd, struct proc_row *r)
+{
+	char path[64], buf[4096];
+	ssize_t n;
+	const char *p = NULL;
+
+	row_path(r, "cgroup", path, sizeof(path));
+	n = read_file_at(dfd, path, buf, sizeof(buf));
+	free(r->cgroup);
+	r->cgroup = NULL;
+	r->container[0] = '\0';
+	if (n <= 0)
+		return;
+	for (char *line = buf; line && *line;) {
+		char *nl = strchr(line, '\n'), *c1 = strchr(line, ':');
+		if (nl)
+			*nl = '\0';
+		char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		if (c2 && (!p || !strncmp(line, "0::", 3)))
+			p = c2 + 1;
+		line = nl ? nl + 1 : NULL;
+	}
+	if (!p)
+		return;
+	r->cgroup = strdup(p);
+	proc_cgroup_container(p, r->container, sizeof(r->container));
+}
+
+void ptable_fill_extra(struct ptable *pt, struct proc_row *r, unsigned px)
+{
+	unsigned gen = ptable_gen_(pt);
+	int dfd = ptable_dirfd_(pt);
+	uint64_t now = now_ns();
+
+	if (!px)
+		return;
+	if (r->extra_gen != gen) {
+		r->extra_gen = gen;
+		if (px & PX_IO)
+			fill_io(dfd, r, now);
+		if (px & PX_CTXT)
+			fill_ctxt(dfd, r, now);
+		if (px & PX_OOM)
+			fill_oom(dfd, r);
+	}
+	/* The cgroup rarely changes: once, then every 64th scan. */
+	if ((px & PX_CGROUP) && (!r->cgroup_gen || gen - r->cgroup_gen >= 64)) {
+		r->cgroup_gen = gen ? gen : 1;
+		fill_cgroup(dfd, r);
+	}
+}
+
+const char *proc_fmt_tty(int tty_nr, char *buf, size_t size)
+{
+	unsigned maj = ((unsigned)tty_nr >> 8) & 0xfff, min = ((unsigned)tty_nr & 0xff) | (((unsigned)tty_nr >> 12) & 0xfff00);
+
+	if (tty_nr == 0)
+		snprintf(buf, size, "?");
+	else if (maj >= 136 && maj <= 143)
+		snprintf(buf, size, "pts/%u", min + (maj - 136) * 256);
+	else if (maj == 4 && min < 64)
+		snprintf(buf, size, "tty%u", min);
+	else if (maj == 4)
+		snprintf(buf, size, "ttyS%u", min - 64);
+	else
+		snprintf(buf, size, "%u:%u", maj, min);
+	return buf;
+}
+
+const char *proc_fmt_start(double epoch, double now, char *buf, size_t size)
+{
+	time_t t = (time_t)epoch, n = (time_t)now;
+	struct tm tm, tn;
+
+	if (epoch <= 0 || !localtime_r(&t, &tm) || !localtime_r(&n, &tn)) {
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	if (now - epoch < 86400 && tm.tm_yday == tn.tm_yday && tm.tm_year == tn.tm_year)
+		strftime(buf, size, "%R", &tm);
+	else if (tm.tm_year == tn.tm_year)
+		strftime(buf, size, "%b%d", &tm);
+	else
+		strftime(buf, size, "%Y", &tm);
+	return buf;
+}
+
+const char *proc_fmt_rate(double bps, char *buf, size_t size)
+{
+	static const char units[] = "KMGT";
+
+	if (bps < 1000) {
+		snprintf(buf, size, "%.0f", bps < 0 ? 0 : bps);
+		return buf;
+	}
+	int u = -1;
+	while (bps >= 1000 && u < 3) {
+		bps /= 1024;
+		u++;
+	}
+	snprintf(buf, size, bps < 100 ? "%.1f%c" : "%.0f%c", bps, units[u]);
+	return buf;
+}
+
+/* Copy the first 12 hex digits after prefix in seg (up to its end), if
+ * what follows the prefix is a hex id of 12 digits or more. */
+static bool hex_id(const char *seg, size_t len, const char *prefix, char *out, size_t size)
+{
+	size_t pl = strlen(prefix), k = 0;
+
+	if (len < pl || strncmp(seg, prefix, pl))
+		return false;
+	while (pl + k < len && isxdigit((unsigned char)seg[pl + k]))
+		k++;
+	if (k < 12)
+		return false;
+	snprintf(out, size, "%.12s", seg + pl);
+	return true;
+}
+
+void proc_cgroup_container(const char *path, char *out, size_t size)
+{
+	static const char *const hex_prefixes[] = { "docker-", "libpod-", "cri-containerd-", "crio-", "" };
+	bool bare_hex = strstr(path, "/docker/") || strstr(path, "kubepods");
+	const char *p = path, *pseg = "";
+	size_t plen = 0;
+
+	out[0] = '\0';
+	/* Every segment is looked at: the innermost that names one wins. */
+	while (p && *p) {
+		const char *seg = *p == '/' ? p + 1 : p, *slash = strchr(seg, '/');
+		size_t len = slash ? (size_t)(slash - seg) : strlen(seg);
+		for (size_t i = 0; i < sizeof(hex_prefixes) / sizeof(hex_prefixes[0]); i++) {
+			if (!hex_prefixes[i][0] && !bare_hex) /* a bare id only under docker/ or kubepods */
+				continue;
+			if (hex_id(seg, len, hex_prefixes[i], out, size))
+				break;
+		}
+		if (len > 14 && !strncmp(seg, "machine-", 8) && !strncmp(seg + len - 6, ".scope", 6))
+			snprintf(out, size, "%.*s", (int)(len - 14), seg + 8);
+		else if (len > 12 && !strncmp(seg, "lxc.payload.", 12))
+			snprintf(out, size, "%.*s", (int)(len - 12), seg + 12);
+		else if (len && plen == 3 && !strncmp(pseg, "lxc", 3))
+			snprintf(out, size, "%.*s", (int)len, seg);
+		pseg = seg;
+		plen = len;
+		p = slash;
+	}
+}

@@ -1,0 +1,293 @@
+/* What the sampler does with each record of its rings: samples become
+ * interned call stacks (kernel part from the callchain, user part from the
+ * frame-pointer chain or unwound from the copied stack with the modules'
+ * CFI), MMAP2/COMM/FORK/EXIT keep the threads and symbols current. */
+#include "sample/agg.h"
+#include "sample/local.h"
+#include "sample/sample.h"
+#include "sample/session.h"
+#include "util.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+#define MAX_FRAMES 512
+
+/* The function id of pc (activation: where the thread was; else a return
+ * address). Cached by pc. */
+static uint32_t func_of(struct samp_session *s, uint64_t pc, bool kernel, bool activation)
+{
+	uint64_t key = pc << 1 | activation;
+	uint32_t id = hmap_get(&s->pcs, key);
+	struct samp_fninfo fi = { 0 };
+
+	if (id != HMAP_EMPTY)
+		return id;
+	if (kernel) {
+		if (!s->ksyms_named && s->kernel_func != HMAP_EMPTY)
+			return s->kernel_func;
+		sym_kernel(pc, &fi.name, &fi.module);
+		fi.flags = SAMP_F_KERNEL;
+	} else {
+		const struct sym_info *si = sym_lookup(s->sym, pc, activation);
+		fi.name = si->function;
+		fi.module = si->path ? si->path : si->module ? si->module : si->function;
+		fi.flags = si->flags & (SAMP_F_STRIPPED | SAMP_F_DELETED | SAMP_F_ANON | SAMP_F_UNKNOWN);
+		/* A function row shows where the function starts. */
+		const struct sym_info *entry = si;
+		if (!(si->flags & (SAMP_F_STRIPPED | SAMP_F_ANON | SAMP_F_UNKNOWN)) && si->offset && si->offset <= pc)
+			entry = sym_lookup(s->sym, pc - si->offset, true);
+		fi.file = entry->file;
+		fi.line = entry->line;
+	}
+	id = agg_func(s->agg, &fi);
+	if (id != HMAP_EMPTY) {
+		if (kernel && !s->ksyms_named)
+			s->kernel_func = id;
+		else
+			hmap_put(&s->pcs, key, id);
+	}
+	return id;
+}
+
+/* Append the user frames pcs[0..n) (pcs[0]: where the thread was) to fr.
+ * Returns true when a root function (_start, start_thread...) ends them:
+ * past it there is only garbage. */
+static bool add_user(struct samp_session *s, const uint64_t *pcs, unsigned n, uint32_t *fr, unsigned *nfr)
+{
+	for (unsigned i = 0; i < n && *nfr < MAX_FRAMES; i++) {
+		uint32_t id = func_of(s, pcs[i], false, i == 0);
+		if (id == HMAP_EMPTY)
+			continue;
+		fr[(*nfr)++] = id;
+		if (agg_func_flags(s->agg, id) & SAMP_F_ROOT)
+			return true;
+	}
+	return false;
+}
+
+/* Does the chain reach a root function? */
+static bool reaches_root(struct samp_session *s, const uint64_t *pcs, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t id = func_of(s, pcs[i], false, i == 0);
+		if (id != HMAP_EMPTY && (agg_func_flags(s->agg, id) & SAMP_F_ROOT))
+			return true;
+	}
+	return false;
+}
+
+/* perf's x86-64 user registers (SAMP_REGS_MASK order) as ptrace's. */
+static void perf_regs(const uint64_t *v, struct user_regs_struct *u)
+{
+	memset(u, 0, sizeof(*u));
+	u->rax = v[0];
+	u->rbx = v[1];
+	u->rcx = v[2];
+	u->rdx = v[3];
+	u->rsi = v[4];
+	u->rdi = v[5];
+	u->rbp = v[6];
+	u->rsp = v[7];
+	u->rip = v[8];
+	u->r8 = v[9];
+	u->r9 = v[10];
+	u->r10 = v[11];
+	u->r11 = v[12];
+	u->r12 = v[13];
+	u->r13 = v[14];
+	u->r14 = v[15];
+	u->r15 = v[16];
+}
+
+/* The user part of a sample: the frame-pointer chain when it is complete
+ * and its first step agrees with the CFI (a leaf without a frame hides
+ * its caller from the chain), else the stack copy unwound with the CFI.
+ * Returns the frames in *out (pcs or dw), the method in *how. */
+enum how { HOW_FP, HOW_DWARF };
+
+static unsigned user_chain(struct samp_session *s, const struct samp_rec_sample *r, const uint64_t *fp, unsigned nfp,
+			   uint64_t *dw, const uint64_t **out, enum how *how)
+{
+	struct user_regs_struct regs;
+	bool byfp[MAX_FRAMES], trunc = false;
+	bool fp_root = nfp && reaches_root(s, fp, nfp);
+
+	*out = fp;
+	*how = HOW_FP;
+	if (!s->uw || !r->regs || !r->stack_size)
+		return nfp;
+	unsigned gen = sym_proc_sync(s->sym);
+	if (gen != s->maps_gen) {
+		sym_unwinder_set_maps(s->uw, sym_proc_maps(s->sym));
+		s->maps_gen = gen;
+	}
+	perf_regs(r->regs, &regs);
+	if (fp_root && nfp >= 2) {
+		int n = sym_unwind(s->uw, &regs, r->stack, regs.rsp, r->stack_size, true, dw, byfp, 2, &trunc);
+		if (n == 2 && dw[1] == fp[1])
+			return nfp; /* the fast path */
+	}
+	trunc = false;
+	int n = sym_unwind(s->uw, &regs, r->stack, regs.rsp, r->stack_size, true, dw, byfp, MAX_FRAMES / 2, &trunc);
+	if (n <= 0)
+		return nfp;
+	if (fp_root && !reaches_root(s, dw, (unsigned)n))
+		return nfp; /* the CFI ran out where the frame pointers did not */
+	*out = dw;
+	*how = HOW_DWARF;
+	return (unsigned)n;
+}
+
+static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
+{
+	uint32_t fr[MAX_FRAMES];
+	uint64_t up[MAX_FRAMES / 2], dw[MAX_FRAMES / 2];
+	unsigned n = 0, nup = 0;
+	enum { CTX_USER, CTX_KERNEL, CTX_OTHER } ctx = CTX_USER;
+	bool first = true;
+
+	if ((pid_t)r->pid != s->t.id.pid)
+		return;
+	if (r->nr == 0) {
+		if (r->ip >= 0xffff800000000000ULL) {
+			uint32_t id = func_of(s, r->ip, true, true);
+			if (id != HMAP_EMPTY)
+				fr[n++] = id;
+		} else {
+			up[nup++] = r->ip;
+		}
+	}
+	/* Kernel frames straight into fr; user return addresses into up. */
+	for (uint64_t i = 0; i < r->nr; i++) {
+		uint64_t v = r->ips[i];
+		if (v >= (uint64_t)PERF_CONTEXT_MAX) {
+			ctx = v == (uint64_t)PERF_CONTEXT_KERNEL ? CTX_KERNEL
+			      : v == (uint64_t)PERF_CONTEXT_USER ? CTX_USER
+								 : CTX_OTHER;
+			first = true;
+			continue;
+		}
+		if (ctx == CTX_USER) {
+			if (nup < MAX_FRAMES / 2)
+				up[nup++] = v;
+			continue;
+		}
+		if (ctx != CTX_KERNEL || n >= MAX_FRAMES / 2)
+			continue;
+		/* Return addresses point after the call: the symbolizer looks
+		 * up the call itself. */
+		uint32_t id = func_of(s, v, true, first);
+		first = false;
+		if (id == HMAP_EMPTY || (!s->ksyms_named && n && fr[n - 1] == id))
+			continue; /* one [kernel] frame for the whole kernel part */
+		fr[n++] = id;
+	}
+	const uint64_t *user = up;
+	enum how how = HOW_FP;
+	unsigned nu = user_chain(s, r, up, nup, dw, &user, &how);
+	if (nu) {
+		if (!add_user(s, user, nu, fr, &n))
+			s->truncated++;
+		if (how == HOW_DWARF)
+			s->unwind_dwarf++;
+		else
+			s->unwind_fp++;
+	}
+	if (!n)
+		return;
+	agg_add(s->agg, (pid_t)r->tid, fr, n);
+	s->samples++;
+	s->period_sum += r->period;
+	struct sthread *t = samp_thread_get(s, (pid_t)r->tid, false);
+	if (t)
+		t->samples++;
+}
+
+void samp_on_record(void *ctx, const struct perf_event_header *h)
+{
+	struct samp_session *s = ctx;
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	uint32_t pt[2];
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE: {
+		struct samp_rec_sample r;
+		if (samp_parse_sample(h, s->regs_mask, &r) == 0)
+			on_sample(s, &r);
+		break;
+	}
+	case PERF_RECORD_MMAP2: {
+		/* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot, flags, filename */
+		if (h->size < 8 + 72)
+			break;
+		memcpy(pt, p, 8);
+		uint32_t prot;
+		memcpy(&prot, p + 8 + 8 * 3 + 4 * 2 + 8 * 2, 4);
+		const char *fn = (const char *)p + 8 + 8 * 3 + 4 * 2 + 8 * 2 + 8;
+		if ((pid_t)pt[0] != s->t.id.pid || !(prot & PROT_EXEC))
+			break;
+		sym_proc_stale(s->sym, fn[0] != '/');
+		hmap_clear(&s->pcs);
+		break;
+	}
+	case PERF_RECORD_COMM: {
+		if (h->size < 8 + 8 + 1)
+			break;
+		memcpy(pt, p, 8);
+		if ((pid_t)pt[0] != s->t.id.pid)
+			break;
+		struct sthread *t = samp_thread_get(s, (pid_t)pt[1], true);
+		if (t) {
+			char c[16];
+			size_t avail = (size_t)h->size - 16, max = avail < sizeof(c) ? avail : sizeof(c);
+			memcpy(c, p + 8, max);
+			c[max - 1] = '\0';
+			strlcpy_ps(t->comm, c, sizeof(t->comm));
+		}
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
+			sym_proc_exec(s->sym);
+			hmap_clear(&s->pcs);
+		}
+		break;
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		/* pid, ppid, tid, ptid, time */
+		uint32_t f[4];
+		if (h->size < 8 + 16)
+			break;
+		memcpy(f, p, 16);
+		if ((pid_t)f[0] != s->t.id.pid)
+			break;
+		struct sthread *t = samp_thread_get(s, (pid_t)f[2], h->type == PERF_RECORD_FORK);
+		if (!t)
+			break;
+		if (h->type == PERF_RECORD_FORK) {
+			/* An inherited event samples it: drop any direct ones a
+			 * rescan opened meanwhile, or it would count twice. */
+			t->inherited = true;
+			t->gone = false;
+			if (samp_thread_has_events(s, t))
+				samp_thread_close(s, t);
+		} else if (!samp_thread_has_events(s, t)) {
+			t->gone = true;
+		}
+		break;
+	}
+	case PERF_RECORD_LOST: {
+		uint64_t lost;
+		if (h->size >= 8 + 16) {
+			memcpy(&lost, p + 8, 8);
+			s->lost += lost;
+		}
+		break;
+	}
+	case PERF_RECORD_THROTTLE:
+		s->throttled++;
+		break;
+	default:
+		break;
+	}
+}
+

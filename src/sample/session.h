@@ -1,0 +1,89 @@
+/* The live sampling session, shared by the sampler's files (perf.c: events,
+ * rings and threads; record.c: what each record does). */
+#ifndef PS_SAMPLE_SESSION_H
+#define PS_SAMPLE_SESSION_H
+
+#include "sample/local.h"
+#include "sample/sample.h"
+#include "sym/sym.h"
+#include "sym/unwind.h"
+#include "target.h"
+
+#include <poll.h>
+
+struct cpu_ring {
+	int cpu;
+	int fd; /* the dummy event that owns the buffer */
+	int ev; /* per-CPU mode: the sampling event of every task on this CPU, or -1 */
+	void *base;
+	size_t map_len;
+	uint64_t data_size;
+};
+
+struct sthread {
+	pid_t tid;
+	int *fds;          /* per ring: the event on that CPU, -1 closed */
+	bool inherited;    /* a FORK record says an inherited event samples it */
+	bool gone;
+	bool in_scan;
+	unsigned uncovered;/* rescans seen without events */
+	char comm[16];
+	unsigned long samples;
+};
+
+struct samp_session {
+	struct target t;
+	int freq;
+	struct perf_event_attr attr;
+	char event[32], event_why[160];
+	bool kernel_excluded;
+	char kernel_why[128];
+
+	struct cpu_ring *rings;
+	unsigned nrings;
+	unsigned char *scratch;
+
+	struct sthread *threads;
+	unsigned nthreads, capthreads;
+	struct hmap tids;
+	unsigned unsampled;
+	char unsampled_why[200]; /* why those threads have no events */
+	/* Per-CPU mode: one event per CPU for every task, the target's
+	 * samples kept (a number of fds that does not grow with threads).
+	 * Else one event per (thread, CPU), at most fd_budget fds. */
+	bool percpu;
+	unsigned nfds, fd_budget, fd_limit;
+	struct pollfd *pfds;
+	uint32_t *pfd_owner;   /* per pfd past the rings: thread index * nrings + ring */
+	unsigned npfds, cappfds;
+	bool pfds_stale;
+
+	struct sym_proc *sym;
+	struct agg *agg;
+	struct hmap pcs;      /* pc -> function id */
+	uint32_t kernel_func; /* the [kernel] bucket, when kallsyms is closed */
+	bool ksyms_named;
+
+	unsigned long long samples, lost, throttled, truncated, period_sum;
+	/* DWARF unwinding of the copied user stacks (uw NULL: frame
+	 * pointers only). */
+	struct sym_unwinder *uw;
+	uint64_t regs_mask;   /* sample_regs_user, 0 without stack copies */
+	unsigned stack_copy;  /* sample_stack_user */
+	unsigned maps_gen;    /* the symbolizer's maps the unwinder has */
+	unsigned long long unwind_fp, unwind_dwarf; /* samples by method */
+	uint64_t start_ns, last_pub_ns, last_scan_ns;
+	unsigned long long cpu_ticks_start, cpu_ticks_last, cpu_ticks_pub;
+	double bucket_cpu[SAMP_HISTORY]; /* /proc CPU seconds of each closed interval, newest last */
+	unsigned nbucket_cpu;
+	unsigned since_freq;  /* intervals closed since the last frequency change */
+	bool exited;
+};
+
+struct sthread *samp_thread_get(struct samp_session *s, pid_t tid, bool add);
+bool samp_thread_has_events(const struct samp_session *s, const struct sthread *t);
+void samp_thread_close(struct samp_session *s, struct sthread *t);
+/* The ring drain callback: one record. */
+void samp_on_record(void *ctx, const struct perf_event_header *h);
+
+#endif

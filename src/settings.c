@@ -1,0 +1,306 @@
+#include "settings.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const meter_names[CFG_M_COUNT] = { "cpus", "memory", "swap", "tasks", "load", "uptime" };
+static const char *const pane_names[CFG_NPANES] = { "status", "fd", "maps", "mem", "threads" };
+
+const char *cfg_meter_name(enum cfg_meter m)
+{
+	return (unsigned)m < CFG_M_COUNT ? meter_names[m] : "?";
+}
+
+const char *cfg_pane_name(int pane)
+{
+	return (unsigned)pane < CFG_NPANES ? pane_names[pane] : "?";
+}
+
+void cfg_defaults(struct pscope_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (int i = 0; i <= PSORT_COMMAND; i++)
+		c->columns[c->ncolumns++] = i;
+	c->sort_key = PSORT_CPU;
+	c->sort_desc = true;
+	c->hide_kthreads = true;
+	c->hide_uthreads = true;
+	c->delay_tenths = 15;
+	c->meters = CFG_ALL_METERS;
+	snprintf(c->theme, sizeof(c->theme), "default");
+	for (int i = 0; i < CFG_NPANES; i++)
+		c->pane_order[i] = i;
+}
+
+static int find_name(const char *const *names, int n, const char *w)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i], w))
+			return i;
+	return -1;
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	if (!strcmp(v, "1") || !strcmp(v, "yes") || !strcmp(v, "on") || !strcmp(v, "true"))
+		*out = true;
+	else if (!strcmp(v, "0") || !strcmp(v, "no") || !strcmp(v, "off") || !strcmp(v, "false"))
+		*out = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* One "key=value" line (no newline, trimmed); a sentence in why on error. */
+static int parse_line(struct pscope_config *c, const char *key, char *v, char *why, size_t wsize)
+{
+	char *save = NULL, *w;
+
+	if (!strcmp(key, "config_version")) {
+		if (strcmp(v, "1")) {
+			snprintf(why, wsize, "unsupported config_version '%.20s'", v);
+			return -EINVAL;
+		}
+	} else if (!strcmp(key, "columns")) {
+		unsigned seen = 0;
+		c->ncolumns = 0;
+		for (w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+			int k = proc_sort_parse(w);
+			if (k < 0 || (seen & (1u << k))) {
+				snprintf(why, wsize, k < 0 ? "unknown column '%.40s'" : "column '%.40s' twice", w);
+				return -EINVAL;
+			}
+			seen |= 1u << k;
+			c->columns[c->ncolumns++] = k;
+		}
+		if (!c->ncolumns) {
+			snprintf(why, wsize, "no columns");
+			return -EINVAL;
+		}
+	} else if (!strcmp(key, "sort_key")) {
+		if ((c->sort_key = proc_sort_parse(v)) < 0) {
+			snprintf(why, wsize, "unknown sort key '%.40s'", v);
+			return -EINVAL;
+		}
+	} else if (!strcmp(key, "sort_direction")) {
+		if (strcmp(v, "asc") && strcmp(v, "desc")) {
+			snprintf(why, wsize, "sort_direction is asc or desc, not '%.40s'", v);
+			return -EINVAL;
+		}
+		c->sort_desc = !strcmp(v, "desc");
+	} else if (!strcmp(key, "tree_view") || !strcmp(key, "hide_kernel_threads") ||
+		   !strcmp(key, "hide_userland_threads")) {
+		bool *b = key[0] == 't' ? &c->tree : key[5] == 'k' ? &c->hide_kthreads : &c->hide_uthreads;
+		if (parse_bool(v, b) < 0) {
+			snprintf(why, wsize, "%s is 0 or 1, not '%.40s'", key, v);
+			return -EINVAL;
+		}
+	} else if (!strcmp(key, "delay")) {
+		char *end;
+		errno = 0;
+		long d = strtol(v, &end, 10);
+		if (errno || *end || end == v || d < 1 || d > 600) {
+			snprintf(why, wsize, "delay is 1..600 tenths of a second, not '%.40s'", v);
+			return -EINVAL;
+		}
+		c->delay_tenths = (int)d;
+	} else if (!strcmp(key, "header_meters")) {
+		c->meters = 0;
+		for (w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+			int m = find_name(meter_names, CFG_M_COUNT, w);
+			if (m < 0) {
+				snprintf(why, wsize, "unknown meter '%.40s'", w);
+				return -EINVAL;
+			}
+			c->meters |= 1u << m;
+		}
+	} else if (!strcmp(key, "color_scheme")) {
+		size_t n = strlen(v);
+		if (!n || n >= sizeof(c->theme) || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-_") != n) {
+			snprintf(why, wsize, "bad color_scheme name '%.40s'", v);
+			return -EINVAL;
+		}
+		memcpy(c->theme, v, n + 1);
+	} else if (!strcmp(key, "pane_order")) {
+		unsigned seen = 0;
+		int n = 0;
+		for (w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+			int p = find_name(pane_names, CFG_NPANES, w);
+			if (p < 0 || (seen & (1u << p))) {
+				snprintf(why, wsize, p < 0 ? "unknown pane '%.40s'" : "pane '%.40s' twice", w);
+				return -EINVAL;
+			}
+			seen |= 1u << p;
+			c->pane_order[n++] = p;
+		}
+		if (n != CFG_NPANES) {
+			snprintf(why, wsize, "pane_order names %d of the %d panes", n, CFG_NPANES);
+			return -EINVAL;
+		}
+	} else {
+		snprintf(why, wsize, "unknown setting '%.40s'", key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_error *e)
+{
+	const char *p = buf, *end = buf + len;
+	int lineno = 0;
+
+	cfg_defaults(c);
+	if (memchr(buf, '\0', len))
+		return ps_error_set(e, EINVAL, "pscoperc is not a text file (it holds a NUL byte)");
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eol = nl ? nl : end;
+		char line[1024], why[160];
+		size_t n = (size_t)(eol - p);
+
+		lineno++;
+		if (n >= sizeof(line)) {
+			cfg_defaults(c);
+			return ps_error_set(e, EINVAL, "pscoperc line %d: too long", lineno);
+		}
+		memcpy(line, p, n);
+		line[n] = '\0';
+		p = eol + 1;
+		while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		char *s = line + strspn(line, " \t");
+		if (!*s || *s == '#')
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			cfg_defaults(c);
+			return ps_error_set(e, EINVAL, "pscoperc line %d: no '=' (expected key=value)", lineno);
+		}
+		char *k = s, *kend = eq;
+		while (kend > k && (kend[-1] == ' ' || kend[-1] == '\t'))
+			kend--;
+		*kend = '\0';
+		char *v = eq + 1;
+		v += strspn(v, " \t");
+		if (parse_line(c, k, v, why, sizeof(why)) < 0) {
+			cfg_defaults(c);
+			return ps_error_set(e, EINVAL, "pscoperc line %d: %s", lineno, why);
+		}
+	}
+	return 0;
+}
+
+size_t cfg_format(const struct pscope_config *c, char *buf, size_t size)
+{
+	size_t o = 0;
+#define ADD(...) o += (size_t)snprintf(buf + (o < size ? o : size), o < size ? size - o : 0, __VA_ARGS__)
+	ADD("# pscope settings: written when pscope quits (F2 edits them). A file\n"
+	    "# that does not parse is reported and left as it is.\n");
+	ADD("config_version=1\ncolumns=");
+	for (int i = 0; i < c->ncolumns; i++)
+		ADD("%s%s", i ? " " : "", proc_sort_name((enum proc_sort)c->columns[i]));
+	ADD("\nsort_key=%s\n", proc_sort_name((enum proc_sort)c->sort_key));
+	ADD("sort_direction=%s\n", c->sort_desc ? "desc" : "asc");
+	ADD("tree_view=%d\n", c->tree);
+	ADD("hide_kernel_threads=%d\n", c->hide_kthreads);
+	ADD("hide_userland_threads=%d\n", c->hide_uthreads);
+	ADD("delay=%d\n", c->delay_tenths);
+	ADD("header_meters=");
+	for (int m = 0, n = 0; m < CFG_M_COUNT; m++)
+		if (c->meters & (1u << m))
+			ADD("%s%s", n++ ? " " : "", meter_names[m]);
+	ADD("\ncolor_scheme=%s\npane_order=", c->theme);
+	for (int i = 0; i < CFG_NPANES; i++)
+		ADD("%s%s", i ? " " : "", pane_names[c->pane_order[i]]);
+	ADD("\n");
+#undef ADD
+	return o;
+}
+
+int cfg_path(char *buf, size_t size)
+{
+	const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");
+	int n;
+
+	/* The spec: a relative XDG_CONFIG_HOME is invalid and ignored. */
+	if (x && x[0] == '/')
+		n = snprintf(buf, size, "%s/pscope/pscoperc", x);
+	else if (h && h[0])
+		n = snprintf(buf, size, "%s/.config/pscope/pscoperc", h);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int cfg_load(const char *path, struct pscope_config *c, struct ps_error *e)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	cfg_defaults(c);
+	n = read_file_alloc_at(AT_FDCWD, path, &buf, &cap);
+	if (n == -ENOENT) {
+		free(buf);
+		return 1;
+	}
+	if (n < 0) {
+		free(buf);
+		return ps_error_set(e, (int)-n, "cannot read %s: %s", path, strerror((int)-n));
+	}
+	int rc = cfg_parse(buf, (size_t)n, c, e);
+	free(buf);
+	return rc;
+}
+
+/* mkdir -p of the directories above path (mode 0700 as XDG asks). */
+static int make_parents(const char *path)
+{
+	char d[4096];
+	size_t n = strlcpy_ps(d, path, sizeof(d));
+
+	for (size_t i = 1; i < n; i++) {
+		if (d[i] != '/')
+			continue;
+		d[i] = '\0';
+		if (mkdir(d, 0700) < 0 && errno != EEXIST)
+			return -errno;
+		d[i] = '/';
+	}
+	return 0;
+}
+
+int cfg_save(const char *path, const struct pscope_config *c, struct ps_error *e)
+{
+	char text[4096], tmp[4200];
+	size_t len = cfg_format(c, text, sizeof(text));
+	int fd, err;
+
+	if (len >= sizeof(text))
+		return ps_error_set(e, E2BIG, "settings too long to write");
+	if ((err = make_parents(path)) < 0)
+		return ps_error_set(e, -err, "cannot create the directory of %s: %s", path, strerror(-err));
+	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return ps_error_set(e, errno, "cannot write %s: %s", tmp, strerror(errno));
+	ssize_t w = write(fd, text, len);
+	err = w == (ssize_t)len ? 0 : w < 0 ? errno : ENOSPC;
+	if (!err && fsync(fd) < 0)
+		err = errno;
+	if (close(fd) < 0 && !err)
+		err = errno;
+	if (!err && rename(tmp, path) < 0)
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		return ps_error_set(e, err, "cannot write %s: %s", path, strerror(err));
+	}
+	return 0;
+}

@@ -1,0 +1,297 @@
+/* The process list's columns and drawing: the header meters, the column
+ * titles with the sort mark, the rows, the sort and signal menus. */
+#include "list.h"
+#include "draw.h"
+#include "i18n.h"
+#include "meters.h"
+#include "util.h"
+
+#define NCURSES_WIDECHAR 1
+#include <ncursesw/curses.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+const struct list_col list_cols[PSORT_COUNT] = {
+	[PSORT_PID] = { 7, false },      [PSORT_USER] = { 9, true },       [PSORT_PRI] = { 3, false },
+	[PSORT_NI] = { 3, false },       [PSORT_VIRT] = { 5, false },      [PSORT_RES] = { 5, false },
+	[PSORT_SHR] = { 5, false },      [PSORT_STATE] = { 1, false },     [PSORT_CPU] = { 5, false },
+	[PSORT_MEM] = { 5, false },      [PSORT_TIME] = { 9, false },      [PSORT_COMMAND] = { 0, true },
+	[PSORT_PPID] = { 7, false },     [PSORT_PGRP] = { 7, false },      [PSORT_SID] = { 7, false },
+	[PSORT_TTY] = { 7, true },       [PSORT_NLWP] = { 4, false },      [PSORT_PROCESSOR] = { 4, false },
+	[PSORT_STARTTIME] = { 5, true }, [PSORT_IO_READ] = { 12, false },  [PSORT_IO_WRITE] = { 13, false },
+	[PSORT_MAJFLT] = { 6, false },   [PSORT_CTXT] = { 6, false },      [PSORT_OOM] = { 4, false },
+	[PSORT_CGROUP] = { 28, true },   [PSORT_CONTAINER] = { 12, true },
+};
+
+#define B(k) (1u << (k))
+/* Narrow terminals drop columns, most expendable first. */
+static const unsigned col_sets[][2] = {
+	{ 70, ~0u },
+	{ 40, B(PSORT_PID) | B(PSORT_USER) | B(PSORT_STATE) | B(PSORT_CPU) | B(PSORT_MEM) | B(PSORT_TIME) | B(PSORT_COMMAND) },
+	{ 28, B(PSORT_PID) | B(PSORT_STATE) | B(PSORT_CPU) | B(PSORT_COMMAND) },
+	{ 0, B(PSORT_PID) | B(PSORT_COMMAND) },
+};
+
+static void layout_columns(struct list_state *ls, int width)
+{
+	const struct pscope_config *cfg = &ls->ui->cfg;
+	size_t s = 0;
+	int x = 0;
+
+	while (s + 1 < ARRAY_SIZE(col_sets) && width < (int)col_sets[s][0])
+		s++;
+	for (int c = 0; c < PSORT_COUNT; c++)
+		ls->colx[c] = -1;
+	for (int i = 0; i < cfg->ncolumns; i++) {
+		int c = cfg->columns[i];
+		if (!(col_sets[s][1] & B(c)))
+			continue;
+		int w = list_cols[c].width;
+		if (!w) /* COMMAND: the rest of the line when last */
+			w = i == cfg->ncolumns - 1 ? (width > x ? width - x : 0) : 32;
+		ls->colx[c] = x;
+		ls->colw[c] = w;
+		x += w + 1;
+	}
+}
+
+int list_col_at(const struct list_state *ls, int x)
+{
+	int best = -1;
+	for (int c = 0; c < PSORT_COUNT; c++)
+		if (ls->colx[c] >= 0 && x >= ls->colx[c] && (best < 0 || ls->colx[c] > ls->colx[best]))
+			best = c;
+	return best;
+}
+
+static void draw_header_row(struct list_state *ls, int y, int width)
+{
+	const struct pscope_config *cfg = &ls->ui->cfg;
+
+	draw_blank(y, 0, width, draw_attr(COL_HEADER));
+	for (int c = 0; c < PSORT_COUNT; c++) {
+		char t[64];
+		int attr = draw_attr(COL_HEADER);
+		if (ls->colx[c] < 0)
+			continue;
+		snprintf(t, sizeof(t), "%s", proc_sort_title((enum proc_sort)c));
+		if (c == cfg->sort_key) { /* the sort mark: which way it runs */
+			attr = draw_attr(COL_SELECT) | A_BOLD;
+			snprintf(t, sizeof(t), "%s%s", proc_sort_title((enum proc_sort)c),
+				 cfg->sort_desc ? draw_sym("\u25bd", "v") : draw_sym("\u25b3", "^"));
+		}
+		if (list_cols[c].left)
+			draw_text(y, ls->colx[c], ls->colw[c], attr, t);
+		else
+			draw_text_right(y, ls->colx[c], ls->colw[c], attr, t);
+	}
+}
+
+static const char *tree_prefix(const struct list_state *ls, const struct proc_row *r, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int d = 1; d < r->depth && o + 8 < size; d++) {
+		bool more = d <= 32 && (r->tree_more & (1u << (d - 1)));
+		o += (size_t)snprintf(buf + o, size - o, "%s", more ? draw_sym("\u2502  ", "|  ") : "   ");
+	}
+	bool folded = id_set_has(&ls->collapsed, r->pid, r->starttime);
+	if (r->depth > 0 && o + 8 < size)
+		o += (size_t)snprintf(buf + o, size - o, "%s%s",
+				      r->tree_last ? draw_sym("\u2514", "`") : draw_sym("\u251c", "|"),
+				      folded ? "+ " : draw_sym("\u2500 ", "- "));
+	else if (folded && o + 3 < size)
+		snprintf(buf + o, size - o, "+ ");
+	return buf;
+}
+
+static void cell(struct list_state *ls, struct proc_row *r, int c, char *b, size_t size, const char **t)
+{
+	*t = b;
+	b[0] = '\0';
+	switch (c) {
+	case PSORT_PID: snprintf(b, size, "%d", (int)r->pid); break;
+	case PSORT_USER: *t = r->user; break;
+	case PSORT_PRI: proc_fmt_pri(r->priority, b, size); break;
+	case PSORT_NI: snprintf(b, size, "%ld", r->nice); break;
+	case PSORT_VIRT: proc_fmt_kb(r->virt_kb, b, size); break;
+	case PSORT_RES: proc_fmt_kb(r->res_kb, b, size); break;
+	case PSORT_SHR: proc_fmt_kb(r->shr_kb, b, size); break;
+	case PSORT_STATE: snprintf(b, size, "%c", r->state); break;
+	case PSORT_CPU: snprintf(b, size, "%.1f", r->cpu); break;
+	case PSORT_MEM: snprintf(b, size, "%.1f", r->mem); break;
+	case PSORT_TIME: proc_fmt_time(r->ticks, proc_hz(), b, size); break;
+	case PSORT_PPID: snprintf(b, size, "%d", (int)r->ppid); break;
+	case PSORT_PGRP: snprintf(b, size, "%d", (int)r->pgrp); break;
+	case PSORT_SID: snprintf(b, size, "%d", (int)r->session); break;
+	case PSORT_TTY: proc_fmt_tty(r->tty_nr, b, size); break;
+	case PSORT_NLWP: snprintf(b, size, "%ld", r->nlwp); break;
+	case PSORT_PROCESSOR: snprintf(b, size, "%d", r->processor); break;
+	case PSORT_STARTTIME: {
+		unsigned long long bt = ptable_btime(ls->pt);
+		proc_fmt_start(bt ? (double)bt + (double)r->starttime / (double)proc_hz() : 0, (double)time(NULL), b, size);
+		break;
+	}
+	/* "-": /proc/PID/io refused (ptrace read access; F1 names the door) */
+	case PSORT_IO_READ: if (r->io_err) snprintf(b, size, "-"); else proc_fmt_rate(r->io_read_rate, b, size); break;
+	case PSORT_IO_WRITE: if (r->io_err) snprintf(b, size, "-"); else proc_fmt_rate(r->io_write_rate, b, size); break;
+	case PSORT_MAJFLT: snprintf(b, size, "%lu", r->majflt); break;
+	case PSORT_CTXT: snprintf(b, size, "%.0f", r->ctxt_rate); break;
+	case PSORT_OOM: if (r->oom < 0) snprintf(b, size, "-"); else snprintf(b, size, "%d", r->oom); break;
+	case PSORT_CGROUP: *t = r->cgroup ? r->cgroup : "-"; break;
+	case PSORT_CONTAINER: *t = r->container[0] ? r->container : "-"; break;
+	default: break;
+	}
+}
+
+static void draw_row(struct list_state *ls, int y, struct proc_row *r, bool sel, int width)
+{
+	const struct pscope_config *cfg = &ls->ui->cfg;
+	bool tagged = id_set_has(&ls->tags, r->pid, r->starttime);
+	int base = sel ? draw_attr(COL_SELECT) : tagged ? (int)(draw_attr(COL_WARN) | A_BOLD) : draw_attr(COL_NORMAL);
+	unsigned px = 0;
+	char b[64];
+
+	draw_blank(y, 0, width, base);
+	for (int i = 0; i < cfg->ncolumns; i++)
+		if (ls->colx[cfg->columns[i]] >= 0)
+			px |= proc_sort_extra((enum proc_sort)cfg->columns[i]);
+	ptable_fill_extra(ls->pt, r, px);
+	if (ls->colx[PSORT_SHR] >= 0)
+		ptable_fill_shr(ls->pt, r);
+	for (int c = 0; c < PSORT_COUNT; c++) {
+		int x = ls->colx[c], w = ls->colw[c], attr = base;
+		const char *t;
+		if (x < 0)
+			continue;
+		if (c == PSORT_COMMAND) {
+			char pfx[256], cmd[4200];
+			int n = 0;
+			if (cfg->tree)
+				n = draw_text_skip(y, x, w, sel || tagged ? base : draw_attr(COL_DIM),
+						   tree_prefix(ls, r, pfx, sizeof(pfx)), ls->tab.hscroll);
+			int skip = ls->tab.hscroll - (cfg->tree ? draw_width(pfx) : 0);
+			if (!sel && !tagged && (r->is_kthread || r->is_thread))
+				attr = draw_attr(COL_DIM);
+			else if (!sel && !tagged && r->fresh && ptable_interval(ls->pt) > 0)
+				attr = draw_attr(COL_NEW);
+			draw_text_skip(y, x + n, w - n, attr, proc_row_command(r, cmd, sizeof(cmd)), skip > 0 ? skip : 0);
+			continue;
+		}
+		cell(ls, r, c, b, sizeof(b), &t);
+		if (c == PSORT_STATE && !sel && !tagged) {
+			if (r->state == 'R')
+				attr = draw_attr(COL_GOOD) | A_BOLD;
+			else if (r->state == 'D' || r->state == 'Z')
+				attr = draw_attr(COL_ERROR) | A_BOLD;
+		}
+		if (list_cols[c].left)
+			draw_text(y, x, w, attr, t);
+		else
+			draw_text_right(y, x, w, attr, t);
+	}
+}
+
+static void draw_menu(struct list_state *ls, int y, int rows)
+{
+	int w = 22, n = ls->mode == MODE_SORT ? PSORT_COUNT : list_nsignals;
+	const char *title = ls->mode == MODE_SORT ? _("Sort by") : _("Send signal");
+
+	if (rows < 2)
+		return;
+	if (ls->mode == MODE_SIGNAL && ls->tags.n) {
+		static char t[64];
+		snprintf(t, sizeof(t), P_("Signal %zu tagged", "Signal %zu tagged", ls->tags.n), ls->tags.n);
+		title = t;
+	}
+	draw_blank(y, 0, w, draw_attr(COL_HEADER));
+	draw_text(y, 1, w - 1, draw_attr(COL_HEADER), title);
+	table_layout(&ls->menu, y + 1, rows - 1, false);
+	for (int i = 0; i + 1 < rows && ls->menu.top + i < n; i++) {
+		int k = ls->menu.top + i, attr = k == ls->menu.sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
+		draw_blank(y + 1 + i, 0, w, attr);
+		if (ls->mode == MODE_SORT)
+			draw_textf(y + 1 + i, 1, w - 2, attr, "%s%s", k == ls->ui->cfg.sort_key ? "* " : "  ",
+				   proc_sort_title((enum proc_sort)k));
+		else
+			draw_textf(y + 1 + i, 1, w - 2, attr, "%2d %s", list_signals[k].sig, list_signals[k].name);
+	}
+}
+
+static void make_note(struct list_state *ls, char *buf, size_t size)
+{
+	const struct pscope_config *cfg = &ls->ui->cfg;
+	size_t o = 0;
+
+	buf[0] = '\0';
+#define ADD(...) o += (size_t)snprintf(buf + o, o < size ? size - o : 0, __VA_ARGS__)
+	if (ls->paused)
+		ADD("[PAUSED] ");
+	if (ls->follow)
+		ADD("[following %d] ", (int)ls->follow);
+	if (!cfg->hide_uthreads)
+		ADD("[threads] ");
+	if (!cfg->hide_kthreads)
+		ADD(_("[kernel threads] "));
+	if (ls->tags.n)
+		ADD(_("[%zu tagged] "), ls->tags.n);
+	if (ls->tab.hscroll)
+		ADD(_("[scrolled %d] "), ls->tab.hscroll);
+	if (ls->user_set)
+		ADD("[user %s] ", ls->user_name);
+	if (ls->filter[0] && ls->mode != MODE_FILTER)
+		ADD("[filter %s] ", ls->filter);
+#undef ADD
+}
+
+void list_draw(struct ui *ui, void *p, int y0, int rows)
+{
+	struct list_state *ls = p;
+	int width = draw_cols(), y = y0, end = y0 + rows;
+	char note[256];
+	struct meters_info mi = { .sys = ls->sys, .note = note, .shown = ui->cfg.meters };
+
+	list_sync_settings(ls);
+	make_note(ls, note, sizeof(note));
+	if (ls->pt)
+		ptable_counts(ls->pt, &mi.counts);
+	if (ls->have_sys && ui->cfg.meters) {
+		int mh = meters_rows(&mi, width);
+		if (rows >= mh + 6) {
+			meters_draw(y, width, &mi);
+			y += mh;
+			if (rows >= mh + 12)
+				y++;
+		} else if (rows >= 6) {
+			meters_draw_compact(y++, width, &mi);
+		}
+	}
+	layout_columns(ls, width);
+	int body = table_layout(&ls->tab, y, end - y - (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER ? 1 : 0), true);
+	draw_header_row(ls, y++, width);
+	for (int i = 0; i < body && ls->tab.top + i < (int)ls->view.n; i++)
+		draw_row(ls, y + i, ls->view.v[ls->tab.top + i], ls->tab.top + i == ls->tab.sel, width);
+	if (!ls->view.n && body > 0)
+		draw_text(y, 1, width - 1, draw_attr(COL_DIM),
+			  ls->filter[0] || ls->user_set ? "no process matches the filter" : "no processes");
+
+	if (ls->mode == MODE_SORT || ls->mode == MODE_SIGNAL)
+		draw_menu(ls, ls->tab.body_y, body);
+	if (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER) {
+		int iy = end - 1, x;
+		bool search = ls->mode == MODE_SEARCH;
+		draw_blank(iy, 0, width, draw_attr(COL_TITLE));
+		x = draw_text(iy, 0, width, draw_attr(COL_TITLE), search ? "Search: " : "Filter: ");
+		x += draw_text(iy, x, width - x,
+			       search && ls->search_failed ? (int)(draw_attr(COL_ERROR) | A_BOLD) : draw_attr(COL_NORMAL),
+			       search ? ls->search : ls->filter);
+		int cx = x < width ? x : width - 1;
+		draw_text(iy, x + 1, width - x - 1, draw_attr(COL_TITLE),
+			  search ? (ls->search_failed ? "not found   F3 next  Enter done  Esc cancel"
+						      : "F3 next  Enter done  Esc cancel")
+				 : "Enter keep  Esc clear");
+		draw_cursor(1, iy, cx);
+	}
+}

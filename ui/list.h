@@ -1,0 +1,84 @@
+/* The process list screen, in three files: screen-list.c (state, keys),
+ * list-view.c (columns and drawing), list-act.c (tags and what is done to
+ * the tagged processes). Private to them. */
+#ifndef PS_UI_LIST_H
+#define PS_UI_LIST_H
+
+#include "uipriv.h"
+#include "table.h"
+#include "proc/ptable.h"
+#include "proc/sysinfo.h"
+
+enum list_mode { MODE_NORMAL, MODE_SEARCH, MODE_FILTER, MODE_SORT, MODE_SIGNAL };
+
+struct list_col {
+	int width;                 /* 0: the rest of the line */
+	bool left;
+};
+/* Indexed by enum proc_sort: a column per sort key. */
+extern const struct list_col list_cols[PSORT_COUNT];
+
+/* A set of process identities (tags, collapsed tree nodes). */
+struct id_set {
+	struct target_id *v;
+	size_t n, cap;
+};
+bool id_set_has(const struct id_set *s, pid_t pid, unsigned long long start);
+void id_set_add(struct id_set *s, pid_t pid, unsigned long long start);
+void id_set_del(struct id_set *s, pid_t pid, unsigned long long start);
+
+struct list_state {
+	struct ui *ui;
+	struct ptable *pt;
+	struct sys_snapshot *sys;
+	bool have_sys;
+	struct proc_view view;
+	bool paused;
+	pid_t follow;              /* F: say when it is gone */
+	/* The selection follows the process (pid + start time), not the row;
+	 * tab keeps it, the scrolling and the horizontal scroll. */
+	struct table tab;
+	struct table menu;         /* the sort or signal menu */
+	pid_t sel_pid;
+	unsigned long long sel_start;
+	unsigned cfg_gen;          /* ui->cfg_gen this view was built for */
+	enum list_mode mode;
+	char search[64], filter[64];
+	bool search_failed;
+	bool user_set;
+	uid_t user_uid;
+	char user_name[64];
+	struct id_set tags, collapsed;
+	/* columns of the last draw, for a click on a title */
+	int colx[PSORT_COUNT], colw[PSORT_COUNT];
+};
+
+/* screen-list.c: rebuild after the F2 screen changed the settings. */
+void list_sync_settings(struct list_state *ls);
+
+/* list-view.c */
+void list_draw(struct ui *ui, void *p, int y0, int rows);
+/* The column under screen column x of the header, -1 none. */
+int list_col_at(const struct list_state *ls, int x);
+
+/* list-act.c */
+extern const struct list_signal {
+	int sig;
+	const char *name;
+} list_signals[];
+extern const int list_nsignals;
+/* Space, c, U. */
+void list_tag_toggle(struct list_state *ls, struct proc_row *r);
+void list_tag_children(struct list_state *ls, struct proc_row *r);
+/* Signal, nice, affinity, I/O priority: the tagged processes, else the
+ * selected one (a thread row stands for its process). */
+void list_send_signal(struct list_state *ls, int idx);
+void list_nice(struct list_state *ls, int delta);
+void list_affinity(struct list_state *ls);
+void list_ioprio(struct list_state *ls);
+/* e and w: the environment / the whole command line, wrapped. */
+void list_show_environ(struct list_state *ls);
+void list_show_cmdline(struct list_state *ls);
+struct proc_row *list_selected(struct list_state *ls);
+
+#endif

@@ -1,0 +1,335 @@
+/* A core file (`pscope -c CORE [EXE]`): a header with what the kernel
+ * recorded (the signal, its code and fault address, the thread it was for,
+ * the command line, uid and state), then three tabs: 1 Stacks (the stack
+ * dump's own view), 2 Maps (the maps pane over NT_FILE and PT_LOAD), 3
+ * Files (each mapped file's build-id check, and what the core lacks).
+ * The core is read by a job: a big one never freezes the screen. */
+#include "uipriv.h"
+#include "draw.h"
+#include "i18n.h"
+#include "pane.h"
+#include "stack-view.h"
+#include "table.h"
+#include "core/read.h"
+#include "stack/stack.h"
+#include "util.h"
+
+#define NCURSES_WIDECHAR 1
+#include <ncursesw/curses.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { TAB_STACKS, TAB_MAPS, TAB_FILES, TAB_N };
+static const char *const tab_names[TAB_N] = { N_("Stacks"), N_("Maps"), N_("Files") };
+
+struct coreread {
+	struct ui *ui;
+	char path[4096];
+	char *exe;
+	unsigned job;
+	bool running, failed;
+	double fraction;
+	char progress[200], error[1024];
+	struct core_view *cv;
+	int tab;
+	struct stack_view sv;
+	void *maps;          /* the maps pane's state */
+	struct table files;  /* text view: warnings, then one line per file */
+};
+
+static bool coreread_message(void *ctx, struct ring_msg *m);
+
+static void submit(struct coreread *s)
+{
+	struct job_handler h = { coreread_message, s };
+
+	s->job = core_read_submit(s->ui->workers, s->path, s->exe, NULL, &h);
+	s->running = s->job != 0;
+	s->failed = !s->job;
+	if (!s->job)
+		snprintf(s->error, sizeof(s->error), _("cannot start reading the core (out of memory)"));
+	snprintf(s->progress, sizeof(s->progress), _("reading the core"));
+}
+
+static void pane_ctx_of(struct coreread *s, struct pane_ctx *c)
+{
+	*c = (struct pane_ctx){ .ui = s->ui, .pid = s->sv.d ? s->sv.d->target.pid : 0, .dirfd = -1, .frozen = true,
+				.maps_text = s->cv ? s->cv->maps_text : NULL, .now = now_s() };
+}
+
+/* ---- header ---- */
+
+static void signal_line(const struct core *c, char *buf, size_t size)
+{
+	const struct core_info *ci = &c->info;
+	const struct core_thread *ct = core_crashed_thread(c);
+	int signo = core_signal(c);
+	const char *name = core_signal_name(signo), *meaning = NULL;
+	const char *code = ci->sig.valid ? core_sigcode_name(signo, ci->sig.code, &meaning) : NULL;
+	int n;
+
+	if (!ct) {
+		snprintf(buf, size, "%s", ci->sig.valid && ci->sig.signo == SIGSTOP
+						 ? _("no fatal signal: a snapshot written while a debugger held it stopped (gcore)")
+						 : _("no signal recorded: a snapshot of a running process (gcore, pscope core)"));
+		return;
+	}
+	n = snprintf(buf, size, _("signal %s"), name ? name : "?");
+	if (n > 0 && (size_t)n < size && code)
+		n += snprintf(buf + n, size - (size_t)n, " (%s%s%s)", code, meaning ? ": " : "", meaning ? meaning : "");
+	if (n > 0 && (size_t)n < size && ci->sig.valid && ci->sig.code > 0 && ci->sig.code != 0x80)
+		n += snprintf(buf + n, size - (size_t)n, _(" at 0x%llx"), (unsigned long long)ci->sig.addr);
+	if (n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, _(", in TID %d"), ct->tid);
+}
+
+static size_t problems(const struct core *c)
+{
+	char buf[1024];
+	size_t n = c->info.n_warnings;
+	for (size_t i = 0; i < c->n_mods; i++)
+		n += core_module_problem(&c->mods[i], buf, sizeof(buf)) != NULL;
+	return n;
+}
+
+static int draw_header(struct coreread *s, int y)
+{
+	const struct core *c = s->cv->core;
+	const struct core_info *ci = &c->info;
+	char buf[1024];
+
+	signal_line(c, buf, sizeof(buf));
+	draw_text(y++, 1, -1, core_crashed_thread(c) ? (int)(draw_attr(COL_ERROR) | A_BOLD) : draw_attr(COL_GOOD), buf);
+	if (ci->have_psinfo)
+		draw_textf(y++, 1, -1, 0, _("command line: %s   uid %d   state %c"), ci->psargs, ci->uid,
+			   ci->state ? ci->state : '?');
+	else
+		draw_text(y++, 1, -1, draw_attr(COL_DIM), _("no NT_PRPSINFO: no command line, uid or state"));
+	size_t np = problems(c);
+	if (np) {
+		const char *first = ci->n_warnings ? ci->warnings[0] : NULL;
+		for (size_t i = 0; !first && i < c->n_mods; i++)
+			first = core_module_problem(&c->mods[i], buf, sizeof(buf));
+		int x = 1 + draw_textf(y, 1, -1, draw_attr(COL_WARN) | A_BOLD, "%s", first);
+		if (np > 1)
+			draw_textf(y, x, -1, draw_attr(COL_DIM), P_("  (+%zu more: 3 Files)", "  (+%zu more: 3 Files)", np - 1),
+				   np - 1);
+		y++;
+	}
+	/* The tab bar. */
+	int x = 0;
+	draw_blank(y, 0, -1, draw_attr(COL_DIM));
+	for (int t = 0; t < TAB_N; t++)
+		x += draw_textf(y, x, -1, t == s->tab ? (int)(draw_attr(COL_SELECT) | A_BOLD) : draw_attr(COL_DIM),
+				" %d %s ", t + 1, _(tab_names[t]));
+	return y + 1;
+}
+
+/* ---- 3 Files: the warnings, then each file and its build-id check ---- */
+
+static int files_lines(const struct core *c, char (*out)[1024], int *attr, int max)
+{
+	int n = 0;
+	char buf[1024];
+
+	for (size_t i = 0; i < c->info.n_warnings && n < max; i++, n++) {
+		snprintf(out[n], sizeof(out[n]), "%s", c->info.warnings[i]);
+		attr[n] = draw_attr(COL_WARN);
+	}
+	for (size_t i = 0; i < c->n_mods && n < max; i++, n++) {
+		const struct core_module *m = &c->mods[i];
+		static const char *const st[] = { N_("ok"), N_("no build-id"), N_("MISMATCH"), N_("missing"), N_("memory") };
+		const char *why = core_module_problem(m, buf, sizeof(buf));
+		snprintf(out[n], sizeof(out[n]), "%-12s %012llx  %s%s%s%s", _(st[m->status]), (unsigned long long)m->base,
+			 m->path, m->disk_path && strcmp(m->disk_path, m->path) ? "  <- " : "",
+			 m->disk_path && strcmp(m->disk_path, m->path) ? m->disk_path : "", why ? "" : "");
+		attr[n] = m->status == CORE_MOD_MISMATCH || m->status == CORE_MOD_MISSING ? draw_attr(COL_ERROR)
+			  : m->status == CORE_MOD_OK				   ? draw_attr(COL_GOOD)
+										   : draw_attr(COL_DIM);
+	}
+	return n;
+}
+
+static void draw_files(struct coreread *s, int y0, int rows)
+{
+	const struct core *c = s->cv->core;
+	int max = (int)(c->info.n_warnings + c->n_mods) + 1;
+	char (*lines)[1024] = calloc((size_t)max, sizeof(*lines));
+	int *attr = calloc((size_t)max, sizeof(int));
+
+	if (lines && attr) {
+		draw_textf(y0, 0, -1, A_BOLD, _("%zu mapped files: build-id in the core's memory against the file on disk"),
+			   c->n_mods);
+		int n = files_lines(c, lines, attr, max);
+		table_set_count(&s->files, n);
+		int body = table_layout(&s->files, y0 + 1, rows - 1, false);
+		for (int i = 0; i < body && s->files.top + i < n; i++)
+			draw_text(y0 + 1 + i, 1, -1, attr[s->files.top + i], lines[s->files.top + i]);
+	}
+	free(lines);
+	free(attr);
+}
+
+/* ---- the screen ---- */
+
+static void coreread_draw(struct ui *ui, void *p, int y0, int rows)
+{
+	struct coreread *s = p;
+	struct pane_ctx c;
+
+	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
+	if (s->running || s->failed || !s->cv || !s->sv.d) {
+		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core %s"), s->path);
+		if (s->running) {
+			draw_text(y0 + 2, 1, -1, 0, s->progress);
+			if (draw_cols() > 2)
+				draw_bar(y0 + 3, 1, draw_cols() - 2, s->fraction, draw_attr(COL_METER_USER), "");
+		} else {
+			draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->failed ? s->error : _("cancelled"));
+			draw_text(y0 + 4, 1, -1, draw_attr(COL_DIM), _("r: try again   q: quit"));
+		}
+		return;
+	}
+	const struct stk_dump *d = s->sv.d;
+	const struct core_info *ci = &s->cv->core->info;
+	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core %s: PID %d (%s) | %zu threads, %zu groups, %zu frames%s"),
+		   s->path, d->target.pid, ci->fname[0] ? ci->fname : "?", d->n_threads, d->n_groups, d->n_frames,
+		   s->cv->core->truncated ? _(" | CUT SHORT") : "");
+	int y = draw_header(s, y0 + 1);
+	int left = rows - (y - y0);
+	if (left <= 0)
+		return;
+	switch (s->tab) {
+	case TAB_STACKS:
+		stack_view_draw(&s->sv, y, left);
+		break;
+	case TAB_MAPS:
+		pane_ctx_of(s, &c);
+		if (s->maps && pane_maps.update(s->maps, &c) == 0)
+			pane_maps.draw(s->maps, &c, y, left);
+		break;
+	case TAB_FILES:
+		draw_files(s, y, left);
+		break;
+	}
+}
+
+static bool coreread_key(struct ui *ui, void *p, int ch)
+{
+	struct coreread *s = p;
+	struct pane_ctx c;
+
+	if (s->running) {
+		if (ch == 27) {
+			workers_cancel(ui->workers, s->job);
+			return true;
+		}
+		return false;
+	}
+	if (ch == 'r' && (s->failed || !s->cv)) {
+		submit(s);
+		return true;
+	}
+	if (!s->cv)
+		return false;
+	if (ch >= '1' && ch < '1' + TAB_N) {
+		s->tab = ch - '1';
+		return true;
+	}
+	if (ch == '\t' || ch == KEY_BTAB) {
+		s->tab = (s->tab + (ch == '\t' ? 1 : TAB_N - 1)) % TAB_N;
+		return true;
+	}
+	switch (s->tab) {
+	case TAB_STACKS:
+		return stack_view_key(&s->sv, ch);
+	case TAB_MAPS:
+		pane_ctx_of(s, &c);
+		return s->maps && pane_maps.on_key(s->maps, &c, ch, draw_rows());
+	default:
+		return table_key(&s->files, ch, NULL, NULL) != TABLE_KEY_NONE;
+	}
+}
+
+static bool coreread_message(void *ctx, struct ring_msg *m)
+{
+	struct coreread *s = ctx;
+	char buf[1024];
+
+	switch (m->kind) {
+	case RING_PROGRESS:
+		s->fraction = m->fraction;
+		snprintf(s->progress, sizeof(s->progress), "%s", m->text);
+		return false;
+	case RING_RESULT:
+		core_view_free(s->cv);
+		s->cv = m->payload;
+		/* The stack view owns the dump; the core view keeps the rest. */
+		stack_view_set(&s->sv, s->cv->dump);
+		s->cv->dump = NULL;
+		s->sv.show_lines = true;
+		s->failed = false;
+		return true;
+	case RING_ERROR:
+		s->failed = true;
+		snprintf(s->error, sizeof(s->error), "%s", ps_error_str(&m->err, buf, sizeof(buf)));
+		return false;
+	case RING_DONE:
+		s->running = false;
+		if (!s->cv && !s->failed) {
+			s->failed = true;
+			snprintf(s->error, sizeof(s->error), _("reading the core was cancelled"));
+		}
+		return false;
+	default:
+		return false;
+	}
+}
+
+static void coreread_destroy(void *p)
+{
+	struct coreread *s = p;
+
+	if (s->running && s->ui->workers) {
+		workers_cancel(s->ui->workers, s->job);
+		workers_forget(s->ui->workers, s->job);
+	}
+	stack_view_free(&s->sv);
+	core_view_free(s->cv);
+	if (s->maps)
+		pane_maps.destroy(s->maps);
+	table_free(&s->files);
+	free(s->exe);
+	free(s);
+}
+
+static const struct ui_fkey coreread_fkeys[] = {
+	{ "F1", N_("Help") }, { "1-3", N_("Tab") }, { "Enter", N_("Open") }, { "e", N_("All") },
+	{ "l", N_("Lines") }, { "i", N_("Inl") }, { "q", N_("Quit") }, { NULL, NULL },
+};
+
+static const struct screen_ops coreread_ops = {
+	.name = "Core",
+	.help = "coreread",
+	.fkeys = coreread_fkeys,
+	.draw = coreread_draw,
+	.key = coreread_key,
+	.destroy = coreread_destroy,
+};
+
+void screen_coreread_open(struct ui *ui, const char *path, const char *exe)
+{
+	struct coreread *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return;
+	s->ui = ui;
+	strlcpy_ps(s->path, path, sizeof(s->path));
+	s->exe = exe ? strdup(exe) : NULL;
+	s->maps = pane_maps.create();
+	table_init_plain(&s->files);
+	submit(s);
+	ui_push(ui, &coreread_ops, s);
+}

@@ -1,0 +1,270 @@
+/* F2: the settings kept in pscoperc, changed in place: sort key and
+ * direction, tree, hidden kernel/userland threads, refresh delay, colour
+ * scheme, header meters, the order of the detail panes, and the visible
+ * columns of the process list with their order. Changes apply at once and
+ * are written to pscoperc when pscope quits. */
+#include "uipriv.h"
+#include "draw.h"
+#include "i18n.h"
+#include "util.h"
+#include "table.h"
+
+#define NCURSES_WIDECHAR 1
+#include <ncursesw/curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum item_kind { IT_SORT, IT_DIR, IT_TREE, IT_HIDEK, IT_HIDEU, IT_DELAY, IT_THEME, IT_METER, IT_PANE, IT_COLUMN };
+
+struct item {
+	enum item_kind kind;
+	int arg;                   /* meter, pane slot, or column (enum proc_sort) */
+};
+
+struct setup {
+	struct item items[16 + CFG_M_COUNT + CFG_NPANES + PSORT_COUNT];
+	int n;
+	struct table tab;          /* selection and scrolling over items[] */
+};
+
+static const char *const themes[] = { "default", "monochrome", "black-on-white" };
+static const char *const meter_titles[CFG_M_COUNT] = { N_("CPU bars"), N_("Memory bar"), N_("Swap bar"),
+						       N_("Tasks"), N_("Load average"), N_("Uptime") };
+static const char *const pane_titles[CFG_NPANES] = { N_("Status"), N_("FDs"), N_("Maps"), N_("Memory"), N_("Threads") };
+
+static int col_pos(const struct pscope_config *c, int col)
+{
+	for (int i = 0; i < c->ncolumns; i++)
+		if (c->columns[i] == col)
+			return i;
+	return -1;
+}
+
+/* Items in order; the columns: the shown ones in their order, then the rest. */
+static void build(struct setup *s, const struct pscope_config *c)
+{
+	static const enum item_kind fixed[] = { IT_SORT, IT_DIR, IT_TREE, IT_HIDEK, IT_HIDEU, IT_DELAY, IT_THEME };
+	s->n = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
+		s->items[s->n++] = (struct item){ fixed[i], 0 };
+	for (int m = 0; m < CFG_M_COUNT; m++)
+		s->items[s->n++] = (struct item){ IT_METER, m };
+	for (int p = 0; p < CFG_NPANES; p++)
+		s->items[s->n++] = (struct item){ IT_PANE, p };
+	for (int i = 0; i < c->ncolumns; i++)
+		s->items[s->n++] = (struct item){ IT_COLUMN, c->columns[i] };
+	for (int k = 0; k < PSORT_COUNT; k++)
+		if (col_pos(c, k) < 0)
+			s->items[s->n++] = (struct item){ IT_COLUMN, k };
+}
+
+/* The setting's name (empty inside a group) and its value. */
+static void describe(const struct ui *ui, const struct item *it, const char **name, char *val, size_t size)
+{
+	const struct pscope_config *c = &ui->cfg;
+	const char *on = _("on"), *off = _("off");
+
+	*name = "";
+	switch (it->kind) {
+	case IT_SORT: *name = _("Sort by"); snprintf(val, size, "%s", proc_sort_title((enum proc_sort)c->sort_key)); break;
+	case IT_DIR: *name = _("Sort direction"); snprintf(val, size, "%s", c->sort_desc ? _("descending") : _("ascending")); break;
+	case IT_TREE: *name = _("Tree view"); snprintf(val, size, "%s", c->tree ? on : off); break;
+	case IT_HIDEK: *name = _("Hide kernel threads"); snprintf(val, size, "%s", c->hide_kthreads ? on : off); break;
+	case IT_HIDEU: *name = _("Hide userland threads"); snprintf(val, size, "%s", c->hide_uthreads ? on : off); break;
+	case IT_DELAY: *name = _("Refresh delay"); snprintf(val, size, "%.1f s", (double)ui->delay_tenths / 10); break;
+	case IT_THEME: *name = _("Colour scheme"); snprintf(val, size, "%s", c->theme); break;
+	case IT_METER:
+		if (!it->arg)
+			*name = _("Header meters");
+		snprintf(val, size, "[%s] %s", c->meters & (1u << it->arg) ? "x" : " ", _(meter_titles[it->arg]));
+		break;
+	case IT_PANE:
+		if (!it->arg)
+			*name = _("Detail panes (order)");
+		snprintf(val, size, "%d %s", it->arg + 1, _(pane_titles[c->pane_order[it->arg]]));
+		break;
+	case IT_COLUMN:
+		snprintf(val, size, "[%s] %s", col_pos(c, it->arg) >= 0 ? "x" : " ", proc_sort_title((enum proc_sort)it->arg));
+		break;
+	}
+}
+
+static void setup_draw(struct ui *ui, void *p, int y0, int rows)
+{
+	struct setup *s = p;
+	char val[128];
+	const char *name;
+
+	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
+	draw_text(y0, 0, -1, draw_attr(COL_TITLE),
+		  _(" Setup   Up/Down choose, Space/Enter/Right change, Left back a value, [ ] or F7 F8 move, Esc done"));
+	int body = table_layout(&s->tab, y0 + 1, rows - 1, false), top = s->tab.top;
+	bool first_col = true;
+	for (int i = 0; i < s->n; i++) {
+		if (s->items[i].kind == IT_COLUMN && first_col) {
+			first_col = false;
+			if (i >= top && i - top < body)
+				draw_text(y0 + 1 + i - top, 1, 24, draw_attr(COL_GOOD) | A_BOLD, _("Columns (order)"));
+		}
+		if (i < top || i - top >= body)
+			continue;
+		int y = y0 + 1 + i - top, attr = i == s->tab.sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
+		describe(ui, &s->items[i], &name, val, sizeof(val));
+		/* the setting's name on the left, its value on the right, where
+		 * the selection bar is */
+		draw_text(y, 1, 24, draw_attr(COL_GOOD) | A_BOLD, name);
+		draw_blank(y, 26, 36, attr);
+		draw_text(y, 26, 36, attr, val);
+	}
+}
+
+static void changed(struct ui *ui)
+{
+	ui->cfg_gen++;
+	ui->dirty = true;
+}
+
+static void move_item(struct ui *ui, struct setup *s, int dir)
+{
+	struct pscope_config *c = &ui->cfg;
+	struct item *it = &s->items[s->tab.sel];
+
+	if (it->kind == IT_PANE) {
+		int a = it->arg, b = a + dir;
+		if (b < 0 || b >= CFG_NPANES)
+			return;
+		int t = c->pane_order[a];
+		c->pane_order[a] = c->pane_order[b];
+		c->pane_order[b] = t;
+		table_select(&s->tab, s->tab.sel + dir);
+	} else if (it->kind == IT_COLUMN) {
+		int a = col_pos(c, it->arg), b = a + dir;
+		if (a < 0 || b < 0 || b >= c->ncolumns)
+			return;
+		int t = c->columns[a];
+		c->columns[a] = c->columns[b];
+		c->columns[b] = t;
+		build(s, c);
+		table_set_count(&s->tab, s->n);
+		table_select(&s->tab, s->tab.sel + dir);
+	} else {
+		return;
+	}
+	changed(ui);
+}
+
+static void change(struct ui *ui, struct setup *s, int dir)
+{
+	struct pscope_config *c = &ui->cfg;
+	struct item *it = &s->items[s->tab.sel];
+
+	switch (it->kind) {
+	case IT_SORT:
+		c->sort_key = (c->sort_key + PSORT_COUNT + dir) % PSORT_COUNT;
+		c->sort_desc = proc_sort_desc_default((enum proc_sort)c->sort_key);
+		break;
+	case IT_DIR: c->sort_desc = !c->sort_desc; break;
+	case IT_TREE: c->tree = !c->tree; break;
+	case IT_HIDEK: c->hide_kthreads = !c->hide_kthreads; break;
+	case IT_HIDEU: c->hide_uthreads = !c->hide_uthreads; break;
+	case IT_DELAY: {
+		long d = ui->delay_tenths;
+		d += dir * (d < 10 || (d == 10 && dir < 0) ? 1 : 5);
+		ui_set_delay(ui, d);
+		c->delay_tenths = (int)ui->delay_tenths;
+		break;
+	}
+	case IT_THEME: {
+		int k = 0;
+		for (int i = 0; i < (int)ARRAY_SIZE(themes); i++)
+			if (!strcmp(c->theme, themes[i]))
+				k = i;
+		k = (k + (int)ARRAY_SIZE(themes) + dir) % (int)ARRAY_SIZE(themes);
+		snprintf(c->theme, sizeof(c->theme), "%s", themes[k]);
+		ui_apply_theme(ui);
+		break;
+	}
+	case IT_METER: c->meters ^= 1u << it->arg; break;
+	case IT_PANE: move_item(ui, s, dir); return;
+	case IT_COLUMN: {
+		int pos = col_pos(c, it->arg);
+		if (pos >= 0) {
+			if (c->ncolumns == 1) {
+				ui_message(ui, true, "%s", _("the list needs at least one column"));
+				return;
+			}
+			memmove(&c->columns[pos], &c->columns[pos + 1], (size_t)(c->ncolumns - pos - 1) * sizeof(int));
+			c->ncolumns--;
+		} else {
+			/* shown again: before COMMAND if that is last, else at the end */
+			int at = c->ncolumns;
+			if (at && c->columns[at - 1] == PSORT_COMMAND)
+				at--;
+			memmove(&c->columns[at + 1], &c->columns[at], (size_t)(c->ncolumns - at) * sizeof(int));
+			c->columns[at] = it->arg;
+			c->ncolumns++;
+		}
+		int col = it->arg;
+		build(s, c);
+		table_set_count(&s->tab, s->n);
+		for (int i = 0; i < s->n; i++) /* stay on that column */
+			if (s->items[i].kind == IT_COLUMN && s->items[i].arg == col)
+				table_select(&s->tab, i);
+		break;
+	}
+	}
+	changed(ui);
+}
+
+static bool setup_key(struct ui *ui, void *p, int ch)
+{
+	struct setup *s = p;
+
+	switch (ch) {
+	case ' ': case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: change(ui, s, +1); break;
+	case KEY_LEFT: change(ui, s, -1); break;
+	case '[': case KEY_F(7): move_item(ui, s, -1); break;
+	case ']': case KEY_F(8): move_item(ui, s, +1); break;
+	case 27: case 'q': case KEY_F(2): case KEY_F(10):
+		ui_pop(ui);
+		return true;
+	case KEY_F(1): case '?':
+		return false; /* the loop opens the help */
+	default:
+		table_key(&s->tab, ch, NULL, NULL); /* moving: arrows, pages, mouse */
+		break;
+	}
+	return true;
+}
+
+static void setup_destroy(void *p)
+{
+	struct setup *s = p;
+	table_free(&s->tab);
+	free(s);
+}
+
+static const struct ui_fkey setup_fkeys[] = {
+	{ "Space", N_("Change") }, { "F7", N_("MoveUp") }, { "F8", N_("MoveDn") }, { "Esc", N_("Done") }, { NULL, NULL },
+};
+
+static const struct screen_ops setup_ops = {
+	.name = "Setup",
+	.help = "setup",
+	.fkeys = setup_fkeys,
+	.draw = setup_draw,
+	.key = setup_key,
+	.destroy = setup_destroy,
+};
+
+void screen_setup_open(struct ui *ui)
+{
+	struct setup *s = calloc(1, sizeof(*s));
+	if (!s)
+		return;
+	build(s, &ui->cfg);
+	table_init(&s->tab, NULL, 0, 0, false);
+	table_set_count(&s->tab, s->n);
+	ui_push(ui, &setup_ops, s);
+}

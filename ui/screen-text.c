@@ -1,0 +1,117 @@
+/* A text shown whole: wrapped at the screen width, scrolled with the
+ * arrows (the environment of a process, its whole command line). */
+#include "uipriv.h"
+#include "draw.h"
+#include "i18n.h"
+#include "table.h"
+
+#define NCURSES_WIDECHAR 1
+#include <ncursesw/curses.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct text_state {
+	char *text;
+	char **lines;              /* the text's own lines (NUL-separated) */
+	int nlines;
+	struct table view;         /* rows: the screen rows after wrapping */
+	char title[160];
+};
+
+/* Screen rows line i takes at width w. */
+static int wrapped(const char *l, int w)
+{
+	int dw = draw_width(l);
+	return dw <= w ? 1 : (dw + w - 1) / w;
+}
+
+static int total_rows(struct text_state *t, int w)
+{
+	int n = 0;
+	for (int i = 0; i < t->nlines; i++)
+		n += wrapped(t->lines[i], w);
+	return n;
+}
+
+static void text_draw(struct ui *ui, void *p, int y0, int rows)
+{
+	struct text_state *t = p;
+	int w = draw_cols() > 1 ? draw_cols() - 1 : 1, row = 0;
+	(void)ui;
+
+	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
+	draw_text(y0, 0, -1, draw_attr(COL_TITLE), t->title);
+	table_set_count(&t->view, total_rows(t, w)); /* the width may have changed */
+	int body = table_layout(&t->view, y0 + 1, rows - 1, false);
+	for (int i = 0; i < t->nlines && row - t->view.top < body; i++) {
+		int n = wrapped(t->lines[i], w);
+		for (int k = 0; k < n; k++, row++)
+			if (row >= t->view.top && row - t->view.top < body)
+				draw_text_skip(y0 + 1 + row - t->view.top, 0, w, draw_attr(COL_NORMAL), t->lines[i], k * w);
+	}
+}
+
+static bool text_key(struct ui *ui, void *p, int ch)
+{
+	struct text_state *t = p;
+
+	switch (ch) {
+	case 'q': case 27: case KEY_F(10): case KEY_LEFT: case 'w': case 'e':
+		ui_pop(ui);
+		return true;
+	default:
+		table_key(&t->view, ch, NULL, NULL);
+		return true; /* modal: other keys do nothing */
+	}
+}
+
+static void text_destroy(void *p)
+{
+	struct text_state *t = p;
+	table_free(&t->view);
+	free(t->lines);
+	free(t->text);
+	free(t);
+}
+
+static const struct ui_fkey text_fkeys[] = { { "Esc", N_("Back") }, { NULL, NULL } };
+
+static const struct screen_ops text_ops = {
+	.name = "Text",
+	.help = "help",
+	.fkeys = text_fkeys,
+	.draw = text_draw,
+	.key = text_key,
+	.destroy = text_destroy,
+};
+
+void screen_text_open(struct ui *ui, const char *title, const char *text)
+{
+	struct text_state *t = calloc(1, sizeof(*t));
+
+	if (!t || !(t->text = strdup(text ? text : ""))) {
+		free(t);
+		ui_message(ui, true, "%s", _("out of memory"));
+		return;
+	}
+	snprintf(t->title, sizeof(t->title), "%s", title);
+	for (char *p = t->text; *p; p++)
+		t->nlines += *p == '\n';
+	t->nlines++;
+	t->lines = calloc((size_t)t->nlines, sizeof(char *));
+	if (!t->lines) {
+		text_destroy(t);
+		return;
+	}
+	int n = 0;
+	for (char *p = t->text; p && n < t->nlines;) {
+		t->lines[n++] = p;
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		p = nl ? nl + 1 : NULL;
+	}
+	t->nlines = n;
+	table_init_plain(&t->view);
+	ui_push(ui, &text_ops, t);
+}

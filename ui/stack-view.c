@@ -1,0 +1,235 @@
+/* The body of a stack dump (stack-view.h). */
+#include "stack-view.h"
+#include "draw.h"
+#include "stack/stack.h"
+#include "core/read.h"
+
+#define NCURSES_WIDECHAR 1
+#include <ncursesw/curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- layout: one row per line of the body ---- */
+
+enum row_kind { ROW_CYCLE, ROW_EDGE, ROW_BLANK, ROW_GROUP, ROW_THREAD, ROW_FRAME, ROW_INLINE };
+
+struct row {
+	enum row_kind kind;
+	int group;
+	size_t a, b;         /* thread index / cycle, edge / frame, inline */
+};
+
+static int layout(struct stack_view *s, struct row *rows, int max)
+{
+	const struct stk_dump *d = s->d;
+	int n = 0;
+#define ADD(k, g, x, y)                                                        \
+	do {                                                                   \
+		if (rows && n < max)                                           \
+			rows[n] = (struct row){ (k), (g), (x), (y) };          \
+		n++;                                                           \
+	} while (0)
+
+	for (size_t c = 0; c < d->n_cycles; c++) {
+		ADD(ROW_CYCLE, -1, c, 0);
+		for (size_t e = 0; e < d->cycles[c].n; e++)
+			ADD(ROW_EDGE, -1, c, e);
+		ADD(ROW_BLANK, -1, 0, 0);
+	}
+	for (size_t g = 0; g < d->n_groups; g++) {
+		const struct stk_group *gr = &d->groups[g];
+		ADD(ROW_GROUP, (int)g, gr->members[0], 0);
+		if (!s->open || !s->open[g])
+			continue;
+		for (size_t k = 0; k < gr->n; k++)
+			ADD(ROW_THREAD, (int)g, gr->members[k], 0);
+		const struct stk_thread *t = &d->threads[gr->members[0]];
+		for (size_t f = 0; f < t->n_frames; f++) {
+			const struct sym_info *sym = t->frames[f].sym;
+			if (s->inlines && sym)
+				for (size_t i = 0; i < sym->n_inl; i++)
+					ADD(ROW_INLINE, (int)g, f, i);
+			ADD(ROW_FRAME, (int)g, f, 0);
+		}
+	}
+#undef ADD
+	return n;
+}
+
+static const char *thread_name(const struct stk_dump *d, pid_t tid)
+{
+	for (size_t i = 0; i < d->n_threads; i++)
+		if (d->threads[i].tid == tid)
+			return d->threads[i].name;
+	return "";
+}
+
+static void draw_row(struct stack_view *s, const struct row *r, int y, bool selected)
+{
+	const struct stk_dump *d = s->d;
+	int base = selected ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
+	char chain[1024];
+
+	draw_blank(y, 0, -1, base);
+	switch (r->kind) {
+	case ROW_CYCLE:
+		if (d->cycles[r->a].n == 1)
+			draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
+				  "DEADLOCK: a thread waits for a lock it holds itself");
+		else
+			draw_textf(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
+				   "DEADLOCK: %zu threads wait for each other", d->cycles[r->a].n);
+		break;
+	case ROW_EDGE: {
+		const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
+		const struct sym_info *fs = e->frame ? e->frame->sym : NULL;
+		char lock[600];
+		snprintf(lock, sizeof(lock), "0x%llx%s%s%s", (unsigned long long)e->lock_addr,
+			 e->lock_name ? " (" : "", e->lock_name ? e->lock_name : "", e->lock_name ? ")" : "");
+		draw_textf(y, 2, -1, selected ? base : draw_attr(COL_ERROR),
+			   "TID %d \"%s\" waits for lock %s held by TID %d, in %s+0x%llx", (int)e->tid,
+			   thread_name(d, e->tid), lock, (int)e->waits_for_tid, fs && fs->function ? fs->function : "??",
+			   (unsigned long long)(fs ? fs->offset : 0));
+		break;
+	}
+	case ROW_BLANK:
+		break;
+	case ROW_GROUP: {
+		const struct stk_group *g = &d->groups[r->group];
+		const struct stk_thread *t = &d->threads[r->a];
+		int x = draw_text(y, 0, -1, base | A_BOLD, s->open && s->open[r->group] ? "[-] " : "[+] ");
+		if (t->skipped) {
+			draw_textf(y, x, -1, selected ? base : draw_attr(COL_WARN), "TID %d \"%s\": not stopped: %s",
+				   (int)t->tid, t->name, t->skipped);
+			break;
+		}
+		stk_chain(t, chain, sizeof(chain));
+		if (g->n > 1)
+			x += draw_textf(y, x, -1, base | A_BOLD, "%zu threads: ", g->n);
+		else
+			x += draw_textf(y, x, -1, base | A_BOLD, "TID %d \"%s\": ", (int)t->tid, t->name);
+		draw_text(y, x, -1, base, chain);
+		break;
+	}
+	case ROW_THREAD: {
+		const struct stk_thread *t = &d->threads[r->a];
+		int x = 4 + draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), "TID %-7d %-16s %c  %-16s wchan %s",
+				       (int)t->tid, t->name, t->state ? t->state : '?', t->syscall,
+				       t->wchan[0] ? t->wchan : "-");
+		if (t->signal) {
+			const char *sn = core_signal_name(t->signal);
+			draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), "  received %s",
+				   sn ? sn : "a signal");
+		}
+		break;
+	}
+	case ROW_FRAME:
+	case ROW_INLINE: {
+		const struct stk_thread *t = &d->threads[d->groups[r->group].members[0]];
+		const struct stk_frame *f = &t->frames[r->a];
+		const struct sym_info *sym = f->sym;
+		const char *mod = sym && sym->module ? sym->module : "?";
+		int x = draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->a, (unsigned long long)f->pc) + 6;
+		const char *file = NULL;
+		int line = 0;
+		if (r->kind == ROW_INLINE) {
+			const struct sym_inline *in = &sym->inl[r->b];
+			x += draw_textf(y, x, -1, base | A_BOLD, "%s", in->function ? in->function : "??");
+			x += draw_text(y, x, -1, selected ? base : draw_attr(COL_DIM), " (inlined)");
+			file = in->file;
+			line = in->line;
+		} else {
+			if (sym && !(sym->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON)))
+				x += draw_textf(y, x, -1, base | A_BOLD, "%s+0x%llx", sym->function,
+						(unsigned long long)sym->offset);
+			else
+				x += draw_text(y, x, -1, base, sym ? sym->function : "??");
+			/* The line in the named function, as gdb shows it. */
+			file = sym ? sym->file : NULL;
+			line = sym ? sym->line : 0;
+		}
+		x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), "  (%s)%s", mod, f->by_fp ? " fp" : "");
+		if (s->show_lines && file)
+			draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), "  %s:%d", file, line);
+		break;
+	}
+	}
+}
+
+static void toggle_at_sel(struct stack_view *s, int mode /* 0 toggle, 1 open, -1 close */)
+{
+	int n = layout(s, NULL, 0);
+	struct row *rv = calloc((size_t)n + 1, sizeof(*rv));
+	if (!rv)
+		return;
+	layout(s, rv, n);
+	int sel = s->tab.sel;
+	if (s->open && sel >= 0 && sel < n && rv[sel].group >= 0) {
+		int g = rv[sel].group;
+		s->open[g] = mode == 0 ? !s->open[g] : mode > 0;
+		/* Keep the cursor on the group's header. */
+		for (int i = 0; i < n; i++)
+			if (rv[i].kind == ROW_GROUP && rv[i].group == g)
+				table_select(&s->tab, i);
+	}
+	free(rv);
+}
+
+void stack_view_set(struct stack_view *s, struct stk_dump *d)
+{
+	stk_dump_free(s->d);
+	free(s->open);
+	s->d = d;
+	s->open = calloc(d->n_groups + 1, sizeof(bool));
+	/* A few groups: show them all open; many: let the user pick. */
+	for (size_t g = 0; s->open && g < d->n_groups; g++)
+		s->open[g] = d->n_groups <= 4;
+	table_init(&s->tab, NULL, 0, 0, false);
+}
+
+void stack_view_draw(struct stack_view *s, int y0, int rows)
+{
+	int n = layout(s, NULL, 0);
+	struct row *rv = calloc((size_t)n + 1, sizeof(*rv));
+	if (!rv)
+		return;
+	layout(s, rv, n);
+	table_set_count(&s->tab, n);
+	int body = table_layout(&s->tab, y0, rows, false);
+	for (int i = 0; i < body && s->tab.top + i < n; i++)
+		draw_row(s, &rv[s->tab.top + i], y0 + i, s->tab.top + i == s->tab.sel);
+	free(rv);
+}
+
+bool stack_view_key(struct stack_view *s, int ch)
+{
+	switch (ch) {
+	case '\n': case '\r': case KEY_ENTER: if (s->d) toggle_at_sel(s, 0); break;
+	case KEY_RIGHT: case '+': if (s->d) toggle_at_sel(s, 1); break;
+	case '-': if (s->d) toggle_at_sel(s, -1); break;
+	case 'e': case '*':
+		if (s->d && s->open) {
+			bool any_closed = false;
+			for (size_t g = 0; g < s->d->n_groups; g++)
+				any_closed |= !s->open[g];
+			for (size_t g = 0; g < s->d->n_groups; g++)
+				s->open[g] = any_closed;
+		}
+		break;
+	case 'l': s->show_lines = !s->show_lines; break;
+	case 'i': s->inlines = !s->inlines; break;
+	default:
+		return table_key(&s->tab, ch, NULL, NULL) != TABLE_KEY_NONE;
+	}
+	return true;
+}
+
+void stack_view_free(struct stack_view *s)
+{
+	stk_dump_free(s->d);
+	free(s->open);
+	table_free(&s->tab);
+	s->d = NULL;
+	s->open = NULL;
+}

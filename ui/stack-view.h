@@ -1,0 +1,28 @@
+/* The body of a stack dump, shared by the live Stacks screen and a core's
+ * screen: deadlock cycles at the top, then groups of threads with
+ * identical stacks that expand to their threads and frames. */
+#ifndef PS_UI_STACK_VIEW_H
+#define PS_UI_STACK_VIEW_H
+
+#include <stdbool.h>
+
+#include "table.h"
+
+struct stk_dump;
+
+struct stack_view {
+	struct stk_dump *d;  /* owned */
+	bool *open;          /* per group: expanded */
+	bool show_lines, inlines; /* l: file:line, i: inlined calls */
+	struct table tab;    /* rows: the lines of the layout */
+};
+
+/* Take d (owned from now on; the previous dump is freed). */
+void stack_view_set(struct stack_view *v, struct stk_dump *d);
+/* The body in rows [y0, y0 + rows). */
+void stack_view_draw(struct stack_view *v, int y0, int rows);
+/* Enter/+/-/e expand, l file:line, i inlines, and the list keys. */
+bool stack_view_key(struct stack_view *v, int ch);
+void stack_view_free(struct stack_view *v);
+
+#endif
