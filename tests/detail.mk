@@ -18,3 +18,5 @@ tests_targets_detail_many_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_detail_many_LDFLAGS = $(TARGET_LDFLAGS)
 BENCHES += tests/bench/detail.sh
 EXTRA_DIST += tests/bench/detail.sh
+TESTS += tests/e2e/detail-search.sh
+EXTRA_DIST += tests/e2e/detail-search.sh

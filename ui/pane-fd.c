@@ -277,6 +277,12 @@ static bool fd_key(void *st, const struct pane_ctx *c, int ch, int rows)
 	return true;
 }
 
+static bool fd_search(void *st, const char *text, int dir, bool again)
+{
+	struct fd_pane *p = st;
+	return table_search_cells(&p->tab, p->tab.sel + (again ? dir : 0), dir, text, p, fd_cell);
+}
+
 const struct pane_ops pane_fd = {
 	.desc = &pane_desc_fd,
 	.create = fd_create,
@@ -284,4 +290,5 @@ const struct pane_ops pane_fd = {
 	.update = fd_refresh,
 	.draw = fd_draw,
 	.on_key = fd_key,
+	.search = fd_search,
 };

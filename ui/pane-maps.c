@@ -242,6 +242,13 @@ static bool maps_key(void *st, const struct pane_ctx *c, int ch, int rows)
 	return table_key(&p->list, ch, p, maps_cmp);
 }
 
+static bool maps_search(void *st, const char *text, int dir, bool again)
+{
+	struct maps_pane *p = st;
+	struct table *t = p->aggregate ? &p->files : &p->list;
+	return table_search_cells(t, t->sel + (again ? dir : 0), dir, text, p, p->aggregate ? agg_cell : list_cell);
+}
+
 const struct pane_ops pane_maps = {
 	.desc = &pane_desc_maps,
 	.create = maps_create,
@@ -249,4 +256,5 @@ const struct pane_ops pane_maps = {
 	.update = maps_refresh,
 	.draw = maps_draw,
 	.on_key = maps_key,
+	.search = maps_search,
 };

@@ -148,6 +148,12 @@ static bool threads_key(void *st, const struct pane_ctx *c, int ch, int rows)
 	return table_key(&p->tab, ch, p, threads_cmp);
 }
 
+static bool threads_search(void *st, const char *text, int dir, bool again)
+{
+	struct threads_pane *p = st;
+	return table_search_cells(&p->tab, p->tab.sel + (again ? dir : 0), dir, text, p, threads_cell);
+}
+
 const struct pane_ops pane_threads = {
 	.desc = &pane_desc_threads,
 	.create = threads_create,
@@ -155,4 +161,5 @@ const struct pane_ops pane_threads = {
 	.update = threads_refresh,
 	.draw = threads_draw,
 	.on_key = threads_key,
+	.search = threads_search,
 };

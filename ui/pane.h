@@ -50,6 +50,10 @@ struct pane_ops {
 	void (*draw)(void *st, const struct pane_ctx *c, int y0, int rows);
 	/* Pane keys (sort, toggles, scrolling). true when handled. */
 	bool (*on_key)(void *st, const struct pane_ctx *c, int ch, int rows);
+	/* '/' and n: select the next row (dir +1/-1 from the selection, or
+	 * from it when again is false) whose text holds text; false when none
+	 * does. NULL: the pane has nothing to search. */
+	bool (*search)(void *st, const char *text, int dir, bool again);
 };
 
 extern const struct pane_ops pane_status, pane_fd, pane_maps, pane_mem, pane_threads;

@@ -129,6 +129,13 @@ static int draw_header(struct coreread *s, int y)
 
 /* ---- 3 Files: the warnings, then each file and its build-id check ---- */
 
+static void hex_id(const unsigned char *id, size_t n, char *out)
+{
+	for (size_t i = 0; i < n && i < 64; i++)
+		snprintf(out + 2 * i, 3, "%02x", id[i]);
+	out[n < 64 ? 2 * n : 128] = '\0';
+}
+
 static int files_lines(const struct core *c, char (*out)[1024], int *attr, int max)
 {
 	int n = 0;
@@ -142,12 +149,26 @@ static int files_lines(const struct core *c, char (*out)[1024], int *attr, int m
 		const struct core_module *m = &c->mods[i];
 		static const char *const st[] = { N_("ok"), N_("no build-id"), N_("MISMATCH"), N_("missing"), N_("memory") };
 		const char *why = core_module_problem(m, buf, sizeof(buf));
-		snprintf(out[n], sizeof(out[n]), "%-12s %012llx  %s%s%s%s", _(st[m->status]), (unsigned long long)m->base,
+		snprintf(out[n], sizeof(out[n]), "%-12s %012llx  %s%s%s", _(st[m->status]), (unsigned long long)m->base,
 			 m->path, m->disk_path && strcmp(m->disk_path, m->path) ? "  <- " : "",
-			 m->disk_path && strcmp(m->disk_path, m->path) ? m->disk_path : "", why ? "" : "");
+			 m->disk_path && strcmp(m->disk_path, m->path) ? m->disk_path : "");
 		attr[n] = m->status == CORE_MOD_MISMATCH || m->status == CORE_MOD_MISSING ? draw_attr(COL_ERROR)
 			  : m->status == CORE_MOD_OK				   ? draw_attr(COL_GOOD)
 										   : draw_attr(COL_DIM);
+		if (why && n + 1 < max) {
+			/* Why, and for a mismatch the two build-ids. */
+			n++;
+			snprintf(out[n], sizeof(out[n]), "             %s", why);
+			attr[n] = draw_attr(COL_DIM);
+			if (m->status == CORE_MOD_MISMATCH && n + 1 < max) {
+				char a[129], b[129];
+				hex_id(m->id_core, m->id_core_len, a);
+				hex_id(m->id_disk, m->id_disk_len, b);
+				n++;
+				snprintf(out[n], sizeof(out[n]), _("             build-id mapped %s, on disk %s"), a, b);
+				attr[n] = draw_attr(COL_DIM);
+			}
+		}
 	}
 	return n;
 }
@@ -155,7 +176,7 @@ static int files_lines(const struct core *c, char (*out)[1024], int *attr, int m
 static void draw_files(struct coreread *s, int y0, int rows)
 {
 	const struct core *c = s->cv->core;
-	int max = (int)(c->info.n_warnings + c->n_mods) + 1;
+	int max = (int)(c->info.n_warnings + 3 * c->n_mods) + 1;
 	char (*lines)[1024] = calloc((size_t)max, sizeof(*lines));
 	int *attr = calloc((size_t)max, sizeof(int));
 

@@ -5,6 +5,7 @@
 #include "uipriv.h"
 #include "doors.h"
 #include "draw.h"
+#include "i18n.h"
 #include "pane.h"
 #include "util.h"
 
@@ -41,7 +42,25 @@ struct detail {
 	bool frozen;
 	char frozen_msg[256];
 	int body_rows;                 /* rows the pane got at the last draw */
+	char search[64];               /* '/': the last text searched */
+	int tab_y, tab_x[NPANES + 1];  /* the tab bar of the last draw, for a click */
 };
+
+/* '/' asks for a text, F3 / Shift-F3 find the next / previous row of the
+ * pane that holds it. */
+static void search_pane(struct detail *d, struct ui *ui, int dir, bool again)
+{
+	const struct pane_ops *p = d->panes[d->cur];
+
+	if (!p->search) {
+		ui_message(ui, false, _("the %s pane is text: scroll it with the arrows"), p->desc->title);
+		return;
+	}
+	if (!again && !ui_prompt(ui, _("Search: "), d->search, sizeof(d->search)))
+		return;
+	if (d->search[0] && !p->search(d->pst[d->cur], d->search, dir, again))
+		ui_message(ui, true, _("not found: %s"), d->search);
+}
 
 static void fill_ctx(struct detail *d, struct ui *ui, struct pane_ctx *c)
 {
@@ -184,11 +203,14 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 	}
 	if (y - y0 < rows) {
 		x = 0;
+		d->tab_y = y;
 		for (int k = 0; k < NPANES; k++) {
 			int attr = k == d->cur ? (int)(draw_attr(COL_SELECT) | A_BOLD) : draw_attr(COL_NORMAL);
+			d->tab_x[k] = x;
 			x += draw_textf(y, x, -1, attr, " %d %s ", k + 1, d->panes[k]->desc->title);
 			x += draw_text(y, x, -1, draw_attr(COL_DIM), "|");
 		}
+		d->tab_x[NPANES] = x;
 		draw_text(y, x, -1, draw_attr(COL_DIM), " Tab/Shift-Tab or 1-5 switch");
 		y++;
 	}
@@ -235,6 +257,23 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 		screen_help_open(ui, d->panes[d->cur]->desc->help, d->panes[d->cur]->desc->title);
 		return true;
 	case 27: return false; /* the loop pops the screen */
+	case '/': search_pane(d, ui, +1, false); return true;
+	case KEY_MOUSE: {
+		/* A click on a tab switches to it; the rest goes to the pane. */
+		MEVENT ev;
+		if (getmouse(&ev) != OK)
+			return true;
+		if (ev.y == d->tab_y && (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))) {
+			for (int k = 0; k < NPANES; k++)
+				if (ev.x >= d->tab_x[k] && ev.x < d->tab_x[k + 1])
+					switch_pane(d, ui, k);
+			return true;
+		}
+		ungetmouse(&ev); /* for the pane's list */
+		break;
+	}
+	case KEY_F(3): search_pane(d, ui, +1, d->search[0] != '\0'); return true;
+	case KEY_F(15): search_pane(d, ui, -1, d->search[0] != '\0'); return true;
 	case KEY_F(5): case 12:
 		refresh_info(d);
 		refresh_pane(d, ui, true);

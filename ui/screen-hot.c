@@ -3,6 +3,7 @@
  * newest one (or the frozen one) and computes its table from it. */
 #include "uipriv.h"
 #include "draw.h"
+#include "hot-rel.h"
 #include "table.h"
 #include "doors.h"
 #include "i18n.h"
@@ -39,56 +40,10 @@ struct hot_state {
 	bool view_stale;
 	struct table tab;              /* rows: view.rows[] in the view's order */
 	unsigned sel_func;             /* keeps the selection across refreshes */
-	/* callers/callees of one function */
-	bool rel;
-	unsigned rel_func;
-	struct samp_rel *callers, *callees;
-	unsigned ncallers, ncallees;
-	struct table rel_tab;          /* lines: callers, a blank, callees */
+	struct hot_rel rel;            /* callers/callees of one function */
 	struct ps_error err;
 	bool have_err;
 };
-
-static void rel_free(struct hot_state *h)
-{
-	free(h->callers);
-	free(h->callees);
-	h->callers = h->callees = NULL;
-	h->ncallers = h->ncallees = 0;
-}
-
-/* The callers/callees view is a list of lines: the "Callers" title, the
- * callers, a blank, the "Callees" title, the callees. */
-static void rel_lines(struct hot_state *h)
-{
-	table_set_count(&h->rel_tab, (int)(h->ncallers + h->ncallees) + 3);
-}
-
-/* The function on line i of that view; -1 for a title or the blank. */
-static long rel_func_at(const struct hot_state *h, int i)
-{
-	int nc = (int)h->ncallers;
-
-	if (i >= 1 && i <= nc)
-		return h->callers[i - 1].func;
-	if (i >= nc + 3 && i < nc + 3 + (int)h->ncallees)
-		return h->callees[i - nc - 3].func;
-	return -1;
-}
-
-/* Only functions are selected: step off a title or the blank in direction
- * dir (or back the other way at the end). */
-static void rel_step(struct hot_state *h, int dir)
-{
-	struct table *t = &h->rel_tab;
-
-	for (int pass = 0; pass < 2; pass++, dir = -dir)
-		for (int i = t->sel; i >= 0 && i < t->n; i += dir)
-			if (rel_func_at(h, i) >= 0) {
-				table_select(t, i);
-				return;
-			}
-}
 
 /* Keep the selection on a row and remember which function it is. */
 static void clamp_sel(struct hot_state *h)
@@ -113,13 +68,7 @@ static void refresh_view(struct hot_state *h)
 			break;
 		}
 	clamp_sel(h);
-	if (h->rel) {
-		rel_free(h);
-		samp_view_relations(h->shown, h->win, h->tid, h->rel_func, &h->callers, &h->ncallers, &h->callees,
-				    &h->ncallees);
-		rel_lines(h);
-		rel_step(h, 1);
-	}
+	hot_rel_refresh(&h->rel, h->shown, h->win, h->tid);
 }
 
 static const char *spark_chars(void)
@@ -263,41 +212,14 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 
 static void draw_rel(struct hot_state *h, int y0, int rows)
 {
-	const struct samp_snapshot *s = h->shown;
-	const struct samp_func *f = &s->funcs[h->rel_func];
 	unsigned long total = 0, self = 0;
 
 	for (unsigned i = 0; i < h->view.nrows; i++)
-		if (h->view.rows[i].func == h->rel_func) {
+		if (h->view.rows[i].func == h->rel.func) {
 			total = h->view.rows[i].total;
 			self = h->view.rows[i].self;
 		}
-	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
-	draw_textf(y0, 0, -1, draw_attr(COL_HEADER), " %s (%s): in %lu samples, %lu of them its own (Enter: follow, Esc: back)",
-		   f->name, samp_module_short(f->module), total, self);
-	/* Lines: "Callers" header, callers, blank, "Callees" header, callees. */
-	int body = table_layout(&h->rel_tab, y0, rows, true), line = 0, top = h->rel_tab.top;
-	for (int part = 0; part < 2; part++) {
-		const struct samp_rel *l = part ? h->callees : h->callers;
-		unsigned nl = part ? h->ncallees : h->ncallers;
-		int y = y0 + 1 + line - top;
-		if (line >= top && line < top + body)
-			draw_textf(y, 0, -1, draw_attr(COL_GOOD) | A_BOLD, " %s%s", part ? "Callees (called by it)" : "Callers (calling it)",
-				   nl ? "" : ": none sampled");
-		line++;
-		for (unsigned i = 0; i < nl; i++, line++) {
-			if (line < top || line >= top + body)
-				continue;
-			int attr = line == h->rel_tab.sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
-			const struct samp_func *g = &s->funcs[l[i].func];
-			y = y0 + 1 + line - top;
-			draw_blank(y, 0, -1, attr);
-			const char *mod = samp_module_short(g->module);
-			draw_textf(y, 0, -1, attr, mod[0] == '[' ? "   %6.1f%% %8lu  %s  %s" : "   %6.1f%% %8lu  %s  [%s]",
-				   total ? 100.0 * (double)l[i].samples / (double)total : 0.0, l[i].samples, g->name, mod);
-		}
-		line++;
-	}
+	hot_rel_draw(&h->rel, h->shown, total, self, y0, rows);
 }
 
 /* Draw text (ASCII sentences of ours and the kernel's) from column 3,
@@ -357,7 +279,7 @@ static void hot_draw(struct ui *ui, void *p, int y0, int rows)
 	}
 	if (rows <= 4)
 		return;
-	if (h->rel)
+	if (h->rel.open)
 		draw_rel(h, y0 + 3, rows - 3);
 	else
 		draw_table(h, y0 + 3, rows - 3);
@@ -441,46 +363,19 @@ static void change_freq(struct ui *ui, struct hot_state *h, int dir)
 		   h->running ? "" : " (sampling has stopped)");
 }
 
-static void open_rel(struct hot_state *h, unsigned func)
-{
-	h->rel = true;
-	h->rel_func = func;
-	rel_free(h);
-	samp_view_relations(h->shown, h->win, h->tid, func, &h->callers, &h->ncallers, &h->callees, &h->ncallees);
-	rel_lines(h);
-	table_select(&h->rel_tab, 0);
-	rel_step(h, 1);
-}
-
 static bool hot_key(struct ui *ui, void *p, int ch)
 {
 	struct hot_state *h = p;
 
 	refresh_view(h);
-	if (h->rel && h->shown) {
-		int before = h->rel_tab.sel;
-		long f = rel_func_at(h, before);
-		switch (ch) {
-		case '\n': case '\r': case KEY_ENTER:
-			if (f >= 0)
-				open_rel(h, (unsigned)f);
-			return true;
-		case 27: case KEY_LEFT: case KEY_BACKSPACE:
-			h->rel = false;
-			rel_free(h);
-			return true;
-		default:
-			if (table_key(&h->rel_tab, ch, NULL, NULL)) {
-				rel_step(h, h->rel_tab.sel < before ? -1 : 1);
-				return true;
-			}
-			break; /* the table's other keys below work here too */
-		}
-	}
+	/* The callers/callees view takes its keys first; the screen's other
+	 * keys work there too. */
+	if (h->rel.open && h->shown && hot_rel_key(&h->rel, ch, h->shown, h->win, h->tid))
+		return true;
 	switch (ch) {
 	case '\n': case '\r': case KEY_ENTER:
 		if (h->view.nrows)
-			open_rel(h, h->view.rows[h->tab.sel].func);
+			hot_rel_open(&h->rel, h->shown, h->win, h->tid, h->view.rows[h->tab.sel].func);
 		return true;
 	case ' ':
 		h->frozen = !h->frozen;
@@ -580,7 +475,7 @@ static void hot_destroy(void *p)
 	}
 	samp_ctl_put(h->ctl);
 	samp_view_free(&h->view);
-	rel_free(h);
+	hot_rel_close(&h->rel);
 	samp_snapshot_free(h->shown);
 	samp_snapshot_free(h->pending);
 	free(h);
@@ -622,7 +517,7 @@ void screen_hot_open(struct ui *ui, const struct target_id *id)
 	h->show_src = true;
 	h->sel_func = UINT32_MAX; /* nothing chosen yet: the top row */
 	table_init(&h->tab, NULL, 0, 0, false);
-	table_init(&h->rel_tab, NULL, 0, 0, false);
+	hot_rel_init(&h->rel);
 	h->ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
 	if (!h->ctl) {
 		free(h);

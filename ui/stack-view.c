@@ -1,6 +1,7 @@
 /* The body of a stack dump (stack-view.h). */
 #include "stack-view.h"
 #include "draw.h"
+#include "i18n.h"
 #include "stack/stack.h"
 #include "core/read.h"
 
@@ -12,7 +13,7 @@
 
 /* ---- layout: one row per line of the body ---- */
 
-enum row_kind { ROW_CYCLE, ROW_EDGE, ROW_BLANK, ROW_GROUP, ROW_THREAD, ROW_FRAME, ROW_INLINE };
+enum row_kind { ROW_CYCLE, ROW_EDGE, ROW_BLANK, ROW_GROUP, ROW_TIDS, ROW_THREAD, ROW_FRAME, ROW_INLINE };
 
 struct row {
 	enum row_kind kind;
@@ -42,8 +43,7 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 		ADD(ROW_GROUP, (int)g, gr->members[0], 0);
 		if (!s->open || !s->open[g])
 			continue;
-		for (size_t k = 0; k < gr->n; k++)
-			ADD(ROW_THREAD, (int)g, gr->members[k], 0);
+		/* The frames first, then the threads: a count that expands. */
 		const struct stk_thread *t = &d->threads[gr->members[0]];
 		for (size_t f = 0; f < t->n_frames; f++) {
 			const struct sym_info *sym = t->frames[f].sym;
@@ -52,6 +52,11 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 					ADD(ROW_INLINE, (int)g, f, i);
 			ADD(ROW_FRAME, (int)g, f, 0);
 		}
+		if (gr->n > 1)
+			ADD(ROW_TIDS, (int)g, gr->members[0], 0);
+		if (gr->n == 1 || (s->tids_open && s->tids_open[g]))
+			for (size_t k = 0; k < gr->n; k++)
+				ADD(ROW_THREAD, (int)g, gr->members[k], 0);
 	}
 #undef ADD
 	return n;
@@ -109,7 +114,21 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 			x += draw_textf(y, x, -1, base | A_BOLD, "%zu threads: ", g->n);
 		else
 			x += draw_textf(y, x, -1, base | A_BOLD, "TID %d \"%s\": ", (int)t->tid, t->name);
+		size_t behind = 0;
+		for (size_t k = 0; k < g->n; k++)
+			behind += d->threads[g->members[k]].behind_cycle != 0;
+		if (behind)
+			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
+					behind == g->n ? _("[blocked behind the deadlock] ") : _("[%zu blocked behind the deadlock] "),
+					behind);
 		draw_text(y, x, -1, base, chain);
+		break;
+	}
+	case ROW_TIDS: {
+		const struct stk_group *g = &d->groups[r->group];
+		bool open = s->tids_open && s->tids_open[r->group];
+		draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), _("%s %zu threads with this stack (Enter: %s them)"),
+			   open ? "[-]" : "[+]", g->n, open ? _("hide") : _("list"));
 		break;
 	}
 	case ROW_THREAD: {
@@ -119,9 +138,13 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 				       t->wchan[0] ? t->wchan : "-");
 		if (t->signal) {
 			const char *sn = core_signal_name(t->signal);
-			draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), "  received %s",
-				   sn ? sn : "a signal");
+			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), "  received %s",
+					sn ? sn : "a signal");
 		}
+		if (t->behind_cycle)
+			draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
+				   _("  blocked behind deadlock %d (lock 0x%llx held by TID %d)"), t->behind_cycle,
+				   (unsigned long long)t->wait_lock, (int)t->waits_for);
 		break;
 	}
 	case ROW_FRAME:
@@ -130,7 +153,9 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		const struct stk_frame *f = &t->frames[r->a];
 		const struct sym_info *sym = f->sym;
 		const char *mod = sym && sym->module ? sym->module : "?";
-		int x = draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->a, (unsigned long long)f->pc) + 6;
+		/* numbered once: an inlined call shares its frame's number, shown on the frame */
+		int x = r->kind == ROW_INLINE ? draw_textf(y, 6, -1, base, "     0x%012llx ", (unsigned long long)f->pc) + 6
+					      : draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->a, (unsigned long long)f->pc) + 6;
 		const char *file = NULL;
 		int line = 0;
 		if (r->kind == ROW_INLINE) {
@@ -165,7 +190,10 @@ static void toggle_at_sel(struct stack_view *s, int mode /* 0 toggle, 1 open, -1
 		return;
 	layout(s, rv, n);
 	int sel = s->tab.sel;
-	if (s->open && sel >= 0 && sel < n && rv[sel].group >= 0) {
+	if (s->tids_open && sel >= 0 && sel < n && rv[sel].kind == ROW_TIDS) {
+		int g = rv[sel].group;
+		s->tids_open[g] = mode == 0 ? !s->tids_open[g] : mode > 0;
+	} else if (s->open && sel >= 0 && sel < n && rv[sel].group >= 0) {
 		int g = rv[sel].group;
 		s->open[g] = mode == 0 ? !s->open[g] : mode > 0;
 		/* Keep the cursor on the group's header. */
@@ -180,8 +208,10 @@ void stack_view_set(struct stack_view *s, struct stk_dump *d)
 {
 	stk_dump_free(s->d);
 	free(s->open);
+	free(s->tids_open);
 	s->d = d;
 	s->open = calloc(d->n_groups + 1, sizeof(bool));
+	s->tids_open = calloc(d->n_groups + 1, sizeof(bool));
 	/* A few groups: show them all open; many: let the user pick. */
 	for (size_t g = 0; s->open && g < d->n_groups; g++)
 		s->open[g] = d->n_groups <= 4;
@@ -229,7 +259,9 @@ void stack_view_free(struct stack_view *s)
 {
 	stk_dump_free(s->d);
 	free(s->open);
+	free(s->tids_open);
 	table_free(&s->tab);
 	s->d = NULL;
 	s->open = NULL;
+	s->tids_open = NULL;
 }

@@ -1,6 +1,7 @@
 /* The body of a stack dump, shared by the live Stacks screen and a core's
  * screen: deadlock cycles at the top, then groups of threads with
- * identical stacks that expand to their threads and frames. */
+ * identical stacks that expand to their frames, then their threads as a
+ * count that expands on demand. */
 #ifndef PS_UI_STACK_VIEW_H
 #define PS_UI_STACK_VIEW_H
 
@@ -12,7 +13,8 @@ struct stk_dump;
 
 struct stack_view {
 	struct stk_dump *d;  /* owned */
-	bool *open;          /* per group: expanded */
+	bool *open;          /* per group: expanded (its frames) */
+	bool *tids_open;     /* per group: its threads listed, not only counted */
 	bool show_lines, inlines; /* l: file:line, i: inlined calls */
 	struct table tab;    /* rows: the lines of the layout */
 };

@@ -288,6 +288,27 @@ bool table_search(struct table *t, int start, int dir, const char *text, void *s
 	return false;
 }
 
+bool table_search_cells(struct table *t, int start, int dir, const char *text, void *st, table_cell_fn cell)
+{
+	int n = t->n;
+
+	if (!text[0] || !n)
+		return true;
+	for (int k = 0; k < n; k++) {
+		int i = ((start + dir * k) % n + n) % n;
+		for (int c = 0; c < t->ncols; c++) {
+			char buf[512];
+			buf[0] = '\0';
+			cell(st, table_row(t, i), c, buf, sizeof(buf));
+			if (strcasestr(buf, text)) {
+				table_select(t, i);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 void table_free(struct table *t)
 {
 	free(t->order);

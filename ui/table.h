@@ -81,6 +81,9 @@ enum table_key_result table_key(struct table *t, int ch, void *st, table_cmp_fn 
 /* Select the next row from position start in direction dir (+1/-1,
  * wrapping) that matches text; false when none does. */
 bool table_search(struct table *t, int start, int dir, const char *text, void *st, table_match_fn match);
+/* The same over the text of the cells (cols[0..ncols) through cell),
+ * case-insensitively: '/' in any table with columns. */
+bool table_search_cells(struct table *t, int start, int dir, const char *text, void *st, table_cell_fn cell);
 void table_free(struct table *t);
 
 #endif

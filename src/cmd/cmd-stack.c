@@ -59,6 +59,9 @@ static void print_thread_line(const struct stk_thread *t)
 		else
 			printf(_(" received signal %d"), t->signal);
 	}
+	if (t->behind_cycle)
+		printf(_(" blocked behind deadlock %d (lock 0x%llx held by TID %d)"), t->behind_cycle,
+		       (unsigned long long)t->wait_lock, (int)t->waits_for);
 	printf("\n");
 	if (t->skipped)
 		printf("   not stopped: %s\n", t->skipped);

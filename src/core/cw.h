@@ -48,6 +48,7 @@ struct cw {
 	struct freeze fz;
 	bool frozen;                   /* threads stopped (stop and copy methods) */
 	struct core_maps maps;
+	struct core_maps pre;          /* smaps read before the stop */
 	uint64_t *map_off;             /* file offset of each mapping's data */
 	int pagemap_fd;
 
@@ -73,7 +74,9 @@ struct cw {
 	struct extent *ext;
 	size_t next, ext_cap;
 
-	unsigned char *buf, *hdrbuf;   /* CORE_BUF bytes; one page */
+	unsigned char *buf[2], *hdrbuf; /* CORE_BUF bytes each, one read while the other is written; one page */
+	int cur;                       /* the buffer being read into */
+	struct cw_writer *writer;      /* the thread that writes the other */
 	uint64_t total, done;
 	uint64_t phase_t0, phase_done0, last_progress;
 	enum core_phase phase;
@@ -93,6 +96,11 @@ int cw_pwrite(struct cw *c, const unsigned char *buf, size_t len, uint64_t off);
 /* buf at file offset off, zero-page runs left as holes; every so often
  * start writeback and wait for the previous batch (write-behind). */
 int cw_emit(struct cw *c, const unsigned char *buf, size_t len, uint64_t off);
+/* The same from another thread while the caller reads on: returns once
+ * the previous buffer is written (its error, if any). cw_flush waits for
+ * the last one and ends the thread. */
+int cw_emit_async(struct cw *c, const unsigned char *buf, size_t len, uint64_t off);
+int cw_flush(struct cw *c);
 int cw_write_headers(struct cw *c);
 int cw_finish_file(struct cw *c);
 

@@ -46,8 +46,9 @@ int cw_plan(struct cw *c)
 	c->segs = calloc(c->seg_limit, sizeof(*c->segs));
 	c->map_off = calloc(c->maps.n + 1, sizeof(*c->map_off));
 	c->hdrbuf = malloc(c->page);
-	c->buf = malloc(CORE_BUF);
-	if (!c->segs || !c->map_off || !c->hdrbuf || !c->buf)
+	c->buf[0] = malloc(CORE_BUF);
+	c->buf[1] = malloc(CORE_BUF);
+	if (!c->segs || !c->map_off || !c->hdrbuf || !c->buf[0] || !c->buf[1])
 		return ps_error_set(c->e, ENOMEM, "out of memory");
 	hdr = sizeof(Elf64_Ehdr) + (c->seg_limit + 1) * sizeof(Elf64_Phdr) + c->notes.len;
 	c->data_start = off = (hdr + c->page - 1) / c->page * c->page;
@@ -167,7 +168,9 @@ void cw_mem_free(struct cw *c)
 	c->arena = NULL;
 	free(c->ext);
 	free(c->hdrbuf);
-	free(c->buf);
+	cw_flush(c);
+	free(c->buf[0]);
+	free(c->buf[1]);
 	free(c->segs);
 	free(c->map_off);
 }
@@ -285,7 +288,7 @@ static ssize_t copy_span(struct cw *c, uint64_t a, size_t len, uint64_t off)
 		} else {
 			if (piece > CORE_BUF)
 				piece = CORE_BUF;
-			dst = c->buf;
+			dst = c->buf[c->cur];
 		}
 		ssize_t n = read_span(c, a + got, dst, piece);
 		if (n < 0)
@@ -295,7 +298,9 @@ static ssize_t copy_span(struct cw *c, uint64_t a, size_t len, uint64_t off)
 				r = extent_add(c, off + got, c->arena_used, (uint64_t)n);
 				c->arena_used += (size_t)n;
 			} else {
-				r = cw_emit(c, dst, (size_t)n, off + got);
+				/* Written by the writer thread while the next is read. */
+				r = cw_emit_async(c, dst, (size_t)n, off + got);
+				c->cur ^= 1;
 			}
 			if (r < 0)
 				return r;
@@ -389,7 +394,9 @@ static int copy_header(struct cw *c, const struct core_map *m, uint64_t off)
 		r = extent_add(c, off, c->arena_used, len);
 		c->arena_used += len;
 	} else {
-		r = cw_emit(c, buf, len, off);
+		r = cw_flush(c);
+		if (r == 0)
+			r = cw_emit(c, buf, len, off);
 	}
 	if (r < 0)
 		return r;
@@ -419,8 +426,10 @@ int cw_copy(struct cw *c, bool (*pick)(const struct cw *c, const struct core_map
 				       !core_map_is_file(m) && !m->shared && strcmp(m->path, "[vdso]"));
 			break;
 		}
-		if (r < 0)
+		if (r < 0) {
+			cw_flush(c);
 			return r;
+		}
 	}
-	return 0;
+	return cw_flush(c);
 }

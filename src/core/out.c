@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +21,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* Write-behind: every KICK bytes, wait for the writeback started at the
- * previous kick and start it for what was written since. The page cache
- * then holds at most about two kicks of dirty data, and the final fsync
- * has at most one left. */
+/* Write-behind: every KICK bytes, start writeback of what was written
+ * (SYNC_FILE_RANGE_WRITE, which does not wait), so the disk works while
+ * the memory is still read and the final fsync has little left. Waiting
+ * for it here as well was measured: it bound the read, and with it the
+ * life of a fork snapshot (the process's copy-on-write window), to the
+ * disk; the kernel's dirty-page throttling bounds the page cache anyway. */
 #define KICK ((uint64_t)64 << 20)
 
 int cw_fs_error(struct ps_error *e, int err, const char *fix, const char *fmt, ...)
@@ -86,7 +89,7 @@ int cw_pwrite(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
 
 static void kick(struct cw *c)
 {
-	sync_file_range(c->fd, 0, 0, SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE);
+	sync_file_range(c->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 	c->since_kick = 0;
 }
 
@@ -136,6 +139,95 @@ static int seg_cmp(const void *a, const void *b)
 {
 	const struct seg *x = a, *y = b;
 	return x->vaddr < y->vaddr ? -1 : x->vaddr > y->vaddr;
+}
+
+/* ---- the writer thread ---- */
+
+struct cw_writer {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	const unsigned char *buf;      /* pending, or NULL */
+	size_t len;
+	uint64_t off;
+	int rc;
+	bool quit;
+};
+
+static void *writer_main(void *arg)
+{
+	struct cw *c = arg;
+	struct cw_writer *w = c->writer;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->buf && !w->quit)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->buf)
+			break;
+		pthread_mutex_unlock(&w->lock);
+		int r = w->rc < 0 ? w->rc : cw_emit(c, w->buf, w->len, w->off);
+		pthread_mutex_lock(&w->lock);
+		if (r < 0)
+			w->rc = r;
+		w->buf = NULL;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+int cw_emit_async(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
+{
+	struct cw_writer *w = c->writer;
+	int r;
+
+	if (!w) {
+		if (!(w = calloc(1, sizeof(*w))))
+			return cw_emit(c, buf, len, off);
+		pthread_mutex_init(&w->lock, NULL);
+		pthread_cond_init(&w->cond, NULL);
+		c->writer = w;
+		if (pthread_create(&w->thread, NULL, writer_main, c) != 0) {
+			c->writer = NULL;
+			pthread_cond_destroy(&w->cond);
+			pthread_mutex_destroy(&w->lock);
+			free(w);
+			return cw_emit(c, buf, len, off);
+		}
+	}
+	pthread_mutex_lock(&w->lock);
+	while (w->buf)
+		pthread_cond_wait(&w->cond, &w->lock);
+	r = w->rc;
+	if (r == 0) {
+		w->buf = buf;
+		w->len = len;
+		w->off = off;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return r;
+}
+
+int cw_flush(struct cw *c)
+{
+	struct cw_writer *w = c->writer;
+	int r;
+
+	if (!w)
+		return 0;
+	pthread_mutex_lock(&w->lock);
+	w->quit = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	r = w->rc;
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+	c->writer = NULL;
+	return r;
 }
 
 int cw_write_headers(struct cw *c)

@@ -359,11 +359,49 @@ static bool frozen_by_fork(const struct cw *c, const struct core_map *m)
 
 /* ---- while stopped (on the freeze's tracer thread) ---- */
 
+static bool same_layout(const struct core_maps *a, const struct core_maps *b)
+{
+	if (a->n != b->n)
+		return false;
+	for (size_t i = 0; i < a->n; i++) {
+		const struct core_map *x = &a->v[i], *y = &b->v[i];
+		if (x->start != y->start || x->end != y->end || x->offset != y->offset || x->inode != y->inode ||
+		    x->r != y->r || x->w != y->w || x->x != y->x || x->shared != y->shared || strcmp(x->path, y->path))
+			return false;
+	}
+	return true;
+}
+
+/* The mapping table while stopped. smaps walks the page tables (30 ms for
+ * 2 GiB here, all of it pause): read the cheap maps instead, and keep the
+ * smaps read just before the stop when the layout is the same. */
+static int stopped_maps(struct cw *c)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n = read_file_alloc_at(c->t.dirfd, "maps", &buf, &cap);
+	struct core_maps now;
+	bool same = false;
+
+	memset(&now, 0, sizeof(now));
+	if (n > 0 && c->pre.n && core_maps_parse(buf, (size_t)n, &now) == 0)
+		same = same_layout(&now, &c->pre);
+	free(buf);
+	core_maps_free(&now);
+	if (same) {
+		c->maps = c->pre;
+		memset(&c->pre, 0, sizeof(c->pre));
+		return 0;
+	}
+	core_maps_free(&c->pre);
+	return read_smaps(&c->t, &c->maps, c->e);
+}
+
 static int frozen_work(struct cw *c)
 {
 	int r;
 
-	if ((r = read_smaps(&c->t, &c->maps, c->e)) < 0)
+	if ((r = stopped_maps(c)) < 0)
 		return cw_target_gone(c) ? gone_error(c) : r;
 	core_maps_decide(&c->maps, read_filter(&c->t), c->o->all_mappings);
 	c->pagemap_fd = openat(c->t.dirfd, "pagemap", O_RDONLY | O_CLOEXEC);
@@ -421,6 +459,7 @@ static void cleanup(struct cw *c)
 	cw_mem_free(c);
 	core_notes_free(&c->notes);
 	core_maps_free(&c->maps);
+	core_maps_free(&c->pre);
 	freeze_free(&c->fz);
 	if (c->have_target)
 		target_close(&c->t);
@@ -456,7 +495,8 @@ static int dump(struct cw *c)
 	    (r = cw_make_temp(c)) < 0)
 		return r;
 	r = choose(c, &est);
-	core_maps_free(&c->maps);
+	c->pre = c->maps;
+	memset(&c->maps, 0, sizeof(c->maps));
 	if (r < 0)
 		return r;
 	if (c->method == CORE_METHOD_COPY)

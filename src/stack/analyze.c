@@ -141,6 +141,17 @@ static int find_deadlocks(struct stk_dump *d, const struct stk_snap *st, size_t 
 		addr[i] = st[i].futex_addr;
 	}
 	d->n_cycles = stk_lock_cycles(tid, wf, n, cyc);
+	/* Threads whose wait leads into a cycle: blocked behind the deadlock. */
+	size_t *behind = calloc(n + 1, sizeof(*behind));
+	if (behind) {
+		stk_lock_behind(tid, wf, n, cyc, behind);
+		for (size_t i = 0; i < n; i++) {
+			d->threads[i].waits_for = wf[i];
+			d->threads[i].wait_lock = addr[i];
+			d->threads[i].behind_cycle = (int)behind[i];
+		}
+		free(behind);
+	}
 	if (d->n_cycles) {
 		d->cycles = calloc(d->n_cycles, sizeof(*d->cycles));
 		if (!d->cycles) {

@@ -21,6 +21,9 @@ pid_t stk_lock_owner(int op, const uint32_t w[5]);
  * for (0: none). cycle_of[i] gets the cycle number (1-based) or 0.
  * Returns the number of cycles. */
 size_t stk_lock_cycles(const pid_t *tid, const pid_t *waits_for, size_t n, size_t *cycle_of);
+/* For each thread not in a cycle whose chain of waits reaches one: the
+ * number of that cycle (as cycle_of), else 0. */
+void stk_lock_behind(const pid_t *tid, const pid_t *waits_for, size_t n, const size_t *cycle_of, size_t *behind);
 
 /* One thread of a snapshot, as the freeze or a core recorded it. */
 struct stk_snap {

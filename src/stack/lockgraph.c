@@ -86,3 +86,30 @@ size_t stk_lock_cycles(const pid_t *tid, const pid_t *waits_for, size_t n, size_
 	free(color);
 	return cycles;
 }
+
+void stk_lock_behind(const pid_t *tid, const pid_t *waits_for, size_t n, const size_t *cycle_of, size_t *behind)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t cur = i;
+		behind[i] = 0;
+		if (cycle_of[i])
+			continue;
+		/* at most n steps: a chain ends outside the process, at a thread
+		 * that does not wait, or in a cycle */
+		for (size_t steps = 0; steps < n && waits_for[cur]; steps++) {
+			size_t nx = n;
+			for (size_t j = 0; j < n; j++)
+				if (tid[j] == waits_for[cur]) {
+					nx = j;
+					break;
+				}
+			if (nx == n)
+				break;
+			if (cycle_of[nx]) {
+				behind[i] = cycle_of[nx];
+				break;
+			}
+			cur = nx;
+		}
+	}
+}

@@ -37,6 +37,9 @@ struct stk_thread {
 	bool truncated;      /* --max-frames reached or the stack copy ended */
 	int signal;          /* from a core: the signal this thread received, else 0 */
 	int group;           /* index in dump->groups */
+	pid_t waits_for;     /* the holder of the lock it sleeps on (futex), 0 none */
+	uint64_t wait_lock;  /* that lock's address */
+	int behind_cycle;    /* not in a deadlock, but blocked behind cycle N (1-based), 0 none */
 };
 
 struct stk_edge {

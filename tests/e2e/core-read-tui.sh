@@ -49,6 +49,19 @@ if command -v gdb >/dev/null; then
 	check "... 3 Files lists every warning" tui_wait_for "^ the core is cut short: .*ulimit -c"
 	tui_keys q
 
+	# A library replaced after the crash: 3 Files says so, with both build-ids.
+	mkdir -p "$tmp/lib"
+	cp "$TARGETS/hotplugin.so" "$tmp/lib/libplug.so"
+	gdb -q -batch -ex run -ex "gcore $tmp/lib.core" --args "$tmp/bin/crash" --lib "$tmp/lib/libplug.so" >"$tmp/gdb2.out" 2>&1
+	cp "$(ldd "$TARGETS/crash" | awk '/libc\.so/{print $3}')" "$tmp/lib/libplug.so"
+	tui_start 160x40 "$PSCOPE -c $tmp/lib.core"
+	check "a replaced library: the header warns" \
+		tui_wait_for "^ libplug.so on disk is not the one that was mapped: frames in it may be wrong"
+	tui_keys 3
+	check "... 3 Files: MISMATCH, with the mapped and the on-disk build-ids" \
+		sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -A2 '^ MISMATCH .*  $tmp/lib/libplug.so$' | grep -qE '^ +build-id mapped [0-9a-f]{40}, on disk [0-9a-f]{40}$'"
+	tui_keys q
+
 	mv "$tmp/bin/crash" "$tmp/crash.moved"
 	tui_start 120x40 "$PSCOPE -c $tmp/crash.core $tmp/crash.moved"
 	check "-c CORE EXE: the moved program names the frames" tui_wait_for "#0 +0x[0-9a-f]+ crash_here\+0x[0-9a-f]+ +\(crash.moved\)"

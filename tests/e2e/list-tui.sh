@@ -45,7 +45,15 @@ tui_keys -l ps-
 tui_keys Enter
 tui_keys t
 check "filter keeps only matching rows" tui_wait_for "^ +$FPID .*$PNAME"
-check "tree: the child under its parent" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -A1 -E '^ +$FPID ' | tail -1 | grep -qE '^ +$CPID .*└─ ps-child'"
+child_under_parent() { # polled: the redraw after t may lag under load
+	for _ in $(seq 1 30); do
+		tui_screen | grep -A1 -E "^ +$FPID " | tail -1 | grep -qE "^ +$CPID .*└─ ps-child" && return 0
+		sleep 0.2
+	done
+	tui_screen | sed 's/^/#   /'
+	return 1
+}
+check "tree: the child under its parent" child_under_parent
 check "filter shown in the header" tui_wait_for '\[filter ps-\]'
 tui_keys t
 tui_keys '\'

@@ -23,8 +23,23 @@ check "detail screen up" tui_wait_for "PID $P"
 tui_keys s
 check "s: the dump is shown with its pause" tui_wait_for "Stacks of $P .*stopped 17 threads for [0-9.]+ ms"
 check "identical worker stacks grouped" tui_wait_for "16 threads: leaf_wait <- level3 <- level2 <- level1 <- worker"
-check "thread rows with state, syscall, wchan" tui_wait_for "TID [0-9]+ +stack-threads +S +futex +wchan"
 check "frames with function+offset and module" tui_wait_for "#2 +0x[0-9a-f]+ leaf_wait\+0x[0-9a-f]+ +\(stack-threads\)"
+check "the group's threads as a count after its frames" tui_wait_for '^ +\[\+\] 16 threads with this stack \(Enter: list them\)'
+check "no thread rows until asked" sh -c "! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -qE 'TID [0-9]+ +stack-threads +S +futex'"
+order_ok() { # the frames (#0...) come between the group's header and its count
+	tui_screen | awk '/16 threads: leaf_wait/ { h = NR } / #0 +0x/ && h && !f { f = NR } /\[\+\] 16 threads with this stack/ { c = NR } END { exit !(h && f > h && c > f) }'
+}
+check "frames first, then the thread count" order_ok
+hy=$(tui_screen | grep -n '16 threads: leaf_wait' | cut -d: -f1)
+ty=$(tui_screen | grep -n '16 threads with this stack' | cut -d: -f1)
+tui_keys Home
+for _ in $(seq 1 $((ty - hy))); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Down; done
+tui_keys Enter
+check "Enter on the count lists the threads with state, syscall, wchan" tui_wait_for "TID [0-9]+ +stack-threads +S +futex +wchan"
+numbered_once() { # in the group's block, each frame number once
+	tui_screen | awk '/16 threads: leaf_wait/ { b = 1 } /16 threads with this stack/ { b = 0 } b && /^ +#[0-9]+ +0x/ { n[$1]++ } END { for (k in n) if (n[k] != 1) exit 1; exit !length(n) }'
+}
+check "frames numbered once each" numbered_once
 tui_keys l
 check "l: file:line shown" tui_wait_for "level3\+0x[0-9a-f]+ +\(stack-threads\) +.*stack-threads\.c:[0-9]+"
 tui_keys e

@@ -1,27 +1,90 @@
 /* Target for the core benchmark.
- *   core-big RESIDENT_MB [UNTOUCHED_MB] [ZERO_EVERY]
+ *   core-big RESIDENT_MB [UNTOUCHED_MB] [ZERO_EVERY] [DIRTY_MB]
  * RESIDENT_MB of memory written on every page (a data byte per 64 bytes;
  * with ZERO_EVERY=N, every Nth page is left all zeros), plus UNTOUCHED_MB
- * of mappings with a single page touched every 64 MiB. Prints "ready". */
+ * of mappings with a single page touched every 64 MiB. Prints "ready".
+ * With DIRTY_MB, a thread keeps rewriting the first DIRTY_MB of the
+ * resident memory (a byte per page, pass after pass) and a ticker thread
+ * sleeps 1 ms at a time, noting the longest gap: on SIGUSR1 the target
+ * prints "maxgap_ms=G passes=N pass_ms=T best_pass_ms=B" for the time
+ * since the previous SIGUSR1 (G: the longest the process was kept from
+ * running; T: time spent in passes; B: the fastest pass). */
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
+
+static unsigned char *mem;
+static size_t dirty_bytes, page;
+static volatile sig_atomic_t report;
+static volatile double max_gap, pass_total, best_pass = 1e9;
+static volatile long passes;
+
+static double now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void on_usr1(int s)
+{
+	(void)s;
+	report = 1;
+}
+
+static void *dirtier(void *a)
+{
+	unsigned char v = 0;
+	(void)a;
+	for (;;) {
+		double t = now_ms();
+		v++;
+		for (size_t o = 0; o < dirty_bytes; o += page)
+			mem[o] = v | 1;
+		double d = now_ms() - t;
+		pass_total += d;
+		passes++;
+		if (d < best_pass)
+			best_pass = d;
+	}
+	return NULL;
+}
+
+static void *ticker(void *a)
+{
+	(void)a;
+	double last = now_ms();
+	for (;;) {
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+		double t = now_ms();
+		if (t - last > max_gap)
+			max_gap = t - last;
+		last = t;
+	}
+	return NULL;
+}
 
 int main(int argc, char **argv)
 {
 	size_t mb = argc > 1 ? strtoul(argv[1], NULL, 10) : 64;
 	size_t untouched = argc > 2 ? strtoul(argv[2], NULL, 10) : 0;
 	size_t zero_every = argc > 3 ? strtoul(argv[3], NULL, 10) : 0;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t dirty = argc > 4 ? strtoul(argv[4], NULL, 10) : 0;
 	size_t sz = mb << 20;
-	unsigned char *p = mmap(NULL, sz ? sz : page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pthread_t th;
 
-	if (p == MAP_FAILED)
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	mem = mmap(NULL, sz ? sz : page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED)
 		return 1;
 	for (size_t pg = 0; pg < sz / page; pg++) {
-		unsigned char *q = p + pg * page;
+		unsigned char *q = mem + pg * page;
 		if (zero_every && pg % zero_every == 0) {
 			q[0] = 0; /* resident, all zeros */
 			continue;
@@ -38,8 +101,25 @@ int main(int argc, char **argv)
 		for (size_t off = 0; off < usz; off += (size_t)64 << 20)
 			u[off] = 1;
 	}
+	if (dirty) {
+		dirty_bytes = (dirty << 20) < sz ? dirty << 20 : sz;
+		signal(SIGUSR1, on_usr1);
+		pthread_create(&th, NULL, dirtier, NULL);
+		pthread_create(&th, NULL, ticker, NULL);
+	}
 	printf("ready\n");
 	fflush(stdout);
-	for (;;)
+	for (;;) {
 		pause();
+		if (report) {
+			report = 0;
+			printf("maxgap_ms=%.1f passes=%ld pass_ms=%.1f best_pass_ms=%.2f\n", max_gap, passes, pass_total,
+			       best_pass);
+			fflush(stdout);
+			max_gap = 0;
+			passes = 0;
+			pass_total = 0;
+			best_pass = 1e9;
+		}
+	}
 }

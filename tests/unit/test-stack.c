@@ -38,6 +38,16 @@ static void test_cycles(void)
 	is_int(stk_lock_cycles(tid, wf, 6, cyc), 1, "one cycle");
 	ok(cyc[0] == 1 && cyc[1] == 1 && cyc[2] == 1, "its three threads marked");
 	ok(cyc[3] == 0 && cyc[4] == 0 && cyc[5] == 0, "a waiter into the cycle and a chain are not in it");
+	size_t behind[6];
+	is_int(stk_lock_cycles(tid, wf, 6, cyc), 1, "one cycle, again");
+	stk_lock_behind(tid, wf, 6, cyc, behind);
+	ok(behind[3] == 1, "13 waits for 10, in the cycle: blocked behind cycle 1");
+	ok(behind[0] == 0 && behind[1] == 0 && behind[2] == 0, "the cycle's own threads are not 'behind' it");
+	ok(behind[4] == 0 && behind[5] == 0, "a chain that ends at a running thread is not behind a cycle");
+	pid_t wf4[6] = { 11, 10, 10, 12, 13, 0 }; /* 10<->11; 12->10; 13->12; 14->13 */
+	stk_lock_cycles(tid, wf4, 6, cyc);
+	stk_lock_behind(tid, wf4, 6, cyc, behind);
+	ok(behind[2] == 1 && behind[3] == 1 && behind[4] == 1, "a chain of waiters into the cycle: all behind it");
 	pid_t wf2[6] = { 11, 10, 13, 12, 99, 14 };
 	is_int(stk_lock_cycles(tid, wf2, 6, cyc), 2, "two 2-cycles; an owner outside the process ends a chain");
 	pid_t wf3[1] = { 10 };
