@@ -369,6 +369,25 @@ static int explain_perf(struct ps_error *e, const struct victim *v, int err, con
 	return -err;
 }
 
+int door_percpu_refused(struct ps_error *e, int err, const char *what)
+{
+	struct door_sys sys;
+
+	if (err < 0)
+		err = -err;
+	door_sys_read(&sys);
+	if (err != EPERM && err != EACCES)
+		return ps_error_set(e, err, "cannot %s: %s", what, strerror(err));
+	if (explain_seccomp(e, err, what, "perf_event_open"))
+		return -err;
+	ps_error_set(e, err,
+		     "cannot %s: perf events for every task on a CPU need kernel.perf_event_paranoid <= 0 or CAP_PERFMON; it is %ld and pscope lacks CAP_PERFMON",
+		     what, sys.perf_paranoid);
+	set_door(e, DOOR_PERF_PARANOID,
+		 "sysctl -w kernel.perf_event_paranoid=0, or grant CAP_PERFMON (setcap cap_perfmon+ep on pscope), or run as root");
+	return -err;
+}
+
 static int explain_signal(struct ps_error *e, const struct victim *v, int err, const char *what)
 {
 	if (v->have_st && v->st.uid_real != getuid() && v->st.uid_saved != getuid()) {

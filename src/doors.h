@@ -38,6 +38,10 @@ bool door_have_cap(int cap);
  * door that was closed and the fix. Returns -|err|. */
 int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const char *what);
 
+/* Per-CPU events for every task (pid -1) refused: names
+ * kernel.perf_event_paranoid (<= 0 needed) and CAP_PERFMON. */
+int door_percpu_refused(struct ps_error *e, int err, const char *what);
+
 /* A file refused (EACCES, EPERM, EROFS, ENOSPC, EDQUOT...): names the
  * filesystem door and the fix. Says "cannot <what> <path>: <strerror>", so
  * `what` is e.g. "write the core". */

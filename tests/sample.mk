@@ -41,3 +41,11 @@ tests_targets_leafchain_LDFLAGS = $(TARGET_LDFLAGS)
 tests_targets_leafchain_nofp_SOURCES = tests/targets/leafchain.c
 tests_targets_leafchain_nofp_CFLAGS = $(TARGET_CFLAGS) -O2 -fomit-frame-pointer
 tests_targets_leafchain_nofp_LDFLAGS = $(TARGET_LDFLAGS)
+# Any thread count: 10,000 threads, 50 of them busy.
+noinst_PROGRAMS += tests/targets/manythreads
+tests_targets_manythreads_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_manythreads_LDFLAGS = $(TARGET_LDFLAGS)
+TESTS += tests/e2e/top-threads.sh
+EXTRA_DIST += tests/e2e/top-threads.sh
+BENCHES += tests/bench/dwarf.sh
+EXTRA_DIST += tests/bench/dwarf.sh

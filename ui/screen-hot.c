@@ -130,17 +130,19 @@ static void draw_status(struct hot_state *h, int y)
 	if (!s)
 		return;
 	draw_textf(y + 1, 0, -1, draw_attr(COL_NORMAL),
-		   " event %s (%s); %d Hz requested, %.0f Hz achieved per CPU-second; %s", s->event, s->event_why,
-		   s->freq, s->rate, s->kernel_why);
+		   _(" event %s (%s), %s; %d Hz requested, %.0f Hz achieved per CPU-second; %s"), s->event, s->event_why,
+		   s->percpu ? _("per CPU") : _("per thread"), s->freq, s->rate, s->kernel_why);
 	double trunc = s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0;
-	int x = draw_textf(y + 2, 0, -1, draw_attr(COL_NORMAL),
+	int x = 0;
+	/* Threads left out first: the end of a long line may be off screen. */
+	if (s->threads_unsampled)
+		x = draw_textf(y + 2, 0, -1, draw_attr(COL_WARN), _(" %u threads not sampled: %s;"), s->threads_unsampled,
+			       s->unsampled_why);
+	draw_textf(y + 2, x, -1, draw_attr(COL_NORMAL),
 			   _(" samples %llu (window %lu)  lost %llu  throttled %llu  stacks %s, truncated %.1f%%%s  CPU sampled %.2f s vs /proc %.2f s"),
 			   s->samples, h->view.samples, s->lost, s->throttled, samp_unwind_method(s), trunc,
 			   trunc > 20 ? (s->stack_copy ? _(" (stack copy too small?)") : _(" (frame pointers missing?)")) : "",
 			   s->cpu_sampled, s->cpu_proc);
-	if (s->threads_unsampled)
-		draw_textf(y + 2, x, -1, draw_attr(COL_WARN), _("  %u threads not sampled: %s"), s->threads_unsampled,
-			   s->unsampled_why);
 }
 
 static void draw_table(struct hot_state *h, int y0, int rows)

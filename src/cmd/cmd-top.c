@@ -42,6 +42,10 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v)
 	       s->samples, s->lost, s->throttled, s->kernel_why,
 	       s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0.0, s->cpu_sampled, s->cpu_proc);
 	print_unwind(s);
+	if (s->percpu)
+		printf(_("events: one per CPU for every task, %u threads of the process followed\n"), s->nthreads);
+	else
+		printf(_("events: one per thread and CPU\n"));
 	if (s->threads_unsampled)
 		printf(_("%u threads not sampled: %s\n"), s->threads_unsampled, s->unsampled_why);
 	printf("%6s %6s %8s  %-32s %-20s %s\n", "SELF%", "TOTAL%", "SAMPLES", "FUNCTION", "MODULE", "SOURCE");
@@ -67,6 +71,8 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	out_json_int(o, "lost", (long long)s->lost);
 	out_json_int(o, "truncated", (long long)s->truncated);
 	out_json_str(o, "unwind", samp_unwind_method(s));
+	out_json_str(o, "events", s->percpu ? "cpu" : "thread");
+	out_json_int(o, "threads_unsampled", s->threads_unsampled);
 	for (unsigned i = 0; i < v->nrows; i++) {
 		const struct samp_row *r = &v->rows[i];
 		const struct samp_func *f = &s->funcs[r->func];
@@ -106,6 +112,7 @@ struct top_args {
 	const char *folded;
 	bool json;
 	int stack_copy;
+	enum samp_events events;
 };
 
 static void top_init(void *state)
@@ -137,6 +144,14 @@ static int top_option(void *state, int opt, const char *arg)
 	case 'f':
 		a->folded = arg;
 		break;
+	case 'e':
+		if (!strcmp(arg, "thread"))
+			a->events = SAMP_EVENTS_THREAD;
+		else if (!strcmp(arg, "cpu"))
+			a->events = SAMP_EVENTS_CPU;
+		else
+			return cmd_bad_value("top", _("invalid events '%s' (thread or cpu)"), arg);
+		break;
 	case 's': {
 		errno = 0;
 		long v = strtol(arg, &end, 10);
@@ -162,7 +177,8 @@ static int top_exec(void *state, pid_t pid)
 
 	struct samp_session *s;
 	struct ps_error e;
-	struct samp_opts o = { .pid = pid, .freq = (int)a->freq, .stack_copy = a->stack_copy };
+	struct samp_opts o = { .pid = pid, .freq = (int)a->freq, .stack_copy = a->stack_copy,
+				.events = a->events };
 	ps_error_clear(&e);
 	if (samp_open(&s, &o, &e) < 0)
 		return cmd_fail("top", &e);
@@ -217,19 +233,22 @@ static const struct option top_options[] = {
 	{ "folded", required_argument, NULL, 'f' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "stack-copy", required_argument, NULL, 's' },
+	{ "events", required_argument, NULL, 'e' },
 	{ NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_top_entry = {
 	.name = "top",
-	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES]",
+	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES] [--events thread|cpu]",
 	.help = N_("Sample PID's threads with perf_event_open for SEC seconds (default 5) at HZ\n"
 		   "(default 99) and print its functions by Self%. --folded FILE also writes the\n"
 		   "call stacks as folded lines (thread;frame;...;frame count). Ctrl-C stops early.\n"
 		   "Call stacks follow the frame pointers where they are complete, else each\n"
 		   "sample's copy of the user stack is unwound with the modules' CFI (DWARF);\n"
-		   "--stack-copy BYTES sets the copy's size (default 16384; 0: frame pointers only).\n"),
-	.shortopts = "d:F:f:js:",
+		   "--stack-copy BYTES sets the copy's size (default 16384; 0: frame pointers only).\n"
+		   "Events are opened per thread, or per CPU for every task keeping PID's samples\n"
+		   "when it has more than 64 threads and the kernel allows it (--events forces one).\n"),
+	.shortopts = "d:F:f:js:e:",
 	.options = top_options,
 	.pid = CMD_PID_REQUIRED,
 	.state_size = sizeof(struct top_args),

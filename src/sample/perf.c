@@ -164,6 +164,7 @@ static int open_rings(struct samp_session *s, struct ps_error *e)
 		struct cpu_ring *r = &s->rings[s->nrings++];
 		r->cpu = (int)cpu;
 		r->fd = fd;
+		r->ev = -1;
 		r->base = base;
 		r->map_len = (pages + 1) * (size_t)page;
 		r->data_size = pages * (uint64_t)page;
@@ -265,6 +266,54 @@ static unsigned long long proc_ticks(struct samp_session *s)
 	return s->cpu_ticks_last;
 }
 
+static void percpu_close(struct samp_session *s)
+{
+	for (unsigned c = 0; c < s->nrings; c++) {
+		if (s->rings[c].ev >= 0)
+			close(s->rings[c].ev);
+		s->rings[c].ev = -1;
+	}
+}
+
+/* One event per CPU for every task, into that CPU's ring; on_sample keeps
+ * the target's samples. Returns 0 or -errno (EACCES/EPERM: the door). */
+static int percpu_open(struct samp_session *s)
+{
+	struct perf_event_attr a = s->attr;
+
+	a.inherit = 0; /* every task is sampled anyway */
+	for (unsigned c = 0; c < s->nrings; c++) {
+		int fd = (int)perf_open(&a, -1, s->rings[c].cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 || ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, s->rings[c].fd) < 0) {
+			int err = errno;
+			if (fd >= 0)
+				close(fd);
+			percpu_close(s);
+			return -err;
+		}
+		s->rings[c].ev = fd;
+	}
+	return 0;
+}
+
+static unsigned count_tasks(struct samp_session *s)
+{
+	unsigned n = 0;
+	int fd = openat(s->t.dirfd, "task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	while ((de = readdir(d)))
+		n += de->d_name[0] >= '0' && de->d_name[0] <= '9';
+	closedir(d);
+	return n;
+}
+
 /* Rescan /proc/PID/task: open events for threads nothing samples yet. A
  * thread must be seen uncovered twice (rings drained in between) so a FORK
  * record from an inherited event has time to claim it first. */
@@ -275,9 +324,11 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 	struct dirent *de;
 
 	if (fd < 0 || !(d = fdopendir(fd))) {
+		/* Out of fds or memory is not the process exiting. */
+		int err = fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOMEM) ? -errno : -ESRCH;
 		if (fd >= 0)
 			close(fd);
-		return -ESRCH;
+		return err;
 	}
 	for (unsigned i = 0; i < s->nthreads; i++)
 		s->threads[i].in_scan = false;
@@ -296,7 +347,7 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 		}
 		if (!t->comm[0])
 			read_comm(s, t);
-		if (t->gone || t->inherited || samp_thread_has_events(s, t))
+		if (s->percpu || t->gone || t->inherited || samp_thread_has_events(s, t))
 			continue;
 		if (!initial && ++t->uncovered < 2)
 			continue;
@@ -339,8 +390,12 @@ static int open_all(struct samp_session *s, struct ps_error *e)
 {
 	int err = 0;
 
-	if (rescan(s, true, &err) < 0)
-		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, ESRCH, "sample");
+	int r = rescan(s, true, &err);
+	if (r < 0)
+		return r == -ESRCH ? door_refused(e, PS_OP_SAMPLE, s->t.id.pid, ESRCH, "sample")
+				   : ps_error_set(e, -r, "cannot list the threads of %d: %s", (int)s->t.id.pid, strerror(-r));
+	if (s->percpu)
+		return 0;
 	unsigned open = 0;
 	for (unsigned i = 0; i < s->nthreads; i++)
 		open += samp_thread_has_events(s, &s->threads[i]);
@@ -433,6 +488,17 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 			return ps_error_set(e, ENOMEM, "out of memory");
 		}
 	}
+	unsigned ntasks = count_tasks(s);
+	if (o->events == SAMP_EVENTS_CPU || (o->events == SAMP_EVENTS_AUTO && ntasks > SAMP_PERCPU_THREADS)) {
+		r = percpu_open(s);
+		if (r == 0) {
+			s->percpu = true;
+		} else if (o->events == SAMP_EVENTS_CPU) {
+			r = door_percpu_refused(e, r, "sample per CPU");
+			samp_close(s);
+			return r;
+		}
+	}
 	s->start_ns = s->last_pub_ns = s->last_scan_ns = now_ns();
 	s->cpu_ticks_start = s->cpu_ticks_pub = proc_ticks(s);
 	if ((r = open_all(s, e)) < 0) {
@@ -459,6 +525,15 @@ int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e)
 		return 0;
 	if (check_rate(hz, e) < 0)
 		return -EINVAL;
+	if (s->percpu) {
+		drain(s);
+		percpu_close(s);
+		s->freq = hz;
+		s->attr.sample_freq = (uint64_t)hz;
+		s->since_freq = 0;
+		int r = percpu_open(s);
+		return r < 0 ? door_percpu_refused(e, r, "sample per CPU") : 0;
+	}
 	/* Inherited events keep the frequency they were born with, so reopen
 	 * everything: close, forget inheritance, open every live thread. */
 	drain(s);
@@ -534,7 +609,9 @@ int samp_poll(struct samp_session *s, int timeout_ms)
 	if (now - s->last_scan_ns >= RESCAN_NS) {
 		s->last_scan_ns = now;
 		proc_ticks(s); /* the last CPU time known if it exits now */
-		if (target_verify(&s->t, NULL) < 0 || rescan(s, false, NULL) < 0) {
+		/* Only the process being gone ends sampling: a full fd table
+		 * or no memory for the task list is not an exit. */
+		if (target_verify(&s->t, NULL) < 0 || rescan(s, false, NULL) == -ESRCH) {
 			drain(s);
 			s->exited = true;
 			return -ESRCH;
@@ -618,6 +695,8 @@ void samp_close(struct samp_session *s)
 		free(s->threads[i].fds);
 	}
 	free(s->threads);
+	if (s->rings)
+		percpu_close(s);
 	for (unsigned c = 0; c < s->nrings; c++) {
 		munmap(s->rings[c].base, s->rings[c].map_len);
 		close(s->rings[c].fd);

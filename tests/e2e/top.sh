@@ -24,7 +24,7 @@ ok $? "pscope top --json --folded exits 0"
 check "JSON has exactly the documented keys" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert sorted(d) == ["event", "freq", "functions", "lost", "pid", "samples", "truncated", "unwind"], sorted(d)
+assert sorted(d) == ["event", "events", "freq", "functions", "lost", "pid", "samples", "threads_unsampled", "truncated", "unwind"], sorted(d)
 assert d["pid"] == int(sys.argv[2]) and d["freq"] == 499 and d["event"] in ("cycles", "cpu-clock"), d
 assert d["samples"] > 100, d["samples"]
 for f in d["functions"]:
@@ -270,12 +270,36 @@ if [ "$paranoid" -le 2 ]; then
 	check "kernel samples are excluded and the report says why" \
 		grep -q "kernel excluded: perf_event_paranoid $paranoid and no CAP_PERFMON" "$tmp/own.txt"
 	check "hot_work leads" sh -c "awk '/SELF%/ { getline; print; exit }' $tmp/own.txt | grep -q hot_work"
+	check "its events are per thread" grep -q '^events: one per thread and CPU$' "$tmp/own.txt"
+	# Per-CPU events for every task are a door of their own.
+	nobody "$tmp/pscope" top "$opid" --duration 1 --events cpu >"$tmp/own-cpu.txt" 2>"$tmp/own-cpu.err"
+	rc=$?
+	[ $rc = 1 ] && [ ! -s "$tmp/own-cpu.txt" ]
+	ok $? "nobody asking for per-CPU events: refused, exit 1 (got $rc)"
+	check "the refusal names the door and how to open it" grep -q "cannot sample per CPU: perf events for every task on a CPU need kernel.perf_event_paranoid <= 0 or CAP_PERFMON; it is $paranoid.*door: kernel.perf_event_paranoid.*perf_event_paranoid=0.*CAP_PERFMON" "$tmp/own-cpu.err"
 	kill -9 "$opid"
 else
 	skip "perf_event_paranoid is $paranoid: users cannot sample at all"
 	skip "(same)"
 	skip "(same)"
+	skip "(same)"
+	skip "(same)"
+	skip "(same)"
 fi
+
+# ---- per-CPU events on a small process (root) ----
+start_target hotloop
+"$PSCOPE" top "$TPID" --duration 2 --freq 499 --events cpu --json >"$tmp/cpu.json" 2>"$tmp/err"
+ok $? "--events cpu: sampling with one event per CPU"
+check "--events cpu: per-CPU events, hot_work first, nothing of other processes" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["events"] == "cpu", d["events"]
+assert d["functions"][0]["name"] == "hot_work", d["functions"][:3]
+for f in d["functions"]:
+    assert f["module"] in (sys.argv[2], "[kernel]") or f["module"].startswith("/usr/lib") or f["module"].startswith("/lib"), f
+' "$tmp/cpu.json" "$TARGETS/hotloop"
+kill -9 "$TPID"
 
 # ---- bad input ----
 "$PSCOPE" top 2>"$tmp/e"; [ $? = 2 ] && grep -q "missing PID" "$tmp/e"
@@ -284,6 +308,8 @@ ok $? "no PID: usage error"
 ok $? "frequency out of range: usage error"
 "$PSCOPE" top 1 --duration -1 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid duration" "$tmp/e"
 ok $? "negative duration: usage error"
+"$PSCOPE" top 1 --events all 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid events 'all'" "$tmp/e"
+ok $? "unknown --events: usage error"
 "$PSCOPE" top 1 --stack-copy 100 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid stack copy '100'" "$tmp/e"
 ok $? "stack copy not a multiple of 8: usage error"
 "$PSCOPE" top 1 --stack-copy 65536 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid stack copy '65536'" "$tmp/e"
