@@ -11,3 +11,16 @@ TESTS += tests/e2e/sockets.sh
 EXTRA_DIST += tests/e2e/sockets.sh
 TESTS += tests/e2e/fds.sh
 EXTRA_DIST += tests/e2e/fds.sh
+TESTS += tests/e2e/kill.sh
+EXTRA_DIST += tests/e2e/kill.sh
+EXTRA_DIST += tests/figures.sh
+# `make figures`: the hardening figures (fuzzing, kill tests, scale).
+figures: all $(noinst_PROGRAMS)
+	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' PSCOPE='$(abs_top_builddir)/pscope' \
+		TARGETS='$(abs_top_builddir)/tests/targets' $(SHELL) $(top_srcdir)/tests/figures.sh
+.PHONY: figures
+noinst_PROGRAMS += tests/targets/churn
+tests_targets_churn_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_churn_LDFLAGS = $(TARGET_LDFLAGS)
+TESTS += tests/e2e/churn.sh
+EXTRA_DIST += tests/e2e/churn.sh

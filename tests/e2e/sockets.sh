@@ -36,7 +36,7 @@ for mode in sock_diag text; do
 		check "$mode: the newline in a path is shown escaped" grep -qF "unix stream $D/a\\nb.sock LISTEN" "$D/e.txt"
 		check "$mode: the abstract names are exact" sh -c \
 			"grep -qF 'unix stream @\\n0000000000000000: 00000002 00000000 00010000 0001 01 $INO /run/EVIL.sock LISTEN' '$D/e.txt' &&
-			 grep -qF 'unix stream @\\nnot a line\\n\\n\\n UNCONNECTED' '$D/e.txt'"
+			 grep -qF 'unix stream @\\nnot a line $E\\n\\n\\n UNCONNECTED' '$D/e.txt'"
 	fi
 	"$PSCOPE" show "$V" --pane fd --json >"$D/v.json" 2>&1
 	if command -v python3 >/dev/null; then

@@ -58,7 +58,7 @@ int main(int argc, char **argv)
 		if (bind_name(name, (size_t)n, 1) < 0)
 			return 1;
 		/* A name that only breaks lines: what follows is not a line. */
-		n = snprintf(name, sizeof(name), "y\nnot a line\n\n\n");
+		n = snprintf(name, sizeof(name), "y\nnot a line %d\n\n\n", (int)getpid());
 		name[0] = '\0';
 		if (bind_name(name, (size_t)n, 0) < 0)
 			return 1;
