@@ -82,7 +82,7 @@ for v in 3.8 2.7; do
 	ok $? "CPython $v: the dump succeeds"
 	grep -q "^pscope stack: CPython $v is not supported: native frames only$" "$tmp/err"
 	ok $? "CPython $v: 'not supported: native frames only'"
-	grep -q "time_sleep\|select\|nanosleep" "$tmp/t"
+	grep -q "^#0 0x" "$tmp/t"
 	ok $? "CPython $v: native frames shown"
 	kill -9 "$TPID"
 done
