@@ -46,6 +46,9 @@ const struct door_tool door_tools[] = {
 	{ "pscope hot functions", "perf_event_open per thread (cycles, else cpu-clock), mmap of its ring buffer",
 	  "kernel.perf_event_paranoid <= 2 (user space) or <= 1 (kernel frames), or CAP_PERFMON; ptrace read access to the target",
 	  NEED_PERF_TASK | NEED_PTRACE_READ },
+	{ "pscope hot functions, CPython", "process_vm_readv of the interpreter's frames; no perf_event_open, no stop",
+	  "ptrace attach access (the memory read check): same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope; "
+	  "perf_event_paranoid does not matter", NEED_PTRACE_ATTACH },
 	{ "pscope kill", "kill(2) / pidfd_send_signal", "same uid, or CAP_KILL", NEED_KILL },
 	{ "py-spy dump / record", "process_vm_readv; ptrace to pause the target (not with --nonblocking)",
 	  "ptrace attach access; Yama ptrace_scope", NEED_PTRACE_ATTACH },

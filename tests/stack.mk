@@ -47,3 +47,20 @@ TESTS += tests/e2e/stack-tui.sh
 EXTRA_DIST += tests/e2e/stack-tui.sh
 BENCHES += tests/bench/stack.sh
 EXTRA_DIST += tests/bench/stack.sh
+
+# CPython reader: pure decoders and layouts (unit), the offsets proven
+# against each installed interpreter's headers, Python targets under every
+# interpreter found, a hostile process faking _PyRuntime.
+check_PROGRAMS += tests/unit/test-python
+tests_unit_test_python_SOURCES = tests/unit/test-python.c tests/unit/tap.h
+tests_unit_test_python_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-python
+EXTRA_DIST += tests/fixtures/py-linetables.h tests/fixtures/py-linetables.py tests/targets/py-threads.py
+noinst_PROGRAMS += tests/targets/py-hostile
+tests_targets_py_hostile_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_py_hostile_LDFLAGS = $(TARGET_LDFLAGS) -rdynamic
+TESTS += tests/e2e/python-layout.sh tests/e2e/python-stack.sh tests/e2e/python-tui.sh tests/e2e/python-top.sh
+EXTRA_DIST += tests/e2e/python-layout.sh tests/e2e/python-stack.sh tests/e2e/python-tui.sh tests/e2e/python-top.sh tests/python/layout-check.c \
+	tests/python/check-stack.py tests/python/check-top.py
+BENCHES += tests/bench/python.sh
+EXTRA_DIST += tests/bench/python.sh tests/targets/py-work.py

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 static const int freq_steps[] = { 49, 99, 199, 499, 999, 1999, 3999 };
+static const int py_freq_steps[] = { 10, 20, 50, 100, 200, 500, 1000 };
 
 struct hot_state {
 	struct ui *ui;
@@ -129,6 +130,17 @@ static void draw_status(struct hot_state *h, int y)
 		   s && s->ended ? "  [ENDED]" : "");
 	if (!s)
 		return;
+	if (s->python[0]) {
+		/* The CPython sampler: no perf, no kernel, torn reads instead of lost. */
+		draw_textf(y + 1, 0, -1, draw_attr(COL_NORMAL),
+			   _(" CPython %s frames read from its memory (no perf); %d Hz requested, %.0f Hz achieved; p: native view"),
+			   s->python, s->freq, s->rate);
+		draw_textf(y + 2, 0, -1, s->torn ? draw_attr(COL_WARN) : draw_attr(COL_NORMAL),
+			   _(" samples %llu (window %lu)  torn reads %llu  idle threads %s (i), %llu idle samples"),
+			   s->samples, h->view.samples, s->torn, s->idle_included ? _("counted") : _("left out"),
+			   s->idle_skipped);
+		return;
+	}
 	draw_textf(y + 1, 0, -1, draw_attr(COL_NORMAL),
 		   _(" event %s (%s), %s; %d Hz requested, %.0f Hz achieved per CPU-second; %s"), s->event, s->event_why,
 		   s->percpu ? _("per CPU") : _("per thread"), s->freq, s->rate, s->kernel_why);
@@ -347,7 +359,10 @@ static void next_thread(struct ui *ui, struct hot_state *h)
 
 static void change_freq(struct ui *ui, struct hot_state *h, int dir)
 {
-	int cur = samp_ctl_freq(h->ctl), n = (int)(sizeof(freq_steps) / sizeof(freq_steps[0])), i;
+	bool py = h->shown && h->shown->python[0];
+	const int *steps = py ? py_freq_steps : freq_steps;
+	int cur = samp_ctl_freq(h->ctl), i;
+	int n = py ? (int)(sizeof(py_freq_steps) / sizeof(py_freq_steps[0])) : (int)(sizeof(freq_steps) / sizeof(freq_steps[0]));
 
 	if (dir > 0) {
 		for (i = 0; i < n && freq_steps[i] <= cur; i++)
@@ -360,9 +375,54 @@ static void change_freq(struct ui *ui, struct hot_state *h, int dir)
 		if (i < 0)
 			i = 0;
 	}
-	samp_ctl_set_freq(h->ctl, freq_steps[i]);
-	ui_message(ui, false, "sampling at %d Hz from the next snapshot%s", freq_steps[i],
+	samp_ctl_set_freq(h->ctl, steps[i]);
+	ui_message(ui, false, "sampling at %d Hz from the next snapshot%s", steps[i],
 		   h->running ? "" : " (sampling has stopped)");
+}
+
+static bool hot_message(void *ctx, struct ring_msg *m);
+
+/* A new sampling job (the old one is cancelled): mode and frequency. */
+static void restart(struct ui *ui, struct hot_state *h, enum samp_mode mode, int freq)
+{
+	struct samp_ctl *ctl = samp_ctl_new(freq);
+
+	if (!ctl) {
+		ui_message(ui, true, "out of memory");
+		return;
+	}
+	samp_ctl_set_mode(ctl, mode);
+	samp_ctl_set_idle(ctl, samp_ctl_idle(h->ctl));
+	if (h->running)
+		workers_cancel(ui->workers, h->job);
+	workers_forget(ui->workers, h->job);
+	samp_ctl_put(h->ctl);
+	h->ctl = ctl;
+	struct job_handler jh = { hot_message, h };
+	h->job = samp_job_submit(ui->workers, &h->id, h->ctl, &jh);
+	h->running = h->job != 0;
+	samp_snapshot_free(h->shown);
+	samp_snapshot_free(h->pending);
+	h->shown = h->pending = NULL;
+	h->have_err = false;
+	hot_rel_close(&h->rel);
+	table_select(&h->tab, 0);
+	h->sel_func = UINT32_MAX;
+	set_stale(h);
+}
+
+/* p: Python frames (the CPython sampler) or native ones (perf). */
+static void switch_view(struct ui *ui, struct hot_state *h)
+{
+	bool py = h->shown ? h->shown->python[0] != 0 : samp_ctl_mode(h->ctl) != SAMP_MODE_NATIVE;
+
+	if (py) {
+		restart(ui, h, SAMP_MODE_NATIVE, SAMP_FREQ_DEFAULT);
+		ui_message(ui, false, _("native view: perf_event_open samples; p: Python view"));
+	} else {
+		restart(ui, h, SAMP_MODE_PYTHON, SAMP_PY_FREQ_DEFAULT);
+		ui_message(ui, false, _("Python view: the CPython sampler; p: native view"));
+	}
 }
 
 static bool hot_key(struct ui *ui, void *p, int ch)
@@ -416,6 +476,16 @@ static bool hot_key(struct ui *ui, void *p, int ch)
 		return true;
 	case 'E':
 		export_folded(ui, h);
+		return true;
+	case 'p':
+		switch_view(ui, h);
+		return true;
+	case 'i':
+		if (!h->shown || !h->shown->python[0])
+			return true;
+		samp_ctl_set_idle(h->ctl, !samp_ctl_idle(h->ctl));
+		ui_message(ui, false, samp_ctl_idle(h->ctl) ? _("idle threads counted from now on")
+							    : _("idle threads left out from now on"));
 		return true;
 	default:
 		if (!table_key(&h->tab, ch, NULL, NULL))
@@ -485,7 +555,7 @@ static void hot_destroy(void *p)
 
 static const struct ui_fkey hot_fkeys[] = {
 	{ "F1", "Help" }, { "Enter", "Callers" }, { "Spc", "Freeze" }, { "w", "Window" }, { "s", "Sort" },
-	{ "+-", "Rate" }, { "t", "Thread" }, { "E", "Export" }, { "Esc", "Stop" }, { NULL, NULL },
+	{ "+-", "Rate" }, { "t", "Thread" }, { "p", "Py/nat" }, { "E", "Export" }, { "Esc", "Stop" }, { NULL, NULL },
 };
 
 static const struct screen_ops hot_ops = {

@@ -5,6 +5,7 @@
  * identical stacks that expand to their threads and frames. */
 #include "uipriv.h"
 #include "draw.h"
+#include "i18n.h"
 #include "stack-view.h"
 #include "stack/stack.h"
 
@@ -83,10 +84,14 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 		return;
 	}
 	const struct stk_dump *d = s->v.d;
-	draw_textf(y0, 0, -1, draw_attr(COL_TITLE),
-		   " Stacks of %d (%s): stopped %zu threads for %.1f ms | %zu groups, %zu frames | %s%s", (int)d->target.pid,
-		   d->comm, d->n_stopped, d->pause_ms, d->n_groups, d->n_frames, s->v.show_lines ? "file:line " : "",
-		   s->v.inlines ? "inlines" : "");
+	static const char *const views[] = { N_("mixed"), N_("Python"), N_("native") };
+	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE),
+			    " Stacks of %d (%s): stopped %zu threads for %.1f ms | %zu groups, %zu frames | %s%s",
+			    (int)d->target.pid, d->comm, d->n_stopped, d->pause_ms, d->n_groups, d->n_frames,
+			    s->v.show_lines ? "file:line " : "", s->v.inlines ? "inlines" : "");
+	if (d->py_version[0] && !d->py_error[0])
+		draw_textf(y0, tx, -1, draw_attr(COL_TITLE), _(" | CPython %s, %s view (v)"), d->py_version,
+			   _(views[s->v.view % 3]));
 	stack_view_draw(&s->v, y0 + 1, rows - 1);
 }
 
@@ -170,7 +175,7 @@ static void stack_destroy(void *p)
 
 static const struct ui_fkey stack_fkeys[] = {
 	{ "F1", "Help" }, { "Enter", "Open" }, { "e", "All" }, { "l", "Lines" }, { "i", "Inl" },
-	{ "r", "Again" }, { "Esc", "Back" }, { NULL, NULL },
+	{ "v", "View" }, { "r", "Again" }, { "Esc", "Back" }, { NULL, NULL },
 };
 
 static const struct screen_ops stack_ops = {

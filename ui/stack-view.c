@@ -4,6 +4,7 @@
 #include "i18n.h"
 #include "stack/stack.h"
 #include "core/read.h"
+#include "python/python.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
@@ -13,7 +14,7 @@
 
 /* ---- layout: one row per line of the body ---- */
 
-enum row_kind { ROW_CYCLE, ROW_EDGE, ROW_BLANK, ROW_GROUP, ROW_TIDS, ROW_THREAD, ROW_FRAME, ROW_INLINE };
+enum row_kind { ROW_PYERR, ROW_CYCLE, ROW_EDGE, ROW_BLANK, ROW_GROUP, ROW_TIDS, ROW_THREAD, ROW_FRAME, ROW_INLINE };
 
 struct row {
 	enum row_kind kind;
@@ -32,6 +33,10 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 		n++;                                                           \
 	} while (0)
 
+	if (d->py_error[0]) {
+		ADD(ROW_PYERR, -1, 0, 0);
+		ADD(ROW_BLANK, -1, 0, 0);
+	}
 	for (size_t c = 0; c < d->n_cycles; c++) {
 		ADD(ROW_CYCLE, -1, c, 0);
 		for (size_t e = 0; e < d->cycles[c].n; e++)
@@ -45,12 +50,15 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 			continue;
 		/* The frames first, then the threads: a count that expands. */
 		const struct stk_thread *t = &d->threads[gr->members[0]];
+		size_t no = 0; /* frames numbered as shown */
 		for (size_t f = 0; f < t->n_frames; f++) {
 			const struct sym_info *sym = t->frames[f].sym;
+			if (!stk_frame_shown(t, &t->frames[f], (enum stk_view)s->view))
+				continue;
 			if (s->inlines && sym)
 				for (size_t i = 0; i < sym->n_inl; i++)
 					ADD(ROW_INLINE, (int)g, f, i);
-			ADD(ROW_FRAME, (int)g, f, 0);
+			ADD(ROW_FRAME, (int)g, f, no++);
 		}
 		if (gr->n > 1)
 			ADD(ROW_TIDS, (int)g, gr->members[0], 0);
@@ -78,6 +86,9 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 
 	draw_blank(y, 0, -1, base);
 	switch (r->kind) {
+	case ROW_PYERR:
+		draw_text(y, 0, -1, selected ? base : draw_attr(COL_WARN), d->py_error);
+		break;
 	case ROW_CYCLE:
 		if (d->cycles[r->a].n == 1)
 			draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
@@ -136,6 +147,12 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		int x = 4 + draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), "TID %-7d %-16s %c  %-16s wchan %s",
 				       (int)t->tid, t->name, t->state ? t->state : '?', t->syscall,
 				       t->wchan[0] ? t->wchan : "-");
+		if (t->python_name)
+			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_GOOD) | A_BOLD), "  [%s]", t->python_name);
+		if (t->gil)
+			x += draw_text(y, x, -1, (selected ? base : draw_attr(COL_WARN)) | A_BOLD, _("  GIL"));
+		if (t->idle)
+			x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), _("  idle: %s"), t->idle);
 		if (t->signal) {
 			const char *sn = core_signal_name(t->signal);
 			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), "  received %s",
@@ -153,9 +170,16 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		const struct stk_frame *f = &t->frames[r->a];
 		const struct sym_info *sym = f->sym;
 		const char *mod = sym && sym->module ? sym->module : "?";
+		if (f->py) {
+			/* A Python frame: qualname and file:line, as py-spy shows it. */
+			int px = draw_textf(y, 6, -1, base, "#%-3zu %-14s ", r->b, "py") + 6;
+			px += draw_text(y, px, -1, base | A_BOLD, f->py->qualname);
+			draw_textf(y, px, -1, selected ? base : draw_attr(COL_DIM), "  (%s:%d)", f->py->file, f->line);
+			break;
+		}
 		/* numbered once: an inlined call shares its frame's number, shown on the frame */
 		int x = r->kind == ROW_INLINE ? draw_textf(y, 6, -1, base, "     0x%012llx ", (unsigned long long)f->pc) + 6
-					      : draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->a, (unsigned long long)f->pc) + 6;
+					      : draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->b, (unsigned long long)f->pc) + 6;
 		const char *file = NULL;
 		int line = 0;
 		if (r->kind == ROW_INLINE) {
@@ -249,6 +273,7 @@ bool stack_view_key(struct stack_view *s, int ch)
 		break;
 	case 'l': s->show_lines = !s->show_lines; break;
 	case 'i': s->inlines = !s->inlines; break;
+	case 'v': s->view = (s->view + 1) % 3; break;
 	default:
 		return table_key(&s->tab, ch, NULL, NULL) != TABLE_KEY_NONE;
 	}

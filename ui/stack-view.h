@@ -16,6 +16,7 @@ struct stack_view {
 	bool *open;          /* per group: expanded (its frames) */
 	bool *tids_open;     /* per group: its threads listed, not only counted */
 	bool show_lines, inlines; /* l: file:line, i: inlined calls */
+	int view;            /* CPython (v): enum stk_view, mixed, Python only, native only */
 	struct table tab;    /* rows: the lines of the layout */
 };
 

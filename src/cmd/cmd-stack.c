@@ -5,6 +5,7 @@
 #include "i18n.h"
 #include "out/escape.h"
 #include "out/json.h"
+#include "python/python.h"
 #include "stack/stack.h"
 
 #include <signal.h>
@@ -16,12 +17,18 @@ struct stack_flags {
 	bool json, source, inlines, group;
 	int max_frames;
 	const char *core, *exe, *sysroot;
+	enum stk_view view;
 };
 
 static void print_frame(const struct stk_frame *f, int *no, const struct stack_flags *fl)
 {
 	const struct sym_info *s = f->sym;
 	const char *mod = s && s->module ? s->module : "?";
+
+	if (f->py) {
+		printf("#%d %s (%s:%d)\n", (*no)++, esc(f->py->qualname), esc(f->py->file), f->line);
+		return;
+	}
 
 	if (fl->inlines && s) {
 		for (size_t i = 0; i < s->n_inl; i++) {
@@ -51,7 +58,14 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 
 static void print_thread_line(const struct stk_thread *t)
 {
-	printf("TID %d \"%s\" (%c, %s)", (int)t->tid, esc(t->name), t->state ? t->state : '?', esc(t->syscall));
+	printf("TID %d \"%s\"", (int)t->tid, esc(t->name));
+	if (t->python_name)
+		printf(" [%s]", esc(t->python_name));
+	printf(" (%c, %s)", t->state ? t->state : '?', esc(t->syscall));
+	if (t->gil)
+		printf(" %s", _("holds the GIL"));
+	if (t->idle)
+		printf(" %s %s", _("idle:"), t->idle);
 	if (t->signal) {
 		const char *sn = core_signal_name(t->signal);
 		if (sn)
@@ -71,7 +85,8 @@ static void print_frames(const struct stk_thread *t, const struct stack_flags *f
 {
 	int no = 0;
 	for (size_t i = 0; i < t->n_frames; i++)
-		print_frame(&t->frames[i], &no, fl);
+		if (stk_frame_shown(t, &t->frames[i], fl->view))
+			print_frame(&t->frames[i], &no, fl);
 	if (t->truncated)
 		printf("   ... (more frames: --max-frames)\n");
 }
@@ -83,6 +98,8 @@ static const char *frame_fn(const struct stk_frame *f)
 
 static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
 {
+	if (d->py_version[0] && !d->py_error[0])
+		printf(_("CPython %s\n\n"), esc(d->py_version));
 	for (size_t c = 0; c < d->n_cycles; c++) {
 		const struct stk_cycle *cy = &d->cycles[c];
 		if (cy->n == 1)
@@ -141,7 +158,9 @@ static struct json_object *json_frame(uint64_t pc, const char *fn, long long off
 {
 	struct json_object *f = json_object_new_object();
 	hex(f, "pc", pc);
+	out_json_str(f, "kind", "native");
 	out_json_str(f, "function", fn);
+	out_json_str(f, "qualname", fn);
 	if (off >= 0)
 		out_json_int(f, "offset", off);
 	else
@@ -168,6 +187,14 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 		json_object_object_add(root, "core", core_json(core));
 	else
 		out_json_double(root, "pause_ms", d->pause_ms);
+	if (d->py_version[0] || d->py_error[0]) {
+		struct json_object *py = json_object_new_object();
+		out_json_str(py, "version", d->py_version[0] ? d->py_version : NULL);
+		out_json_str(py, "error", d->py_error[0] ? d->py_error : NULL);
+		out_json_double(py, "read_ms", d->py_read_ms);
+		json_object_object_add(root, "python", py);
+	}
+	out_json_str(root, "view", fl->view == STK_VIEW_PYTHON ? "python" : fl->view == STK_VIEW_NATIVE ? "native" : "mixed");
 	for (size_t i = 0; i < d->n_threads; i++) {
 		const struct stk_thread *t = &d->threads[i];
 		struct json_object *jt = json_object_new_object(), *frames = json_object_new_array();
@@ -180,9 +207,25 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 			out_json_int(jt, "signal", t->signal);
 		if (t->skipped)
 			out_json_str(jt, "skipped", t->skipped);
+		out_json_str(jt, "python_name", t->python_name);
+		out_json_bool(jt, "gil", t->gil);
+		out_json_str(jt, "idle", t->idle);
 		for (size_t k = 0; k < t->n_frames; k++) {
 			const struct stk_frame *f = &t->frames[k];
 			const struct sym_info *s = f->sym;
+			if (!stk_frame_shown(t, f, fl->view))
+				continue;
+			if (f->py) {
+				struct json_object *pf = json_object_new_object();
+				out_json_str(pf, "kind", "python");
+				out_json_str(pf, "function", f->py->name);
+				out_json_str(pf, "qualname", f->py->qualname);
+				out_json_str(pf, "file", f->py->file);
+				out_json_int(pf, "line", f->line);
+				hex(pf, "code", f->pc);
+				json_object_array_add(frames, pf);
+				continue;
+			}
 			if (fl->inlines)
 				for (size_t n = 0; n < s->n_inl; n++)
 					json_object_array_add(frames, json_frame(f->pc, s->inl[n].function, -1, s->module,
@@ -235,6 +278,9 @@ static int stack_option(void *state, int opt, const char *arg)
 	case 'c': fl->core = arg; break;
 	case 'x': fl->exe = arg; break;
 	case 'r': fl->sysroot = arg; break;
+	case 'X': fl->view = STK_VIEW_MIXED; break;
+	case 'P': fl->view = STK_VIEW_PYTHON; break;
+	case 'N': fl->view = STK_VIEW_NATIVE; break;
 	case 'm': {
 		char *end;
 		long v = strtol(arg, &end, 10);
@@ -315,6 +361,8 @@ static int stack_exec(void *state, pid_t pid)
 		if (d->threads[i].skipped)
 			fprintf(stderr, "pscope stack: thread %d not stopped: %s\n", (int)d->threads[i].tid,
 				d->threads[i].skipped);
+	if (d->py_error[0])
+		fprintf(stderr, "pscope stack: %s\n", esc(d->py_error));
 	fprintf(stderr, "stopped %zu threads for %.2f ms\n", d->n_stopped, d->pause_ms);
 	stk_dump_free(d);
 	return 0;
@@ -330,13 +378,16 @@ static const struct option stack_options[] = {
 	{ "core", required_argument, NULL, 'c' },
 	{ "exe", required_argument, NULL, 'x' },
 	{ "sysroot", required_argument, NULL, 'r' },
+	{ "mixed", no_argument, NULL, 'X' },
+	{ "python", no_argument, NULL, 'P' },
+	{ "native", no_argument, NULL, 'N' },
 	{ NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_stack_entry = {
 	.name = "stack",
 	.args = "PID|--core CORE [--exe EXE] [--sysroot DIR] [--json] [--source] [--inlines] [--no-group]\n"
-		"       [--max-frames N]",
+		"       [--max-frames N] [--mixed|--python|--native]",
 	.help = N_("Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
 		   "unwind and symbolize them and report the deadlocks among them.\n"
 		   "With --core, the same from a core file, after what the kernel recorded.\n"
@@ -347,7 +398,11 @@ const struct cmd_entry cmd_stack_entry = {
 		   "  --source        file:line of every frame (needs debug info)\n"
 		   "  --inlines       show inlined calls as frames of their own (implies --source)\n"
 		   "  --no-group      print every thread, not one stack per group of identical ones\n"
-		   "  --max-frames N  frames per thread (default 64)\n"),
+		   "  --max-frames N  frames per thread (default 64)\n"
+		   "  --mixed         CPython: Python frames in place of the interpreter frames\n"
+		   "                  that ran them (the default)\n"
+		   "  --python        CPython: Python frames only, like py-spy dump\n"
+		   "  --native        CPython: native frames only\n"),
 	.shortopts = "",
 	.options = stack_options,
 	.pid = CMD_PID_OPTIONAL,

@@ -22,6 +22,22 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
+static void print_text_python(const struct samp_snapshot *s, const struct samp_view *v)
+{
+	printf(_("PID %d (%s), %.1f s, CPython %s frames, %d Hz requested, %.0f Hz achieved\n"), (int)s->target.pid,
+	       esc(s->comm), s->elapsed, esc(s->python), s->freq, s->rate);
+	printf(_("samples %llu, torn reads %llu, idle samples %s %llu\n"), s->samples, s->torn,
+	       s->idle_included ? _("included") : _("left out"), s->idle_skipped);
+	printf("%6s %6s %8s  %-32s %s\n", "SELF%", "TOTAL%", "SAMPLES", "FUNCTION", "FILE:LINE");
+	for (unsigned i = 0; i < v->nrows; i++) {
+		const struct samp_row *r = &v->rows[i];
+		const struct samp_func *f = &s->funcs[r->func];
+		char src[300];
+		snprintf(src, sizeof(src), "%s:%d", f->file ? f->file : "?", f->line);
+		printf("%6.2f %6.2f %8lu  %-32s %s\n", r->self_pct, r->total_pct, r->self, esc(f->name), esc(src));
+	}
+}
+
 static void print_unwind(const struct samp_snapshot *s)
 {
 	unsigned long long n = s->unwind_fp + s->unwind_dwarf;
@@ -36,6 +52,10 @@ static void print_unwind(const struct samp_snapshot *s)
 
 static void print_text(const struct samp_snapshot *s, const struct samp_view *v)
 {
+	if (s->python[0]) {
+		print_text_python(s, v);
+		return;
+	}
 	printf("PID %d (%s), %.1f s, event %s (%s), %d Hz requested, %.0f Hz achieved\n", (int)s->target.pid,
 	       esc(s->comm), s->elapsed, s->event, s->event_why, s->freq, s->rate);
 	printf("samples %llu, lost %llu, throttled %llu, %s, truncated stacks %.1f%%, CPU sampled %.2f s vs /proc %.2f s\n",
@@ -73,10 +93,17 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	out_json_str(o, "unwind", samp_unwind_method(s));
 	out_json_str(o, "events", s->percpu ? "cpu" : "thread");
 	out_json_int(o, "threads_unsampled", s->threads_unsampled);
+	if (s->python[0]) {
+		out_json_str(o, "python", s->python);
+		out_json_int(o, "torn", (long long)s->torn);
+		out_json_int(o, "idle_skipped", (long long)s->idle_skipped);
+		out_json_bool(o, "idle", s->idle_included);
+	}
 	for (unsigned i = 0; i < v->nrows; i++) {
 		const struct samp_row *r = &v->rows[i];
 		const struct samp_func *f = &s->funcs[r->func];
 		struct json_object *fo = json_object_new_object();
+		out_json_str(fo, "kind", f->flags & SAMP_F_PYTHON ? "python" : "native");
 		out_json_str(fo, "name", f->name);
 		out_json_str(fo, "module", f->module);
 		out_json_str(fo, "file", f->file);
@@ -105,14 +132,16 @@ static void explain_no_samples(const struct samp_snapshot *s)
 		fprintf(stderr, _("pscope top: no samples although /proc counts %.2f s of CPU time for process %d: perf delivered none (door: security module or sandbox policy; check its denials in the kernel log)\n"),
 			s->cpu_proc, (int)s->target.pid);
 }
+enum top_mode { TOP_AUTO, TOP_PYTHON, TOP_NATIVE };
 
 struct top_args {
 	double duration;
-	long freq;
+	long freq;          /* 0: the sampler's default */
 	const char *folded;
-	bool json;
+	bool json, idle;
 	int stack_copy;
 	enum samp_events events;
+	enum top_mode mode;
 };
 
 static void top_init(void *state)
@@ -120,7 +149,6 @@ static void top_init(void *state)
 	struct top_args *a = state;
 
 	a->duration = 5;
-	a->freq = SAMP_FREQ_DEFAULT;
 }
 
 static int top_option(void *state, int opt, const char *arg)
@@ -138,9 +166,12 @@ static int top_option(void *state, int opt, const char *arg)
 	case 'F':
 		errno = 0;
 		a->freq = strtol(arg, &end, 10);
-		if (errno || *end || end == arg || a->freq < SAMP_FREQ_MIN || a->freq > SAMP_FREQ_MAX)
-			return cmd_bad_value("top", "invalid frequency '%s' (Hz, 49..3999)", arg);
+		if (errno || *end || end == arg || a->freq < 1 || a->freq > SAMP_FREQ_MAX)
+			return cmd_bad_value("top", "invalid frequency '%s' (Hz, 49..3999; 1..1000 for Python)", arg);
 		break;
+	case 'P': a->mode = TOP_PYTHON; break;
+	case 'N': a->mode = TOP_NATIVE; break;
+	case 'I': a->idle = true; break;
 	case 'f':
 		a->folded = arg;
 		break;
@@ -168,16 +199,72 @@ static int top_option(void *state, int opt, const char *arg)
 	return 0;
 }
 
+static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *snap, const char *ended);
+
+/* The CPython sampler: Python frames, no perf. Returns 1 on failure, or
+ * -ENOENT (not a CPython process: the caller samples with perf). */
+static int top_python(const struct top_args *a, pid_t pid)
+{
+	struct samp_py_session *s;
+	struct ps_error e;
+	long freq = a->freq ? a->freq : SAMP_PY_FREQ_DEFAULT;
+
+	if (freq > SAMP_PY_FREQ_MAX) {
+		fprintf(stderr, _("pscope top: the Python sampler runs at 1 to %d Hz, not %ld\n"), SAMP_PY_FREQ_MAX, freq);
+		return 2;
+	}
+	struct samp_py_opts o = { .pid = pid, .freq = (int)freq, .idle = a->idle };
+	ps_error_clear(&e);
+	int r = samp_py_open(&s, &o, &e);
+	if (r < 0) {
+		if (a->mode == TOP_AUTO) { /* perf then, with its own refusal if any */
+			if (r == -ENOTSUP || r == -EPROTO)
+				fprintf(stderr, "pscope top: %s\n", esc(e.msg));
+			return -ENOENT;
+		}
+		return cmd_fail("top", &e);
+	}
+	struct sigaction sa = { .sa_handler = on_sigint };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	const char *ended = NULL;
+	uint64_t deadline = now_ns() + (uint64_t)(a->duration * 1e9), pub = now_ns() + 1000000000ULL;
+	for (uint64_t now = now_ns(); now < deadline && !interrupted; now = now_ns()) {
+		uint64_t left_ms = (deadline - now) / 1000000;
+		if (samp_py_poll(s, left_ms < 100 ? (int)left_ms : 100) == -ESRCH) {
+			ended = "the process exited";
+			break;
+		}
+		if (now_ns() >= pub) { /* one bucket per second, as the perf sampler */
+			pub += 1000000000ULL;
+			samp_snapshot_free(samp_py_publish(s, NULL));
+		}
+	}
+	struct samp_snapshot *snap = samp_py_publish(s, ended);
+	samp_py_close(s);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return report(a, pid, snap, ended);
+}
+
 static int top_exec(void *state, pid_t pid)
 {
 	const struct top_args *a = state;
 	double duration = a->duration;
-	const char *folded = a->folded;
-	bool json = a->json;
 
+	if (a->mode != TOP_NATIVE) {
+		int r = top_python(a, pid);
+		if (r != -ENOENT)
+			return r;
+	}
+	if (a->freq && a->freq < SAMP_FREQ_MIN) {
+		fprintf(stderr, "pscope top: invalid frequency '%ld' (Hz, 49..3999)\n", a->freq);
+		return 2;
+	}
 	struct samp_session *s;
 	struct ps_error e;
-	struct samp_opts o = { .pid = pid, .freq = (int)a->freq, .stack_copy = a->stack_copy,
+	struct samp_opts o = { .pid = pid, .freq = a->freq ? (int)a->freq : SAMP_FREQ_DEFAULT, .stack_copy = a->stack_copy,
 				.events = a->events };
 	ps_error_clear(&e);
 	if (samp_open(&s, &o, &e) < 0)
@@ -200,6 +287,15 @@ static int top_exec(void *state, pid_t pid)
 	samp_close(s);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	return report(a, pid, snap, ended);
+}
+
+static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *snap, const char *ended)
+{
+	const char *folded = a->folded;
+	bool json = a->json;
+	struct ps_error e;
+
 	if (!snap) {
 		ps_error_set(&e, ENOMEM, "out of memory");
 		return cmd_fail("top", &e);
@@ -234,12 +330,16 @@ static const struct option top_options[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "stack-copy", required_argument, NULL, 's' },
 	{ "events", required_argument, NULL, 'e' },
+	{ "python", no_argument, NULL, 'P' },
+	{ "native", no_argument, NULL, 'N' },
+	{ "idle", no_argument, NULL, 'I' },
 	{ NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_top_entry = {
 	.name = "top",
-	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES] [--events thread|cpu]",
+	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES] [--events thread|cpu]\n"
+		"       [--python|--native] [--idle]",
 	.help = N_("Sample PID's threads with perf_event_open for SEC seconds (default 5) at HZ\n"
 		   "(default 99) and print its functions by Self%. --folded FILE also writes the\n"
 		   "call stacks as folded lines (thread;frame;...;frame count). Ctrl-C stops early.\n"
@@ -247,7 +347,13 @@ const struct cmd_entry cmd_top_entry = {
 		   "sample's copy of the user stack is unwound with the modules' CFI (DWARF);\n"
 		   "--stack-copy BYTES sets the copy's size (default 16384; 0: frame pointers only).\n"
 		   "Events are opened per thread, or per CPU for every task keeping PID's samples\n"
-		   "when it has more than 64 threads and the kernel allows it (--events forces one).\n"),
+		   "when it has more than 64 threads and the kernel allows it (--events forces one).\n"
+		   "A CPython 3.9-3.13 process is sampled by reading its Python frames instead\n"
+		   "(no perf needed; 100 Hz by default, at most 1000): functions are\n"
+		   "'qualname file:line', folded lines py-spy's raw format.\n"
+		   "  --python   Python frames only (fail if not CPython)\n"
+		   "  --native   perf_event_open even for CPython\n"
+		   "  --idle     Python: count idle threads too (left out by default)\n"),
 	.shortopts = "d:F:f:js:e:",
 	.options = top_options,
 	.pid = CMD_PID_REQUIRED,

@@ -128,7 +128,7 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 		r = ps_error_set(e, ENOMEM, "cannot set up the unwinder");
 		goto out;
 	}
-	r = stk_analyze(d, snaps, n, uw, &o, e);
+	r = stk_analyze(d, snaps, n, uw, NULL, &o, e);
 	if (r < 0)
 		goto out;
 	crashed_first(d);

@@ -18,6 +18,14 @@ static void put_name(FILE *f, const char *s)
 
 static void put_func(FILE *f, const struct samp_func *fn)
 {
+	if (fn->flags & SAMP_F_PYTHON) {
+		/* py-spy's raw format: "qualname (file:line)". */
+		put_name(f, fn->name);
+		fputs(" (", f);
+		put_name(f, fn->file ? fn->file : "?");
+		fprintf(f, ":%d)", fn->line);
+		return;
+	}
 	put_name(f, fn->name);
 	if ((fn->flags & SAMP_F_KERNEL) && strcmp(fn->name, "[kernel]"))
 		fputs("_[k]", f); /* flamegraph.pl colours kernel frames by this suffix */
@@ -35,7 +43,10 @@ int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w,
 		if (!counts[i] || !st->nframes)
 			continue;
 		put_name(f, samp_thread_comm(s, st->tid));
-		fprintf(f, "-%d", (int)st->tid);
+		if (s->python[0])
+			fprintf(f, " (%d)", (int)st->tid); /* py-spy: "thread (id)" */
+		else
+			fprintf(f, "-%d", (int)st->tid);
 		for (unsigned j = st->nframes; j-- > 0;) {
 			fputc(';', f);
 			put_func(f, &s->funcs[s->frames[st->first + j]]);

@@ -1,5 +1,6 @@
 /* Folded stacks ("thread;outer;...;leaf count", one per line): the format
- * flamegraph.pl and speedscope open. */
+ * flamegraph.pl and speedscope open. Python snapshots use py-spy's raw
+ * format: "name (tid);qualname (file:line);... count". */
 #ifndef PS_OUT_FOLDED_H
 #define PS_OUT_FOLDED_H
 

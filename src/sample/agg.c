@@ -49,6 +49,13 @@ static uint64_t str_hash(uint64_t h, const char *s)
 	return h;
 }
 
+/* A function is (name, module); a Python one also has its line. */
+static uint64_t func_hash(const char *name, const char *module, int line, unsigned flags)
+{
+	uint64_t h = str_hash(str_hash(0xcbf29ce484222325ULL, name), module);
+	return flags & SAMP_F_PYTHON ? hmap_mix(h ^ (uint64_t)(unsigned)line) : h;
+}
+
 struct agg *agg_new(void)
 {
 	return calloc(1, sizeof(struct agg));
@@ -101,7 +108,7 @@ static int rehash_funcs(struct agg *a)
 		return -ENOMEM;
 	memset(nh, 0xff, nc * sizeof(*nh));
 	for (uint32_t i = 0; i < a->nfuncs; i++) {
-		uint64_t h = str_hash(str_hash(0xcbf29ce484222325ULL, a->funcs[i].name), a->funcs[i].module);
+		uint64_t h = func_hash(a->funcs[i].name, a->funcs[i].module, a->funcs[i].line, a->funcs[i].flags);
 		a->funcs[i].next = nh[h & (nc - 1)];
 		nh[h & (nc - 1)] = i;
 	}
@@ -113,11 +120,13 @@ static int rehash_funcs(struct agg *a)
 
 uint32_t agg_func(struct agg *a, const struct samp_fninfo *si)
 {
-	uint64_t h = str_hash(str_hash(0xcbf29ce484222325ULL, si->name), si->module);
+	uint64_t h = func_hash(si->name, si->module, si->line, si->flags);
 
 	if (a->fcap) {
 		for (uint32_t i = a->fheads[h & (a->fcap - 1)]; i != HMAP_EMPTY; i = a->funcs[i].next)
-			if (!strcmp(a->funcs[i].name, si->name) && !strcmp(a->funcs[i].module, si->module))
+			if (!strcmp(a->funcs[i].name, si->name) && !strcmp(a->funcs[i].module, si->module) &&
+			    (!(si->flags & SAMP_F_PYTHON) ||
+			     ((a->funcs[i].flags & SAMP_F_PYTHON) && a->funcs[i].line == si->line)))
 				return i;
 	}
 	if ((a->nfuncs + 1) * 2 > a->fcap && rehash_funcs(a) < 0)

@@ -2,4 +2,4 @@
 # its job.
 libpscope_a_SOURCES += src/sample/sample.h src/sample/local.h src/sample/agg.h \
 	src/sample/session.h src/sample/ring.c src/sample/agg.c src/sample/perf.c src/sample/record.c \
-	src/sample/view.c src/sample/job.c
+	src/sample/view.c src/sample/job.c src/sample/pysamp.c

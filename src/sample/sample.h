@@ -39,6 +39,8 @@ enum samp_func_flags {
 	SAMP_F_ANON = SYM_F_ANON,         /* anonymous executable memory (JIT) */
 	SAMP_F_UNKNOWN = SYM_F_UNKNOWN,   /* in no executable mapping */
 	SAMP_F_ROOT = 256,                /* outermost frame of a complete stack (_start...) */
+	SAMP_F_PYTHON = 512,              /* a Python function: name = qualname, module = file,
+					   * line = the line being run (part of its identity) */
 };
 
 /* A function: the unit of the table. Strings are raw and hostile. */
@@ -96,6 +98,12 @@ struct samp_snapshot {
 	bool percpu;                 /* per-CPU events (else per thread) */
 	bool ended;
 	char end_reason[128];
+	/* The CPython sampler (samp_py_*): its version ("3.12.1"), empty for
+	 * perf; chains that changed under the read (dropped), and samples of
+	 * idle threads left out (unless idle_included). */
+	char python[24];
+	unsigned long long torn, idle_skipped;
+	bool idle_included;
 
 	unsigned nfuncs, nstacks, nthreads, nbuckets;
 	struct samp_func *funcs;
@@ -190,7 +198,7 @@ struct workers;
 struct job_handler;
 /* Control block shared by the screen and the job: atomics only. */
 struct samp_ctl;
-struct samp_ctl *samp_ctl_new(int freq);
+struct samp_ctl *samp_ctl_new(int freq); /* freq: 1..SAMP_FREQ_MAX */
 void samp_ctl_put(struct samp_ctl *c);
 void samp_ctl_set_freq(struct samp_ctl *c, int hz);
 int samp_ctl_freq(struct samp_ctl *c);
@@ -198,7 +206,41 @@ int samp_ctl_freq(struct samp_ctl *c);
  * second, a RING_RESULT (last snapshot) when the target exits, a RING_ERROR
  * when sampling cannot start. Cancel with workers_cancel(). Returns the job
  * id or 0. Takes its own reference on ctl. */
+/* The job's sampler: AUTO is the CPython sampler for a CPython process
+ * (the perf sampler otherwise), PYTHON only that, NATIVE always perf. */
+enum samp_mode { SAMP_MODE_AUTO, SAMP_MODE_PYTHON, SAMP_MODE_NATIVE };
+void samp_ctl_set_mode(struct samp_ctl *c, enum samp_mode m);
+enum samp_mode samp_ctl_mode(struct samp_ctl *c);
 unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl,
 			 const struct job_handler *h);
+
+/* ---- the CPython sampler: Python frames without perf ----
+ * Reads every thread's frame chain from process memory (process_vm_readv,
+ * through a page cache) without stopping the process, freq times a
+ * second. Needs ptrace read access to the memory only, not perf_event_open.
+ * A chain that changed under the read is dropped and counted (torn).
+ * Threads not running (task state other than R) are idle and left out
+ * unless idle is set. Snapshots are the same as the perf sampler's, with
+ * SAMP_F_PYTHON functions. */
+#define SAMP_PY_FREQ_DEFAULT 100
+#define SAMP_PY_FREQ_MAX 1000
+struct samp_py_session;
+struct samp_py_opts {
+	pid_t pid;
+	const struct target_id *want;
+	int freq;                     /* 1..SAMP_PY_FREQ_MAX */
+	bool idle;
+};
+/* -ENOENT: not CPython; -ENOTSUP: a CPython this reader cannot read; both
+ * with the sentence in e. */
+int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, struct ps_error *e);
+/* Sample until timeout_ms passed; -ESRCH once the process is gone. */
+int samp_py_poll(struct samp_py_session *s, int timeout_ms);
+void samp_py_set(struct samp_py_session *s, int freq, bool idle);
+struct samp_snapshot *samp_py_publish(struct samp_py_session *s, const char *end_reason);
+void samp_py_close(struct samp_py_session *s);
+/* The CPython sampler's switch for idle threads (ctl of samp_job_submit). */
+void samp_ctl_set_idle(struct samp_ctl *c, bool idle);
+bool samp_ctl_idle(struct samp_ctl *c);
 
 #endif

@@ -3,6 +3,8 @@
  * and symbolize every thread, find the deadlocks among them and group the
  * identical stacks. */
 #include "stack/internal.h"
+#include "stack/pyframes.h"
+#include "python/python.h"
 #include "util.h"
 
 #include <errno.h>
@@ -39,9 +41,12 @@ static int frames_cmp(const struct stk_thread *x, const struct stk_thread *y)
 {
 	if (x->n_frames != y->n_frames)
 		return x->n_frames < y->n_frames ? -1 : 1;
-	for (size_t i = 0; i < x->n_frames; i++)
+	for (size_t i = 0; i < x->n_frames; i++) {
 		if (x->frames[i].pc != y->frames[i].pc)
 			return x->frames[i].pc < y->frames[i].pc ? -1 : 1;
+		if (x->frames[i].line != y->frames[i].line) /* Python frames */
+			return x->frames[i].line < y->frames[i].line ? -1 : 1;
+	}
 	if (!!x->skipped != !!y->skipped)
 		return x->skipped ? 1 : -1;
 	return 0;
@@ -199,7 +204,7 @@ out:
 }
 
 int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct sym_unwinder *uw,
-		const struct stk_opts *o, struct ps_error *e)
+		const struct stk_py_in *py, const struct stk_opts *o, struct ps_error *e)
 {
 	int r;
 
@@ -253,6 +258,16 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 	d->symbolize_ms = t_sym;
 	d->unwind_ms = (double)(now_ns() - t1) / 1e6 - t_sym;
 	d->n_syms = sym_proc_count(d->syms);
+	if (py) {
+		/* Python frames in place of the eval frames; structures that
+		 * make no sense leave the native frames and say why. */
+		struct ps_error pe;
+		r = stk_py_merge(d, st, n, py->py, py->snap, py->mem, &pe);
+		if (r == -EPROTO)
+			strlcpy_ps(d->py_error, pe.msg, sizeof(d->py_error));
+		else if (r < 0)
+			return ps_error_set(e, -r, "out of memory");
+	}
 	r = find_deadlocks(d, st, n);
 	if (r == 0) {
 		qsort(d->threads, d->n_threads, sizeof(*d->threads), cmp_tid);
@@ -274,9 +289,12 @@ void stk_dump_free(struct stk_dump *d)
 {
 	if (!d)
 		return;
-	for (size_t i = 0; i < d->n_threads; i++)
+	for (size_t i = 0; i < d->n_threads; i++) {
 		free(d->threads[i].frames);
+		free(d->threads[i].python_name);
+	}
 	free(d->threads);
+	py_proc_free(d->py);
 	for (size_t g = 0; g < d->n_groups; g++)
 		free(d->groups[g].members);
 	free(d->groups);
@@ -298,9 +316,23 @@ size_t stk_chain(const struct stk_thread *t, char *buf, size_t size)
 	size_t first = from ? (size_t)(from - t->frames) : 0;
 
 	/* From the program's own code on: the leading frames in the module of
-	 * frame 0 (futex and lock internals of libc) are the same everywhere. */
+	 * frame 0 (futex and lock internals of libc) are the same everywhere.
+	 * A thread running Python: its Python functions. */
 	if (size)
 		buf[0] = '\0';
+	if (t->n_py) {
+		for (size_t i = 0; i < t->n_frames && off + 1 < size; i++) {
+			if (!t->frames[i].py)
+				continue;
+			int n = snprintf(buf + off, size - off, "%s%s", off ? " <- " : "", t->frames[i].py->qualname);
+			if (n < 0)
+				break;
+			off += (size_t)n;
+		}
+		if (off >= size)
+			off = size ? size - 1 : 0;
+		return off;
+	}
 	for (size_t i = first; i < t->n_frames && off + 1 < size; i++) {
 		const struct sym_info *s = t->frames[i].sym;
 		const char *name = s && s->function ? s->function : "??";

@@ -4,6 +4,7 @@
 #include "proc/stat.h"
 #include "proc/syscalls.h"
 #include "stack/internal.h"
+#include "python/python.h"
 #include "doors.h"
 #include "util.h"
 
@@ -160,6 +161,13 @@ struct frozen_ctx {
 	unsigned char *arena;
 	ssize_t ml;
 	int rc;
+	/* CPython: frame chains read while stopped, through a page cache. */
+	struct py_proc *py;
+	struct py_cache *py_cache;
+	struct py_snapshot py_snap;
+	struct ps_error py_err;
+	int py_rc;
+	double py_ms;
 };
 
 static void on_frozen(struct freeze *fz, void *arg)
@@ -173,7 +181,65 @@ static void on_frozen(struct freeze *fz, void *arg)
 	else if (!c->st || proc_maps_parse(c->maps_text, (size_t)c->ml, false, &c->maps) < 0 ||
 		 copy_frozen(fz, c->st, &c->maps, c->o, &c->arena) < 0)
 		c->rc = -ENOMEM;
+	if (c->py && c->py_cache) {
+		struct py_mem m;
+		uint64_t t0 = now_ns();
+		py_cache_mem(c->py_cache, &m);
+		c->py_rc = py_snapshot_take(c->py, &m, NULL, &c->py_snap, &c->py_err);
+		c->py_ms = (double)(now_ns() - t0) / 1e6;
+	}
 	test_hold(c->o);
+}
+
+/* CPython: found before the freeze (it reads ELF files and a few words,
+ * not the threads). */
+static void detect_python(struct target *t, const struct py_mem *live, struct frozen_ctx *c)
+{
+	char *maps = NULL;
+	size_t cap = 0;
+	ssize_t n = read_file_alloc_at(t->dirfd, "maps", &maps, &cap);
+
+	ps_error_clear(&c->py_err);
+	c->py_rc = -ENOENT;
+	if (n > 0)
+		c->py_rc = py_detect(t->id.pid, maps, (size_t)n, live, &c->py, &c->py_err);
+	free(maps);
+	if (c->py) {
+		c->py_cache = py_cache_new(live, 256);
+		if (!c->py_cache) {
+			py_proc_free(c->py);
+			c->py = NULL;
+		}
+	}
+}
+
+static void py_done(struct frozen_ctx *c)
+{
+	py_proc_free(c->py);
+	py_cache_free(c->py_cache);
+	py_snapshot_free(&c->py_snap);
+	c->py = NULL;
+	c->py_cache = NULL;
+}
+
+/* What stk_analyze merges: the chains read while stopped (the dump takes
+ * the interpreter over), or NULL with the reason in d->py_error. */
+static const struct stk_py_in *python_in(struct stk_dump *d, struct frozen_ctx *c, const struct py_mem *live,
+					 struct stk_py_in *in)
+{
+	if (!c->py && (c->py_rc == -ENOENT || c->py_rc == 0)) /* not CPython, or not looked for */
+		return NULL;
+	if (c->py)
+		strlcpy_ps(d->py_version, py_version(c->py), sizeof(d->py_version));
+	if (c->py_rc < 0) {
+		strlcpy_ps(d->py_error, c->py_err.msg, sizeof(d->py_error));
+		return NULL;
+	}
+	d->py_read_ms = c->py_ms;
+	*in = (struct stk_py_in){ c->py, &c->py_snap, live };
+	d->py = c->py; /* freed with the dump */
+	c->py = NULL;
+	return in;
 }
 
 static void fill_thread(struct stk_thread *t, const struct frozen_thread *ft)
@@ -239,6 +305,13 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 		target_close(&t);
 		return r;
 	}
+	pid_t live_pid = pid;
+	struct py_mem live;
+	struct stk_py_in pyin;
+	py_mem_live(&live, &live_pid);
+	/* PSCOPE_NO_PYTHON=1: the native-only dump (the benchmark's anchor). */
+	if (!o.no_python && !getenv("PSCOPE_NO_PYTHON"))
+		detect_python(&t, &live, &fc);
 	stk_progress(&o, 0, "stopping the threads of %d", (int)pid);
 	/* The copy runs on the tracer thread and the threads are let go
 	 * right after it: no hand-over between threads inside the pause. */
@@ -258,6 +331,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 		free(fc.st);
 		free(fc.arena);
 		proc_maps_free(&fc.maps);
+		py_done(&fc);
 		return r;
 	}
 	if (fc.rc < 0) {
@@ -307,7 +381,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 		r = ps_error_set(e, ENOMEM, "cannot set up the unwinder");
 		goto fail;
 	}
-	r = stk_analyze(d, snaps, fz.n, uw, &o, e);
+	r = stk_analyze(d, snaps, fz.n, uw, python_in(d, &fc, &live, &pyin), &o, e);
 	if (r < 0)
 		goto fail;
 	d->wall_ms = (double)(now_ns() - t0) / 1e6;
@@ -324,5 +398,6 @@ fail:
 	free(maps_text);
 	freeze_free(&fz);
 	target_close(&t);
+	py_done(&fc);
 	return r;
 }

@@ -40,8 +40,21 @@ struct stk_snap {
 
 /* Unwind, symbolize (through d->syms, set by the caller), find the
  * deadlocks and group the stacks of n snapshot threads into d. */
+/* CPython frames to merge after the unwind (stack/pyframes.c): the
+ * interpreter (whose code objects the frames point at: keep it as d->py),
+ * the chains read with the snapshot, and a reader for the code objects
+ * and thread names. */
+struct py_proc;
+struct py_snapshot;
+struct py_mem;
+struct stk_py_in {
+	struct py_proc *py;
+	const struct py_snapshot *snap;
+	const struct py_mem *mem;
+};
+/* py may be NULL (no CPython). */
 int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct sym_unwinder *uw,
-		const struct stk_opts *o, struct ps_error *e);
+		const struct stk_py_in *py, const struct stk_opts *o, struct ps_error *e);
 void stk_progress(const struct stk_opts *o, double f, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool stk_cancelled(const struct stk_opts *o);
 

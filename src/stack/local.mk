@@ -3,4 +3,4 @@
 # the core reader.
 libpscope_a_SOURCES += src/stack/stack.h src/stack/internal.h src/stack/dump.c \
 	src/stack/lockgraph.c \
-	src/stack/job.c src/stack/analyze.c
+	src/stack/job.c src/stack/analyze.c src/stack/pyframes.c src/stack/pyframes.h

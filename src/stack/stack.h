@@ -15,12 +15,25 @@
 #include "sym/sym.h"
 #include "target.h"
 
+struct py_code;
+
 /* Each frame points at the symbolizer's entry for its pc (src/sym/sym.h),
- * shared by every frame with that pc. Strings are hostile. */
+ * shared by every frame with that pc. Strings are hostile. A Python frame
+ * (CPython) has py set and pc = its code object's address. */
 struct stk_frame {
 	uint64_t pc;
-	const struct sym_info *sym;
+	const struct sym_info *sym; /* native frames */
 	bool by_fp;          /* found by the frame-pointer chain (no CFI) */
+	bool eval;           /* native eval frame whose Python frames precede it */
+	const struct py_code *py; /* a Python frame (CPython), else NULL */
+	int line;            /* Python frames: the line being run (0: unknown) */
+};
+
+/* Which frames a view shows (stk_frame_shown). */
+enum stk_view {
+	STK_VIEW_MIXED,      /* Python frames in place of the eval frames that ran them */
+	STK_VIEW_PYTHON,     /* Python frames only (threads without any: native) */
+	STK_VIEW_NATIVE,     /* what the machine sees */
 };
 
 struct stk_thread {
@@ -40,6 +53,11 @@ struct stk_thread {
 	pid_t waits_for;     /* the holder of the lock it sleeps on (futex), 0 none */
 	uint64_t wait_lock;  /* that lock's address */
 	int behind_cycle;    /* not in a deadlock, but blocked behind cycle N (1-based), 0 none */
+	size_t n_py;         /* Python frames among frames */
+	char *python_name;   /* threading name (hostile), or NULL */
+	bool python;         /* has a CPython thread state */
+	bool gil;            /* holds the GIL */
+	const char *idle;    /* "time.sleep", "lock acquire", "select" or NULL */
 };
 
 struct stk_edge {
@@ -75,6 +93,12 @@ struct stk_dump {
 	size_t n_frames, n_syms; /* unwound frames, distinct pcs symbolized */
 	double unwind_ms, symbolize_ms, wall_ms;
 	struct sym_proc *syms; /* owns every sym_info */
+	/* CPython: the version read, or why not (py_error, e.g. "CPython 3.8
+	 * is not supported: native frames only"); both empty otherwise. */
+	char py_version[24];
+	char py_error[240];
+	double py_read_ms;   /* part of the pause spent reading frame chains */
+	struct py_proc *py;  /* owns every py_code */
 };
 
 struct stk_opts {
@@ -82,6 +106,7 @@ struct stk_opts {
 	size_t stack_max;    /* bytes copied per stack; 0 = 256 KiB */
 	int deadline_ms;     /* freeze deadline; 0 = 500 */
 	bool source;         /* file:line and inline frames (libdw) */
+	bool no_python;      /* skip the CPython reader (native only, as before) */
 	atomic_bool *cancel;
 	/* Progress from the thread running the dump; may be NULL. */
 	void (*progress)(void *arg, double fraction, const char *text);
@@ -103,5 +128,7 @@ unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, 
 /* "leaf_wait <- level3 <- worker <- start_thread": a thread's functions,
  * innermost first, from its first frame outside the module of frame 0. */
 size_t stk_chain(const struct stk_thread *t, char *buf, size_t size);
+/* Whether frame f of thread t is shown in view v. */
+bool stk_frame_shown(const struct stk_thread *t, const struct stk_frame *f, enum stk_view v);
 
 #endif

@@ -28,7 +28,8 @@ assert sorted(d) == ["event", "events", "freq", "functions", "lost", "pid", "sam
 assert d["pid"] == int(sys.argv[2]) and d["freq"] == 499 and d["event"] in ("cycles", "cpu-clock"), d
 assert d["samples"] > 100, d["samples"]
 for f in d["functions"]:
-    assert sorted(f) == ["file", "line", "module", "name", "samples", "self_pct", "total_pct"], f
+    assert sorted(f) == ["file", "kind", "line", "module", "name", "samples", "self_pct", "total_pct"], f
+    assert f["kind"] == "native", f
 s = [f["self_pct"] for f in d["functions"]]
 assert s == sorted(s, reverse=True), "not sorted by self_pct"
 ' "$tmp/fp.json" "$TPID"

@@ -75,7 +75,7 @@ static void test_names(void)
 	struct sym_info libc = { .function = "__futex_wait", .module = "libc.so.6" };
 	struct sym_info leaf = { .function = "leaf_wait", .module = "app" };
 	struct sym_info start = { .function = "start_thread", .module = "libc.so.6" };
-	struct stk_frame f[3] = { { 1, &libc, false }, { 2, &leaf, false }, { 3, &start, false } };
+	struct stk_frame f[3] = { { .pc = 1, .sym = &libc }, { .pc = 2, .sym = &leaf }, { .pc = 3, .sym = &start } };
 	struct stk_thread t = { .frames = f, .n_frames = 3 };
 	char buf[128];
 	stk_chain(&t, buf, sizeof(buf));
@@ -83,7 +83,7 @@ static void test_names(void)
 	stk_chain(&t, buf, 8);
 	is_int(strlen(buf), 7, "chain truncated to the buffer");
 	struct sym_info spin = { .function = "spin", .module = "app" };
-	struct stk_frame g[3] = { { 1, &spin, false }, { 2, &leaf, false }, { 3, &start, false } };
+	struct stk_frame g[3] = { { .pc = 1, .sym = &spin }, { .pc = 2, .sym = &leaf }, { .pc = 3, .sym = &start } };
 	struct stk_thread u = { .frames = g, .n_frames = 3 };
 	stk_chain(&u, buf, sizeof(buf));
 	is_str(buf, "spin <- leaf_wait <- start_thread", "a thread in the program's own code: chain from frame 0");

@@ -1,0 +1,380 @@
+/* The CPython sampler (sample.h, "the CPython sampler"): reads every
+ * thread's frame chain from process memory, without stopping the
+ * process, and counts the Python stacks in the same aggregation as the
+ * perf sampler, so every view (windows, sort, threads, callers/callees,
+ * folded export) works on them unchanged. */
+#include "doors.h"
+#include "sample/agg.h"
+#include "sample/sample.h"
+#include "python/python.h"
+#include "proc/stat.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct py_thr {
+	pid_t tid;
+	uint64_t ident;          /* pthread_t */
+	int stat_fd;             /* /proc/PID/task/TID/stat, -1 if not open */
+	char comm[16];
+	unsigned long samples;
+	bool gone, seen;
+};
+
+struct samp_py_session {
+	struct target t;
+	pid_t pid;
+	struct py_mem live;
+	struct py_cache *cache;
+	struct py_mem cached;
+	struct py_proc *py;
+	struct py_snapshot snap;
+	struct agg *agg;
+	struct hmap funcs;       /* (code, line) -> function id */
+	uint32_t *frames;
+	size_t frames_cap;
+	struct py_thr *threads;
+	unsigned nthreads, capthreads;
+	int freq;
+	bool idle;
+	uint64_t start_ns, next_ns, last_pub_ns, last_names_ns;
+	unsigned long long samples, passes, torn, idle_skipped;
+	unsigned long long cpu_ticks_start;
+	unsigned long recent[SAMP_HISTORY]; /* passes per published second */
+	unsigned nrecent;
+	unsigned long passes_pub;
+};
+
+static unsigned long long proc_ticks(struct samp_py_session *s)
+{
+	char buf[1024];
+	struct proc_stat st;
+	ssize_t n = read_file_at(s->t.dirfd, "stat", buf, sizeof(buf));
+
+	if (n <= 0 || proc_stat_parse(buf, (size_t)n, &st) < 0)
+		return 0;
+	return st.utime + st.stime;
+}
+
+int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, struct ps_error *e)
+{
+	struct samp_py_session *s = calloc(1, sizeof(*s));
+	char *maps = NULL;
+	size_t cap = 0;
+	int r;
+
+	*out = NULL;
+	if (!s)
+		return ps_error_set(e, ENOMEM, "out of memory");
+	s->t.dirfd = s->t.pidfd = -1;
+	r = target_open(&s->t, o->pid, o->want, e);
+	if (r < 0) {
+		free(s);
+		return r;
+	}
+	if (target_is_kernel_thread(&s->t)) {
+		r = ps_error_set(e, EINVAL, "process %d is a kernel thread: it runs no Python", (int)o->pid);
+		goto fail;
+	}
+	s->pid = o->pid;
+	py_mem_live(&s->live, &s->pid);
+	ssize_t n = read_file_alloc_at(s->t.dirfd, "maps", &maps, &cap);
+	if (n <= 0) {
+		r = door_refused(e, PS_OP_READ_PROC, o->pid, n < 0 ? (int)n : -EIO, "read the memory map");
+		goto fail;
+	}
+	r = py_detect(o->pid, maps, (size_t)n, &s->live, &s->py, e);
+	free(maps);
+	if (r == -EPERM || r == -EACCES)
+		r = door_refused(e, PS_OP_READ_MEM, o->pid, r, "read the interpreter's memory");
+	if (r < 0)
+		goto fail;
+	s->cache = py_cache_new(&s->live, 256);
+	s->agg = agg_new();
+	if (!s->cache || !s->agg) {
+		r = ps_error_set(e, ENOMEM, "out of memory");
+		goto fail;
+	}
+	py_cache_mem(s->cache, &s->cached);
+	/* One read now: a refused door or an unreadable interpreter shows up
+	 * here, not as an empty table. */
+	/* The process runs: a read can meet a list being changed (a thread
+	 * starting or ending). Only a few failures in a row are an answer. */
+	for (int i = 0; i < 5; i++) {
+		py_cache_reset(s->cache);
+		r = py_snapshot_take(s->py, &s->cached, &(struct py_walk_opts){ .check_torn = true }, &s->snap, e);
+		if (r == 0)
+			break;
+		nanosleep(&(struct timespec){ 0, 10 * 1000000L }, NULL);
+	}
+	if (r < 0)
+		goto fail;
+	s->freq = o->freq < 1 ? SAMP_PY_FREQ_DEFAULT : o->freq > SAMP_PY_FREQ_MAX ? SAMP_PY_FREQ_MAX : o->freq;
+	s->idle = o->idle;
+	s->start_ns = s->last_pub_ns = s->next_ns = now_ns();
+	s->cpu_ticks_start = proc_ticks(s);
+	*out = s;
+	return 0;
+fail:
+	samp_py_close(s);
+	return r;
+}
+
+static struct py_thr *thread_of(struct samp_py_session *s, const struct py_raw_thread *rt)
+{
+	for (unsigned i = 0; i < s->nthreads; i++)
+		if (s->threads[i].ident == rt->thread_id && !s->threads[i].gone)
+			return &s->threads[i];
+	pid_t tid = rt->tid ? rt->tid : py_pthread_tid(s->py, &s->live, rt->thread_id);
+	if (!tid)
+		return NULL;
+	if (s->nthreads == s->capthreads) {
+		unsigned nc = s->capthreads ? 2 * s->capthreads : 16;
+		void *v = realloc(s->threads, nc * sizeof(*s->threads));
+		if (!v)
+			return NULL;
+		s->threads = v;
+		s->capthreads = nc;
+	}
+	struct py_thr *t = &s->threads[s->nthreads++];
+	char path[64];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	t->ident = rt->thread_id;
+	snprintf(path, sizeof(path), "task/%d/stat", (int)tid);
+	t->stat_fd = openat(s->t.dirfd, path, O_RDONLY | O_CLOEXEC);
+	snprintf(t->comm, sizeof(t->comm), "%d", (int)tid);
+	s->last_names_ns = 0; /* a new thread: read the names again */
+	return t;
+}
+
+/* Running (R) now; a thread whose state cannot be read counts as running. */
+static bool running(struct py_thr *t)
+{
+	char buf[512];
+	struct proc_stat st;
+
+	if (t->stat_fd < 0)
+		return true;
+	ssize_t n = pread(t->stat_fd, buf, sizeof(buf) - 1, 0);
+	if (n <= 0) {
+		t->gone = true;
+		return false;
+	}
+	buf[n] = '\0';
+	return proc_stat_parse(buf, (size_t)n, &st) < 0 || st.state == 'R';
+}
+
+static uint32_t func_of(struct samp_py_session *s, const struct py_raw_frame *f)
+{
+	const struct py_code *c = py_code_get(s->py, &s->live, f->code);
+	if (!c)
+		return HMAP_EMPTY;
+	int line = py_code_line(s->py, c, f->lasti);
+	uint64_t key = hmap_mix(f->code ^ ((uint64_t)(unsigned)line << 48));
+	uint32_t id = hmap_get(&s->funcs, key);
+	if (id != HMAP_EMPTY)
+		return id;
+	struct samp_fninfo fi = { .name = c->qualname, .module = c->file, .file = c->file, .line = line,
+				  .flags = SAMP_F_PYTHON };
+	id = agg_func(s->agg, &fi);
+	if (id != HMAP_EMPTY && hmap_put(&s->funcs, key, id) < 0)
+		return HMAP_EMPTY;
+	return id;
+}
+
+/* Thread names (threading._active) for the snapshot's comm, once a second
+ * at most and when a thread appeared. */
+static void names(struct samp_py_session *s)
+{
+	uint64_t now = now_ns();
+
+	if (s->last_names_ns && now - s->last_names_ns < 1000000000ULL)
+		return;
+	s->last_names_ns = now;
+	if (py_thread_names_load(s->py, &s->live) < 0)
+		return;
+	for (unsigned i = 0; i < s->nthreads; i++) {
+		const char *n = py_thread_name(s->py, s->threads[i].ident);
+		if (n)
+			strlcpy_ps(s->threads[i].comm, n, sizeof(s->threads[i].comm));
+	}
+}
+
+/* Before a thread's chain is read: idle threads are not read at all. */
+static bool want(void *arg, const struct py_raw_thread *rt, bool gil)
+{
+	struct samp_py_session *s = arg;
+	struct py_thr *t = thread_of(s, rt);
+
+	if (!t || s->idle || gil || running(t))
+		return true;
+	s->idle_skipped++;
+	return false;
+}
+
+static int sample_once(struct samp_py_session *s)
+{
+	struct py_walk_opts wo = { .check_torn = true, .fresh = &s->live, .want = want, .want_arg = s };
+	struct ps_error e;
+
+	py_cache_reset(s->cache);
+	size_t torn0 = s->snap.torn = 0;
+	if (py_snapshot_take(s->py, &s->cached, &wo, &s->snap, &e) < 0) {
+		/* A moment when the interpreter's lists are being changed (a
+		 * thread starting or ending): counted as torn. */
+		s->torn++;
+		return target_verify(&s->t, NULL) < 0 ? -ESRCH : 0;
+	}
+	s->passes++;
+	s->torn += s->snap.torn - torn0;
+	for (size_t i = 0; i < s->snap.n; i++) {
+		const struct py_raw_thread *rt = &s->snap.threads[i];
+		if (rt->skipped || rt->error || !rt->n)
+			continue;
+		struct py_thr *t = thread_of(s, rt);
+		if (!t)
+			continue;
+		if (s->frames_cap < rt->n) {
+			void *v = realloc(s->frames, rt->n * sizeof(*s->frames));
+			if (!v)
+				return -ENOMEM;
+			s->frames = v;
+			s->frames_cap = rt->n;
+		}
+		unsigned n = 0;
+		for (size_t k = 0; k < rt->n; k++) {
+			uint32_t id = func_of(s, &rt->frames[k]);
+			if (id != HMAP_EMPTY)
+				s->frames[n++] = id;
+		}
+		if (agg_add(s->agg, t->tid, s->frames, n) < 0)
+			return -ENOMEM;
+		t->samples++;
+		s->samples++;
+	}
+	names(s);
+	return 0;
+}
+
+int samp_py_poll(struct samp_py_session *s, int timeout_ms)
+{
+	uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000ULL;
+
+	for (;;) {
+		uint64_t now = now_ns();
+		if (now >= s->next_ns) {
+			int r = sample_once(s);
+			if (r < 0)
+				return r;
+			uint64_t period = 1000000000ULL / (uint64_t)s->freq;
+			s->next_ns += period;
+			if (s->next_ns < now) /* fell behind: do not catch up in a burst */
+				s->next_ns = now + period;
+			continue;
+		}
+		uint64_t until = s->next_ns < end ? s->next_ns : end;
+		if (until <= now)
+			break;
+		struct timespec ts = { (time_t)((until - now) / 1000000000ULL), (long)((until - now) % 1000000000ULL) };
+		nanosleep(&ts, NULL);
+		if (until == end)
+			break;
+	}
+	return target_verify(&s->t, NULL) < 0 ? -ESRCH : 0;
+}
+
+void samp_py_set(struct samp_py_session *s, int freq, bool idle)
+{
+	if (freq >= 1 && freq <= SAMP_PY_FREQ_MAX && freq != s->freq) {
+		s->freq = freq;
+		s->next_ns = now_ns();
+	}
+	s->idle = idle;
+}
+
+struct samp_snapshot *samp_py_publish(struct samp_py_session *s, const char *end_reason)
+{
+	struct samp_snapshot *o = calloc(1, sizeof(*o));
+	uint64_t now = now_ns();
+	double tick = (double)sysconf(_SC_CLK_TCK);
+
+	if (!o)
+		return NULL;
+	agg_close_interval(s->agg, (double)(now - s->last_pub_ns) / 1e9);
+	double secs = (double)(now - s->last_pub_ns) / 1e9;
+	s->last_pub_ns = now;
+	if (s->nrecent == SAMP_HISTORY) {
+		memmove(s->recent, s->recent + 1, (SAMP_HISTORY - 1) * sizeof(s->recent[0]));
+		s->nrecent--;
+	}
+	s->recent[s->nrecent++] = s->passes - s->passes_pub;
+	s->passes_pub = s->passes;
+
+	o->target = s->t.id;
+	strlcpy_ps(o->comm, s->t.comm, sizeof(o->comm));
+	strlcpy_ps(o->python, py_version(s->py), sizeof(o->python));
+	snprintf(o->event, sizeof(o->event), "python");
+	snprintf(o->event_why, sizeof(o->event_why),
+		 "CPython %s frames read with process_vm_readv, no perf_event_open", py_version(s->py));
+	snprintf(o->kernel_why, sizeof(o->kernel_why), "Python frames only");
+	o->kernel_excluded = true;
+	o->freq = s->freq;
+	o->elapsed = (double)(now - s->start_ns) / 1e9;
+	o->samples = s->samples;
+	o->torn = s->torn;
+	o->idle_skipped = s->idle_skipped;
+	o->idle_included = s->idle;
+	o->cpu_proc = (double)(proc_ticks(s) - s->cpu_ticks_start) / tick;
+	o->cpu_sampled = (double)s->samples / s->freq;
+	/* Achieved: sampling passes per second over the last 10 s. */
+	double span = 0;
+	unsigned long passes = 0;
+	for (unsigned i = 0; i < s->nrecent && i < 10; i++)
+		passes += s->recent[s->nrecent - 1 - i];
+	span = o->elapsed < 10 ? o->elapsed : 10;
+	(void)secs;
+	o->rate = span > 0.05 ? (double)passes / span : 0;
+	if (end_reason) {
+		o->ended = true;
+		strlcpy_ps(o->end_reason, end_reason, sizeof(o->end_reason));
+	}
+	o->threads = calloc(s->nthreads + 1, sizeof(*o->threads));
+	if (!o->threads || agg_fill(s->agg, o, o->elapsed) < 0) {
+		samp_snapshot_free(o);
+		return NULL;
+	}
+	for (unsigned i = 0; i < s->nthreads; i++) {
+		struct samp_thread *t = &o->threads[o->nthreads++];
+		t->tid = s->threads[i].tid;
+		memcpy(t->comm, s->threads[i].comm, sizeof(t->comm));
+		t->samples = s->threads[i].samples;
+		t->gone = s->threads[i].gone;
+	}
+	return o;
+}
+
+void samp_py_close(struct samp_py_session *s)
+{
+	if (!s)
+		return;
+	for (unsigned i = 0; i < s->nthreads; i++)
+		if (s->threads[i].stat_fd >= 0)
+			close(s->threads[i].stat_fd);
+	free(s->threads);
+	free(s->frames);
+	hmap_free(&s->funcs);
+	agg_free(s->agg);
+	py_snapshot_free(&s->snap);
+	py_cache_free(s->cache);
+	py_proc_free(s->py);
+	if (s->t.dirfd >= 0)
+		target_close(&s->t);
+	free(s);
+}
