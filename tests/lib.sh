@@ -1,6 +1,17 @@
 # TAP helpers for the end-to-end tests (sourced). Each check is one case.
 # Environment from `make check`: PSCOPE, TARGETS, top_srcdir, top_builddir.
 : "${PSCOPE:=$top_builddir/pscope}"
+
+# Tests that load the whole machine (thousands of threads or processes, a
+# flood of short-lived ones) run alone: they set PSCOPE_HEAVY=1 before
+# sourcing this file and take the suite's lock exclusively; every other
+# script takes it shared. So `make -j2 check` never starves a test that
+# counts samples or waits on a freeze deadline behind such a load.
+if [ -z "${_PSCOPE_SUITE_LOCK:-}" ] && [ -n "${top_builddir:-}" ] && command -v flock >/dev/null; then
+	_PSCOPE_SUITE_LOCK=1; export _PSCOPE_SUITE_LOCK
+	exec flock "$([ -n "${PSCOPE_HEAVY:-}" ] && echo -x || echo -s)" \
+		"$top_builddir/tests/.suite.lock" "$(readlink /proc/$$/exe)" "$0" "$@"
+fi
 _n=0
 _failed=0
 _cleanups=""

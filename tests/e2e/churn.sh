@@ -4,6 +4,7 @@
 # in any build) while the TUI and `pscope list --json` keep refreshing: no
 # sanitizer report, no crash, and no row showing another process's name
 # (each child is named "c<its pid>").
+PSCOPE_HEAVY=1 # runs alone: see tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 san=
 grep -q __asan_init "$PSCOPE" 2>/dev/null && san=1

@@ -7,6 +7,7 @@
 # during the dump arrives once); pscope SIGKILLed at every named step and
 # at random instants leaves it untraced, with no child, no zombie and no
 # file; the checks fall back (seccomp, vfork, pids limit, memory cgroup).
+PSCOPE_HEAVY=1 # runs alone: see tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 
 dir=$(mktemp -d /tmp/pscope-core-fork.XXXXXX)

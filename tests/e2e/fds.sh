@@ -2,6 +2,7 @@
 # The list's fd budget: a quarter of the soft limit (at most 4096) of held
 # /proc/PID/stat fds, the rest read by path; with a tiny limit and hundreds
 # of processes nothing fails.
+PSCOPE_HEAVY=1 # runs alone: see tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 T=$(mktemp -d)
 at_exit "rm -rf $T"

@@ -3,6 +3,7 @@
 # sampling and of the doors probe (20 tries each): every target runs on,
 # untraced and not stopped, and nothing is left in the directory pscope ran
 # in or in $TMPDIR. KILL_TRIES changes the count; the totals go to tests/figures.sh.
+PSCOPE_HEAVY=1 # runs alone: see tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 TRIES=${KILL_TRIES:-20}
 T=$(mktemp -d)

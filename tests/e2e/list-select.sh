@@ -2,6 +2,7 @@
 # The selection follows the process, not the row: a search match stays
 # selected through refreshes, a change of sort and a filter, with 2000
 # more processes on the machine.
+PSCOPE_HEAVY=1 # runs alone: see tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 export LC_ALL=C.UTF-8
 command -v tmux >/dev/null || { skip "tmux is not installed"; done_testing; exit 0; }

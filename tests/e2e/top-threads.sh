@@ -3,6 +3,7 @@
 # (a number of fds that does not grow with threads), the busy function
 # first, no false "exited"; and per-thread events under a small fd limit:
 # the threads left out are counted with the reason, and still no false exit.
+PSCOPE_HEAVY=1 # runs alone: see tests/lib.sh
 . "$top_srcdir/tests/lib.sh"
 
 tmp=$(mktemp -d /tmp/pscope-threads.XXXXXX)

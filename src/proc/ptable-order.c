@@ -1,0 +1,355 @@
+/* The process table (ptable.c): scanning /proc with held stat fds. Its
+ * ordering, sort keys and row text are in ptable-order.c; per-row extras
+ * (io, status, cgroup) in ptable-extra.c. */
+#include "proc/ptable.h"
+#include "proc/ptable-priv.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- sort keys ---- */
+
+static const struct {
+	const char *name, *title;
+	bool desc;
+	unsigned px;
+} sort_keys[PSORT_COUNT] = {
+	[PSORT_PID] = { "pid", "PID", false, 0 },       [PSORT_USER] = { "user", "USER", false, 0 },
+	[PSORT_PRI] = { "pri", "PRI", false, 0 },       [PSORT_NI] = { "ni", "NI", false, 0 },
+	[PSORT_VIRT] = { "virt", "VIRT", true, 0 },     [PSORT_RES] = { "res", "RES", true, 0 },
+	[PSORT_SHR] = { "shr", "SHR", true, 0 },        [PSORT_STATE] = { "state", "S", false, 0 },
+	[PSORT_CPU] = { "cpu", "CPU%", true, 0 },       [PSORT_MEM] = { "mem", "MEM%", true, 0 },
+	[PSORT_TIME] = { "time", "TIME+", true, 0 },    [PSORT_COMMAND] = { "command", "COMMAND", false, 0 },
+	[PSORT_PPID] = { "ppid", "PPID", false, 0 },    [PSORT_PGRP] = { "pgrp", "PGRP", false, 0 },
+	[PSORT_SID] = { "sid", "SID", false, 0 },       [PSORT_TTY] = { "tty", "TTY", false, 0 },
+	[PSORT_NLWP] = { "nlwp", "NLWP", true, 0 },     [PSORT_PROCESSOR] = { "processor", "CPU#", false, 0 },
+	[PSORT_STARTTIME] = { "starttime", "START", false, 0 },
+	[PSORT_IO_READ] = { "io_read_rate", "IO_READ_RATE", true, PX_IO },
+	[PSORT_IO_WRITE] = { "io_write_rate", "IO_WRITE_RATE", true, PX_IO },
+	[PSORT_MAJFLT] = { "majflt", "MAJFLT", true, 0 },
+	[PSORT_CTXT] = { "ctxt", "CTXT/s", true, PX_CTXT },
+	[PSORT_OOM] = { "oom", "OOM", true, PX_OOM },
+	[PSORT_CGROUP] = { "cgroup", "CGROUP", false, PX_CGROUP },
+	[PSORT_CONTAINER] = { "container", "CONTAINER", false, PX_CGROUP },
+};
+
+unsigned proc_sort_extra(enum proc_sort k)
+{
+	return (unsigned)k < PSORT_COUNT ? sort_keys[k].px : 0;
+}
+
+const char *proc_sort_title(enum proc_sort k)
+{
+	return (unsigned)k < PSORT_COUNT ? sort_keys[k].title : "?";
+}
+
+const char *proc_sort_name(enum proc_sort k)
+{
+	return (unsigned)k < PSORT_COUNT ? sort_keys[k].name : "?";
+}
+
+int proc_sort_parse(const char *s)
+{
+	if (!s)
+		return -1;
+	for (int i = 0; i < PSORT_COUNT; i++)
+		if (!strcasecmp(s, sort_keys[i].name) || !strcasecmp(s, sort_keys[i].title))
+			return i;
+	if (!strcasecmp(s, "s") || !strcasecmp(s, "nice"))
+		return !strcasecmp(s, "s") ? PSORT_STATE : PSORT_NI;
+	return -1;
+}
+
+bool proc_sort_desc_default(enum proc_sort k)
+{
+	return (unsigned)k < PSORT_COUNT && sort_keys[k].desc;
+}
+
+/* ---- order ---- */
+
+struct order_ctx {
+	enum proc_sort key;
+	bool desc;
+};
+
+static int cmp_num(double a, double b)
+{
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+static int state_rank(char s)
+{
+	/* R first, then D, then the rest alphabetically */
+	return s == 'R' ? 0 : s == 'D' ? 1 : 2 + (unsigned char)s;
+}
+
+static int row_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct proc_row *a = *(struct proc_row *const *)pa, *b = *(struct proc_row *const *)pb;
+	const struct order_ctx *c = arg;
+	int r = 0;
+
+	switch (c->key) {
+	case PSORT_PID: r = cmp_num(a->pid, b->pid); break;
+	case PSORT_USER: r = strcmp(a->user, b->user); break;
+	case PSORT_PRI: r = cmp_num(a->priority, b->priority); break;
+	case PSORT_NI: r = cmp_num(a->nice, b->nice); break;
+	case PSORT_VIRT: r = cmp_num(a->virt_kb, b->virt_kb); break;
+	case PSORT_RES: r = cmp_num(a->res_kb, b->res_kb); break;
+	case PSORT_SHR: r = cmp_num(a->shr_kb, b->shr_kb); break;
+	case PSORT_STATE: r = cmp_num(state_rank(a->state), state_rank(b->state)); break;
+	case PSORT_CPU: r = cmp_num(a->cpu, b->cpu); break;
+	case PSORT_MEM: r = cmp_num(a->res_kb, b->res_kb); break;
+	case PSORT_TIME: r = cmp_num(a->ticks, b->ticks); break;
+	case PSORT_COMMAND: {
+		const char *x = a->cmdline ? a->cmdline : a->comm, *y = b->cmdline ? b->cmdline : b->comm;
+		r = strcmp(x, y);
+		break;
+	}
+	case PSORT_PPID: r = cmp_num(a->ppid, b->ppid); break;
+	case PSORT_PGRP: r = cmp_num(a->pgrp, b->pgrp); break;
+	case PSORT_SID: r = cmp_num(a->session, b->session); break;
+	case PSORT_TTY: r = cmp_num((unsigned)a->tty_nr, (unsigned)b->tty_nr); break;
+	case PSORT_NLWP: r = cmp_num(a->nlwp, b->nlwp); break;
+	case PSORT_PROCESSOR: r = cmp_num(a->processor, b->processor); break;
+	case PSORT_STARTTIME: r = cmp_num(a->starttime, b->starttime); break;
+	case PSORT_IO_READ: r = cmp_num(a->io_err ? -1 : a->io_read_rate, b->io_err ? -1 : b->io_read_rate); break;
+	case PSORT_IO_WRITE: r = cmp_num(a->io_err ? -1 : a->io_write_rate, b->io_err ? -1 : b->io_write_rate); break;
+	case PSORT_MAJFLT: r = cmp_num(a->majflt, b->majflt); break;
+	case PSORT_CTXT: r = cmp_num(a->ctxt_rate, b->ctxt_rate); break;
+	case PSORT_OOM: r = cmp_num(a->oom, b->oom); break;
+	case PSORT_CGROUP: r = strcmp(a->cgroup ? a->cgroup : "", b->cgroup ? b->cgroup : ""); break;
+	case PSORT_CONTAINER: r = strcmp(a->container, b->container); break;
+	default: break;
+	}
+	if (c->desc)
+		r = -r;
+	return r ? r : cmp_num(a->pid, b->pid);
+}
+
+static int view_reserve(struct proc_view *v, size_t n)
+{
+	if (n <= v->cap)
+		return 0;
+	struct proc_row **nv = realloc(v->v, n * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	v->v = nv;
+	v->cap = n;
+	return 0;
+}
+
+void proc_view_free(struct proc_view *v)
+{
+	free(v->v);
+	memset(v, 0, sizeof(*v));
+}
+
+int proc_view_index(const struct proc_view *v, pid_t pid)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->v[i]->pid == pid)
+			return (int)i;
+	return -1;
+}
+
+/* Depth-first walk of the (already sorted) rows by parent. */
+static int tree_order(struct ptable *pt, struct proc_row **sorted, size_t n, struct proc_row **out)
+{
+	long *parent = malloc(n * sizeof(long));
+	size_t *first = calloc(n + 1, sizeof(size_t)), *kids = malloc(n * sizeof(size_t));
+	size_t *fill = malloc((n + 1) * sizeof(size_t));
+	struct { size_t idx, next; } *stack = malloc(n * sizeof(*stack));
+	bool *done = calloc(n, sizeof(bool));
+	long *pos = malloc(pt->n * sizeof(long)); /* table index -> sorted index */
+	size_t o = 0;
+	int rc = 0;
+
+	if (!parent || !first || !kids || !fill || !stack || !done || !pos) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		pos[sorted[i] - pt->rows] = (long)i;
+	for (size_t i = 0; i < n; i++) {
+		const struct proc_row *r = sorted[i];
+		pid_t pp = r->is_thread ? r->tgid : r->ppid;
+		struct proc_row *pr = pp > 0 && pp != r->pid ? ptable_find(pt, pp) : NULL;
+		long ti = pr ? pr - pt->rows : -1;
+		parent[i] = ti >= 0 ? pos[ti] : -1;
+		if (parent[i] >= 0)
+			first[parent[i] + 1]++;
+	}
+	for (size_t i = 0; i < n; i++)
+		first[i + 1] += first[i];
+	memcpy(fill, first, (n + 1) * sizeof(size_t));
+	for (size_t i = 0; i < n; i++) /* children keep the sorted order */
+		if (parent[i] >= 0)
+			kids[fill[parent[i]]++] = i;
+
+	/* Roots in sorted order; then anything a cycle left out. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t root = 0; root < n; root++) {
+			if (done[root] || (pass == 0 && parent[root] >= 0))
+				continue;
+			size_t sp = 0;
+			struct proc_row *rr = sorted[root];
+			rr->depth = 0;
+			rr->tree_last = true;
+			rr->tree_more = 0;
+			done[root] = true;
+			out[o++] = rr;
+			stack[sp].idx = root;
+			stack[sp].next = first[root];
+			sp++;
+			while (sp) {
+				size_t top = stack[sp - 1].idx;
+				if (stack[sp - 1].next == first[top + 1]) {
+					sp--;
+					continue;
+				}
+				size_t k = kids[stack[sp - 1].next++];
+				if (done[k])
+					continue;
+				struct proc_row *pr = sorted[top], *kr = sorted[k];
+				done[k] = true;
+				kr->depth = pr->depth + 1;
+				kr->tree_last = stack[sp - 1].next == first[top + 1];
+				kr->tree_more = pr->tree_more;
+				if (pr->depth > 0 && pr->depth <= 32 && !pr->tree_last)
+					kr->tree_more |= 1u << (pr->depth - 1);
+				out[o++] = kr;
+				stack[sp].idx = k;
+				stack[sp].next = first[k];
+				sp++;
+			}
+		}
+out:
+	free(parent);
+	free(first);
+	free(kids);
+	free(fill);
+	free(stack);
+	free(done);
+	free(pos);
+	return rc;
+}
+
+int ptable_order(struct ptable *pt, enum proc_sort key, bool desc, bool tree,
+		 bool (*keep)(const struct proc_row *r, void *arg), void *arg, struct proc_view *out)
+{
+	struct order_ctx c = { key, desc };
+	struct proc_row **tmp = NULL;
+	size_t n = pt->n, o = 0;
+
+	if (view_reserve(out, n ? n : 1) < 0)
+		return -ENOMEM;
+	if (key == PSORT_SHR)
+		for (size_t i = 0; i < n; i++)
+			ptable_fill_shr(pt, &pt->rows[i]);
+	if (proc_sort_extra(key)) /* sorting by it needs it for every row */
+		for (size_t i = 0; i < n; i++)
+			ptable_fill_extra(pt, &pt->rows[i], proc_sort_extra(key));
+	for (size_t i = 0; i < n; i++)
+		out->v[i] = &pt->rows[i];
+	qsort_r(out->v, n, sizeof(*out->v), row_cmp, &c);
+	if (tree && n) {
+		tmp = malloc(n * sizeof(*tmp));
+		if (!tmp || tree_order(pt, out->v, n, tmp) < 0) {
+			free(tmp);
+			return -ENOMEM;
+		}
+		memcpy(out->v, tmp, n * sizeof(*tmp));
+		free(tmp);
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			out->v[i]->depth = 0;
+			out->v[i]->tree_last = true;
+			out->v[i]->tree_more = 0;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!keep || keep(out->v[i], arg))
+			out->v[o++] = out->v[i];
+	out->n = o;
+	return 0;
+}
+
+/* ---- text ---- */
+
+const char *proc_row_command(const struct proc_row *r, char *buf, size_t size)
+{
+	if (r->is_thread || !r->cmdline) {
+		snprintf(buf, size, "%s", r->comm);
+		return buf;
+	}
+	/* basename of argv[0]: the kernel's comm is its first 15 bytes */
+	const char *a0 = r->cmdline, *end = strchr(a0, ' ');
+	size_t a0len = end ? (size_t)(end - a0) : strlen(a0);
+	const char *base = a0;
+	for (const char *p = a0; p < a0 + a0len; p++)
+		if (*p == '/')
+			base = p + 1;
+	size_t blen = (size_t)(a0 + a0len - base), clen = strlen(r->comm);
+	bool same = clen > 0 && ((blen >= clen && !strncmp(base, r->comm, clen)) ||
+				 (clen >= 15 && !strncmp(base, r->comm, clen < blen ? clen : blen)));
+	/* interpreters: "python3 /x/app.py" with comm "app.py" */
+	if (!same && clen && strstr(r->cmdline, r->comm))
+		same = true;
+	if (same)
+		snprintf(buf, size, "%s", r->cmdline);
+	else
+		snprintf(buf, size, "%s\u2502%s", r->comm, r->cmdline);
+	return buf;
+}
+
+bool proc_row_matches(const struct proc_row *r, const char *needle)
+{
+	if (!needle || !*needle)
+		return true;
+	if (strcasestr(r->comm, needle))
+		return true;
+	return r->cmdline && strcasestr(r->cmdline, needle);
+}
+
+const char *proc_fmt_kb(unsigned long long kb, char *buf, size_t size)
+{
+	if (kb < 100000)
+		snprintf(buf, size, "%llu", kb);
+	else if (kb / 1024 < 10000)
+		snprintf(buf, size, "%lluM", kb / 1024);
+	else if (kb < 100ull * 1024 * 1024)
+		snprintf(buf, size, "%.1fG", (double)kb / (1024.0 * 1024.0));
+	else if (kb / (1024 * 1024) < 10000)
+		snprintf(buf, size, "%lluG", kb / (1024 * 1024));
+	else
+		snprintf(buf, size, "%lluT", kb / (1024ull * 1024 * 1024));
+	return buf;
+}
+
+const char *proc_fmt_time(unsigned long long ticks, long hz, char *buf, size_t size)
+{
+	unsigned long long cs = ticks * 100 / (unsigned long long)hz;
+	unsigned long long sec = cs / 100, min = sec / 60, hours = min / 60;
+
+	if (hours == 0)
+		snprintf(buf, size, "%llu:%02llu.%02llu", min, sec % 60, cs % 100);
+	else if (hours < 100)
+		snprintf(buf, size, "%lluh%02llu:%02llu", hours, min % 60, sec % 60);
+	else
+		snprintf(buf, size, "%lluh", hours);
+	return buf;
+}
+
+const char *proc_fmt_pri(long pri, char *buf, size_t size)
+{
+	if (pri <= -100)
+		snprintf(buf, size, "RT");
+	else
+		snprintf(buf, size, "%ld", pri);
+	return buf;
+}
