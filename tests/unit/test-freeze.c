@@ -145,11 +145,18 @@ static void test_churn(void)
 	struct target t;
 	struct ps_error e;
 	struct freeze fz;
-	int good = 1;
+	int good = 1, checked = 0;
 
 	target_open(&t, pid, NULL, &e);
 	for (int round = 0; round < 20; round++) {
-		if (freeze_stop(&fz, &t, NULL, &e) < 0) {
+		int rc = freeze_stop(&fz, &t, NULL, &e);
+		if (rc == -EAGAIN) { /* outpaced by the thread births: said, not wrong */
+			printf("# round %d: %s\n", round, e.msg);
+			continue;
+		}
+		checked++;
+		if (rc < 0) {
+			printf("# round %d: %s\n", round, e.msg);
 			good = 0;
 			break;
 		}
@@ -164,7 +171,7 @@ static void test_churn(void)
 		}
 		freeze_free(&fz);
 	}
-	ok(good, "a target creating threads: every thread found while frozen, 20 rounds");
+	ok(good && checked > 0, "a target creating threads: every thread found while frozen (%d of 20 rounds)", checked);
 	ok(runs_on(pid), "churning target runs on");
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
