@@ -19,9 +19,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (h.size < sizeof(h) || h.size > size)
 		return 0;
 	unsigned char *rec = (unsigned char *)fuzz_copy(data, h.size);
-	if (samp_parse_sample((const struct perf_event_header *)rec, &r) == 0)
-		for (uint64_t i = 0; i < r.nr; i++)
-			(void)*(volatile const uint64_t *)&r.ips[i];
+	/* Both shapes the sampler asks for: call chains only, and call chains
+	 * with the user registers and a stack copy (DWARF unwinding). */
+	uint64_t masks[2] = { 0, SAMP_REGS_MASK };
+	for (int m = 0; m < 2; m++)
+		if (samp_parse_sample((const struct perf_event_header *)rec, masks[m], &r) == 0)
+			for (uint64_t i = 0; i < r.nr; i++)
+				(void)*(volatile const uint64_t *)&r.ips[i];
 	free(rec);
 	memset(ring, 0, sizeof(ring));
 	memcpy(ring, data, size < sizeof(ring) ? size : sizeof(ring));
