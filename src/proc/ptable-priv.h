@@ -39,6 +39,14 @@ struct ptable {
 };
 
 
+/* ptable-index.c: the user name of uid (cached; "?" when out of memory);
+ * the pid -> row hash: rebuilt (0 or -ENOMEM), looked up (row or -1),
+ * row idx added. */
+const char *ptable_user_name_(struct ptable *pt, uid_t uid);
+int ptable_hash_rebuild_(struct ptable *pt);
+long ptable_hash_find_(const struct ptable *pt, pid_t pid);
+int ptable_hash_add_(struct ptable *pt, size_t idx);
+
 /* The held /proc dirfd and the scan generation. */
 int ptable_dirfd_(const struct ptable *pt);
 unsigned ptable_gen_(const struct ptable *pt);

@@ -24,83 +24,6 @@
  * times differ by a tick or two per interval. */
 #define LAZY_SLACK_TICKS 3
 
-/* ---- users ---- */
-
-static const char *user_name(struct ptable *pt, uid_t uid)
-{
-	for (size_t i = 0; i < pt->nusers; i++)
-		if (pt->users[i]->uid == uid)
-			return pt->users[i]->name;
-	struct user_ent *u = calloc(1, sizeof(*u));
-	struct user_ent **nu = realloc(pt->users, (pt->nusers + 1) * sizeof(*nu));
-	if (!u || !nu) {
-		free(u);
-		if (nu)
-			pt->users = nu;
-		return "?";
-	}
-	pt->users = nu;
-	u->uid = uid;
-	struct passwd pw, *res = NULL;
-	char buf[4096];
-	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
-		strlcpy_ps(u->name, res->pw_name, sizeof(u->name));
-	else
-		snprintf(u->name, sizeof(u->name), "%u", (unsigned)uid);
-	pt->users[pt->nusers++] = u;
-	return u->name;
-}
-
-/* ---- the pid -> row hash ---- */
-
-static size_t hslot(const struct ptable *pt, pid_t pid)
-{
-	return ((uint32_t)pid * 2654435761u) & (pt->hcap - 1);
-}
-
-static int hash_rebuild(struct ptable *pt)
-{
-	size_t want = 1024;
-	while (want < pt->n * 2 + 16)
-		want *= 2;
-	if (want != pt->hcap) {
-		int *h = realloc(pt->hash, want * sizeof(*h));
-		if (!h)
-			return -ENOMEM;
-		pt->hash = h;
-		pt->hcap = want;
-	}
-	memset(pt->hash, 0, pt->hcap * sizeof(*pt->hash));
-	for (size_t i = 0; i < pt->n; i++) {
-		size_t s = hslot(pt, pt->rows[i].pid);
-		while (pt->hash[s])
-			s = (s + 1) & (pt->hcap - 1);
-		pt->hash[s] = (int)i + 1;
-	}
-	return 0;
-}
-
-static long hash_find(const struct ptable *pt, pid_t pid)
-{
-	if (!pt->hcap)
-		return -1;
-	for (size_t s = hslot(pt, pid); pt->hash[s]; s = (s + 1) & (pt->hcap - 1))
-		if (pt->rows[pt->hash[s] - 1].pid == pid)
-			return pt->hash[s] - 1;
-	return -1;
-}
-
-static int hash_add(struct ptable *pt, size_t idx)
-{
-	if ((pt->n + 1) * 2 > pt->hcap)
-		return hash_rebuild(pt); /* n already counts idx */
-	size_t s = hslot(pt, pt->rows[idx].pid);
-	while (pt->hash[s])
-		s = (s + 1) & (pt->hcap - 1);
-	pt->hash[s] = (int)idx + 1;
-	return 0;
-}
-
 /* ---- table ---- */
 
 /* btime from /proc/stat: STARTTIME is boot time + starttime ticks. */
@@ -136,7 +59,7 @@ struct ptable *ptable_new(void)
 	if (!pt)
 		return NULL;
 	pt->proc = opendir("/proc");
-	if (!pt->proc || hash_rebuild(pt) < 0) {
+	if (!pt->proc || ptable_hash_rebuild_(pt) < 0) {
 		ptable_free(pt);
 		return NULL;
 	}
@@ -370,7 +293,7 @@ static int row_open(struct ptable *pt, struct proc_row *r, pid_t pid, const char
 	r->pid = r->tgid = pid;
 	r->starttime = st.starttime;
 	r->uid = sb.st_uid;
-	r->user = user_name(pt, sb.st_uid);
+	r->user = ptable_user_name_(pt, sb.st_uid);
 	strlcpy_ps(r->comm, st.comm, sizeof(r->comm));
 	row_from_stat(pt, r, &st, 0, false, now);
 	r->fresh = true;
@@ -414,7 +337,7 @@ static bool row_refresh(struct ptable *pt, struct proc_row *r, const char *name,
 		struct stat sb;
 		if (fstatat(dirfd(pt->proc), name, &sb, 0) == 0 && sb.st_uid != r->uid) {
 			r->uid = sb.st_uid;
-			r->user = user_name(pt, sb.st_uid);
+			r->user = ptable_user_name_(pt, sb.st_uid);
 		}
 	}
 	return true;
@@ -430,7 +353,7 @@ static bool lazy_skip(const struct ptable *pt, const struct proc_row *r)
 
 static void scan_process(struct ptable *pt, pid_t pid, const char *name, uint64_t now)
 {
-	long idx = hash_find(pt, pid);
+	long idx = ptable_hash_find_(pt, pid);
 
 	if (idx >= 0) {
 		struct proc_row *r = &pt->rows[idx];
@@ -461,7 +384,7 @@ static void scan_process(struct ptable *pt, pid_t pid, const char *name, uint64_
 		return;
 	}
 	r->gen = pt->gen;
-	hash_add(pt, (size_t)(r - pt->rows));
+	ptable_hash_add_(pt, (size_t)(r - pt->rows));
 }
 
 /* user + nice + system ticks of all CPUs, from the first line of /proc/stat. */
@@ -512,10 +435,10 @@ static void scan_threads(struct ptable *pt, pid_t tgid)
 		if (n <= 0 || proc_stat_parse(buf, (size_t)n, &st) < 0)
 			continue; /* thread exited */
 		/* the owner may have been appended: look it up each time */
-		long pidx = hash_find(pt, tgid);
+		long pidx = ptable_hash_find_(pt, tgid);
 		if (pidx < 0)
 			break;
-		long idx = hash_find(pt, tid);
+		long idx = ptable_hash_find_(pt, tid);
 		struct proc_row *r;
 		bool have_prev = false;
 		unsigned long long prev = 0;
@@ -531,7 +454,7 @@ static void scan_threads(struct ptable *pt, pid_t tgid)
 			if (!(r = row_append(pt)))
 				break;
 			r->fresh = true;
-			hash_add(pt, (size_t)(r - pt->rows));
+			ptable_hash_add_(pt, (size_t)(r - pt->rows));
 		}
 		const struct proc_row *owner = &pt->rows[pidx];
 		r->pid = tid;
@@ -608,7 +531,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 			const struct proc_row *r = &pt->rows[i];
 			if (r->gen == pt->gen || r->is_thread)
 				continue;
-			long pi = hash_find(pt, r->ppid);
+			long pi = ptable_hash_find_(pt, r->ppid);
 			if (pi >= 0 && pt->rows[pi].gen == pt->gen && pt->rows[pi].skip_gen != pt->gen)
 				gone += r->ticks;
 		}
@@ -670,7 +593,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 		pt->stats.fd_evictions += (unsigned long)(before - pt->nfds);
 	}
 	pt->fd_misses = 0;
-	return hash_rebuild(pt);
+	return ptable_hash_rebuild_(pt);
 }
 
 int ptable_fds(const struct ptable *pt, int *budget)
@@ -697,7 +620,7 @@ struct proc_row *ptable_row(struct ptable *pt, size_t i)
 
 struct proc_row *ptable_find(struct ptable *pt, pid_t pid)
 {
-	long i = hash_find(pt, pid);
+	long i = ptable_hash_find_(pt, pid);
 	return i >= 0 ? &pt->rows[i] : NULL;
 }
 

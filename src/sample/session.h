@@ -83,6 +83,14 @@ struct samp_session {
 struct sthread *samp_thread_get(struct samp_session *s, pid_t tid, bool add);
 bool samp_thread_has_events(const struct samp_session *s, const struct sthread *t);
 void samp_thread_close(struct samp_session *s, struct sthread *t);
+/* events.c: open thread t's event on every CPU; the per-CPU rings; the
+ * event choice (fills s->attr, s->event_why); one event per CPU for every
+ * task and its close. 0 or -errno (EACCES/EPERM: the door). */
+int samp_thread_open(struct samp_session *s, struct sthread *t);
+int samp_open_rings(struct samp_session *s, struct ps_error *e);
+int samp_choose_event(struct samp_session *s, struct ps_error *e);
+int samp_percpu_open(struct samp_session *s);
+void samp_percpu_close(struct samp_session *s);
 /* The ring drain callback: one record. */
 void samp_on_record(void *ctx, const struct perf_event_header *h);
 
