@@ -2,6 +2,7 @@
  * last SAMP_HISTORY seconds) and since the start; copied into immutable
  * snapshots. */
 #include "sample/agg.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -341,4 +342,18 @@ void samp_snapshot_free(void *p)
 		free(s->buckets[i].c);
 	free(s->all.c);
 	free(s);
+}
+
+int agg_finish(const struct agg *a, struct samp_snapshot *o, unsigned nthreads, const char *end_reason)
+{
+	if (end_reason) {
+		o->ended = true;
+		strlcpy_ps(o->end_reason, end_reason, sizeof(o->end_reason));
+	}
+	o->threads = calloc(nthreads + 1, sizeof(*o->threads));
+	if (!o->threads || agg_fill(a, o, o->elapsed) < 0) {
+		samp_snapshot_free(o);
+		return -1;
+	}
+	return 0;
 }

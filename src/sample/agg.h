@@ -19,5 +19,9 @@ void agg_close_interval(struct agg *a, double seconds);
 unsigned long agg_samples_last(const struct agg *a, unsigned buckets, double *seconds);
 /* Copy functions, stacks and buckets into s. */
 int agg_fill(const struct agg *a, struct samp_snapshot *s, double elapsed);
+/* The end of publishing a snapshot, for both samplers: the end reason (NULL
+ * while running), room for nthreads thread rows, the table filled. 0, or -1
+ * after freeing o (out of memory). */
+int agg_finish(const struct agg *a, struct samp_snapshot *o, unsigned nthreads, const char *end_reason);
 
 #endif

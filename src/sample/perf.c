@@ -420,15 +420,8 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 	for (unsigned i = 0; i < span && i < s->nbucket_cpu; i++)
 		cpu += s->bucket_cpu[s->nbucket_cpu - 1 - i];
 	o->rate = cpu > 0.05 ? recent / cpu : 0;
-	if (end_reason) {
-		o->ended = true;
-		strlcpy_ps(o->end_reason, end_reason, sizeof(o->end_reason));
-	}
-	o->threads = calloc(s->nthreads + 1, sizeof(*o->threads));
-	if (!o->threads || agg_fill(s->agg, o, o->elapsed) < 0) {
-		samp_snapshot_free(o);
+	if (agg_finish(s->agg, o, s->nthreads, end_reason) < 0)
 		return NULL;
-	}
 	for (unsigned i = 0; i < s->nthreads; i++) {
 		struct samp_thread *t = &o->threads[o->nthreads++];
 		t->tid = s->threads[i].tid;

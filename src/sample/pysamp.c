@@ -341,15 +341,8 @@ struct samp_snapshot *samp_py_publish(struct samp_py_session *s, const char *end
 	span = o->elapsed < 10 ? o->elapsed : 10;
 	(void)secs;
 	o->rate = span > 0.05 ? (double)passes / span : 0;
-	if (end_reason) {
-		o->ended = true;
-		strlcpy_ps(o->end_reason, end_reason, sizeof(o->end_reason));
-	}
-	o->threads = calloc(s->nthreads + 1, sizeof(*o->threads));
-	if (!o->threads || agg_fill(s->agg, o, o->elapsed) < 0) {
-		samp_snapshot_free(o);
+	if (agg_finish(s->agg, o, s->nthreads, end_reason) < 0)
 		return NULL;
-	}
 	for (unsigned i = 0; i < s->nthreads; i++) {
 		struct samp_thread *t = &o->threads[o->nthreads++];
 		t->tid = s->threads[i].tid;
