@@ -2,6 +2,7 @@
  * `pscope doors` (which escapes them) and the Doors screen (which draws
  * them through draw.c). */
 #include "doors.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <linux/capability.h>
@@ -33,35 +34,35 @@ enum {
 };
 
 const struct door_tool door_tools[] = {
-	{ "pscope list, status pane", "read /proc/PID/stat, /proc/PID/status",
-	  "none: world-readable", NEED_NONE },
-	{ "pscope fd, maps, memory panes", "open /proc/PID/fd, maps, smaps_rollup",
-	  "ptrace read access: same uid and dumpable, or CAP_SYS_PTRACE", NEED_PTRACE_READ },
-	{ "pscope memory reads (lock owners)", "process_vm_readv",
-	  "ptrace attach access: same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope", NEED_PTRACE_ATTACH },
-	{ "pscope stack dump", "ptrace(PTRACE_SEIZE, PTRACE_INTERRUPT, PTRACE_GETREGSET), process_vm_readv",
-	  "ptrace attach access (as above); the target not traced by another tool", NEED_PTRACE_ATTACH },
-	{ "pscope core", "ptrace (as the stack dump), process_vm_readv, open(O_EXCL|O_NOFOLLOW)",
-	  "ptrace attach access, and a writable directory with room for the memory", NEED_PTRACE_ATTACH | NEED_FILE },
-	{ "pscope hot functions", "perf_event_open per thread (cycles, else cpu-clock), mmap of its ring buffer",
-	  "kernel.perf_event_paranoid <= 2 (user space) or <= 1 (kernel frames), or CAP_PERFMON; ptrace read access to the target",
+	{ N_("pscope list, status pane"), N_("read /proc/PID/stat, /proc/PID/status"),
+	  N_("none: world-readable"), NEED_NONE },
+	{ N_("pscope fd, maps, memory panes"), N_("open /proc/PID/fd, maps, smaps_rollup"),
+	  N_("ptrace read access: same uid and dumpable, or CAP_SYS_PTRACE"), NEED_PTRACE_READ },
+	{ N_("pscope memory reads (lock owners)"), "process_vm_readv",
+	  N_("ptrace attach access: same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope"), NEED_PTRACE_ATTACH },
+	{ N_("pscope stack dump"), "ptrace(PTRACE_SEIZE, PTRACE_INTERRUPT, PTRACE_GETREGSET), process_vm_readv",
+	  N_("ptrace attach access (as above); the target not traced by another tool"), NEED_PTRACE_ATTACH },
+	{ "pscope core", N_("ptrace (as the stack dump), process_vm_readv, open(O_EXCL|O_NOFOLLOW)"),
+	  N_("ptrace attach access, and a writable directory with room for the memory"), NEED_PTRACE_ATTACH | NEED_FILE },
+	{ N_("pscope hot functions"), N_("perf_event_open per thread (cycles, else cpu-clock), mmap of its ring buffer"),
+	  N_("kernel.perf_event_paranoid <= 2 (user space) or <= 1 (kernel frames), or CAP_PERFMON; ptrace read access to the target"),
 	  NEED_PERF_TASK | NEED_PTRACE_READ },
-	{ "pscope hot functions, CPython", "process_vm_readv of the interpreter's frames; no perf_event_open, no stop",
-	  "ptrace attach access (the memory read check): same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope; "
-	  "perf_event_paranoid does not matter", NEED_PTRACE_ATTACH },
-	{ "pscope kill", "kill(2) / pidfd_send_signal", "same uid, or CAP_KILL", NEED_KILL },
-	{ "py-spy dump / record", "process_vm_readv; ptrace to pause the target (not with --nonblocking)",
-	  "ptrace attach access; Yama ptrace_scope", NEED_PTRACE_ATTACH },
-	{ "perf record -p PID / perf top -p", "perf_event_open per thread",
-	  "kernel.perf_event_paranoid <= 2 (user space), <= 1 (kernel), or CAP_PERFMON; ptrace read access",
+	{ N_("pscope hot functions, CPython"), N_("process_vm_readv of the interpreter's frames; no perf_event_open, no stop"),
+	  N_("ptrace attach access (the memory read check): same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope; "
+	  "perf_event_paranoid does not matter"), NEED_PTRACE_ATTACH },
+	{ "pscope kill", "kill(2) / pidfd_send_signal", N_("same uid, or CAP_KILL"), NEED_KILL },
+	{ "py-spy dump / record", N_("process_vm_readv; ptrace to pause the target (not with --nonblocking)"),
+	  N_("ptrace attach access; Yama ptrace_scope"), NEED_PTRACE_ATTACH },
+	{ "perf record -p PID / perf top -p", N_("perf_event_open per thread"),
+	  N_("kernel.perf_event_paranoid <= 2 (user space), <= 1 (kernel), or CAP_PERFMON; ptrace read access"),
 	  NEED_PERF_TASK | NEED_PTRACE_READ },
-	{ "perf record -a / perf top", "perf_event_open per CPU",
-	  "kernel.perf_event_paranoid <= 0, or CAP_PERFMON; kernel.kptr_restrict for kernel symbols", NEED_PERF_CPU },
-	{ "gdb -p PID, gcore", "ptrace(PTRACE_ATTACH) (stops the target), /proc/PID/mem",
-	  "ptrace attach access; Yama ptrace_scope; the target not traced by another tool", NEED_PTRACE_ATTACH },
-	{ "strace -p PID", "ptrace(PTRACE_SEIZE)", "ptrace attach access; Yama ptrace_scope", NEED_PTRACE_ATTACH },
-	{ "bpftrace", "bpf(2), perf_event_open (kprobes, uprobes, tracepoints)",
-	  "CAP_BPF and CAP_PERFMON (in practice root); kernel.unprivileged_bpf_disabled does not help", NEED_BPF },
+	{ "perf record -a / perf top", N_("perf_event_open per CPU"),
+	  N_("kernel.perf_event_paranoid <= 0, or CAP_PERFMON; kernel.kptr_restrict for kernel symbols"), NEED_PERF_CPU },
+	{ "gdb -p PID, gcore", N_("ptrace(PTRACE_ATTACH) (stops the target), /proc/PID/mem"),
+	  N_("ptrace attach access; Yama ptrace_scope; the target not traced by another tool"), NEED_PTRACE_ATTACH },
+	{ "strace -p PID", "ptrace(PTRACE_SEIZE)", N_("ptrace attach access; Yama ptrace_scope"), NEED_PTRACE_ATTACH },
+	{ "bpftrace", N_("bpf(2), perf_event_open (kprobes, uprobes, tracepoints)"),
+	  N_("CAP_BPF and CAP_PERFMON (in practice root); kernel.unprivileged_bpf_disabled does not help"), NEED_BPF },
 };
 const size_t door_tools_count = ARRAY_SIZE(door_tools);
 
@@ -443,9 +444,9 @@ static void render_tools(struct renderer *rd, const struct door_report *r)
 		const char *own = door_tool_expect(t, r, false), *oth = door_tool_expect(t, r, true);
 		enum door_line_kind k = strcmp(own, "closed") ? DL_OPEN : DL_CLOSED;
 
-		line(rd, k, 0, "  %-36s yours: %-18s others: %s", t->tool, own, oth);
-		line(rd, DL_DIM, 18, "      syscalls:   %s", t->syscalls);
-		line(rd, DL_DIM, 18, "      permission: %s", t->permission);
+		line(rd, k, 0, "  %-36s yours: %-18s others: %s", _(t->tool), own, oth);
+		line(rd, DL_DIM, 18, "      syscalls:   %s", _(t->syscalls));
+		line(rd, DL_DIM, 18, "      permission: %s", _(t->permission));
 	}
 }
 
