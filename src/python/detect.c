@@ -2,6 +2,7 @@
  * that defines _PyRuntime (.dynsym, else .symtab), and its version (the
  * 3.13+ _Py_DebugOffsets cookie, else Py_Version, else the file name). */
 #include "python/internal.h"
+#include "i18n.h"
 #include "proc/maps.h"
 #include "util.h"
 
