@@ -114,7 +114,7 @@ static void header_text(pid_t pid, const struct proc_info *hdr, const char *cmdl
 	char rss[32];
 
 	printf(_("PID %d (%s)  user %s  state %c (%s)  threads %ld  RSS %s  up %.0f s\n"), (int)pid, esc(hdr->stat.comm),
-	       esc(hdr->user), hdr->stat.state, proc_state_name(hdr->stat.state), hdr->stat.num_threads,
+	       esc(hdr->user), hdr->stat.state, _(proc_state_name(hdr->stat.state)), hdr->stat.num_threads,
 	       human_bytes((unsigned long long)(hdr->status.vm_rss > 0 ? hdr->status.vm_rss : 0) * 1024, rss, sizeof(rss)),
 	       hdr->uptime_s);
 	fputs(_("Command: "), stdout);
