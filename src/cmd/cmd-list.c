@@ -180,7 +180,7 @@ static int list_option(void *state, int opt, const char *arg)
 		errno = 0;
 		a->interval = strtod(arg, &end);
 		if (errno || end == arg || *end || !(a->interval >= 0 && a->interval <= 60))
-			return cmd_bad_value(_("list"), "invalid interval '%s' (seconds, 0 to 60)", arg);
+			return cmd_bad_value("list", _("invalid interval '%s' (seconds, 0 to 60)"), arg);
 		break;
 	}
 	return 0;

@@ -56,7 +56,7 @@ static int show_option(void *state, int opt, const char *arg)
 	switch (opt) {
 	case 'p':
 		if (parse_panes(arg, &a->panes) < 0)
-			return cmd_bad_value(_("show"), "unknown pane '%s' (status, fd, maps, mem, threads, all)", arg);
+			return cmd_bad_value("show", _("unknown pane '%s' (status, fd, maps, mem, threads, all)"), arg);
 		break;
 	case 'j':
 		a->json = true;
@@ -67,12 +67,12 @@ static int show_option(void *state, int opt, const char *arg)
 	case 'i':
 		a->interval = strtod(arg, &end);
 		if (*end || end == arg || a->interval < 0 || a->interval > 60)
-			return cmd_bad_value(_("show"), "invalid interval '%s' (seconds, 0..60)", arg);
+			return cmd_bad_value("show", _("invalid interval '%s' (seconds, 0..60)"), arg);
 		break;
 	case 'r':
 		a->repeat = (int)strtol(arg, &end, 10);
 		if (*end || end == arg || a->repeat < 0 || a->repeat > 10000)
-			return cmd_bad_value(_("show"), "invalid repeat count '%s' (0..10000)", arg);
+			return cmd_bad_value("show", _("invalid repeat count '%s' (0..10000)"), arg);
 		break;
 	}
 	return 0;

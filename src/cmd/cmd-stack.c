@@ -286,7 +286,7 @@ static int stack_option(void *state, int opt, const char *arg)
 		char *end;
 		long v = strtol(arg, &end, 10);
 		if (*end || end == arg || v < 1 || v > 4096)
-			return cmd_bad_value(_("stack"), "--max-frames wants a number from 1 to 4096, not '%s'", arg);
+			return cmd_bad_value("stack", _("--max-frames wants a number from 1 to 4096, not '%s'"), arg);
 		fl->max_frames = (int)v;
 		break;
 	}

@@ -164,13 +164,13 @@ static int top_option(void *state, int opt, const char *arg)
 		errno = 0;
 		a->duration = strtod(arg, &end);
 		if (errno || *end || end == arg || !(a->duration > 0) || a->duration > 86400)
-			return cmd_bad_value(_("top"), "invalid duration '%s' (seconds, more than 0, at most 86400)", arg);
+			return cmd_bad_value("top", _("invalid duration '%s' (seconds, more than 0, at most 86400)"), arg);
 		break;
 	case 'F':
 		errno = 0;
 		a->freq = strtol(arg, &end, 10);
 		if (errno || *end || end == arg || a->freq < 1 || a->freq > SAMP_FREQ_MAX)
-			return cmd_bad_value(_("top"), "invalid frequency '%s' (Hz, 49..3999; 1..1000 for Python)", arg);
+			return cmd_bad_value("top", _("invalid frequency '%s' (Hz, 49..3999; 1..1000 for Python)"), arg);
 		break;
 	case 'P': a->mode = TOP_PYTHON; break;
 	case 'N': a->mode = TOP_NATIVE; break;
