@@ -3,6 +3,7 @@
 #include "pane/pane.h"
 #include "i18n.h"
 #include "out/escape.h"
+#include "i18n.h"
 #include "util.h"
 #include "proc/caps.h"
 #include "proc/info.h"
