@@ -1,8 +1,12 @@
 /* Target for the core benchmark.
- *   core-big RESIDENT_MB [UNTOUCHED_MB] [ZERO_EVERY] [DIRTY_MB]
- * RESIDENT_MB of memory written on every page (a data byte per 64 bytes;
- * with ZERO_EVERY=N, every Nth page is left all zeros), plus UNTOUCHED_MB
- * of mappings with a single page touched every 64 MiB. Prints "ready".
+ *   core-big RESIDENT_MB [UNTOUCHED_MB] [ZERO_EVERY] [DIRTY_MB] [THP]
+ * RESIDENT_MB of memory written on every page (a data byte per 64 bytes:
+ * byte i of page pg is (pg * 131 + i) | 1 when i % 64 == 0, else 0; with
+ * ZERO_EVERY=N, every Nth page is left all zeros), plus UNTOUCHED_MB of
+ * mappings with a single page touched every 64 MiB. THP=1 asks for
+ * transparent huge pages for the resident memory (MADV_HUGEPAGE), else
+ * it is kept in 4 KiB pages (MADV_NOHUGEPAGE). Prints "mem=ADDRESS",
+ * "huge_kb=N" (its AnonHugePages) and "ready".
  * With DIRTY_MB, a thread keeps rewriting the first DIRTY_MB of the
  * resident memory (a byte per page, pass after pass) and a ticker thread
  * sleeps 1 ms at a time, noting the longest gap: on SIGUSR1 the target
@@ -70,12 +74,28 @@ static void *ticker(void *a)
 	return NULL;
 }
 
+/* AnonHugePages of the process, in KiB. */
+static unsigned long huge_kb(void)
+{
+	char line[256];
+	unsigned long kb = 0, v;
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %lu", &v) == 1)
+			kb += v;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
 int main(int argc, char **argv)
 {
 	size_t mb = argc > 1 ? strtoul(argv[1], NULL, 10) : 64;
 	size_t untouched = argc > 2 ? strtoul(argv[2], NULL, 10) : 0;
 	size_t zero_every = argc > 3 ? strtoul(argv[3], NULL, 10) : 0;
 	size_t dirty = argc > 4 ? strtoul(argv[4], NULL, 10) : 0;
+	int thp = argc > 5 ? atoi(argv[5]) : 0;
 	size_t sz = mb << 20;
 	pthread_t th;
 
@@ -83,6 +103,7 @@ int main(int argc, char **argv)
 	mem = mmap(NULL, sz ? sz : page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED)
 		return 1;
+	madvise(mem, sz ? sz : page, thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 	for (size_t pg = 0; pg < sz / page; pg++) {
 		unsigned char *q = mem + pg * page;
 		if (zero_every && pg % zero_every == 0) {
@@ -107,7 +128,7 @@ int main(int argc, char **argv)
 		pthread_create(&th, NULL, dirtier, NULL);
 		pthread_create(&th, NULL, ticker, NULL);
 	}
-	printf("ready\n");
+	printf("mem=%p\nhuge_kb=%lu\nready\n", (void *)mem, huge_kb());
 	fflush(stdout);
 	for (;;) {
 		pause();
