@@ -12,7 +12,11 @@
  * sleeps 1 ms at a time, noting the longest gap: on SIGUSR1 the target
  * prints "maxgap_ms=G passes=N pass_ms=T best_pass_ms=B" for the time
  * since the previous SIGUSR1 (G: the longest the process was kept from
- * running; T: time spent in passes; B: the fastest pass). */
+ * running; T: time spent in passes; B: the fastest pass).
+ * On SIGUSR2 the main thread writes one byte to each page of the first
+ * COW_MB (environment, default 256) of the resident memory, once, and
+ * prints "cow_pass_ms=T pages=N": while a fork snapshot lives, each of
+ * those writes is a copy-on-write fault. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,7 +28,7 @@
 
 static unsigned char *mem;
 static size_t dirty_bytes, page;
-static volatile sig_atomic_t report;
+static volatile sig_atomic_t report, cow_pass;
 static volatile double max_gap, pass_total, best_pass = 1e9;
 static volatile long passes;
 
@@ -39,6 +43,12 @@ static void on_usr1(int s)
 {
 	(void)s;
 	report = 1;
+}
+
+static void on_usr2(int s)
+{
+	(void)s;
+	cow_pass = 1;
 }
 
 static void *dirtier(void *a)
@@ -122,6 +132,11 @@ int main(int argc, char **argv)
 		for (size_t off = 0; off < usz; off += (size_t)64 << 20)
 			u[off] = 1;
 	}
+	const char *cm = getenv("COW_MB");
+	size_t cow_bytes = (cm ? strtoul(cm, NULL, 10) : 256) << 20;
+	if (cow_bytes > sz)
+		cow_bytes = sz;
+	signal(SIGUSR2, on_usr2);
 	if (dirty) {
 		dirty_bytes = (dirty << 20) < sz ? dirty << 20 : sz;
 		signal(SIGUSR1, on_usr1);
@@ -132,6 +147,16 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	for (;;) {
 		pause();
+		if (cow_pass) {
+			static unsigned char v;
+			cow_pass = 0;
+			v += 2;
+			double t = now_ms();
+			for (size_t o = 0; o < cow_bytes; o += page)
+				mem[o + 8] = v | 1; /* not the pattern's byte 0 */
+			printf("cow_pass_ms=%.2f pages=%zu\n", now_ms() - t, cow_bytes / page);
+			fflush(stdout);
+		}
 		if (report) {
 			report = 0;
 			printf("maxgap_ms=%.1f passes=%ld pass_ms=%.1f best_pass_ms=%.2f\n", max_gap, passes, pass_total,
