@@ -57,6 +57,11 @@ check "threads pane: journal and its holder" tui_wait_for 'journal \(0x[0-9a-f]+
 check "threads pane: ledger and its holder" tui_wait_for 'ledger \(0x[0-9a-f]+\) held by TID [0-9]+'
 tui_screen >"$tmp/screen"
 check "the TUI names the same holders as show" cycle_named "$tmp/screen"
+# Narrower: LOCK is cut after the address; Right scrolls that column.
+tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 140 -y 30
+check "at 140 columns the lock's holder is cut" sh -c "sleep 1; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'journal (0x' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'held by'"
+tui_keys Right Right
+check "Right: the holder shows" tui_wait_for '\) held by TID [0-9]+'
 tui_keys q
 check "q: exit 0" tui_wait_for '^EXIT=0'
 done_testing
