@@ -5,6 +5,7 @@
  * holding it (src/stack/futex.c, the deadlock analysis' own rule). */
 #include "pane.h"
 #include "draw.h"
+#include "i18n.h"
 #include "proc/task.h"
 #include "stack/stack.h"
 #include "util.h"
@@ -180,13 +181,13 @@ static void threads_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 		unreadable += p->cur.v[i].syscall_nr == PROC_SYSCALL_UNKNOWN;
 		rq += p->cur.v[i].wait_ms_per_s;
 	}
-	draw_textf(y0, 0, -1, A_BOLD, "%zu threads, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)",
+	draw_textf(y0, 0, -1, A_BOLD, _("%zu threads, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)"),
 		   p->cur.n, run, rq);
 	if (unreadable)
 		draw_text(y0 + 1, 0, -1, draw_attr(COL_WARN),
-			  "SYSCALL shows '?': task/TID/syscall needs ptrace-attach access (root or the same user with ptrace allowed)");
+			  _("SYSCALL shows '?': task/TID/syscall needs ptrace-attach access (root or the same user with ptrace allowed)"));
 	else
-		draw_text(y0 + 1, 0, -1, draw_attr(COL_DIM), "SYSCALL: the call the thread is blocked in and its first argument; 'running': in user space");
+		draw_text(y0 + 1, 0, -1, draw_attr(COL_DIM), _("SYSCALL: the call the thread is blocked in and its first argument; 'running': in user space"));
 	table_draw(&p->tab, y0 + 2, rows - 2, p, threads_cell);
 }
 

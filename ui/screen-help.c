@@ -53,10 +53,10 @@ static void help_destroy(void *p)
 	free(h);
 }
 
-static const struct ui_fkey help_fkeys[] = { { "/", N_("Search") }, { "Esc", "Back" }, { NULL, NULL } };
+static const struct ui_fkey help_fkeys[] = { { "/", N_("Search") }, { "Esc", N_("Back") }, { NULL, NULL } };
 
 static const struct screen_ops help_ops = {
-	.name = "Help",
+	.name = N_("Help"),
 	.help = "help",
 	.fkeys = help_fkeys,
 	.draw = help_draw,
@@ -77,7 +77,7 @@ void screen_help_open(struct ui *ui, const char *help_name, const char *title)
 	char *text = textdata_load(rel);
 	if (!text) {
 		char msg[300];
-		snprintf(msg, sizeof(msg), "No help text found (data/%s). Set PSCOPE_DATA to the data directory.", rel);
+		snprintf(msg, sizeof(msg), _("No help text found (data/%s). Set PSCOPE_DATA to the data directory."), rel);
 		textview_add(&h->tv, draw_attr(COL_ERROR), NULL, msg);
 	}
 	for (char *p = text; p && *p;) {

@@ -2,6 +2,7 @@
  * call, switches and run-queue delay. */
 #include "pane/pane.h"
 #include "out/escape.h"
+#include "i18n.h"
 #include "util.h"
 #include "proc/task.h"
 #include "stack/stack.h"
@@ -10,9 +11,9 @@
 #include <unistd.h>
 
 const char *const pane_threads_cols[PT_NCOLS] = {
-	[PT_TID] = "TID",         [PT_NAME] = "NAME",     [PT_STATE] = "S",      [PT_CPU] = "CPU%",
-	[PT_LAST] = "CPU",        [PT_WCHAN] = "WCHAN",   [PT_SYSCALL] = "SYSCALL", [PT_VOL] = "VOLCSW",
-	[PT_INVOL] = "INVCSW",    [PT_RQ] = "RQms/s",     [PT_LOCK] = "LOCK",
+	[PT_TID] = N_("TID"),         [PT_NAME] = N_("NAME"),     [PT_STATE] = N_("S"),      [PT_CPU] = N_("CPU%"),
+	[PT_LAST] = N_("CPU"),        [PT_WCHAN] = N_("WCHAN"),   [PT_SYSCALL] = N_("SYSCALL"), [PT_VOL] = N_("VOLCSW"),
+	[PT_INVOL] = N_("INVCSW"),    [PT_RQ] = N_("RQms/s"),     [PT_LOCK] = N_("LOCK"),
 };
 
 /* The lock of every thread in futex() (a view of the symbols made only
@@ -121,7 +122,7 @@ out:
 const struct pane_desc pane_desc_threads = {
 	.id = PANE_THREADS,
 	.name = "threads",
-	.title = "Threads",
+	.title = N_("Threads"),
 	.hotkey = '5',
 	.source = "/proc/PID/task/TID/{stat,status,syscall,wchan,schedstat}, a futex's lock word; syscall and lock need ptrace access",
 	.file = "task",
