@@ -4,6 +4,7 @@
 #include "uipriv.h"
 #include "draw.h"
 #include "hot-rel.h"
+#include "job.h"
 #include "table.h"
 #include "doors.h"
 #include "i18n.h"
@@ -27,8 +28,7 @@ struct hot_state {
 	struct ui *ui;
 	struct target_id id;
 	char comm[64];
-	unsigned job;
-	bool running;
+	struct ui_job job;             /* its id and whether it runs */
 	struct samp_ctl *ctl;
 	struct samp_snapshot *shown;   /* drawn */
 	struct samp_snapshot *pending; /* newest while frozen */
@@ -366,7 +366,7 @@ static void change_freq(struct ui *ui, struct hot_state *h, int dir)
 	}
 	samp_ctl_set_freq(h->ctl, steps[i]);
 	ui_message(ui, false, _("sampling at %d Hz from the next snapshot%s"), steps[i],
-		   h->running ? "" : _(" (sampling has stopped)"));
+		   h->job.running ? "" : _(" (sampling has stopped)"));
 }
 
 static bool hot_message(void *ctx, struct ring_msg *m);
@@ -382,14 +382,11 @@ static void restart(struct ui *ui, struct hot_state *h, enum samp_mode mode, int
 	}
 	samp_ctl_set_mode(ctl, mode);
 	samp_ctl_set_idle(ctl, samp_ctl_idle(h->ctl));
-	if (h->running)
-		workers_cancel(ui->workers, h->job);
-	workers_forget(ui->workers, h->job);
+	ui_job_leave(ui, &h->job);
 	samp_ctl_put(h->ctl);
 	h->ctl = ctl;
 	struct job_handler jh = { hot_message, h };
-	h->job = samp_job_submit(ui->workers, &h->id, h->ctl, &jh);
-	h->running = h->job != 0;
+	ui_job_started(&h->job, samp_job_submit(ui->workers, &h->id, h->ctl, &jh), "", _("out of memory"));
 	samp_snapshot_free(h->shown);
 	samp_snapshot_free(h->pending);
 	h->shown = h->pending = NULL;
@@ -539,7 +536,7 @@ static bool hot_message(void *ctx, struct ring_msg *m)
 		h->have_err = true;
 		return false;
 	case RING_DONE:
-		h->running = false;
+		h->job.running = false;
 		return false;
 	default:
 		return false;
@@ -550,13 +547,8 @@ static void hot_destroy(void *p)
 {
 	struct hot_state *h = p;
 
-	/* Esc: stop sampling. The job closes its events on its own thread.
-	 * On quit the workers are already gone (and cancelled every job). */
-	if (h->ui->workers) {
-		if (h->running)
-			workers_cancel(h->ui->workers, h->job);
-		workers_forget(h->ui->workers, h->job);
-	}
+	/* Esc: stop sampling. The job closes its events on its own thread. */
+	ui_job_leave(h->ui, &h->job);
 	samp_ctl_put(h->ctl);
 	samp_view_free(&h->view);
 	hot_rel_close(&h->rel);
@@ -609,13 +601,12 @@ void screen_hot_open(struct ui *ui, const struct target_id *id)
 		return;
 	}
 	struct job_handler jh = { hot_message, h };
-	h->job = samp_job_submit(ui->workers, &h->id, h->ctl, &jh);
-	if (!h->job) {
+	ui_job_started(&h->job, samp_job_submit(ui->workers, &h->id, h->ctl, &jh), "", _("out of memory"));
+	if (!h->job.id) {
 		samp_ctl_put(h->ctl);
 		free(h);
 		ui_message(ui, true, "%s", _("out of memory"));
 		return;
 	}
-	h->running = true;
 	ui_push(ui, &hot_ops, h);
 }
