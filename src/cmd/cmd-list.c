@@ -101,9 +101,15 @@ static void print_text(struct ptable *pt, const struct proc_view *v, const struc
 	char x[32], y[32], up[64];
 
 	ptable_counts(pt, &c);
-	printf(_("Tasks: %d, %d thr, %d kthr; %d running   Load average: %.2f %.2f %.2f   Uptime: %s"),
-	       c.procs, c.threads, c.kthreads, sys->load.running, sys->load.load[0], sys->load.load[1],
-	       sys->load.load[2], sys_fmt_uptime(sys->uptime, up, sizeof(up)));
+	/* The Tasks line (its message ends the line: the hidden count goes
+	 * before that end). */
+	char tasks[512];
+	int tl = snprintf(tasks, sizeof(tasks), _("Tasks: %d, %d thr, %d kthr; %d running   Load average: %.2f %.2f %.2f   Uptime: %s\n"),
+			  c.procs, c.threads, c.kthreads, sys->load.running, sys->load.load[0], sys->load.load[1],
+			  sys->load.load[2], sys_fmt_uptime(sys->uptime, up, sizeof(up)));
+	if (tl > 0 && (size_t)tl < sizeof(tasks) && tasks[tl - 1] == '\n')
+		tasks[tl - 1] = '\0';
+	fputs(tasks, stdout);
 	if (!a->kthreads && c.kthreads)
 		printf(P_("   (%d kernel thread hidden: --kthreads)", "   (%d kernel threads hidden: --kthreads)",
 			  (unsigned long)c.kthreads),
