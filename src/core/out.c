@@ -2,6 +2,7 @@
  * written sparsely through a bounded buffer with write-behind, the ELF
  * headers through libelf, then fsync and link (see core.h). */
 #include "core/cw.h"
+#include "i18n.h"
 #include "doors.h"
 #include "util.h"
 
@@ -60,7 +61,7 @@ static int write_error(struct cw *c, int err)
 	return cw_fs_error(c->e, err,
 			err == ENOSPC || err == EDQUOT ? "free some space or choose another destination (-o FILE)"
 						       : "choose another destination (-o FILE)",
-			"cannot write the core in %s (the partial file was removed, process %d runs on)", c->dir,
+			_("cannot write the core in %s (the partial file was removed, process %d runs on)"), c->dir,
 			(int)c->pid);
 }
 
@@ -240,7 +241,7 @@ int cw_write_headers(struct cw *c)
 	unsigned char *hdr = NULL;
 
 	if (nph >= PN_XNUM)
-		return ps_error_set(c->e, E2BIG, "process %d has too many mappings (%zu) for one core", (int)c->pid, nph);
+		return ps_error_set(c->e, E2BIG, _("process %d has too many mappings (%zu) for one core"), (int)c->pid, nph);
 	/* Mappings copied out of order (fork: shared ones during the pause). */
 	qsort(c->segs, c->nseg, sizeof(*c->segs), seg_cmp);
 	if ((r = cw_pwrite(c, c->notes.buf, c->notes.len, note_off)) < 0)
@@ -285,7 +286,7 @@ int cw_write_headers(struct cw *c)
 	r = cw_pwrite(c, hdr, note_off, 0);
 	goto out;
 fail:
-	r = ps_error_set(c->e, EIO, "cannot build the ELF headers: %s", elf_errmsg(-1));
+	r = ps_error_set(c->e, EIO, _("cannot build the ELF headers: %s"), elf_errmsg(-1));
 out:
 	free(hdr);
 	if (elf)
@@ -316,9 +317,9 @@ int cw_make_temp(struct cw *c)
 			return 0;
 		}
 		if (errno != EEXIST)
-			return door_file_refused(c->e, c->dir, errno, "create a file in");
+			return door_file_refused(c->e, c->dir, errno, _("create a file in"));
 	}
-	return cw_fs_error(c->e, EEXIST, NULL, "cannot create a temporary file in %s", c->dir);
+	return cw_fs_error(c->e, EEXIST, NULL, _("cannot create a temporary file in %s"), c->dir);
 }
 
 int cw_open_dest(struct cw *c)
@@ -327,10 +328,10 @@ int cw_open_dest(struct cw *c)
 
 	c->dirfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (c->dirfd < 0)
-		return cw_fs_error(c->e, errno, "choose another destination (-o FILE)", "cannot open the directory %s",
+		return cw_fs_error(c->e, errno, _("choose another destination (-o FILE)"), _("cannot open the directory %s"),
 				c->dir);
 	if (fstatat(c->dirfd, c->base, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
-		ps_error_set(c->e, EEXIST, "%s/%s already exists: pscope never overwrites a file", c->dir, c->base);
+		ps_error_set(c->e, EEXIST, _("%s/%s already exists: pscope never overwrites a file"), c->dir, c->base);
 		if (c->e) {
 			c->e->door = DOOR_FILESYSTEM;
 			strlcpy_ps(c->e->fix, "choose another name (-o FILE) or remove the old file", sizeof(c->e->fix));
@@ -366,7 +367,7 @@ int cw_finish_file(struct cw *c)
 	}
 	if (r < 0)
 		return cw_fs_error(c->e, errno, errno == EEXIST ? "choose another name (-o FILE)" : NULL,
-				"cannot rename the core to %s/%s", c->dir, c->base);
+				_("cannot rename the core to %s/%s"), c->dir, c->base);
 	c->tmp[0] = '\0';
 	fsync(c->dirfd);
 	if (fstat(c->fd, &sb) == 0) {

@@ -1,6 +1,7 @@
 /* The Threads pane: every thread, its state, CPU, wait channel, system
  * call, switches and run-queue delay. */
 #include "pane/pane.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "i18n.h"
 #include "util.h"
@@ -71,7 +72,7 @@ static void show_threads(struct pane_show *s)
 		       t->cpu_pct, t->processor, t->wchan[0] ? esc(t->wchan) : "-",
 		       proc_thread_syscall_str(t, sc, sizeof(sc)), t->vol_ctxt, t->nonvol_ctxt, t->wait_ms_per_s);
 	}
-	printf("%zu threads\n", b.n);
+	printf(P_("%zu thread\n", "%zu threads\n", b.n), b.n);
 out:
 	proc_threads_free(&a);
 	proc_threads_free(&b);
@@ -82,7 +83,7 @@ const struct pane_desc pane_desc_threads = {
 	.name = "threads",
 	.title = N_("Threads"),
 	.hotkey = '5',
-	.source = "/proc/PID/task/TID/{stat,status,syscall,wchan,schedstat}; syscall needs ptrace access",
+	.source = N_("/proc/PID/task/TID/{stat,status,syscall,wchan,schedstat}; syscall needs ptrace access"),
 	.file = "task",
 	.refresh_ms = 900,
 	.help = "pane-threads",
