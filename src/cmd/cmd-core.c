@@ -47,6 +47,10 @@ static int print_json(const struct core_result *r)
 	out_json_str(o, "method_reason", r->method_why[0] ? r->method_why : NULL);
 	if (r->method == CORE_METHOD_FORK)
 		out_json_double(o, "snapshot_lifetime_ms", r->child_ms);
+	struct json_object *pp = json_object_new_object();
+	for (int i = 0; i < CORE_PAUSE_PARTS; i++)
+		out_json_double(pp, core_pause_part_name((enum core_pause_part)i), r->pause_part_ms[i]);
+	json_object_object_add(o, "pause_parts_ms", pp);
 	out_json_int(o, "threads", r->threads);
 	out_json_int(o, "threads_missed", r->threads_missed);
 	out_json_int(o, "mappings", r->mappings);

@@ -105,6 +105,17 @@ const char *core_method_name(enum core_method m)
 	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
 }
 
+const char *core_pause_part_name(enum core_pause_part p)
+{
+	static const char *const names[] = {
+		[CORE_PAUSE_STOP] = "stop", [CORE_PAUSE_MAPS] = "maps", [CORE_PAUSE_NOTES] = "notes",
+		[CORE_PAUSE_WATCHDOG] = "watchdog", [CORE_PAUSE_PREPARE] = "prepare", [CORE_PAUSE_CLONE] = "clone",
+		[CORE_PAUSE_CHILD] = "child", [CORE_PAUSE_RESTORE] = "restore", [CORE_PAUSE_COPY] = "copy",
+		[CORE_PAUSE_RELEASE] = "release",
+	};
+	return (unsigned)p < sizeof(names) / sizeof(names[0]) ? names[p] : "?";
+}
+
 int core_method_parse(const char *s)
 {
 	for (int m = CORE_METHOD_AUTO; m <= CORE_METHOD_COPY; m++)

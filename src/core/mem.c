@@ -46,9 +46,10 @@ int cw_plan(struct cw *c)
 	c->seg_limit = c->maps.n + EXTRA_SEGS;
 	c->segs = calloc(c->seg_limit, sizeof(*c->segs));
 	c->map_off = calloc(c->maps.n + 1, sizeof(*c->map_off));
-	c->hdrbuf = malloc(c->page);
-	c->buf[0] = malloc(CORE_BUF);
-	c->buf[1] = malloc(CORE_BUF);
+	/* Page-aligned: the data is written with O_DIRECT (out.c). */
+	c->hdrbuf = aligned_alloc(c->page, c->page);
+	c->buf[0] = aligned_alloc(c->page, CORE_BUF);
+	c->buf[1] = aligned_alloc(c->page, CORE_BUF);
 	if (!c->segs || !c->map_off || !c->hdrbuf || !c->buf[0] || !c->buf[1])
 		return ps_error_set(c->e, ENOMEM, _("out of memory"));
 	hdr = sizeof(Elf64_Ehdr) + (c->seg_limit + 1) * sizeof(Elf64_Phdr) + c->notes.len;

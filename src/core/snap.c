@@ -294,14 +294,17 @@ int snap_fork(struct cw *c, char *why, size_t size)
 	s->tid = t->tid;
 	if (reaper_start(&s->reaper, &c->t, s->tid, &s->site, &e) < 0)
 		goto fail;
+	cw_mark(c, CORE_PAUSE_WATCHDOG);
 	if (inject_begin(&s->ij, s->tid, &s->site, lo, s->suspend_seccomp, &e) < 0)
 		goto fail;
 	s->injected = true;
+	cw_mark(c, CORE_PAUSE_PREPARE);
 	/* Exit signal 0: no SIGCHLD to the process and invisible to its
 	 * waitpid(-1); the child starts on the frame that exits. */
 	uint64_t args[6] = { 0, s->ij.child_frame, 0, 0, 0, 0 };
 	s->t_fork = now_ns();
 	r = inject_syscall(&s->ij, SYS_clone, args, &ret, &s->child, &e);
+	cw_mark(c, CORE_PAUSE_CLONE);
 	if (r == 0 && ret > 0 && !s->child)
 		s->child = (pid_t)ret; /* same pid namespace */
 	if (s->child) {
@@ -338,11 +341,13 @@ int snap_fork(struct cw *c, char *why, size_t size)
 		snprintf(why, size, _("cannot open /proc/%d/mem of the snapshot: %s"), (int)s->child, strerror(errno));
 		goto undo;
 	}
+	cw_mark(c, CORE_PAUSE_CHILD);
 	if (inject_end(&s->ij) < 0) {
 		/* The thread could not be put back: the target is not usable as
 		 * it is, keep going but say so. */
 		snprintf(why, size, _("restoring thread %d failed"), (int)s->tid);
 	}
+	cw_mark(c, CORE_PAUSE_RESTORE);
 	return 0;
 undo:
 	if (s->child) {

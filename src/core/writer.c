@@ -181,6 +181,15 @@ void cw_phase(struct cw *c, enum core_phase ph, uint64_t total)
 	cw_progress(c, true);
 }
 
+void cw_mark(struct cw *c, enum core_pause_part part)
+{
+	uint64_t now = now_ns();
+
+	if (c->mark_ns && now > c->mark_ns)
+		c->res->pause_part_ms[part] += (double)(now - c->mark_ns) / 1e6;
+	c->mark_ns = now;
+}
+
 bool cw_cancelled(struct cw *c)
 {
 	return c->o->cancel && atomic_load(c->o->cancel);
@@ -401,12 +410,16 @@ static int frozen_work(struct cw *c)
 {
 	int r;
 
+	c->mark_ns = c->fz.t_first_interrupt_ns;
+	cw_mark(c, CORE_PAUSE_STOP);
 	if ((r = stopped_maps(c)) < 0)
 		return cw_target_gone(c) ? gone_error(c) : r;
 	core_maps_decide(&c->maps, read_filter(&c->t), c->o->all_mappings);
 	c->pagemap_fd = openat(c->t.dirfd, "pagemap", O_RDONLY | O_CLOEXEC);
+	cw_mark(c, CORE_PAUSE_MAPS);
 	if ((r = collect_notes(c, false)) < 0 || (r = cw_plan(c)) < 0)
 		return r;
+	cw_mark(c, CORE_PAUSE_NOTES);
 	if (c->method == CORE_METHOD_FORK) {
 		char why[sizeof(c->res->method_why)];
 		cw_phase(c, CORE_PHASE_SNAPSHOT, 0);
@@ -416,6 +429,7 @@ static int frozen_work(struct cw *c)
 				return r;
 			close(c->pagemap_fd);
 			c->pagemap_fd = dup(snap_pagemap_fd(c));
+			cw_mark(c, CORE_PAUSE_COPY);
 			return 0;
 		}
 		/* The process is as it was: fall back while it is stopped. */
@@ -429,6 +443,7 @@ static int frozen_work(struct cw *c)
 	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
 	cw_phase(c, c->method == CORE_METHOD_COPY ? CORE_PHASE_COPY : CORE_PHASE_STREAM, c->total);
 	r = cw_copy(c, NULL);
+	cw_mark(c, CORE_PAUSE_COPY);
 	if (r == -ESRCH || (r == 0 && cw_target_gone(c)))
 		return gone_error(c);
 	return r;
@@ -450,6 +465,8 @@ static void cleanup(struct cw *c)
 	freeze_release(&c->fz);
 	if (c->fd >= 0)
 		close(c->fd);
+	if (c->dfd >= 0)
+		close(c->dfd);
 	if (c->tmp[0] && c->dirfd >= 0)
 		unlinkat(c->dirfd, c->tmp, 0);
 	if (c->dirfd >= 0)
@@ -513,6 +530,8 @@ static int dump(struct cw *c)
 		return r;
 	/* The threads run again (the tracer thread holds the child, if any). */
 	c->res->pause_ms = freeze_pause_ms(&c->fz);
+	if (c->mark_ns && c->fz.t_released_ns > c->mark_ns)
+		c->res->pause_part_ms[CORE_PAUSE_RELEASE] = (double)(c->fz.t_released_ns - c->mark_ns) / 1e6;
 	c->res->method = c->method;
 	if (c->rc == -ECANCELED)
 		return cancel_error(c);
@@ -574,7 +593,7 @@ int core_write(pid_t pid, const struct target_id *want, const struct core_opts *
 	c.e = e;
 	c.page = (uint64_t)sysconf(_SC_PAGESIZE);
 	c.t0 = now_ns();
-	c.fd = c.dirfd = c.pagemap_fd = c.src_fd = -1;
+	c.fd = c.dfd = c.dirfd = c.pagemap_fd = c.src_fd = -1;
 	c.t.pidfd = c.t.dirfd = -1;
 #if !defined(__x86_64__)
 	return ps_error_set(e, ENOTSUP, _("core files are written for x86-64 only"));
