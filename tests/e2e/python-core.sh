@@ -78,7 +78,8 @@ check_core() {
 	check "$cl: text shows 'price_rules (file:line)' as frame 0" grep -qx "#0 price_rules ($src:$line)" "$tmp/t"
 	check "$cl: nothing said on stderr but the count" \
 		grep -qxE "[0-9]+ threads read from the core in [0-9.]+ ms" "$tmp/err"
-	test "$(wc -l <"$tmp/err")" = 1 || sed 's/^/#   /' "$tmp/err"
+	grep -qxE "[0-9]+ threads read from the core in [0-9.]+ ms" "$tmp/err" && test "$(wc -l <"$tmp/err")" = 1 ||
+		sed 's/^/#   /' "$tmp/err"
 }
 
 interp() { # interp LABEL PYTHON
@@ -92,9 +93,11 @@ interp() { # interp LABEL PYTHON
 		ok 1 "$label: the target started"
 		return
 	fi
-	"$PSCOPE" core "$TPID" -o "$tmp/pscope.core" >/dev/null 2>"$tmp/cerr"
+	"$PSCOPE" core "$TPID" -o "$tmp/pscope.core" >"$tmp/cout" 2>&1
 	ok $? "$label: pscope core wrote a core"
+	_f=$_failed
 	check_core "$label, pscope core" "$tmp/pscope.core"
+	[ "$_f" = "$_failed" ] || sed 's/^/#   pscope core: /' "$tmp/cout"
 	if [ "$label" = "$TUI_ON" ]; then
 		tui_start 160x50 "$PSCOPE -c $tmp/pscope.core"
 		check "$label, pscope -c: CPython named in the title" tui_wait_for "^ Core .*\| CPython 3\.$minor\.[0-9]+, mixed view \(v\)"
