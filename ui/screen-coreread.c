@@ -7,9 +7,10 @@
 #include "uipriv.h"
 #include "draw.h"
 #include "i18n.h"
+#include "job.h"
 #include "pane.h"
 #include "stack-view.h"
-#include "table.h"
+#include "textview.h"
 #include "core/read.h"
 #include "stack/stack.h"
 #include "util.h"
@@ -28,15 +29,13 @@ struct coreread {
 	struct ui *ui;
 	char path[4096];
 	char *exe;
-	unsigned job;
-	bool running, failed;
-	double fraction;
-	char progress[200], error[1024];
+	struct ui_job job;
 	struct core_view *cv;
 	int tab;
 	struct stack_view sv;
 	void *maps;          /* the maps pane's state */
-	struct table files;  /* text view: warnings, then one line per file */
+	struct textview files; /* warnings, then one line per file */
+	struct ui_search search;
 };
 
 static bool coreread_message(void *ctx, struct ring_msg *m);
@@ -45,12 +44,8 @@ static void submit(struct coreread *s)
 {
 	struct job_handler h = { coreread_message, s };
 
-	s->job = core_read_submit(s->ui->workers, s->path, s->exe, NULL, &h);
-	s->running = s->job != 0;
-	s->failed = !s->job;
-	if (!s->job)
-		snprintf(s->error, sizeof(s->error), _("cannot start reading the core (out of memory)"));
-	snprintf(s->progress, sizeof(s->progress), _("reading the core"));
+	ui_job_started(&s->job, core_read_submit(s->ui->workers, s->path, s->exe, NULL, &h), _("reading the core"),
+		       _("cannot start reading the core (out of memory)"));
 }
 
 static void pane_ctx_of(struct coreread *s, struct pane_ctx *c)
@@ -186,10 +181,10 @@ static void draw_files(struct coreread *s, int y0, int rows)
 		draw_textf(y0, 0, -1, A_BOLD, _("%zu mapped files: build-id in the core's memory against the file on disk"),
 			   c->n_mods);
 		int n = files_lines(c, lines, attr, max);
-		table_set_count(&s->files, n);
-		int body = table_layout(&s->files, y0 + 1, rows - 1, false);
-		for (int i = 0; i < body && s->files.top + i < n; i++)
-			draw_text(y0 + 1 + i, 1, -1, attr[s->files.top + i], lines[s->files.top + i]);
+		textview_clear(&s->files);
+		for (int i = 0; i < n; i++)
+			textview_add(&s->files, attr[i], NULL, lines[i]);
+		textview_draw(&s->files, y0 + 1, rows - 1);
 	}
 	free(lines);
 	free(attr);
@@ -203,23 +198,25 @@ static void coreread_draw(struct ui *ui, void *p, int y0, int rows)
 	struct pane_ctx c;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	if (s->running || s->failed || !s->cv || !s->sv.d) {
+	if (s->job.running || s->job.failed || !s->cv || !s->sv.d) {
 		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core %s"), s->path);
-		if (s->running) {
-			draw_text(y0 + 2, 1, -1, 0, s->progress);
+		if (s->job.running) {
+			draw_text(y0 + 2, 1, -1, 0, s->job.progress);
 			if (draw_cols() > 2)
-				draw_bar(y0 + 3, 1, draw_cols() - 2, s->fraction, draw_attr(COL_METER_USER), "");
+				draw_bar(y0 + 3, 1, draw_cols() - 2, s->job.fraction, draw_attr(COL_METER_USER), "");
 		} else {
-			draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->failed ? s->error : _("cancelled"));
+			draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->job.failed ? s->job.error : _("cancelled"));
 			draw_text(y0 + 4, 1, -1, draw_attr(COL_DIM), _("r: try again   q: quit"));
 		}
 		return;
 	}
 	const struct stk_dump *d = s->sv.d;
 	const struct core_info *ci = &s->cv->core->info;
-	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core %s: PID %d (%s) | %zu threads, %zu groups, %zu frames%s"),
-		   s->path, d->target.pid, ci->fname[0] ? ci->fname : "?", d->n_threads, d->n_groups, d->n_frames,
-		   s->cv->core->truncated ? _(" | CUT SHORT") : "");
+	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE),
+			    _(" Core %s: PID %d (%s) | %zu threads, %zu groups, %zu frames%s"), s->path, d->target.pid,
+			    ci->fname[0] ? ci->fname : "?", d->n_threads, d->n_groups, d->n_frames,
+			    s->cv->core->truncated ? _(" | CUT SHORT") : "");
+	stack_view_draw_python(&s->sv, y0, tx);
 	int y = draw_header(s, y0 + 1);
 	int left = rows - (y - y0);
 	if (left <= 0)
@@ -244,14 +241,14 @@ static bool coreread_key(struct ui *ui, void *p, int ch)
 	struct coreread *s = p;
 	struct pane_ctx c;
 
-	if (s->running) {
+	if (s->job.running) {
 		if (ch == 27) {
-			workers_cancel(ui->workers, s->job);
+			workers_cancel(ui->workers, s->job.id);
 			return true;
 		}
 		return false;
 	}
-	if (ch == 'r' && (s->failed || !s->cv)) {
+	if (ch == 'r' && (s->job.failed || !s->cv)) {
 		submit(s);
 		return true;
 	}
@@ -267,63 +264,44 @@ static bool coreread_key(struct ui *ui, void *p, int ch)
 	}
 	switch (s->tab) {
 	case TAB_STACKS:
-		return stack_view_key(&s->sv, ch);
+		return ui_search_key(ui, &s->search, ch, stack_view_find, &s->sv) || stack_view_key(&s->sv, ch);
 	case TAB_MAPS:
 		pane_ctx_of(s, &c);
-		return s->maps && pane_maps.on_key(s->maps, &c, ch, draw_rows());
+		return ui_search_key(ui, &s->search, ch, s->maps ? pane_maps.search : NULL, s->maps) ||
+		       (s->maps && pane_maps.on_key(s->maps, &c, ch, draw_rows()));
 	default:
-		return table_key(&s->files, ch, NULL, NULL) != TABLE_KEY_NONE;
+		return ui_search_key(ui, &s->search, ch, textview_find, &s->files) || textview_key(&s->files, ch);
 	}
 }
 
 static bool coreread_message(void *ctx, struct ring_msg *m)
 {
 	struct coreread *s = ctx;
-	char buf[1024];
 
-	switch (m->kind) {
-	case RING_PROGRESS:
-		s->fraction = m->fraction;
-		snprintf(s->progress, sizeof(s->progress), "%s", m->text);
-		return false;
-	case RING_RESULT:
+	if (m->kind == RING_RESULT) {
 		core_view_free(s->cv);
 		s->cv = m->payload;
 		/* The stack view owns the dump; the core view keeps the rest. */
 		stack_view_set(&s->sv, s->cv->dump);
 		s->cv->dump = NULL;
 		s->sv.show_lines = true;
-		s->failed = false;
+		s->job.failed = false;
 		return true;
-	case RING_ERROR:
-		s->failed = true;
-		snprintf(s->error, sizeof(s->error), "%s", ps_error_str(&m->err, buf, sizeof(buf)));
-		return false;
-	case RING_DONE:
-		s->running = false;
-		if (!s->cv && !s->failed) {
-			s->failed = true;
-			snprintf(s->error, sizeof(s->error), _("reading the core was cancelled"));
-		}
-		return false;
-	default:
-		return false;
 	}
+	ui_job_message(&s->job, m, s->cv != NULL, _("reading the core was cancelled"));
+	return false;
 }
 
 static void coreread_destroy(void *p)
 {
 	struct coreread *s = p;
 
-	if (s->running && s->ui->workers) {
-		workers_cancel(s->ui->workers, s->job);
-		workers_forget(s->ui->workers, s->job);
-	}
+	ui_job_leave(s->ui, &s->job);
 	stack_view_free(&s->sv);
 	core_view_free(s->cv);
 	if (s->maps)
 		pane_maps.destroy(s->maps);
-	table_free(&s->files);
+	textview_free(&s->files);
 	free(s->exe);
 	free(s);
 }
@@ -352,7 +330,7 @@ void screen_coreread_open(struct ui *ui, const char *path, const char *exe)
 	strlcpy_ps(s->path, path, sizeof(s->path));
 	s->exe = exe ? strdup(exe) : NULL;
 	s->maps = pane_maps.create();
-	table_init_plain(&s->files);
+	textview_init(&s->files, 1);
 	submit(s);
 	ui_push(ui, &coreread_ops, s);
 }

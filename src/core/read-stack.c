@@ -1,7 +1,9 @@
 /* A core's threads as the snapshot a live freeze produces: registers from
- * NT_PRSTATUS, each stack and lock word from the core's memory. Unwinding,
- * symbols, the lock graph and grouping are the live dump's (stack/). */
+ * NT_PRSTATUS, each stack and lock word from the core's memory, the
+ * CPython frame chains (read-python.c). Unwinding, symbols, the lock
+ * graph, grouping and the Python merge are the live dump's (stack/). */
 #include "core/read.h"
+#include "core/read-python.h"
 #include "i18n.h"
 #include "proc/syscalls.h"
 #include "stack/internal.h"
@@ -111,7 +113,7 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 	/* The maps name the files to open: --exe's, under --sysroot. */
 	maps_text = core_maps_text(c, true);
 	if (!d || !snaps || !maps_text || proc_maps_parse(maps_text, strlen(maps_text), false, &maps) < 0) {
-		r = ps_error_set(e, ENOMEM, "out of memory");
+		r = ps_error_set(e, ENOMEM, _("out of memory"));
 		goto out;
 	}
 	d->target.pid = c->info.pid ? c->info.pid : (n ? c->info.threads[0].tid : 0);
@@ -125,10 +127,18 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 	d->syms = sym_proc_image(&(struct sym_image){ .maps = &maps, .read = sym_read, .read_arg = c },
 				 o.source ? SYM_SOURCE : 0);
 	if (!uw || !d->syms) {
-		r = ps_error_set(e, ENOMEM, "cannot set up the unwinder");
+		r = ps_error_set(e, ENOMEM, _("cannot set up the unwinder"));
 		goto out;
 	}
-	r = stk_analyze(d, snaps, n, uw, NULL, &o, e);
+	/* PSCOPE_NO_PYTHON=1: the native-only dump, as live. */
+	struct core_py cp = { 0 };
+	const struct stk_py_in *pyin = NULL;
+	if (!o.no_python && !getenv("PSCOPE_NO_PYTHON")) {
+		stk_progress(&o, 0.05, _("reading the Python frames"));
+		pyin = core_python(c, maps_text, d, &cp);
+	}
+	r = stk_analyze(d, snaps, n, uw, pyin, &o, e);
+	core_python_done(&cp);
 	if (r < 0)
 		goto out;
 	crashed_first(d);

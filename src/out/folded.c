@@ -1,4 +1,5 @@
 #include "out/folded.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "out/save.h"
 
