@@ -24,3 +24,5 @@ tests_targets_churn_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_churn_LDFLAGS = $(TARGET_LDFLAGS)
 TESTS += tests/e2e/churn.sh
 EXTRA_DIST += tests/e2e/churn.sh
+TESTS += tests/e2e/container.sh
+EXTRA_DIST += tests/e2e/container.sh

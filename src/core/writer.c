@@ -5,6 +5,7 @@
 #include "i18n.h"
 #include "freeze.h"
 #include "i18n.h"
+#include "proc/info.h"
 #include "util.h"
 
 #include <elf.h>
@@ -507,6 +508,8 @@ static int dump(struct cw *c)
 		exe[el] = '\0';
 		strlcpy_ps(c->res->exe, exe, sizeof(c->res->exe));
 	}
+	c->res->pid = c->pid;
+	c->res->root_other = proc_root_other(c->t.dirfd) == 1;
 
 	cw_phase(c, CORE_PHASE_STOP, 0);
 	if ((r = freeze_stop(&c->fz, &c->t, &fo, c->e)) < 0)

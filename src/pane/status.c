@@ -3,6 +3,7 @@
 #include "pane/pane.h"
 #include "out/escape.h"
 #include "util.h"
+#include "i18n.h"
 #include "proc/caps.h"
 #include "proc/info.h"
 
@@ -206,6 +207,16 @@ static void show_status(struct pane_show *s)
 	for (int i = 0; i < PROC_NS_COUNT; i++)
 		if (b.ns[i].ino)
 			printf("%-16s %s:[%llu]\n", i ? "" : "Namespaces", b.ns[i].name, b.ns[i].ino);
+	if (st->nspid_n > 1) {
+		printf("%-16s", "NSpid");
+		for (int i = 0; i < st->nspid_n; i++)
+			printf(" %d", (int)st->nspid[i]);
+		putchar('\n');
+	}
+	if (proc_info_in_container(&b)) {
+		char ct[256];
+		printf("%-16s %s\n", _("Container"), proc_info_container_text(&b, s->pid, ct, sizeof(ct)));
+	}
 	printf("%-16s %s (up %.0f s)\n", "Started", start, b.uptime_s);
 	printf("%-16s %s\n", "Cwd", link_text(b.cwd, b.cwd_err));
 	printf("%-16s %s\n", "Exe", link_text(b.exe, b.exe_err));

@@ -6,6 +6,7 @@
 #include "stack/internal.h"
 #include "python/python.h"
 #include "doors.h"
+#include "proc/status.h"
 #include "util.h"
 
 #include <errno.h>
@@ -264,6 +265,23 @@ static void fill_thread(struct stk_thread *t, const struct frozen_thread *ft)
 		snprintf(t->syscall, sizeof(t->syscall), "syscall %ld", ft->syscall_nr);
 }
 
+/* A process in a pid namespace below ours (a container): each thread's
+ * TID there too, read after the threads run again. */
+static void ns_tids(const struct target *t, struct stk_snap *snaps, size_t n)
+{
+	struct proc_status ps;
+	char path[48], buf[4096];
+
+	if (proc_status_read(t->dirfd, &ps) < 0 || ps.nspid_n < 2)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "task/%d/status", (int)snaps[i].t.tid);
+		ssize_t len = read_file_at(t->dirfd, path, buf, sizeof(buf));
+		if (len > 0 && proc_status_parse(buf, (size_t)len, &ps) == 0 && ps.nspid_n > 1)
+			snaps[i].t.nstid = ps.nspid[ps.nspid_n - 1];
+	}
+}
+
 /* What no permission would change: a kernel thread has no user stack, and
  * pscope cannot stop its own threads. */
 static int dumpable(const struct target *t, struct ps_error *e)
@@ -374,6 +392,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 		memcpy(sn->futex_words, st[i].futex_words, sizeof(sn->futex_words));
 		sn->futex_ok = st[i].futex_got == (ssize_t)sizeof(st[i].futex_words);
 	}
+	ns_tids(&t, snaps, fz.n);
 	uw = sym_unwinder_new(pid, &fc.maps);
 	d->syms = sym_proc_image(&(struct sym_image){ .pid = pid, .uid = t.uid, .maps = &fc.maps },
 				 o.source ? SYM_SOURCE : 0);
