@@ -4,6 +4,7 @@
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,4 +266,46 @@ void draw_cursor(int visible, int y, int x)
 	curs_set(visible);
 	if (visible)
 		move(y, x);
+}
+
+/* Text over rows [y, end) from column x, broken at spaces to fit the
+ * screen (a sentence, a door and its fix); draws nothing when draw is
+ * false. Returns the next free row. */
+static int wrap(int y, int end, int x, const char *text, int attr, bool draw)
+{
+	int w = draw_cols() - x - 1;
+	const char *p = text;
+
+	if (w < 20)
+		w = 20;
+	while (*p && y < end) {
+		int n = (int)strlen(p);
+		if (n > w) {
+			n = w;
+			while (n > w / 2 && p[n] != ' ')
+				n--;
+			if (p[n] != ' ')
+				n = w;
+		}
+		if (draw) {
+			char line[1024];
+			snprintf(line, sizeof(line), "%.*s", n, p);
+			draw_text(y, x, w, attr, line);
+		}
+		y++;
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return y;
+}
+
+int draw_wrapped(int y, int end, int x, const char *text, int attr)
+{
+	return wrap(y, end, x, text, attr, true);
+}
+
+int draw_wrapped_rows(int x, const char *text, int max)
+{
+	return wrap(0, max, x, text, 0, false);
 }

@@ -45,6 +45,11 @@ int draw_text(int y, int x, int w, int attr, const char *s);
 /* Same, without the first skip columns of s (horizontal scroll). */
 int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip);
 int draw_textf(int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* Text over rows [y, end) from column x, broken at spaces to fit the
+ * screen; returns the next free row. */
+int draw_wrapped(int y, int end, int x, const char *text, int attr);
+/* The rows draw_wrapped would take, at most max. */
+int draw_wrapped_rows(int x, const char *text, int max);
 /* Same, right-aligned in w columns. */
 int draw_text_right(int y, int x, int w, int attr, const char *s);
 /* Blank w columns (w < 0: to the right edge) with attr. */

@@ -238,32 +238,6 @@ static void draw_rel(struct hot_state *h, int y0, int rows)
 
 /* Draw text (ASCII sentences of ours and the kernel's) from column 3,
  * wrapped at spaces; returns the next free row. */
-static int draw_wrapped(int y, int end, const char *text, int attr)
-{
-	int w = draw_cols() - 4;
-	const char *p = text;
-
-	if (w < 20)
-		w = 20;
-	while (*p && y < end) {
-		int n = (int)strlen(p);
-		if (n > w) {
-			n = w;
-			while (n > w / 2 && p[n] != ' ')
-				n--;
-			if (p[n] != ' ')
-				n = w;
-		}
-		char line[1024];
-		snprintf(line, sizeof(line), "%.*s", n, p);
-		draw_text(y++, 3, w, attr, line);
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	return y;
-}
-
 static void hot_draw(struct ui *ui, void *p, int y0, int rows)
 {
 	struct hot_state *h = p;
@@ -275,12 +249,12 @@ static void hot_draw(struct ui *ui, void *p, int y0, int rows)
 		char buf[1024];
 		int y = y0 + 2, end = y0 + rows;
 		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_BOLD, "sampling could not start:");
-		y = draw_wrapped(y, end, h->err.msg, draw_attr(COL_ERROR));
+		y = draw_wrapped(y, end, 3, h->err.msg, draw_attr(COL_ERROR));
 		if (h->err.fix[0]) {
 			snprintf(buf, sizeof(buf), "door: %s", door_name(h->err.door));
-			y = draw_wrapped(y, end, buf, draw_attr(COL_WARN));
+			y = draw_wrapped(y, end, 3, buf, draw_attr(COL_WARN));
 			snprintf(buf, sizeof(buf), "fix: %s", h->err.fix);
-			y = draw_wrapped(y, end, buf, draw_attr(COL_WARN));
+			y = draw_wrapped(y, end, 3, buf, draw_attr(COL_WARN));
 		}
 		if (y + 1 < end)
 			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), "Esc returns. D shows every door.");
@@ -515,9 +489,14 @@ static bool hot_message(void *ctx, struct ring_msg *m)
 			h->shown = m->payload;
 			set_stale(h);
 		}
-		if (m->kind == RING_RESULT)
-			ui_message(ui, false, "PID %d exited: sampling stopped, the last snapshot stays on screen",
-				   (int)h->id.pid);
+		if (m->kind == RING_RESULT) {
+			const struct samp_snapshot *sn = m->payload;
+			if (sn->end_reason[0] && strcmp(sn->end_reason, "the process exited"))
+				ui_message(ui, true, _("PID %d: %s; sampling stopped"), (int)h->id.pid, sn->end_reason);
+			else
+				ui_message(ui, false, "PID %d exited: sampling stopped, the last snapshot stays on screen",
+					   (int)h->id.pid);
+		}
 		return true;
 	case RING_PROGRESS:
 		ui_message(ui, true, "%s", m->text);

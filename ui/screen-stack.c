@@ -79,8 +79,9 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	if (s->failed || !s->v.d) {
 		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), " Stacks of %d", (int)s->pid);
-		draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->failed ? s->error : "cancelled");
-		draw_text(y0 + 4, 1, -1, draw_attr(COL_DIM), "r: try again   Esc: back");
+		int y = draw_wrapped(y0 + 2, y0 + rows - 2, 1, s->failed ? s->error : "cancelled",
+				     draw_attr(COL_ERROR) | A_BOLD);
+		draw_text(y + 1, 1, -1, draw_attr(COL_DIM), "r: try again   Esc: back");
 		return;
 	}
 	const struct stk_dump *d = s->v.d;

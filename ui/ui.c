@@ -147,12 +147,15 @@ static void redraw(struct ui *ui)
 	draw_cursor(0, 0, 0);
 	if (ui->status[0] && now_s() > ui->status_until)
 		ui->status[0] = '\0';
-	if (ui->status[0])
-		rows--;
+	/* The message wraps over up to 4 rows above the key bar: a refusal
+	 * names its door and the fix, which one row would cut. */
+	int mrows = ui->status[0] ? draw_wrapped_rows(0, ui->status, rows > 8 ? 4 : 1) : 0;
+	rows -= mrows;
 	if (rows > 0)
 		top->ops->draw(ui, top->st, 0, rows);
-	if (ui->status[0])
-		draw_text(draw_rows() - 2, 0, -1, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD, ui->status);
+	if (mrows)
+		draw_wrapped(draw_rows() - 1 - mrows, draw_rows() - 1, 0, ui->status,
+			     draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD);
 	draw_fkeys(top->ops, draw_rows() - 1);
 	draw_flush();
 	ui->dirty = false;

@@ -47,7 +47,7 @@ struct ui {
 	long delay_tenths;
 	bool quit;
 	bool dirty;              /* redraw wanted */
-	char status[256];        /* transient message on the bottom line */
+	char status[1024];       /* transient message above the key bar (wrapped) */
 	double status_until;
 	bool status_error;
 	/* Settings (pscoperc): read at start, written on quit unless the file

@@ -352,10 +352,14 @@ int samp_poll(struct samp_session *s, int timeout_ms)
 {
 	if (s->exited)
 		return -ESRCH;
+	if (s->execd)
+		return -ESTALE;
 	if (s->pfds_stale)
 		build_pfds(s);
 	int n = poll(s->pfds, s->npfds, timeout_ms);
 	drain(s);
+	if (s->execd)
+		return -ESTALE;
 	if (n > 0)
 		reap_hups(s);
 	uint64_t now = now_ns();
@@ -368,6 +372,11 @@ int samp_poll(struct samp_session *s, int timeout_ms)
 			drain(s);
 			s->exited = true;
 			return -ESRCH;
+		}
+		/* An exec no COMM record told (none came yet): stop here too. */
+		if (!s->execd && target_execd(&s->t, s->exec_comm, sizeof(s->exec_comm)) == 1) {
+			s->execd = true;
+			return -ESTALE;
 		}
 	}
 	return 0;
@@ -430,6 +439,17 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 		t->gone = s->threads[i].gone;
 	}
 	return o;
+}
+
+const char *samp_exec_comm(const struct samp_session *s)
+{
+	return s->exec_comm;
+}
+
+const char *samp_end_exec(const char *now_comm, char *buf, size_t size)
+{
+	snprintf(buf, size, _("the process exec'd (it now runs %s): the table covers the program before"), now_comm);
+	return buf;
 }
 
 void samp_close(struct samp_session *s)

@@ -8,6 +8,7 @@
 #include "doors.h"
 #include "proc/status.h"
 #include "util.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -169,12 +170,19 @@ struct frozen_ctx {
 	struct ps_error py_err;
 	int py_rc;
 	double py_ms;
+	char exec_comm[64];  /* the new name, when it exec'd before the freeze */
 };
 
 static void on_frozen(struct freeze *fz, void *arg)
 {
 	struct frozen_ctx *c = arg;
 
+	/* An exec between the open and the stop: the stacks would be of
+	 * another program than the one named (and Python found). */
+	if (target_execd(fz->target, c->exec_comm, sizeof(c->exec_comm)) == 1) {
+		c->rc = -ESTALE;
+		return;
+	}
 	c->ml = read_file_alloc_at(fz->target->dirfd, "maps", &c->maps_text, &c->maps_cap);
 	c->st = calloc(fz->n + 1, sizeof(*c->st));
 	if (c->ml <= 0)
@@ -330,6 +338,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 	/* PSCOPE_NO_PYTHON=1: the native-only dump (the benchmark's anchor). */
 	if (!o.no_python && !getenv("PSCOPE_NO_PYTHON"))
 		detect_python(&t, &live, &fc);
+	ps_test_pause("before-freeze");
 	stk_progress(&o, 0, "stopping the threads of %d", (int)pid);
 	/* The copy runs on the tracer thread and the threads are let go
 	 * right after it: no hand-over between threads inside the pause. */
@@ -351,6 +360,10 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 		proc_maps_free(&fc.maps);
 		py_done(&fc);
 		return r;
+	}
+	if (fc.rc == -ESTALE) {
+		r = target_exec_error(&t, _("stack dump"), fc.exec_comm, e);
+		goto fail;
 	}
 	if (fc.rc < 0) {
 		r = fc.rc == -ENOMEM ? ps_error_set(e, ENOMEM, "out of memory")

@@ -98,6 +98,25 @@ ok $? "top exits 0"
 check "hot_work symbolized" grep -qE 'hot_work' "$T/top"
 check "no unknown frame in the program" sh -c "! grep -E '\?\? \\(ct-hotloop\\)' '$T/top'"
 
+# ---- a pid namespace alone (the files are where they are here) ----
+unshare --pid --fork sh -c "exec '$TARGETS/stack-threads' 2" >"$T/pidns.out" 2>&1 &
+up=$!
+at_exit "kill -9 $up 2>/dev/null"
+Q=
+for _ in $(seq 1 200); do
+	[ -z "$Q" ] && Q=$(cat /proc/$up/task/$up/children 2>/dev/null) && Q=${Q% }
+	[ -n "$Q" ] && grep -q ready "$T/pidns.out" && break
+	sleep 0.05
+done
+at_exit "kill -9 $Q 2>/dev/null"
+wait_quiet "$Q"
+"$PSCOPE" show "$Q" >"$T/show" 2>&1
+check "pid namespace only: its PID there, no mount namespace named" 	grep -qxF "Container: PID 1 in its own pid namespace" "$T/show"
+"$PSCOPE" stack --no-group "$Q" >"$T/stack" 2>&1
+check "pid namespace only: every thread with its TID there" 	sh -c "[ \$(grep -cE '^TID [0-9]+ \"stack-threads\" \[TID [0-9]+ in its pid namespace\]' '$T/stack') = 3 ]"
+"$PSCOPE" core "$Q" -o "$T/pcore" >"$T/core.out" 2>&1
+check "pid namespace only: the plain gdb command" grep -qxF "open it with: gdb $TARGETS/stack-threads $T/pcore" "$T/core.out"
+
 # ---- the TUI's status pane ----
 tui_start 160x40 "PSCOPE_DATA=$top_srcdir/data $PSCOPE -d 5 -p $P"
 check "TUI status pane: NSpid" tui_wait_for "^NSpid +$P 1"

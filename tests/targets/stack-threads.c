@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -123,8 +124,14 @@ NOINLINE static void dstate_wait(void)
 	 * exits; the child only waits to be killed (a test decides when the
 	 * thread leaves D state, not a timer). */
 	atomic_fetch_add(&vforks, 1);
+	pid_t parent = getpid();
 	pid_t p = vfork();
 	if (p == 0) {
+		/* Never outlive the target (it would hold what the target
+		 * inherited, such as the test suite's lock). */
+		syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL);
+		if (syscall(SYS_getppid) != parent)
+			syscall(SYS_exit, 0);
 		for (;;)
 			syscall(SYS_pause);
 	}
