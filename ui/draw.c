@@ -4,7 +4,6 @@
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,11 +168,37 @@ static int to_wide(const char *s, int skip, int w, wchar_t *out, int outmax, int
 	return n;
 }
 
+/* Columns every draw is moved left by (draw_hshift). */
+static int hshift;
+
+int draw_hshift(int cols)
+{
+	int old = hshift;
+	hshift = cols > 0 ? cols : 0;
+	return old;
+}
+
 int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip)
 {
 	wchar_t wbuf[1024];
 	int cols, n;
 
+	if (hshift && s) {
+		/* x and w are on a line hshift columns wider than the screen;
+		 * what falls left of the screen is skipped, and the width used
+		 * on that line is returned, so callers chain x as usual. */
+		int sh = hshift, lw = w < 0 || x + w > COLS + sh ? COLS + sh - x : w, used;
+		if (lw <= 0 || y < 0 || y >= LINES)
+			return 0;
+		to_wide(s, skip > 0 ? skip : 0, lw, NULL, 0, &used);
+		int px = x - sh, cut = px < 0 ? -px : 0;
+		if (cut < used) {
+			hshift = 0;
+			draw_text_skip(y, px + cut, lw - cut, attr, s, (skip > 0 ? skip : 0) + cut);
+			hshift = sh;
+		}
+		return used;
+	}
 	if (y < 0 || y >= LINES || x >= COLS || !s)
 		return 0;
 	if (w < 0 || x + w > COLS)
@@ -211,6 +236,74 @@ int draw_width(const char *s)
 	return cols;
 }
 
+const char *draw_pad(char *buf, size_t size, const char *s, int w, bool right)
+{
+	int pad = w - draw_width(s);
+
+	if (pad < 0)
+		pad = 0;
+	if (right)
+		snprintf(buf, size, "%*s%s", pad, "", s);
+	else
+		snprintf(buf, size, "%s%*s", s, pad, "");
+	return buf;
+}
+
+size_t draw_wrap(const char *s, int w, bool spaces, size_t *next)
+{
+	size_t i = 0, len = strlen(s), brk = 0;
+	mbstate_t ps;
+	int used = 0;
+
+	memset(&ps, 0, sizeof(ps));
+	while (i < len) {
+		char one[16];
+		size_t k = mbrtowc(NULL, s + i, len - i, &ps);
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0 || k >= sizeof(one)) {
+			/* as to_wide: one placeholder for the bytes of a sequence */
+			memset(&ps, 0, sizeof(ps));
+			k = 1;
+			while (i + k < len && k + 1 < sizeof(one) && ((unsigned char)s[i + k] & 0xc0) == 0x80)
+				k++;
+		}
+		memcpy(one, s + i, k);
+		one[k] = '\0';
+		int cw = draw_width(one);
+		if (used + cw > w && i > 0)
+			break;
+		if (spaces && s[i] == ' ' && used >= w / 2)
+			brk = i;
+		used += cw;
+		i += k;
+	}
+	if (i < len && brk)
+		i = brk;
+	*next = i;
+	while (spaces && *next < len && s[*next] == ' ')
+		(*next)++;
+	return i;
+}
+
+int draw_wrapped(int y, int x, int w, int rows, int attr, const char *s, bool spaces, int first)
+{
+	int n = 0;
+	size_t next;
+
+	if (w < 1)
+		w = 1;
+	do {
+		size_t len = draw_wrap(s, w, spaces, &next);
+		if (n >= first && n < first + rows) {
+			char line[1024];
+			snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) - 1 ? len : sizeof(line) - 1), s);
+			draw_text(y + n - first, x, w, attr, line);
+		}
+		n++;
+		s += next;
+	} while (*s);
+	return n;
+}
+
 int draw_text_right(int y, int x, int w, int attr, const char *s)
 {
 	int sw = draw_width(s);
@@ -221,6 +314,14 @@ int draw_text_right(int y, int x, int w, int attr, const char *s)
 
 void draw_blank(int y, int x, int w, int attr)
 {
+	if (hshift) {
+		x -= hshift;
+		if (x < 0) {
+			if (w >= 0 && (w += x) <= 0)
+				return;
+			x = 0;
+		}
+	}
 	if (y < 0 || y >= LINES || x >= COLS)
 		return;
 	if (w < 0 || x + w > COLS)
@@ -266,46 +367,4 @@ void draw_cursor(int visible, int y, int x)
 	curs_set(visible);
 	if (visible)
 		move(y, x);
-}
-
-/* Text over rows [y, end) from column x, broken at spaces to fit the
- * screen (a sentence, a door and its fix); draws nothing when draw is
- * false. Returns the next free row. */
-static int wrap(int y, int end, int x, const char *text, int attr, bool draw)
-{
-	int w = draw_cols() - x - 1;
-	const char *p = text;
-
-	if (w < 20)
-		w = 20;
-	while (*p && y < end) {
-		int n = (int)strlen(p);
-		if (n > w) {
-			n = w;
-			while (n > w / 2 && p[n] != ' ')
-				n--;
-			if (p[n] != ' ')
-				n = w;
-		}
-		if (draw) {
-			char line[1024];
-			snprintf(line, sizeof(line), "%.*s", n, p);
-			draw_text(y, x, w, attr, line);
-		}
-		y++;
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	return y;
-}
-
-int draw_wrapped(int y, int end, int x, const char *text, int attr)
-{
-	return wrap(y, end, x, text, attr, true);
-}
-
-int draw_wrapped_rows(int x, const char *text, int max)
-{
-	return wrap(0, max, x, text, 0, false);
 }

@@ -24,6 +24,7 @@ enum ui_color {
 };
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "theme.h"
 
@@ -44,18 +45,31 @@ int draw_cols(void);
 int draw_text(int y, int x, int w, int attr, const char *s);
 /* Same, without the first skip columns of s (horizontal scroll). */
 int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip);
+/* Horizontal scroll of a whole view: every draw until the next call is
+ * moved cols columns to the left (what falls off the left edge is not
+ * drawn; widths to the right edge reach cols further). Returns the shift
+ * before; draw_hshift(0) ends it. */
+int draw_hshift(int cols);
 int draw_textf(int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-/* Text over rows [y, end) from column x, broken at spaces to fit the
- * screen; returns the next free row. */
-int draw_wrapped(int y, int end, int x, const char *text, int attr);
-/* The rows draw_wrapped would take, at most max. */
-int draw_wrapped_rows(int x, const char *text, int max);
 /* Same, right-aligned in w columns. */
 int draw_text_right(int y, int x, int w, int attr, const char *s);
 /* Blank w columns (w < 0: to the right edge) with attr. */
 void draw_blank(int y, int x, int w, int attr);
 /* Display width of s once sanitized. */
 int draw_width(const char *s);
+/* s padded with blanks to w display columns (on the left when right is
+ * true) into buf, for text laid out in columns with printf: "%-16s" pads
+ * bytes, and a translated or multibyte word is fewer columns than bytes.
+ * Longer text is left whole (draw_text cuts it at a character). */
+const char *draw_pad(char *buf, size_t size, const char *s, int w, bool right);
+/* Wrapping s at w columns: the byte length of its first line, whole
+ * characters only (a wide one never split across lines), broken after the
+ * last blank past the middle when spaces is true. *next gets where the
+ * next line starts (blanks at a break skipped). */
+size_t draw_wrap(const char *s, int w, bool spaces, size_t *next);
+/* s wrapped at w columns (draw_wrap) from (y, x): its rows [first,
+ * first + rows) drawn (rows 0: nothing drawn). Returns the rows s takes. */
+int draw_wrapped(int y, int x, int w, int rows, int attr, const char *s, bool spaces, int first);
 /* A bar meter of width w filled to frac (0..1) with attr; label inside. */
 void draw_bar(int y, int x, int w, double frac, int attr, const char *label);
 /* Clear the whole screen / flush it to the terminal. */

@@ -5,6 +5,8 @@
 #include "pane.h"
 #include "doors.h"
 #include "draw.h"
+#include "i18n.h"
+#include "textview.h"
 #include "proc/caps.h"
 #include "util.h"
 #include "i18n.h"
@@ -20,7 +22,7 @@
 #include <time.h>
 
 struct status_pane {
-	struct table view;     /* a text view: the keys scroll */
+	struct textview tv;    /* the lines, rebuilt on every draw */
 	char cwd_err[512], exe_err[512];
 };
 
@@ -29,13 +31,15 @@ static void *status_create(void)
 	struct status_pane *p = calloc(1, sizeof(*p));
 
 	if (p)
-		table_init_plain(&p->view);
+		textview_init(&p->tv, 18);
 	return p;
 }
 
 static void status_destroy(void *st)
 {
-	free(st);
+	struct status_pane *p = st;
+	textview_free(&p->tv);
+	free(p);
 }
 
 static void refused(const struct pane_ctx *c, int err, const char *file, char *out, size_t size)
@@ -48,11 +52,11 @@ static void refused(const struct pane_ctx *c, int err, const char *file, char *o
 		return;
 	}
 	if (err == -ENOENT) {
-		snprintf(out, size, "(none: kernel thread)");
+		snprintf(out, size, "%s", _("(none: kernel thread)"));
 		return;
 	}
 	ps_error_clear(&e);
-	snprintf(what, sizeof(what), "read /proc/%d/%s", (int)c->pid, file);
+	snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)c->pid, file);
 	door_refused(&e, PS_OP_READ_PROC, c->pid, err, what);
 	ps_error_str(&e, out, size);
 }
@@ -66,28 +70,19 @@ static int status_refresh(void *st, const struct pane_ctx *c)
 }
 
 struct lines {
-	int y, top, skip, end, n;
+	struct textview *tv;
 };
 
 static void put(struct lines *l, int attr, const char *label, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void put(struct lines *l, int attr, const char *label, const char *fmt, ...)
 {
-	char buf[2048];
+	char buf[8192];
 	va_list ap;
 
-	l->n++;
-	if (l->skip > 0) {
-		l->skip--;
-		return;
-	}
-	if (l->y >= l->end)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	draw_text(l->y, 0, 18, draw_attr(COL_GOOD), label);
-	draw_text(l->y, 18, -1, attr, buf);
-	l->y++;
+	textview_add(l->tv, attr, label, buf);
 }
 
 static void put_kb(struct lines *l, const char *label, long kb)
@@ -110,14 +105,13 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	struct status_pane *p = st;
 	const struct proc_info *i = c->info;
 	const struct proc_status *s = &i->status;
-	struct lines l = { .y = y0, .end = y0 + rows };
-	char caps[1024], when[64];
+	struct lines l = { .tv = &p->tv };
+	char caps[1024], when[64], pa[64], pb[64];
 	time_t t = (time_t)i->start_epoch;
 	struct tm tm;
 
-	table_layout(&p->view, y0, rows, false);
-	l.skip = p->view.top;
-	put(&l, A_BOLD, "State", "%c (%s)", i->stat.state, proc_state_name(i->stat.state));
+	textview_clear(&p->tv);
+	put(&l, A_BOLD, _("State"), "%c (%s)", i->stat.state, proc_state_name(i->stat.state));
 	put(&l, 0, "PPid", "%d", (int)s->ppid);
 	if (proc_info_in_container(i)) {
 		char ct[256], ns[96];
@@ -130,9 +124,9 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 		put(&l, draw_attr(COL_WARN) | A_BOLD, _("Container"), "%s",
 		    proc_info_container_text(i, c->pid, ct, sizeof(ct)));
 	}
-	put(&l, 0, "Uid", "%u (%s)  effective %u  saved %u  fs %u", s->uid_real, i->user, s->uid_eff, s->uid_saved, s->uid_fs);
-	put(&l, 0, "Gid", "%u (%s)  effective %u  saved %u  fs %u", s->gid_real, i->group, s->gid_eff, s->gid_saved, s->gid_fs);
-	put(&l, 0, "Threads", "%ld", s->threads);
+	put(&l, 0, "Uid", _("%u (%s)  effective %u  saved %u  fs %u"), s->uid_real, i->user, s->uid_eff, s->uid_saved, s->uid_fs);
+	put(&l, 0, "Gid", _("%u (%s)  effective %u  saved %u  fs %u"), s->gid_real, i->group, s->gid_eff, s->gid_saved, s->gid_fs);
+	put(&l, 0, _("Threads"), "%ld", s->threads);
 	put_kb(&l, "VmPeak", s->vm_peak);
 	put_kb(&l, "VmSize", s->vm_size);
 	put_kb(&l, "VmRSS", s->vm_rss);
@@ -141,11 +135,12 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	put_kb(&l, "RssShmem", s->rss_shmem);
 	put_kb(&l, "VmSwap", s->vm_swap);
 	if (c->have_rates)
-		put(&l, 0, "", "%10s   %10s", "total", "per second");
-	put_rate(&l, c, "Voluntary csw", s->voluntary_ctxt, c->rates->vol_ctxt_s);
-	put_rate(&l, c, "Involuntary csw", s->nonvoluntary_ctxt, c->rates->nonvol_ctxt_s);
-	put_rate(&l, c, "Minor faults", i->stat.minflt, c->rates->minflt_s);
-	put_rate(&l, c, "Major faults", i->stat.majflt, c->rates->majflt_s);
+		put(&l, 0, "", "%s   %s", draw_pad(pa, sizeof(pa), _("total"), 10, true),
+		    draw_pad(pb, sizeof(pb), _("per second"), 10, true));
+	put_rate(&l, c, _("Voluntary csw"), s->voluntary_ctxt, c->rates->vol_ctxt_s);
+	put_rate(&l, c, _("Involuntary csw"), s->nonvoluntary_ctxt, c->rates->nonvol_ctxt_s);
+	put_rate(&l, c, _("Minor faults"), i->stat.minflt, c->rates->minflt_s);
+	put_rate(&l, c, _("Major faults"), i->stat.majflt, c->rates->majflt_s);
 	proc_caps_str(s->cap_eff, caps, sizeof(caps));
 	put(&l, s->cap_eff ? draw_attr(COL_WARN) : 0, "CapEff", "%s", caps);
 	proc_caps_str(s->cap_prm, caps, sizeof(caps));
@@ -156,27 +151,27 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	put(&l, 0, "CapBnd", "%s", caps);
 	proc_caps_str(s->cap_amb, caps, sizeof(caps));
 	put(&l, 0, "CapAmb", "%s", caps);
-	put(&l, 0, "Seccomp", "%s%s", s->seccomp == 0 ? "disabled" : s->seccomp == 1 ? "strict" : s->seccomp == 2 ? "filter" : "unknown",
-	    s->seccomp == 2 ? (s->seccomp_filters == 1 ? " (1 filter)" : " (filters)") : "");
+	put(&l, 0, "Seccomp", "%s%s", s->seccomp == 0 ? _("disabled") : s->seccomp == 1 ? _("strict") : s->seccomp == 2 ? _("filter") : _("unknown"),
+	    s->seccomp == 2 ? (s->seccomp_filters == 1 ? _(" (1 filter)") : _(" (filters)")) : "");
 	put(&l, 0, "NoNewPrivs", "%d", s->no_new_privs);
 	if (s->tracer_pid > 0)
 		put(&l, draw_attr(COL_WARN) | A_BOLD, "TracerPid", "%d (%s)", (int)s->tracer_pid, i->tracer_comm);
 	else
-		put(&l, 0, "TracerPid", "0 (not traced)");
-	put(&l, 0, "Cpus allowed", "%s", s->cpus_allowed_list);
+		put(&l, 0, "TracerPid", "%s", _("0 (not traced)"));
+	put(&l, 0, _("Cpus allowed"), "%s", s->cpus_allowed_list);
 	if (i->oom_score != INT_MIN)
 		put(&l, 0, "oom_score", "%d  (oom_score_adj %d)", i->oom_score, i->oom_score_adj);
-	for (const char *cg = i->cgroup, *label = "Cgroup"; *cg; label = "") {
+	for (const char *cg = i->cgroup, *label = _("Cgroup"); *cg; label = "") {
 		size_t n = strcspn(cg, "\n");
 		put(&l, 0, label, "%.*s", (int)n, cg);
 		cg += n + (cg[n] == '\n');
 	}
 	for (int k = 0; k < PROC_NS_COUNT; k++)
 		if (i->ns[k].ino)
-			put(&l, 0, k ? "" : "Namespaces", "%-7s %llu", i->ns[k].name, i->ns[k].ino);
+			put(&l, 0, k ? "" : _("Namespaces"), "%-7s %llu", i->ns[k].name, i->ns[k].ino);
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	put(&l, 0, "Started", "%s (%.0f s ago)", when, i->uptime_s);
+	put(&l, 0, _("Started"), _("%s (%.0f s ago)"), when, i->uptime_s);
 	if (i->cwd_err)
 		put(&l, draw_attr(COL_ERROR), "Cwd", "%s", p->cwd_err);
 	else
@@ -185,14 +180,19 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 		put(&l, draw_attr(COL_ERROR), "Exe", "%s", p->exe_err);
 	else
 		put(&l, 0, "Exe", "%s", i->exe);
-	put(&l, 0, "Command", "%s", i->cmdline);
-	table_set_count(&p->view, l.n);
+	put(&l, 0, _("Command"), "%s", i->cmdline);
+	textview_draw(&p->tv, y0, rows);
 }
 
 static bool status_key(void *st, const struct pane_ctx *c, int ch, int rows)
 {
 	struct status_pane *p = st;
-	return table_key(&p->view, ch, NULL, NULL);
+	return textview_key(&p->tv, ch);
+}
+
+static bool status_search(void *st, const char *text, int dir, bool again)
+{
+	return textview_find(&((struct status_pane *)st)->tv, text, dir, again);
 }
 
 const struct pane_ops pane_status = {
@@ -202,4 +202,5 @@ const struct pane_ops pane_status = {
 	.update = status_refresh,
 	.draw = status_draw,
 	.on_key = status_key,
+	.search = status_search,
 };

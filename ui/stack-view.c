@@ -92,10 +92,11 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 	case ROW_CYCLE:
 		if (d->cycles[r->a].n == 1)
 			draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
-				  "DEADLOCK: a thread waits for a lock it holds itself");
+				  _("DEADLOCK: a thread waits for a lock it holds itself"));
 		else
 			draw_textf(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
-				   "DEADLOCK: %zu threads wait for each other", d->cycles[r->a].n);
+				   P_("DEADLOCK: %zu thread waits for each other", "DEADLOCK: %zu threads wait for each other",
+				      d->cycles[r->a].n), d->cycles[r->a].n);
 		break;
 	case ROW_EDGE: {
 		const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
@@ -104,7 +105,7 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		snprintf(lock, sizeof(lock), "0x%llx%s%s%s", (unsigned long long)e->lock_addr,
 			 e->lock_name ? " (" : "", e->lock_name ? e->lock_name : "", e->lock_name ? ")" : "");
 		draw_textf(y, 2, -1, selected ? base : draw_attr(COL_ERROR),
-			   "TID %d \"%s\" waits for lock %s held by TID %d, in %s+0x%llx", (int)e->tid,
+			   _("TID %d \"%s\" waits for lock %s held by TID %d, in %s+0x%llx"), (int)e->tid,
 			   thread_name(d, e->tid), lock, (int)e->waits_for_tid, fs && fs->function ? fs->function : "??",
 			   (unsigned long long)(fs ? fs->offset : 0));
 		break;
@@ -116,13 +117,13 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		const struct stk_thread *t = &d->threads[r->a];
 		int x = draw_text(y, 0, -1, base | A_BOLD, s->open && s->open[r->group] ? "[-] " : "[+] ");
 		if (t->skipped) {
-			draw_textf(y, x, -1, selected ? base : draw_attr(COL_WARN), "TID %d \"%s\": not stopped: %s",
+			draw_textf(y, x, -1, selected ? base : draw_attr(COL_WARN), _("TID %d \"%s\": not stopped: %s"),
 				   (int)t->tid, t->name, t->skipped);
 			break;
 		}
 		stk_chain(t, chain, sizeof(chain));
 		if (g->n > 1)
-			x += draw_textf(y, x, -1, base | A_BOLD, "%zu threads: ", g->n);
+			x += draw_textf(y, x, -1, base | A_BOLD, P_("%zu thread: ", "%zu threads: ", g->n), g->n);
 		else if (t->nstid)
 			x += draw_textf(y, x, -1, base | A_BOLD, _("TID %d (%d in its pid namespace) \"%s\": "), (int)t->tid,
 					(int)t->nstid, t->name);
@@ -147,8 +148,10 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 	}
 	case ROW_THREAD: {
 		const struct stk_thread *t = &d->threads[r->a];
-		int x = 4 + draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), "TID %-7d %-16s %c  %-16s wchan %s",
-				       (int)t->tid, t->name, t->state ? t->state : '?', t->syscall,
+		char name[96];
+		int x = 4 + draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), _("TID %-7d %s %c  %-16s wchan %s"),
+				       (int)t->tid, draw_pad(name, sizeof(name), t->name, 16, false),
+				       t->state ? t->state : '?', t->syscall,
 				       t->wchan[0] ? t->wchan : "-");
 		if (t->python_name)
 			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_GOOD) | A_BOLD), "  [%s]", t->python_name);
@@ -158,8 +161,8 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 			x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), _("  idle: %s"), t->idle);
 		if (t->signal) {
 			const char *sn = core_signal_name(t->signal);
-			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), "  received %s",
-					sn ? sn : "a signal");
+			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), _("  received %s"),
+					sn ? sn : _("a signal"));
 		}
 		if (t->behind_cycle)
 			draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
@@ -188,7 +191,7 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		if (r->kind == ROW_INLINE) {
 			const struct sym_inline *in = &sym->inl[r->b];
 			x += draw_textf(y, x, -1, base | A_BOLD, "%s", in->function ? in->function : "??");
-			x += draw_text(y, x, -1, selected ? base : draw_attr(COL_DIM), " (inlined)");
+			x += draw_text(y, x, -1, selected ? base : draw_attr(COL_DIM), _(" (inlined)"));
 			file = in->file;
 			line = in->line;
 		} else {
@@ -243,6 +246,7 @@ void stack_view_set(struct stack_view *s, struct stk_dump *d)
 	for (size_t g = 0; s->open && g < d->n_groups; g++)
 		s->open[g] = d->n_groups <= 4;
 	table_init(&s->tab, NULL, 0, 0, false);
+	s->tab.hkeys = true;
 }
 
 void stack_view_draw(struct stack_view *s, int y0, int rows)
@@ -254,16 +258,94 @@ void stack_view_draw(struct stack_view *s, int y0, int rows)
 	layout(s, rv, n);
 	table_set_count(&s->tab, n);
 	int body = table_layout(&s->tab, y0, rows, false);
+	int old = draw_hshift(s->tab.hscroll);
 	for (int i = 0; i < body && s->tab.top + i < n; i++)
 		draw_row(s, &rv[s->tab.top + i], y0 + i, s->tab.top + i == s->tab.sel);
+	draw_hshift(old);
 	free(rv);
+}
+
+/* What a row says, for '/': names, TIDs, modules, files, the chain. */
+static void row_text(const struct stack_view *s, const struct row *r, char *buf, size_t size)
+{
+	const struct stk_dump *d = s->d;
+
+	buf[0] = '\0';
+	switch (r->kind) {
+	case ROW_PYERR: snprintf(buf, size, "%s", d->py_error); break;
+	case ROW_CYCLE: snprintf(buf, size, "DEADLOCK"); break;
+	case ROW_EDGE: {
+		const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
+		snprintf(buf, size, "TID %d %s lock 0x%llx %s TID %d", (int)e->tid, thread_name(d, e->tid),
+			 (unsigned long long)e->lock_addr, e->lock_name ? e->lock_name : "", (int)e->waits_for_tid);
+		break;
+	}
+	case ROW_GROUP: {
+		const struct stk_thread *t = &d->threads[r->a];
+		char chain[1024];
+		stk_chain(t, chain, sizeof(chain));
+		snprintf(buf, size, "TID %d %s %s", (int)t->tid, t->name, chain);
+		break;
+	}
+	case ROW_THREAD: {
+		const struct stk_thread *t = &d->threads[r->a];
+		snprintf(buf, size, "TID %d %s %s %s %s", (int)t->tid, t->name, t->syscall, t->wchan,
+			 t->python_name ? t->python_name : "");
+		break;
+	}
+	case ROW_FRAME: case ROW_INLINE: {
+		const struct stk_thread *t = &d->threads[d->groups[r->group].members[0]];
+		const struct stk_frame *f = &t->frames[r->a];
+		const struct sym_info *sym = f->sym;
+		if (f->py)
+			snprintf(buf, size, "%s %s", f->py->qualname, f->py->file);
+		else if (r->kind == ROW_INLINE)
+			snprintf(buf, size, "%s %s", sym->inl[r->b].function ? sym->inl[r->b].function : "??",
+				 sym->inl[r->b].file ? sym->inl[r->b].file : "");
+		else
+			snprintf(buf, size, "0x%llx %s %s %s", (unsigned long long)f->pc, sym ? sym->function : "??",
+				 sym && sym->module ? sym->module : "", sym && sym->file ? sym->file : "");
+		break;
+	}
+	default: break;
+	}
+}
+
+struct find_ctx {
+	const struct stack_view *s;
+	const struct row *rv;
+};
+
+static bool row_matches(void *st, int row, const char *text)
+{
+	const struct find_ctx *c = st;
+	char buf[2048];
+	row_text(c->s, &c->rv[row], buf, sizeof(buf));
+	return strcasestr(buf, text) != NULL;
+}
+
+bool stack_view_find(void *st, const char *text, int dir, bool again)
+{
+	struct stack_view *s = st;
+	if (!s->d)
+		return false;
+	int n = layout(s, NULL, 0);
+	struct row *rv = calloc((size_t)n + 1, sizeof(*rv));
+	if (!rv)
+		return false;
+	layout(s, rv, n);
+	table_set_count(&s->tab, n);
+	struct find_ctx c = { s, rv };
+	bool r = table_search(&s->tab, s->tab.sel + (again ? dir : 0), dir, text, &c, row_matches);
+	free(rv);
+	return r;
 }
 
 bool stack_view_key(struct stack_view *s, int ch)
 {
 	switch (ch) {
 	case '\n': case '\r': case KEY_ENTER: if (s->d) toggle_at_sel(s, 0); break;
-	case KEY_RIGHT: case '+': if (s->d) toggle_at_sel(s, 1); break;
+	case '+': if (s->d) toggle_at_sel(s, 1); break;
 	case '-': if (s->d) toggle_at_sel(s, -1); break;
 	case 'e': case '*':
 		if (s->d && s->open) {

@@ -38,7 +38,7 @@ struct pane_desc {
 	enum pane_id id;
 	const char *name;              /* "fd": `pscope show --pane fd`, the JSON key */
 	const char *aliases[2];        /* other names --pane takes ("fds") */
-	const char *title;             /* "FDs" on the detail screen's tab bar */
+	const char *title;             /* N_("FDs"): the detail screen's tab bar */
 	int hotkey;                    /* '2' switches to it */
 	const char *source;            /* where the data comes from ("PID": the pid) */
 	const char *file;              /* the /proc/PID file named when access is refused */
@@ -51,6 +51,12 @@ struct pane_desc {
 extern const struct pane_desc pane_desc_status, pane_desc_fd, pane_desc_maps, pane_desc_mem, pane_desc_threads;
 /* Every pane, in tab order (index: enum pane_id). */
 extern const struct pane_desc *const pane_descs[PANE_COUNT];
+
+/* The threads pane's columns, named once for the TUI and `pscope show`. */
+enum pane_threads_col {
+	PT_TID, PT_NAME, PT_STATE, PT_CPU, PT_LAST, PT_WCHAN, PT_SYSCALL, PT_VOL, PT_INVOL, PT_RQ, PT_LOCK, PT_NCOLS
+};
+extern const char *const pane_threads_cols[PT_NCOLS];
 
 /* The pane with that name or alias, NULL if none. */
 const struct pane_desc *pane_desc_find(const char *name);

@@ -69,6 +69,7 @@ const char *proc_info_container_text(const struct proc_info *i, pid_t pid, char 
 int proc_root_other(int dirfd);
 
 /* State letter to word: 'S' -> "sleeping". */
+/* The state letter's name in English ("sleeping"): JSON; text shows _() of it. */
 const char *proc_state_name(char state);
 
 #endif

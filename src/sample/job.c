@@ -2,6 +2,7 @@
  * a snapshot about once per second. The screen talks back only through a
  * control block of atomics (the requested frequency). */
 #include "sample/sample.h"
+#include "i18n.h"
 #include "util.h"
 #include "worker.h"
 
@@ -106,7 +107,7 @@ static bool python_job(struct job *j, struct samp_ctl *ctl)
 		if (pr == -ESRCH || pr == -ESTALE) {
 			char why[160];
 			struct samp_snapshot *snap = samp_py_publish(
-				s, pr == -ESRCH ? "the process exited" : samp_end_exec(samp_py_exec_comm(s), why, sizeof(why)));
+				s, pr == -ESRCH ? _("the process exited") : samp_end_exec(samp_py_exec_comm(s), why, sizeof(why)));
 			if (snap)
 				job_result(j, snap, samp_snapshot_free);
 			break;
@@ -149,7 +150,7 @@ static void sample_job(struct job *j)
 		if (pr == -ESRCH || pr == -ESTALE) {
 			char why[160];
 			struct samp_snapshot *snap = samp_publish(
-				s, pr == -ESRCH ? "the process exited" : samp_end_exec(samp_exec_comm(s), why, sizeof(why)));
+				s, pr == -ESRCH ? _("the process exited") : samp_end_exec(samp_exec_comm(s), why, sizeof(why)));
 			if (snap)
 				job_result(j, snap, samp_snapshot_free);
 			break;
