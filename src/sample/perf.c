@@ -132,9 +132,22 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 
 static void drain(struct samp_session *s)
 {
+	long page = sysconf(_SC_PAGESIZE);
+
+	/* An exec in any ring first: the rings are read one after the other,
+	 * and the new program's samples may sit in a ring read before the
+	 * one that tells of the exec. Samples from its time on are dropped. */
+	for (unsigned c = 0; c < s->nrings && !s->execd; c++) {
+		struct cpu_ring *r = &s->rings[c];
+		char comm[16];
+		if (samp_ring_find_exec(r->base, (const unsigned char *)r->base + page, r->data_size,
+					(uint32_t)s->t.id.pid, &s->exec_time, comm)) {
+			s->execd = true;
+			strlcpy_ps(s->exec_comm, comm, sizeof(s->exec_comm));
+		}
+	}
 	for (unsigned c = 0; c < s->nrings; c++) {
 		struct cpu_ring *r = &s->rings[c];
-		long page = sysconf(_SC_PAGESIZE);
 		samp_ring_drain(r->base, (const unsigned char *)r->base + page, r->data_size, s->scratch, samp_on_record, s);
 	}
 }

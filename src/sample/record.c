@@ -213,7 +213,8 @@ void samp_on_record(void *ctx, const struct perf_event_header *h)
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE: {
 		struct samp_rec_sample r;
-		if (!s->execd && samp_parse_sample(h, s->regs_mask, &r) == 0)
+		if (samp_parse_sample(h, s->regs_mask, &r) == 0 &&
+		    !(s->exec_time ? r.time >= s->exec_time : s->execd)) /* not the new program's */
 			on_sample(s, &r);
 		break;
 	}

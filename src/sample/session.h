@@ -79,6 +79,7 @@ struct samp_session {
 	unsigned since_freq;  /* intervals closed since the last frequency change */
 	bool exited;
 	bool execd;           /* it exec'd: later samples are another program's */
+	uint64_t exec_time;   /* perf time of the exec (0: not known, drop all after execd) */
 	char exec_comm[64];   /* its name after the exec (hostile) */
 };
 
