@@ -38,6 +38,7 @@ enum stk_view {
 
 struct stk_thread {
 	pid_t tid;
+	pid_t nstid;         /* its TID in its own pid namespace (a container), 0 when that is ours */
 	char name[64];       /* hostile */
 	char state;          /* before the freeze: R, S, D... */
 	char syscall[32];    /* "futex", "nanosleep", "running", "syscall 451" */
