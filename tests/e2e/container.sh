@@ -46,6 +46,9 @@ ok $? "show exits 0"
 check "show says it is in a container, its PID there and where its files are" grep -qxF \
 	"Container: PID 1 in its own pid namespace; its own mount namespace: its files are read through /proc/$P/root" "$T/show"
 check "status pane: NSpid" grep -qE "^NSpid +$P 1\$" "$T/show"
+"$PSCOPE" show "$P" --pane threads --interval 0 >"$T/threads" 2>&1
+check "threads pane: each TID here and in the container" \
+	sh -c "grep -qE '^ *$P:1 +ct-stack-thread ' '$T/threads' && [ \$(grep -cE '^ *[0-9]+:[0-9]+ ' '$T/threads') = 5 ]"
 "$PSCOPE" show "$$" >"$T/self" 2>&1
 check "a process beside pscope is not called a container" sh -c "! grep -q -e '^Container' -e '^NSpid' '$T/self'"
 if command -v python3 >/dev/null; then
