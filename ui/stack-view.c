@@ -262,6 +262,17 @@ void stack_view_draw(struct stack_view *s, int y0, int rows)
 	free(rv);
 }
 
+int stack_view_draw_python(const struct stack_view *s, int y, int x)
+{
+	static const char *const views[] = { N_("mixed"), N_("Python"), N_("native") };
+	const struct stk_dump *d = s->d;
+
+	if (!d || !d->py_version[0] || d->py_error[0])
+		return 0;
+	return draw_textf(y, x, -1, draw_attr(COL_TITLE), _(" | CPython %s, %s view (v)"), d->py_version,
+			  _(views[s->view % 3]));
+}
+
 /* What a row says, for '/': names, TIDs, modules, files, the chain. */
 static void row_text(const struct stack_view *s, const struct row *r, char *buf, size_t size)
 {

@@ -65,7 +65,7 @@ static void print_thread_line(const struct stk_thread *t)
 	if (t->gil)
 		printf(" %s", _("holds the GIL"));
 	if (t->idle)
-		printf(" %s %s", _("idle:"), t->idle);
+		printf(" %s %s", _("idle:"), _(t->idle));
 	if (t->signal) {
 		const char *sn = core_signal_name(t->signal);
 		if (sn)
@@ -319,6 +319,8 @@ static int stack_core(const struct stack_flags *fl)
 	}
 	fflush(stdout);
 	core_print_warnings(stderr, "pscope stack", c);
+	if (d->py_error[0])
+		fprintf(stderr, "pscope stack: %s\n", esc(d->py_error));
 	fprintf(stderr, P_("%zu thread read from the core in %.2f ms\n", "%zu threads read from the core in %.2f ms\n",
 			   d->n_threads),
 		d->n_threads, d->wall_ms);
