@@ -124,6 +124,9 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		stk_chain(t, chain, sizeof(chain));
 		if (g->n > 1)
 			x += draw_textf(y, x, -1, base | A_BOLD, P_("%zu thread: ", "%zu threads: ", g->n), g->n);
+		else if (t->nstid)
+			x += draw_textf(y, x, -1, base | A_BOLD, _("TID %d (%d in its pid namespace) \"%s\": "), (int)t->tid,
+					(int)t->nstid, t->name);
 		else
 			x += draw_textf(y, x, -1, base | A_BOLD, "TID %d \"%s\": ", (int)t->tid, t->name);
 		size_t behind = 0;
