@@ -81,7 +81,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	check "doors: the door, in Korean" grep -q '^      문:    CAP_SYS_PTRACE (다른 사용자의 프로세스)$' "$tmp/doors.ko"
 	check "doors: the fix, in Korean" grep -q '^      해결:  pscope를 root나 uid 0(으)로 실행하거나, CAP_SYS_PTRACE' "$tmp/doors.ko"
 	bad=""
-	for op in '/proc 읽기' '메모리 읽기' '붙기 (ptrace)' '표본 (perf_event_open)' '코어 덤프 쓰기' '시그널 보내기'; do
+	for op in '/proc 읽기' '메모리 읽기' 'attach (ptrace)' '표본 (perf_event_open)' '코어 덤프 쓰기' '시그널 보내기'; do
 		l=$(line "$tmp/doors.ko" "^  $op ")
 		[ -n "$l" ] && [ "$(col "$l" 닫힘)" = 28 ] || bad="$bad [$op: $l]"
 	done
