@@ -17,6 +17,14 @@ struct sym_mentry {
 };
 
 /* A file's symbols and DWARF, shared by every view that maps it. */
+/* A code symbol of a module, for the binary search that replaces
+ * libdwfl's linear dwfl_module_addrinfo. */
+struct sym_msym {
+	uint64_t start, size;
+	const char *name;
+	unsigned rank;               /* at one address: lower is preferred */
+};
+
 struct sym_module {
 	char *key;                   /* build-id:dev:inode:path */
 	char *path;                  /* as mapped ("/usr/lib/.../libc.so.6", "[vdso]") */
@@ -30,6 +38,9 @@ struct sym_module {
 	size_t cache_cap;
 	struct sym_mentry *cache;    /* every resolved entry */
 	size_t ncache;
+	struct sym_msym *syms;       /* code symbols by address (names: libdwfl's) */
+	size_t nsyms;
+	bool syms_built;
 	unsigned refs;               /* under the registry lock */
 	struct sym_module *next;
 };

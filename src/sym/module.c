@@ -51,6 +51,7 @@ static void module_free(struct sym_module *m)
 	for (size_t i = 0; i < m->ncache; i++)
 		sym_info_free(m->cache[i].info);
 	free(m->cache);
+	free(m->syms);
 	free(m->slots);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
@@ -291,6 +292,64 @@ static bool code_symbol(const GElf_Sym *sym)
 	return t == STT_FUNC || t == STT_GNU_IFUNC || t == STT_NOTYPE;
 }
 
+static int msym_cmp(const void *a, const void *b)
+{
+	const struct sym_msym *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* At one address the preferred symbol last: the search walks down. */
+	return (x->rank < y->rank) - (x->rank > y->rank);
+}
+
+/* The code symbols sorted by address, built at the first lookup:
+ * dwfl_module_addrinfo walks every symbol on each call (~100 us on libc),
+ * which a machine-wide view with thousands of new pcs cannot afford. */
+static void build_syms(struct sym_module *m)
+{
+	m->syms_built = true;
+	int n = m->mod ? dwfl_module_getsymtab(m->mod) : -1;
+	if (n <= 1 || !(m->syms = malloc((size_t)n * sizeof(*m->syms))))
+		return;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		if (!name || !*name || !code_symbol(&sym) || shndx == SHN_UNDEF || shndx == SHN_ABS)
+			continue;
+		int bind = GELF_ST_BIND(sym.st_info);
+		m->syms[m->nsyms++] = (struct sym_msym){
+			.start = addr, .size = sym.st_size, .name = name,
+			.rank = (sym.st_size ? 0 : 4) + (bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2),
+		};
+	}
+	qsort(m->syms, m->nsyms, sizeof(*m->syms), msym_cmp);
+}
+
+/* The code symbol holding addr: a sized one that covers it, else the
+ * nearest unsized one below it; NULL when none does. */
+static const struct sym_msym *find_sym(struct sym_module *m, uint64_t addr)
+{
+	if (!m->syms_built)
+		build_syms(m);
+	size_t lo = 0, hi = m->nsyms;
+	while (lo < hi) { /* first symbol above addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	const struct sym_msym *near = &m->syms[lo - 1];
+	/* Sized symbols may nest or overlap: look a little further down. */
+	for (size_t i = lo, k = 0; i-- > 0 && k < 32; k++)
+		if (m->syms[i].size && addr - m->syms[i].start < m->syms[i].size)
+			return &m->syms[i];
+	return near->size ? NULL : near;
+}
+
 /* Resolve module-relative addr (the call itself: pc - 1 for a return
  * address); offsets are shown relative to pc. Called with m->lock held. */
 static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t addr, bool source)
@@ -307,12 +366,10 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 		s->flags |= SYM_F_DELETED;
 	if (!strcmp(m->name, "[vdso]"))
 		s->flags |= SYM_F_VDSO;
-	GElf_Off off = 0;
-	GElf_Sym sym;
-	const char *name = m->mod ? dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL) : NULL;
-	if (name && *name && code_symbol(&sym) && (!sym.st_size || off < sym.st_size)) {
-		s->function = sym_name_dup(name);
-		s->offset = off + (rel_pc - addr);
+	const struct sym_msym *sym = find_sym(m, addr);
+	if (sym) {
+		s->function = sym_name_dup(sym->name);
+		s->offset = addr - sym->start + (rel_pc - addr);
 	} else {
 		s->flags |= SYM_F_STRIPPED;
 		snprintf(buf, sizeof(buf), "+0x%llx", (unsigned long long)rel_pc);
