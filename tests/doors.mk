@@ -22,7 +22,7 @@ tests_unit_test_doors_SOURCES = tests/unit/test-doors.c tests/unit/tap.h
 tests_unit_test_doors_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-doors
 
-TESTS += tests/e2e/doors.sh tests/e2e/doors-unpriv.sh tests/e2e/doors-tui.sh tests/e2e/help-texts.sh \
+TESTS += tests/e2e/doors.sh tests/e2e/doors-unpriv.sh tests/e2e/doors-tui.sh tests/e2e/help-texts.sh tests/e2e/help-ko.sh \
 	tests/e2e/lab-doc.sh
-EXTRA_DIST += tests/e2e/doors.sh tests/e2e/doors-unpriv.sh tests/e2e/doors-tui.sh tests/e2e/help-texts.sh \
+EXTRA_DIST += tests/e2e/doors.sh tests/e2e/doors-unpriv.sh tests/e2e/doors-tui.sh tests/e2e/help-texts.sh tests/e2e/help-ko.sh \
 	tests/e2e/lab-doc.sh

@@ -210,6 +210,74 @@ int draw_width(const char *s)
 	return cols;
 }
 
+const char *draw_pad(char *buf, size_t size, const char *s, int w, bool right)
+{
+	int pad = w - draw_width(s);
+
+	if (pad < 0)
+		pad = 0;
+	if (right)
+		snprintf(buf, size, "%*s%s", pad, "", s);
+	else
+		snprintf(buf, size, "%s%*s", s, pad, "");
+	return buf;
+}
+
+size_t draw_wrap(const char *s, int w, bool spaces, size_t *next)
+{
+	size_t i = 0, len = strlen(s), brk = 0;
+	mbstate_t ps;
+	int used = 0;
+
+	memset(&ps, 0, sizeof(ps));
+	while (i < len) {
+		char one[16];
+		size_t k = mbrtowc(NULL, s + i, len - i, &ps);
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0 || k >= sizeof(one)) {
+			/* as to_wide: one placeholder for the bytes of a sequence */
+			memset(&ps, 0, sizeof(ps));
+			k = 1;
+			while (i + k < len && k + 1 < sizeof(one) && ((unsigned char)s[i + k] & 0xc0) == 0x80)
+				k++;
+		}
+		memcpy(one, s + i, k);
+		one[k] = '\0';
+		int cw = draw_width(one);
+		if (used + cw > w && i > 0)
+			break;
+		if (spaces && s[i] == ' ' && used >= w / 2)
+			brk = i;
+		used += cw;
+		i += k;
+	}
+	if (i < len && brk)
+		i = brk;
+	*next = i;
+	while (spaces && *next < len && s[*next] == ' ')
+		(*next)++;
+	return i;
+}
+
+int draw_wrapped(int y, int x, int w, int rows, int attr, const char *s, bool spaces, int first)
+{
+	int n = 0;
+	size_t next;
+
+	if (w < 1)
+		w = 1;
+	do {
+		size_t len = draw_wrap(s, w, spaces, &next);
+		if (n >= first && n < first + rows) {
+			char line[1024];
+			snprintf(line, sizeof(line), "%.*s", (int)(len < sizeof(line) - 1 ? len : sizeof(line) - 1), s);
+			draw_text(y + n - first, x, w, attr, line);
+		}
+		n++;
+		s += next;
+	} while (*s);
+	return n;
+}
+
 int draw_text_right(int y, int x, int w, int attr, const char *s)
 {
 	int sw = draw_width(s);

@@ -24,6 +24,7 @@ enum ui_color {
 };
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "theme.h"
 
@@ -51,6 +52,19 @@ int draw_text_right(int y, int x, int w, int attr, const char *s);
 void draw_blank(int y, int x, int w, int attr);
 /* Display width of s once sanitized. */
 int draw_width(const char *s);
+/* s padded with blanks to w display columns (on the left when right is
+ * true) into buf, for text laid out in columns with printf: "%-16s" pads
+ * bytes, and a translated or multibyte word is fewer columns than bytes.
+ * Longer text is left whole (draw_text cuts it at a character). */
+const char *draw_pad(char *buf, size_t size, const char *s, int w, bool right);
+/* Wrapping s at w columns: the byte length of its first line, whole
+ * characters only (a wide one never split across lines), broken after the
+ * last blank past the middle when spaces is true. *next gets where the
+ * next line starts (blanks at a break skipped). */
+size_t draw_wrap(const char *s, int w, bool spaces, size_t *next);
+/* s wrapped at w columns (draw_wrap) from (y, x): its rows [first,
+ * first + rows) drawn (rows 0: nothing drawn). Returns the rows s takes. */
+int draw_wrapped(int y, int x, int w, int rows, int attr, const char *s, bool spaces, int first);
 /* A bar meter of width w filled to frac (0..1) with attr; label inside. */
 void draw_bar(int y, int x, int w, double frac, int attr, const char *label);
 /* Clear the whole screen / flush it to the terminal. */

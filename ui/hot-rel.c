@@ -1,6 +1,7 @@
 /* The callers/callees view of the hot-functions screen (hot-rel.h). */
 #include "hot-rel.h"
 #include "draw.h"
+#include "i18n.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
@@ -76,7 +77,8 @@ void hot_rel_draw(struct hot_rel *r, const struct samp_snapshot *s, unsigned lon
 	const struct samp_func *f = &s->funcs[r->func];
 
 	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
-	draw_textf(y0, 0, -1, draw_attr(COL_HEADER), " %s (%s): in %lu samples, %lu of them its own (Enter: follow, Esc: back)",
+	draw_textf(y0, 0, -1, draw_attr(COL_HEADER), P_(" %s (%s): in %lu sample, %lu of them its own (Enter: follow, Esc: back)",
+		      " %s (%s): in %lu samples, %lu of them its own (Enter: follow, Esc: back)", total),
 		   f->name, samp_module_short(f->module), total, self);
 	int body = table_layout(&r->tab, y0, rows, true), line = 0, top = r->tab.top;
 	for (int part = 0; part < 2; part++) {
@@ -84,8 +86,8 @@ void hot_rel_draw(struct hot_rel *r, const struct samp_snapshot *s, unsigned lon
 		unsigned nl = part ? r->ncallees : r->ncallers;
 		int y = y0 + 1 + line - top;
 		if (line >= top && line < top + body)
-			draw_textf(y, 0, -1, draw_attr(COL_GOOD) | A_BOLD, " %s%s", part ? "Callees (called by it)" : "Callers (calling it)",
-				   nl ? "" : ": none sampled");
+			draw_textf(y, 0, -1, draw_attr(COL_GOOD) | A_BOLD, " %s%s",
+				   part ? _("Callees (called by it)") : _("Callers (calling it)"), nl ? "" : _(": none sampled"));
 		line++;
 		for (unsigned i = 0; i < nl; i++, line++) {
 			if (line < top || line >= top + body)

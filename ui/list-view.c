@@ -228,21 +228,21 @@ static void make_note(struct list_state *ls, char *buf, size_t size)
 	buf[0] = '\0';
 #define ADD(...) o += (size_t)snprintf(buf + o, o < size ? size - o : 0, __VA_ARGS__)
 	if (ls->paused)
-		ADD("[PAUSED] ");
+		ADD("%s", _("[PAUSED] "));
 	if (ls->follow)
-		ADD("[following %d] ", (int)ls->follow);
+		ADD(_("[following %d] "), (int)ls->follow);
 	if (!cfg->hide_uthreads)
-		ADD("[threads] ");
+		ADD("%s", _("[threads] "));
 	if (!cfg->hide_kthreads)
-		ADD(_("[kernel threads] "));
+		ADD("%s", _("[kernel threads] "));
 	if (ls->tags.n)
 		ADD(_("[%zu tagged] "), ls->tags.n);
 	if (ls->tab.hscroll)
 		ADD(_("[scrolled %d] "), ls->tab.hscroll);
 	if (ls->user_set)
-		ADD("[user %s] ", ls->user_name);
+		ADD(_("[user %s] "), ls->user_name);
 	if (ls->filter[0] && ls->mode != MODE_FILTER)
-		ADD("[filter %s] ", ls->filter);
+		ADD(_("[filter %s] "), ls->filter);
 #undef ADD
 }
 
@@ -275,7 +275,7 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 		draw_row(ls, y + i, ls->view.v[ls->tab.top + i], ls->tab.top + i == ls->tab.sel, width);
 	if (!ls->view.n && body > 0)
 		draw_text(y, 1, width - 1, draw_attr(COL_DIM),
-			  ls->filter[0] || ls->user_set ? "no process matches the filter" : "no processes");
+			  ls->filter[0] || ls->user_set ? _("no process matches the filter") : _("no processes"));
 
 	if (ls->mode == MODE_SORT || ls->mode == MODE_SIGNAL)
 		draw_menu(ls, ls->tab.body_y, body);
@@ -283,15 +283,15 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 		int iy = end - 1, x;
 		bool search = ls->mode == MODE_SEARCH;
 		draw_blank(iy, 0, width, draw_attr(COL_TITLE));
-		x = draw_text(iy, 0, width, draw_attr(COL_TITLE), search ? "Search: " : "Filter: ");
+		x = draw_text(iy, 0, width, draw_attr(COL_TITLE), search ? _("Search: ") : _("Filter: "));
 		x += draw_text(iy, x, width - x,
 			       search && ls->search_failed ? (int)(draw_attr(COL_ERROR) | A_BOLD) : draw_attr(COL_NORMAL),
 			       search ? ls->search : ls->filter);
 		int cx = x < width ? x : width - 1;
 		draw_text(iy, x + 1, width - x - 1, draw_attr(COL_TITLE),
-			  search ? (ls->search_failed ? "not found   F3 next  Enter done  Esc cancel"
-						      : "F3 next  Enter done  Esc cancel")
-				 : "Enter keep  Esc clear");
+			  search ? (ls->search_failed ? _("not found   F3 next  Enter done  Esc cancel")
+						      : _("F3 next  Enter done  Esc cancel"))
+				 : _("Enter keep  Esc clear"));
 		draw_cursor(1, iy, cx);
 	}
 }

@@ -1,6 +1,7 @@
 /* Header meters of the process list. */
 #include "meters.h"
 #include "draw.h"
+#include "i18n.h"
 #include "util.h"
 #include "settings.h"
 
@@ -128,17 +129,17 @@ static void right_lines(int y, int x, int w, const struct meters_info *m)
 	const struct ptable_counts *c = &m->counts;
 
 	if (SHOWN(m, CFG_M_TASKS)) {
-		snprintf(buf, sizeof(buf), "%d, %d thr, %d kthr; %d running", c->procs, c->threads, c->kthreads,
+		snprintf(buf, sizeof(buf), _("%d, %d thr, %d kthr; %d running"), c->procs, c->threads, c->kthreads,
 			 m->sys->load.running);
-		field(y++, x, w, "Tasks: ", buf);
+		field(y++, x, w, _("Tasks: "), buf);
 	}
 	if (SHOWN(m, CFG_M_LOAD)) {
 		snprintf(buf, sizeof(buf), "%.2f %.2f %.2f", m->sys->load.load[0], m->sys->load.load[1],
 			 m->sys->load.load[2]);
-		field(y++, x, w, "Load average: ", buf);
+		field(y++, x, w, _("Load average: "), buf);
 	}
 	if (SHOWN(m, CFG_M_UPTIME))
-		field(y++, x, w, "Uptime: ", sys_fmt_uptime(m->sys->uptime, up, sizeof(up)));
+		field(y++, x, w, _("Uptime: "), sys_fmt_uptime(m->sys->uptime, up, sizeof(up)));
 	if (m->note && m->note[0])
 		draw_text(y, x, w, draw_attr(COL_WARN) | A_BOLD, m->note);
 }
@@ -177,7 +178,7 @@ void meters_draw_compact(int y, int cols, const struct meters_info *m)
 	char buf[256];
 	double mem = s->mem.total ? (double)s->mem.used * 100.0 / (double)s->mem.total : 0;
 
-	snprintf(buf, sizeof(buf), "CPU %.0f%%  Mem %.0f%%  Load %.2f  Tasks %d  %s", s->total.busy * 100, mem,
+	snprintf(buf, sizeof(buf), _("CPU %.0f%%  Mem %.0f%%  Load %.2f  Tasks %d  %s"), s->total.busy * 100, mem,
 		 s->load.load[0], m->counts.procs, m->note ? m->note : "");
 	draw_text(y, 0, cols, A_BOLD, buf);
 }

@@ -3,6 +3,7 @@
  * since the pane opened are highlighted; closed ones stay a few seconds. */
 #include "pane.h"
 #include "draw.h"
+#include "i18n.h"
 #include "proc/fd.h"
 #include "proc/net.h"
 #include "util.h"
@@ -45,8 +46,8 @@ struct fd_pane {
 
 enum { C_FD, C_TYPE, C_FLAGS, C_POS, C_TARGET, C_N };
 static const struct table_col cols[C_N] = {
-	[C_FD] = { "FD", 6, true }, [C_TYPE] = { "TYPE", 8, false }, [C_FLAGS] = { "FLAGS", 22, false },
-	[C_POS] = { "POS", 10, true }, [C_TARGET] = { "TARGET", 0, false },
+	[C_FD] = { N_("FD"), 6, true }, [C_TYPE] = { N_("TYPE"), 8, false }, [C_FLAGS] = { N_("FLAGS"), 22, false },
+	[C_POS] = { N_("POS"), 10, true }, [C_TARGET] = { N_("TARGET"), 0, false },
 };
 
 static unsigned long long hash_str(const char *s)
@@ -233,7 +234,7 @@ static int fd_cell(void *st, int row, int col, char *buf, size_t size)
 		break;
 	case C_POS: snprintf(buf, size, "%llu", f->info.pos); break;
 	case C_TARGET:
-		snprintf(buf, size, "%s%s", gone ? "(closed) " : "", proc_fd_describe(f, &p->net, tmp, sizeof(tmp)));
+		snprintf(buf, size, "%s%s", gone ? _("(closed) ") : "", proc_fd_describe(f, &p->net, tmp, sizeof(tmp)));
 		break;
 	}
 	return 0;
@@ -243,14 +244,14 @@ static void fd_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 {
 	struct fd_pane *p = st;
 	char line[512];
-	size_t len = (size_t)snprintf(line, sizeof(line), "%zu fds:", p->cur.n);
+	size_t len = (size_t)snprintf(line, sizeof(line), P_("%zu fd:", "%zu fds:", p->cur.n), p->cur.n);
 
 	for (int t = 0; t < FDT_COUNT && len < sizeof(line); t++)
 		if (p->cur.count[t])
 			len += (size_t)snprintf(line + len, sizeof(line) - len, " %s %zu",
 						proc_fd_type_name((enum proc_fd_type)t), p->cur.count[t]);
 	draw_text(y0, 0, -1, A_BOLD, line);
-	snprintf(line, sizeof(line), "since opened: %zu new, %zu closed", p->opened, p->closed);
+	snprintf(line, sizeof(line), _("since opened: %zu new, %zu closed"), p->opened, p->closed);
 	draw_text(y0 + 1, 0, -1, draw_attr(p->opened || p->closed ? COL_NEW : COL_DIM), line);
 	table_layout(&p->tab, y0 + 2, rows - 2, true);
 	for (int i = p->tab.top; !c->frozen && i < p->tab.n && i < p->tab.top + p->tab.body_rows; i++) {

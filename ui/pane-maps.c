@@ -3,6 +3,7 @@
  * shows one line per file like pmap -x. */
 #include "pane.h"
 #include "draw.h"
+#include "i18n.h"
 #include "proc/maps.h"
 #include "util.h"
 
@@ -25,17 +26,17 @@ struct maps_pane {
 
 enum { M_RANGE, M_PERM, M_OFF, M_DEV, M_INODE, M_SIZE, M_RSS, M_PSS, M_SWAP, M_PATH, M_N };
 static const struct table_col list_cols[M_N] = {
-	[M_RANGE] = { "RANGE", 25, false }, [M_PERM] = { "PERM", 4, false }, [M_OFF] = { "OFFSET", 8, true },
-	[M_DEV] = { "DEV", 5, false },      [M_INODE] = { "INODE", 9, true }, [M_SIZE] = { "SIZE", 6, true },
-	[M_RSS] = { "RSS", 6, true },       [M_PSS] = { "PSS", 6, true },     [M_SWAP] = { "SWAP", 6, true },
-	[M_PATH] = { "PATH", 0, false },
+	[M_RANGE] = { N_("RANGE"), 25, false }, [M_PERM] = { N_("PERM"), 4, false }, [M_OFF] = { N_("OFFSET"), 8, true },
+	[M_DEV] = { N_("DEV"), 5, false },      [M_INODE] = { N_("INODE"), 9, true }, [M_SIZE] = { N_("SIZE"), 6, true },
+	[M_RSS] = { N_("RSS"), 6, true },       [M_PSS] = { N_("PSS"), 6, true },     [M_SWAP] = { N_("SWAP"), 6, true },
+	[M_PATH] = { N_("PATH"), 0, false },
 };
 
 enum { A_COUNT, A_SIZE, A_RSS, A_PSS, A_SWAP, A_DIRTY, A_PATH, A_N };
 static const struct table_col agg_cols[A_N] = {
-	[A_COUNT] = { "MAPS", 5, true }, [A_SIZE] = { "SIZE", 7, true }, [A_RSS] = { "RSS", 7, true },
-	[A_PSS] = { "PSS", 7, true },    [A_SWAP] = { "SWAP", 7, true }, [A_DIRTY] = { "DIRTY", 7, true },
-	[A_PATH] = { "FILE", 0, false },
+	[A_COUNT] = { N_("MAPS"), 5, true }, [A_SIZE] = { N_("SIZE"), 7, true }, [A_RSS] = { N_("RSS"), 7, true },
+	[A_PSS] = { N_("PSS"), 7, true },    [A_SWAP] = { N_("SWAP"), 7, true }, [A_DIRTY] = { N_("DIRTY"), 7, true },
+	[A_PATH] = { N_("FILE"), 0, false },
 };
 
 static void *maps_create(void)
@@ -197,13 +198,13 @@ static void maps_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 
 	for (size_t i = 0; i < p->m.n; i++)
 		total += p->m.v[i].end - p->m.v[i].start;
-	draw_textf(y0, 0, -1, A_BOLD, "%zu mappings (VMAs), %zu files, %s mapped   %s", p->m.n, p->nagg,
+	draw_textf(y0, 0, -1, A_BOLD, _("%zu mappings (VMAs), %zu files, %s mapped   %s"), p->m.n, p->nagg,
 		   human_bytes(total, sz, sizeof(sz)),
-		   c->maps_text ? "from the core's NT_FILE and PT_LOAD"
-		   : p->smaps   ? "[r] Rss/Pss/Swap from smaps: on (every 5 s)"
-				: "[r] Rss/Pss/Swap: off");
+		   c->maps_text ? _("from the core's NT_FILE and PT_LOAD")
+		   : p->smaps   ? _("[r] Rss/Pss/Swap from smaps: on (every 5 s)")
+				: _("[r] Rss/Pss/Swap: off"));
 	draw_text(y0 + 1, 0, -1, draw_attr(COL_DIM),
-		  p->aggregate ? "[a] per file (like pmap -x): on" : "[a] per file (like pmap -x): off");
+		  p->aggregate ? _("[a] per file (like pmap -x): on") : _("[a] per file (like pmap -x): off"));
 	/* Without smaps the Rss/Pss/Swap columns stay out of the way. */
 	static struct table_col lc[M_N], ac[A_N];
 	memcpy(lc, list_cols, sizeof(lc));

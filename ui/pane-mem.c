@@ -4,6 +4,7 @@
  * trend comes from the cheap RSS the screen samples on every refresh. */
 #include "pane.h"
 #include "draw.h"
+#include "i18n.h"
 #include "proc/rollup.h"
 #include "util.h"
 
@@ -101,9 +102,9 @@ static void draw_trend(const struct pane_ctx *c, int y0, int h, int w)
 			draw_text(y0 + h - 1 - row, x, 1, draw_attr(COL_METER_USER), blocks[level]);
 		}
 	}
-	draw_textf(y0 + h, 0, w, draw_attr(COL_DIM), "-%.0fs", TREND_SECONDS);
-	draw_text_right(y0 + h, 0, w, draw_attr(COL_DIM), "now");
-	draw_textf(y0 - 1, 0, -1, A_BOLD, "RSS, last minute: min %s  max %s", human_bytes((unsigned long long)lo * 1024, a, sizeof(a)),
+	draw_textf(y0 + h, 0, w, draw_attr(COL_DIM), _("-%.0fs"), TREND_SECONDS);
+	draw_text_right(y0 + h, 0, w, draw_attr(COL_DIM), _("now"));
+	draw_textf(y0 - 1, 0, -1, A_BOLD, _("RSS, last minute: min %s  max %s"), human_bytes((unsigned long long)lo * 1024, a, sizeof(a)),
 		   human_bytes((unsigned long long)hi * 1024, b, sizeof(b)));
 	free(col);
 }
@@ -115,14 +116,14 @@ static void mem_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	int chart = rows >= 24 ? 8 : rows >= 16 ? 4 : 0;
 
 	if (p->kthread) {
-		draw_text(y0, 0, -1, draw_attr(COL_DIM), "kernel thread: no user address space, nothing to show");
+		draw_text(y0, 0, -1, draw_attr(COL_DIM), _("kernel thread: no user address space, nothing to show"));
 		return;
 	}
 	if (!p->have) {
-		draw_text(y0, 0, -1, draw_attr(COL_DIM), "reading /proc/PID/smaps_rollup...");
+		draw_text(y0, 0, -1, draw_attr(COL_DIM), _("reading /proc/PID/smaps_rollup..."));
 		return;
 	}
-	draw_textf(y++, 0, -1, draw_attr(COL_DIM), "smaps_rollup read %.0f s ago (every 5 s while this pane is shown)", c->now - p->at);
+	draw_textf(y++, 0, -1, draw_attr(COL_DIM), _("smaps_rollup read %.0f s ago (every 5 s while this pane is shown)"), c->now - p->at);
 	int avail = rows - 1 - (chart ? chart + 3 : 0);
 	for (int i = 0; i < RU_COUNT; i++)
 		if (p->r.kb[i] >= 0)

@@ -5,6 +5,7 @@
 #include "pane.h"
 #include "doors.h"
 #include "draw.h"
+#include "i18n.h"
 #include "proc/caps.h"
 #include "util.h"
 
@@ -47,11 +48,11 @@ static void refused(const struct pane_ctx *c, int err, const char *file, char *o
 		return;
 	}
 	if (err == -ENOENT) {
-		snprintf(out, size, "(none: kernel thread)");
+		snprintf(out, size, "%s", _("(none: kernel thread)"));
 		return;
 	}
 	ps_error_clear(&e);
-	snprintf(what, sizeof(what), "read /proc/%d/%s", (int)c->pid, file);
+	snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)c->pid, file);
 	door_refused(&e, PS_OP_READ_PROC, c->pid, err, what);
 	ps_error_str(&e, out, size);
 }
@@ -110,17 +111,17 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	const struct proc_info *i = c->info;
 	const struct proc_status *s = &i->status;
 	struct lines l = { .y = y0, .end = y0 + rows };
-	char caps[1024], when[64];
+	char caps[1024], when[64], pa[64], pb[64];
 	time_t t = (time_t)i->start_epoch;
 	struct tm tm;
 
 	table_layout(&p->view, y0, rows, false);
 	l.skip = p->view.top;
-	put(&l, A_BOLD, "State", "%c (%s)", i->stat.state, proc_state_name(i->stat.state));
+	put(&l, A_BOLD, _("State"), "%c (%s)", i->stat.state, proc_state_name(i->stat.state));
 	put(&l, 0, "PPid", "%d", (int)s->ppid);
-	put(&l, 0, "Uid", "%u (%s)  effective %u  saved %u  fs %u", s->uid_real, i->user, s->uid_eff, s->uid_saved, s->uid_fs);
-	put(&l, 0, "Gid", "%u (%s)  effective %u  saved %u  fs %u", s->gid_real, i->group, s->gid_eff, s->gid_saved, s->gid_fs);
-	put(&l, 0, "Threads", "%ld", s->threads);
+	put(&l, 0, "Uid", _("%u (%s)  effective %u  saved %u  fs %u"), s->uid_real, i->user, s->uid_eff, s->uid_saved, s->uid_fs);
+	put(&l, 0, "Gid", _("%u (%s)  effective %u  saved %u  fs %u"), s->gid_real, i->group, s->gid_eff, s->gid_saved, s->gid_fs);
+	put(&l, 0, _("Threads"), "%ld", s->threads);
 	put_kb(&l, "VmPeak", s->vm_peak);
 	put_kb(&l, "VmSize", s->vm_size);
 	put_kb(&l, "VmRSS", s->vm_rss);
@@ -129,11 +130,12 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	put_kb(&l, "RssShmem", s->rss_shmem);
 	put_kb(&l, "VmSwap", s->vm_swap);
 	if (c->have_rates)
-		put(&l, 0, "", "%10s   %10s", "total", "per second");
-	put_rate(&l, c, "Voluntary csw", s->voluntary_ctxt, c->rates->vol_ctxt_s);
-	put_rate(&l, c, "Involuntary csw", s->nonvoluntary_ctxt, c->rates->nonvol_ctxt_s);
-	put_rate(&l, c, "Minor faults", i->stat.minflt, c->rates->minflt_s);
-	put_rate(&l, c, "Major faults", i->stat.majflt, c->rates->majflt_s);
+		put(&l, 0, "", "%s   %s", draw_pad(pa, sizeof(pa), _("total"), 10, true),
+		    draw_pad(pb, sizeof(pb), _("per second"), 10, true));
+	put_rate(&l, c, _("Voluntary csw"), s->voluntary_ctxt, c->rates->vol_ctxt_s);
+	put_rate(&l, c, _("Involuntary csw"), s->nonvoluntary_ctxt, c->rates->nonvol_ctxt_s);
+	put_rate(&l, c, _("Minor faults"), i->stat.minflt, c->rates->minflt_s);
+	put_rate(&l, c, _("Major faults"), i->stat.majflt, c->rates->majflt_s);
 	proc_caps_str(s->cap_eff, caps, sizeof(caps));
 	put(&l, s->cap_eff ? draw_attr(COL_WARN) : 0, "CapEff", "%s", caps);
 	proc_caps_str(s->cap_prm, caps, sizeof(caps));
@@ -144,27 +146,27 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	put(&l, 0, "CapBnd", "%s", caps);
 	proc_caps_str(s->cap_amb, caps, sizeof(caps));
 	put(&l, 0, "CapAmb", "%s", caps);
-	put(&l, 0, "Seccomp", "%s%s", s->seccomp == 0 ? "disabled" : s->seccomp == 1 ? "strict" : s->seccomp == 2 ? "filter" : "unknown",
-	    s->seccomp == 2 ? (s->seccomp_filters == 1 ? " (1 filter)" : " (filters)") : "");
+	put(&l, 0, "Seccomp", "%s%s", s->seccomp == 0 ? _("disabled") : s->seccomp == 1 ? _("strict") : s->seccomp == 2 ? _("filter") : _("unknown"),
+	    s->seccomp == 2 ? (s->seccomp_filters == 1 ? _(" (1 filter)") : _(" (filters)")) : "");
 	put(&l, 0, "NoNewPrivs", "%d", s->no_new_privs);
 	if (s->tracer_pid > 0)
 		put(&l, draw_attr(COL_WARN) | A_BOLD, "TracerPid", "%d (%s)", (int)s->tracer_pid, i->tracer_comm);
 	else
-		put(&l, 0, "TracerPid", "0 (not traced)");
-	put(&l, 0, "Cpus allowed", "%s", s->cpus_allowed_list);
+		put(&l, 0, "TracerPid", "%s", _("0 (not traced)"));
+	put(&l, 0, _("Cpus allowed"), "%s", s->cpus_allowed_list);
 	if (i->oom_score != INT_MIN)
 		put(&l, 0, "oom_score", "%d  (oom_score_adj %d)", i->oom_score, i->oom_score_adj);
-	for (const char *cg = i->cgroup, *label = "Cgroup"; *cg; label = "") {
+	for (const char *cg = i->cgroup, *label = _("Cgroup"); *cg; label = "") {
 		size_t n = strcspn(cg, "\n");
 		put(&l, 0, label, "%.*s", (int)n, cg);
 		cg += n + (cg[n] == '\n');
 	}
 	for (int k = 0; k < PROC_NS_COUNT; k++)
 		if (i->ns[k].ino)
-			put(&l, 0, k ? "" : "Namespaces", "%-7s %llu", i->ns[k].name, i->ns[k].ino);
+			put(&l, 0, k ? "" : _("Namespaces"), "%-7s %llu", i->ns[k].name, i->ns[k].ino);
 	localtime_r(&t, &tm);
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	put(&l, 0, "Started", "%s (%.0f s ago)", when, i->uptime_s);
+	put(&l, 0, _("Started"), _("%s (%.0f s ago)"), when, i->uptime_s);
 	if (i->cwd_err)
 		put(&l, draw_attr(COL_ERROR), "Cwd", "%s", p->cwd_err);
 	else
@@ -173,7 +175,7 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 		put(&l, draw_attr(COL_ERROR), "Exe", "%s", p->exe_err);
 	else
 		put(&l, 0, "Exe", "%s", i->exe);
-	put(&l, 0, "Command", "%s", i->cmdline);
+	put(&l, 0, _("Command"), "%s", i->cmdline);
 	table_set_count(&p->view, l.n);
 }
 

@@ -3,6 +3,7 @@
  * and the run-queue delay per second from schedstat. */
 #include "pane.h"
 #include "draw.h"
+#include "i18n.h"
 #include "proc/task.h"
 #include "util.h"
 
@@ -20,10 +21,10 @@ struct threads_pane {
 
 enum { T_TID, T_NAME, T_STATE, T_CPU, T_LAST, T_WCHAN, T_SYSCALL, T_VOL, T_INVOL, T_RQ, T_N };
 static const struct table_col cols[T_N] = {
-	[T_TID] = { "TID", 7, true },      [T_NAME] = { "NAME", 16, false },  [T_STATE] = { "S", 1, false },
-	[T_CPU] = { "CPU%", 6, true },     [T_LAST] = { "CPU", 3, true },     [T_WCHAN] = { "WCHAN", 22, false },
-	[T_SYSCALL] = { "SYSCALL", 28, false }, [T_VOL] = { "VOLCSW", 8, true }, [T_INVOL] = { "INVCSW", 8, true },
-	[T_RQ] = { "RQms/s", 0, false },
+	[T_TID] = { N_("TID"), 7, true },      [T_NAME] = { N_("NAME"), 16, false },  [T_STATE] = { N_("S"), 1, false },
+	[T_CPU] = { N_("CPU%"), 6, true },     [T_LAST] = { N_("CPU"), 3, true },     [T_WCHAN] = { N_("WCHAN"), 22, false },
+	[T_SYSCALL] = { N_("SYSCALL"), 28, false }, [T_VOL] = { N_("VOLCSW"), 8, true }, [T_INVOL] = { N_("INVCSW"), 8, true },
+	[T_RQ] = { N_("RQms/s"), 0, false },
 };
 
 static void *threads_create(void)
@@ -132,13 +133,13 @@ static void threads_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 		unreadable += p->cur.v[i].syscall_nr == PROC_SYSCALL_UNKNOWN;
 		rq += p->cur.v[i].wait_ms_per_s;
 	}
-	draw_textf(y0, 0, -1, A_BOLD, "%zu threads, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)",
+	draw_textf(y0, 0, -1, A_BOLD, _("%zu threads, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)"),
 		   p->cur.n, run, rq);
 	if (unreadable)
 		draw_text(y0 + 1, 0, -1, draw_attr(COL_WARN),
-			  "SYSCALL shows '?': task/TID/syscall needs ptrace-attach access (root or the same user with ptrace allowed)");
+			  _("SYSCALL shows '?': task/TID/syscall needs ptrace-attach access (root or the same user with ptrace allowed)"));
 	else
-		draw_text(y0 + 1, 0, -1, draw_attr(COL_DIM), "SYSCALL: the call the thread is blocked in and its first argument; 'running': in user space");
+		draw_text(y0 + 1, 0, -1, draw_attr(COL_DIM), _("SYSCALL: the call the thread is blocked in and its first argument; 'running': in user space"));
 	table_draw(&p->tab, y0 + 2, rows - 2, p, threads_cell);
 }
 

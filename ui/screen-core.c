@@ -56,7 +56,7 @@ static bool core_message(void *ctx, struct ring_msg *m)
 		strlcpy_ps(cs.progress, m->text, sizeof(cs.progress));
 		cs.fraction = m->fraction;
 		if (!cs.shown)
-			ui_message(ui, false, "core of %d: %s (C shows it)", (int)cs.pid, cs.progress);
+			ui_message(ui, false, _("core of %d: %s (C shows it)"), (int)cs.pid, cs.progress);
 		return false;
 	case RING_RESULT:
 		state_free();
@@ -65,7 +65,7 @@ static bool core_message(void *ctx, struct ring_msg *m)
 		cs.t_end = now_s();
 		if (!cs.shown) {
 			cs.unseen = true;
-			ui_message(ui, false, "core written: %s (%s on disk, paused %.0f ms); C for details",
+			ui_message(ui, false, _("core written: %s (%s on disk, paused %.0f ms); C for details"),
 				   cs.res->path, human_bytes(cs.res->disk_bytes, b, sizeof(b)), cs.res->pause_ms);
 		}
 		return true;
@@ -82,7 +82,7 @@ static bool core_message(void *ctx, struct ring_msg *m)
 		if (cs.state == CS_RUNNING || cs.state == CS_CANCELLING) {
 			/* Cancelled before it started. */
 			cs.state = CS_CANCELLED;
-			ps_error_set(&cs.err, ECANCELED, "cancelled before it started: no file written");
+			ps_error_set(&cs.err, ECANCELED, "%s", _("cancelled before it started: no file written"));
 		}
 		cs.job = 0;
 		return false;
@@ -121,17 +121,16 @@ static const char *method_text(const struct core_estimate *est, char *buf, size_
  * next rows instead of being cut at the edge. */
 static int row(int y, const char *label, int attr, const char *text)
 {
-	int w = draw_cols() - 15, n;
+	int w = draw_cols() - 15;
 
 	draw_text(y, 1, 14, draw_attr(COL_DIM), label);
 	if (w < 8)
 		w = 8;
-	n = (draw_width(text) + w - 1) / w;
-	if (n < 1)
-		n = 1;
-	for (int k = 0; k < n && y < draw_rows() - 2; k++)
-		draw_text_skip(y++, 15, w, attr, text, k * w);
-	return y;
+	int rows = draw_rows() - 2 - y;
+	if (rows <= 0)
+		return y;
+	int n = draw_wrapped(y, 15, w, rows, attr, text, false, 0);
+	return y + (n < rows ? n : rows);
 }
 
 static void core_draw(struct ui *ui, void *st, int y0, int rows)
@@ -142,14 +141,14 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 	(void)ui;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), " Core file of PID %d (%s)", (int)cs.pid, cs.comm);
+	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core file of PID %d (%s)"), (int)cs.pid, cs.comm);
 	if (y >= end)
 		return;
-	y = row(y, "Destination", draw_attr(COL_NORMAL), cs.est.path);
-	snprintf(line, sizeof(line), "%s (about %s on disk: zero pages are holes), %s free",
+	y = row(y, _("Destination"), draw_attr(COL_NORMAL), cs.est.path);
+	snprintf(line, sizeof(line), _("%s (about %s on disk: zero pages are holes), %s free"),
 		 human_bytes(cs.est.bytes, a, sizeof(a)), human_bytes(cs.est.disk_bytes, b, sizeof(b)),
 		 human_bytes(cs.est.free_bytes, c, sizeof(c)));
-	y = row(y, "Estimate", draw_attr(COL_NORMAL), line);
+	y = row(y, _("Estimate"), draw_attr(COL_NORMAL), line);
 	if (y < end)
 		y = row(y, _("Method"), draw_attr(COL_NORMAL), method_text(&cs.est, line, sizeof(line)));
 	y++;
@@ -158,29 +157,29 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 	switch (cs.state) {
 	case CS_RUNNING:
 	case CS_CANCELLING:
-		y = row(y, "State", draw_attr(COL_WARN), cs.state == CS_CANCELLING ? "cancelling..." : "running");
+		y = row(y, _("State"), draw_attr(COL_WARN), cs.state == CS_CANCELLING ? _("cancelling...") : _("running"));
 		if (y < end && cs.fraction >= 0) {
 			draw_bar(y, 15, draw_cols() - 17 > 10 ? draw_cols() - 17 : 10, cs.fraction, draw_attr(COL_GOOD), "");
 			y++;
 		}
 		if (y < end)
-			y = row(y, "Progress", draw_attr(COL_NORMAL), cs.progress[0] ? cs.progress : "queued");
+			y = row(y, _("Progress"), draw_attr(COL_NORMAL), cs.progress[0] ? cs.progress : _("queued"));
 		y++;
 		if (y < end)
 			draw_text(y++, 1, -1, draw_attr(COL_DIM),
-				  "Esc cancels (the partial file is removed, the process resumes); b returns to the list meanwhile.");
+				  _("Esc cancels (the partial file is removed, the process resumes); b returns to the list meanwhile."));
 		break;
 	case CS_DONE: {
 		const struct core_result *r = cs.res;
-		y = row(y, "Written", draw_attr(COL_GOOD) | A_BOLD, r->path);
-		snprintf(line, sizeof(line), "%s (%llu bytes), %s on disk", human_bytes(r->bytes, a, sizeof(a)),
+		y = row(y, _("Written"), draw_attr(COL_GOOD) | A_BOLD, r->path);
+		snprintf(line, sizeof(line), _("%s (%llu bytes), %s on disk"), human_bytes(r->bytes, a, sizeof(a)),
 			 (unsigned long long)r->bytes, human_bytes(r->disk_bytes, b, sizeof(b)));
 		if (y < end)
-			y = row(y, "Size", draw_attr(COL_NORMAL), line);
-		snprintf(line, sizeof(line), "%.1f ms with the process stopped, %.2f s in all", r->pause_ms,
+			y = row(y, _("Size"), draw_attr(COL_NORMAL), line);
+		snprintf(line, sizeof(line), _("%.1f ms with the process stopped, %.2f s in all"), r->pause_ms,
 			 r->wall_ms / 1000);
 		if (y < end)
-			y = row(y, "Pause", draw_attr(COL_NORMAL), line);
+			y = row(y, _("Pause"), draw_attr(COL_NORMAL), line);
 		if (r->method == CORE_METHOD_FORK)
 			snprintf(line, sizeof(line), _("fork snapshot, read for %.2f s (copy-on-write for the process meanwhile)%s%s"),
 				 r->child_ms / 1000, r->method_why[0] ? "; " : "", r->method_why);
@@ -192,29 +191,29 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 			 (r->wall_ms - r->sync_ms) / 1000);
 		if (y < end)
 			y = row(y, _("Sync"), draw_attr(COL_NORMAL), line);
-		snprintf(line, sizeof(line), "%u threads%s, %u mappings", r->threads,
-			 r->threads_missed ? " (some could not be stopped)" : "", r->mappings);
+		snprintf(line, sizeof(line), _("%u threads%s, %u mappings"), r->threads,
+			 r->threads_missed ? _(" (some could not be stopped)") : "", r->mappings);
 		if (y < end)
-			y = row(y, "Contents", draw_attr(COL_NORMAL), line);
+			y = row(y, _("Contents"), draw_attr(COL_NORMAL), line);
 		for (size_t i = 0; i < r->nskipped && y < end - 3; i++) {
 			snprintf(line, sizeof(line), "%llx-%llx %s (%s)", (unsigned long long)r->skipped[i].start,
 				 (unsigned long long)r->skipped[i].end, r->skipped[i].path, r->skipped[i].reason);
-			y = row(y, i ? "" : "No data", draw_attr(COL_WARN), line);
+			y = row(y, i ? "" : _("No data"), draw_attr(COL_WARN), line);
 		}
 		snprintf(line, sizeof(line), "gdb %s %s", r->exe[0] ? r->exe : "EXE", r->path);
 		if (y + 1 < end)
-			y = row(y + 1, "Open it with", draw_attr(COL_NORMAL) | A_BOLD, line);
+			y = row(y + 1, _("Open it with"), draw_attr(COL_NORMAL) | A_BOLD, line);
 		if (y + 1 < end)
-			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), "Esc returns to the list.");
+			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), _("Esc returns to the list."));
 		break;
 	}
 	case CS_FAILED:
 	case CS_CANCELLED: {
 		char buf[1024];
-		y = row(y, cs.state == CS_CANCELLED ? "Cancelled" : "Failed", draw_attr(COL_ERROR) | A_BOLD,
+		y = row(y, cs.state == CS_CANCELLED ? _("Cancelled") : _("Failed"), draw_attr(COL_ERROR) | A_BOLD,
 			ps_error_str(&cs.err, buf, sizeof(buf)));
 		if (y + 1 < end)
-			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), "No file was left behind. Esc returns to the list.");
+			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), _("No file was left behind. Esc returns to the list."));
 		break;
 	}
 	default:
@@ -252,11 +251,11 @@ static void core_destroy(void *st)
 }
 
 static const struct ui_fkey core_fkeys[] = {
-	{ "F1", "Help" }, { "Esc", "Cancel/close" }, { "b", "Back" }, { "F10", "Quit" }, { NULL, NULL },
+	{ "F1", N_("Help") }, { "Esc", N_("Cancel/close") }, { "b", N_("Back") }, { "F10", N_("Quit") }, { NULL, NULL },
 };
 
 static const struct screen_ops core_ops = {
-	.name = "Core file",
+	.name = N_("Core file"),
 	.help = "core",
 	.fkeys = core_fkeys,
 	.draw = core_draw,
@@ -292,7 +291,7 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 	}
 	if (cs.state == CS_RUNNING || cs.state == CS_CANCELLING) {
 		if (pid != cs.pid)
-			ui_message(ui, false, "a core of PID %d is being written: one at a time", (int)cs.pid);
+			ui_message(ui, false, _("a core of PID %d is being written: one at a time"), (int)cs.pid);
 		show(ui);
 		return;
 	}
@@ -317,8 +316,8 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 		return;
 	}
 	strlcpy_ps(path, cs.est.path, sizeof(path));
-	if (!ui_prompt(ui, "Core file: ", path, sizeof(path)) || !path[0]) {
-		ui_message(ui, false, "no core written");
+	if (!ui_prompt(ui, _("Core file: "), path, sizeof(path)) || !path[0]) {
+		ui_message(ui, false, "%s", _("no core written"));
 		return;
 	}
 	if (strcmp(path, cs.est.path)) {
@@ -332,7 +331,7 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 	human_bytes(cs.est.disk_bytes, b, sizeof(b));
 	human_bytes(cs.est.free_bytes, c, sizeof(c));
 	if (cs.est.disk_bytes + (1u << 20) > cs.est.free_bytes) {
-		ui_message(ui, true, "not enough space for %s: the core needs about %s on disk, %s is free",
+		ui_message(ui, true, _("not enough space for %s: the core needs about %s on disk, %s is free"),
 			   cs.est.path, b, c);
 		return;
 	}
@@ -344,7 +343,7 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 	snprintf(q, sizeof(q), _("Write the core? about %s on disk (%s in all), %s free; %s; PID %d to %s"), b, a, c, m,
 		 (int)pid, cs.est.path);
 	if (!ui_confirm(ui, q)) {
-		ui_message(ui, false, "no core written");
+		ui_message(ui, false, "%s", _("no core written"));
 		return;
 	}
 
@@ -361,7 +360,7 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 	cs.job = core_job_submit(ui->workers, &id, cs.est.path, &h);
 	if (!cs.job) {
 		cs.state = CS_FAILED;
-		ps_error_set(&cs.err, ENOMEM, "cannot queue the core job");
+		ps_error_set(&cs.err, ENOMEM, "%s", _("cannot queue the core job"));
 	}
 	show(ui);
 }

@@ -149,7 +149,9 @@ static int files_lines(const struct core *c, char (*out)[1024], int *attr, int m
 		const struct core_module *m = &c->mods[i];
 		static const char *const st[] = { N_("ok"), N_("no build-id"), N_("MISMATCH"), N_("missing"), N_("memory") };
 		const char *why = core_module_problem(m, buf, sizeof(buf));
-		snprintf(out[n], sizeof(out[n]), "%-12s %012llx  %s%s%s", _(st[m->status]), (unsigned long long)m->base,
+		char stw[64];
+		snprintf(out[n], sizeof(out[n]), "%s %012llx  %s%s%s", draw_pad(stw, sizeof(stw), _(st[m->status]), 12, false),
+			 (unsigned long long)m->base,
 			 m->path, m->disk_path && strcmp(m->disk_path, m->path) ? "  <- " : "",
 			 m->disk_path && strcmp(m->disk_path, m->path) ? m->disk_path : "");
 		attr[n] = m->status == CORE_MOD_MISMATCH || m->status == CORE_MOD_MISSING ? draw_attr(COL_ERROR)
@@ -332,7 +334,7 @@ static const struct ui_fkey coreread_fkeys[] = {
 };
 
 static const struct screen_ops coreread_ops = {
-	.name = "Core",
+	.name = N_("Core"),
 	.help = "coreread",
 	.fkeys = coreread_fkeys,
 	.draw = coreread_draw,

@@ -53,7 +53,7 @@ static void search_pane(struct detail *d, struct ui *ui, int dir, bool again)
 	const struct pane_ops *p = d->panes[d->cur];
 
 	if (!p->search) {
-		ui_message(ui, false, _("the %s pane is text: scroll it with the arrows"), p->desc->title);
+		ui_message(ui, false, _("the %s pane is text: scroll it with the arrows"), _(p->desc->title));
 		return;
 	}
 	if (!again && !ui_prompt(ui, _("Search: "), d->search, sizeof(d->search)))
@@ -82,18 +82,18 @@ static void describe_exit(int code, char *buf, size_t size)
 {
 	int sig = code & 0x7f;
 	if (code < 0)
-		snprintf(buf, size, "exit code unknown: already reaped by its parent");
+		snprintf(buf, size, "%s", _("exit code unknown: already reaped by its parent"));
 	else if (!sig)
-		snprintf(buf, size, "exit code %d", (code >> 8) & 0xff);
+		snprintf(buf, size, _("exit code %d"), (code >> 8) & 0xff);
 	else
-		snprintf(buf, size, "killed by signal %d (SIG%s)%s", sig, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
-			 code & 0x80 ? ", core dumped" : "");
+		snprintf(buf, size, _("killed by signal %d (SIG%s)%s"), sig, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
+			 code & 0x80 ? _(", core dumped") : "");
 }
 
 static void freeze(struct detail *d, const char *why)
 {
 	d->frozen = true;
-	snprintf(d->frozen_msg, sizeof(d->frozen_msg), "%s; showing the last data, frozen (Esc: back to the list)", why);
+	snprintf(d->frozen_msg, sizeof(d->frozen_msg), _("%s; showing the last data, frozen (Esc: back to the list)"), why);
 }
 
 /* Header data on every tick; notices the exit. */
@@ -108,14 +108,14 @@ static void refresh_info(struct detail *d)
 	r = proc_info_read(d->t.dirfd, &ni);
 	if (r == 0 && ni.stat.starttime != d->t.id.starttime) {
 		/* Cannot happen through the pinned dirfd; checked anyway. */
-		snprintf(why, sizeof(why), "PID %d now names another process", (int)d->t.id.pid);
+		snprintf(why, sizeof(why), _("PID %d now names another process"), (int)d->t.id.pid);
 		freeze(d, why);
 		return;
 	}
 	if (r == 0 && proc_info_exited(&ni)) {
 		/* A zombie still has its exit code in stat (field 52). */
 		describe_exit(ni.exit_code, ex, sizeof(ex));
-		snprintf(why, sizeof(why), "process %d has exited (%s)", (int)d->t.id.pid, ex);
+		snprintf(why, sizeof(why), _("process %d has exited (%s)"), (int)d->t.id.pid, ex);
 		freeze(d, why);
 		return;
 	}
@@ -123,7 +123,7 @@ static void refresh_info(struct detail *d)
 		/* The dirfd pins the old process: a reused PID reads as gone,
 		 * never as the new process. */
 		describe_exit(-1, ex, sizeof(ex));
-		snprintf(why, sizeof(why), "process %d has exited (%s)", (int)d->t.id.pid, ex);
+		snprintf(why, sizeof(why), _("process %d has exited (%s)"), (int)d->t.id.pid, ex);
 		freeze(d, why);
 		return;
 	}
@@ -160,7 +160,7 @@ static void refresh_pane(struct detail *d, struct ui *ui, bool force)
 		d->have[d->cur] = true;
 	if (r < 0) {
 		char what[96];
-		snprintf(what, sizeof(what), "read /proc/%d/%s", (int)d->t.id.pid, p->desc->file);
+		snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)d->t.id.pid, p->desc->file);
 		ps_error_clear(&d->perr[d->cur]);
 		door_refused(&d->perr[d->cur], PS_OP_READ_PROC, d->t.id.pid, r, what);
 		refresh_info(d); /* gone? then say how it ended */
@@ -173,7 +173,7 @@ static void format_uptime(double s, char *buf, size_t size)
 {
 	long t = (long)s;
 	if (t >= 86400)
-		snprintf(buf, size, "%ldd %02ld:%02ld:%02ld", t / 86400, t / 3600 % 24, t / 60 % 60, t % 60);
+		snprintf(buf, size, _("%ldd %02ld:%02ld:%02ld"), t / 86400, t / 3600 % 24, t / 60 % 60, t % 60);
 	else
 		snprintf(buf, size, "%02ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
 }
@@ -191,12 +191,12 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	x = draw_textf(y, 0, -1, draw_attr(COL_TITLE), " PID %d ", (int)d->t.id.pid);
 	x += draw_text(y, x, 32, draw_attr(COL_TITLE), i->stat.comm);
-	draw_textf(y, x, -1, draw_attr(COL_TITLE), "  user %s  %c %s  CPU %.1f%%  RSS %s  threads %ld  up %s", i->user,
+	draw_textf(y, x, -1, draw_attr(COL_TITLE), _("  user %s  %c %s  CPU %.1f%%  RSS %s  threads %ld  up %s"), i->user,
 		   i->stat.state, proc_state_name(i->stat.state), d->have_rates ? d->rates.cpu_pct : 0.0,
 		   human_bytes((unsigned long long)rss_kb * 1024, rss, sizeof(rss)), i->stat.num_threads, up);
 	y++;
 	if (y - y0 < rows)
-		draw_text(y++, 0, -1, draw_attr(COL_DIM), i->cmdline[0] ? i->cmdline : "(no command line: kernel thread or zombie)");
+		draw_text(y++, 0, -1, draw_attr(COL_DIM), i->cmdline[0] ? i->cmdline : _("(no command line: kernel thread or zombie)"));
 	if (d->frozen && y - y0 < rows) {
 		draw_blank(y, 0, -1, draw_attr(COL_ERROR) | A_REVERSE);
 		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_REVERSE | A_BOLD, d->frozen_msg);
@@ -207,15 +207,15 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 		for (int k = 0; k < NPANES; k++) {
 			int attr = k == d->cur ? (int)(draw_attr(COL_SELECT) | A_BOLD) : draw_attr(COL_NORMAL);
 			d->tab_x[k] = x;
-			x += draw_textf(y, x, -1, attr, " %d %s ", k + 1, d->panes[k]->desc->title);
+			x += draw_textf(y, x, -1, attr, " %d %s ", k + 1, _(d->panes[k]->desc->title));
 			x += draw_text(y, x, -1, draw_attr(COL_DIM), "|");
 		}
 		d->tab_x[NPANES] = x;
-		draw_text(y, x, -1, draw_attr(COL_DIM), " Tab/Shift-Tab or 1-5 switch");
+		draw_text(y, x, -1, draw_attr(COL_DIM), _(" Tab/Shift-Tab or 1-5 switch"));
 		y++;
 	}
 	if (y - y0 < rows) {
-		draw_textf(y++, 0, -1, draw_attr(COL_DIM), "Source: %s", pane_source(p->desc, d->t.id.pid, src, sizeof(src)));
+		draw_textf(y++, 0, -1, draw_attr(COL_DIM), _("Source: %s"), pane_source(p->desc, d->t.id.pid, src, sizeof(src)));
 	}
 	int body = rows - (y - y0);
 	d->body_rows = body;
@@ -225,14 +225,14 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 		const struct ps_error *e = &d->perr[d->cur];
 		draw_text(y++, 0, -1, draw_attr(COL_ERROR) | A_BOLD, e->msg);
 		if (e->door && body > 1)
-			draw_textf(y++, 0, -1, draw_attr(COL_WARN), "Permission missing: %s", door_name(e->door));
+			draw_textf(y++, 0, -1, draw_attr(COL_WARN), _("Permission missing: %s"), door_name(e->door));
 		if (e->fix[0] && body > 2)
-			draw_textf(y++, 0, -1, draw_attr(COL_NORMAL), "To open it: %s", e->fix);
+			draw_textf(y++, 0, -1, draw_attr(COL_NORMAL), _("To open it: %s"), e->fix);
 		return;
 	}
 	if (!d->have[d->cur]) {
 		draw_text(y, 0, -1, draw_attr(COL_DIM),
-			  d->frozen ? "the process exited before this pane was read: nothing to show" : "reading...");
+			  d->frozen ? _("the process exited before this pane was read: nothing to show") : _("reading..."));
 		return;
 	}
 	struct pane_ctx c;
@@ -254,7 +254,7 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 	case '\t': switch_pane(d, ui, d->cur + 1); return true;
 	case KEY_BTAB: switch_pane(d, ui, d->cur - 1); return true;
 	case KEY_F(1):
-		screen_help_open(ui, d->panes[d->cur]->desc->help, d->panes[d->cur]->desc->title);
+		screen_help_open(ui, d->panes[d->cur]->desc->help, _(d->panes[d->cur]->desc->title));
 		return true;
 	case 27: return false; /* the loop pops the screen */
 	case '/': search_pane(d, ui, +1, false); return true;
@@ -307,8 +307,8 @@ static void detail_destroy(void *st)
 }
 
 static const struct ui_fkey detail_fkeys[] = {
-	{ "F1", "Help" }, { "?", "Keys" }, { "Tab", "Pane" }, { "s", "Stack" }, { "h", "Hot" },
-	{ "C", "Core" }, { "F5", "Read" }, { "Esc", "Back" }, { "F10", "Quit" }, { NULL, NULL },
+	{ "F1", N_("Help") }, { "?", N_("Keys") }, { "Tab", N_("Pane") }, { "s", N_("Stack") }, { "h", N_("Hot") },
+	{ "C", N_("Core") }, { "F5", N_("Read") }, { "Esc", N_("Back") }, { "F10", N_("Quit") }, { NULL, NULL },
 };
 
 /* s, h, C and D act on this process. */
@@ -319,7 +319,7 @@ static bool detail_selected(void *p, struct target_id *id)
 }
 
 static const struct screen_ops detail_ops = {
-	.name = "Process detail",
+	.name = N_("Process detail"),
 	.help = "detail",
 	.fkeys = detail_fkeys,
 	.draw = detail_draw,
@@ -337,7 +337,7 @@ void screen_detail_open(struct ui *ui, const struct target_id *id)
 	int r;
 
 	if (!d) {
-		ui_message(ui, true, "out of memory");
+		ui_message(ui, true, "%s", _("out of memory"));
 		return;
 	}
 	ps_error_clear(&e);
@@ -349,7 +349,7 @@ void screen_detail_open(struct ui *ui, const struct target_id *id)
 	r = proc_info_read(d->t.dirfd, &d->info);
 	if (r < 0) {
 		char what[64];
-		snprintf(what, sizeof(what), "read /proc/%d/status", (int)pid);
+		snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)pid, "status");
 		door_refused(&e, PS_OP_READ_PROC, pid, r, what);
 		ui_error(ui, &e);
 		target_close(&d->t);
@@ -363,7 +363,7 @@ void screen_detail_open(struct ui *ui, const struct target_id *id)
 	for (int k = 0; k < NPANES; k++) {
 		d->pst[k] = d->panes[k]->create();
 		if (!d->pst[k]) {
-			ui_message(ui, true, "out of memory");
+			ui_message(ui, true, "%s", _("out of memory"));
 			detail_destroy(d);
 			return;
 		}
@@ -374,7 +374,7 @@ void screen_detail_open(struct ui *ui, const struct target_id *id)
 	if (proc_info_exited(&d->info)) {
 		char ex[96], why[160];
 		describe_exit(d->info.exit_code, ex, sizeof(ex));
-		snprintf(why, sizeof(why), "process %d has exited (%s)", (int)pid, ex);
+		snprintf(why, sizeof(why), _("process %d has exited (%s)"), (int)pid, ex);
 		refresh_pane(d, ui, true);
 		freeze(d, why);
 	} else {

@@ -5,6 +5,7 @@
 #include "uipriv.h"
 #include "doors.h"
 #include "draw.h"
+#include "i18n.h"
 #include "table.h"
 
 #define NCURSES_WIDECHAR 1
@@ -71,10 +72,10 @@ static void doors_draw(struct ui *ui, void *p, int y0, int rows)
 		doors_render(d, cols - 1 > 20 ? cols - 1 : 20);
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	if (d->rep.have_target)
-		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), " Doors: what the kernel lets pscope do, and PID %d (%s)",
+		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Doors: what the kernel lets pscope do, and PID %d (%s)"),
 			   (int)d->pid, d->rep.target.comm);
 	else
-		draw_text(y0, 0, -1, draw_attr(COL_TITLE), " Doors: what the kernel lets pscope do");
+		draw_text(y0, 0, -1, draw_attr(COL_TITLE), _(" Doors: what the kernel lets pscope do"));
 	table_set_count(&d->view, (int)d->lines.n);
 	table_layout(&d->view, y0 + 1, body, false);
 	int top = d->view.top;
@@ -95,12 +96,16 @@ static bool doors_key(struct ui *ui, void *p, int ch)
 
 	switch (ch) {
 	case 'r':
-		if (doors_probe(ui, d, d->pid))
-			ui_message(ui, false, d->pid ? "probed PID %d again" : "read the system again", (int)d->pid);
+		if (!doors_probe(ui, d, d->pid))
+			break;
+		if (d->pid)
+			ui_message(ui, false, _("probed PID %d again"), (int)d->pid);
+		else
+			ui_message(ui, false, "%s", _("read the system again"));
 		break;
 	case 'p':
 		buf[0] = '\0';
-		if (ui_prompt(ui, "Probe PID (empty: system only): ", buf, sizeof(buf))) {
+		if (ui_prompt(ui, _("Probe PID (empty: system only): "), buf, sizeof(buf))) {
 			char *end;
 			long v;
 			errno = 0;
@@ -108,7 +113,7 @@ static bool doors_key(struct ui *ui, void *p, int ch)
 			if (!buf[0])
 				doors_probe(ui, d, 0);
 			else if (errno || *end || v <= 0 || v > 4194304)
-				ui_message(ui, true, "not a PID: %s", buf);
+				ui_message(ui, true, _("not a PID: %s"), buf);
 			else
 				doors_probe(ui, d, (pid_t)v);
 		}
@@ -137,11 +142,11 @@ static void doors_destroy(void *p)
 }
 
 static const struct ui_fkey doors_fkeys[] = {
-	{ "F1", "Help" }, { "r", "Probe" }, { "p", "PID" }, { "Esc", "Back" }, { "F10", "Quit" }, { NULL, NULL },
+	{ "F1", N_("Help") }, { "r", N_("Probe") }, { "p", N_("PID") }, { "Esc", N_("Back") }, { "F10", N_("Quit") }, { NULL, NULL },
 };
 
 static const struct screen_ops doors_ops = {
-	.name = "Doors",
+	.name = N_("Doors"),
 	.help = "doors",
 	.fkeys = doors_fkeys,
 	.draw = doors_draw,

@@ -2,6 +2,7 @@
  * from data/help/<name>.txt, scrollable. */
 #include "uipriv.h"
 #include "draw.h"
+#include "i18n.h"
 #include "table.h"
 #include "textdata.h"
 
@@ -23,7 +24,7 @@ static void help_draw(struct ui *ui, void *p, int y0, int rows)
 	struct help_state *h = p;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), " pscope help: %s   (arrows/PgUp/PgDn scroll, Esc or q returns)", h->title);
+	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" pscope help: %s   (arrows/PgUp/PgDn scroll, Esc or q returns)"), h->title);
 	table_layout(&h->view, y0 + 1, rows - 1, false);
 	for (int i = 1; i < rows && h->view.top + i - 1 < h->nlines; i++) {
 		const char *l = h->lines[h->view.top + i - 1];
@@ -54,10 +55,10 @@ static void help_destroy(void *p)
 	free(h);
 }
 
-static const struct ui_fkey help_fkeys[] = { { "Esc", "Back" }, { NULL, NULL } };
+static const struct ui_fkey help_fkeys[] = { { "Esc", N_("Back") }, { NULL, NULL } };
 
 static const struct screen_ops help_ops = {
-	.name = "Help",
+	.name = N_("Help"),
 	.help = "help",
 	.fkeys = help_fkeys,
 	.draw = help_draw,
@@ -77,7 +78,7 @@ void screen_help_open(struct ui *ui, const char *help_name, const char *title)
 	h->text = textdata_load(rel);
 	if (!h->text) {
 		char msg[300];
-		snprintf(msg, sizeof(msg), "No help text found (data/%s). Set PSCOPE_DATA to the data directory.", rel);
+		snprintf(msg, sizeof(msg), _("No help text found (data/%s). Set PSCOPE_DATA to the data directory."), rel);
 		h->text = strdup(msg);
 	}
 	for (char *p = h->text; p && *p; p++)

@@ -113,8 +113,8 @@ static void sparkline(const struct samp_row *r, int w, char *out, size_t size)
 static const char *thread_label(const struct hot_state *h, char *buf, size_t size)
 {
 	if (!h->tid)
-		return "all threads";
-	snprintf(buf, size, "thread %d %s", (int)h->tid, h->shown ? samp_thread_comm(h->shown, h->tid) : "");
+		return _("all threads");
+	snprintf(buf, size, _("thread %d %s"), (int)h->tid, h->shown ? samp_thread_comm(h->shown, h->tid) : "");
 	return buf;
 }
 
@@ -124,10 +124,10 @@ static void draw_status(struct hot_state *h, int y)
 	char tl[64];
 
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
-	draw_textf(y, 0, -1, draw_attr(COL_TITLE), " Hot functions: PID %d %s   window %s  sort %s  %s%s%s",
+	draw_textf(y, 0, -1, draw_attr(COL_TITLE), _(" Hot functions: PID %d %s   window %s  sort %s  %s%s%s"),
 		   (int)h->id.pid, h->comm, samp_window_name(h->win), samp_sort_name(h->sort),
-		   thread_label(h, tl, sizeof(tl)), h->frozen ? "  [FROZEN]" : "",
-		   s && s->ended ? "  [ENDED]" : "");
+		   thread_label(h, tl, sizeof(tl)), h->frozen ? _("  [FROZEN]") : "",
+		   s && s->ended ? _("  [ENDED]") : "");
 	if (!s)
 		return;
 	if (s->python[0]) {
@@ -170,23 +170,25 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 
 	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
 	int x = fixed;
-	draw_textf(y0, 0, fixed, draw_attr(COL_HEADER), "%6s %6s %8s  ", "SELF%", "TOTAL%", "SAMPLES");
-	draw_text(y0, x, name_w, draw_attr(COL_HEADER), h->sort == SAMP_SORT_NAME ? "FUNCTION (sorted)" : "FUNCTION");
+	char pa[32], pb[32], pc[32];
+	draw_textf(y0, 0, fixed, draw_attr(COL_HEADER), "%s %s %s  ", draw_pad(pa, sizeof(pa), _("SELF%"), 6, true),
+		   draw_pad(pb, sizeof(pb), _("TOTAL%"), 6, true), draw_pad(pc, sizeof(pc), _("SAMPLES"), 8, true));
+	draw_text(y0, x, name_w, draw_attr(COL_HEADER), h->sort == SAMP_SORT_NAME ? _("FUNCTION (sorted)") : _("FUNCTION"));
 	x += name_w + 1;
-	draw_text(y0, x, mod_w, draw_attr(COL_HEADER), "MODULE");
+	draw_text(y0, x, mod_w, draw_attr(COL_HEADER), _("MODULE"));
 	x += mod_w + 1;
 	if (src_w) {
-		draw_text(y0, x, src_w, draw_attr(COL_HEADER), "SOURCE");
+		draw_text(y0, x, src_w, draw_attr(COL_HEADER), _("SOURCE"));
 		x += src_w + 1;
 	}
 	if (spark_w)
-		draw_text(y0, x, spark_w, draw_attr(COL_HEADER), "SELF% LAST 60 s");
+		draw_text(y0, x, spark_w, draw_attr(COL_HEADER), _("SELF% LAST 60 s"));
 
 	int body = rows - 1;
 	if (!h->view.nrows) {
 		draw_text(y0 + 1, 1, -1, draw_attr(COL_DIM),
-			  s && s->samples ? "no samples in this window (the threads were idle or filtered out)"
-					  : "no samples yet: the process has not run on a CPU since sampling started");
+			  s && s->samples ? _("no samples in this window (the threads were idle or filtered out)")
+					  : _("no samples yet: the process has not run on a CPU since sampling started"));
 		return;
 	}
 	table_set_count(&h->tab, (int)h->view.nrows);
@@ -207,7 +209,7 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 			  f->name);
 		x += name_w + 1;
 		snprintf(buf, sizeof(buf), "%s%s", samp_module_short(f->module),
-			 (f->flags & SAMP_F_STRIPPED) ? " (stripped)" : "");
+			 (f->flags & SAMP_F_STRIPPED) ? _(" (stripped)") : "");
 		draw_text(y, x, mod_w, dim, buf);
 		x += mod_w + 1;
 		if (src_w) {
@@ -236,32 +238,18 @@ static void draw_rel(struct hot_state *h, int y0, int rows)
 	hot_rel_draw(&h->rel, h->shown, total, self, y0, rows);
 }
 
-/* Draw text (ASCII sentences of ours and the kernel's) from column 3,
- * wrapped at spaces; returns the next free row. */
-static int draw_wrapped(int y, int end, const char *text, int attr)
+/* Draw text (sentences of ours and the kernel's) from column 3, wrapped
+ * at spaces; returns the next free row. */
+static int draw_wrapped_at(int y, int end, const char *text, int attr)
 {
 	int w = draw_cols() - 4;
-	const char *p = text;
 
 	if (w < 20)
 		w = 20;
-	while (*p && y < end) {
-		int n = (int)strlen(p);
-		if (n > w) {
-			n = w;
-			while (n > w / 2 && p[n] != ' ')
-				n--;
-			if (p[n] != ' ')
-				n = w;
-		}
-		char line[1024];
-		snprintf(line, sizeof(line), "%.*s", n, p);
-		draw_text(y++, 3, w, attr, line);
-		p += n;
-		while (*p == ' ')
-			p++;
-	}
-	return y;
+	if (y >= end)
+		return y;
+	int n = draw_wrapped(y, 3, w, end - y, attr, text, true, 0);
+	return y + (n < end - y ? n : end - y);
 }
 
 static void hot_draw(struct ui *ui, void *p, int y0, int rows)
@@ -274,20 +262,20 @@ static void hot_draw(struct ui *ui, void *p, int y0, int rows)
 	if (h->have_err) {
 		char buf[1024];
 		int y = y0 + 2, end = y0 + rows;
-		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_BOLD, "sampling could not start:");
-		y = draw_wrapped(y, end, h->err.msg, draw_attr(COL_ERROR));
+		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_BOLD, _("sampling could not start:"));
+		y = draw_wrapped_at(y, end, h->err.msg, draw_attr(COL_ERROR));
 		if (h->err.fix[0]) {
-			snprintf(buf, sizeof(buf), "door: %s", door_name(h->err.door));
-			y = draw_wrapped(y, end, buf, draw_attr(COL_WARN));
-			snprintf(buf, sizeof(buf), "fix: %s", h->err.fix);
-			y = draw_wrapped(y, end, buf, draw_attr(COL_WARN));
+			snprintf(buf, sizeof(buf), _("door: %s"), door_name(h->err.door));
+			y = draw_wrapped_at(y, end, buf, draw_attr(COL_WARN));
+			snprintf(buf, sizeof(buf), _("fix: %s"), h->err.fix);
+			y = draw_wrapped_at(y, end, buf, draw_attr(COL_WARN));
 		}
 		if (y + 1 < end)
-			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), "Esc returns. D shows every door.");
+			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), _("Esc returns. D shows every door."));
 		return;
 	}
 	if (!h->shown) {
-		draw_textf(y0 + 2, 1, -1, draw_attr(COL_DIM), "sampling at %d Hz; the first snapshot comes after one second...",
+		draw_textf(y0 + 2, 1, -1, draw_attr(COL_DIM), _("sampling at %d Hz; the first snapshot comes after one second..."),
 			   samp_ctl_freq(h->ctl));
 		return;
 	}
@@ -311,22 +299,22 @@ static void export_folded(struct ui *ui, struct hot_state *h)
 	unsigned long total = 0;
 
 	if (!h->shown) {
-		ui_message(ui, true, "nothing sampled yet");
+		ui_message(ui, true, "%s", _("nothing sampled yet"));
 		return;
 	}
 	snprintf(path, sizeof(path), "pscope-%d-%s.folded", (int)h->id.pid,
 		 h->win == SAMP_WIN_ALL ? "all" : h->win == SAMP_WIN_1S ? "1s" : h->win == SAMP_WIN_10S ? "10s" : "60s");
-	if (!ui_prompt(ui, "Export folded stacks to: ", path, sizeof(path)) || !path[0])
+	if (!ui_prompt(ui, _("Export folded stacks to: "), path, sizeof(path)) || !path[0])
 		return;
-	if (access(path, F_OK) == 0 && !ui_confirm(ui, "File exists. Overwrite?"))
+	if (access(path, F_OK) == 0 && !ui_confirm(ui, _("File exists. Overwrite?")))
 		return;
 	ps_error_clear(&e);
 	if (out_folded_save(path, h->shown, h->win, h->tid, &total, &e) < 0) {
 		ui_error(ui, &e);
 		return;
 	}
-	ui_message(ui, false, "wrote %lu samples (window %s, %s) to %s", total, samp_window_name(h->win),
-		   h->tid ? "one thread" : "all threads", path);
+	ui_message(ui, false, P_("wrote %lu sample (window %s, %s) to %s", "wrote %lu samples (window %s, %s) to %s", total), total,
+		   samp_window_name(h->win), h->tid ? _("one thread") : _("all threads"), path);
 }
 
 static void next_thread(struct ui *ui, struct hot_state *h)
@@ -351,9 +339,9 @@ static void next_thread(struct ui *ui, struct hot_state *h)
 	}
 	h->tid = best ? best->tid : 0;
 	if (h->tid)
-		ui_message(ui, false, "only thread %d (%s); t: next thread, T: all threads", (int)h->tid, best->comm);
+		ui_message(ui, false, _("only thread %d (%s); t: next thread, T: all threads"), (int)h->tid, best->comm);
 	else
-		ui_message(ui, false, "all threads");
+		ui_message(ui, false, "%s", _("all threads"));
 	set_stale(h);
 }
 
@@ -376,8 +364,8 @@ static void change_freq(struct ui *ui, struct hot_state *h, int dir)
 			i = 0;
 	}
 	samp_ctl_set_freq(h->ctl, steps[i]);
-	ui_message(ui, false, "sampling at %d Hz from the next snapshot%s", steps[i],
-		   h->running ? "" : " (sampling has stopped)");
+	ui_message(ui, false, _("sampling at %d Hz from the next snapshot%s"), steps[i],
+		   h->running ? "" : _(" (sampling has stopped)"));
 }
 
 static bool hot_message(void *ctx, struct ring_msg *m);
@@ -388,7 +376,7 @@ static void restart(struct ui *ui, struct hot_state *h, enum samp_mode mode, int
 	struct samp_ctl *ctl = samp_ctl_new(freq);
 
 	if (!ctl) {
-		ui_message(ui, true, "out of memory");
+		ui_message(ui, true, "%s", _("out of memory"));
 		return;
 	}
 	samp_ctl_set_mode(ctl, mode);
@@ -447,7 +435,7 @@ static bool hot_key(struct ui *ui, void *p, int ch)
 			h->pending = NULL;
 			set_stale(h);
 		}
-		ui_message(ui, false, h->frozen ? "view frozen (sampling continues); Space resumes" : "view live");
+		ui_message(ui, false, "%s", h->frozen ? _("view frozen (sampling continues); Space resumes") : _("view live"));
 		return true;
 	case 'w':
 		h->win = (h->win + 1) % SAMP_WIN_COUNT;
@@ -472,7 +460,7 @@ static bool hot_key(struct ui *ui, void *p, int ch)
 	case 'T':
 		h->tid = 0;
 		set_stale(h);
-		ui_message(ui, false, "all threads");
+		ui_message(ui, false, "%s", _("all threads"));
 		return true;
 	case 'E':
 		export_folded(ui, h);
@@ -516,7 +504,7 @@ static bool hot_message(void *ctx, struct ring_msg *m)
 			set_stale(h);
 		}
 		if (m->kind == RING_RESULT)
-			ui_message(ui, false, "PID %d exited: sampling stopped, the last snapshot stays on screen",
+			ui_message(ui, false, _("PID %d exited: sampling stopped, the last snapshot stays on screen"),
 				   (int)h->id.pid);
 		return true;
 	case RING_PROGRESS:
@@ -554,12 +542,12 @@ static void hot_destroy(void *p)
 }
 
 static const struct ui_fkey hot_fkeys[] = {
-	{ "F1", "Help" }, { "Enter", "Callers" }, { "Spc", "Freeze" }, { "w", "Window" }, { "s", "Sort" },
-	{ "+-", "Rate" }, { "t", "Thread" }, { "p", "Py/nat" }, { "E", "Export" }, { "Esc", "Stop" }, { NULL, NULL },
+	{ "F1", N_("Help") }, { "Enter", N_("Callers") }, { "Spc", N_("Freeze") }, { "w", N_("Window") }, { "s", N_("Sort") },
+	{ "+-", N_("Rate") }, { "t", N_("Thread") }, { "p", N_("Py/nat") }, { "E", N_("Export") }, { "Esc", N_("Stop") }, { NULL, NULL },
 };
 
 static const struct screen_ops hot_ops = {
-	.name = "Hot functions",
+	.name = N_("Hot functions"),
 	.help = "hot",
 	.fkeys = hot_fkeys,
 	.draw = hot_draw,
@@ -600,7 +588,7 @@ void screen_hot_open(struct ui *ui, const struct target_id *id)
 	if (!h->job) {
 		samp_ctl_put(h->ctl);
 		free(h);
-		ui_message(ui, true, "out of memory");
+		ui_message(ui, true, "%s", _("out of memory"));
 		return;
 	}
 	h->running = true;

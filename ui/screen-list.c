@@ -73,7 +73,7 @@ static void rebuild(struct ui *ui, struct list_state *ls)
 	if (!ls->pt)
 		return;
 	if (ptable_order(ls->pt, (enum proc_sort)c->sort_key, c->sort_desc, c->tree, keep_row, ls, &ls->view) < 0) {
-		ui_message(ui, true, "out of memory while sorting the process list");
+		ui_message(ui, true, "%s", _("out of memory while sorting the process list"));
 		ls->view.n = 0;
 	}
 	fold(ls);
@@ -83,7 +83,7 @@ static void rebuild(struct ui *ui, struct list_state *ls)
 		if (i >= 0) {
 			table_select(&ls->tab, i);
 		} else {
-			ui_message(ui, false, "PID %d is gone (or filtered out): no longer following", (int)ls->follow);
+			ui_message(ui, false, _("PID %d is gone (or filtered out): no longer following"), (int)ls->follow);
 			ls->follow = 0;
 		}
 	} else if (ls->sel_pid) {
@@ -248,7 +248,7 @@ static bool set_user(struct ui *ui, struct list_state *ls, const char *name)
 		errno = 0;
 		unsigned long uid = strtoul(name, &end, 10);
 		if (errno || *end || end == name) {
-			ui_message(ui, true, "no user '%s'", name);
+			ui_message(ui, true, _("no user '%s'"), name);
 			return false;
 		}
 		ls->user_uid = (uid_t)uid;
@@ -367,7 +367,7 @@ static bool list_key(struct ui *ui, void *p, int ch)
 	case 'u': {
 		char buf[64];
 		snprintf(buf, sizeof(buf), "%s", ls->user_set ? ls->user_name : "");
-		if (ui_prompt(ui, "Show only the processes of user (empty: everyone): ", buf, sizeof(buf)) &&
+		if (ui_prompt(ui, _("Show only the processes of user (empty: everyone): "), buf, sizeof(buf)) &&
 		    set_user(ui, ls, buf))
 			rebuild(ui, ls);
 		break;
@@ -394,15 +394,15 @@ static bool list_key(struct ui *ui, void *p, int ch)
 	case 'F':
 		if (ls->follow) {
 			ls->follow = 0;
-			ui_message(ui, false, "no longer following");
+			ui_message(ui, false, "%s", _("no longer following"));
 		} else if (r) {
 			ls->follow = r->pid;
-			ui_message(ui, false, "following PID %d", (int)r->pid);
+			ui_message(ui, false, _("following PID %d"), (int)r->pid);
 		}
 		break;
 	case 'Z': case 'z':
 		ls->paused = !ls->paused;
-		ui_message(ui, false, ls->paused ? "updates paused (Z resumes)" : "updates resumed");
+		ui_message(ui, false, "%s", ls->paused ? _("updates paused (Z resumes)") : _("updates resumed"));
 		break;
 	case 27:
 		return true; /* the list is the bottom screen */
@@ -438,9 +438,9 @@ static void list_destroy(void *p)
 }
 
 static const struct ui_fkey list_fkeys[] = {
-	{ "F1", "Help" },  { "F2", N_("Setup") }, { "F3", "Search" }, { "F4", "Filter" }, { "F5", "Tree" },
-	{ "F6", "SortBy" }, { "F7", N_("Nice-") }, { "F8", N_("Nice+") }, { "F9", "Kill" },
-	{ "s", N_("Stack") }, { "h", N_("Hot") }, { "A", N_("AllHot") }, { "C", N_("Core") }, { "F10", "Quit" },
+	{ "F1", N_("Help") },  { "F2", N_("Setup") }, { "F3", N_("Search") }, { "F4", N_("Filter") }, { "F5", N_("Tree") },
+	{ "F6", N_("SortBy") }, { "F7", N_("Nice-") }, { "F8", N_("Nice+") }, { "F9", N_("Kill") },
+	{ "s", N_("Stack") }, { "h", N_("Hot") }, { "A", N_("AllHot") }, { "C", N_("Core") }, { "F10", N_("Quit") },
 	{ NULL, NULL },
 };
 
@@ -459,7 +459,7 @@ static bool list_target(void *p, struct target_id *id)
 }
 
 static const struct screen_ops list_ops = {
-	.name = "Processes",
+	.name = N_("Processes"),
 	.help = "list",
 	.fkeys = list_fkeys,
 	.draw = list_draw,
@@ -480,7 +480,7 @@ void screen_list_open(struct ui *ui)
 	ls->pt = ptable_new();
 	ls->sys = sys_snapshot_new();
 	if (!ls->pt || !ls->sys) {
-		ui_message(ui, true, "cannot read /proc: %s", strerror(errno ? errno : ENOMEM));
+		ui_message(ui, true, _("cannot read /proc: %s"), strerror(errno ? errno : ENOMEM));
 		ptable_free(ls->pt);
 		ls->pt = NULL;
 	}

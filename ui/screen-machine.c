@@ -463,7 +463,7 @@ static void mach_destroy(void *st)
 }
 
 static const struct ui_fkey mach_fkeys[] = {
-	{ "F1", "Help" },        { "Tab", N_("Procs/Funcs") }, { "Enter", N_("Open") }, { "c", N_("ByComm") },
+	{ "F1", N_("Help") },     { "Tab", N_("Procs/Funcs") }, { "Enter", N_("Open") }, { "c", N_("ByComm") },
 	{ "Spc", N_("Freeze") }, { "w", N_("Window") },        { "s", N_("Sort") },     { "+-", N_("Rate") },
 	{ "E", N_("Export") },   { "Esc", N_("Stop") },        { NULL, NULL },
 };

@@ -72,7 +72,7 @@ static void describe(const struct ui *ui, const struct item *it, const char **na
 	case IT_TREE: *name = _("Tree view"); snprintf(val, size, "%s", c->tree ? on : off); break;
 	case IT_HIDEK: *name = _("Hide kernel threads"); snprintf(val, size, "%s", c->hide_kthreads ? on : off); break;
 	case IT_HIDEU: *name = _("Hide userland threads"); snprintf(val, size, "%s", c->hide_uthreads ? on : off); break;
-	case IT_DELAY: *name = _("Refresh delay"); snprintf(val, size, "%.1f s", (double)ui->delay_tenths / 10); break;
+	case IT_DELAY: *name = _("Refresh delay"); snprintf(val, size, _("%.1f s"), (double)ui->delay_tenths / 10); break;
 	case IT_THEME: *name = _("Colour scheme"); snprintf(val, size, "%s", c->theme); break;
 	case IT_METER:
 		if (!it->arg)
@@ -250,7 +250,7 @@ static const struct ui_fkey setup_fkeys[] = {
 };
 
 static const struct screen_ops setup_ops = {
-	.name = "Setup",
+	.name = N_("Setup"),
 	.help = "setup",
 	.fkeys = setup_fkeys,
 	.draw = setup_draw,

@@ -45,21 +45,21 @@ static int submit(struct stack_state *s)
 	target_close(&t);
 	s->job = stk_submit(s->ui->workers, &s->id, true, &h);
 	if (!s->job) {
-		ui_message(s->ui, true, "cannot start the stack dump (out of memory)");
+		ui_message(s->ui, true, "%s", _("cannot start the stack dump (out of memory)"));
 		return -1;
 	}
 	s->running = true;
 	s->fraction = 0;
-	snprintf(s->progress, sizeof(s->progress), "waiting for the attach worker");
+	snprintf(s->progress, sizeof(s->progress), "%s", _("waiting for the attach worker"));
 	return 0;
 }
 
 static void draw_progress(struct stack_state *s, int y)
 {
 	char label[260];
-	snprintf(label, sizeof(label), " stack dump of %d: %s ", (int)s->pid, s->progress);
+	snprintf(label, sizeof(label), _(" stack dump of %d: %s "), (int)s->pid, s->progress);
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
-	draw_text(y, 0, -1, draw_attr(COL_TITLE), " Esc cancels; the list above stays usable");
+	draw_text(y, 0, -1, draw_attr(COL_TITLE), _(" Esc cancels; the list above stays usable"));
 	int w = draw_cols();
 	if (w > 0)
 		draw_bar(y + 1, 0, w, s->fraction < 0 ? 0 : s->fraction, draw_attr(COL_METER_USER), label);
@@ -78,17 +78,17 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 	}
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	if (s->failed || !s->v.d) {
-		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), " Stacks of %d", (int)s->pid);
-		draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->failed ? s->error : "cancelled");
-		draw_text(y0 + 4, 1, -1, draw_attr(COL_DIM), "r: try again   Esc: back");
+		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Stacks of %d"), (int)s->pid);
+		draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->failed ? s->error : _("cancelled"));
+		draw_text(y0 + 4, 1, -1, draw_attr(COL_DIM), _("r: try again   Esc: back"));
 		return;
 	}
 	const struct stk_dump *d = s->v.d;
 	static const char *const views[] = { N_("mixed"), N_("Python"), N_("native") };
 	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE),
-			    " Stacks of %d (%s): stopped %zu threads for %.1f ms | %zu groups, %zu frames | %s%s",
+			    _(" Stacks of %d (%s): stopped %zu threads for %.1f ms | %zu groups, %zu frames | %s%s"),
 			    (int)d->target.pid, d->comm, d->n_stopped, d->pause_ms, d->n_groups, d->n_frames,
-			    s->v.show_lines ? "file:line " : "", s->v.inlines ? "inlines" : "");
+			    s->v.show_lines ? _("file:line ") : "", s->v.inlines ? _("inlines") : "");
 	if (d->py_version[0] && !d->py_error[0])
 		draw_textf(y0, tx, -1, draw_attr(COL_TITLE), _(" | CPython %s, %s view (v)"), d->py_version,
 			   _(views[s->v.view % 3]));
@@ -103,7 +103,7 @@ static bool stack_key(struct ui *ui, void *p, int ch)
 		if (ch == 27) {
 			workers_cancel(ui->workers, s->job);
 			s->running = false;
-			ui_message(ui, false, "stack dump of %d cancelled; the process runs on", (int)s->pid);
+			ui_message(ui, false, _("stack dump of %d cancelled; the process runs on"), (int)s->pid);
 			ui_pop(ui);
 			return true;
 		}
@@ -151,7 +151,7 @@ static bool stack_message(void *ctx, struct ring_msg *m)
 		s->running = false;
 		if (!s->v.d && !s->failed) {
 			s->failed = true;
-			snprintf(s->error, sizeof(s->error), "the stack dump of %d ended without a result", (int)s->pid);
+			snprintf(s->error, sizeof(s->error), _("the stack dump of %d ended without a result"), (int)s->pid);
 		}
 		return false;
 	default:
@@ -174,12 +174,12 @@ static void stack_destroy(void *p)
 }
 
 static const struct ui_fkey stack_fkeys[] = {
-	{ "F1", "Help" }, { "Enter", "Open" }, { "e", "All" }, { "l", "Lines" }, { "i", "Inl" },
-	{ "v", "View" }, { "r", "Again" }, { "Esc", "Back" }, { NULL, NULL },
+	{ "F1", N_("Help") }, { "Enter", N_("Open") }, { "e", N_("All") }, { "l", N_("Lines") }, { "i", N_("Inl") },
+	{ "v", N_("View") }, { "r", N_("Again") }, { "Esc", N_("Back") }, { NULL, NULL },
 };
 
 static const struct screen_ops stack_ops = {
-	.name = "Stacks",
+	.name = N_("Stacks"),
 	.help = "stack",
 	.fkeys = stack_fkeys,
 	.draw = stack_draw,

@@ -18,11 +18,10 @@ struct text_state {
 	char title[160];
 };
 
-/* Screen rows line i takes at width w. */
+/* Screen rows line l takes at width w. */
 static int wrapped(const char *l, int w)
 {
-	int dw = draw_width(l);
-	return dw <= w ? 1 : (dw + w - 1) / w;
+	return draw_wrapped(0, 0, w, 0, 0, l, false, 0);
 }
 
 static int total_rows(struct text_state *t, int w)
@@ -44,10 +43,9 @@ static void text_draw(struct ui *ui, void *p, int y0, int rows)
 	table_set_count(&t->view, total_rows(t, w)); /* the width may have changed */
 	int body = table_layout(&t->view, y0 + 1, rows - 1, false);
 	for (int i = 0; i < t->nlines && row - t->view.top < body; i++) {
-		int n = wrapped(t->lines[i], w);
-		for (int k = 0; k < n; k++, row++)
-			if (row >= t->view.top && row - t->view.top < body)
-				draw_text_skip(y0 + 1 + row - t->view.top, 0, w, draw_attr(COL_NORMAL), t->lines[i], k * w);
+		int first = t->view.top > row ? t->view.top - row : 0;
+		int y = y0 + 1 + row + first - t->view.top;
+		row += draw_wrapped(y, 0, w, body - (y - y0 - 1), draw_attr(COL_NORMAL), t->lines[i], false, first);
 	}
 }
 
@@ -77,7 +75,7 @@ static void text_destroy(void *p)
 static const struct ui_fkey text_fkeys[] = { { "Esc", N_("Back") }, { NULL, NULL } };
 
 static const struct screen_ops text_ops = {
-	.name = "Text",
+	.name = N_("Text"),
 	.help = "help",
 	.fkeys = text_fkeys,
 	.draw = text_draw,

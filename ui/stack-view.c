@@ -92,10 +92,11 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 	case ROW_CYCLE:
 		if (d->cycles[r->a].n == 1)
 			draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
-				  "DEADLOCK: a thread waits for a lock it holds itself");
+				  _("DEADLOCK: a thread waits for a lock it holds itself"));
 		else
 			draw_textf(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
-				   "DEADLOCK: %zu threads wait for each other", d->cycles[r->a].n);
+				   P_("DEADLOCK: %zu thread waits for each other", "DEADLOCK: %zu threads wait for each other",
+				      d->cycles[r->a].n), d->cycles[r->a].n);
 		break;
 	case ROW_EDGE: {
 		const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
@@ -104,7 +105,7 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		snprintf(lock, sizeof(lock), "0x%llx%s%s%s", (unsigned long long)e->lock_addr,
 			 e->lock_name ? " (" : "", e->lock_name ? e->lock_name : "", e->lock_name ? ")" : "");
 		draw_textf(y, 2, -1, selected ? base : draw_attr(COL_ERROR),
-			   "TID %d \"%s\" waits for lock %s held by TID %d, in %s+0x%llx", (int)e->tid,
+			   _("TID %d \"%s\" waits for lock %s held by TID %d, in %s+0x%llx"), (int)e->tid,
 			   thread_name(d, e->tid), lock, (int)e->waits_for_tid, fs && fs->function ? fs->function : "??",
 			   (unsigned long long)(fs ? fs->offset : 0));
 		break;
@@ -116,13 +117,13 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		const struct stk_thread *t = &d->threads[r->a];
 		int x = draw_text(y, 0, -1, base | A_BOLD, s->open && s->open[r->group] ? "[-] " : "[+] ");
 		if (t->skipped) {
-			draw_textf(y, x, -1, selected ? base : draw_attr(COL_WARN), "TID %d \"%s\": not stopped: %s",
+			draw_textf(y, x, -1, selected ? base : draw_attr(COL_WARN), _("TID %d \"%s\": not stopped: %s"),
 				   (int)t->tid, t->name, t->skipped);
 			break;
 		}
 		stk_chain(t, chain, sizeof(chain));
 		if (g->n > 1)
-			x += draw_textf(y, x, -1, base | A_BOLD, "%zu threads: ", g->n);
+			x += draw_textf(y, x, -1, base | A_BOLD, P_("%zu thread: ", "%zu threads: ", g->n), g->n);
 		else
 			x += draw_textf(y, x, -1, base | A_BOLD, "TID %d \"%s\": ", (int)t->tid, t->name);
 		size_t behind = 0;
@@ -144,8 +145,10 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 	}
 	case ROW_THREAD: {
 		const struct stk_thread *t = &d->threads[r->a];
-		int x = 4 + draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), "TID %-7d %-16s %c  %-16s wchan %s",
-				       (int)t->tid, t->name, t->state ? t->state : '?', t->syscall,
+		char name[96];
+		int x = 4 + draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), _("TID %-7d %s %c  %-16s wchan %s"),
+				       (int)t->tid, draw_pad(name, sizeof(name), t->name, 16, false),
+				       t->state ? t->state : '?', t->syscall,
 				       t->wchan[0] ? t->wchan : "-");
 		if (t->python_name)
 			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_GOOD) | A_BOLD), "  [%s]", t->python_name);
@@ -155,8 +158,8 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 			x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), _("  idle: %s"), t->idle);
 		if (t->signal) {
 			const char *sn = core_signal_name(t->signal);
-			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), "  received %s",
-					sn ? sn : "a signal");
+			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), _("  received %s"),
+					sn ? sn : _("a signal"));
 		}
 		if (t->behind_cycle)
 			draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
@@ -185,7 +188,7 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		if (r->kind == ROW_INLINE) {
 			const struct sym_inline *in = &sym->inl[r->b];
 			x += draw_textf(y, x, -1, base | A_BOLD, "%s", in->function ? in->function : "??");
-			x += draw_text(y, x, -1, selected ? base : draw_attr(COL_DIM), " (inlined)");
+			x += draw_text(y, x, -1, selected ? base : draw_attr(COL_DIM), _(" (inlined)"));
 			file = in->file;
 			line = in->line;
 		} else {

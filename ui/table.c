@@ -2,6 +2,7 @@
  * search, horizontal scroll and sorting, for every list-like view. */
 #include "table.h"
 #include "draw.h"
+#include "i18n.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
@@ -143,7 +144,7 @@ static void draw_cells(struct table *t, int y, int row, int attr, void *st, tabl
 			continue;
 		buf[0] = '\0';
 		if (row < 0) {
-			snprintf(buf, sizeof(buf), "%s%s", col->title, c == t->sort_col ? (t->sort_desc ? "v" : "^") : "");
+			snprintf(buf, sizeof(buf), "%s%s", col->title[0] ? _(col->title) : "", c == t->sort_col ? (t->sort_desc ? "v" : "^") : "");
 			if (c == t->sort_col)
 				a |= A_BOLD;
 		} else {

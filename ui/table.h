@@ -15,7 +15,7 @@
 #include <stddef.h>
 
 struct table_col {
-	const char *title;
+	const char *title;     /* N_(): translated where drawn */
 	int width;             /* 0: the rest of the line; -1: hidden */
 	bool right;            /* right-aligned (numbers) */
 };

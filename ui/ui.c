@@ -41,7 +41,7 @@ void ui_push(struct ui *ui, const struct screen_ops *ops, void *st)
 	if (depth == MAX_SCREENS) {
 		if (ops->destroy)
 			ops->destroy(st);
-		ui_message(ui, true, "too many screens open: press Esc to go back");
+		ui_message(ui, true, "%s", _("too many screens open: press Esc to go back"));
 		return;
 	}
 	stack[depth].ops = ops;
@@ -113,7 +113,7 @@ void ui_set_delay(struct ui *ui, long tenths)
 	if (tenths > 600)
 		tenths = 600;
 	ui->delay_tenths = tenths;
-	ui_message(ui, false, "refresh every %.1f s", (double)tenths / 10);
+	ui_message(ui, false, _("refresh every %.1f s"), (double)tenths / 10);
 }
 
 /* Restore the terminal from a fatal signal: async-signal-safe writes only. */
@@ -128,13 +128,33 @@ static void fatal_signal(int sig)
 	raise(sig);
 }
 
+/* The function-key bar: each label padded to six columns as in htop when
+ * that fits, else each label followed by one blank as far as the width
+ * goes, else only the entries that fit whole (never half a label). Widths
+ * are display columns, so translated labels line up as English ones do. */
 static void draw_fkeys(const struct screen_ops *ops, int y)
 {
-	int x = 0;
+	int n = 0, base = 0, roomy = 0, cols = draw_cols(), x = 0;
+
 	draw_blank(y, 0, -1, draw_attr(COL_FKEY_LABEL));
+	for (const struct ui_fkey *k = ops->fkeys; k && k->key; k++, n++) {
+		int kw = draw_width(k->key), lw = draw_width(_(k->label));
+		base += kw + lw;
+		roomy += kw + (lw > 6 ? lw : 6);
+	}
+	int spare = cols - base; /* blanks to hand out after labels, one each */
 	for (const struct ui_fkey *k = ops->fkeys; k && k->key; k++) {
-		x += draw_text(y, x, -1, draw_attr(COL_FKEY), k->key);
-		x += draw_textf(y, x, -1, draw_attr(COL_FKEY_LABEL), "%-6s", k->label);
+		const char *label = _(k->label);
+		int kw = draw_width(k->key), lw = draw_width(label), w = kw + lw;
+		if (roomy <= cols)
+			w = kw + (lw > 6 ? lw : 6);
+		else if (spare-- > 0)
+			w++;
+		if (x + kw + lw > cols)
+			break;
+		draw_text(y, x, kw, draw_attr(COL_FKEY), k->key);
+		draw_text(y, x + kw, lw, draw_attr(COL_FKEY_LABEL), label);
+		x += w;
 	}
 }
 
@@ -236,7 +256,7 @@ static void handle_key(struct ui *ui, int ch)
 		break;
 	case KEY_F(1):
 	case '?':
-		screen_help_open(ui, top->ops->help, top->ops->name);
+		screen_help_open(ui, top->ops->help, _(top->ops->name));
 		break;
 	case 's':
 		if (ui_selected_target(ui, &id))
@@ -339,7 +359,7 @@ bool ui_confirm(struct ui *ui, const char *question)
 	int y = draw_rows() - 2;
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	int x = draw_text(y, 0, -1, draw_attr(COL_TITLE), question);
-	draw_text(y, x, -1, draw_attr(COL_TITLE), " [y/N] ");
+	draw_text(y, x, -1, draw_attr(COL_TITLE), _(" [y/N] "));
 	draw_flush();
 	int ch = modal_getch();
 	ui->dirty = true;
@@ -362,7 +382,7 @@ static void open_detail_of(struct ui *ui, pid_t pid)
 static int setup_terminal(void)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "pscope: the interactive view needs a terminal; use 'pscope list' for a snapshot\n");
+		fprintf(stderr, "%s", _("pscope: the interactive view needs a terminal; use 'pscope list' for a snapshot\n"));
 		return -1;
 	}
 	/* A terminal pscope cannot draw on gets a sentence, not a curses abort. */

@@ -2,6 +2,7 @@
  * sockets resolved through /proc/PID/net. */
 #include "pane/pane.h"
 #include "out/escape.h"
+#include "i18n.h"
 #include "util.h"
 #include "proc/fd.h"
 #include "proc/net.h"
@@ -129,7 +130,7 @@ const struct pane_desc pane_desc_fd = {
 	.id = PANE_FD,
 	.name = "fd",
 	.aliases = { "fds" },
-	.title = "FDs",
+	.title = N_("FDs"),
 	.hotkey = '2',
 	.source = "/proc/PID/fd + fdinfo, sockets via sock_diag (NETLINK_SOCK_DIAG; else /proc/PID/net/{unix,udp,udp6,netlink,tcp,tcp6}); needs ptrace-read access",
 	.file = "fd",

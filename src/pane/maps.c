@@ -2,6 +2,7 @@
  * from smaps on demand. */
 #include "pane/pane.h"
 #include "out/escape.h"
+#include "i18n.h"
 #include "util.h"
 #include "proc/maps.h"
 
@@ -113,7 +114,7 @@ out:
 const struct pane_desc pane_desc_maps = {
 	.id = PANE_MAPS,
 	.name = "maps",
-	.title = "Maps",
+	.title = N_("Maps"),
 	.hotkey = '3',
 	.source = "/proc/PID/maps, smaps on demand; needs ptrace-read access",
 	.file = "maps",

@@ -2,6 +2,7 @@
  * minute). */
 #include "pane/pane.h"
 #include "out/escape.h"
+#include "i18n.h"
 #include "util.h"
 #include "proc/rollup.h"
 
@@ -41,7 +42,7 @@ const struct pane_desc pane_desc_mem = {
 	.id = PANE_MEM,
 	.name = "mem",
 	.aliases = { "memory" },
-	.title = "Memory",
+	.title = N_("Memory"),
 	.hotkey = '4',
 	.source = "/proc/PID/smaps_rollup (it takes the mmap lock: the detail screen reads it every 5 s); needs ptrace-read access",
 	.file = "smaps_rollup",

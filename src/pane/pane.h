@@ -38,7 +38,7 @@ struct pane_desc {
 	enum pane_id id;
 	const char *name;              /* "fd": `pscope show --pane fd`, the JSON key */
 	const char *aliases[2];        /* other names --pane takes ("fds") */
-	const char *title;             /* "FDs" on the detail screen's tab bar */
+	const char *title;             /* N_("FDs"): the detail screen's tab bar */
 	int hotkey;                    /* '2' switches to it */
 	const char *source;            /* where the data comes from ("PID": the pid) */
 	const char *file;              /* the /proc/PID file named when access is refused */

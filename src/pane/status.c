@@ -2,6 +2,7 @@
  * seccomp, tracer, cgroup, namespaces, cwd and exe. */
 #include "pane/pane.h"
 #include "out/escape.h"
+#include "i18n.h"
 #include "util.h"
 #include "proc/caps.h"
 #include "proc/info.h"
@@ -214,7 +215,7 @@ static void show_status(struct pane_show *s)
 const struct pane_desc pane_desc_status = {
 	.id = PANE_STATUS,
 	.name = "status",
-	.title = "Status",
+	.title = N_("Status"),
 	.hotkey = '1',
 	.source = "/proc/PID/{stat,status,cgroup,ns/*,oom_score,cwd,exe}; cwd and exe need ptrace-read access",
 	.file = "status",

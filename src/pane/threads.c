@@ -2,6 +2,7 @@
  * call, switches and run-queue delay. */
 #include "pane/pane.h"
 #include "out/escape.h"
+#include "i18n.h"
 #include "util.h"
 #include "proc/task.h"
 
@@ -79,7 +80,7 @@ out:
 const struct pane_desc pane_desc_threads = {
 	.id = PANE_THREADS,
 	.name = "threads",
-	.title = "Threads",
+	.title = N_("Threads"),
 	.hotkey = '5',
 	.source = "/proc/PID/task/TID/{stat,status,syscall,wchan,schedstat}; syscall needs ptrace access",
 	.file = "task",
