@@ -6,7 +6,9 @@
  * its process, so a short-lived one is still counted under its name, and a
  * reused PID gets a new slot. Each process has its own view over the
  * symbolizer's shared modules (libc parsed once), made at its first user
- * sample; names only (the tables show no source lines: no DWARF lookups). */
+ * sample; names only (the tables show no source lines: no DWARF lookups).
+ * A process gone before its first sample was read is named from the
+ * mappings its MMAP2 records reported (the files, by path and inode). */
 #include "sample/agg.h"
 #include "sample/local.h"
 #include "sample/sample.h"
@@ -118,6 +120,79 @@ struct mproc *samp_machine_proc(struct samp_session *s, pid_t pid)
 	return p;
 }
 
+static void maps_clear(struct mproc *p)
+{
+	for (unsigned i = 0; i < p->nmaps; i++)
+		free(p->maps[i].path);
+	free(p->maps);
+	p->maps = NULL;
+	p->nmaps = 0;
+}
+
+/* Keep an executable file mapping of p (sorted by start; one that covers
+ * the same addresses replaces the older). */
+static void maps_add(struct mproc *p, const struct mmap_rec *m)
+{
+	unsigned k = 0;
+	for (unsigned i = 0; i < p->nmaps; i++) {
+		struct mmap_rec *o = &p->maps[i];
+		if (o->start < m->start + m->len && m->start < o->start + o->len)
+			free(o->path);
+		else
+			p->maps[k++] = *o;
+	}
+	p->nmaps = k;
+	if (p->nmaps >= 512)
+		return;
+	struct mmap_rec *nm = realloc(p->maps, (p->nmaps + 1) * sizeof(*nm));
+	if (!nm)
+		return;
+	p->maps = nm;
+	unsigned at = p->nmaps;
+	while (at && p->maps[at - 1].start > m->start) {
+		p->maps[at] = p->maps[at - 1];
+		at--;
+	}
+	p->maps[at] = *m;
+	if (!(p->maps[at].path = strdup(m->path))) {
+		memmove(p->maps + at, p->maps + at + 1, (p->nmaps - at) * sizeof(*p->maps));
+		return;
+	}
+	p->nmaps++;
+}
+
+/* A view of a process that is gone, from its recorded mappings: names
+ * only, no unwinder (its memory is gone; frame pointers still serve). */
+static struct samp_space *recorded_space(const struct mproc *p)
+{
+	struct proc_maps maps = { 0 };
+	size_t cap = 1, len = 0;
+	char *text;
+
+	for (unsigned i = 0; i < p->nmaps; i++)
+		cap += strlen(p->maps[i].path) + 96;
+	if (!p->nmaps || !(text = malloc(cap)))
+		return NULL;
+	for (unsigned i = 0; i < p->nmaps; i++) {
+		const struct mmap_rec *m = &p->maps[i];
+		len += (size_t)snprintf(text + len, cap - len, "%llx-%llx r-xp %08llx %02x:%02x %llu %s\n",
+					(unsigned long long)m->start, (unsigned long long)(m->start + m->len),
+					(unsigned long long)m->pgoff, m->maj, m->min, (unsigned long long)m->ino, m->path);
+	}
+	struct samp_space *sp = calloc(1, sizeof(*sp));
+	if (sp && proc_maps_parse(text, len, false, &maps) == 0) {
+		struct sym_image img = { .maps = &maps };
+		sp->sym = sym_proc_image(&img, 0);
+	}
+	proc_maps_free(&maps);
+	free(text);
+	if (sp && !sp->sym) {
+		free(sp);
+		sp = NULL;
+	}
+	return sp;
+}
+
 struct samp_space *samp_machine_space(struct samp_session *s, struct mproc *p)
 {
 	if (p->sp || p->space_tried)
@@ -126,13 +201,15 @@ struct samp_space *samp_machine_space(struct samp_session *s, struct mproc *p)
 	if (!p->exec_seen && p->parent != HMAP_EMPTY && p->exited)
 		return samp_machine_space(s, &s->procs[p->parent]);
 	p->space_tried = true;
-	if (p->kernel || p->exited)
+	if (p->kernel)
 		return NULL;
 	struct stat sb;
 	char path[32];
 	snprintf(path, sizeof(path), "/proc/%d", (int)p->pid);
-	if (stat(path, &sb) < 0)
-		return NULL;
+	if (p->exited || stat(path, &sb) < 0) {
+		p->recorded = true;
+		return p->sp = recorded_space(p);
+	}
 	p->sp = malloc(sizeof(*p->sp));
 	if (p->sp && samp_space_init(p->sp, p->pid, sb.st_uid, 0, s->regs_mask != 0) < 0) {
 		free(p->sp);
@@ -198,6 +275,7 @@ void samp_machine_record(struct samp_session *s, const struct perf_event_header 
 		c[max - 1] = '\0';
 		strlcpy_ps(m->comm, c, sizeof(m->comm));
 		if (exec) {
+			maps_clear(m);
 			m->exec_seen = true;
 			m->kernel = false;
 			if (m->sp) {
@@ -216,6 +294,7 @@ void samp_machine_record(struct samp_session *s, const struct perf_event_header 
 		uint32_t prot;
 		memcpy(&prot, p + 8 + 8 * 3 + 4 * 2 + 8 * 2, 4);
 		const char *fn = (const char *)p + 8 + 8 * 3 + 4 * 2 + 8 * 2 + 8;
+		size_t fnmax = (size_t)h->size - (8 + 8 + 8 * 3 + 4 * 2 + 8 * 2 + 8);
 		if (!(prot & PROT_EXEC))
 			break;
 		uint32_t i = hmap_get(&s->pids, (uint64_t)f[0]);
@@ -223,6 +302,25 @@ void samp_machine_record(struct samp_session *s, const struct perf_event_header 
 			break;
 		struct mproc *m = &s->procs[i];
 		m->exec_seen = true; /* its own code now, not only its parent's */
+		/* Records of one CPU's ring are read before the next ring's: a
+		 * sample may have come before this mapping was known. A view
+		 * made from the recorded mappings is made again with it. */
+		if (m->sp && m->recorded) {
+			samp_space_fini(m->sp);
+			free(m->sp);
+			m->sp = NULL;
+			m->recorded = false;
+		}
+		if (fn[0] == '/' && strnlen(fn, fnmax) < fnmax && !(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+			struct mmap_rec r = { .path = (char *)fn };
+			memcpy(&r.start, p + 8, 8);
+			memcpy(&r.len, p + 16, 8);
+			memcpy(&r.pgoff, p + 24, 8);
+			memcpy(&r.maj, p + 32, 4);
+			memcpy(&r.min, p + 36, 4);
+			memcpy(&r.ino, p + 40, 8);
+			maps_add(m, &r);
+		}
 		if (m->sp) {
 			sym_proc_stale(m->sp->sym, fn[0] != '/');
 			hmap_clear(&m->sp->pcs);
@@ -272,6 +370,8 @@ int samp_machine_publish(struct samp_session *s, struct samp_snapshot *o)
 			free(m->sp);
 			m->sp = NULL;
 		}
+		if (m->exited)
+			maps_clear(m);
 		q->pid = m->pid;
 		q->start = m->start;
 		memcpy(q->comm, m->comm, sizeof(q->comm));
@@ -288,11 +388,13 @@ int samp_machine_publish(struct samp_session *s, struct samp_snapshot *o)
 
 void samp_machine_close(struct samp_session *s)
 {
-	for (uint32_t i = 0; i < s->nprocs; i++)
+	for (uint32_t i = 0; i < s->nprocs; i++) {
 		if (s->procs[i].sp) {
 			samp_space_fini(s->procs[i].sp);
 			free(s->procs[i].sp);
 		}
+		maps_clear(&s->procs[i]);
+	}
 	free(s->procs);
 	s->procs = NULL;
 	s->nprocs = s->capprocs = 0;

@@ -40,14 +40,25 @@ struct samp_space {
 	unsigned maps_gen;       /* the symbolizer's maps the unwinder has */
 };
 
+/* An executable mapping from an MMAP2 record. */
+struct mmap_rec {
+	uint64_t start, len, pgoff, ino;
+	uint32_t maj, min;
+	char *path;
+};
+
 /* A process of the machine-wide view (machine.c). */
 struct mproc {
 	pid_t pid;
 	unsigned long long start;   /* /proc/PID/stat starttime; 0 unknown */
 	char comm[16];
 	bool exited, kernel, exec_seen, space_tried;
+	bool recorded;              /* sp was made from the recorded mappings */
 	uint32_t parent;            /* slot of the parent, HMAP_EMPTY: none */
 	struct samp_space *sp;      /* made at its first user sample */
+	struct mmap_rec *maps;      /* executable mappings its MMAP2 records
+				     * reported (since its exec), by start */
+	unsigned nmaps;
 	unsigned long long samples, period;
 	unsigned long long ticks0, ticks; /* /proc utime+stime: first sight, last */
 };

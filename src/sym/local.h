@@ -23,6 +23,7 @@ struct sym_msym {
 	uint64_t start, size;
 	const char *name;
 	unsigned rank;               /* at one address: lower is preferred */
+	bool alias;                  /* other symbols start there too */
 };
 
 struct sym_module {

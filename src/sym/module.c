@@ -324,11 +324,34 @@ static void build_syms(struct sym_module *m)
 		};
 	}
 	qsort(m->syms, m->nsyms, sizeof(*m->syms), msym_cmp);
+	for (size_t i = 1; i < m->nsyms; i++)
+		if (m->syms[i].start == m->syms[i - 1].start)
+			m->syms[i].alias = m->syms[i - 1].alias = true;
+}
+
+/* Aliases at one address (__clone3, __GI___clone3; two versions of
+ * __libc_start_main): the name libdwfl prefers, asked once per address. */
+static void settle_alias(struct sym_module *m, struct sym_msym *s)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(m->mod, s->start, &off, &sym, NULL, NULL, NULL);
+	size_t lo = (size_t)(s - m->syms), hi = lo;
+
+	while (lo > 0 && m->syms[lo - 1].start == s->start)
+		lo--;
+	while (hi + 1 < m->nsyms && m->syms[hi + 1].start == s->start)
+		hi++;
+	for (size_t i = lo; i <= hi; i++) {
+		if (name && *name && !off && code_symbol(&sym))
+			m->syms[i].name = name;
+		m->syms[i].alias = false;
+	}
 }
 
 /* The code symbol holding addr: a sized one that covers it, else the
  * nearest unsized one below it; NULL when none does. */
-static const struct sym_msym *find_sym(struct sym_module *m, uint64_t addr)
+static struct sym_msym *find_sym(struct sym_module *m, uint64_t addr)
 {
 	if (!m->syms_built)
 		build_syms(m);
@@ -342,12 +365,16 @@ static const struct sym_msym *find_sym(struct sym_module *m, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
-	const struct sym_msym *near = &m->syms[lo - 1];
+	struct sym_msym *near = &m->syms[lo - 1], *hit = near->size ? NULL : near;
 	/* Sized symbols may nest or overlap: look a little further down. */
 	for (size_t i = lo, k = 0; i-- > 0 && k < 32; k++)
-		if (m->syms[i].size && addr - m->syms[i].start < m->syms[i].size)
-			return &m->syms[i];
-	return near->size ? NULL : near;
+		if (m->syms[i].size && addr - m->syms[i].start < m->syms[i].size) {
+			hit = &m->syms[i];
+			break;
+		}
+	if (hit && hit->alias)
+		settle_alias(m, hit);
+	return hit;
 }
 
 /* Resolve module-relative addr (the call itself: pc - 1 for a return
