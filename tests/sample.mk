@@ -49,3 +49,10 @@ TESTS += tests/e2e/top-threads.sh
 EXTRA_DIST += tests/e2e/top-threads.sh
 BENCHES += tests/bench/dwarf.sh
 EXTRA_DIST += tests/bench/dwarf.sh
+# Every process on every CPU against perf top; libdw against libunwind on
+# the same stack copies (the sampler's unwinder choice).
+BENCHES += tests/bench/machine.sh tests/bench/unwind.sh
+EXTRA_DIST += tests/bench/machine.sh tests/bench/unwind.sh
+noinst_PROGRAMS += tests/bench/unwind-cmp
+tests_bench_unwind_cmp_SOURCES = tests/bench/unwind-cmp.c
+tests_bench_unwind_cmp_LDADD = $(MODEL_LIBS)
