@@ -8,5 +8,5 @@ TESTS += tests/e2e/architecture.sh
 EXTRA_DIST += tests/e2e/architecture.sh
 TESTS += tests/e2e/ui-hangup.sh tests/e2e/ui-reuse.sh
 EXTRA_DIST += tests/e2e/ui-hangup.sh tests/e2e/ui-reuse.sh
-TESTS += tests/e2e/i18n.sh
-EXTRA_DIST += tests/e2e/i18n.sh
+TESTS += tests/e2e/i18n.sh tests/e2e/i18n-batch.sh tests/e2e/potfiles.sh
+EXTRA_DIST += tests/e2e/i18n.sh tests/e2e/i18n-batch.sh tests/e2e/potfiles.sh

@@ -21,7 +21,7 @@ pid_t cmd_parse_pid(const char *prog, const char *arg)
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (errno || *end || end == arg || v <= 0 || v > 4194304) {
-		fprintf(stderr, "pscope %s: invalid PID '%s'\n", prog, esc(arg));
+		fprintf(stderr, _("pscope %s: invalid PID '%s'\n"), prog, esc(arg));
 		return -1;
 	}
 	return (pid_t)v;
@@ -44,7 +44,23 @@ int cmd_bad_value(const char *cmd, const char *fmt, const char *arg)
 
 void cmd_usage(const struct cmd_entry *ce, FILE *f)
 {
-	fprintf(f, _("Usage: pscope %s %s\n"), ce->name, ce->args);
+	/* The synopsis' continuation lines start under its first word, after
+	 * "Usage: " as wide as it is in this language. */
+	const char *usage = _("Usage: "), *a = ce->args;
+	int indent = text_width(usage);
+
+	fprintf(f, "%spscope %s ", usage, ce->name);
+	while (*a) {
+		size_t n = strcspn(a, "\n");
+		fwrite(a, 1, n, f);
+		a += n;
+		if (*a == '\n') {
+			for (a++; *a == ' '; a++)
+				;
+			fprintf(f, "\n%*s", indent, "");
+		}
+	}
+	fputc('\n', f);
 	fputs(_(ce->help), f);
 }
 
@@ -116,7 +132,7 @@ static int parse(const struct cmd_entry *ce, void *st, int argc, char **argv, pi
 		optind++;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "pscope %s: unexpected argument '%s'\n", ce->name, esc(argv[optind]));
+		fprintf(stderr, _("pscope %s: unexpected argument '%s'\n"), ce->name, esc(argv[optind]));
 		return usage_error(ce);
 	}
 	return 0;
@@ -143,7 +159,7 @@ int cmd_run(const struct cmd_entry *ce, int argc, char **argv)
 	errno = 0;
 	/* A full disk or a closed pipe is a failure, said once for every command. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "pscope %s: cannot write the output: %s\n", ce->name, strerror(errno ? errno : EIO));
+		fprintf(stderr, _("pscope %s: cannot write the output: %s\n"), ce->name, strerror(errno ? errno : EIO));
 		rc = 1;
 	}
 	return rc;

@@ -159,7 +159,7 @@ static int report(const struct top_args *a, struct samp_snapshot *snap)
 	    samp_view_compute(snap, SAMP_WIN_ALL, 0, SAMP_SORT_SELF, &v) < 0 ||
 	    !(top = calloc(v.nrows + 1, sizeof(*top))) || !(nprocs = calloc(v.nrows + 1, sizeof(*nprocs))) ||
 	    samp_view_func_procs(snap, SAMP_WIN_ALL, &v, top, nprocs) < 0) {
-		ps_error_set(&e, ENOMEM, "out of memory");
+		ps_error_set(&e, ENOMEM, _("out of memory"));
 		rc = cmd_fail("top", &e);
 		goto out;
 	}
@@ -213,7 +213,7 @@ int top_machine(const struct top_args *a)
 	samp_close(s);
 	top_signals(false);
 	if (!snap) {
-		ps_error_set(&e, ENOMEM, "out of memory");
+		ps_error_set(&e, ENOMEM, _("out of memory"));
 		return cmd_fail("top", &e);
 	}
 	return report(a, snap);

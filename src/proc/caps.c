@@ -1,5 +1,6 @@
 /* Capability names, from linux/capability.h (Linux 6.1). */
 #include "proc/caps.h"
+#include "i18n.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,13 +66,16 @@ size_t proc_caps_str(uint64_t set, char *buf, size_t size)
 		return 0;
 	buf[0] = '\0';
 	if (!set)
-		return (size_t)snprintf(buf, size, "none");
+		return (size_t)snprintf(buf, size, "%s", _("none"));
 	if ((set & all) == all && !(set & ~all))
-		return (size_t)snprintf(buf, size, "all");
+		return (size_t)snprintf(buf, size, "%s", _("all"));
 	/* Mostly full (root minus a few): name what is missing instead. */
 	bool except = !(set & ~all) && __builtin_popcountll(set) > NCAPS / 2;
 	if (except)
-		len = (size_t)snprintf(buf, size, "all except ");
+		len = (size_t)snprintf(buf, size, "%s", _("all except "));
+	if (len >= size)
+		len = size - 1;
+	size_t lead = len;
 	for (int b = 0; b < 64; b++) {
 		char tmp[16];
 		const char *n;
@@ -82,7 +86,7 @@ size_t proc_caps_str(uint64_t set, char *buf, size_t size)
 			snprintf(tmp, sizeof(tmp), "cap_%d", b);
 			n = tmp;
 		}
-		bool first = except ? len == 11 : len == 0;
+		bool first = len == lead;
 		int w = snprintf(buf + len, size - len, "%s%s", first ? "" : ",", n);
 		if (w < 0 || (size_t)w >= size - len) {
 			buf[len] = '\0';

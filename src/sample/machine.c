@@ -88,7 +88,7 @@ int samp_machine_open(struct samp_session *s, struct ps_error *e)
 	DIR *d = opendir("/proc");
 	struct dirent *de;
 	if (!d)
-		return ps_error_set(e, errno, "cannot read /proc: %s", strerror(errno));
+		return ps_error_set(e, errno, _("cannot read /proc: %s"), strerror(errno));
 	while ((de = readdir(d))) {
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
@@ -98,7 +98,7 @@ int samp_machine_open(struct samp_session *s, struct ps_error *e)
 		struct mproc *p = new_slot(s, pid);
 		if (!p) {
 			closedir(d);
-			return ps_error_set(e, ENOMEM, "out of memory");
+			return ps_error_set(e, ENOMEM, _("out of memory"));
 		}
 		if (!from_proc(p))
 			p->exited = true;
