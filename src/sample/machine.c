@@ -29,17 +29,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* /proc/PID/stat of pid: 0 or -errno. */
+/* /proc/PID/stat of pid (one open: this runs for every process born
+ * while sampling): 0 or -errno. */
 static int read_stat(pid_t pid, struct proc_stat *st)
 {
-	char path[32];
-	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char path[32], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	int r = proc_stat_read(fd, st);
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	int err = errno;
 	close(fd);
-	return r;
+	if (n <= 0)
+		return n < 0 ? -err : -ESRCH;
+	buf[n] = '\0';
+	return proc_stat_parse(buf, (size_t)n, st);
 }
 
 static struct mproc *new_slot(struct samp_session *s, pid_t pid)

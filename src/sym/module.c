@@ -131,6 +131,8 @@ struct sym_module *sym_module_get(int fd, const char *path, const char *display,
 	pthread_mutex_init(&m->lock, NULL);
 	m->key = key;
 	key = NULL;
+	m->dev = dev;
+	m->ino = ino;
 	m->path = strdup(display);
 	m->name = strdup(!strncmp(display, "[vdso", 5) ? "[vdso]" : base_name(display));
 	m->dwfl = dwfl_begin(&callbacks);
@@ -170,6 +172,22 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	return NULL;
+}
+
+struct sym_module *sym_module_find(uint64_t dev, uint64_t ino, const char *display)
+{
+	struct sym_module *m;
+
+	if (!ino)
+		return NULL;
+	pthread_mutex_lock(&registry_lock);
+	for (m = registry; m; m = m->next)
+		if (m->ino == ino && m->dev == dev && !strcmp(m->path, display))
+			break;
+	if (m)
+		m->refs++;
+	pthread_mutex_unlock(&registry_lock);
+	return m;
 }
 
 void sym_module_put(struct sym_module *m)

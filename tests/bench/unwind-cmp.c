@@ -260,7 +260,7 @@ int main(int argc, char **argv)
 	uint64_t (*lu)[MAXF] = calloc(nsmps, sizeof(*lu));
 	uint64_t (*ld)[MAXF] = calloc(nsmps, sizeof(*ld));
 	int *nlu = calloc(nsmps, sizeof(int)), *nld = calloc(nsmps, sizeof(int));
-	double lu_us[PASSES], ld_us[PASSES];
+	double lu_us[PASSES], ld_us[PASSES], lu_first = 0, ld_first = 0;
 
 	/* libunwind, as the sampler uses it: one unwinder kept for the process. */
 	uint64_t t0 = cpu_us();
@@ -274,6 +274,8 @@ int main(int argc, char **argv)
 			bool byfp[MAXF], trunc = false;
 			to_user_regs(smps[i].regs, &r);
 			nlu[i] = sym_unwind(uw, &r, smps[i].stack, r.rsp, smps[i].len, true, lu[i], byfp, MAXF, &trunc);
+			if (!p && !i)
+				lu_first = (double)(cpu_us() - t0);
 		}
 		lu_us[p] = (double)(cpu_us() - t) / (double)nsmps;
 	}
@@ -301,6 +303,8 @@ int main(int argc, char **argv)
 			da.n = 0;
 			dwfl_getthread_frames(dwfl, smps[i].tid, dw_frame, &da);
 			nld[i] = da.n;
+			if (!p && !i)
+				ld_first = (double)(cpu_us() - t0);
 			memcpy(ld[i], da.pcs, (size_t)da.n * sizeof(uint64_t));
 		}
 		ld_us[p] = (double)(cpu_us() - t) / (double)nsmps;
@@ -319,12 +323,12 @@ int main(int argc, char **argv)
 		fld += nld[i];
 	}
 	printf("%zu samples of PID %d (%u-byte stack copies), %d passes\n", nsmps, (int)pid, stack, PASSES);
-	printf("libunwind (pscope's unwinder): cold %.1f us/sample, warm %.2f us/sample; %.1f frames/sample, "
-	       "%zu reach the start (%.1f%%)\n",
-	       lu_us[0], warm(lu_us), flu / nsmps, root_lu, 100.0 * root_lu / nsmps);
-	printf("libdw (dwfl_getthread_frames): cold %.1f us/sample, warm %.2f us/sample; %.1f frames/sample, "
-	       "%zu reach the start (%.1f%%)\n",
-	       ld_us[0], warm(ld_us), fld / nsmps, root_ld, 100.0 * root_ld / nsmps);
+	printf("libunwind (pscope's unwinder): set-up and first sample %.0f us, cold %.1f us/sample, warm %.2f us/sample; "
+	       "%.1f frames/sample, %zu reach the start (%.1f%%)\n",
+	       lu_first, lu_us[0], warm(lu_us), flu / nsmps, root_lu, 100.0 * root_lu / nsmps);
+	printf("libdw (dwfl_getthread_frames): set-up and first sample %.0f us, cold %.1f us/sample, warm %.2f us/sample; "
+	       "%.1f frames/sample, %zu reach the start (%.1f%%)\n",
+	       ld_first, ld_us[0], warm(ld_us), fld / nsmps, root_ld, 100.0 * root_ld / nsmps);
 	printf("same frames in both: %zu of %zu (%.1f%%); libunwind deeper in %zu, libdw deeper in %zu\n", same, nsmps,
 	       100.0 * same / nsmps, deeper_lu, deeper_ld);
 	printf("libdw / libunwind per sample: cold %.2f, warm %.2f\n", ld_us[0] / lu_us[0], warm(ld_us) / warm(lu_us));
