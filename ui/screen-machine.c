@@ -55,17 +55,63 @@ struct mach_state {
 	struct hot_rel rel;
 	struct ps_error err;
 	bool have_err;
-	char search[128];
+	struct ui_search search;
 	bool paused;  /* a process's own hot view has the sampler lane */
 };
 
 static bool mach_message(void *ctx, struct ring_msg *msg);
 
+/* What the selection is on, to keep it there when the rows are sorted
+ * again: a process (its slot), a command name, a function id. */
+struct sel_key {
+	unsigned proc, func;
+	char comm[16];
+	bool have_p, have_f;
+};
+
+static void sel_remember(struct mach_state *m, struct sel_key *k)
+{
+	int p = table_selected(&m->ptab), f = table_selected(&m->ftab);
+
+	memset(k, 0, sizeof(*k));
+	if (p >= 0 && (unsigned)p < m->pv.nrows) {
+		k->have_p = true;
+		k->proc = m->pv.rows[p].proc;
+		memcpy(k->comm, m->shown->procs[k->proc].comm, sizeof(k->comm));
+	}
+	if (f >= 0 && (unsigned)f < m->fv.nrows) {
+		k->have_f = true;
+		k->func = m->fv.rows[f].func;
+	}
+}
+
+static void sel_restore(struct mach_state *m, const struct sel_key *k)
+{
+	for (unsigned i = 0; k->have_p && i < m->pv.nrows; i++) {
+		const struct samp_prow *r = &m->pv.rows[i];
+		if (m->by_comm ? !strcmp(m->shown->procs[r->proc].comm, k->comm) : r->proc == k->proc) {
+			table_select(&m->ptab, (int)i);
+			break;
+		}
+	}
+	for (unsigned i = 0; k->have_f && i < m->fv.nrows; i++)
+		if (m->fv.rows[i].func == k->func) {
+			table_select(&m->ftab, (int)i);
+			break;
+		}
+}
+
 static void recompute(struct mach_state *m)
 {
+	struct sel_key k = { 0 };
+
 	if (!m->stale || !m->shown)
 		return;
 	m->stale = false;
+	/* Slots and function ids only grow during a session: the old
+	 * snapshot's are the new one's. */
+	if (m->pv.rows || m->fv.rows)
+		sel_remember(m, &k);
 	samp_pview_free(&m->pv);
 	samp_view_free(&m->fv);
 	free(m->ftop);
@@ -84,6 +130,7 @@ static void recompute(struct mach_state *m)
 	}
 	table_set_count(&m->ptab, (int)m->pv.nrows);
 	table_set_count(&m->ftab, (int)m->fv.nrows);
+	sel_restore(m, &k);
 	if (m->rel.open)
 		hot_rel_refresh(&m->rel, m->shown, m->win, 0);
 }
@@ -317,6 +364,17 @@ static void export_folded(struct ui *ui, struct mach_state *m)
 		   path);
 }
 
+/* '/': the next row whose cells (name, PID, module, process) hold the text. */
+static bool mach_find(void *st, const char *text, int dir, bool again)
+{
+	struct mach_state *m = st;
+	struct table *t = m->funcs ? &m->ftab : &m->ptab;
+
+	if (!m->shown)
+		return false;
+	return table_search_cells(t, t->sel + (again ? dir : 0), dir, text, m, m->funcs ? func_cell : proc_cell);
+}
+
 static void change_freq(struct ui *ui, struct mach_state *m, int dir)
 {
 	int n = (int)(sizeof(freq_steps) / sizeof(freq_steps[0])), cur = samp_ctl_freq(m->ctl), i;
@@ -391,20 +449,9 @@ static bool mach_key(struct ui *ui, void *st, int ch)
 	case 'E':
 		export_folded(ui, m);
 		return true;
-	case '/': case 'n': {
-		struct table *t = m->funcs ? &m->ftab : &m->ptab;
-		char text[sizeof(m->search)] = "";
-		if (ch == '/') {
-			if (!ui_prompt(ui, _("Search: "), text, sizeof(text)))
-				return true;
-			memcpy(m->search, text, sizeof(text));
-		}
-		if (m->search[0] && !table_search_cells(t, t->sel + (ch == 'n'), 1, m->search, m,
-							m->funcs ? func_cell : proc_cell))
-			ui_message(ui, true, _("not found: %s"), m->search);
-		return true;
-	}
 	default:
+		if (ui_search_key(ui, &m->search, ch, mach_find, m))
+			return true;
 		return table_key(m->funcs ? &m->ftab : &m->ptab, ch, NULL, NULL) != TABLE_KEY_NONE;
 	}
 }

@@ -28,15 +28,22 @@ check "status: event, rate, idle, lost, stacks, CPU sampled vs /proc" sh -c "tmu
 [ -n "$pspid" ] && [ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" -ge 2 ]
 ok $? "pscope holds per-CPU perf events while the view is open"
 
+# '/' searches (the prompt holds the last text: erase it first).
+search() {
+	tui_keys /
+	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -N 40 BSpace
+	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "$1" Enter
+	sleep 0.4
+}
 # Find the target by name, whatever the machine's other load.
-tui_keys / ; tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "mw-tui" Enter; sleep 0.4
+search mw-tui
 tui_wait_for "^ +[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$TPID mw-tui" 50
 ok $? "the busy target has its row: share, samples, CPU, PID, name"
 
 tui_keys Tab
 tui_wait_for "^SELF%v? +TOTAL% +SAMPLES +FUNCTION +MODULE +PROCESS" 20
 ok $? "Tab: the function table"
-tui_keys / ; tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "mw-tui-$TPID" Enter; sleep 0.4
+search "mw-tui-$TPID"
 tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +(hot|cold)_work +mw-tui +mw-tui-$TPID" 20
 ok $? "the target's function, its module and process"
 
@@ -47,7 +54,10 @@ tui_wait_for "^ +[0-9.]+ +[0-9]+ +1 mw-tui *$" 20
 ok $? "the target's command row"
 tui_keys c
 tui_wait_for "\[by process\]" 10 >/dev/null
-tui_keys / ; tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "mw-tui" Enter; sleep 0.4
+search mw-tui
+# The selection stays on the process while the rows are sorted again.
+sleep 2.5
+tui_wait_for "^ +[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$TPID mw-tui" 10 >/dev/null
 tui_keys Enter
 tui_wait_for "Hot functions: PID $TPID mw-tui" 20
 ok $? "Enter on the process opens its own hot view"
