@@ -6,6 +6,7 @@
 #include "uipriv.h"
 #include "draw.h"
 #include "hot-rel.h"
+#include "job.h"
 #include "table.h"
 #include "doors.h"
 #include "i18n.h"
@@ -41,8 +42,7 @@ static const struct table_col func_cols[F_NCOLS] = {
 
 struct mach_state {
 	struct ui *ui;
-	unsigned job;
-	bool running;
+	struct ui_job job;
 	struct samp_ctl *ctl;
 	struct samp_snapshot *shown, *pending;
 	bool frozen, funcs, by_comm, stale;
@@ -318,8 +318,8 @@ static void open_process(struct ui *ui, struct mach_state *m)
 		return;
 	/* One sampler at a time: this one stops while the process's own view
 	 * is open and starts again when it closes (mach_tick). */
-	if (m->running)
-		workers_cancel(ui->workers, m->job);
+	if (m->job.running)
+		workers_cancel(ui->workers, m->job.id);
 	m->paused = true;
 	screen_hot_open(ui, &id);
 }
@@ -329,12 +329,11 @@ static void mach_tick(struct ui *ui, void *st)
 	struct mach_state *m = st;
 	struct target_id all = { 0 };
 
-	if (!m->paused || m->running)
+	if (!m->paused || m->job.running)
 		return;
-	workers_forget(ui->workers, m->job);
+	ui_job_leave(ui, &m->job);
 	struct job_handler jh = { mach_message, m };
-	m->job = samp_job_submit(ui->workers, &all, m->ctl, &jh);
-	m->running = m->job != 0;
+	ui_job_started(&m->job, samp_job_submit(ui->workers, &all, m->ctl, &jh), "", _("out of memory"));
 	m->paused = false;
 	ui_message(ui, false, _("sampling every process again"));
 }
@@ -482,7 +481,7 @@ static bool mach_message(void *ctx, struct ring_msg *msg)
 		m->have_err = true;
 		return false;
 	case RING_DONE:
-		m->running = false;
+		m->job.running = false;
 		return false;
 	default:
 		return false;
@@ -493,11 +492,8 @@ static void mach_destroy(void *st)
 {
 	struct mach_state *m = st;
 
-	if (m->ui->workers) {
-		if (m->running)
-			workers_cancel(m->ui->workers, m->job);
-		workers_forget(m->ui->workers, m->job);
-	}
+	/* Esc: stop sampling. The job closes its events on its own thread. */
+	ui_job_leave(m->ui, &m->job);
 	samp_ctl_put(m->ctl);
 	samp_pview_free(&m->pv);
 	samp_view_free(&m->fv);
@@ -545,13 +541,12 @@ void screen_machine_open(struct ui *ui)
 	}
 	samp_ctl_set_mode(m->ctl, SAMP_MODE_NATIVE);
 	struct job_handler jh = { mach_message, m };
-	m->job = samp_job_submit(ui->workers, &all, m->ctl, &jh);
-	if (!m->job) {
+	ui_job_started(&m->job, samp_job_submit(ui->workers, &all, m->ctl, &jh), "", _("out of memory"));
+	if (!m->job.id) {
 		samp_ctl_put(m->ctl);
 		free(m);
 		ui_message(ui, true, _("out of memory"));
 		return;
 	}
-	m->running = true;
 	ui_push(ui, &mach_ops, m);
 }

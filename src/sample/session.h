@@ -108,6 +108,9 @@ struct samp_session {
 	unsigned nbucket_cpu;
 	unsigned since_freq;  /* intervals closed since the last frequency change */
 	bool exited;
+	bool execd;           /* it exec'd: later samples are another program's */
+	uint64_t exec_time;   /* perf time of the exec (0: not known, drop all after execd) */
+	char exec_comm[64];   /* its name after the exec (hostile) */
 
 	/* Machine-wide: processes by slot (a reused PID gets a new slot),
 	 * pid -> current slot; samples of the idle task. */

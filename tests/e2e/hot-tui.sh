@@ -56,6 +56,15 @@ check "status: kernel included or excluded" sh -c "tmux -L $TMUX_S capture-pane 
 [ -n "$pspid" ] && ls -l "/proc/$pspid/fd" 2>/dev/null | grep -q 'perf_event'
 ok $? "pscope holds perf events while the view is open"
 
+# '/' selects the function that holds the text; Right scrolls long names.
+tui_keys /
+tui_keys -l cold_work
+tui_keys Enter
+check "/ cold_work: its row is selected" sh -c "tmux -L $TMUX_S capture-pane -e -p -t $TMUX_S | grep -E \"\$(printf '\\033')\\[[0-9;]*(46|7)m\" | grep -q cold_work"
+tui_keys Right
+check "Right: the function names scroll (hot_work's 8 letters scroll off)" tui_wait_for '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hotloop'
+tui_keys Left
+
 # Callers and callees of hot_work (the first row is selected).
 tui_keys Home Enter
 tui_wait_for 'Callers \(calling it\)'
@@ -112,6 +121,17 @@ for l in lines:
     assert re.match(r"^(.+) (\d+)$", l), repr(l)
 assert any(";loop;hot_work " in l for l in lines)
 ' "$tmp/pscope-$TPID-60s.folded"
+
+# A result longer than the screen wraps instead of being cut.
+long=$tmp/$(printf 'd%.0s' $(seq 1 150))
+mkdir -p "$long"
+tui_keys E
+tui_wait_for 'Export folded stacks to:'
+for _ in $(seq 1 40); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" BSpace; done
+tui_keys -l "$long/x.folded"
+tui_keys Enter
+check "the export result wraps: the whole path shows" tui_wait_for_joined "wrote [0-9]+ samples .* to $long/x\.folded"
+check "that export was written" test -s "$long/x.folded"
 
 tui_keys F1
 tui_wait_for 'Callers and callees|callers and callees'
