@@ -24,18 +24,18 @@
 static const int freq_steps[] = { 49, 99, 199, 499, 999 };
 
 enum { P_SHARE, P_SAMPLES, P_SAMPLED, P_PROC, P_PID, P_COMM, P_NCOLS };
-static const struct table_col proc_cols[P_NCOLS] = {
+static const struct table_col mach_proc_cols[P_NCOLS] = {
 	[P_SHARE] = { "SHARE%", 6, true },   [P_SAMPLES] = { "SAMPLES", 8, true },
 	[P_SAMPLED] = { "SAMPLED", 8, true }, [P_PROC] = { "/PROC", 8, true },
 	[P_PID] = { "PID", 8, true },         [P_COMM] = { "COMMAND", 0, false },
 };
 enum { C_SHARE, C_SAMPLES, C_PROCS, C_COMM, C_NCOLS };
-static const struct table_col comm_cols[C_NCOLS] = {
+static const struct table_col mach_comm_cols[C_NCOLS] = {
 	[C_SHARE] = { "SHARE%", 6, true }, [C_SAMPLES] = { "SAMPLES", 8, true },
 	[C_PROCS] = { "PROCS", 6, true },  [C_COMM] = { "COMMAND", 0, false },
 };
 enum { F_SELF, F_TOTAL, F_SAMPLES, F_NAME, F_MODULE, F_PROC, F_NCOLS };
-static const struct table_col func_cols[F_NCOLS] = {
+static const struct table_col mach_func_cols[F_NCOLS] = {
 	[F_SELF] = { "SELF%", 6, true },    [F_TOTAL] = { "TOTAL%", 6, true }, [F_SAMPLES] = { "SAMPLES", 8, true },
 	[F_NAME] = { "FUNCTION", 36, false }, [F_MODULE] = { "MODULE", 18, false }, [F_PROC] = { "PROCESS", 0, false },
 };
@@ -264,7 +264,7 @@ static void mach_draw(struct ui *ui, void *st, int y0, int rows)
 		return;
 	}
 	if (!m->funcs) {
-		t->cols = m->by_comm ? comm_cols : proc_cols;
+		t->cols = m->by_comm ? mach_comm_cols : mach_proc_cols;
 		t->ncols = m->by_comm ? C_NCOLS : P_NCOLS;
 		t->sort_col = m->sort == SAMP_SORT_SELF ? 0 : m->sort == SAMP_SORT_NAME ? (m->by_comm ? C_COMM : P_COMM)
 							     : (m->by_comm ? -1 : P_PROC);
@@ -531,8 +531,8 @@ void screen_machine_open(struct ui *ui)
 		return;
 	m->ui = ui;
 	m->win = SAMP_WIN_10S;
-	table_init(&m->ptab, proc_cols, P_NCOLS, P_SHARE, true);
-	table_init(&m->ftab, func_cols, F_NCOLS, F_SELF, true);
+	table_init(&m->ptab, mach_proc_cols, P_NCOLS, P_SHARE, true);
+	table_init(&m->ftab, mach_func_cols, F_NCOLS, F_SELF, true);
 	hot_rel_init(&m->rel);
 	m->ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
 	if (!m->ctl) {
