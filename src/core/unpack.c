@@ -225,10 +225,10 @@ static int run_xz(int in, struct sink *s, bool *cut)
 			break;
 		}
 		if (lr != LZMA_OK) {
-			r = damaged(s, "xz", lr == LZMA_FORMAT_ERROR ? "not an xz stream"
-					     : lr == LZMA_MEM_ERROR  ? "out of memory"
-					     : lr == LZMA_DATA_ERROR ? "corrupt data"
-								     : "unsupported options");
+			r = damaged(s, "xz", lr == LZMA_FORMAT_ERROR ? _("not an xz stream")
+					     : lr == LZMA_MEM_ERROR  ? _("out of memory")
+					     : lr == LZMA_DATA_ERROR ? _("corrupt data")
+								     : _("unsupported options"));
 			goto out;
 		}
 	}
