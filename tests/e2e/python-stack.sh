@@ -12,11 +12,14 @@ tmp=$(mktemp -d)
 at_exit "rm -rf $tmp"
 
 start_py() { # start_py PYTHON ARGS...: sets TPID once it printed ready
+	# The background shell opens the output itself: the last target's
+	# "ready" must be gone before, not after, the first look.
+	rm -f "$tmp/out"
 	"$@" >"$tmp/out" 2>&1 &
 	TPID=$!
 	at_exit "kill -9 $TPID 2>/dev/null"
 	for _ in $(seq 1 200); do
-		grep -q ready "$tmp/out" && return 0
+		grep -q ready "$tmp/out" 2>/dev/null && return 0
 		sleep 0.05
 	done
 	sed 's/^/#   /' "$tmp/out"
