@@ -62,6 +62,10 @@ kernel_core() {
 		printf '%s\n' "$old" >"$CP"
 		[ "$(cat "$CP")" = "$old" ] && echo yes >"$tmp/cp-back"
 	)
+	# Never wait on a process the subshell did not end (lock not taken,
+	# core_pattern not writable): no core then, said by check_core.
+	kill -0 "$pid" 2>/dev/null && [ "$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null | cut -c1)" != Z ] &&
+		{ diag "kernel core: PID $pid did not die from SIGQUIT"; kill -9 "$pid"; }
 	wait "$pid" 2>/dev/null
 	mv "$tmp/k/core.$pid" "$2" 2>/dev/null
 }
