@@ -29,19 +29,22 @@ median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (
 timed() { # timed FILE CMD...: user+sys seconds and peak KiB into FILE
 	/usr/bin/time -o "$1" -f '%U %S %M' "${@:2}"
 }
-cpu() { awk '{printf "%.3f", $1 + $2}' "$1"; }
+# time's last line: "Command exited with non-zero status" may come first
+# (perf top ends by timeout's signal).
+cpu() { tail -1 "$1" | awk '{printf "%.3f", $1 + $2}'; }
+rss() { tail -1 "$1" | awk '{print $3}'; }
 verdict() { awk -v v="$1" -v g="$2" 'BEGIN {print (v <= g) ? "MET" : "MISSED"}'; }
 
 : >"$tmp/rows"
 for r in $(seq 1 "$ROUNDS"); do
 	timed "$tmp/t.ps" "$PSCOPE" top --duration "$SECS" --freq "$FREQ" >"$tmp/ps.txt" 2>&1
-	ps_cpu=$(cpu "$tmp/t.ps") ps_rss=$(awk '{print $3}' "$tmp/t.ps")
+	ps_cpu=$(cpu "$tmp/t.ps") ps_rss=$(rss "$tmp/t.ps")
 	ps_samples=$(sed -n 's/^samples \([0-9]*\) .*/\1/p' "$tmp/ps.txt")
 	ps_lost=$(sed -n 's/.*, lost \([0-9]*\),.*/\1/p' "$tmp/ps.txt" | head -1)
 	ps_trunc=$(sed -n 's/.*truncated stacks \([0-9.]*\)%.*/\1/p' "$tmp/ps.txt")
 	# perf top reads keys from stdin: a pipe that stays open, never EOF.
 	timed "$tmp/t.top" sh -c "sleep $((SECS + 5)) | timeout -s INT $SECS perf top -F $FREQ --stdio >'$tmp/top.txt' 2>&1"
-	top_cpu=$(cpu "$tmp/t.top") top_rss=$(awk '{print $3}' "$tmp/t.top")
+	top_cpu=$(cpu "$tmp/t.top") top_rss=$(rss "$tmp/t.top")
 	timed "$tmp/t.rec" perf record -q -a -g -F "$FREQ" -o "$tmp/perf.data" -- sleep "$SECS" >/dev/null 2>&1
 	timed "$tmp/t.rep" perf report -i "$tmp/perf.data" --stdio >"$tmp/rep.txt" 2>/dev/null
 	rec_cpu=$(awk -v a="$(cpu "$tmp/t.rec")" -v b="$(cpu "$tmp/t.rep")" 'BEGIN {printf "%.3f", a + b}')
