@@ -91,6 +91,10 @@ while IFS= read -r line; do
 	ok $rc "lab runs: $line"
 	[ $rc = 0 ] || diag "$(echo "$out" | tail -5)"
 done <"$tmp/run"
+# Step 8's machine-wide view by command name finds the lab's busy program
+# (sampling until 300 samples, so a loaded machine only makes it slower).
+(cd "$tmp" && "$PSCOPE" top --duration 60 --samples 300 --by comm) >"$tmp/by-comm" 2>&1
+check "step 8: hotloop has its row in pscope top --by comm" grep -Eq '^ +[0-9.]+ +[0-9]+ +[0-9]+  hotloop$' "$tmp/by-comm"
 check "the report of step 9 was written" grep -q '^# pscope doors report' "$tmp/lab-doors.md"
 if grep -q '^#define ENABLE_NLS 1' "$top_builddir/config.h" && locale -a 2>/dev/null | grep -qi '^ko_KR\.utf-\?8$'; then
 	check "the report of step 9 in Korean" grep -q '^# pscope 문 보고서' "$tmp/lab-doors.ko.md"
