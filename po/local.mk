@@ -10,3 +10,4 @@ po/locale/%/LC_MESSAGES/$(PACKAGE).mo: $(srcdir)/po/%.po
 CLEANFILES += $(BUILD_MO)
 endif
 EXTRA_DIST += po/local.mk
+EXTRA_DIST += po/potfiles.sh

@@ -2,6 +2,7 @@
  * one process a real, harmless probe of each operation pscope offers. A
  * refused probe is explained by door_refused(), like a refused operation. */
 #include "doors.h"
+#include "i18n.h"
 #include "proc/stat.h"
 #include "proc/status.h"
 #include "target.h"
@@ -189,10 +190,10 @@ static void probe_read_proc(struct door_probe *p, const struct target *t)
 	char what[64], c;
 	int fd;
 
-	snprintf(p->how, sizeof(p->how), "open /proc/%d/fd and read /proc/%d/maps", (int)pid, (int)pid);
+	snprintf(p->how, sizeof(p->how), _("open /proc/%d/fd and read /proc/%d/maps"), (int)pid, (int)pid);
 	fd = openat(t->dirfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(what, sizeof(what), "read /proc/%d/fd", (int)pid);
+		snprintf(what, sizeof(what), _("read /proc/%d/fd"), (int)pid);
 		mark_closed(p, PS_OP_READ_PROC, pid, errno, what);
 		return;
 	}
@@ -202,7 +203,7 @@ static void probe_read_proc(struct door_probe *p, const struct target *t)
 		int err = errno;
 		if (fd >= 0)
 			close(fd);
-		snprintf(what, sizeof(what), "read /proc/%d/maps", (int)pid);
+		snprintf(what, sizeof(what), _("read /proc/%d/maps"), (int)pid);
 		mark_closed(p, PS_OP_READ_PROC, pid, err, what);
 		return;
 	}
@@ -252,15 +253,15 @@ static void probe_read_mem(struct door_probe *p, const struct target *t, bool no
 	ssize_t n;
 
 	if (no_mm) {
-		snprintf(p->how, sizeof(p->how), "none: the process has no user memory");
-		mark_na(p, "no user memory (a kernel thread or a zombie)");
+		snprintf(p->how, sizeof(p->how), _("none: the process has no user memory"));
+		mark_na(p, _("no user memory (a kernel thread or a zombie)"));
 		return;
 	}
 	addr = first_readable(t);
 	if (addr)
-		snprintf(p->how, sizeof(p->how), "process_vm_readv of 1 byte at 0x%lx (its first readable mapping)", addr);
+		snprintf(p->how, sizeof(p->how), _("process_vm_readv of 1 byte at 0x%lx (its first readable mapping)"), addr);
 	else
-		snprintf(p->how, sizeof(p->how), "process_vm_readv of 1 byte (maps unreadable: at 0x10000)");
+		snprintf(p->how, sizeof(p->how), _("process_vm_readv of 1 byte (maps unreadable: at 0x10000)"));
 	rv.iov_base = (void *)(addr ? addr : 0x10000);
 	rv.iov_len = 1;
 	n = process_vm_readv(pid, &lv, 1, &rv, 1, 0);
@@ -269,10 +270,10 @@ static void probe_read_mem(struct door_probe *p, const struct target *t, bool no
 		return;
 	}
 	if (n < 0 && (errno == EFAULT || errno == EIO)) {
-		mark_open(p, "access granted; that address was not readable");
+		mark_open(p, _("access granted; that address was not readable"));
 		return;
 	}
-	snprintf(what, sizeof(what), "read the memory of process %d", (int)pid);
+	snprintf(what, sizeof(what), _("read the memory of process %d"), (int)pid);
 	mark_closed(p, PS_OP_READ_MEM, pid, n < 0 ? errno : EIO, what);
 }
 
@@ -310,12 +311,12 @@ static void probe_attach(struct door_probe *p, const struct target *t, bool no_m
 	char what[64];
 
 	if (no_mm) {
-		snprintf(p->how, sizeof(p->how), "none: the process has no user space");
-		mark_na(p, "no user space to attach to (a kernel thread or a zombie)");
+		snprintf(p->how, sizeof(p->how), _("none: the process has no user space"));
+		mark_na(p, _("no user space to attach to (a kernel thread or a zombie)"));
 		return;
 	}
-	snprintf(p->how, sizeof(p->how), "PTRACE_SEIZE from a thread that exits at once (the exit detaches; the target never stops)");
-	snprintf(what, sizeof(what), "attach to process %d", (int)a.pid);
+	snprintf(p->how, sizeof(p->how), _("PTRACE_SEIZE from a thread that exits at once (the exit detaches; the target never stops)"));
+	snprintf(what, sizeof(what), _("attach to process %d"), (int)a.pid);
 	if (a.pid == getpid()) {
 		mark_closed(p, PS_OP_ATTACH, a.pid, EPERM, what);
 		return;
@@ -323,7 +324,7 @@ static void probe_attach(struct door_probe *p, const struct target *t, bool no_m
 	int r = pthread_create(&th, NULL, seize_thread, &a);
 	if (r) {
 		p->state = DOOR_CLOSED;
-		ps_error_set(&p->err, r, "cannot probe the attach: no thread (%s)", strerror(r));
+		ps_error_set(&p->err, r, _("cannot probe the attach: no thread (%s)"), strerror(r));
 		return;
 	}
 	pthread_join(th, NULL);
@@ -349,11 +350,11 @@ static void probe_sample(struct door_probe *p, const struct target *t, bool no_m
 	int fd;
 
 	if (no_mm) {
-		snprintf(p->how, sizeof(p->how), "none: the process has no user space");
-		mark_na(p, "nothing to sample in user space (a kernel thread or a zombie)");
+		snprintf(p->how, sizeof(p->how), _("none: the process has no user space"));
+		mark_na(p, _("nothing to sample in user space (a kernel thread or a zombie)"));
 		return;
 	}
-	snprintf(p->how, sizeof(p->how), "perf_event_open(cpu-clock, 99 Hz) on PID %d, disabled, closed at once", (int)pid);
+	snprintf(p->how, sizeof(p->how), _("perf_event_open(cpu-clock, 99 Hz) on PID %d, disabled, closed at once"), (int)pid);
 	perf_attr(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
 	a.freq = 1;
 	a.sample_freq = 99;
@@ -361,7 +362,7 @@ static void probe_sample(struct door_probe *p, const struct target *t, bool no_m
 	fd = perf_open(&a, pid);
 	if (fd >= 0) {
 		close(fd);
-		mark_open(p, "user and kernel space");
+		mark_open(p, _("user and kernel space"));
 		return;
 	}
 	if (fd == -EACCES || fd == -EPERM) {
@@ -369,11 +370,11 @@ static void probe_sample(struct door_probe *p, const struct target *t, bool no_m
 		fd = perf_open(&a, pid);
 		if (fd >= 0) {
 			close(fd);
-			mark_open(p, "user space only: kernel frames are refused (kernel.perf_event_paranoid)");
+			mark_open(p, _("user space only: kernel frames are refused (kernel.perf_event_paranoid)"));
 			return;
 		}
 	}
-	snprintf(what, sizeof(what), "sample process %d", (int)pid);
+	snprintf(what, sizeof(what), _("sample process %d"), (int)pid);
 	mark_closed(p, PS_OP_SAMPLE, pid, -fd, what);
 }
 
@@ -390,10 +391,10 @@ static void probe_core(struct door_report *r, const struct target *t, const char
 
 	strlcpy_ps(r->core_dir, dir, sizeof(r->core_dir));
 	r->core_dir_free = statvfs(dir, &vfs) == 0 ? (long long)vfs.f_bavail * (long long)vfs.f_frsize : -1;
-	snprintf(p->how, sizeof(p->how), "the attach and memory probes, and a file created (O_TMPFILE) in %s", dir);
-	snprintf(what, sizeof(what), "write a core of process %d", (int)pid);
+	snprintf(p->how, sizeof(p->how), _("the attach and memory probes, and a file created (O_TMPFILE) in %s"), dir);
+	snprintf(what, sizeof(what), _("write a core of process %d"), (int)pid);
 	if (att->state == DOOR_NA || mem->state == DOOR_NA) {
-		mark_na(p, "no user memory to dump (a kernel thread or a zombie)");
+		mark_na(p, _("no user memory to dump (a kernel thread or a zombie)"));
 		return;
 	}
 	if (att->state == DOOR_CLOSED) {
@@ -415,7 +416,7 @@ static void probe_core(struct door_report *r, const struct target *t, const char
 	}
 	if (err) {
 		p->state = DOOR_CLOSED;
-		door_file_refused(&p->err, dir, err, "create a file in"); /* as pscope core says */
+		door_file_refused(&p->err, dir, err, _("create a file in")); /* as pscope core says */
 		return;
 	}
 	mark_open(p, NULL);
@@ -439,7 +440,7 @@ static void probe_signal(struct door_probe *p, const struct target *t)
 		mark_open(p, NULL);
 		return;
 	}
-	snprintf(what, sizeof(what), "signal process %d", (int)pid);
+	snprintf(what, sizeof(what), _("signal process %d"), (int)pid);
 	mark_closed(p, PS_OP_SIGNAL, pid, errno, what);
 }
 
@@ -462,7 +463,7 @@ int door_report_build(struct door_report *r, pid_t pid, const char *core_dir, st
 		return rc;
 	if (proc_status_read(t.dirfd, &st) < 0) {
 		target_close(&t);
-		return ps_error_set(e, ESRCH, "no process with PID %d", (int)pid);
+		return ps_error_set(e, ESRCH, _("no process with PID %d"), (int)pid);
 	}
 	r->have_target = true;
 	target_facts(&r->target, &t, &st);

@@ -2,6 +2,8 @@
  * `pscope doors` (which escapes them) and the Doors screen (which draws
  * them through draw.c). */
 #include "doors.h"
+#include "i18n.h"
+#include "out/escape.h"
 #include "util.h"
 
 #include <linux/capability.h>
@@ -33,35 +35,35 @@ enum {
 };
 
 const struct door_tool door_tools[] = {
-	{ "pscope list, status pane", "read /proc/PID/stat, /proc/PID/status",
-	  "none: world-readable", NEED_NONE },
-	{ "pscope fd, maps, memory panes", "open /proc/PID/fd, maps, smaps_rollup",
-	  "ptrace read access: same uid and dumpable, or CAP_SYS_PTRACE", NEED_PTRACE_READ },
-	{ "pscope memory reads (lock owners)", "process_vm_readv",
-	  "ptrace attach access: same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope", NEED_PTRACE_ATTACH },
-	{ "pscope stack dump", "ptrace(PTRACE_SEIZE, PTRACE_INTERRUPT, PTRACE_GETREGSET), process_vm_readv",
-	  "ptrace attach access (as above); the target not traced by another tool", NEED_PTRACE_ATTACH },
-	{ "pscope core", "ptrace (as the stack dump), process_vm_readv, open(O_EXCL|O_NOFOLLOW)",
-	  "ptrace attach access, and a writable directory with room for the memory", NEED_PTRACE_ATTACH | NEED_FILE },
-	{ "pscope hot functions", "perf_event_open per thread (cycles, else cpu-clock), mmap of its ring buffer",
-	  "kernel.perf_event_paranoid <= 2 (user space) or <= 1 (kernel frames), or CAP_PERFMON; ptrace read access to the target",
+	{ N_("pscope list, status pane"), "read /proc/PID/stat, /proc/PID/status",
+	  N_("none: world-readable"), NEED_NONE },
+	{ N_("pscope fd, maps, memory panes"), "open /proc/PID/fd, maps, smaps_rollup",
+	  N_("ptrace read access: same uid and dumpable, or CAP_SYS_PTRACE"), NEED_PTRACE_READ },
+	{ N_("pscope memory reads (lock owners)"), "process_vm_readv",
+	  N_("ptrace attach access: same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope"), NEED_PTRACE_ATTACH },
+	{ N_("pscope stack dump"), "ptrace(PTRACE_SEIZE, PTRACE_INTERRUPT, PTRACE_GETREGSET), process_vm_readv",
+	  N_("ptrace attach access (as above); the target not traced by another tool"), NEED_PTRACE_ATTACH },
+	{ N_("pscope core"), "ptrace (as the stack dump), process_vm_readv, open(O_EXCL|O_NOFOLLOW)",
+	  N_("ptrace attach access, and a writable directory with room for the memory"), NEED_PTRACE_ATTACH | NEED_FILE },
+	{ N_("pscope hot functions"), "perf_event_open per thread (cycles, else cpu-clock), mmap of its ring buffer",
+	  N_("kernel.perf_event_paranoid <= 2 (user space) or <= 1 (kernel frames), or CAP_PERFMON; ptrace read access to the target"),
 	  NEED_PERF_TASK | NEED_PTRACE_READ },
-	{ "pscope hot functions, CPython", "process_vm_readv of the interpreter's frames; no perf_event_open, no stop",
-	  "ptrace attach access (the memory read check): same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope; "
-	  "perf_event_paranoid does not matter", NEED_PTRACE_ATTACH },
-	{ "pscope kill", "kill(2) / pidfd_send_signal", "same uid, or CAP_KILL", NEED_KILL },
+	{ N_("pscope hot functions, CPython"), "process_vm_readv of the interpreter's frames; no perf_event_open, no stop",
+	  N_("ptrace attach access (the memory read check): same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope; "
+	  "perf_event_paranoid does not matter"), NEED_PTRACE_ATTACH },
+	{ N_("pscope kill"), "kill(2) / pidfd_send_signal", N_("same uid, or CAP_KILL"), NEED_KILL },
 	{ "py-spy dump / record", "process_vm_readv; ptrace to pause the target (not with --nonblocking)",
-	  "ptrace attach access; Yama ptrace_scope", NEED_PTRACE_ATTACH },
+	  N_("ptrace attach access; Yama ptrace_scope"), NEED_PTRACE_ATTACH },
 	{ "perf record -p PID / perf top -p", "perf_event_open per thread",
-	  "kernel.perf_event_paranoid <= 2 (user space), <= 1 (kernel), or CAP_PERFMON; ptrace read access",
+	  N_("kernel.perf_event_paranoid <= 2 (user space), <= 1 (kernel), or CAP_PERFMON; ptrace read access"),
 	  NEED_PERF_TASK | NEED_PTRACE_READ },
 	{ "perf record -a / perf top", "perf_event_open per CPU",
-	  "kernel.perf_event_paranoid <= 0, or CAP_PERFMON; kernel.kptr_restrict for kernel symbols", NEED_PERF_CPU },
+	  N_("kernel.perf_event_paranoid <= 0, or CAP_PERFMON; kernel.kptr_restrict for kernel symbols"), NEED_PERF_CPU },
 	{ "gdb -p PID, gcore", "ptrace(PTRACE_ATTACH) (stops the target), /proc/PID/mem",
-	  "ptrace attach access; Yama ptrace_scope; the target not traced by another tool", NEED_PTRACE_ATTACH },
-	{ "strace -p PID", "ptrace(PTRACE_SEIZE)", "ptrace attach access; Yama ptrace_scope", NEED_PTRACE_ATTACH },
+	  N_("ptrace attach access; Yama ptrace_scope; the target not traced by another tool"), NEED_PTRACE_ATTACH },
+	{ "strace -p PID", "ptrace(PTRACE_SEIZE)", N_("ptrace attach access; Yama ptrace_scope"), NEED_PTRACE_ATTACH },
 	{ "bpftrace", "bpf(2), perf_event_open (kprobes, uprobes, tracepoints)",
-	  "CAP_BPF and CAP_PERFMON (in practice root); kernel.unprivileged_bpf_disabled does not help", NEED_BPF },
+	  N_("CAP_BPF and CAP_PERFMON (in practice root); kernel.unprivileged_bpf_disabled does not help"), NEED_BPF },
 };
 const size_t door_tools_count = ARRAY_SIZE(door_tools);
 
@@ -90,41 +92,41 @@ const char *door_tool_expect(const struct door_tool *t, const struct door_report
 	const char *limit = NULL;
 
 	if ((t->need & (NEED_PTRACE_READ | NEED_PTRACE_ATTACH)) && other_user && !ptrace_cap)
-		return "closed";
+		return N_("closed");
 	if (t->need & NEED_PTRACE_ATTACH) {
 		if (scope >= 3)
-			return "closed";
+			return N_("closed");
 		if (scope == 2 && !ptrace_cap)
-			return "closed";
+			return N_("closed");
 		if (scope == 1 && !ptrace_cap)
-			limit = "descendants only";
+			limit = N_("descendants only");
 	}
 	if (t->need & (NEED_PERF_TASK | NEED_PERF_KERNEL | NEED_PERF_CPU)) {
 		long p = paranoid(r);
 		if (!perfmon(r)) {
 			if (p >= 3)
-				return "closed";
+				return N_("closed");
 			if ((t->need & NEED_PERF_CPU) && p > 0)
-				return "closed";
+				return N_("closed");
 			if ((t->need & NEED_PERF_KERNEL) && p > 1)
-				return "closed";
+				return N_("closed");
 			if ((t->need & NEED_PERF_TASK) && p == 2)
-				limit = "user space only";
+				limit = N_("user space only");
 		}
 	}
 	if ((t->need & NEED_BPF) && !cap(r, CAP_SYS_ADMIN) && !(cap(r, CAP_BPF) && cap(r, CAP_PERFMON)))
-		return "closed";
+		return N_("closed");
 	if ((t->need & NEED_KILL) && other_user && !cap(r, CAP_KILL))
-		return "closed";
-	return limit ? limit : "open";
+		return N_("closed");
+	return limit ? limit : N_("open");
 }
 
 const char *door_state_word(enum door_state s)
 {
 	switch (s) {
-	case DOOR_OPEN: return "open";
-	case DOOR_CLOSED: return "CLOSED";
-	default: return "n/a";
+	case DOOR_OPEN: return _("open");
+	case DOOR_CLOSED: return _("CLOSED");
+	default: return _("n/a");
 	}
 }
 
@@ -179,7 +181,7 @@ static void line(struct renderer *rd, enum door_line_kind kind, int indent, cons
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (rd->width <= 0 || (int)strlen(buf) <= rd->width || indent >= rd->width - 10) {
+	if (rd->width <= 0 || text_width(buf) <= rd->width || indent >= rd->width - 10) {
 		push(rd, kind, buf);
 		return;
 	}
@@ -187,16 +189,16 @@ static void line(struct renderer *rd, enum door_line_kind kind, int indent, cons
 	while (*p) {
 		int lead = first ? 0 : indent;
 		int room = rd->width - lead;
-		int len = (int)strlen(p), cut;
+		int len = (int)strlen(p), cut = (int)text_fit(p, room);
 
-		if (len <= room) {
-			cut = len;
-		} else {
-			cut = room;
+		/* Measured in columns (Hangul takes two): cut at the last space
+		 * that fits, or inside one long word at a character boundary. */
+		if (cut < len) {
+			int fit = cut;
 			while (cut > 0 && p[cut] != ' ')
 				cut--;
 			if (cut == 0)
-				cut = room; /* one long word: break it */
+				cut = fit ? fit : 1;
 		}
 		snprintf(out, sizeof(out), "%*s%.*s", lead, "", cut, p);
 		push(rd, first ? kind : (kind == DL_HEAD ? DL_TEXT : kind), out);
@@ -223,7 +225,7 @@ static void kv(struct renderer *rd, enum door_line_kind kind, const char *key, c
 		line(rd, DL_TEXT, 6, "      %s", val);
 		return;
 	}
-	line(rd, kind, KEYW, "  %-*s%s", KEYW - 2, key, val);
+	line(rd, kind, KEYW, "  %s%s", pad(key, KEYW - 2), val);
 }
 
 static const char *user_name(uid_t uid, char *buf, size_t size)
@@ -247,20 +249,20 @@ static void caps_text(unsigned long long caps, char *buf, size_t size)
 		have += (caps >> c) & 1;
 	buf[0] = '\0';
 	if (have == 0) {
-		snprintf(buf, size, "none");
+		snprintf(buf, size, "%s", _("none"));
 		return;
 	}
 	if (have == all) {
-		snprintf(buf, size, "all %d", all);
+		snprintf(buf, size, _("all %d"), all);
 		return;
 	}
 	if (have > all / 2) {
-		off = (size_t)snprintf(buf, size, "all but");
+		off = (size_t)snprintf(buf, size, _("all but"));
 		for (int c = 0; c <= DOOR_CAP_LAST && off < size; c++)
 			if (!((caps >> c) & 1))
 				off += (size_t)snprintf(buf + off, size - off, " %s", door_cap_name(c));
 		if (off < size)
-			snprintf(buf + off, size - off, " (%d of %d)", have, all);
+			snprintf(buf + off, size - off, _(" (%d of %d)"), have, all);
 		return;
 	}
 	for (int c = 0; c <= DOOR_CAP_LAST && off < size; c++)
@@ -277,10 +279,10 @@ static void render_sys(struct renderer *rd, const struct door_report *r)
 {
 	const struct door_facts_sys *s = &r->sys;
 
-	line(rd, DL_HEAD, 0, "System");
-	kv(rd, DL_TEXT, "kernel", "%s", s->kernel);
+	line(rd, DL_HEAD, 0, "%s", _("System"));
+	kv(rd, DL_TEXT, _("kernel"), "%s", s->kernel);
 	if (s->k.ptrace_scope < 0)
-		kv(rd, DL_TEXT, "kernel.yama.ptrace_scope", "Yama not present: ptrace is limited by uid, dumpable and capabilities only");
+		kv(rd, DL_TEXT, "kernel.yama.ptrace_scope", _("Yama not present: ptrace is limited by uid, dumpable and capabilities only"));
 	else
 		kv(rd, DL_TEXT, "kernel.yama.ptrace_scope", "%ld: %s", s->k.ptrace_scope,
 		   door_ptrace_scope_meaning(s->k.ptrace_scope));
@@ -288,23 +290,23 @@ static void render_sys(struct renderer *rd, const struct door_report *r)
 	   door_perf_paranoid_meaning(s->k.perf_paranoid, s->debian_kernel));
 	kv(rd, DL_TEXT, "kernel.kptr_restrict", "%ld: %s", s->k.kptr_restrict,
 	   door_kptr_restrict_meaning(s->k.kptr_restrict));
-	kv(rd, DL_TEXT, "kernel.core_pattern", "%s  (the kernel's own dumps; pscope core writes its file itself)",
+	kv(rd, DL_TEXT, "kernel.core_pattern", _("%s  (the kernel's own dumps; pscope core writes its file itself)"),
 	   s->core_pattern);
-	kv(rd, DL_TEXT, "kernel.perf_event_max_sample_rate", "%ld Hz: the highest sampling frequency allowed",
+	kv(rd, DL_TEXT, "kernel.perf_event_max_sample_rate", _("%ld Hz: the highest sampling frequency allowed"),
 	   s->k.perf_max_sample_rate);
 	if (s->perf_mlock_kb >= 0)
-		kv(rd, DL_TEXT, "kernel.perf_event_mlock_kb", "%ld kB: perf ring-buffer memory a user may lock without CAP_IPC_LOCK",
+		kv(rd, DL_TEXT, "kernel.perf_event_mlock_kb", _("%ld kB: perf ring-buffer memory a user may lock without CAP_IPC_LOCK"),
 		   s->perf_mlock_kb);
 	if (s->suid_dumpable >= 0)
 		kv(rd, DL_TEXT, "fs.suid_dumpable", "%ld: %s", s->suid_dumpable,
 		   door_suid_dumpable_meaning(s->suid_dumpable));
 	if (s->pmu == 1)
-		kv(rd, DL_TEXT, "hardware PMU", "yes: perf_event_open(cycles) opened; sampling uses cycles");
+		kv(rd, DL_TEXT, _("hardware PMU"), _("yes: perf_event_open(cycles) opened; sampling uses cycles"));
 	else if (s->pmu == 0)
-		kv(rd, DL_TEXT, "hardware PMU", "no: perf_event_open(cycles) says %s; sampling falls back to the cpu-clock software event",
+		kv(rd, DL_TEXT, _("hardware PMU"), _("no: perf_event_open(cycles) says %s; sampling falls back to the cpu-clock software event"),
 		   strerror(s->pmu_err));
 	else
-		kv(rd, DL_TEXT, "hardware PMU", "cannot tell: perf_event_open(cycles) was refused (%s)", strerror(s->pmu_err));
+		kv(rd, DL_TEXT, _("hardware PMU"), _("cannot tell: perf_event_open(cycles) was refused (%s)"), strerror(s->pmu_err));
 }
 
 static void render_self(struct renderer *rd, const struct door_report *r)
@@ -323,42 +325,42 @@ static void render_self(struct renderer *rd, const struct door_report *r)
 	size_t off = 0;
 
 	line(rd, DL_TEXT, 0, "%s", "");
-	line(rd, DL_HEAD, 0, "pscope itself (PID %d)", (int)s->pid);
+	line(rd, DL_HEAD, 0, _("pscope itself (PID %d)"), (int)s->pid);
 	if (s->uid == s->euid)
-		kv(rd, DL_TEXT, "uid / gid", "%s / %u", user_name(s->uid, u, sizeof(u)), (unsigned)s->gid);
+		kv(rd, DL_TEXT, _("uid / gid"), "%s / %u", user_name(s->uid, u, sizeof(u)), (unsigned)s->gid);
 	else
-		kv(rd, DL_TEXT, "uid / gid", "%s, effective %u / %u", user_name(s->uid, u, sizeof(u)), (unsigned)s->euid,
+		kv(rd, DL_TEXT, _("uid / gid"), _("%s, effective %u / %u"), user_name(s->uid, u, sizeof(u)), (unsigned)s->euid,
 		   (unsigned)s->gid);
 	caps_text(s->cap_eff, caps, sizeof(caps));
-	kv(rd, DL_TEXT, "effective capabilities", "%s", caps);
+	kv(rd, DL_TEXT, _("effective capabilities"), "%s", caps);
 	if (s->cap_prm == s->cap_eff) {
-		kv(rd, DL_TEXT, "permitted capabilities", "the same");
+		kv(rd, DL_TEXT, _("permitted capabilities"), _("the same"));
 	} else {
 		caps_text(s->cap_prm, caps, sizeof(caps));
-		kv(rd, DL_TEXT, "permitted capabilities", "%s", caps);
+		kv(rd, DL_TEXT, _("permitted capabilities"), "%s", caps);
 	}
 	caps[0] = '\0';
 	for (size_t i = 0; i < ARRAY_SIZE(door_caps) && off < sizeof(caps); i++)
 		off += (size_t)snprintf(caps + off, sizeof(caps) - off, "%s%s %s", i ? ", " : "", door_caps[i].name,
-					(s->cap_eff >> door_caps[i].cap) & 1 ? "yes" : "no");
-	kv(rd, DL_TEXT, "door capabilities", "%s", caps);
+					(s->cap_eff >> door_caps[i].cap) & 1 ? _("yes") : _("no"));
+	kv(rd, DL_TEXT, _("door capabilities"), "%s", caps);
 	kv(rd, DL_TEXT, "seccomp", "%d: %s", s->seccomp, door_seccomp_meaning(s->seccomp));
 	kv(rd, DL_TEXT, "NoNewPrivs", "%d%s", s->no_new_privs,
-	   s->no_new_privs == 1 ? ": file capabilities (setcap) of programs we run are ignored" : "");
+	   s->no_new_privs == 1 ? _(": file capabilities (setcap) of programs we run are ignored") : "");
 }
 
 static const char *state_name(char s)
 {
 	switch (s) {
-	case 'R': return "running";
-	case 'S': return "sleeping";
-	case 'D': return "uninterruptible sleep";
-	case 'T': return "stopped";
-	case 't': return "stopped by a tracer";
-	case 'Z': return "zombie";
-	case 'I': return "idle kernel thread";
-	case 'X': return "dead";
-	default: return "unknown";
+	case 'R': return _("running");
+	case 'S': return _("sleeping");
+	case 'D': return _("uninterruptible sleep");
+	case 'T': return _("stopped");
+	case 't': return _("stopped by a tracer");
+	case 'Z': return _("zombie");
+	case 'I': return _("idle kernel thread");
+	case 'X': return _("dead");
+	default: return _("unknown");
 	}
 }
 
@@ -368,25 +370,25 @@ static void render_target(struct renderer *rd, const struct door_report *r)
 	char u[96];
 
 	line(rd, DL_TEXT, 0, "%s", "");
-	line(rd, DL_HEAD, 0, "Target PID %d (%s)", (int)t->pid, t->comm);
+	line(rd, DL_HEAD, 0, _("Target PID %d (%s)"), (int)t->pid, t->comm);
 	if (t->uid == t->euid && t->uid == t->suid)
-		kv(rd, DL_TEXT, "owner", "uid %s, gid %u", user_name(t->uid, u, sizeof(u)), (unsigned)t->gid);
+		kv(rd, DL_TEXT, _("owner"), _("uid %s, gid %u"), user_name(t->uid, u, sizeof(u)), (unsigned)t->gid);
 	else
-		kv(rd, DL_TEXT, "owner", "uid %s, effective %u, saved %u; gid %u", user_name(t->uid, u, sizeof(u)),
+		kv(rd, DL_TEXT, _("owner"), _("uid %s, effective %u, saved %u; gid %u"), user_name(t->uid, u, sizeof(u)),
 		   (unsigned)t->euid, (unsigned)t->suid, (unsigned)t->gid);
 	if (t->dumpable == 1)
-		kv(rd, DL_TEXT, "dumpable", "yes: the files of /proc/%d belong to its uid %u", (int)t->pid, (unsigned)t->euid);
+		kv(rd, DL_TEXT, _("dumpable"), _("yes: the files of /proc/%d belong to its uid %u"), (int)t->pid, (unsigned)t->euid);
 	else if (t->dumpable == 0)
-		kv(rd, DL_TEXT, "dumpable", "no: the files of /proc/%d belong to root though it runs as uid %u (setuid/setgid, or prctl(PR_SET_DUMPABLE, 0))",
+		kv(rd, DL_TEXT, _("dumpable"), _("no: the files of /proc/%d belong to root though it runs as uid %u (setuid/setgid, or prctl(PR_SET_DUMPABLE, 0))"),
 		   (int)t->pid, (unsigned)t->euid);
 	else
-		kv(rd, DL_TEXT, "dumpable", "cannot tell from outside: it runs as root, so the files of /proc/%d are root's either way",
+		kv(rd, DL_TEXT, _("dumpable"), _("cannot tell from outside: it runs as root, so the files of /proc/%d are root's either way"),
 		   (int)t->pid);
 	if (t->tracer_pid > 0)
-		kv(rd, DL_TEXT, "TracerPid", "%d (%s): already traced; no other tracer can attach", (int)t->tracer_pid,
+		kv(rd, DL_TEXT, "TracerPid", _("%d (%s): already traced; no other tracer can attach"), (int)t->tracer_pid,
 		   t->tracer_comm);
 	else
-		kv(rd, DL_TEXT, "TracerPid", "0: not traced");
+		kv(rd, DL_TEXT, "TracerPid", _("0: not traced"));
 	if (t->coredump_filter >= 0) {
 		char bits[256];
 		size_t off = 0;
@@ -394,13 +396,12 @@ static void render_target(struct renderer *rd, const struct door_report *r)
 		for (size_t i = 0; i < ARRAY_SIZE(cdf_bits) && off < sizeof(bits); i++)
 			if (t->coredump_filter & (1L << i))
 				off += (size_t)snprintf(bits + off, sizeof(bits) - off, "%s%s", off ? " " : "", cdf_bits[i]);
-		kv(rd, DL_TEXT, "coredump_filter", "0x%lx: %s", t->coredump_filter, off ? bits : "nothing");
+		kv(rd, DL_TEXT, "coredump_filter", "0x%lx: %s", t->coredump_filter, off ? bits : _("nothing"));
 	} else {
-		kv(rd, DL_TEXT, "coredump_filter", "unreadable (%s)", strerror(t->coredump_filter_err));
+		kv(rd, DL_TEXT, "coredump_filter", _("unreadable (%s)"), strerror(t->coredump_filter_err));
 	}
-	kv(rd, DL_TEXT, "state", "%c (%s), %ld thread%s%s", t->state, state_name(t->state), t->threads,
-	   t->threads == 1 ? "" : "s",
-	   t->no_mm ? "; no user memory (kernel thread or zombie)" : "");
+	kv(rd, DL_TEXT, _("state"), P_("%c (%s), %ld thread%s", "%c (%s), %ld threads%s", t->threads), t->state,
+	   state_name(t->state), t->threads, t->no_mm ? _("; no user memory (kernel thread or zombie)") : "");
 }
 
 static void render_ops(struct renderer *rd, const struct door_report *r)
@@ -412,24 +413,24 @@ static void render_ops(struct renderer *rd, const struct door_report *r)
 	localtime_r(&tt, &tm);
 	strftime(when, sizeof(when), "%H:%M:%S", &tm);
 	line(rd, DL_TEXT, 0, "%s", "");
-	line(rd, DL_HEAD, 0, "Operations on PID %d (probed at %s)", (int)r->target.pid, when);
+	line(rd, DL_HEAD, 0, _("Operations on PID %d (probed at %s)"), (int)r->target.pid, when);
 	for (int op = 0; op < PS_OP_COUNT; op++) {
 		const struct door_probe *p = &r->ops[op];
 		enum door_line_kind k = p->state == DOOR_OPEN ? DL_OPEN : p->state == DOOR_CLOSED ? DL_CLOSED : DL_NA;
 
-		line(rd, k, 36, "  %-26s%-8s%s", ps_op_name(op), door_state_word(p->state), p->note);
-		line(rd, DL_DIM, 10, "      probe: %s", p->how);
+		line(rd, k, 36, "  %s%s%s", pad(ps_op_name(op), 26), pad(door_state_word(p->state), 8), p->note);
+		line(rd, DL_DIM, 10, _("      probe: %s"), p->how);
 		if (p->state == DOOR_OPEN)
 			continue;
-		line(rd, DL_DETAIL, 12, "      why:   %s", p->err.msg);
+		line(rd, DL_DETAIL, 12, _("      why:   %s"), p->err.msg);
 		if (p->err.door != DOOR_NONE)
-			line(rd, DL_DETAIL, 12, "      door:  %s", door_name(p->err.door));
+			line(rd, DL_DETAIL, 12, _("      door:  %s"), door_label(p->err.door));
 		if (p->err.fix[0])
-			line(rd, DL_DETAIL, 12, "      fix:   %s", p->err.fix);
+			line(rd, DL_DETAIL, 12, _("      fix:   %s"), p->err.fix);
 	}
 	if (r->core_dir_free >= 0) {
 		char h[32];
-		line(rd, DL_DIM, 10, "  a core of PID %d would go to %s (%s free)", (int)r->target.pid, r->core_dir,
+		line(rd, DL_DIM, 10, _("  a core of PID %d would go to %s (%s free)"), (int)r->target.pid, r->core_dir,
 		     human_bytes((unsigned long long)r->core_dir_free, h, sizeof(h)));
 	}
 }
@@ -437,15 +438,15 @@ static void render_ops(struct renderer *rd, const struct door_report *r)
 static void render_tools(struct renderer *rd, const struct door_report *r)
 {
 	line(rd, DL_TEXT, 0, "%s", "");
-	line(rd, DL_HEAD, 0, "Tool -> door (expected here from the facts above, for your processes / other users')");
+	line(rd, DL_HEAD, 0, _("Tool -> door (expected here from the facts above, for your processes / other users')"));
 	for (size_t i = 0; i < door_tools_count; i++) {
 		const struct door_tool *t = &door_tools[i];
 		const char *own = door_tool_expect(t, r, false), *oth = door_tool_expect(t, r, true);
 		enum door_line_kind k = strcmp(own, "closed") ? DL_OPEN : DL_CLOSED;
 
-		line(rd, k, 0, "  %-36s yours: %-18s others: %s", t->tool, own, oth);
-		line(rd, DL_DIM, 18, "      syscalls:   %s", t->syscalls);
-		line(rd, DL_DIM, 18, "      permission: %s", t->permission);
+		line(rd, k, 0, _("  %s yours: %s others: %s"), pad(_(t->tool), 36), pad(_(own), 18), _(oth));
+		line(rd, DL_DIM, 18, _("      syscalls:   %s"), t->syscalls);
+		line(rd, DL_DIM, 18, _("      permission: %s"), _(t->permission));
 	}
 }
 
@@ -460,7 +461,7 @@ int door_render(const struct door_report *r, int width, struct door_lines *out)
 		render_ops(&rd, r);
 	} else {
 		line(&rd, DL_TEXT, 0, "%s", "");
-		line(&rd, DL_DIM, 0, "No process chosen: `pscope doors PID` (or p on the Doors screen) probes each operation on one.");
+		line(&rd, DL_DIM, 0, _("No process chosen: `pscope doors PID` (or p on the Doors screen) probes each operation on one."));
 	}
 	render_tools(&rd, r);
 	return rd.err;

@@ -24,12 +24,12 @@
 #endif
 
 static const char *const op_names[PS_OP_COUNT] = {
-	[PS_OP_READ_PROC] = "read /proc",
-	[PS_OP_READ_MEM] = "read memory",
-	[PS_OP_ATTACH] = "attach (ptrace)",
-	[PS_OP_SAMPLE] = "sample (perf_event_open)",
-	[PS_OP_CORE] = "write a core",
-	[PS_OP_SIGNAL] = "send a signal",
+	[PS_OP_READ_PROC] = N_("read /proc"),
+	[PS_OP_READ_MEM] = N_("read memory"),
+	[PS_OP_ATTACH] = N_("attach (ptrace)"),
+	[PS_OP_SAMPLE] = N_("sample (perf_event_open)"),
+	[PS_OP_CORE] = N_("write a core"),
+	[PS_OP_SIGNAL] = N_("send a signal"),
 };
 
 static const char *const cap_names[DOOR_CAP_LAST + 1] = {
@@ -46,7 +46,7 @@ static const char *const cap_names[DOOR_CAP_LAST + 1] = {
 
 const char *ps_op_name(enum ps_op op)
 {
-	return (unsigned)op < PS_OP_COUNT ? op_names[op] : "?";
+	return (unsigned)op < PS_OP_COUNT ? _(op_names[op]) : "?";
 }
 
 const char *door_cap_name(int cap)
@@ -62,59 +62,59 @@ const char *door_cap_name(int cap)
 const char *door_ptrace_scope_meaning(long v)
 {
 	switch (v) {
-	case -1: return "Yama not present: ptrace is limited by uid, dumpable and capabilities only";
-	case 0: return "classic: any process of the same uid may be attached";
-	case 1: return "restricted: only an ancestor (or a process the target named with PR_SET_PTRACER) may attach, unless CAP_SYS_PTRACE";
-	case 2: return "admin-only: only CAP_SYS_PTRACE may attach";
-	case 3: return "no attach: nobody may attach, not even root, until reboot";
-	default: return "unknown value";
+	case -1: return _("Yama not present: ptrace is limited by uid, dumpable and capabilities only");
+	case 0: return _("classic: any process of the same uid may be attached");
+	case 1: return _("restricted: only an ancestor (or a process the target named with PR_SET_PTRACER) may attach, unless CAP_SYS_PTRACE");
+	case 2: return _("admin-only: only CAP_SYS_PTRACE may attach");
+	case 3: return _("no attach: nobody may attach, not even root, until reboot");
+	default: return _("unknown value");
 	}
 }
 
 const char *door_perf_paranoid_meaning(long v, bool debian_kernel)
 {
 	if (v < -1)
-		return "unknown value";
+		return _("unknown value");
 	switch (v) {
-	case -1: return "no restrictions: users may use CPU-wide events, kernel profiling and raw tracepoints";
-	case 0: return "users may profile their processes and CPUs, user and kernel, but not raw tracepoints";
-	case 1: return "users may profile their own processes, user and kernel space; no CPU-wide events without CAP_PERFMON";
-	case 2: return "users may profile their own processes in user space only (no kernel frames, no CPU-wide events) without CAP_PERFMON";
+	case -1: return _("no restrictions: users may use CPU-wide events, kernel profiling and raw tracepoints");
+	case 0: return _("users may profile their processes and CPUs, user and kernel, but not raw tracepoints");
+	case 1: return _("users may profile their own processes, user and kernel space; no CPU-wide events without CAP_PERFMON");
+	case 2: return _("users may profile their own processes in user space only (no kernel frames, no CPU-wide events) without CAP_PERFMON");
 	default:
-		return debian_kernel ? "Debian/Ubuntu kernel: no perf_event_open at all for users without CAP_PERFMON"
-				     : "this kernel treats it as 2 (only Debian/Ubuntu kernels forbid users entirely at 3)";
+		return debian_kernel ? _("Debian/Ubuntu kernel: no perf_event_open at all for users without CAP_PERFMON")
+				     : _("this kernel treats it as 2 (only Debian/Ubuntu kernels forbid users entirely at 3)");
 	}
 }
 
 const char *door_kptr_restrict_meaning(long v)
 {
 	switch (v) {
-	case -1: return "absent";
-	case 0: return "kernel addresses (/proc/kallsyms) shown to everyone allowed to read them";
-	case 1: return "kernel addresses hidden (shown as 0) from users without CAP_SYSLOG";
-	case 2: return "kernel addresses hidden from everyone, root included";
-	default: return "unknown value";
+	case -1: return _("absent");
+	case 0: return _("kernel addresses (/proc/kallsyms) shown to everyone allowed to read them");
+	case 1: return _("kernel addresses hidden (shown as 0) from users without CAP_SYSLOG");
+	case 2: return _("kernel addresses hidden from everyone, root included");
+	default: return _("unknown value");
 	}
 }
 
 const char *door_suid_dumpable_meaning(long v)
 {
 	switch (v) {
-	case -1: return "absent";
-	case 0: return "processes that changed credentials (setuid/setgid) are not dumpable";
-	case 1: return "every process is dumpable (debug: insecure)";
-	case 2: return "setuid processes dump cores readable by root only; /proc/PID stays root's";
-	default: return "unknown value";
+	case -1: return _("absent");
+	case 0: return _("processes that changed credentials (setuid/setgid) are not dumpable");
+	case 1: return _("every process is dumpable (debug: insecure)");
+	case 2: return _("setuid processes dump cores readable by root only; /proc/PID stays root's");
+	default: return _("unknown value");
 	}
 }
 
 const char *door_seccomp_meaning(int mode)
 {
 	switch (mode) {
-	case 0: return "none";
-	case 1: return "strict (read, write, exit only)";
-	case 2: return "filter (a BPF filter decides each syscall)";
-	default: return "unknown";
+	case 0: return _("none");
+	case 1: return _("strict (read, write, exit only)");
+	case 2: return _("filter (a BPF filter decides each syscall)");
+	default: return _("unknown");
 	}
 }
 
@@ -228,24 +228,24 @@ static bool explain_ids(struct ps_error *e, const struct victim *v, int err, con
 	gid_t my_gid = getgid();
 
 	if (st->uid_real != me) {
-		ps_error_set(e, err, "cannot %s: process %d belongs to uid %u and we are uid %u without CAP_SYS_PTRACE",
+		ps_error_set(e, err, _("cannot %s: process %d belongs to uid %u and we are uid %u without CAP_SYS_PTRACE"),
 			     what, (int)v->pid, (unsigned)st->uid_real, (unsigned)me);
-		set_door(e, DOOR_PTRACE_UID, "run pscope as root or as uid %u, or grant it %s", (unsigned)st->uid_real,
+		set_door(e, DOOR_PTRACE_UID, _("run pscope as root or as uid %u, or grant it %s"), (unsigned)st->uid_real,
 			 cap_fix);
 		return true;
 	}
 	if (st->uid_eff != me || st->uid_saved != me) {
-		ps_error_set(e, err, "cannot %s: process %d switched uids (real %u, effective %u, saved %u: a setuid program) and we are uid %u without CAP_SYS_PTRACE",
+		ps_error_set(e, err, _("cannot %s: process %d switched uids (real %u, effective %u, saved %u: a setuid program) and we are uid %u without CAP_SYS_PTRACE"),
 			     what, (int)v->pid, (unsigned)st->uid_real, (unsigned)st->uid_eff,
 			     (unsigned)st->uid_saved, (unsigned)me);
-		set_door(e, DOOR_PTRACE_UID, "run pscope as root, or grant it %s", cap_fix);
+		set_door(e, DOOR_PTRACE_UID, _("run pscope as root, or grant it %s"), cap_fix);
 		return true;
 	}
 	if (st->gid_real != my_gid || st->gid_eff != my_gid || st->gid_saved != my_gid) {
-		ps_error_set(e, err, "cannot %s: process %d runs with gids (real %u, effective %u, saved %u) other than ours (%u) and we lack CAP_SYS_PTRACE",
+		ps_error_set(e, err, _("cannot %s: process %d runs with gids (real %u, effective %u, saved %u) other than ours (%u) and we lack CAP_SYS_PTRACE"),
 			     what, (int)v->pid, (unsigned)st->gid_real, (unsigned)st->gid_eff,
 			     (unsigned)st->gid_saved, (unsigned)my_gid);
-		set_door(e, DOOR_PTRACE_UID, "run pscope as root or with the same gid, or grant it %s", cap_fix);
+		set_door(e, DOOR_PTRACE_UID, _("run pscope as root or with the same gid, or grant it %s"), cap_fix);
 		return true;
 	}
 	return false;
@@ -255,9 +255,9 @@ static bool explain_dumpable(struct ps_error *e, const struct victim *v, int err
 {
 	if (v->dirfd < 0 || door_target_dumpable(v->dirfd, v->st.uid_eff) != 0)
 		return false;
-	ps_error_set(e, err, "cannot %s: process %d is not dumpable (its /proc/%d files are owned by root: a setuid/setgid program, or prctl(PR_SET_DUMPABLE, 0))",
+	ps_error_set(e, err, _("cannot %s: process %d is not dumpable (its /proc/%d files are owned by root: a setuid/setgid program, or prctl(PR_SET_DUMPABLE, 0))"),
 		     what, (int)v->pid, (int)v->pid);
-	set_door(e, DOOR_DUMPABLE, "run pscope as root (CAP_SYS_PTRACE), or let the program call prctl(PR_SET_DUMPABLE, 1)");
+	set_door(e, DOOR_DUMPABLE, _("run pscope as root (CAP_SYS_PTRACE), or let the program call prctl(PR_SET_DUMPABLE, 1)"));
 	return true;
 }
 
@@ -267,9 +267,12 @@ static bool explain_seccomp(struct ps_error *e, int err, const char *what, const
 
 	if (!self_status(&me) || me.seccomp != 2)
 		return false;
-	ps_error_set(e, err, "cannot %s: %s refused (%s) and pscope runs under a seccomp filter (%d filter%s, e.g. a container's) that may forbid it",
-		     what, syscall, strerror(err), me.seccomp_filters, me.seccomp_filters == 1 ? "" : "s");
-	set_door(e, DOOR_SECCOMP, "run pscope outside the sandbox, or allow %s in its seccomp profile (docker: --security-opt seccomp=unconfined)",
+	ps_error_set(e, err,
+		     P_("cannot %s: %s refused (%s) and pscope runs under a seccomp filter (%d filter, e.g. a container's) that may forbid it",
+			"cannot %s: %s refused (%s) and pscope runs under a seccomp filter (%d filters, e.g. a container's) that may forbid it",
+			me.seccomp_filters),
+		     what, syscall, strerror(err), me.seccomp_filters);
+	set_door(e, DOOR_SECCOMP, _("run pscope outside the sandbox, or allow %s in its seccomp profile (docker: --security-opt seccomp=unconfined)"),
 		 syscall);
 	return true;
 }
@@ -283,7 +286,7 @@ static int explain_ptrace(struct ps_error *e, enum ps_op op, const struct victim
 
 	door_sys_read(&sys);
 	if (attach && v->pid == getpid()) {
-		ps_error_set(e, err, "cannot %s: process %d is pscope itself, and ptrace never attaches to its own process",
+		ps_error_set(e, err, _("cannot %s: process %d is pscope itself, and ptrace never attaches to its own process"),
 			     what, (int)v->pid);
 		return -err;
 	}
@@ -292,34 +295,34 @@ static int explain_ptrace(struct ps_error *e, enum ps_op op, const struct victim
 	if (v->have_st && !cap_ptrace && explain_dumpable(e, v, err, what))
 		return -err;
 	if (op != PS_OP_READ_PROC && sys.ptrace_scope >= 1 && (!cap_ptrace || sys.ptrace_scope >= 3)) {
-		ps_error_set(e, err, "cannot %s: kernel.yama.ptrace_scope is %ld (%s)", what, sys.ptrace_scope,
-			     sys.ptrace_scope == 1   ? "only a parent may attach to its descendants"
-			     : sys.ptrace_scope == 2 ? "only CAP_SYS_PTRACE may attach"
-						     : "no attaching at all");
+		ps_error_set(e, err, _("cannot %s: kernel.yama.ptrace_scope is %ld (%s)"), what, sys.ptrace_scope,
+			     sys.ptrace_scope == 1   ? _("only a parent may attach to its descendants")
+			     : sys.ptrace_scope == 2 ? _("only CAP_SYS_PTRACE may attach")
+						     : _("no attaching at all"));
 		if (sys.ptrace_scope >= 3)
-			set_door(e, DOOR_PTRACE_SCOPE, "ptrace_scope 3 cannot be lowered until reboot: set kernel.yama.ptrace_scope=1 at boot (sysctl.d) and reboot");
+			set_door(e, DOOR_PTRACE_SCOPE, _("ptrace_scope 3 cannot be lowered until reboot: set kernel.yama.ptrace_scope=1 at boot (sysctl.d) and reboot"));
 		else
-			set_door(e, DOOR_PTRACE_SCOPE, "sysctl -w kernel.yama.ptrace_scope=0, or run pscope with CAP_SYS_PTRACE (root)");
+			set_door(e, DOOR_PTRACE_SCOPE, _("sysctl -w kernel.yama.ptrace_scope=0, or run pscope with CAP_SYS_PTRACE (root)"));
 		return -err;
 	}
 	if (attach && v->have_st && st->tracer_pid > 0) {
 		char comm[64];
 
 		if (our_thread(st->tracer_pid)) {
-			ps_error_set(e, err, "cannot %s: process %d is already traced by this pscope (a stack dump or core of it is running)",
+			ps_error_set(e, err, _("cannot %s: process %d is already traced by this pscope (a stack dump or core of it is running)"),
 				     what, (int)v->pid);
-			set_door(e, DOOR_PTRACE_TRACED, "wait for the running job to finish, or cancel it");
+			set_door(e, DOOR_PTRACE_TRACED, _("wait for the running job to finish, or cancel it"));
 			return -err;
 		}
 		tracer_comm(st->tracer_pid, comm, sizeof(comm));
-		ps_error_set(e, err, "cannot %s: process %d is already traced by PID %d (%s)", what, (int)v->pid,
+		ps_error_set(e, err, _("cannot %s: process %d is already traced by PID %d (%s)"), what, (int)v->pid,
 			     (int)st->tracer_pid, comm);
-		set_door(e, DOOR_PTRACE_TRACED, "detach the other tracer (quit gdb/strace on PID %d) and try again",
+		set_door(e, DOOR_PTRACE_TRACED, _("detach the other tracer (quit gdb/strace on PID %d) and try again"),
 			 (int)st->tracer_pid);
 		return -err;
 	}
 	if (v->have_st && st->vm_size < 0 && st->state != 'Z') {
-		ps_error_set(e, err, "cannot %s: process %d is a kernel thread: it has no user space to inspect", what,
+		ps_error_set(e, err, _("cannot %s: process %d is a kernel thread: it has no user space to inspect"), what,
 			     (int)v->pid);
 		return -err;
 	}
@@ -328,15 +331,15 @@ static int explain_ptrace(struct ps_error *e, enum ps_op op, const struct victim
 	if (geteuid() == 0 && door_have_cap(CAP_SYS_PTRACE)) {
 		/* Root with CAP_SYS_PTRACE and still refused: no setting of
 		 * ours opens this; say so rather than "run as root". */
-		ps_error_set(e, err, "cannot %s: %s even for root with CAP_SYS_PTRACE: a security module (LSM) or the sandbox pscope runs in protects process %d",
+		ps_error_set(e, err, _("cannot %s: %s even for root with CAP_SYS_PTRACE: a security module (LSM) or the sandbox pscope runs in protects process %d"),
 			     what, strerror(err), (int)v->pid);
-		set_door(e, DOOR_LSM, "nothing pscope can change: check the security policy (AppArmor, SELinux, Landlock, the container or VM sandbox) and its denials in the kernel log (dmesg)");
+		set_door(e, DOOR_LSM, _("nothing pscope can change: check the security policy (AppArmor, SELinux, Landlock, the container or VM sandbox) and its denials in the kernel log (dmesg)"));
 		return -err;
 	}
-	ps_error_set(e, err, "cannot %s: %s (not explained by uid, dumpable, Yama or a tracer: an LSM such as AppArmor or SELinux may refuse it)",
+	ps_error_set(e, err, _("cannot %s: %s (not explained by uid, dumpable, Yama or a tracer: an LSM such as AppArmor or SELinux may refuse it)"),
 		     what, strerror(err));
 	set_door(e, op == PS_OP_READ_PROC ? DOOR_PROC_READ : DOOR_PTRACE_UID,
-		 "run pscope as root, and look for the LSM's denial in the kernel log (dmesg)");
+		 _("run pscope as root, and look for the LSM's denial in the kernel log (dmesg)"));
 	return -err;
 }
 
@@ -348,24 +351,24 @@ static int explain_perf(struct ps_error *e, const struct victim *v, int err, con
 
 	door_sys_read(&sys);
 	if (sys.perf_paranoid >= 3 && !cap && debian_kernel()) {
-		ps_error_set(e, err, "cannot %s: kernel.perf_event_paranoid is %ld (Debian: no perf_event_open for unprivileged users)",
+		ps_error_set(e, err, _("cannot %s: kernel.perf_event_paranoid is %ld (Debian: no perf_event_open for unprivileged users)"),
 			     what, sys.perf_paranoid);
-		set_door(e, DOOR_PERF_PARANOID, "sysctl -w kernel.perf_event_paranoid=2 (user-space sampling of your own processes), or grant CAP_PERFMON, or run as root");
+		set_door(e, DOOR_PERF_PARANOID, _("sysctl -w kernel.perf_event_paranoid=2 (user-space sampling of your own processes), or grant CAP_PERFMON, or run as root"));
 		return -err;
 	}
 	if (v->have_st && !cap_ptrace &&
-	    explain_ids(e, v, err, what, "CAP_SYS_PTRACE (perf_event_open on another user's process needs ptrace read access; CAP_PERFMON alone is not enough)"))
+	    explain_ids(e, v, err, what, _("CAP_SYS_PTRACE (perf_event_open on another user's process needs ptrace read access; CAP_PERFMON alone is not enough)")))
 		return -err;
 	if (v->have_st && !cap_ptrace && explain_dumpable(e, v, err, what))
 		return -err;
 	if (explain_seccomp(e, err, what, "perf_event_open"))
 		return -err;
-	ps_error_set(e, err, "cannot %s: perf_event_open refused (%s), kernel.perf_event_paranoid is %ld", what,
+	ps_error_set(e, err, _("cannot %s: perf_event_open refused (%s), kernel.perf_event_paranoid is %ld"), what,
 		     strerror(err), sys.perf_paranoid);
 	if (sys.perf_paranoid >= 2)
-		set_door(e, DOOR_PERF_PARANOID, "sample user space only, or sysctl -w kernel.perf_event_paranoid=1 (kernel frames too), or grant CAP_PERFMON, or run as root");
+		set_door(e, DOOR_PERF_PARANOID, _("sample user space only, or sysctl -w kernel.perf_event_paranoid=1 (kernel frames too), or grant CAP_PERFMON, or run as root"));
 	else
-		set_door(e, DOOR_PERF_PARANOID, "sysctl -w kernel.perf_event_paranoid=0 (CPU-wide events), or grant CAP_PERFMON, or run as root");
+		set_door(e, DOOR_PERF_PARANOID, _("sysctl -w kernel.perf_event_paranoid=0 (CPU-wide events), or grant CAP_PERFMON, or run as root"));
 	return -err;
 }
 
@@ -377,29 +380,29 @@ int door_percpu_refused(struct ps_error *e, int err, const char *what)
 		err = -err;
 	door_sys_read(&sys);
 	if (err != EPERM && err != EACCES)
-		return ps_error_set(e, err, "cannot %s: %s", what, strerror(err));
+		return ps_error_set(e, err, _("cannot %s: %s"), what, strerror(err));
 	if (explain_seccomp(e, err, what, "perf_event_open"))
 		return -err;
 	ps_error_set(e, err,
-		     "cannot %s: perf events for every task on a CPU need kernel.perf_event_paranoid <= 0 or CAP_PERFMON; it is %ld and pscope lacks CAP_PERFMON",
+		     _("cannot %s: perf events for every task on a CPU need kernel.perf_event_paranoid <= 0 or CAP_PERFMON; it is %ld and pscope lacks CAP_PERFMON"),
 		     what, sys.perf_paranoid);
 	set_door(e, DOOR_PERF_PARANOID,
-		 "sysctl -w kernel.perf_event_paranoid=0, or grant CAP_PERFMON (setcap cap_perfmon+ep on pscope), or run as root");
+		 _("sysctl -w kernel.perf_event_paranoid=0, or grant CAP_PERFMON (setcap cap_perfmon+ep on pscope), or run as root"));
 	return -err;
 }
 
 static int explain_signal(struct ps_error *e, const struct victim *v, int err, const char *what)
 {
 	if (v->have_st && v->st.uid_real != getuid() && v->st.uid_saved != getuid()) {
-		ps_error_set(e, err, "cannot %s: process %d belongs to uid %u and we are uid %u without CAP_KILL", what,
+		ps_error_set(e, err, _("cannot %s: process %d belongs to uid %u and we are uid %u without CAP_KILL"), what,
 			     (int)v->pid, (unsigned)v->st.uid_real, (unsigned)getuid());
-		set_door(e, DOOR_SIGNAL, "run pscope as root or as uid %u (CAP_KILL)", (unsigned)v->st.uid_real);
+		set_door(e, DOOR_SIGNAL, _("run pscope as root or as uid %u (CAP_KILL)"), (unsigned)v->st.uid_real);
 		return -err;
 	}
 	if (explain_seccomp(e, err, what, "kill"))
 		return -err;
-	ps_error_set(e, err, "cannot %s: process %d belongs to another user", what, (int)v->pid);
-	set_door(e, DOOR_SIGNAL, "run pscope as root or as the process owner (CAP_KILL)");
+	ps_error_set(e, err, _("cannot %s: process %d belongs to another user"), what, (int)v->pid);
+	set_door(e, DOOR_SIGNAL, _("run pscope as root or as the process owner (CAP_KILL)"));
 	return -err;
 }
 
@@ -426,7 +429,7 @@ int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const ch
 		v.have_st = proc_status_read(v.dirfd, &v.st) == 0;
 	if (!v.have_st && (err == ESRCH || err == ENOENT || err == EPERM || err == EACCES)) {
 		/* Refused because it is gone (or it went meanwhile). */
-		r = ps_error_set(e, ESRCH, "cannot %s: process %d has exited", what, (int)pid);
+		r = ps_error_set(e, ESRCH, _("cannot %s: process %d has exited"), what, (int)pid);
 	} else if ((err == EPERM || err == EACCES) && op != PS_OP_READ_PROC && op != PS_OP_SIGNAL &&
 		   exiting(&v)) {
 		/* ptrace refuses a process that is exiting (or a zombie) with
@@ -435,13 +438,13 @@ int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const ch
 	} else if (err == ESRCH || err == ENOENT) {
 		if (v.have_st && (v.st.state == 'Z' || v.st.vm_size < 0) && op != PS_OP_SIGNAL &&
 		    op != PS_OP_READ_PROC)
-			r = ps_error_set(e, ESRCH, "cannot %s: process %d has no user memory (%s)", what, (int)pid,
-					 v.st.state == 'Z' ? "a zombie: it exited, its parent has not reaped it"
-							   : "a kernel thread");
+			r = ps_error_set(e, ESRCH, _("cannot %s: process %d has no user memory (%s)"), what, (int)pid,
+					 v.st.state == 'Z' ? _("a zombie: it exited, its parent has not reaped it")
+							   : _("a kernel thread"));
 		else
-			r = ps_error_set(e, err, "cannot %s: %s", what, strerror(err));
+			r = ps_error_set(e, err, _("cannot %s: %s"), what, strerror(err));
 	} else if (err != EPERM && err != EACCES) {
-		r = ps_error_set(e, err, "cannot %s: %s", what, strerror(err));
+		r = ps_error_set(e, err, _("cannot %s: %s"), what, strerror(err));
 	} else {
 		switch (op) {
 		case PS_OP_SAMPLE:
@@ -464,23 +467,23 @@ int door_file_refused(struct ps_error *e, const char *path, int err, const char 
 {
 	if (err < 0)
 		err = -err;
-	ps_error_set(e, err, "cannot %s %s: %s", what, path, strerror(err));
+	ps_error_set(e, err, _("cannot %s %s: %s"), what, path, strerror(err));
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		set_door(e, DOOR_FILESYSTEM, "choose a directory you can write to (-o FILE)");
+		set_door(e, DOOR_FILESYSTEM, _("choose a directory you can write to (-o FILE)"));
 		break;
 	case EROFS:
-		set_door(e, DOOR_FILESYSTEM, "the filesystem is read-only: write elsewhere (-o /tmp/FILE)");
+		set_door(e, DOOR_FILESYSTEM, _("the filesystem is read-only: write elsewhere (-o /tmp/FILE)"));
 		break;
 	case ENOSPC:
 	case EDQUOT:
 	case EFBIG:
-		set_door(e, DOOR_FILESYSTEM, "free some space or write to a larger filesystem (-o FILE); df -h shows what is free");
+		set_door(e, DOOR_FILESYSTEM, _("free some space or write to a larger filesystem (-o FILE); df -h shows what is free"));
 		break;
 	case EEXIST:
 	case ELOOP:
-		set_door(e, DOOR_FILESYSTEM, "the name exists (or is a symlink, never followed): remove it or choose another -o FILE");
+		set_door(e, DOOR_FILESYSTEM, _("the name exists (or is a symlink, never followed): remove it or choose another -o FILE"));
 		break;
 	default:
 		break;
@@ -492,19 +495,20 @@ int door_perf_mmap_refused(struct ps_error *e, int err, size_t bytes)
 {
 	long mlock_kb = -1, cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct rlimit rl;
-	char lim[48] = "unlimited";
+	char lim[48];
 
 	if (err < 0)
 		err = -err;
+	snprintf(lim, sizeof(lim), "%s", _("unlimited"));
 	if (err != EPERM)
-		return ps_error_set(e, err, "cannot map a perf ring buffer of %zu kB: %s", bytes >> 10, strerror(err));
+		return ps_error_set(e, err, _("cannot map a perf ring buffer of %zu kB: %s"), bytes >> 10, strerror(err));
 	if (read_long_file("/proc/sys/kernel/perf_event_mlock_kb", &mlock_kb) < 0)
 		mlock_kb = -1;
 	if (getrlimit(RLIMIT_MEMLOCK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-		snprintf(lim, sizeof(lim), "%llu kB", (unsigned long long)rl.rlim_cur >> 10);
-	ps_error_set(e, err, "cannot map a perf ring buffer of %zu kB: the perf buffers of this user would pass kernel.perf_event_mlock_kb (%ld kB x %ld CPUs) and the locked-memory limit (ulimit -l: %s), without CAP_IPC_LOCK",
+		snprintf(lim, sizeof(lim), _("%llu kB"), (unsigned long long)rl.rlim_cur >> 10);
+	ps_error_set(e, err, _("cannot map a perf ring buffer of %zu kB: the perf buffers of this user would pass kernel.perf_event_mlock_kb (%ld kB x %ld CPUs) and the locked-memory limit (ulimit -l: %s), without CAP_IPC_LOCK"),
 		     bytes >> 10, mlock_kb, cpus, lim);
-	set_door(e, DOOR_PERF_MLOCK, "sample fewer threads or with smaller buffers, or sysctl -w kernel.perf_event_mlock_kb=%ld, or raise ulimit -l, or grant CAP_IPC_LOCK (root)",
+	set_door(e, DOOR_PERF_MLOCK, _("sample fewer threads or with smaller buffers, or sysctl -w kernel.perf_event_mlock_kb=%ld, or raise ulimit -l, or grant CAP_IPC_LOCK (root)"),
 		 mlock_kb > 0 ? mlock_kb * 4 : 2048);
 	return -err;
 }

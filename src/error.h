@@ -23,8 +23,11 @@ enum ps_door {
 	DOOR_COUNT
 };
 
-/* The door's name as the user reads it ("kernel.yama.ptrace_scope"). */
+/* The door's name ("kernel.yama.ptrace_scope"), English: JSON and other
+ * output that programs read. */
 const char *door_name(enum ps_door d);
+/* The same name translated, for people (text output, screens). */
+const char *door_label(enum ps_door d);
 
 struct ps_error {
 	int code;              /* positive errno, 0 when no error */

@@ -1,6 +1,7 @@
 /* Freeze: SEIZE + INTERRUPT every thread, wait with a deadline, read the
  * registers, let go. See freeze.h and DESIGN.md ("Stack dump"). */
 #include "freeze.h"
+#include "i18n.h"
 #include "doors.h"
 #include "proc/stat.h"
 #include "util.h"
@@ -129,7 +130,7 @@ static bool took_status(struct frozen_thread *th, int status)
 {
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		th->seized = false;
-		th->skipped = "exited during the snapshot";
+		th->skipped = _("exited during the snapshot");
 		return true;
 	}
 	if (!WIFSTOPPED(status))
@@ -162,7 +163,7 @@ static void read_regs(struct frozen_thread *th, bool core)
 	struct iovec iov = { &th->regs, sizeof(th->regs) };
 
 	if (ptrace(PTRACE_GETREGSET, th->tid, (void *)NT_PRSTATUS, &iov) < 0) {
-		th->skipped = "registers unreadable";
+		th->skipped = _("registers unreadable");
 		return;
 	}
 	fill_syscall(th);
@@ -220,7 +221,7 @@ static void wait_stops(struct freeze *fz, size_t from, const struct freeze_opts 
 				done = took_status(th, status);
 			else if (r < 0 && errno == ECHILD) {
 				th->seized = false;
-				th->skipped = "exited during the snapshot";
+				th->skipped = _("exited during the snapshot");
 				done = true;
 			}
 			if (!done) {
@@ -241,8 +242,8 @@ static void wait_stops(struct freeze *fz, size_t from, const struct freeze_opts 
 	}
 	for (size_t k = 0; k < np; k++) {
 		struct frozen_thread *th = &fz->threads[pend[k]];
-		th->skipped = th->state == 'D' ? "did not stop before the deadline (D state: uninterruptible sleep)"
-					       : "did not stop before the deadline";
+		th->skipped = th->state == 'D' ? _("did not stop before the deadline (D state: uninterruptible sleep)")
+					       : _("did not stop before the deadline");
 	}
 	free(pend);
 }
@@ -287,13 +288,13 @@ static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_er
 		r = scan(fz);
 		if (r < 0) {
 			if (r == -ENOENT || r == -ESRCH)
-				return door_refused(e, PS_OP_ATTACH, pid, ESRCH, "stop the threads");
-			return ps_error_set(e, -r, "cannot list the threads of process %d: %s", (int)pid, strerror(-r));
+				return door_refused(e, PS_OP_ATTACH, pid, ESRCH, _("stop the threads"));
+			return ps_error_set(e, -r, _("cannot list the threads of process %d: %s"), (int)pid, strerror(-r));
 		}
 		if (r == 0)
 			break;
 		if (fz->rounds > MAX_ROUNDS)
-			return ps_error_set(e, EAGAIN, "process %d keeps creating threads faster than they can be stopped (%zu so far)",
+			return ps_error_set(e, EAGAIN, _("process %d keeps creating threads faster than they can be stopped (%zu so far)"),
 					    (int)pid, fz->n);
 		/* Seize all first (it does not stop anything), then interrupt
 		 * all: the pause starts at the first interrupt. */
@@ -307,8 +308,8 @@ static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_er
 			if (err == ESRCH && th->tid != pid)
 				continue; /* exited meanwhile: dropped below */
 			char what[64];
-			snprintf(what, sizeof(what), "attach to thread %d", (int)th->tid);
-			return door_refused(e, PS_OP_ATTACH, pid, err, th->tid == pid ? "attach" : what);
+			snprintf(what, sizeof(what), _("attach to thread %d"), (int)th->tid);
+			return door_refused(e, PS_OP_ATTACH, pid, err, th->tid == pid ? _("attach") : what);
 		}
 		realtime(true);
 		for (size_t i = from; i < fz->n; i++) {
@@ -318,11 +319,11 @@ static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_er
 			if (!fz->t_first_interrupt_ns)
 				fz->t_first_interrupt_ns = now_ns();
 			if (ptrace(PTRACE_INTERRUPT, th->tid, NULL, NULL) < 0)
-				th->skipped = "exited during the snapshot";
+				th->skipped = _("exited during the snapshot");
 		}
 		wait_stops(fz, from, o);
 		if (cancelled(o))
-			return ps_error_set(e, ECANCELED, "cancelled");
+			return ps_error_set(e, ECANCELED, _("cancelled"));
 		for (size_t i = from; i < fz->n;) {
 			if (!fz->threads[i].seized && !fz->threads[i].stopped)
 				drop(fz, i);
@@ -331,7 +332,7 @@ static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_er
 		}
 	}
 	if (!find(fz, pid) && fz->n == 0)
-		return door_refused(e, PS_OP_ATTACH, pid, ESRCH, "stop the threads");
+		return door_refused(e, PS_OP_ATTACH, pid, ESRCH, _("stop the threads"));
 	return 0;
 }
 
@@ -402,7 +403,7 @@ int freeze_stop(struct freeze *fz, struct target *t, const struct freeze_opts *o
 		return r;
 	tr = calloc(1, sizeof(*tr));
 	if (!tr)
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	tr->opts = o ? *o : none;
 	tr->fz = fz;
 	tr->phase = PH_STOPPING;
@@ -413,7 +414,7 @@ int freeze_stop(struct freeze *fz, struct target *t, const struct freeze_opts *o
 		pthread_cond_destroy(&tr->cond);
 		pthread_mutex_destroy(&tr->lock);
 		free(tr);
-		return ps_error_set(e, r, "cannot start the tracer thread: %s", strerror(r));
+		return ps_error_set(e, r, _("cannot start the tracer thread: %s"), strerror(r));
 	}
 	fz->tracer = tr;
 	pthread_mutex_lock(&tr->lock);

@@ -115,7 +115,7 @@ int main(int argc, char **argv)
 			errno = 0;
 			uo.delay_tenths = strtol(optarg, &end, 10);
 			if (errno || *end || uo.delay_tenths < 1 || uo.delay_tenths > 600) {
-				fprintf(stderr, "pscope: invalid delay '%s' (tenths of a second, 1..600)\n", esc(optarg));
+				fprintf(stderr, _("pscope: invalid delay '%s' (tenths of a second, 1..600)\n"), esc(optarg));
 				return 2;
 			}
 			break;
@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 			errno = 0;
 			uo.pid = (int)strtol(optarg, &end, 10);
 			if (errno || *end || uo.pid <= 0) {
-				fprintf(stderr, "pscope: invalid PID '%s'\nTry 'pscope --help' for more information.\n",
+				fprintf(stderr, _("pscope: invalid PID '%s'\nTry 'pscope --help' for more information.\n"),
 					esc(optarg));
 				return 2;
 			}
@@ -169,7 +169,7 @@ int main(int argc, char **argv)
 			printf("pscope %s\n", PACKAGE_VERSION);
 			return 0;
 		default:
-			fprintf(stderr, "Try 'pscope --help' for more information.\n");
+			fprintf(stderr, _("Try 'pscope --help' for more information.\n"));
 			return 2;
 		}
 	}
@@ -177,7 +177,7 @@ int main(int argc, char **argv)
 	if (uo.core && optind < argc)
 		uo.core_exe = argv[optind++];
 	if (optind < argc) {
-		fprintf(stderr, "pscope: unexpected argument '%s'\nTry 'pscope --help' for more information.\n",
+		fprintf(stderr, _("pscope: unexpected argument '%s'\nTry 'pscope --help' for more information.\n"),
 			esc(argv[optind]));
 		return 2;
 	}

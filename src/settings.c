@@ -1,4 +1,5 @@
 #include "settings.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <errno.h>
@@ -65,7 +66,7 @@ static int parse_line(struct pscope_config *c, const char *key, char *v, char *w
 
 	if (!strcmp(key, "config_version")) {
 		if (strcmp(v, "1")) {
-			snprintf(why, wsize, "unsupported config_version '%.20s'", v);
+			snprintf(why, wsize, _("unsupported config_version '%.20s'"), v);
 			return -EINVAL;
 		}
 	} else if (!strcmp(key, "columns")) {
@@ -74,24 +75,24 @@ static int parse_line(struct pscope_config *c, const char *key, char *v, char *w
 		for (w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
 			int k = proc_sort_parse(w);
 			if (k < 0 || (seen & (1u << k))) {
-				snprintf(why, wsize, k < 0 ? "unknown column '%.40s'" : "column '%.40s' twice", w);
+				snprintf(why, wsize, k < 0 ? _("unknown column '%.40s'") : _("column '%.40s' twice"), w);
 				return -EINVAL;
 			}
 			seen |= 1u << k;
 			c->columns[c->ncolumns++] = k;
 		}
 		if (!c->ncolumns) {
-			snprintf(why, wsize, "no columns");
+			snprintf(why, wsize, _("no columns"));
 			return -EINVAL;
 		}
 	} else if (!strcmp(key, "sort_key")) {
 		if ((c->sort_key = proc_sort_parse(v)) < 0) {
-			snprintf(why, wsize, "unknown sort key '%.40s'", v);
+			snprintf(why, wsize, _("unknown sort key '%.40s'"), v);
 			return -EINVAL;
 		}
 	} else if (!strcmp(key, "sort_direction")) {
 		if (strcmp(v, "asc") && strcmp(v, "desc")) {
-			snprintf(why, wsize, "sort_direction is asc or desc, not '%.40s'", v);
+			snprintf(why, wsize, _("sort_direction is asc or desc, not '%.40s'"), v);
 			return -EINVAL;
 		}
 		c->sort_desc = !strcmp(v, "desc");
@@ -99,7 +100,7 @@ static int parse_line(struct pscope_config *c, const char *key, char *v, char *w
 		   !strcmp(key, "hide_userland_threads")) {
 		bool *b = key[0] == 't' ? &c->tree : key[5] == 'k' ? &c->hide_kthreads : &c->hide_uthreads;
 		if (parse_bool(v, b) < 0) {
-			snprintf(why, wsize, "%s is 0 or 1, not '%.40s'", key, v);
+			snprintf(why, wsize, _("%s is 0 or 1, not '%.40s'"), key, v);
 			return -EINVAL;
 		}
 	} else if (!strcmp(key, "delay")) {
@@ -107,7 +108,7 @@ static int parse_line(struct pscope_config *c, const char *key, char *v, char *w
 		errno = 0;
 		long d = strtol(v, &end, 10);
 		if (errno || *end || end == v || d < 1 || d > 600) {
-			snprintf(why, wsize, "delay is 1..600 tenths of a second, not '%.40s'", v);
+			snprintf(why, wsize, _("delay is 1..600 tenths of a second, not '%.40s'"), v);
 			return -EINVAL;
 		}
 		c->delay_tenths = (int)d;
@@ -116,7 +117,7 @@ static int parse_line(struct pscope_config *c, const char *key, char *v, char *w
 		for (w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
 			int m = find_name(meter_names, CFG_M_COUNT, w);
 			if (m < 0) {
-				snprintf(why, wsize, "unknown meter '%.40s'", w);
+				snprintf(why, wsize, _("unknown meter '%.40s'"), w);
 				return -EINVAL;
 			}
 			c->meters |= 1u << m;
@@ -124,7 +125,7 @@ static int parse_line(struct pscope_config *c, const char *key, char *v, char *w
 	} else if (!strcmp(key, "color_scheme")) {
 		size_t n = strlen(v);
 		if (!n || n >= sizeof(c->theme) || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-_") != n) {
-			snprintf(why, wsize, "bad color_scheme name '%.40s'", v);
+			snprintf(why, wsize, _("bad color_scheme name '%.40s'"), v);
 			return -EINVAL;
 		}
 		memcpy(c->theme, v, n + 1);
@@ -134,18 +135,18 @@ static int parse_line(struct pscope_config *c, const char *key, char *v, char *w
 		for (w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
 			int p = find_name(pane_names, CFG_NPANES, w);
 			if (p < 0 || (seen & (1u << p))) {
-				snprintf(why, wsize, p < 0 ? "unknown pane '%.40s'" : "pane '%.40s' twice", w);
+				snprintf(why, wsize, p < 0 ? _("unknown pane '%.40s'") : _("pane '%.40s' twice"), w);
 				return -EINVAL;
 			}
 			seen |= 1u << p;
 			c->pane_order[n++] = p;
 		}
 		if (n != CFG_NPANES) {
-			snprintf(why, wsize, "pane_order names %d of the %d panes", n, CFG_NPANES);
+			snprintf(why, wsize, _("pane_order names %d of the %d panes"), n, CFG_NPANES);
 			return -EINVAL;
 		}
 	} else {
-		snprintf(why, wsize, "unknown setting '%.40s'", key);
+		snprintf(why, wsize, _("unknown setting '%.40s'"), key);
 		return -EINVAL;
 	}
 	return 0;
@@ -158,7 +159,7 @@ int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_er
 
 	cfg_defaults(c);
 	if (memchr(buf, '\0', len))
-		return ps_error_set(e, EINVAL, "pscoperc is not a text file (it holds a NUL byte)");
+		return ps_error_set(e, EINVAL, _("pscoperc is not a text file (it holds a NUL byte)"));
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eol = nl ? nl : end;
 		char line[1024], why[160];
@@ -167,7 +168,7 @@ int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_er
 		lineno++;
 		if (n >= sizeof(line)) {
 			cfg_defaults(c);
-			return ps_error_set(e, EINVAL, "pscoperc line %d: too long", lineno);
+			return ps_error_set(e, EINVAL, _("pscoperc line %d: too long"), lineno);
 		}
 		memcpy(line, p, n);
 		line[n] = '\0';
@@ -180,7 +181,7 @@ int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_er
 		char *eq = strchr(s, '=');
 		if (!eq) {
 			cfg_defaults(c);
-			return ps_error_set(e, EINVAL, "pscoperc line %d: no '=' (expected key=value)", lineno);
+			return ps_error_set(e, EINVAL, _("pscoperc line %d: no '=' (expected key=value)"), lineno);
 		}
 		char *k = s, *kend = eq;
 		while (kend > k && (kend[-1] == ' ' || kend[-1] == '\t'))
@@ -190,7 +191,7 @@ int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_er
 		v += strspn(v, " \t");
 		if (parse_line(c, k, v, why, sizeof(why)) < 0) {
 			cfg_defaults(c);
-			return ps_error_set(e, EINVAL, "pscoperc line %d: %s", lineno, why);
+			return ps_error_set(e, EINVAL, _("pscoperc line %d: %s"), lineno, why);
 		}
 	}
 	return 0;
@@ -252,7 +253,7 @@ int cfg_load(const char *path, struct pscope_config *c, struct ps_error *e)
 	}
 	if (n < 0) {
 		free(buf);
-		return ps_error_set(e, (int)-n, "cannot read %s: %s", path, strerror((int)-n));
+		return ps_error_set(e, (int)-n, _("cannot read %s: %s"), path, strerror((int)-n));
 	}
 	int rc = cfg_parse(buf, (size_t)n, c, e);
 	free(buf);
@@ -283,13 +284,13 @@ int cfg_save(const char *path, const struct pscope_config *c, struct ps_error *e
 	int fd, err;
 
 	if (len >= sizeof(text))
-		return ps_error_set(e, E2BIG, "settings too long to write");
+		return ps_error_set(e, E2BIG, _("settings too long to write"));
 	if ((err = make_parents(path)) < 0)
-		return ps_error_set(e, -err, "cannot create the directory of %s: %s", path, strerror(-err));
+		return ps_error_set(e, -err, _("cannot create the directory of %s: %s"), path, strerror(-err));
 	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
 	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return ps_error_set(e, errno, "cannot write %s: %s", tmp, strerror(errno));
+		return ps_error_set(e, errno, _("cannot write %s: %s"), tmp, strerror(errno));
 	ssize_t w = write(fd, text, len);
 	err = w == (ssize_t)len ? 0 : w < 0 ? errno : ENOSPC;
 	if (!err && fsync(fd) < 0)
@@ -300,7 +301,7 @@ int cfg_save(const char *path, const struct pscope_config *c, struct ps_error *e
 		err = errno;
 	if (err) {
 		unlink(tmp);
-		return ps_error_set(e, err, "cannot write %s: %s", path, strerror(err));
+		return ps_error_set(e, err, _("cannot write %s: %s"), path, strerror(err));
 	}
 	return 0;
 }

@@ -16,7 +16,7 @@ static int stat_of(pid_t pid, int dirfd, struct proc_stat *st, struct ps_error *
 {
 	int r = proc_stat_read(dirfd, st);
 	if (r < 0)
-		return ps_error_set(e, ESRCH, "process %d has exited", (int)pid);
+		return ps_error_set(e, ESRCH, _("process %d has exited"), (int)pid);
 	return 0;
 }
 
@@ -27,7 +27,7 @@ int target_id_of(pid_t pid, struct target_id *out, struct ps_error *e)
 	int r;
 
 	if (fd < 0)
-		return ps_error_set(e, ESRCH, "no process with PID %d", (int)pid);
+		return ps_error_set(e, ESRCH, _("no process with PID %d"), (int)pid);
 	r = stat_of(pid, fd, &st, e);
 	close(fd);
 	if (r < 0)
@@ -59,13 +59,13 @@ int target_open(struct target *t, pid_t pid, const struct target_id *want, struc
 	t->pidfd = -1;
 	t->dirfd = -1;
 	if (pid <= 0)
-		return ps_error_set(e, EINVAL, "invalid PID %d", (int)pid);
+		return ps_error_set(e, EINVAL, _("invalid PID %d"), (int)pid);
 	/* pidfd first: it pins the process, so the /proc check below names it. */
 	t->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	t->dirfd = proc_open_pid(pid);
 	if (t->dirfd < 0) {
 		target_close(t);
-		return ps_error_set(e, ESRCH, "no process with PID %d", (int)pid);
+		return ps_error_set(e, ESRCH, _("no process with PID %d"), (int)pid);
 	}
 	r = stat_of(pid, t->dirfd, &st, e);
 	if (r < 0) {
@@ -80,7 +80,7 @@ int target_open(struct target *t, pid_t pid, const struct target_id *want, struc
 	if (want && !target_id_equal(want, &t->id)) {
 		target_close(t);
 		return ps_error_set(e, ESRCH,
-				    "PID %d now names another process (the one selected has exited and its PID was reused)",
+				    _("PID %d now names another process (the one selected has exited and its PID was reused)"),
 				    (int)pid);
 	}
 	return 0;
@@ -91,7 +91,7 @@ int target_verify(const struct target *t, struct ps_error *e)
 	struct proc_stat st;
 
 	if (proc_stat_read(t->dirfd, &st) < 0 || st.starttime != t->id.starttime || st.state == 'X')
-		return ps_error_set(e, ESRCH, "process %d has exited", (int)t->id.pid);
+		return ps_error_set(e, ESRCH, _("process %d has exited"), (int)t->id.pid);
 	if (st.state == 'Z')
 		return ps_error_set(e, ESRCH, _("process %d is a zombie: it has exited and its parent (PID %d) has not reaped it"),
 				    (int)t->id.pid, (int)st.ppid);
@@ -114,13 +114,13 @@ int target_signal(const struct target_id *id, int sig, struct ps_error *e)
 	int r;
 
 	if (sigabbrev_np(sig))
-		snprintf(what, sizeof(what), "send SIG%s", sigabbrev_np(sig));
+		snprintf(what, sizeof(what), _("send SIG%s"), sigabbrev_np(sig));
 	else
-		snprintf(what, sizeof(what), "send signal %d", sig);
+		snprintf(what, sizeof(what), _("send signal %d"), sig);
 	/* target_open pins the process and proves it is the one chosen, not a
 	 * newcomer with a reused pid. */
 	if (target_open(&t, id->pid, id, NULL) < 0)
-		return ps_error_set(e, ESRCH, "process %d has exited (its PID may now name another process)",
+		return ps_error_set(e, ESRCH, _("process %d has exited (its PID may now name another process)"),
 				    (int)id->pid);
 	if (t.pidfd >= 0)
 		r = (int)syscall(SYS_pidfd_send_signal, t.pidfd, sig, NULL, 0);

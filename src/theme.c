@@ -1,4 +1,5 @@
 #include "theme.h"
+#include "i18n.h"
 #include "textdata.h"
 
 #include <errno.h>
@@ -52,7 +53,7 @@ int theme_parse(const char *buf, size_t len, struct theme *t, struct ps_error *e
 
 		lineno++;
 		if (n >= sizeof(line))
-			return ps_error_set(e, EINVAL, "theme line %d: too long", lineno);
+			return ps_error_set(e, EINVAL, _("theme line %d: too long"), lineno);
 		memcpy(line, p, n);
 		line[n] = '\0';
 		p = eol + 1;
@@ -67,9 +68,9 @@ int theme_parse(const char *buf, size_t len, struct theme *t, struct ps_error *e
 			if (!strcmp(w[0], role_names[i]))
 				role = i;
 		if (role < 0)
-			return ps_error_set(e, EINVAL, "theme line %d: unknown role '%.40s'", lineno, w[0]);
+			return ps_error_set(e, EINVAL, _("theme line %d: unknown role '%.40s'"), lineno, w[0]);
 		if (nw < 3 || color(w[1]) < -1 || color(w[2]) < -1)
-			return ps_error_set(e, EINVAL, "theme line %d: expected ROLE FOREGROUND BACKGROUND [ATTR...]", lineno);
+			return ps_error_set(e, EINVAL, _("theme line %d: expected ROLE FOREGROUND BACKGROUND [ATTR...]"), lineno);
 		struct theme_role r = { (short)color(w[1]), (short)color(w[2]), 0 };
 		for (int k = 3; k < nw; k++) {
 			int a = -1;
@@ -77,7 +78,7 @@ int theme_parse(const char *buf, size_t len, struct theme *t, struct ps_error *e
 				if (!strcmp(w[k], attr_names[i]))
 					a = i;
 			if (a < 0)
-				return ps_error_set(e, EINVAL, "theme line %d: unknown attribute '%.40s'", lineno, w[k]);
+				return ps_error_set(e, EINVAL, _("theme line %d: unknown attribute '%.40s'"), lineno, w[k]);
 			r.attrs |= 1u << a;
 		}
 		t->role[role] = r;
@@ -92,10 +93,10 @@ int theme_load(const char *name, struct theme *t, struct ps_error *e)
 
 	theme_default(t);
 	if (strchr(name, '/') || name[0] == '.')
-		return ps_error_set(e, EINVAL, "bad colour scheme name '%s'", name);
+		return ps_error_set(e, EINVAL, _("bad colour scheme name '%s'"), name);
 	snprintf(rel, sizeof(rel), "themes/%s.theme", name);
 	if (!(buf = textdata_load(rel)))
-		return ps_error_set(e, ENOENT, "no colour scheme '%s' (data/themes/%s.theme)", name, name);
+		return ps_error_set(e, ENOENT, _("no colour scheme '%s' (data/themes/%s.theme)"), name, name);
 	int rc = theme_parse(buf, strlen(buf), t, e);
 	free(buf);
 	return rc;

@@ -12,8 +12,8 @@ tests_targets_core_big_LDFLAGS = $(TARGET_LDFLAGS)
 tests_targets_core_fork_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_core_fork_LDFLAGS = $(TARGET_LDFLAGS)
 
-TESTS += tests/e2e/core.sh tests/e2e/core-tui.sh tests/e2e/core-fork.sh
-EXTRA_DIST += tests/e2e/core.sh tests/e2e/core-tui.sh tests/e2e/core-fork.sh tests/fixtures/core-smaps.txt
+TESTS += tests/e2e/core.sh tests/e2e/core-tui.sh tests/e2e/core-fork.sh tests/e2e/core-data.sh
+EXTRA_DIST += tests/e2e/core.sh tests/e2e/core-tui.sh tests/e2e/core-fork.sh tests/e2e/core-data.sh tests/fixtures/core-smaps.txt
 BENCHES += tests/bench/core.sh
 EXTRA_DIST += tests/bench/core.sh
 

@@ -20,3 +20,5 @@ BENCHES += tests/bench/detail.sh
 EXTRA_DIST += tests/bench/detail.sh
 TESTS += tests/e2e/detail-search.sh
 EXTRA_DIST += tests/e2e/detail-search.sh
+TESTS += tests/e2e/threads-lock.sh
+EXTRA_DIST += tests/e2e/threads-lock.sh

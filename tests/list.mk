@@ -22,3 +22,5 @@ check_PROGRAMS += tests/unit/test-settings
 tests_unit_test_settings_SOURCES = tests/unit/test-settings.c tests/unit/tap.h
 tests_unit_test_settings_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-settings
+TESTS += tests/e2e/hscroll.sh
+EXTRA_DIST += tests/e2e/hscroll.sh

@@ -168,11 +168,37 @@ static int to_wide(const char *s, int skip, int w, wchar_t *out, int outmax, int
 	return n;
 }
 
+/* Columns every draw is moved left by (draw_hshift). */
+static int hshift;
+
+int draw_hshift(int cols)
+{
+	int old = hshift;
+	hshift = cols > 0 ? cols : 0;
+	return old;
+}
+
 int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip)
 {
 	wchar_t wbuf[1024];
 	int cols, n;
 
+	if (hshift && s) {
+		/* x and w are on a line hshift columns wider than the screen;
+		 * what falls left of the screen is skipped, and the width used
+		 * on that line is returned, so callers chain x as usual. */
+		int sh = hshift, lw = w < 0 || x + w > COLS + sh ? COLS + sh - x : w, used;
+		if (lw <= 0 || y < 0 || y >= LINES)
+			return 0;
+		to_wide(s, skip > 0 ? skip : 0, lw, NULL, 0, &used);
+		int px = x - sh, cut = px < 0 ? -px : 0;
+		if (cut < used) {
+			hshift = 0;
+			draw_text_skip(y, px + cut, lw - cut, attr, s, (skip > 0 ? skip : 0) + cut);
+			hshift = sh;
+		}
+		return used;
+	}
 	if (y < 0 || y >= LINES || x >= COLS || !s)
 		return 0;
 	if (w < 0 || x + w > COLS)
@@ -288,6 +314,14 @@ int draw_text_right(int y, int x, int w, int attr, const char *s)
 
 void draw_blank(int y, int x, int w, int attr)
 {
+	if (hshift) {
+		x -= hshift;
+		if (x < 0) {
+			if (w >= 0 && (w += x) <= 0)
+				return;
+			x = 0;
+		}
+	}
 	if (y < 0 || y >= LINES || x >= COLS)
 		return;
 	if (w < 0 || x + w > COLS)

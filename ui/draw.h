@@ -45,6 +45,11 @@ int draw_cols(void);
 int draw_text(int y, int x, int w, int attr, const char *s);
 /* Same, without the first skip columns of s (horizontal scroll). */
 int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip);
+/* Horizontal scroll of a whole view: every draw until the next call is
+ * moved cols columns to the left (what falls off the left edge is not
+ * drawn; widths to the right edge reach cols further). Returns the shift
+ * before; draw_hshift(0) ends it. */
+int draw_hshift(int cols);
 int draw_textf(int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Same, right-aligned in w columns. */
 int draw_text_right(int y, int x, int w, int attr, const char *s);

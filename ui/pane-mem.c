@@ -5,6 +5,7 @@
 #include "pane.h"
 #include "draw.h"
 #include "i18n.h"
+#include "textview.h"
 #include "proc/rollup.h"
 #include "util.h"
 
@@ -20,7 +21,7 @@ struct mem_pane {
 	struct proc_rollup r;
 	bool have, kthread;
 	double at;
-	struct table view;     /* a text view: the keys scroll */
+	struct textview tv;    /* the fields, rebuilt on every draw */
 };
 
 static void *mem_create(void)
@@ -28,13 +29,15 @@ static void *mem_create(void)
 	struct mem_pane *p = calloc(1, sizeof(*p));
 
 	if (p)
-		table_init_plain(&p->view);
+		textview_init(&p->tv, 0);
 	return p;
 }
 
 static void mem_destroy(void *st)
 {
-	free(st);
+	struct mem_pane *p = st;
+	textview_free(&p->tv);
+	free(p);
 }
 
 static int mem_refresh(void *st, const struct pane_ctx *c)
@@ -112,7 +115,7 @@ static void draw_trend(const struct pane_ctx *c, int y0, int h, int w)
 static void mem_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 {
 	struct mem_pane *p = st;
-	int y = y0, lines = 0;
+	int y = y0;
 	int chart = rows >= 24 ? 8 : rows >= 16 ? 4 : 0;
 
 	if (p->kthread) {
@@ -125,25 +128,16 @@ static void mem_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	}
 	draw_textf(y++, 0, -1, draw_attr(COL_DIM), _("smaps_rollup read %.0f s ago (every 5 s while this pane is shown)"), c->now - p->at);
 	int avail = rows - 1 - (chart ? chart + 3 : 0);
-	for (int i = 0; i < RU_COUNT; i++)
-		if (p->r.kb[i] >= 0)
-			lines++;
-	table_layout(&p->view, y, avail, false);
-	int shown = 0, skip = p->view.top;
-	for (int i = 0; i < RU_COUNT && shown < avail; i++) {
+	textview_clear(&p->tv);
+	for (int i = 0; i < RU_COUNT; i++) {
 		char h[32];
 		if (p->r.kb[i] < 0)
 			continue;
-		if (skip > 0) {
-			skip--;
-			continue;
-		}
-		int attr = i == RU_RSS || i == RU_PSS ? A_BOLD : 0;
-		draw_textf(y++, 0, -1, attr, "%-16s %12ld kB %8s", proc_rollup_key((enum proc_rollup_field)i), p->r.kb[i],
-			   human_bytes((unsigned long long)p->r.kb[i] * 1024, h, sizeof(h)));
-		shown++;
+		textview_addf(&p->tv, i == RU_RSS || i == RU_PSS ? A_BOLD : 0, NULL, "%-16s %12ld kB %8s",
+			      proc_rollup_key((enum proc_rollup_field)i), p->r.kb[i],
+			      human_bytes((unsigned long long)p->r.kb[i] * 1024, h, sizeof(h)));
 	}
-	table_set_count(&p->view, lines);
+	textview_draw(&p->tv, y, avail);
 	if (chart)
 		draw_trend(c, y0 + rows - chart - 1, chart, draw_cols() - 1);
 }
@@ -151,7 +145,12 @@ static void mem_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 static bool mem_key(void *st, const struct pane_ctx *c, int ch, int rows)
 {
 	struct mem_pane *p = st;
-	return table_key(&p->view, ch, NULL, NULL);
+	return textview_key(&p->tv, ch);
+}
+
+static bool mem_search(void *st, const char *text, int dir, bool again)
+{
+	return textview_find(&((struct mem_pane *)st)->tv, text, dir, again);
 }
 
 const struct pane_ops pane_mem = {
@@ -161,4 +160,5 @@ const struct pane_ops pane_mem = {
 	.update = mem_refresh,
 	.draw = mem_draw,
 	.on_key = mem_key,
+	.search = mem_search,
 };

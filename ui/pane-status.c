@@ -6,6 +6,7 @@
 #include "doors.h"
 #include "draw.h"
 #include "i18n.h"
+#include "textview.h"
 #include "proc/caps.h"
 #include "util.h"
 
@@ -20,7 +21,7 @@
 #include <time.h>
 
 struct status_pane {
-	struct table view;     /* a text view: the keys scroll */
+	struct textview tv;    /* the lines, rebuilt on every draw */
 	char cwd_err[512], exe_err[512];
 };
 
@@ -29,13 +30,15 @@ static void *status_create(void)
 	struct status_pane *p = calloc(1, sizeof(*p));
 
 	if (p)
-		table_init_plain(&p->view);
+		textview_init(&p->tv, 18);
 	return p;
 }
 
 static void status_destroy(void *st)
 {
-	free(st);
+	struct status_pane *p = st;
+	textview_free(&p->tv);
+	free(p);
 }
 
 static void refused(const struct pane_ctx *c, int err, const char *file, char *out, size_t size)
@@ -66,28 +69,19 @@ static int status_refresh(void *st, const struct pane_ctx *c)
 }
 
 struct lines {
-	int y, top, skip, end, n;
+	struct textview *tv;
 };
 
 static void put(struct lines *l, int attr, const char *label, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void put(struct lines *l, int attr, const char *label, const char *fmt, ...)
 {
-	char buf[2048];
+	char buf[8192];
 	va_list ap;
 
-	l->n++;
-	if (l->skip > 0) {
-		l->skip--;
-		return;
-	}
-	if (l->y >= l->end)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	draw_text(l->y, 0, 18, draw_attr(COL_GOOD), label);
-	draw_text(l->y, 18, -1, attr, buf);
-	l->y++;
+	textview_add(l->tv, attr, label, buf);
 }
 
 static void put_kb(struct lines *l, const char *label, long kb)
@@ -110,13 +104,12 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	struct status_pane *p = st;
 	const struct proc_info *i = c->info;
 	const struct proc_status *s = &i->status;
-	struct lines l = { .y = y0, .end = y0 + rows };
+	struct lines l = { .tv = &p->tv };
 	char caps[1024], when[64], pa[64], pb[64];
 	time_t t = (time_t)i->start_epoch;
 	struct tm tm;
 
-	table_layout(&p->view, y0, rows, false);
-	l.skip = p->view.top;
+	textview_clear(&p->tv);
 	put(&l, A_BOLD, _("State"), "%c (%s)", i->stat.state, proc_state_name(i->stat.state));
 	put(&l, 0, "PPid", "%d", (int)s->ppid);
 	put(&l, 0, "Uid", _("%u (%s)  effective %u  saved %u  fs %u"), s->uid_real, i->user, s->uid_eff, s->uid_saved, s->uid_fs);
@@ -176,13 +169,18 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	else
 		put(&l, 0, "Exe", "%s", i->exe);
 	put(&l, 0, _("Command"), "%s", i->cmdline);
-	table_set_count(&p->view, l.n);
+	textview_draw(&p->tv, y0, rows);
 }
 
 static bool status_key(void *st, const struct pane_ctx *c, int ch, int rows)
 {
 	struct status_pane *p = st;
-	return table_key(&p->view, ch, NULL, NULL);
+	return textview_key(&p->tv, ch);
+}
+
+static bool status_search(void *st, const char *text, int dir, bool again)
+{
+	return textview_find(&((struct status_pane *)st)->tv, text, dir, again);
 }
 
 const struct pane_ops pane_status = {
@@ -192,4 +190,5 @@ const struct pane_ops pane_status = {
 	.update = status_refresh,
 	.draw = status_draw,
 	.on_key = status_key,
+	.search = status_search,
 };

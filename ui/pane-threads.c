@@ -1,10 +1,13 @@
 /* Threads pane: per thread tid, name, state, CPU%, last CPU, wchan, the
- * current system call by name with its first argument, context switches
- * and the run-queue delay per second from schedstat. */
+ * current system call by name with its first argument, context switches,
+ * the run-queue delay per second from schedstat and, for a thread in
+ * futex(), the lock it waits on: its symbol (a global mutex) and the TID
+ * holding it (src/stack/futex.c, the deadlock analysis' own rule). */
 #include "pane.h"
 #include "draw.h"
 #include "i18n.h"
 #include "proc/task.h"
+#include "stack/stack.h"
 #include "util.h"
 
 #define NCURSES_WIDECHAR 1
@@ -16,22 +19,31 @@
 struct threads_pane {
 	struct proc_threads cur, prev;
 	bool have_prev;
+	struct stk_wait_lock *locks;   /* per thread of cur; addr 0: not in futex */
+	struct sym_proc *syms;         /* names the locks; made at the first waiter */
 	struct table tab;
 };
 
-enum { T_TID, T_NAME, T_STATE, T_CPU, T_LAST, T_WCHAN, T_SYSCALL, T_VOL, T_INVOL, T_RQ, T_N };
-static const struct table_col cols[T_N] = {
-	[T_TID] = { N_("TID"), 7, true },      [T_NAME] = { N_("NAME"), 16, false },  [T_STATE] = { N_("S"), 1, false },
-	[T_CPU] = { N_("CPU%"), 6, true },     [T_LAST] = { N_("CPU"), 3, true },     [T_WCHAN] = { N_("WCHAN"), 22, false },
-	[T_SYSCALL] = { N_("SYSCALL"), 28, false }, [T_VOL] = { N_("VOLCSW"), 8, true }, [T_INVOL] = { N_("INVCSW"), 8, true },
-	[T_RQ] = { N_("RQms/s"), 0, false },
+/* Titles from the pane's description (src/pane/threads.c). */
+enum { T_TID, T_NAME, T_STATE, T_CPU, T_LAST, T_WCHAN, T_SYSCALL, T_VOL, T_INVOL, T_RQ, T_LOCK, T_N };
+_Static_assert((int)T_N == (int)PT_NCOLS && (int)T_LOCK == (int)PT_LOCK, "the columns of src/pane/threads.c");
+static struct table_col cols[T_N] = {
+	[T_TID] = { NULL, 7, true },      [T_NAME] = { NULL, 16, false },  [T_STATE] = { NULL, 1, false },
+	[T_CPU] = { NULL, 6, true },      [T_LAST] = { NULL, 3, true },    [T_WCHAN] = { NULL, 22, false },
+	[T_SYSCALL] = { NULL, 28, false }, [T_VOL] = { NULL, 8, true },    [T_INVOL] = { NULL, 8, true },
+	[T_RQ] = { NULL, 6, true },       [T_LOCK] = { NULL, 0, false },
 };
 
 static void *threads_create(void)
 {
 	struct threads_pane *p = calloc(1, sizeof(*p));
-	if (p)
+
+	for (int k = 0; k < T_N; k++)
+		cols[k].title = pane_threads_cols[k];
+	if (p) {
 		table_init(&p->tab, cols, T_N, T_TID, false);
+		p->tab.hkeys = true;
+	}
 	return p;
 }
 
@@ -40,8 +52,33 @@ static void threads_destroy(void *st)
 	struct threads_pane *p = st;
 	proc_threads_free(&p->cur);
 	proc_threads_free(&p->prev);
+	free(p->locks);
+	if (p->syms)
+		sym_proc_free(p->syms);
 	table_free(&p->tab);
 	free(p);
+}
+
+/* The lock of each thread in futex(). */
+static void read_locks(struct threads_pane *p, const struct pane_ctx *c)
+{
+	struct stk_wait_lock *l = realloc(p->locks, (p->cur.n + 1) * sizeof(*l));
+
+	if (!l) {
+		free(p->locks);
+		p->locks = NULL;
+		return;
+	}
+	p->locks = l;
+	for (size_t i = 0; i < p->cur.n; i++) {
+		const struct proc_thread *t = &p->cur.v[i];
+		l[i].addr = 0;
+		if (t->syscall_nr < 0)
+			continue;
+		if (!p->syms)
+			p->syms = sym_proc_live(c->pid, c->info->status.uid_real, 0);
+		stk_wait_lock(c->pid, p->syms, t->syscall_nr, t->syscall_args, &l[i]);
+	}
 }
 
 static int cmp_d(double a, double b)
@@ -65,6 +102,10 @@ static int threads_cmp(void *st, int a, int b, int col)
 	case T_VOL: r = (x->vol_ctxt > y->vol_ctxt) - (x->vol_ctxt < y->vol_ctxt); break;
 	case T_INVOL: r = (x->nonvol_ctxt > y->nonvol_ctxt) - (x->nonvol_ctxt < y->nonvol_ctxt); break;
 	case T_RQ: r = cmp_d(x->wait_ms_per_s, y->wait_ms_per_s); break;
+	case T_LOCK:
+		if (p->locks)
+			r = (p->locks[a].addr > p->locks[b].addr) - (p->locks[a].addr < p->locks[b].addr);
+		break;
 	}
 	return r ? r : (x->tid > y->tid) - (x->tid < y->tid);
 }
@@ -87,6 +128,7 @@ static int threads_refresh(void *st, const struct pane_ctx *c)
 	if (p->have_prev)
 		proc_threads_rates(&p->prev, &p->cur);
 	p->have_prev = true;
+	read_locks(p, c);
 	table_set_rows(&p->tab, (int)p->cur.n, p, threads_cmp);
 	return 0;
 }
@@ -116,7 +158,13 @@ static int threads_cell(void *st, int row, int col, char *buf, size_t size)
 		if (t->have_schedstat)
 			snprintf(buf, size, "%6.1f", t->wait_ms_per_s);
 		else
-			snprintf(buf, size, "     -");
+			snprintf(buf, size, "-");
+		break;
+	case T_LOCK:
+		if (p->locks && p->locks[row].addr)
+			stk_wait_lock_str(&p->locks[row], buf, size);
+		else
+			snprintf(buf, size, "-");
 		break;
 	}
 	return 0;

@@ -9,7 +9,7 @@
 #include "i18n.h"
 #include "pane.h"
 #include "stack-view.h"
-#include "table.h"
+#include "textview.h"
 #include "core/read.h"
 #include "stack/stack.h"
 #include "util.h"
@@ -36,7 +36,8 @@ struct coreread {
 	int tab;
 	struct stack_view sv;
 	void *maps;          /* the maps pane's state */
-	struct table files;  /* text view: warnings, then one line per file */
+	struct textview files; /* warnings, then one line per file */
+	struct ui_search search;
 };
 
 static bool coreread_message(void *ctx, struct ring_msg *m);
@@ -186,10 +187,10 @@ static void draw_files(struct coreread *s, int y0, int rows)
 		draw_textf(y0, 0, -1, A_BOLD, _("%zu mapped files: build-id in the core's memory against the file on disk"),
 			   c->n_mods);
 		int n = files_lines(c, lines, attr, max);
-		table_set_count(&s->files, n);
-		int body = table_layout(&s->files, y0 + 1, rows - 1, false);
-		for (int i = 0; i < body && s->files.top + i < n; i++)
-			draw_text(y0 + 1 + i, 1, -1, attr[s->files.top + i], lines[s->files.top + i]);
+		textview_clear(&s->files);
+		for (int i = 0; i < n; i++)
+			textview_add(&s->files, attr[i], NULL, lines[i]);
+		textview_draw(&s->files, y0 + 1, rows - 1);
 	}
 	free(lines);
 	free(attr);
@@ -267,12 +268,13 @@ static bool coreread_key(struct ui *ui, void *p, int ch)
 	}
 	switch (s->tab) {
 	case TAB_STACKS:
-		return stack_view_key(&s->sv, ch);
+		return ui_search_key(ui, &s->search, ch, stack_view_find, &s->sv) || stack_view_key(&s->sv, ch);
 	case TAB_MAPS:
 		pane_ctx_of(s, &c);
-		return s->maps && pane_maps.on_key(s->maps, &c, ch, draw_rows());
+		return ui_search_key(ui, &s->search, ch, s->maps ? pane_maps.search : NULL, s->maps) ||
+		       (s->maps && pane_maps.on_key(s->maps, &c, ch, draw_rows()));
 	default:
-		return table_key(&s->files, ch, NULL, NULL) != TABLE_KEY_NONE;
+		return ui_search_key(ui, &s->search, ch, textview_find, &s->files) || textview_key(&s->files, ch);
 	}
 }
 
@@ -323,7 +325,7 @@ static void coreread_destroy(void *p)
 	core_view_free(s->cv);
 	if (s->maps)
 		pane_maps.destroy(s->maps);
-	table_free(&s->files);
+	textview_free(&s->files);
 	free(s->exe);
 	free(s);
 }
@@ -352,7 +354,7 @@ void screen_coreread_open(struct ui *ui, const char *path, const char *exe)
 	strlcpy_ps(s->path, path, sizeof(s->path));
 	s->exe = exe ? strdup(exe) : NULL;
 	s->maps = pane_maps.create();
-	table_init_plain(&s->files);
+	textview_init(&s->files, 1);
 	submit(s);
 	ui_push(ui, &coreread_ops, s);
 }

@@ -42,24 +42,17 @@ struct detail {
 	bool frozen;
 	char frozen_msg[256];
 	int body_rows;                 /* rows the pane got at the last draw */
-	char search[64];               /* '/': the last text searched */
+	struct ui_search search;       /* '/': the last text searched */
+	int hscroll;                   /* Left/Right: the header's long lines */
 	int tab_y, tab_x[NPANES + 1];  /* the tab bar of the last draw, for a click */
 };
 
-/* '/' asks for a text, F3 / Shift-F3 find the next / previous row of the
- * pane that holds it. */
-static void search_pane(struct detail *d, struct ui *ui, int dir, bool again)
+/* '/', n, N (F3, Shift-F3): search the current pane. */
+static bool find_in_pane(void *st, const char *text, int dir, bool again)
 {
+	struct detail *d = st;
 	const struct pane_ops *p = d->panes[d->cur];
-
-	if (!p->search) {
-		ui_message(ui, false, _("the %s pane is text: scroll it with the arrows"), _(p->desc->title));
-		return;
-	}
-	if (!again && !ui_prompt(ui, _("Search: "), d->search, sizeof(d->search)))
-		return;
-	if (d->search[0] && !p->search(d->pst[d->cur], d->search, dir, again))
-		ui_message(ui, true, _("not found: %s"), d->search);
+	return p->search(d->pst[d->cur], text, dir, again);
 }
 
 static void fill_ctx(struct detail *d, struct ui *ui, struct pane_ctx *c)
@@ -184,7 +177,7 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 	const struct proc_info *i = &d->info;
 	const struct pane_ops *p = d->panes[d->cur];
 	char rss[32], up[48], src[256];
-	int y = y0, x;
+	int y = y0, x, old = draw_hshift(d->hscroll);
 
 	long rss_kb = i->status.vm_rss > 0 ? i->status.vm_rss : 0;
 	format_uptime(i->uptime_s, up, sizeof(up));
@@ -197,6 +190,7 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 	y++;
 	if (y - y0 < rows)
 		draw_text(y++, 0, -1, draw_attr(COL_DIM), i->cmdline[0] ? i->cmdline : _("(no command line: kernel thread or zombie)"));
+	draw_hshift(old);
 	if (d->frozen && y - y0 < rows) {
 		draw_blank(y, 0, -1, draw_attr(COL_ERROR) | A_REVERSE);
 		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_REVERSE | A_BOLD, d->frozen_msg);
@@ -257,7 +251,15 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 		screen_help_open(ui, d->panes[d->cur]->desc->help, _(d->panes[d->cur]->desc->title));
 		return true;
 	case 27: return false; /* the loop pops the screen */
-	case '/': search_pane(d, ui, +1, false); return true;
+	case KEY_LEFT: case KEY_RIGHT: {
+		/* The pane's long lines and the header's scroll together;
+		 * Left with both at their left edge goes back. */
+		struct pane_ctx c;
+		fill_ctx(d, ui, &c);
+		bool pane = d->panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : 1);
+		bool head = table_hscroll_key(&d->hscroll, ch) != TABLE_KEY_NONE;
+		return pane || head;
+	}
 	case KEY_MOUSE: {
 		/* A click on a tab switches to it; the rest goes to the pane. */
 		MEVENT ev;
@@ -272,13 +274,13 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 		ungetmouse(&ev); /* for the pane's list */
 		break;
 	}
-	case KEY_F(3): search_pane(d, ui, +1, d->search[0] != '\0'); return true;
-	case KEY_F(15): search_pane(d, ui, -1, d->search[0] != '\0'); return true;
 	case KEY_F(5): case 12:
 		refresh_info(d);
 		refresh_pane(d, ui, true);
 		return ch == KEY_F(5);
 	}
+	if (ui_search_key(ui, &d->search, ch, d->panes[d->cur]->search ? find_in_pane : NULL, d))
+		return true;
 	for (int k = 0; k < NPANES; k++)
 		if (ch == '1' + k) {
 			switch_pane(d, ui, k);

@@ -6,7 +6,7 @@
 #include "doors.h"
 #include "draw.h"
 #include "i18n.h"
-#include "table.h"
+#include "textview.h"
 
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
@@ -19,15 +19,21 @@ struct doors_state {
 	struct door_report rep;
 	struct door_lines lines;
 	int width;               /* the lines were wrapped for this width */
-	struct table view;       /* a text view: the keys scroll */
+	struct textview tv;      /* the lines (wrapped to the width) */
+	struct ui_search search;
 	pid_t pid;               /* 0: system only */
 };
+
+static int line_attr(enum door_line_kind k);
 
 static void doors_render(struct doors_state *d, int width)
 {
 	door_lines_free(&d->lines);
 	d->width = width;
 	door_render(&d->rep, width, &d->lines);
+	textview_clear(&d->tv);
+	for (size_t i = 0; i < d->lines.n; i++)
+		textview_add(&d->tv, line_attr(d->lines.v[i].kind), NULL, d->lines.v[i].text);
 }
 
 /* Probe again (pid 0: the system only). Keeps the old report when the
@@ -45,7 +51,8 @@ static bool doors_probe(struct ui *ui, struct doors_state *d, pid_t pid)
 		ok = false;
 	}
 	d->pid = pid;
-	table_init_plain(&d->view);
+	textview_free(&d->tv);
+	textview_init(&d->tv, 0);
 	d->width = -1;
 	return ok;
 }
@@ -76,13 +83,8 @@ static void doors_draw(struct ui *ui, void *p, int y0, int rows)
 			   (int)d->pid, d->rep.target.comm);
 	else
 		draw_text(y0, 0, -1, draw_attr(COL_TITLE), _(" Doors: what the kernel lets pscope do"));
-	table_set_count(&d->view, (int)d->lines.n);
-	table_layout(&d->view, y0 + 1, body, false);
-	int top = d->view.top;
-	for (int i = 0; i < body && top + i < (int)d->lines.n; i++) {
-		const struct door_line *l = &d->lines.v[top + i];
-		draw_text(y0 + 1 + i, 0, -1, line_attr(l->kind), l->text);
-	}
+	textview_draw(&d->tv, y0 + 1, body);
+	int top = d->tv.view.top;
 	if ((int)d->lines.n > body && body > 0 && cols > 8) {
 		int shown = top + body < (int)d->lines.n ? top + body : (int)d->lines.n;
 		draw_textf(y0, cols - 6, -1, draw_attr(COL_TITLE), "%3d%% ", 100 * shown / (int)d->lines.n);
@@ -121,7 +123,7 @@ static bool doors_key(struct ui *ui, void *p, int ch)
 	case 'D':
 		break; /* already here */
 	default:
-		return table_key(&d->view, ch, NULL, NULL) != TABLE_KEY_NONE;
+		return ui_search_key(ui, &d->search, ch, textview_find, &d->tv) || textview_key(&d->tv, ch);
 	}
 	return true;
 }
@@ -138,11 +140,13 @@ static void doors_destroy(void *p)
 {
 	struct doors_state *d = p;
 	door_lines_free(&d->lines);
+	textview_free(&d->tv);
 	free(d);
 }
 
 static const struct ui_fkey doors_fkeys[] = {
-	{ "F1", N_("Help") }, { "r", N_("Probe") }, { "p", N_("PID") }, { "Esc", N_("Back") }, { "F10", N_("Quit") }, { NULL, NULL },
+	{ "F1", N_("Help") }, { "r", N_("Probe") }, { "p", N_("PID") }, { "/", N_("Search") }, { "Esc", N_("Back") },
+	{ "F10", N_("Quit") }, { NULL, NULL },
 };
 
 static const struct screen_ops doors_ops = {

@@ -3,7 +3,7 @@
 #include "uipriv.h"
 #include "draw.h"
 #include "i18n.h"
-#include "table.h"
+#include "textview.h"
 #include "textdata.h"
 
 #define NCURSES_WIDECHAR 1
@@ -12,10 +12,8 @@
 #include <string.h>
 
 struct help_state {
-	char *text;
-	char **lines;
-	int nlines;
-	struct table view;
+	struct textview tv;
+	struct ui_search search;
 	char title[128];
 };
 
@@ -24,13 +22,9 @@ static void help_draw(struct ui *ui, void *p, int y0, int rows)
 	struct help_state *h = p;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" pscope help: %s   (arrows/PgUp/PgDn scroll, Esc or q returns)"), h->title);
-	table_layout(&h->view, y0 + 1, rows - 1, false);
-	for (int i = 1; i < rows && h->view.top + i - 1 < h->nlines; i++) {
-		const char *l = h->lines[h->view.top + i - 1];
-		int attr = (l[0] && l[0] != ' ') ? (int)(draw_attr(COL_GOOD) | A_BOLD) : draw_attr(COL_NORMAL);
-		draw_text(y0 + i, 1, -1, attr, l);
-	}
+	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" pscope help: %s   (arrows scroll, / search, Esc or q returns)"),
+		   h->title);
+	textview_draw(&h->tv, y0 + 1, rows - 1);
 }
 
 static bool help_key(struct ui *ui, void *p, int ch)
@@ -41,8 +35,13 @@ static bool help_key(struct ui *ui, void *p, int ch)
 	case 'q': case 27: case KEY_F(1): case '?': case KEY_F(10):
 		ui_pop(ui);
 		return true;
+	case KEY_LEFT:
+		if (!textview_key(&h->tv, ch))
+			ui_pop(ui); /* at the left edge: back */
+		return true;
 	default:
-		table_key(&h->view, ch, NULL, NULL);
+		if (!ui_search_key(ui, &h->search, ch, textview_find, &h->tv))
+			textview_key(&h->tv, ch);
 		return true; /* help is modal: other keys do nothing */
 	}
 }
@@ -50,12 +49,11 @@ static bool help_key(struct ui *ui, void *p, int ch)
 static void help_destroy(void *p)
 {
 	struct help_state *h = p;
-	free(h->lines);
-	free(h->text);
+	textview_free(&h->tv);
 	free(h);
 }
 
-static const struct ui_fkey help_fkeys[] = { { "Esc", N_("Back") }, { NULL, NULL } };
+static const struct ui_fkey help_fkeys[] = { { "/", N_("Search") }, { "Esc", N_("Back") }, { NULL, NULL } };
 
 static const struct screen_ops help_ops = {
 	.name = N_("Help"),
@@ -75,28 +73,21 @@ void screen_help_open(struct ui *ui, const char *help_name, const char *title)
 		return;
 	snprintf(rel, sizeof(rel), "help/%s.txt", help_name ? help_name : "list");
 	snprintf(h->title, sizeof(h->title), "%s", title ? title : "");
-	h->text = textdata_load(rel);
-	if (!h->text) {
+	textview_init(&h->tv, 1);
+	char *text = textdata_load(rel);
+	if (!text) {
 		char msg[300];
 		snprintf(msg, sizeof(msg), _("No help text found (data/%s). Set PSCOPE_DATA to the data directory."), rel);
-		h->text = strdup(msg);
+		textview_add(&h->tv, draw_attr(COL_ERROR), NULL, msg);
 	}
-	for (char *p = h->text; p && *p; p++)
-		if (*p == '\n')
-			h->nlines++;
-	h->nlines++;
-	h->lines = calloc((size_t)h->nlines, sizeof(char *));
-	int n = 0;
-	for (char *p = h->text; p && n < h->nlines;) {
-		h->lines[n++] = p;
+	for (char *p = text; p && *p;) {
 		char *nl = strchr(p, '\n');
-		if (!nl)
-			break;
-		*nl = '\0';
-		p = nl + 1;
+		if (nl)
+			*nl = '\0';
+		/* section titles start at the left edge */
+		textview_add(&h->tv, (p[0] && p[0] != ' ') ? (int)(draw_attr(COL_GOOD) | A_BOLD) : draw_attr(COL_NORMAL), NULL, p);
+		p = nl ? nl + 1 : NULL;
 	}
-	h->nlines = n;
-	table_init_plain(&h->view);
-	table_set_count(&h->view, n);
+	free(text);
 	ui_push(ui, &help_ops, h);
 }

@@ -44,6 +44,7 @@ struct hot_state {
 	struct hot_rel rel;            /* callers/callees of one function */
 	struct ps_error err;
 	bool have_err;
+	struct ui_search search;
 };
 
 /* Keep the selection on a row and remember which function it is. */
@@ -205,8 +206,8 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 		draw_blank(y, 0, -1, attr);
 		draw_textf(y, 0, fixed, attr, "%6.1f %6.1f %8lu  ", r->self_pct, r->total_pct, r->self);
 		x = fixed;
-		draw_text(y, x, name_w, (f->flags & (SAMP_F_KERNEL | SAMP_F_ANON | SAMP_F_STRIPPED)) ? dim : attr,
-			  f->name);
+		draw_text_skip(y, x, name_w, (f->flags & (SAMP_F_KERNEL | SAMP_F_ANON | SAMP_F_STRIPPED)) ? dim : attr,
+			       f->name, h->tab.hscroll); /* Left/Right: long names */
 		x += name_w + 1;
 		snprintf(buf, sizeof(buf), "%s%s", samp_module_short(f->module),
 			 (f->flags & SAMP_F_STRIPPED) ? _(" (stripped)") : "");
@@ -413,6 +414,27 @@ static void switch_view(struct ui *ui, struct hot_state *h)
 	}
 }
 
+static bool func_matches(void *st, int row, const char *text)
+{
+	const struct hot_state *h = st;
+	const struct samp_func *f = &h->shown->funcs[h->view.rows[row].func];
+	return strcasestr(f->name, text) || (f->module && strcasestr(f->module, text)) ||
+	       (f->file && strcasestr(f->file, text));
+}
+
+/* '/': the next function whose name, module or file holds the text. */
+static bool hot_find(void *st, const char *text, int dir, bool again)
+{
+	struct hot_state *h = st;
+	bool r;
+
+	if (!h->shown)
+		return false;
+	r = table_search(&h->tab, h->tab.sel + (again ? dir : 0), dir, text, h, func_matches);
+	clamp_sel(h);
+	return r;
+}
+
 static bool hot_key(struct ui *ui, void *p, int ch)
 {
 	struct hot_state *h = p;
@@ -476,6 +498,8 @@ static bool hot_key(struct ui *ui, void *p, int ch)
 							    : _("idle threads left out from now on"));
 		return true;
 	default:
+		if (ui_search_key(ui, &h->search, ch, hot_find, h))
+			return true;
 		if (!table_key(&h->tab, ch, NULL, NULL))
 			return false;
 		break;
@@ -577,6 +601,7 @@ void screen_hot_open(struct ui *ui, const struct target_id *id)
 	h->show_src = true;
 	h->sel_func = UINT32_MAX; /* nothing chosen yet: the top row */
 	table_init(&h->tab, NULL, 0, 0, false);
+	h->tab.hkeys = true;
 	hot_rel_init(&h->rel);
 	h->ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
 	if (!h->ctl) {

@@ -26,6 +26,7 @@ struct stack_state {
 	bool failed;
 	char error[1024];
 	struct stack_view v;
+	struct ui_search search;
 };
 
 static bool stack_message(void *ctx, struct ring_msg *m);
@@ -115,7 +116,7 @@ static bool stack_key(struct ui *ui, void *p, int ch)
 		submit(s);
 		return true;
 	default:
-		return stack_view_key(&s->v, ch);
+		return ui_search_key(ui, &s->search, ch, s->v.d ? stack_view_find : NULL, &s->v) || stack_view_key(&s->v, ch);
 	}
 }
 

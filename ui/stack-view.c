@@ -243,6 +243,7 @@ void stack_view_set(struct stack_view *s, struct stk_dump *d)
 	for (size_t g = 0; s->open && g < d->n_groups; g++)
 		s->open[g] = d->n_groups <= 4;
 	table_init(&s->tab, NULL, 0, 0, false);
+	s->tab.hkeys = true;
 }
 
 void stack_view_draw(struct stack_view *s, int y0, int rows)
@@ -254,16 +255,94 @@ void stack_view_draw(struct stack_view *s, int y0, int rows)
 	layout(s, rv, n);
 	table_set_count(&s->tab, n);
 	int body = table_layout(&s->tab, y0, rows, false);
+	int old = draw_hshift(s->tab.hscroll);
 	for (int i = 0; i < body && s->tab.top + i < n; i++)
 		draw_row(s, &rv[s->tab.top + i], y0 + i, s->tab.top + i == s->tab.sel);
+	draw_hshift(old);
 	free(rv);
+}
+
+/* What a row says, for '/': names, TIDs, modules, files, the chain. */
+static void row_text(const struct stack_view *s, const struct row *r, char *buf, size_t size)
+{
+	const struct stk_dump *d = s->d;
+
+	buf[0] = '\0';
+	switch (r->kind) {
+	case ROW_PYERR: snprintf(buf, size, "%s", d->py_error); break;
+	case ROW_CYCLE: snprintf(buf, size, "DEADLOCK"); break;
+	case ROW_EDGE: {
+		const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
+		snprintf(buf, size, "TID %d %s lock 0x%llx %s TID %d", (int)e->tid, thread_name(d, e->tid),
+			 (unsigned long long)e->lock_addr, e->lock_name ? e->lock_name : "", (int)e->waits_for_tid);
+		break;
+	}
+	case ROW_GROUP: {
+		const struct stk_thread *t = &d->threads[r->a];
+		char chain[1024];
+		stk_chain(t, chain, sizeof(chain));
+		snprintf(buf, size, "TID %d %s %s", (int)t->tid, t->name, chain);
+		break;
+	}
+	case ROW_THREAD: {
+		const struct stk_thread *t = &d->threads[r->a];
+		snprintf(buf, size, "TID %d %s %s %s %s", (int)t->tid, t->name, t->syscall, t->wchan,
+			 t->python_name ? t->python_name : "");
+		break;
+	}
+	case ROW_FRAME: case ROW_INLINE: {
+		const struct stk_thread *t = &d->threads[d->groups[r->group].members[0]];
+		const struct stk_frame *f = &t->frames[r->a];
+		const struct sym_info *sym = f->sym;
+		if (f->py)
+			snprintf(buf, size, "%s %s", f->py->qualname, f->py->file);
+		else if (r->kind == ROW_INLINE)
+			snprintf(buf, size, "%s %s", sym->inl[r->b].function ? sym->inl[r->b].function : "??",
+				 sym->inl[r->b].file ? sym->inl[r->b].file : "");
+		else
+			snprintf(buf, size, "0x%llx %s %s %s", (unsigned long long)f->pc, sym ? sym->function : "??",
+				 sym && sym->module ? sym->module : "", sym && sym->file ? sym->file : "");
+		break;
+	}
+	default: break;
+	}
+}
+
+struct find_ctx {
+	const struct stack_view *s;
+	const struct row *rv;
+};
+
+static bool row_matches(void *st, int row, const char *text)
+{
+	const struct find_ctx *c = st;
+	char buf[2048];
+	row_text(c->s, &c->rv[row], buf, sizeof(buf));
+	return strcasestr(buf, text) != NULL;
+}
+
+bool stack_view_find(void *st, const char *text, int dir, bool again)
+{
+	struct stack_view *s = st;
+	if (!s->d)
+		return false;
+	int n = layout(s, NULL, 0);
+	struct row *rv = calloc((size_t)n + 1, sizeof(*rv));
+	if (!rv)
+		return false;
+	layout(s, rv, n);
+	table_set_count(&s->tab, n);
+	struct find_ctx c = { s, rv };
+	bool r = table_search(&s->tab, s->tab.sel + (again ? dir : 0), dir, text, &c, row_matches);
+	free(rv);
+	return r;
 }
 
 bool stack_view_key(struct stack_view *s, int ch)
 {
 	switch (ch) {
 	case '\n': case '\r': case KEY_ENTER: if (s->d) toggle_at_sel(s, 0); break;
-	case KEY_RIGHT: case '+': if (s->d) toggle_at_sel(s, 1); break;
+	case '+': if (s->d) toggle_at_sel(s, 1); break;
 	case '-': if (s->d) toggle_at_sel(s, -1); break;
 	case 'e': case '*':
 		if (s->d && s->open) {

@@ -24,8 +24,11 @@ struct stack_view {
 void stack_view_set(struct stack_view *v, struct stk_dump *d);
 /* The body in rows [y0, y0 + rows). */
 void stack_view_draw(struct stack_view *v, int y0, int rows);
-/* Enter/+/-/e expand, l file:line, i inlines, and the list keys. */
+/* Enter/+/-/e expand, l file:line, i inlines, and the list keys (Left/
+ * Right scroll sideways). */
 bool stack_view_key(struct stack_view *v, int ch);
+/* A ui_find_fn over the rows shown (closed groups: their header line). */
+bool stack_view_find(void *v, const char *text, int dir, bool again);
 void stack_view_free(struct stack_view *v);
 
 #endif

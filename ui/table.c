@@ -17,6 +17,7 @@ void table_init(struct table *t, const struct table_col *cols, int ncols, int so
 	t->sort_col = sort_col;
 	t->sort_desc = desc;
 	t->head_y = -1;
+	t->hit = -1;
 }
 
 void table_init_plain(struct table *t)
@@ -242,15 +243,9 @@ enum table_key_result table_key(struct table *t, int ch, void *st, table_cmp_fn 
 	case KEY_HOME: case 'g': t->sel = t->top = 0; break;
 	case KEY_END: case 'G': t->sel = t->top = t->n - 1; break;
 	case KEY_MOUSE: return mouse(t, st, cmp);
-	case KEY_LEFT:
-		if (!t->hkeys || t->hscroll == 0)
+	case KEY_LEFT: case KEY_RIGHT:
+		if (!t->hkeys || !table_hscroll_key(&t->hscroll, ch))
 			return TABLE_KEY_NONE;
-		t->hscroll -= 8;
-		break;
-	case KEY_RIGHT:
-		if (!t->hkeys)
-			return TABLE_KEY_NONE;
-		t->hscroll += 8;
 		break;
 	case '<': case ',': case '>': case '.':
 		if (!cmp || !t->ncols)
@@ -273,6 +268,26 @@ enum table_key_result table_key(struct table *t, int ch, void *st, table_cmp_fn 
 	return TABLE_KEY_MOVED;
 }
 
+enum table_key_result table_hscroll_key(int *hscroll, int ch)
+{
+	if (ch == KEY_RIGHT) {
+		*hscroll += 8;
+		return TABLE_KEY_MOVED;
+	}
+	if (ch != KEY_LEFT || *hscroll <= 0)
+		return TABLE_KEY_NONE;
+	*hscroll = *hscroll > 8 ? *hscroll - 8 : 0;
+	return TABLE_KEY_MOVED;
+}
+
+/* The match at display position i: selected, or for a text view scrolled
+ * to the top and marked. */
+static void found(struct table *t, int i)
+{
+	table_select(t, i);
+	t->hit = t->plain ? table_row(t, i) : -1;
+}
+
 bool table_search(struct table *t, int start, int dir, const char *text, void *st, table_match_fn match)
 {
 	int n = t->n;
@@ -282,7 +297,7 @@ bool table_search(struct table *t, int start, int dir, const char *text, void *s
 	for (int k = 0; k < n; k++) {
 		int i = ((start + dir * k) % n + n) % n;
 		if (match(st, table_row(t, i), text)) {
-			table_select(t, i);
+			found(t, i);
 			return true;
 		}
 	}
@@ -302,7 +317,7 @@ bool table_search_cells(struct table *t, int start, int dir, const char *text, v
 			buf[0] = '\0';
 			cell(st, table_row(t, i), c, buf, sizeof(buf));
 			if (strcasestr(buf, text)) {
-				table_select(t, i);
+				found(t, i);
 				return true;
 			}
 		}

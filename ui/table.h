@@ -32,6 +32,7 @@ struct table {
 	bool sort_desc;
 	bool plain;            /* text view: no selection, keys scroll */
 	bool hkeys;            /* Left/Right scroll horizontally */
+	int hit;               /* plain: the line the last search found, -1 none */
 	/* Layout of the last table_layout (table_draw calls it): paging and
 	 * the mouse use it. */
 	int head_y;            /* the header row; -1: none */
@@ -78,8 +79,12 @@ enum table_key_result {
  * Left/Right when hkeys (Left at the left edge is not taken: it goes back); with cmp also '<' '>' (sort column), 'I' (invert) and a click on
  * a title (sort by it). */
 enum table_key_result table_key(struct table *t, int ch, void *st, table_cmp_fn cmp);
+/* Left/Right on a horizontal offset (8 columns a step; Left at 0 is not
+ * taken: it goes back): the one rule for every view that scrolls sideways. */
+enum table_key_result table_hscroll_key(int *hscroll, int ch);
 /* Select the next row from position start in direction dir (+1/-1,
- * wrapping) that matches text; false when none does. */
+ * wrapping) that matches text; false when none does. A plain table
+ * scrolls the match to its top and marks it in hit. */
 bool table_search(struct table *t, int start, int dir, const char *text, void *st, table_match_fn match);
 /* The same over the text of the cells (cols[0..ncols) through cell),
  * case-insensitively: '/' in any table with columns. */

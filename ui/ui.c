@@ -164,12 +164,21 @@ static void redraw(struct ui *ui)
 	draw_cursor(0, 0, 0);
 	if (ui->status[0] && now_s() > ui->status_until)
 		ui->status[0] = '\0';
-	if (ui->status[0])
-		rows--;
+	/* A long message wraps onto a few rows above the function bar. */
+	int cols = draw_cols() > 0 ? draw_cols() : 1, nmsg = 0;
+	if (ui->status[0]) {
+		nmsg = (draw_width(ui->status) + cols - 1) / cols;
+		if (nmsg > rows / 3)
+			nmsg = rows / 3;
+		if (nmsg < 1)
+			nmsg = 1;
+		rows -= nmsg;
+	}
 	if (rows > 0)
 		top->ops->draw(ui, top->st, 0, rows);
-	if (ui->status[0])
-		draw_text(draw_rows() - 2, 0, -1, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD, ui->status);
+	for (int k = 0; k < nmsg; k++)
+		draw_text_skip(draw_rows() - 1 - nmsg + k, 0, cols, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD,
+			       ui->status, k * cols);
 	draw_fkeys(top->ops, draw_rows() - 1);
 	draw_flush();
 	ui->dirty = false;

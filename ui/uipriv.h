@@ -47,7 +47,7 @@ struct ui {
 	long delay_tenths;
 	bool quit;
 	bool dirty;              /* redraw wanted */
-	char status[256];        /* transient message on the bottom line */
+	char status[1024];       /* transient message above the function bar (wraps) */
 	double status_until;
 	bool status_error;
 	/* Settings (pscoperc): read at start, written on quit unless the file
@@ -83,6 +83,17 @@ bool ui_confirm(struct ui *ui, const char *question);
 /* Read a line of text in the status line (prefilled with buf). false on Esc. */
 bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size);
 
+/* Search in a view: select the next (dir +1) or previous (-1) match of
+ * text, from the current one (again) or from the selection; false when
+ * nothing matches. */
+typedef bool (*ui_find_fn)(void *st, const char *text, int dir, bool again);
+struct ui_search {
+	char text[64];           /* the last text searched */
+};
+/* '/' asks for a text, n and F3 find the next match, N and Shift-F3 the
+ * previous one; a miss is said on the status line. false: not one of
+ * these keys. find NULL: the view has nothing to search. */
+bool ui_search_key(struct ui *ui, struct ui_search *s, int ch, ui_find_fn find, void *st);
 
 /* Screens: each opens itself on the stack. */
 void screen_list_open(struct ui *ui);

@@ -47,6 +47,10 @@ static int print_json(const struct core_result *r)
 	out_json_str(o, "method_reason", r->method_why[0] ? r->method_why : NULL);
 	if (r->method == CORE_METHOD_FORK)
 		out_json_double(o, "snapshot_lifetime_ms", r->child_ms);
+	struct json_object *pp = json_object_new_object();
+	for (int i = 0; i < CORE_PAUSE_PARTS; i++)
+		out_json_double(pp, core_pause_part_name((enum core_pause_part)i), r->pause_part_ms[i]);
+	json_object_object_add(o, "pause_parts_ms", pp);
 	out_json_int(o, "threads", r->threads);
 	out_json_int(o, "threads_missed", r->threads_missed);
 	out_json_int(o, "mappings", r->mappings);
@@ -68,10 +72,10 @@ static void print_text(const struct core_result *r)
 {
 	char b[16], d[16];
 
-	printf("core written: %s\n", esc(r->path));
-	printf("  size        %s (%llu bytes), %s on disk\n", human_bytes(r->bytes, b, sizeof(b)),
+	printf(_("core written: %s\n"), esc(r->path));
+	printf(_("  size        %s (%llu bytes), %s on disk\n"), human_bytes(r->bytes, b, sizeof(b)),
 	       (unsigned long long)r->bytes, human_bytes(r->disk_bytes, d, sizeof(d)));
-	printf("  pause       %.1f ms with the process stopped (%.2f s in all)\n", r->pause_ms, r->wall_ms / 1000);
+	printf(_("  pause       %.1f ms with the process stopped (%.2f s in all)\n"), r->pause_ms, r->wall_ms / 1000);
 	printf(_("  method      %s"), core_method_name(r->method));
 	if (r->method == CORE_METHOD_FORK)
 		printf(_(" (the snapshot lived %.2f s: first writes to pages meanwhile paid copy-on-write faults)"),
@@ -80,17 +84,18 @@ static void print_text(const struct core_result *r)
 		printf(r->method == CORE_METHOD_FORK ? " (%s)" : _(" (not fork: %s)"), esc(r->method_why));
 	printf(_("\n  sync        %.2f s of fsync (%.2f s without it)\n"), r->sync_ms / 1000,
 	       (r->wall_ms - r->sync_ms) / 1000);
-	printf("  threads     %u", r->threads);
+	printf(_("  threads     %u"), r->threads);
 	if (r->threads_missed)
-		printf(" (%u could not be stopped: their registers are missing)", r->threads_missed);
-	printf("\n  mappings    %u\n", r->mappings);
+		printf(_(" (%u could not be stopped: their registers are missing)"), r->threads_missed);
+	printf(_("\n  mappings    %u\n"), r->mappings);
 	if (r->nskipped) {
-		printf("  unreadable  %zu range%s, recorded with no data:\n", r->nskipped, r->nskipped == 1 ? "" : "s");
+		printf(P_("  unreadable  %zu range, recorded with no data:\n",
+			  "  unreadable  %zu ranges, recorded with no data:\n", r->nskipped), r->nskipped);
 		for (size_t i = 0; i < r->nskipped; i++)
 			printf("    %llx-%llx %s (%s)\n", (unsigned long long)r->skipped[i].start,
 			       (unsigned long long)r->skipped[i].end, esc(r->skipped[i].path), esc(r->skipped[i].reason));
 	}
-	printf("open it with: gdb %s %s\n", r->exe[0] ? esc(r->exe) : "EXE", esc(r->path));
+	printf(_("open it with: gdb %s %s\n"), r->exe[0] ? esc(r->exe) : "EXE", esc(r->path));
 }
 
 struct core_args {

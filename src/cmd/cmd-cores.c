@@ -112,14 +112,15 @@ static int print_text(const struct core_where *w, const struct core_found *f, si
 		printf(_("No core found in %s\n"), esc(w->dir));
 		return 0;
 	}
-	printf("%-19s  %-8s %8s  %-16s %6s  %s\n", _("TIME"), _("SIGNAL"), _("PID"), _("PROGRAM"), _("SIZE"), _("FILE"));
+	printf("%s  %s %s  %s %s  %s\n", pad(_("TIME"), 19), pad(_("SIGNAL"), 8), pad(_("PID"), -8), pad(_("PROGRAM"), 16),
+	       pad(_("SIZE"), -6), _("FILE"));
 	for (size_t i = 0; i < n; i++) {
 		const char *sig = f[i].compressed ? "?" : f[i].signo ? core_signal_name(f[i].signo) : "-";
 		char pid[16] = "?";
 		if (f[i].pid)
 			snprintf(pid, sizeof(pid), "%d", f[i].pid);
-		printf("%-19s  %-8s %8s  %-16s %6s  %s%s\n", when(f[i].mtime, tb, sizeof(tb)), sig ? sig : "?", pid,
-		       esc(f[i].program[0] ? f[i].program : "?"), human_bytes(f[i].size, hb, sizeof(hb)), esc(f[i].path),
+		printf("%-19s  %-8s %8s  %s %6s  %s%s\n", when(f[i].mtime, tb, sizeof(tb)), sig ? sig : "?", pid,
+		       pad(esc(f[i].program[0] ? f[i].program : "?"), 16), human_bytes(f[i].size, hb, sizeof(hb)), esc(f[i].path),
 		       f[i].compressed ? _(" (compressed)") : f[i].truncated ? _(" (cut short)") : "");
 	}
 	printf(_("\nOpen one: pscope -c FILE (or pscope stack --core FILE)\n"));

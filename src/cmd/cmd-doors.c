@@ -149,7 +149,7 @@ static int print_text(const struct door_report *r)
 	int rc = 0;
 
 	if (door_render(r, 0, &l) < 0) {
-		fprintf(stderr, "pscope doors: out of memory\n");
+		fprintf(stderr, _("pscope doors: out of memory\n"));
 		rc = 1;
 	}
 	for (size_t i = 0; i < l.n; i++)

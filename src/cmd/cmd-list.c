@@ -49,18 +49,18 @@ static void print_text(struct ptable *pt, const struct proc_view *v, const struc
 	long hz = proc_hz();
 
 	ptable_counts(pt, &c);
-	printf("Tasks: %d, %d thr, %d kthr; %d running   Load average: %.2f %.2f %.2f   Uptime: %s\n",
+	printf(_("Tasks: %d, %d thr, %d kthr; %d running   Load average: %.2f %.2f %.2f   Uptime: %s\n"),
 	       c.procs, c.threads, c.kthreads, sys->load.running, sys->load.load[0], sys->load.load[1],
 	       sys->load.load[2], sys_fmt_uptime(sys->uptime, up, sizeof(up)));
-	printf("Mem: %s used of %s", human_bytes(sys->mem.used * 1024, a, sizeof(a)),
+	printf(_("Mem: %s used of %s"), human_bytes(sys->mem.used * 1024, a, sizeof(a)),
 	       human_bytes(sys->mem.total * 1024, b, sizeof(b)));
-	printf("   Swap: %s used of %s",
+	printf(_("   Swap: %s used of %s"),
 	       human_bytes((sys->mem.swap_total - sys->mem.swap_free) * 1024, a, sizeof(a)),
 	       human_bytes(sys->mem.swap_total * 1024, b, sizeof(b)));
 	if (interval > 0)
-		printf("   CPU: %.1f%% busy over %.1f s (%d CPUs)\n", sys->total.busy * 100, interval, sys->ncpu);
+		printf(_("   CPU: %.1f%% busy over %.1f s (%d CPUs)\n"), sys->total.busy * 100, interval, sys->ncpu);
 	else
-		printf("   CPUs: %d\n", sys->ncpu);
+		printf(_("   CPUs: %d\n"), sys->ncpu);
 	printf("%7s %-9s %3s %3s %5s %5s %5s %s %5s %5s %9s %s\n", "PID", "USER", "PRI", "NI", "VIRT", "RES",
 	       "SHR", "S", "CPU%", "MEM%", "TIME+", "COMMAND");
 	for (size_t i = 0; i < v->n; i++) {
@@ -170,7 +170,7 @@ static int list_option(void *state, int opt, const char *arg)
 		a->key = proc_sort_parse(arg);
 		if (a->key < 0)
 			return cmd_bad_value("list",
-					     "unknown sort key '%s' (pid, user, pri, ni, virt, res, shr, state, cpu, mem, time, command)",
+					     _("unknown sort key '%s' (pid, user, pri, ni, virt, res, shr, state, cpu, mem, time, command)"),
 					     arg);
 		break;
 	case 't': a->tree = true; break;
@@ -180,7 +180,7 @@ static int list_option(void *state, int opt, const char *arg)
 		errno = 0;
 		a->interval = strtod(arg, &end);
 		if (errno || end == arg || *end || !(a->interval >= 0 && a->interval <= 60))
-			return cmd_bad_value("list", "invalid interval '%s' (seconds, 0 to 60)", arg);
+			return cmd_bad_value("list", _("invalid interval '%s' (seconds, 0 to 60)"), arg);
 		break;
 	}
 	return 0;
@@ -201,13 +201,13 @@ static int list_exec(void *state, pid_t pid_unused)
 	int rc = 1;
 
 	if (!pt || !sys) {
-		ps_error_set(&e, errno ? errno : ENOMEM, "cannot read /proc: %s", strerror(errno ? errno : ENOMEM));
+		ps_error_set(&e, errno ? errno : ENOMEM, _("cannot read /proc: %s"), strerror(errno ? errno : ENOMEM));
 		goto out;
 	}
 	if (ptable_scan(pt, threads, &e) < 0)
 		goto out;
 	if (sys_snapshot_update(sys) < 0) {
-		ps_error_set(&e, EIO, "cannot read the system counters in /proc");
+		ps_error_set(&e, EIO, _("cannot read the system counters in /proc"));
 		goto out;
 	}
 	if (interval > 0) {
@@ -217,14 +217,14 @@ static int list_exec(void *state, pid_t pid_unused)
 		if (ptable_scan(pt, threads, &e) < 0)
 			goto out;
 		if (sys_snapshot_update(sys) < 0) {
-			ps_error_set(&e, EIO, "cannot read the system counters in /proc");
+			ps_error_set(&e, EIO, _("cannot read the system counters in /proc"));
 			goto out;
 		}
 	}
 	ptable_set_mem_total(pt, sys->mem.total);
 	if (ptable_order(pt, (enum proc_sort)key, proc_sort_desc_default((enum proc_sort)key), tree, NULL, NULL,
 			 &v) < 0) {
-		ps_error_set(&e, ENOMEM, "out of memory");
+		ps_error_set(&e, ENOMEM, _("out of memory"));
 		goto out;
 	}
 	if (json)

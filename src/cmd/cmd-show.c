@@ -56,7 +56,7 @@ static int show_option(void *state, int opt, const char *arg)
 	switch (opt) {
 	case 'p':
 		if (parse_panes(arg, &a->panes) < 0)
-			return cmd_bad_value("show", "unknown pane '%s' (status, fd, maps, mem, threads, all)", arg);
+			return cmd_bad_value("show", _("unknown pane '%s' (status, fd, maps, mem, threads, all)"), arg);
 		break;
 	case 'j':
 		a->json = true;
@@ -67,12 +67,12 @@ static int show_option(void *state, int opt, const char *arg)
 	case 'i':
 		a->interval = strtod(arg, &end);
 		if (*end || end == arg || a->interval < 0 || a->interval > 60)
-			return cmd_bad_value("show", "invalid interval '%s' (seconds, 0..60)", arg);
+			return cmd_bad_value("show", _("invalid interval '%s' (seconds, 0..60)"), arg);
 		break;
 	case 'r':
 		a->repeat = (int)strtol(arg, &end, 10);
 		if (*end || end == arg || a->repeat < 0 || a->repeat > 10000)
-			return cmd_bad_value("show", "invalid repeat count '%s' (0..10000)", arg);
+			return cmd_bad_value("show", _("invalid repeat count '%s' (0..10000)"), arg);
 		break;
 	}
 	return 0;
@@ -113,15 +113,15 @@ static void header_text(pid_t pid, const struct proc_info *hdr, const char *cmdl
 	const char *cl = cmdline ? cmdline : hdr->cmdline;
 	char rss[32];
 
-	printf("PID %d (%s)  user %s  state %c (%s)  threads %ld  RSS %s  up %.0f s\n", (int)pid, esc(hdr->stat.comm),
-	       esc(hdr->user), hdr->stat.state, proc_state_name(hdr->stat.state), hdr->stat.num_threads,
+	printf(_("PID %d (%s)  user %s  state %c (%s)  threads %ld  RSS %s  up %.0f s\n"), (int)pid, esc(hdr->stat.comm),
+	       esc(hdr->user), hdr->stat.state, _(proc_state_name(hdr->stat.state)), hdr->stat.num_threads,
 	       human_bytes((unsigned long long)(hdr->status.vm_rss > 0 ? hdr->status.vm_rss : 0) * 1024, rss, sizeof(rss)),
 	       hdr->uptime_s);
-	fputs("Command: ", stdout);
+	fputs(_("Command: "), stdout);
 	if (cl[0])
 		print_escaped(cl);
 	else
-		fputs("(none: kernel thread or zombie)", stdout);
+		fputs(_("(none: kernel thread or zombie)"), stdout);
 	if (!cmdline && strlen(hdr->cmdline) >= sizeof(hdr->cmdline) - 1)
 		printf(_(" [cut at %zu bytes]"), sizeof(hdr->cmdline) - 1);
 	putchar('\n');
@@ -143,7 +143,7 @@ static int show_exec(void *state, pid_t pid)
 	r = proc_info_read(t.dirfd, &hdr);
 	if (r < 0) {
 		char what[64];
-		snprintf(what, sizeof(what), "read /proc/%d/status", (int)pid);
+		snprintf(what, sizeof(what), _("read /proc/%d/status"), (int)pid);
 		door_refused(&e, PS_OP_READ_PROC, pid, r, what);
 		target_close(&t);
 		return cmd_fail("show", &e);
@@ -171,7 +171,7 @@ static int show_exec(void *state, pid_t pid)
 	 * say so rather than print a mix of two processes. */
 	if (hdr.stat.state != 'Z' &&
 	    (proc_info_read(t.dirfd, &last) < 0 || last.stat.starttime != hdr.stat.starttime || proc_info_exited(&last))) {
-		ps_error_set(&e, ESRCH, "process %d has exited while it was being read", (int)pid);
+		ps_error_set(&e, ESRCH, _("process %d has exited while it was being read"), (int)pid);
 		target_close(&t);
 		free(cmdline);
 		if (root) {

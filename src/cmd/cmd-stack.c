@@ -32,7 +32,7 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 
 	if (fl->inlines && s) {
 		for (size_t i = 0; i < s->n_inl; i++) {
-			printf("#%d 0x%llx %s (inlined) (%s)", (*no)++, (unsigned long long)f->pc,
+			printf(_("#%d 0x%llx %s (inlined) (%s)"), (*no)++, (unsigned long long)f->pc,
 			       esc(s->inl[i].function ? s->inl[i].function : "??"), esc(mod));
 			if (s->inl[i].file)
 				printf(" [%s:%d]", esc(s->inl[i].file), s->inl[i].line);
@@ -78,7 +78,7 @@ static void print_thread_line(const struct stk_thread *t)
 		       (unsigned long long)t->wait_lock, (int)t->waits_for);
 	printf("\n");
 	if (t->skipped)
-		printf("   not stopped: %s\n", t->skipped);
+		printf(_("   not stopped: %s\n"), t->skipped);
 }
 
 static void print_frames(const struct stk_thread *t, const struct stack_flags *fl)
@@ -88,7 +88,7 @@ static void print_frames(const struct stk_thread *t, const struct stack_flags *f
 		if (stk_frame_shown(t, &t->frames[i], fl->view))
 			print_frame(&t->frames[i], &no, fl);
 	if (t->truncated)
-		printf("   ... (more frames: --max-frames)\n");
+		printf(_("   ... (more frames: --max-frames)\n"));
 }
 
 static const char *frame_fn(const struct stk_frame *f)
@@ -103,20 +103,21 @@ static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
 	for (size_t c = 0; c < d->n_cycles; c++) {
 		const struct stk_cycle *cy = &d->cycles[c];
 		if (cy->n == 1)
-			printf("deadlock: a thread waits for a lock it holds itself\n");
+			printf(_("deadlock: a thread waits for a lock it holds itself\n"));
 		else
-			printf("deadlock: %zu threads wait for each other\n", cy->n);
+			printf(P_("deadlock: %zu thread waits for the others\n", "deadlock: %zu threads wait for each other\n",
+				  cy->n), cy->n);
 		for (size_t k = 0; k < cy->n; k++) {
 			const struct stk_edge *e = &cy->edges[k];
 			const char *name = "";
 			for (size_t i = 0; i < d->n_threads; i++)
 				if (d->threads[i].tid == e->tid)
 					name = d->threads[i].name;
-			printf("  TID %d \"%s\" waits for lock 0x%llx", (int)e->tid, esc(name),
+			printf(_("  TID %d \"%s\" waits for lock 0x%llx"), (int)e->tid, esc(name),
 			       (unsigned long long)e->lock_addr);
 			if (e->lock_name)
 				printf(" (%s)", esc(e->lock_name));
-			printf(" held by TID %d, in %s", (int)e->waits_for_tid, esc(frame_fn(e->frame)));
+			printf(_(" held by TID %d, in %s"), (int)e->waits_for_tid, esc(frame_fn(e->frame)));
 			if (e->frame && e->frame->sym && e->frame->sym->function)
 				printf("+0x%llx", (unsigned long long)e->frame->sym->offset);
 			printf("\n");
@@ -137,7 +138,7 @@ static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
 		if (gr->n > 1) {
 			char chain[1024];
 			stk_chain(first, chain, sizeof(chain));
-			printf("%zu threads: %s\n", gr->n, esc(chain));
+			printf(P_("%zu thread: %s\n", "%zu threads: %s\n", gr->n), gr->n, esc(chain));
 		}
 		for (size_t k = 0; k < gr->n; k++)
 			print_thread_line(&d->threads[gr->members[k]]);
@@ -285,7 +286,7 @@ static int stack_option(void *state, int opt, const char *arg)
 		char *end;
 		long v = strtol(arg, &end, 10);
 		if (*end || end == arg || v < 1 || v > 4096)
-			return cmd_bad_value("stack", "--max-frames wants a number from 1 to 4096, not '%s'", arg);
+			return cmd_bad_value("stack", _("--max-frames wants a number from 1 to 4096, not '%s'"), arg);
 		fl->max_frames = (int)v;
 		break;
 	}
@@ -359,11 +360,12 @@ static int stack_exec(void *state, pid_t pid)
 	fflush(stdout);
 	for (size_t i = 0; i < d->n_threads; i++)
 		if (d->threads[i].skipped)
-			fprintf(stderr, "pscope stack: thread %d not stopped: %s\n", (int)d->threads[i].tid,
+			fprintf(stderr, _("pscope stack: thread %d not stopped: %s\n"), (int)d->threads[i].tid,
 				d->threads[i].skipped);
 	if (d->py_error[0])
 		fprintf(stderr, "pscope stack: %s\n", esc(d->py_error));
-	fprintf(stderr, "stopped %zu threads for %.2f ms\n", d->n_stopped, d->pause_ms);
+	fprintf(stderr, P_("stopped %zu thread for %.2f ms\n", "stopped %zu threads for %.2f ms\n", d->n_stopped),
+		d->n_stopped, d->pause_ms);
 	stk_dump_free(d);
 	return 0;
 }

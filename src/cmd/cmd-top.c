@@ -34,7 +34,7 @@ static void print_text_python(const struct samp_snapshot *s, const struct samp_v
 		const struct samp_func *f = &s->funcs[r->func];
 		char src[300];
 		snprintf(src, sizeof(src), "%s:%d", f->file ? f->file : "?", f->line);
-		printf("%6.2f %6.2f %8lu  %-32s %s\n", r->self_pct, r->total_pct, r->self, esc(f->name), esc(src));
+		printf("%6.2f %6.2f %8lu  %s %s\n", r->self_pct, r->total_pct, r->self, pad(esc(f->name), 32), esc(src));
 	}
 }
 
@@ -56,18 +56,21 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v)
 		print_text_python(s, v);
 		return;
 	}
-	printf("PID %d (%s), %.1f s, event %s (%s), %d Hz requested, %.0f Hz achieved\n", (int)s->target.pid,
+	printf(_("PID %d (%s), %.1f s, event %s (%s), %d Hz requested, %.0f Hz achieved\n"), (int)s->target.pid,
 	       esc(s->comm), s->elapsed, s->event, s->event_why, s->freq, s->rate);
-	printf("samples %llu, lost %llu, throttled %llu, %s, truncated stacks %.1f%%, CPU sampled %.2f s vs /proc %.2f s\n",
+	printf(_("samples %llu, lost %llu, throttled %llu, %s, truncated stacks %.1f%%, CPU sampled %.2f s vs /proc %.2f s\n"),
 	       s->samples, s->lost, s->throttled, s->kernel_why,
 	       s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0.0, s->cpu_sampled, s->cpu_proc);
 	print_unwind(s);
 	if (s->percpu)
-		printf(_("events: one per CPU for every task, %u threads of the process followed\n"), s->nthreads);
+		printf(P_("events: one per CPU for every task, %u thread of the process followed\n",
+			  "events: one per CPU for every task, %u threads of the process followed\n", s->nthreads),
+		       s->nthreads);
 	else
 		printf(_("events: one per thread and CPU\n"));
 	if (s->threads_unsampled)
-		printf(_("%u threads not sampled: %s\n"), s->threads_unsampled, s->unsampled_why);
+		printf(P_("%u thread not sampled: %s\n", "%u threads not sampled: %s\n", s->threads_unsampled),
+		       s->threads_unsampled, s->unsampled_why);
 	printf("%6s %6s %8s  %-32s %-20s %s\n", "SELF%", "TOTAL%", "SAMPLES", "FUNCTION", "MODULE", "SOURCE");
 	for (unsigned i = 0; i < v->nrows; i++) {
 		const struct samp_row *r = &v->rows[i];
@@ -75,8 +78,8 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v)
 		char src[300] = "";
 		if (f->file)
 			snprintf(src, sizeof(src), "%s:%d", samp_module_short(f->file), f->line);
-		printf("%6.2f %6.2f %8lu  %-32s %-20s %s\n", r->self_pct, r->total_pct, r->self, esc(f->name),
-		       esc(samp_module_short(f->module)), esc(src));
+		printf("%6.2f %6.2f %8lu  %s %s %s\n", r->self_pct, r->total_pct, r->self, pad(esc(f->name), 32),
+		       pad(esc(samp_module_short(f->module)), 20), esc(src));
 	}
 }
 
@@ -161,13 +164,13 @@ static int top_option(void *state, int opt, const char *arg)
 		errno = 0;
 		a->duration = strtod(arg, &end);
 		if (errno || *end || end == arg || !(a->duration > 0) || a->duration > 86400)
-			return cmd_bad_value("top", "invalid duration '%s' (seconds, more than 0, at most 86400)", arg);
+			return cmd_bad_value("top", _("invalid duration '%s' (seconds, more than 0, at most 86400)"), arg);
 		break;
 	case 'F':
 		errno = 0;
 		a->freq = strtol(arg, &end, 10);
 		if (errno || *end || end == arg || a->freq < 1 || a->freq > SAMP_FREQ_MAX)
-			return cmd_bad_value("top", "invalid frequency '%s' (Hz, 49..3999; 1..1000 for Python)", arg);
+			return cmd_bad_value("top", _("invalid frequency '%s' (Hz, 49..3999; 1..1000 for Python)"), arg);
 		break;
 	case 'P': a->mode = TOP_PYTHON; break;
 	case 'N': a->mode = TOP_NATIVE; break;
@@ -233,7 +236,7 @@ static int top_python(const struct top_args *a, pid_t pid)
 	for (uint64_t now = now_ns(); now < deadline && !interrupted; now = now_ns()) {
 		uint64_t left_ms = (deadline - now) / 1000000;
 		if (samp_py_poll(s, left_ms < 100 ? (int)left_ms : 100) == -ESRCH) {
-			ended = "the process exited";
+			ended = _("the process exited");
 			break;
 		}
 		if (now_ns() >= pub) { /* one bucket per second, as the perf sampler */
@@ -259,7 +262,7 @@ static int top_exec(void *state, pid_t pid)
 			return r;
 	}
 	if (a->freq && a->freq < SAMP_FREQ_MIN) {
-		fprintf(stderr, "pscope top: invalid frequency '%ld' (Hz, 49..3999)\n", a->freq);
+		fprintf(stderr, _("pscope top: invalid frequency '%ld' (Hz, 49..3999)\n"), a->freq);
 		return 2;
 	}
 	struct samp_session *s;
@@ -279,7 +282,7 @@ static int top_exec(void *state, pid_t pid)
 	for (uint64_t now = now_ns(); now < deadline && !interrupted; now = now_ns()) {
 		uint64_t left_ms = (deadline - now) / 1000000;
 		if (samp_poll(s, left_ms < 100 ? (int)left_ms : 100) == -ESRCH) {
-			ended = "the process exited";
+			ended = _("the process exited");
 			break;
 		}
 	}
@@ -297,17 +300,17 @@ static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *sna
 	struct ps_error e;
 
 	if (!snap) {
-		ps_error_set(&e, ENOMEM, "out of memory");
+		ps_error_set(&e, ENOMEM, _("out of memory"));
 		return cmd_fail("top", &e);
 	}
 	if (ended)
-		fprintf(stderr, "pscope top: process %d exited after %.1f s; showing what was sampled\n", (int)pid,
+		fprintf(stderr, _("pscope top: process %d exited after %.1f s; showing what was sampled\n"), (int)pid,
 			snap->elapsed);
 
 	int rc = 0;
 	struct samp_view v;
 	if (samp_view_compute(snap, SAMP_WIN_ALL, 0, SAMP_SORT_SELF, &v) < 0) {
-		ps_error_set(&e, ENOMEM, "out of memory");
+		ps_error_set(&e, ENOMEM, _("out of memory"));
 		samp_snapshot_free(snap);
 		return cmd_fail("top", &e);
 	}

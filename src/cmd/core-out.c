@@ -30,7 +30,7 @@ static void signal_text(const struct core_siginfo *s, char *buf, size_t size)
 		name = nb;
 	}
 	if (!code) {
-		snprintf(cb, sizeof(cb), "code %d", s->code);
+		snprintf(cb, sizeof(cb), _("code %d"), s->code);
 		code = cb;
 	}
 	n = snprintf(buf, size, "%s (%s%s%s)", name, code, meaning ? ": " : "", meaning ? meaning : "");

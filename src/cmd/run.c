@@ -21,7 +21,7 @@ pid_t cmd_parse_pid(const char *prog, const char *arg)
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (errno || *end || end == arg || v <= 0 || v > 4194304) {
-		fprintf(stderr, "pscope %s: invalid PID '%s'\n", prog, esc(arg));
+		fprintf(stderr, _("pscope %s: invalid PID '%s'\n"), prog, esc(arg));
 		return -1;
 	}
 	return (pid_t)v;
@@ -116,7 +116,7 @@ static int parse(const struct cmd_entry *ce, void *st, int argc, char **argv, pi
 		optind++;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "pscope %s: unexpected argument '%s'\n", ce->name, esc(argv[optind]));
+		fprintf(stderr, _("pscope %s: unexpected argument '%s'\n"), ce->name, esc(argv[optind]));
 		return usage_error(ce);
 	}
 	return 0;
@@ -143,7 +143,7 @@ int cmd_run(const struct cmd_entry *ce, int argc, char **argv)
 	errno = 0;
 	/* A full disk or a closed pipe is a failure, said once for every command. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "pscope %s: cannot write the output: %s\n", ce->name, strerror(errno ? errno : EIO));
+		fprintf(stderr, _("pscope %s: cannot write the output: %s\n"), ce->name, strerror(errno ? errno : EIO));
 		rc = 1;
 	}
 	return rc;

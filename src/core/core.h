@@ -21,7 +21,8 @@
  * The file is written through a bounded buffer, sparsely (zero pages
  * become holes), to an unnamed temporary file (O_TMPFILE, else
  * O_CREAT|O_EXCL|O_NOFOLLOW, mode 0600) in the destination directory,
- * with write-behind (sync_file_range), fsynced and linked into place
+ * the memory with O_DIRECT (through the page cache, with write-behind,
+ * where the filesystem refuses it), fsynced and linked into place
  * without replacing anything. */
 #ifndef PS_CORE_CORE_H
 #define PS_CORE_CORE_H
@@ -93,6 +94,20 @@ struct core_estimate {
 	char method_why[256];       /* why not fork, a note, or why refused */
 };
 
+/* Where the pause went (ms), in order: stopping every thread and reading
+ * its registers; the mapping table; notes and layout; the fork (snapshot
+ * method: starting the watchdog, preparing the thread, the clone itself
+ * — the page-table copy —, taking hold of the child, restoring the
+ * thread); copying memory while stopped (what the fork does not freeze,
+ * or all of it for the stop and copy methods); releasing the threads. */
+enum core_pause_part {
+	CORE_PAUSE_STOP, CORE_PAUSE_MAPS, CORE_PAUSE_NOTES, CORE_PAUSE_WATCHDOG, CORE_PAUSE_PREPARE,
+	CORE_PAUSE_CLONE, CORE_PAUSE_CHILD, CORE_PAUSE_RESTORE, CORE_PAUSE_COPY, CORE_PAUSE_RELEASE,
+	CORE_PAUSE_PARTS
+};
+/* "stop", "maps", ... (JSON keys) */
+const char *core_pause_part_name(enum core_pause_part p);
+
 struct core_result {
 	char path[PATH_MAX];
 	char exe[PATH_MAX];         /* /proc/PID/exe at the time; hostile */
@@ -106,6 +121,7 @@ struct core_result {
 	char method_why[256];       /* why not fork, or a note on the fork ("" if none) */
 	double sync_ms;             /* the final fsync */
 	double child_ms;            /* fork: how long the snapshot child lived */
+	double pause_part_ms[CORE_PAUSE_PARTS];
 	struct core_skip *skipped;
 	size_t nskipped;
 };

@@ -1,6 +1,6 @@
 /* Internal to the core writer: one dump in progress, shared by its parts
  *   writer.c  the sequence: estimate, choose the method, stop, release
- *   out.c     the file: temporary, sparse writes with write-behind,
+ *   out.c     the file: temporary, sparse direct writes (else write-behind),
  *             ELF headers, fsync and link
  *   mem.c     the memory: layout, reading (live, or from the snapshot
  *             child), the staging arena of the copy method
@@ -58,9 +58,11 @@ struct cw {
 
 	/* Destination. */
 	int dirfd, fd;
+	int dfd;                       /* the same file opened O_DIRECT, or -1 */
+	bool sized;                    /* extended to its final size */
 	char dir[PATH_MAX], base[NAME_MAX + 1], tmp[64];
 	bool anon;                     /* O_TMPFILE: no name until linked in */
-	uint64_t since_kick;           /* bytes written since the last write-behind kick */
+	uint64_t since_kick;           /* bytes written through the page cache since the last kick */
 
 	/* Layout. */
 	struct seg *segs;
@@ -78,6 +80,7 @@ struct cw {
 	int cur;                       /* the buffer being read into */
 	struct cw_writer *writer;      /* the thread that writes the other */
 	uint64_t total, done;
+	uint64_t mark_ns;              /* the end of the last pause part measured */
 	uint64_t phase_t0, phase_done0, last_progress;
 	enum core_phase phase;
 };
@@ -86,6 +89,8 @@ struct cw {
 void cw_progress(struct cw *c, bool force);
 void cw_phase(struct cw *c, enum core_phase ph, uint64_t total);
 bool cw_cancelled(struct cw *c);
+/* Add the time since the last mark to that part of the pause. */
+void cw_mark(struct cw *c, enum core_pause_part part);
 
 /* out.c */
 int cw_fs_error(struct ps_error *e, int err, const char *fix, const char *fmt, ...)

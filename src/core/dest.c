@@ -1,5 +1,6 @@
 /* Where a core goes: the default name and the destination's directory. */
 #include "core/core.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <errno.h>
@@ -50,7 +51,7 @@ int core_dest_split(const char *path, const char *comm, pid_t pid, char *dir, si
 	core_default_name(comm, pid, name, sizeof(name));
 	if (!path || !*path) {
 		if (!getcwd(dir, dsz))
-			return dest_error(e, errno, NULL, "cannot find the current directory", NULL);
+			return dest_error(e, errno, NULL, _("cannot find the current directory"), NULL);
 		strlcpy_ps(base, name, bsz);
 		return 0;
 	}
@@ -62,7 +63,7 @@ int core_dest_split(const char *path, const char *comm, pid_t pid, char *dir, si
 	const char *slash = strrchr(path, '/');
 	const char *file = slash ? slash + 1 : path;
 	if (!*file)
-		return dest_error(e, ENOENT, "create the directory first", "no such directory ", path);
+		return dest_error(e, ENOENT, _("create the directory first"), _("no such directory "), path);
 	if (!slash) {
 		strlcpy_ps(dir, ".", dsz);
 	} else if (slash == path) {
@@ -70,12 +71,12 @@ int core_dest_split(const char *path, const char *comm, pid_t pid, char *dir, si
 	} else {
 		size_t l = (size_t)(slash - path);
 		if (l >= dsz)
-			return dest_error(e, ENAMETOOLONG, NULL, "destination too long", NULL);
+			return dest_error(e, ENAMETOOLONG, NULL, _("destination too long"), NULL);
 		memcpy(dir, path, l);
 		dir[l] = '\0';
 	}
 	if (strlen(file) >= bsz || strlen(file) > NAME_MAX - 24)
-		return dest_error(e, ENAMETOOLONG, NULL, "file name too long", NULL);
+		return dest_error(e, ENAMETOOLONG, NULL, _("file name too long"), NULL);
 	strlcpy_ps(base, file, bsz);
 	return 0;
 }
@@ -84,15 +85,15 @@ int core_dest_split(const char *path, const char *comm, pid_t pid, char *dir, si
 const char *core_phase_name(enum core_phase ph)
 {
 	static const char *const names[] = {
-		[CORE_PHASE_STOP] = "stopping threads",
-		[CORE_PHASE_COPY] = "copying memory (process stopped)",
-		[CORE_PHASE_WRITE] = "writing",
-		[CORE_PHASE_SYNC] = "syncing to disk",
-		[CORE_PHASE_SNAPSHOT] = "fork snapshot (process stopped)",
-		[CORE_PHASE_STREAM] = "writing memory (process stopped)",
-		[CORE_PHASE_READ] = "writing from the snapshot (process running)",
+		[CORE_PHASE_STOP] = N_("stopping threads"),
+		[CORE_PHASE_COPY] = N_("copying memory (process stopped)"),
+		[CORE_PHASE_WRITE] = N_("writing"),
+		[CORE_PHASE_SYNC] = N_("syncing to disk"),
+		[CORE_PHASE_SNAPSHOT] = N_("fork snapshot (process stopped)"),
+		[CORE_PHASE_STREAM] = N_("writing memory (process stopped)"),
+		[CORE_PHASE_READ] = N_("writing from the snapshot (process running)"),
 	};
-	return (unsigned)ph < sizeof(names) / sizeof(names[0]) ? names[ph] : "?";
+	return (unsigned)ph < sizeof(names) / sizeof(names[0]) ? _(names[ph]) : "?";
 }
 
 const char *core_method_name(enum core_method m)
@@ -102,6 +103,17 @@ const char *core_method_name(enum core_method m)
 		[CORE_METHOD_STOP] = "stop", [CORE_METHOD_COPY] = "copy",
 	};
 	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
+}
+
+const char *core_pause_part_name(enum core_pause_part p)
+{
+	static const char *const names[] = {
+		[CORE_PAUSE_STOP] = "stop", [CORE_PAUSE_MAPS] = "maps", [CORE_PAUSE_NOTES] = "notes",
+		[CORE_PAUSE_WATCHDOG] = "watchdog", [CORE_PAUSE_PREPARE] = "prepare", [CORE_PAUSE_CLONE] = "clone",
+		[CORE_PAUSE_CHILD] = "child", [CORE_PAUSE_RESTORE] = "restore", [CORE_PAUSE_COPY] = "copy",
+		[CORE_PAUSE_RELEASE] = "release",
+	};
+	return (unsigned)p < sizeof(names) / sizeof(names[0]) ? names[p] : "?";
 }
 
 int core_method_parse(const char *s)
@@ -123,6 +135,6 @@ const char *core_progress_text(const struct core_progress *p, char *buf, size_t 
 	if (p->rate > 0 && n >= 0 && (size_t)n < size)
 		n += snprintf(buf + n, size - (size_t)n, " %s/s", human_bytes((unsigned long long)p->rate, rate, sizeof(rate)));
 	if (p->eta_s >= 0 && p->total && n >= 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, " ETA %.0fs", p->eta_s);
+		snprintf(buf + n, size - (size_t)n, _(" ETA %.0fs"), p->eta_s);
 	return buf;
 }

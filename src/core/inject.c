@@ -1,5 +1,6 @@
 /* Syscall injection that survives the tracer's death (see inject.h). */
 #include "core/inject.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <elf.h>
@@ -236,7 +237,7 @@ static void restart_fixup(struct user_regs_struct *r)
 
 static int fail(struct ps_error *e, int err, const char *what, pid_t tid)
 {
-	return ps_error_set(e, err, "cannot inject into thread %d (%s): %s", (int)tid, what, strerror(err));
+	return ps_error_set(e, err, _("cannot inject into thread %d (%s): %s"), (int)tid, what, strerror(err));
 }
 
 int inject_begin(struct inject *ij, pid_t tid, const struct inject_site *site, uint64_t stack_lo,
@@ -426,7 +427,7 @@ int inject_syscall(struct inject *ij, long nr, const uint64_t args[6], long *ret
 	if (child)
 		*child = 0;
 	if (!ij->prepared)
-		return ps_error_set(e, EINVAL, "injection not prepared");
+		return ps_error_set(e, EINVAL, _("injection not prepared"));
 	r.rip = ij->site.gadget;
 	r.rsp = ij->frame;
 	r.rax = (unsigned long long)nr;

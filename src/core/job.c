@@ -1,6 +1,7 @@
 /* The core writer as an ATTACH-lane job: progress and cancel through the
  * job, a struct core_result as its result. */
 #include "core/core.h"
+#include "i18n.h"
 #include "util.h"
 #include "worker.h"
 
@@ -37,7 +38,7 @@ static void core_job(struct job *j)
 
 	ps_error_clear(&e);
 	if (!r) {
-		ps_error_set(&e, ENOMEM, "out of memory");
+		ps_error_set(&e, ENOMEM, _("out of memory"));
 		job_error(j, &e);
 		return;
 	}

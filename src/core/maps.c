@@ -1,4 +1,5 @@
 #include "core/maps.h"
+#include "i18n.h"
 #include "proc/maps.h"
 #include "util.h"
 
@@ -94,7 +95,7 @@ static void decide(struct core_map *m, unsigned filter, bool all)
 	m->why = NULL;
 	if (!strcmp(m->path, "[vsyscall]")) {
 		m->how = CORE_DUMP_OMIT;
-		m->why = "kernel gate page";
+		m->why = _("kernel gate page");
 		return;
 	}
 	if (all || !strcmp(m->path, "[vdso]")) {
@@ -103,25 +104,25 @@ static void decide(struct core_map *m, unsigned filter, bool all)
 	}
 	m->how = CORE_DUMP_NONE;
 	if (m->vmflags & CORE_VMF_DD) {
-		m->why = "excluded by the process (VM_DONTDUMP)";
+		m->why = _("excluded by the process (VM_DONTDUMP)");
 		return;
 	}
 	if (m->vmflags & CORE_VMF_HT) {
 		if (filter & (shared ? CORE_FILTER_HUGETLB_SHARED : CORE_FILTER_HUGETLB_PRIVATE))
 			m->how = CORE_DUMP_WHOLE;
 		else
-			m->why = "hugetlb memory (coredump_filter)";
+			m->why = _("hugetlb memory (coredump_filter)");
 		return;
 	}
 	if (m->vmflags & (CORE_VMF_IO | CORE_VMF_PF)) {
-		m->why = "device or special memory (VM_IO)";
+		m->why = _("device or special memory (VM_IO)");
 		return;
 	}
 	if (shared) {
 		if (filter & (anon_shared(m) ? CORE_FILTER_ANON_SHARED : CORE_FILTER_MAPPED_SHARED))
 			m->how = CORE_DUMP_WHOLE;
 		else
-			m->why = "shared mapping (coredump_filter)";
+			m->why = _("shared mapping (coredump_filter)");
 		return;
 	}
 	/* Private: the kernel dumps it when it has anonymous pages (anon_vma). */
@@ -130,7 +131,7 @@ static void decide(struct core_map *m, unsigned filter, bool all)
 		return;
 	}
 	if (!core_map_is_file(m)) {
-		m->why = (m->anon || m->swap) ? "private memory (coredump_filter)" : "never written";
+		m->why = (m->anon || m->swap) ? _("private memory (coredump_filter)") : _("never written");
 		return;
 	}
 	if (filter & CORE_FILTER_MAPPED_PRIVATE) {
@@ -139,10 +140,10 @@ static void decide(struct core_map *m, unsigned filter, bool all)
 	}
 	if ((filter & CORE_FILTER_ELF_HEADERS) && m->offset == 0 && m->r) {
 		m->how = CORE_DUMP_HEADER;
-		m->why = "unchanged file data: ELF header page only";
+		m->why = _("unchanged file data: ELF header page only");
 		return;
 	}
-	m->why = "unchanged file data (coredump_filter)";
+	m->why = _("unchanged file data (coredump_filter)");
 }
 
 void core_maps_decide(struct core_maps *m, unsigned filter, bool all)

@@ -3,6 +3,7 @@
  * snapshot child, through one bounded buffer — or, for the copy method,
  * into the staging arena first. */
 #include "core/cw.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <elf.h>
@@ -45,11 +46,12 @@ int cw_plan(struct cw *c)
 	c->seg_limit = c->maps.n + EXTRA_SEGS;
 	c->segs = calloc(c->seg_limit, sizeof(*c->segs));
 	c->map_off = calloc(c->maps.n + 1, sizeof(*c->map_off));
-	c->hdrbuf = malloc(c->page);
-	c->buf[0] = malloc(CORE_BUF);
-	c->buf[1] = malloc(CORE_BUF);
+	/* Page-aligned: the data is written with O_DIRECT (out.c). */
+	c->hdrbuf = aligned_alloc(c->page, c->page);
+	c->buf[0] = aligned_alloc(c->page, CORE_BUF);
+	c->buf[1] = aligned_alloc(c->page, CORE_BUF);
 	if (!c->segs || !c->map_off || !c->hdrbuf || !c->buf[0] || !c->buf[1])
-		return ps_error_set(c->e, ENOMEM, "out of memory");
+		return ps_error_set(c->e, ENOMEM, _("out of memory"));
 	hdr = sizeof(Elf64_Ehdr) + (c->seg_limit + 1) * sizeof(Elf64_Phdr) + c->notes.len;
 	c->data_start = off = (hdr + c->page - 1) / c->page * c->page;
 	c->total = 0;
@@ -67,7 +69,7 @@ static int seg_add(struct cw *c, uint64_t vaddr, uint64_t memsz, uint64_t filesz
 		   const struct core_map *m)
 {
 	if (c->nseg == c->seg_limit)
-		return ps_error_set(c->e, E2BIG, "too many segments for the core of process %d", (int)c->pid);
+		return ps_error_set(c->e, E2BIG, _("too many segments for the core of process %d"), (int)c->pid);
 	struct seg *s = &c->segs[c->nseg++];
 	s->vaddr = vaddr;
 	s->memsz = memsz;
@@ -83,7 +85,7 @@ static int skip_add(struct cw *c, const struct core_map *m, uint64_t a, uint64_t
 	struct core_skip *v = realloc(res->skipped, (res->nskipped + 1) * sizeof(*v));
 
 	if (!v)
-		return ps_error_set(c->e, ENOMEM, "out of memory");
+		return ps_error_set(c->e, ENOMEM, _("out of memory"));
 	res->skipped = v;
 	struct core_skip *s = &v[res->nskipped++];
 	memset(s, 0, sizeof(*s));
@@ -107,7 +109,7 @@ static int extent_add(struct cw *c, uint64_t file_off, uint64_t arena_off, uint6
 		size_t cap = c->ext_cap ? c->ext_cap * 2 : 256;
 		struct extent *v = realloc(c->ext, cap * sizeof(*v));
 		if (!v)
-			return ps_error_set(c->e, ENOMEM, "out of memory");
+			return ps_error_set(c->e, ENOMEM, _("out of memory"));
 		c->ext = v;
 		c->ext_cap = cap;
 	}
@@ -366,7 +368,7 @@ static int copy_whole(struct cw *c, const struct core_map *m, uint64_t off, bool
 			goto out;
 		if ((r = seg_add(c, bad, blen, 0, 0, m)) < 0)
 			goto out;
-		if ((r = skip_add(c, m, bad, bad + blen, room ? "unreadable" : "unreadable (rest of the mapping)")) < 0)
+		if ((r = skip_add(c, m, bad, bad + blen, room ? _("unreadable") : _("unreadable (rest of the mapping)"))) < 0)
 			goto out;
 		c->done += bad + blen - a;
 		a = run_start = bad + blen;

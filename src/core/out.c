@@ -1,7 +1,8 @@
-/* The core file: an unnamed temporary in the destination directory,
- * written sparsely through a bounded buffer with write-behind, the ELF
- * headers through libelf, then fsync and link (see core.h). */
+/* The core file: an unnamed temporary in the destination directory, the
+ * memory written sparsely and directly (O_DIRECT) from a bounded buffer,
+ * the ELF headers through libelf, then fsync and link (see core.h). */
 #include "core/cw.h"
+#include "i18n.h"
 #include "doors.h"
 #include "util.h"
 
@@ -21,7 +22,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-/* Write-behind: every KICK bytes, start writeback of what was written
+/* Write-behind, for what goes through the page cache: every KICK bytes,
+ * start writeback of what was written
  * (SYNC_FILE_RANGE_WRITE, which does not wait), so the disk works while
  * the memory is still read and the final fsync has little left. Waiting
  * for it here as well was measured: it bound the read, and with it the
@@ -60,25 +62,56 @@ static int write_error(struct cw *c, int err)
 	return cw_fs_error(c->e, err,
 			err == ENOSPC || err == EDQUOT ? "free some space or choose another destination (-o FILE)"
 						       : "choose another destination (-o FILE)",
-			"cannot write the core in %s (the partial file was removed, process %d runs on)", c->dir,
+			_("cannot write the core in %s (the partial file was removed, process %d runs on)"), c->dir,
 			(int)c->pid);
 }
 
-int cw_pwrite(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
+static int pwrite_all(int fd, const unsigned char *buf, size_t len, uint64_t off, size_t *done)
 {
-	while (len) {
-		ssize_t n = pwrite(c->fd, buf, len, (off_t)off);
+	*done = 0;
+	while (*done < len) {
+		ssize_t n = pwrite(fd, buf + *done, len - *done, (off_t)(off + *done));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return write_error(c, errno);
+			return -errno;
 		}
 		if (n == 0)
-			return write_error(c, EIO);
-		buf += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
+			return -EIO;
+		*done += (size_t)n;
 	}
+	return 0;
+}
+
+/* The memory goes to the disk directly (O_DIRECT). Through the page cache
+ * every page of the core is a fresh page of RAM to allocate and fill, and
+ * on a VM that hands freed memory back to its host (free page reporting)
+ * that first touch is the host's too: 2.8 s of CPU per GiB measured here
+ * (0.2 s to overwrite pages already cached), 60% of pscope's time for a
+ * 2 GiB core; written directly, the same GiB took 0.1 s of CPU and went
+ * at the disk's speed. It also keeps a core the size of the process out
+ * of the page cache. Pieces that are not page-aligned (headers, notes),
+ * and files whose filesystem refuses O_DIRECT, go through the cache. */
+int cw_pwrite(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+	int r;
+
+	if (c->dfd >= 0 && ((uintptr_t)buf | off | len) % c->page == 0) {
+		r = pwrite_all(c->dfd, buf, len, off, &done);
+		if (r == 0)
+			return 0;
+		if (r != -EINVAL)
+			return write_error(c, -r);
+		/* Not for this file after all: the rest through the cache. */
+		close(c->dfd);
+		c->dfd = -1;
+		done = done / c->page * c->page;
+	}
+	r = pwrite_all(c->fd, buf + done, len - done, off + done, &done);
+	if (r < 0)
+		return write_error(c, -r);
+	c->since_kick += len;
 	return 0;
 }
 
@@ -97,6 +130,13 @@ int cw_emit(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
 {
 	size_t pg = c->page, i = 0;
 
+	/* Its final size first: direct writes then fill holes inside the
+	 * file instead of extending it, each with its own journal update. */
+	if (!c->sized) {
+		if (ftruncate(c->fd, (off_t)c->data_end) < 0)
+			return write_error(c, errno);
+		c->sized = true;
+	}
 	while (i < len) {
 		size_t n = len - i < pg ? len - i : pg;
 		if (zero_page(buf + i, n)) {
@@ -124,7 +164,6 @@ int cw_emit(struct cw *c, const unsigned char *buf, size_t len, uint64_t off)
 		int r = cw_pwrite(c, buf + i, j - i, off + i);
 		if (r < 0)
 			return r;
-		c->since_kick += j - i;
 		i = j;
 	}
 	if (c->since_kick >= KICK)
@@ -240,7 +279,7 @@ int cw_write_headers(struct cw *c)
 	unsigned char *hdr = NULL;
 
 	if (nph >= PN_XNUM)
-		return ps_error_set(c->e, E2BIG, "process %d has too many mappings (%zu) for one core", (int)c->pid, nph);
+		return ps_error_set(c->e, E2BIG, _("process %d has too many mappings (%zu) for one core"), (int)c->pid, nph);
 	/* Mappings copied out of order (fork: shared ones during the pause). */
 	qsort(c->segs, c->nseg, sizeof(*c->segs), seg_cmp);
 	if ((r = cw_pwrite(c, c->notes.buf, c->notes.len, note_off)) < 0)
@@ -285,13 +324,29 @@ int cw_write_headers(struct cw *c)
 	r = cw_pwrite(c, hdr, note_off, 0);
 	goto out;
 fail:
-	r = ps_error_set(c->e, EIO, "cannot build the ELF headers: %s", elf_errmsg(-1));
+	r = ps_error_set(c->e, EIO, _("cannot build the ELF headers: %s"), elf_errmsg(-1));
 out:
 	free(hdr);
 	if (elf)
 		elf_end(elf);
 	close(mfd);
 	return r;
+}
+
+/* A second descriptor of the same file for the direct writes (a flag of
+ * the open file, not of the descriptor: the headers stay buffered). */
+static void open_direct(struct cw *c, int dirfd, const char *path, int flags)
+{
+	const char *no = getenv("PSCOPE_TEST_CORE_BUFFERED"); /* test hook: the page-cache path */
+	struct stat a, b;
+
+	if (no && *no && strcmp(no, "0"))
+		return;
+	c->dfd = openat(dirfd, path, O_WRONLY | O_DIRECT | O_CLOEXEC | flags);
+	if (c->dfd >= 0 && (fstat(c->fd, &a) < 0 || fstat(c->dfd, &b) < 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino)) {
+		close(c->dfd);
+		c->dfd = -1;
+	}
 }
 
 int cw_make_temp(struct cw *c)
@@ -301,8 +356,11 @@ int cw_make_temp(struct cw *c)
 	/* An unnamed file first: if pscope dies, nothing is left behind. */
 	c->fd = openat(c->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 	if (c->fd >= 0) {
+		char self[64];
 		c->anon = true;
 		c->tmp[0] = '\0';
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", c->fd);
+		open_direct(c, AT_FDCWD, self, 0); /* a magic link: followed */
 		return 0;
 	}
 	/* Filesystems without O_TMPFILE: a hidden name, removed on every error. */
@@ -313,12 +371,13 @@ int cw_make_temp(struct cw *c)
 		c->fd = openat(c->dirfd, c->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (c->fd >= 0) {
 			fchmod(c->fd, 0600);
+			open_direct(c, c->dirfd, c->tmp, O_NOFOLLOW);
 			return 0;
 		}
 		if (errno != EEXIST)
-			return door_file_refused(c->e, c->dir, errno, "create a file in");
+			return door_file_refused(c->e, c->dir, errno, _("create a file in"));
 	}
-	return cw_fs_error(c->e, EEXIST, NULL, "cannot create a temporary file in %s", c->dir);
+	return cw_fs_error(c->e, EEXIST, NULL, _("cannot create a temporary file in %s"), c->dir);
 }
 
 int cw_open_dest(struct cw *c)
@@ -327,10 +386,10 @@ int cw_open_dest(struct cw *c)
 
 	c->dirfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (c->dirfd < 0)
-		return cw_fs_error(c->e, errno, "choose another destination (-o FILE)", "cannot open the directory %s",
+		return cw_fs_error(c->e, errno, _("choose another destination (-o FILE)"), _("cannot open the directory %s"),
 				c->dir);
 	if (fstatat(c->dirfd, c->base, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
-		ps_error_set(c->e, EEXIST, "%s/%s already exists: pscope never overwrites a file", c->dir, c->base);
+		ps_error_set(c->e, EEXIST, _("%s/%s already exists: pscope never overwrites a file"), c->dir, c->base);
 		if (c->e) {
 			c->e->door = DOOR_FILESYSTEM;
 			strlcpy_ps(c->e->fix, "choose another name (-o FILE) or remove the old file", sizeof(c->e->fix));
@@ -366,7 +425,7 @@ int cw_finish_file(struct cw *c)
 	}
 	if (r < 0)
 		return cw_fs_error(c->e, errno, errno == EEXIST ? "choose another name (-o FILE)" : NULL,
-				"cannot rename the core to %s/%s", c->dir, c->base);
+				_("cannot rename the core to %s/%s"), c->dir, c->base);
 	c->tmp[0] = '\0';
 	fsync(c->dirfd);
 	if (fstat(c->fd, &sb) == 0) {

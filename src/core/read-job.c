@@ -1,6 +1,7 @@
 /* Reading a core as a job (the TUI's `pscope -c`): open it, build every
  * thread's stack and the memory map, off the UI thread. */
 #include "core/read.h"
+#include "i18n.h"
 #include "stack/stack.h"
 #include "util.h"
 #include "worker.h"
@@ -52,11 +53,11 @@ static void read_job(struct job *j)
 
 	ps_error_clear(&e);
 	if (!v) {
-		ps_error_set(&e, ENOMEM, "out of memory");
+		ps_error_set(&e, ENOMEM, _("out of memory"));
 		job_error(j, &e);
 		return;
 	}
-	job_progress(j, 0, "reading %s", a->path);
+	job_progress(j, 0, _("reading %s"), a->path);
 	if (core_open(a->path, &co, &v->core, &e) < 0 || core_stack_dump(v->core, &o, &v->dump, &e) < 0) {
 		if (e.code != ECANCELED)
 			job_error(j, &e);

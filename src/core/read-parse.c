@@ -64,7 +64,7 @@ int core_elf_parse(const void *buf, size_t len, uint64_t file_size, struct core_
 		return ps_error_set(e, EINVAL, _("the core is cut short before the end of its program headers"));
 	ci->segs = calloc(eh.e_phnum, sizeof(*ci->segs));
 	if (!ci->segs)
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	const unsigned char *p = (const unsigned char *)buf + eh.e_phoff;
 	for (unsigned i = 0; i < eh.e_phnum; i++) {
 		Elf64_Phdr ph;

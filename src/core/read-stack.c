@@ -111,7 +111,7 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 	/* The maps name the files to open: --exe's, under --sysroot. */
 	maps_text = core_maps_text(c, true);
 	if (!d || !snaps || !maps_text || proc_maps_parse(maps_text, strlen(maps_text), false, &maps) < 0) {
-		r = ps_error_set(e, ENOMEM, "out of memory");
+		r = ps_error_set(e, ENOMEM, _("out of memory"));
 		goto out;
 	}
 	d->target.pid = c->info.pid ? c->info.pid : (n ? c->info.threads[0].tid : 0);
@@ -125,7 +125,7 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 	d->syms = sym_proc_image(&(struct sym_image){ .maps = &maps, .read = sym_read, .read_arg = c },
 				 o.source ? SYM_SOURCE : 0);
 	if (!uw || !d->syms) {
-		r = ps_error_set(e, ENOMEM, "cannot set up the unwinder");
+		r = ps_error_set(e, ENOMEM, _("cannot set up the unwinder"));
 		goto out;
 	}
 	r = stk_analyze(d, snaps, n, uw, NULL, &o, e);

@@ -138,7 +138,7 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 	if (!o)
 		o = &none;
 	if (!c)
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	c->fd = -1;
 	strlcpy_ps(c->path, path, sizeof(c->path));
 	c->fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -175,7 +175,7 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 			len = c->size - off;
 		}
 		if (core_notes_parse(c->map + off, (size_t)len, &c->info) < 0) {
-			r = ps_error_set(e, ENOMEM, "out of memory");
+			r = ps_error_set(e, ENOMEM, _("out of memory"));
 			goto fail;
 		}
 	}
@@ -184,13 +184,13 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 	check_truncation(c);
 	c->file_fds = malloc((c->info.n_files + 1) * sizeof(int));
 	if (!c->file_fds) {
-		r = ps_error_set(e, ENOMEM, "out of memory");
+		r = ps_error_set(e, ENOMEM, _("out of memory"));
 		goto fail;
 	}
 	for (size_t i = 0; i < c->info.n_files; i++)
 		c->file_fds[i] = -2;
 	if (!o->headers_only && core_modules_load(c, o) < 0) {
-		r = ps_error_set(e, ENOMEM, "out of memory");
+		r = ps_error_set(e, ENOMEM, _("out of memory"));
 		goto fail;
 	}
 	*out = c;

@@ -1,6 +1,7 @@
 /* Reaping the snapshot child from inside the target; the watchdog (see
  * reaper.h). */
 #include "core/reaper.h"
+#include "i18n.h"
 #include "core/maps.h"
 #include "util.h"
 
@@ -310,7 +311,7 @@ int reaper_start(struct reaper *r, const struct target *t, pid_t tid, const stru
 		int err = errno;
 		close(p[0]);
 		close(p[1]);
-		return ps_error_set(e, err, "cannot start the snapshot watchdog: %s", strerror(err));
+		return ps_error_set(e, err, _("cannot start the snapshot watchdog: %s"), strerror(err));
 	}
 	if (pid == 0) {
 		struct target_id id = t->id;

@@ -2,6 +2,7 @@
  * into one stopped thread, the child read through /proc/CHILD/mem, killed
  * and reaped from inside the target (see core.h, inject.h, reaper.h). */
 #include "core/cw.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -86,18 +87,18 @@ static int check_threads(struct cw *c, struct snap *s, char *why, size_t size)
 	}
 	closedir(d);
 	if (vf) {
-		snprintf(why, size, "thread %ld is in vfork (it cannot be stopped until its child execs or exits)", vf);
+		snprintf(why, size, _("thread %ld is in vfork (it cannot be stopped until its child execs or exits)"), vf);
 		return -1;
 	}
 	if (seccomp) {
 		if (!have_cap_sys_admin()) {
 			snprintf(why, size,
-				 "the process runs under seccomp (a filter may kill it on clone) and suspending it "
-				 "needs CAP_SYS_ADMIN");
+				 _("the process runs under seccomp (a filter may kill it on clone) and suspending it "
+				 "needs CAP_SYS_ADMIN"));
 			return -1;
 		}
 		s->suspend_seccomp = true;
-		snprintf(why, size, "a seccomp filter is suspended for the injected calls (PTRACE_O_SUSPEND_SECCOMP)");
+		snprintf(why, size, _("a seccomp filter is suspended for the injected calls (PTRACE_O_SUSPEND_SECCOMP)"));
 	}
 	return 0;
 }
@@ -132,7 +133,7 @@ static int check_cgroup(const struct cg_files *f, const char *path, uint64_t nee
 		uint64_t lim, cur;
 		if (f->pids_max && read_u64_file(dir, f->pids_max, &lim) && lim != UINT64_MAX &&
 		    read_u64_file(dir, f->pids_cur, &cur) && cur >= lim) {
-			snprintf(why, size, "cgroup %s reached its pids limit (%llu tasks): clone would fail",
+			snprintf(why, size, _("cgroup %s reached its pids limit (%llu tasks): clone would fail"),
 				 dir[rl] ? dir + rl : "/", (unsigned long long)lim);
 			return -1;
 		}
@@ -141,8 +142,8 @@ static int check_cgroup(const struct cg_files *f, const char *path, uint64_t nee
 			uint64_t head = lim > cur ? lim - cur : 0;
 			if (head < need) {
 				snprintf(why, size,
-					 "memory cgroup %s has %s of headroom; the copy-on-write of a fork snapshot "
-					 "could need %s",
+					 _("memory cgroup %s has %s of headroom; the copy-on-write of a fork snapshot "
+					 "could need %s"),
 					 dir[rl] ? dir + rl : "/", human_bytes(head, hb, sizeof(hb)),
 					 human_bytes(need, nb, sizeof(nb)));
 				return -1;
@@ -200,7 +201,7 @@ int snap_check(struct cw *c, char *why, size_t size)
 	char ab[16], nb[16];
 
 	if (!s) {
-		snprintf(why, size, "out of memory");
+		snprintf(why, size, _("out of memory"));
 		return -1;
 	}
 	s->mem_fd = s->pagemap_fd = -1;
@@ -215,7 +216,7 @@ int snap_check(struct cw *c, char *why, size_t size)
 			anon += c->maps.v[i].anon;
 	uint64_t need = anon / 4 + (16u << 20);
 	if (avail && avail < need) {
-		snprintf(why, size, "MemAvailable is %s; the copy-on-write of a fork snapshot could need %s",
+		snprintf(why, size, _("MemAvailable is %s; the copy-on-write of a fork snapshot could need %s"),
 			 human_bytes(avail, ab, sizeof(ab)), human_bytes(need, nb, sizeof(nb)));
 		return -1;
 	}
@@ -282,25 +283,28 @@ int snap_fork(struct cw *c, char *why, size_t size)
 
 	ps_error_clear(&e);
 	if (!t) {
-		snprintf(why, size, "no stopped thread without a pending signal to make the fork");
+		snprintf(why, size, _("no stopped thread without a pending signal to make the fork"));
 		return -1;
 	}
 	uint64_t lo = stack_floor(c, t->regs.rsp);
 	if (lo == UINT64_MAX) {
-		snprintf(why, size, "thread %d's stack pointer is not in a private writable mapping", (int)t->tid);
+		snprintf(why, size, _("thread %d's stack pointer is not in a private writable mapping"), (int)t->tid);
 		return -1;
 	}
 	s->tid = t->tid;
 	if (reaper_start(&s->reaper, &c->t, s->tid, &s->site, &e) < 0)
 		goto fail;
+	cw_mark(c, CORE_PAUSE_WATCHDOG);
 	if (inject_begin(&s->ij, s->tid, &s->site, lo, s->suspend_seccomp, &e) < 0)
 		goto fail;
 	s->injected = true;
+	cw_mark(c, CORE_PAUSE_PREPARE);
 	/* Exit signal 0: no SIGCHLD to the process and invisible to its
 	 * waitpid(-1); the child starts on the frame that exits. */
 	uint64_t args[6] = { 0, s->ij.child_frame, 0, 0, 0, 0 };
 	s->t_fork = now_ns();
 	r = inject_syscall(&s->ij, SYS_clone, args, &ret, &s->child, &e);
+	cw_mark(c, CORE_PAUSE_CLONE);
 	if (r == 0 && ret > 0 && !s->child)
 		s->child = (pid_t)ret; /* same pid namespace */
 	if (s->child) {
@@ -309,7 +313,7 @@ int snap_fork(struct cw *c, char *why, size_t size)
 	}
 	if (r < 0 || ret < 0) {
 		if (r == 0)
-			snprintf(why, size, "clone failed in the process: %s%s", strerror((int)-ret),
+			snprintf(why, size, _("clone failed in the process: %s%s"), strerror((int)-ret),
 				 ret == -EAGAIN ? " (RLIMIT_NPROC or pids.max reached)" : "");
 		else
 			snprintf(why, size, "%s", e.msg);
@@ -334,14 +338,16 @@ int snap_fork(struct cw *c, char *why, size_t size)
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", (int)s->child);
 	s->pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (s->mem_fd < 0) {
-		snprintf(why, size, "cannot open /proc/%d/mem of the snapshot: %s", (int)s->child, strerror(errno));
+		snprintf(why, size, _("cannot open /proc/%d/mem of the snapshot: %s"), (int)s->child, strerror(errno));
 		goto undo;
 	}
+	cw_mark(c, CORE_PAUSE_CHILD);
 	if (inject_end(&s->ij) < 0) {
 		/* The thread could not be put back: the target is not usable as
 		 * it is, keep going but say so. */
-		snprintf(why, size, "restoring thread %d failed", (int)s->tid);
+		snprintf(why, size, _("restoring thread %d failed"), (int)s->tid);
 	}
+	cw_mark(c, CORE_PAUSE_RESTORE);
 	return 0;
 undo:
 	if (s->child) {

@@ -172,7 +172,7 @@ int core_where_list(const struct core_where *w, struct core_found **out, size_t 
 			closedir(d);
 			free(v);
 			*n = 0;
-			return ps_error_set(e, ENOMEM, "out of memory");
+			return ps_error_set(e, ENOMEM, _("out of memory"));
 		}
 		v[(*n)++] = f;
 	}

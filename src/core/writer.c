@@ -29,13 +29,13 @@ static int read_smaps(struct target *t, struct core_maps *m, struct ps_error *e)
 	if (n < 0) {
 		free(buf);
 		char what[64];
-		snprintf(what, sizeof(what), "read the memory map (/proc/%d/smaps)", (int)t->id.pid);
+		snprintf(what, sizeof(what), _("read the memory map (/proc/%d/smaps)"), (int)t->id.pid);
 		return door_refused(e, PS_OP_CORE, t->id.pid, (int)-n, what);
 	}
 	r = core_maps_parse(buf, (size_t)n, m);
 	free(buf);
 	if (r < 0)
-		return ps_error_set(e, -r, "cannot parse /proc/%d/smaps", (int)t->id.pid);
+		return ps_error_set(e, -r, _("cannot parse /proc/%d/smaps"), (int)t->id.pid);
 	return 0;
 }
 
@@ -80,14 +80,14 @@ static int free_space(const char *dir, uint64_t *out, struct ps_error *e)
 	struct statvfs vfs;
 
 	if (statvfs(dir, &vfs) < 0)
-		return cw_fs_error(e, errno, "choose another destination (-o FILE)", "cannot check the free space in %s",
+		return cw_fs_error(e, errno, _("choose another destination (-o FILE)"), _("cannot check the free space in %s"),
 				dir);
 	/* A directory nobody may write to is refused for that, not for the
 	 * space it lacks (a read-only filesystem shows little or none free). */
 	if (vfs.f_flag & ST_RDONLY)
-		return door_file_refused(e, dir, EROFS, "create a file in");
+		return door_file_refused(e, dir, EROFS, _("create a file in"));
 	if (faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
-		return door_file_refused(e, dir, errno, "create a file in");
+		return door_file_refused(e, dir, errno, _("create a file in"));
 	*out = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	return 0;
 }
@@ -145,7 +145,7 @@ int core_estimate(pid_t pid, const struct target_id *want, const struct core_opt
 	core_maps_free(&c.maps);
 	target_close(&c.t);
 	if (snprintf(est->path, sizeof(est->path), "%s/%s", dir, base) >= (int)sizeof(est->path))
-		return cw_fs_error(e, ENAMETOOLONG, NULL, "destination too long");
+		return cw_fs_error(e, ENAMETOOLONG, NULL, _("destination too long"));
 	return free_space(dir, &est->free_bytes, e);
 }
 
@@ -181,6 +181,15 @@ void cw_phase(struct cw *c, enum core_phase ph, uint64_t total)
 	cw_progress(c, true);
 }
 
+void cw_mark(struct cw *c, enum core_pause_part part)
+{
+	uint64_t now = now_ns();
+
+	if (c->mark_ns && now > c->mark_ns)
+		c->res->pause_part_ms[part] += (double)(now - c->mark_ns) / 1e6;
+	c->mark_ns = now;
+}
+
 bool cw_cancelled(struct cw *c)
 {
 	return c->o->cancel && atomic_load(c->o->cancel);
@@ -189,12 +198,12 @@ bool cw_cancelled(struct cw *c)
 static int gone_error(struct cw *c)
 {
 	return door_refused(c->e, PS_OP_CORE, c->pid, ESRCH,
-			    "finish the core (the process exited while it was copied; no file was written)");
+			    _("finish the core (the process exited while it was copied; no file was written)"));
 }
 
 static int cancel_error(struct cw *c)
 {
-	return ps_error_set(c->e, ECANCELED, "cancelled: no file written, process %d runs on", (int)c->pid);
+	return ps_error_set(c->e, ECANCELED, _("cancelled: no file written, process %d runs on"), (int)c->pid);
 }
 
 static int check_space(struct cw *c, const struct core_estimate *est)
@@ -205,7 +214,7 @@ static int check_space(struct cw *c, const struct core_estimate *est)
 
 	if (c->o->force || needed <= est->free_bytes)
 		return 0;
-	ps_error_set(c->e, ENOSPC, "not enough space in %s: the core needs about %s on disk (with 1 MiB of headroom), %s is free",
+	ps_error_set(c->e, ENOSPC, _("not enough space in %s: the core needs about %s on disk (with 1 MiB of headroom), %s is free"),
 		     c->dir, human_bytes(needed, need, sizeof(need)), human_bytes(est->free_bytes, have, sizeof(have)));
 	if (c->e) {
 		c->e->door = DOOR_FILESYSTEM;
@@ -279,12 +288,12 @@ static int collect_notes(struct cw *c, bool tasks)
 	c->res->threads = (unsigned)n;
 	c->res->threads_missed = (unsigned)(c->fz.n - n);
 	if (n == 0) {
-		r = door_refused(c->e, PS_OP_CORE, c->pid, ESRCH, "stop any thread");
+		r = door_refused(c->e, PS_OP_CORE, c->pid, ESRCH, _("stop any thread"));
 		goto out;
 	}
 	r = core_notes_build(&c->notes, th, n, &pi, &c->maps, c->page, tstat, tstatus);
 	if (r < 0)
-		ps_error_set(c->e, -r, "out of memory building the notes");
+		ps_error_set(c->e, -r, _("out of memory building the notes"));
 out:
 	for (size_t i = 0; i < n; i++) {
 		free(tstat[i]);
@@ -333,7 +342,7 @@ static int choose(struct cw *c, const struct core_estimate *est)
 			return 0;
 		}
 #else
-		snprintf(why, sizeof(why), "the fork snapshot is implemented for x86-64 only");
+		snprintf(why, sizeof(why), _("the fork snapshot is implemented for x86-64 only"));
 #endif
 		if (m == CORE_METHOD_FORK)
 			return forced_fork_error(c, why);
@@ -401,12 +410,16 @@ static int frozen_work(struct cw *c)
 {
 	int r;
 
+	c->mark_ns = c->fz.t_first_interrupt_ns;
+	cw_mark(c, CORE_PAUSE_STOP);
 	if ((r = stopped_maps(c)) < 0)
 		return cw_target_gone(c) ? gone_error(c) : r;
 	core_maps_decide(&c->maps, read_filter(&c->t), c->o->all_mappings);
 	c->pagemap_fd = openat(c->t.dirfd, "pagemap", O_RDONLY | O_CLOEXEC);
+	cw_mark(c, CORE_PAUSE_MAPS);
 	if ((r = collect_notes(c, false)) < 0 || (r = cw_plan(c)) < 0)
 		return r;
+	cw_mark(c, CORE_PAUSE_NOTES);
 	if (c->method == CORE_METHOD_FORK) {
 		char why[sizeof(c->res->method_why)];
 		cw_phase(c, CORE_PHASE_SNAPSHOT, 0);
@@ -416,6 +429,7 @@ static int frozen_work(struct cw *c)
 				return r;
 			close(c->pagemap_fd);
 			c->pagemap_fd = dup(snap_pagemap_fd(c));
+			cw_mark(c, CORE_PAUSE_COPY);
 			return 0;
 		}
 		/* The process is as it was: fall back while it is stopped. */
@@ -429,6 +443,7 @@ static int frozen_work(struct cw *c)
 	pthread_setschedparam(pthread_self(), SCHED_OTHER, &sp);
 	cw_phase(c, c->method == CORE_METHOD_COPY ? CORE_PHASE_COPY : CORE_PHASE_STREAM, c->total);
 	r = cw_copy(c, NULL);
+	cw_mark(c, CORE_PAUSE_COPY);
 	if (r == -ESRCH || (r == 0 && cw_target_gone(c)))
 		return gone_error(c);
 	return r;
@@ -450,6 +465,8 @@ static void cleanup(struct cw *c)
 	freeze_release(&c->fz);
 	if (c->fd >= 0)
 		close(c->fd);
+	if (c->dfd >= 0)
+		close(c->dfd);
 	if (c->tmp[0] && c->dirfd >= 0)
 		unlinkat(c->dirfd, c->tmp, 0);
 	if (c->dirfd >= 0)
@@ -481,7 +498,7 @@ static int dump(struct cw *c)
 	    (r = cw_open_dest(c)) < 0)
 		return r;
 	if (strlen(c->dir) + 1 + strlen(c->base) >= sizeof(c->res->path))
-		return cw_fs_error(c->e, ENAMETOOLONG, NULL, "destination too long");
+		return cw_fs_error(c->e, ENAMETOOLONG, NULL, _("destination too long"));
 	strlcpy_ps(c->res->path, c->dir, sizeof(c->res->path));
 	strcat(c->res->path, "/");
 	strcat(c->res->path, c->base);
@@ -513,6 +530,8 @@ static int dump(struct cw *c)
 		return r;
 	/* The threads run again (the tracer thread holds the child, if any). */
 	c->res->pause_ms = freeze_pause_ms(&c->fz);
+	if (c->mark_ns && c->fz.t_released_ns > c->mark_ns)
+		c->res->pause_part_ms[CORE_PAUSE_RELEASE] = (double)(c->fz.t_released_ns - c->mark_ns) / 1e6;
 	c->res->method = c->method;
 	if (c->rc == -ECANCELED)
 		return cancel_error(c);
@@ -529,7 +548,7 @@ static int dump(struct cw *c)
 		snap_finish(c);
 		if (r == -ESRCH)
 			return ps_error_set(c->e, ESRCH,
-					    "the snapshot of process %d was killed while it was read (out of memory?); no file written, the process runs on",
+					    _("the snapshot of process %d was killed while it was read (out of memory?); no file written, the process runs on"),
 					    (int)c->pid);
 		if (r == -ECANCELED)
 			return cancel_error(c);
@@ -574,10 +593,10 @@ int core_write(pid_t pid, const struct target_id *want, const struct core_opts *
 	c.e = e;
 	c.page = (uint64_t)sysconf(_SC_PAGESIZE);
 	c.t0 = now_ns();
-	c.fd = c.dirfd = c.pagemap_fd = c.src_fd = -1;
+	c.fd = c.dfd = c.dirfd = c.pagemap_fd = c.src_fd = -1;
 	c.t.pidfd = c.t.dirfd = -1;
 #if !defined(__x86_64__)
-	return ps_error_set(e, ENOTSUP, "core files are written for x86-64 only");
+	return ps_error_set(e, ENOTSUP, _("core files are written for x86-64 only"));
 #endif
 	c.want = want;
 	r = dump(&c);

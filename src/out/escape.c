@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 /* Decode one UTF-8 sequence; returns its length, or 0 if invalid. */
 static size_t utf8_decode(const unsigned char *s, size_t len, uint32_t *cp)
@@ -134,5 +135,80 @@ const char *esc(const char *s)
 	if (!s)
 		s = "";
 	esc_display(s, strlen(s), b, sizeof(bufs[0]));
+	return b;
+}
+
+/* Columns of the character at s (*len: its bytes). */
+static int char_width(const unsigned char *s, size_t avail, size_t *len)
+{
+	uint32_t cp;
+	size_t n = utf8_decode(s, avail, &cp);
+	int cw;
+
+	*len = n ? n : 1;
+	if (!n)
+		return 1;
+	if (cp < 0x80)
+		return cp >= 0x20 && cp != 0x7f;
+	cw = wcwidth((wchar_t)cp);
+	return cw < 0 ? 1 : cw;
+}
+
+int text_width(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), n;
+	int w = 0;
+
+	for (size_t i = 0; i < len; i += n)
+		w += char_width(p + i, len - i, &n);
+	return w;
+}
+
+size_t text_fit(const char *s, int cols)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s), i = 0, n;
+	int w = 0;
+
+	while (i < len) {
+		int cw = char_width(p + i, len - i, &n);
+		if (w + cw > cols)
+			break;
+		w += cw;
+		i += n;
+	}
+	return i;
+}
+
+const char *pad(const char *s, int width)
+{
+	static _Thread_local char bufs[16][4096];
+	static _Thread_local unsigned next;
+	char *b = bufs[next++ % 16];
+	size_t len, room = sizeof(bufs[0]) - 1;
+	int fill, right = width < 0;
+
+	if (!s)
+		s = "";
+	fill = (right ? -width : width) - text_width(s);
+	if (fill < 0)
+		fill = 0;
+	len = strlen(s);
+	if (len > room) { /* longer than any column: cut at a character boundary */
+		len = room;
+		while (len && ((unsigned char)s[len] & 0xc0) == 0x80)
+			len--;
+	}
+	if ((size_t)fill > room - len)
+		fill = (int)(room - len);
+	if (right) {
+		memset(b, ' ', (size_t)fill);
+		memcpy(b + fill, s, len);
+	} else {
+		memcpy(b, s, len);
+		memset(b + len, ' ', (size_t)fill);
+	}
+	b[len + (size_t)fill] = '\0';
 	return b;
 }

@@ -24,4 +24,16 @@ size_t esc_display(const char *s, size_t len, char *out, size_t outsz);
  * (4 KiB each). */
 const char *esc(const char *s);
 
+/* Terminal columns of UTF-8 s (wcwidth: a Hangul syllable takes 2; a byte
+ * that is not UTF-8, or a character this locale cannot measure, takes 1). */
+int text_width(const char *s);
+/* Bytes of the longest prefix of s that fits in cols columns and ends at a
+ * character boundary. */
+size_t text_fit(const char *s, int cols);
+/* s padded with spaces to width columns, measured with text_width(): left-
+ * aligned like "%-*s" when width > 0, right-aligned like "%*s" when width
+ * < 0; never cut. One of 16 rotating thread-local buffers (4 KiB each). For
+ * printf columns whose text may be translated or not ASCII. */
+const char *pad(const char *s, int width);
+
 #endif

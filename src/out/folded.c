@@ -1,4 +1,5 @@
 #include "out/folded.h"
+#include "i18n.h"
 #include "out/escape.h"
 
 #include <errno.h>
@@ -85,7 +86,7 @@ int out_folded_save(const char *path, const struct samp_snapshot *s, enum samp_w
 	FILE *f;
 
 	if (!tmp)
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	/* An unnamed file in the destination's directory, named only once it
 	 * is complete: a pscope killed while writing leaves nothing behind. */
 	snprintf(tmp, size, "%s", path);
@@ -105,7 +106,7 @@ int out_folded_save(const char *path, const struct samp_snapshot *s, enum samp_w
 		if (fd >= 0)
 			close(fd);
 		free(tmp);
-		ps_error_set(e, r, "cannot write %s: %s", path, strerror(r));
+		ps_error_set(e, r, _("cannot write %s: %s"), path, strerror(r));
 		e->door = DOOR_FILESYSTEM;
 		return -r;
 	}
@@ -145,7 +146,7 @@ fail:
 	if (tmp[0])
 		unlink(tmp);
 	free(tmp);
-	ps_error_set(e, r, "cannot write %s: %s", path, strerror(r));
+	ps_error_set(e, r, _("cannot write %s: %s"), path, strerror(r));
 	e->door = DOOR_FILESYSTEM;
 	return -r;
 }

@@ -1,6 +1,7 @@
 /* The FDs pane: every descriptor, its type, flags, position and target;
  * sockets resolved through /proc/PID/net. */
 #include "pane/pane.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "i18n.h"
 #include "util.h"
@@ -31,7 +32,7 @@ static void time_fds(struct pane_show *s, struct proc_fd_list *l, struct proc_ne
 		read_fds(s, l, net, all_info, 50);
 		times[i] = pane_ms_since(t0);
 	}
-	pane_report_times(label, times, s->repeat, l->n, "fds");
+	pane_report_times(label, times, s->repeat, l->n, _("fds"));
 	free(times);
 	proc_fd_list_free(l); /* the next reader starts afresh */
 	proc_net_free(net);
@@ -46,8 +47,8 @@ static void show_fd(struct pane_show *s)
 	if (pane_show_zombie(s, &pane_desc_fd))
 		return;
 	if (s->repeat) {
-		time_fds(s, &l, &net, false, "fd pane (links, types, sockets; fdinfo of 50 visible rows)");
-		time_fds(s, &l, &net, true, "fd with every fdinfo (batch output)");
+		time_fds(s, &l, &net, false, _("fd pane (links, types, sockets; fdinfo of 50 visible rows)"));
+		time_fds(s, &l, &net, true, _("fd with every fdinfo (batch output)"));
 	}
 	err = read_fds(s, &l, &net, true, 0);
 	if (err) {
@@ -116,7 +117,7 @@ static void show_fd(struct pane_show *s)
 		       f->info_err ? "?" : proc_fd_flags_str(f->info.flags, fl, sizeof(fl)), f->info.pos,
 		       esc(proc_fd_describe(f, &net, desc, sizeof(desc))));
 	}
-	printf("%zu fds:", l.n);
+	printf(P_("%zu fd:", "%zu fds:", l.n), l.n);
 	for (int t = 0; t < FDT_COUNT; t++)
 		if (l.count[t])
 			printf(" %s %zu", proc_fd_type_name((enum proc_fd_type)t), l.count[t]);
@@ -132,7 +133,7 @@ const struct pane_desc pane_desc_fd = {
 	.aliases = { "fds" },
 	.title = N_("FDs"),
 	.hotkey = '2',
-	.source = "/proc/PID/fd + fdinfo, sockets via sock_diag (NETLINK_SOCK_DIAG; else /proc/PID/net/{unix,udp,udp6,netlink,tcp,tcp6}); needs ptrace-read access",
+	.source = N_("/proc/PID/fd + fdinfo, sockets via sock_diag (NETLINK_SOCK_DIAG; else /proc/PID/net/{unix,udp,udp6,netlink,tcp,tcp6}); needs ptrace-read access"),
 	.file = "fd",
 	.refresh_ms = 900,
 	.help = "pane-fd",

@@ -1,6 +1,7 @@
 /* The Maps pane: every mapping, and per file like pmap -x; Rss/Pss/Swap
  * from smaps on demand. */
 #include "pane/pane.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "i18n.h"
 #include "util.h"
@@ -32,7 +33,7 @@ static void show_maps(struct pane_show *s)
 		goto out;
 	}
 	if (times)
-		pane_report_times(s->smaps ? "maps (smaps)" : "maps", times, s->repeat, m.n, "mappings");
+		pane_report_times(s->smaps ? "maps (smaps)" : "maps", times, s->repeat, m.n, _("mappings"));
 	if (proc_maps_aggregate(&m, &agg, &nagg) < 0)
 		nagg = 0;
 	if (s->json) {
@@ -82,7 +83,7 @@ static void show_maps(struct pane_show *s)
 		json_object_object_add(s->jpanes, "maps", o);
 		goto out;
 	}
-	pane_show_section(s, &pane_desc_maps, m.smaps ? "/proc/PID/smaps; needs ptrace-read access" : NULL);
+	pane_show_section(s, &pane_desc_maps, m.smaps ? _("/proc/PID/smaps; needs ptrace-read access") : NULL);
 	printf("%-33s %-4s %8s %5s %10s %9s", "RANGE", "PERM", "OFFSET", "DEV", "INODE", "SIZE_KB");
 	if (m.smaps)
 		printf(" %8s %8s %8s", "RSS_KB", "PSS_KB", "SWAP_KB");
@@ -95,7 +96,9 @@ static void show_maps(struct pane_show *s)
 			printf(" %8ld %8ld %8ld", p->rss_kb, p->pss_kb, p->swap_kb);
 		printf("  %s\n", esc(proc_map_name(p)));
 	}
-	printf("%zu mappings\n\nPer file (like pmap -x):\n%9s %9s", m.n, "MAPPINGS", "SIZE_KB");
+	printf(P_("%zu mapping\n", "%zu mappings\n", m.n), m.n);
+	printf(_("\nPer file (like pmap -x):\n"));
+	printf("%9s %9s", "MAPPINGS", "SIZE_KB");
 	if (m.smaps)
 		printf(" %8s %8s %8s %8s", "RSS_KB", "PSS_KB", "SWAP_KB", "DIRTY_KB");
 	printf("  PATH\n");
@@ -116,7 +119,7 @@ const struct pane_desc pane_desc_maps = {
 	.name = "maps",
 	.title = N_("Maps"),
 	.hotkey = '3',
-	.source = "/proc/PID/maps, smaps on demand; needs ptrace-read access",
+	.source = N_("/proc/PID/maps, smaps on demand; needs ptrace-read access"),
 	.file = "maps",
 	.refresh_ms = 1400,
 	.help = "pane-maps",

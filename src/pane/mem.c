@@ -1,6 +1,7 @@
 /* The Memory pane: smaps_rollup (and, in the TUI, the RSS of the last
  * minute). */
 #include "pane/pane.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "i18n.h"
 #include "util.h"
@@ -19,7 +20,7 @@ static void show_mem(struct pane_show *s)
 		if (s->json)
 			json_object_object_add(s->jpanes, "mem", json_object_new_object());
 		else
-			pane_show_section(s, &pane_desc_mem, NULL), printf("kernel thread: no user address space\n");
+			pane_show_section(s, &pane_desc_mem, NULL), printf(_("kernel thread: no user address space\n"));
 		return;
 	}
 	if (err) {
@@ -44,7 +45,7 @@ const struct pane_desc pane_desc_mem = {
 	.aliases = { "memory" },
 	.title = N_("Memory"),
 	.hotkey = '4',
-	.source = "/proc/PID/smaps_rollup (it takes the mmap lock: the detail screen reads it every 5 s); needs ptrace-read access",
+	.source = N_("/proc/PID/smaps_rollup (it takes the mmap lock: the detail screen reads it every 5 s); needs ptrace-read access"),
 	.file = "smaps_rollup",
 	.refresh_ms = 5000,
 	.help = "pane-mem",

@@ -31,7 +31,7 @@ const struct pane_desc *pane_desc_find(const char *name)
 
 const char *pane_source(const struct pane_desc *p, pid_t pid, char *buf, size_t size)
 {
-	const char *s = p->source;
+	const char *s = _(p->source);
 	size_t o = 0;
 
 	if (!size)
@@ -53,7 +53,7 @@ const char *pane_source(const struct pane_desc *p, pid_t pid, char *buf, size_t 
 void pane_show_section(const struct pane_show *s, const struct pane_desc *p, const char *source)
 {
 	if (!s->json)
-		printf("\n== %s  (source: %s)\n", p->name, source ? source : p->source);
+		printf(_("\n== %s  (source: %s)\n"), p->name, source ? source : _(p->source));
 }
 
 void pane_show_error(struct pane_show *s, const struct pane_desc *p, int err, const char *file)
@@ -62,7 +62,7 @@ void pane_show_error(struct pane_show *s, const struct pane_desc *p, int err, co
 	char what[96], buf[1024];
 
 	ps_error_clear(&e);
-	snprintf(what, sizeof(what), "read /proc/%d/%s", (int)s->pid, file);
+	snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)s->pid, file);
 	door_refused(&e, PS_OP_READ_PROC, s->pid, err, what);
 	s->failed = 1;
 	if (s->json) {
@@ -76,7 +76,7 @@ void pane_show_error(struct pane_show *s, const struct pane_desc *p, int err, co
 		char src[64];
 		snprintf(src, sizeof(src), "/proc/PID/%s", file);
 		pane_show_section(s, p, src);
-		printf("refused: %s\n", esc(ps_error_str(&e, buf, sizeof(buf))));
+		printf(_("refused: %s\n"), esc(ps_error_str(&e, buf, sizeof(buf))));
 	}
 	/* The exit status says a pane failed: stderr says which. */
 	fprintf(stderr, _("pscope show: %s pane: %s\n"), p->name, esc(ps_error_str(&e, buf, sizeof(buf))));
@@ -108,7 +108,7 @@ void pane_kb_text(const char *label, long kb)
 {
 	char h[32];
 	if (kb >= 0)
-		printf("%-16s %10ld kB  %s\n", label, kb, human_bytes((unsigned long long)kb * 1024, h, sizeof(h)));
+		printf("%s %10ld kB  %s\n", pad(label, 16), kb, human_bytes((unsigned long long)kb * 1024, h, sizeof(h)));
 }
 
 double pane_ms_since(unsigned long long t0_ns)
@@ -127,7 +127,7 @@ void pane_report_times(const char *what, double *t, int n, size_t items, const c
 	if (n <= 0)
 		return;
 	qsort(t, (size_t)n, sizeof(*t), cmp_double);
-	fprintf(stderr, "pscope show: %s refresh: min %.2f ms, median %.2f ms, max %.2f ms over %d reads (%zu %s)\n",
+	fprintf(stderr, _("pscope show: %s refresh: min %.2f ms, median %.2f ms, max %.2f ms over %d reads (%zu %s)\n"),
 		what, t[0], t[n / 2], t[n - 1], n, items, unit);
 }
 

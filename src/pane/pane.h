@@ -52,6 +52,12 @@ extern const struct pane_desc pane_desc_status, pane_desc_fd, pane_desc_maps, pa
 /* Every pane, in tab order (index: enum pane_id). */
 extern const struct pane_desc *const pane_descs[PANE_COUNT];
 
+/* The threads pane's columns, named once for the TUI and `pscope show`. */
+enum pane_threads_col {
+	PT_TID, PT_NAME, PT_STATE, PT_CPU, PT_LAST, PT_WCHAN, PT_SYSCALL, PT_VOL, PT_INVOL, PT_RQ, PT_LOCK, PT_NCOLS
+};
+extern const char *const pane_threads_cols[PT_NCOLS];
+
 /* The pane with that name or alias, NULL if none. */
 const struct pane_desc *pane_desc_find(const char *name);
 /* The source line for pid ("PID" replaced; pid 0 keeps "PID"). */

@@ -1,6 +1,7 @@
 /* The Status pane: identity, memory, switches and faults, capabilities,
  * seccomp, tracer, cgroup, namespaces, cwd and exe. */
 #include "pane/pane.h"
+#include "i18n.h"
 #include "out/escape.h"
 #include "i18n.h"
 #include "util.h"
@@ -36,7 +37,7 @@ static void caps_json(struct json_object *o, const char *key, uint64_t set)
 
 static const char *seccomp_name(int m)
 {
-	return m == 0 ? "disabled" : m == 1 ? "strict" : m == 2 ? "filter" : "unknown";
+	return m == 0 ? _("disabled") : m == 1 ? _("strict") : m == 2 ? _("filter") : _("unknown");
 }
 
 static void time_str(double epoch, char *buf, size_t size)
@@ -50,9 +51,9 @@ static void time_str(double epoch, char *buf, size_t size)
 static const char *link_text(const char *path, int err)
 {
 	if (err == -ENOENT)
-		return "(none: kernel thread or exited)";
+		return _("(none: kernel thread or exited)");
 	if (err)
-		return "(unreadable: needs ptrace-read access)";
+		return _("(unreadable: needs ptrace-read access)");
 	return esc(path);
 }
 
@@ -152,11 +153,11 @@ static void show_status(struct pane_show *s)
 		return;
 	}
 	pane_show_section(s, &pane_desc_status, NULL);
-	printf("%-16s %c (%s)\n", "State", b.stat.state, proc_state_name(b.stat.state));
+	printf("%s %c (%s)\n", pad(_("State"), 16), b.stat.state, _(proc_state_name(b.stat.state)));
 	printf("%-16s %d\n", "PPid", (int)st->ppid);
-	printf("%-16s %u (%s) euid %u\n", "Uid", st->uid_real, esc(b.user), st->uid_eff);
-	printf("%-16s %u (%s) egid %u\n", "Gid", st->gid_real, esc(b.group), st->gid_eff);
-	printf("%-16s %ld\n", "Threads", st->threads);
+	printf(_("%-16s %u (%s) euid %u\n"), "Uid", st->uid_real, esc(b.user), st->uid_eff);
+	printf(_("%-16s %u (%s) egid %u\n"), "Gid", st->gid_real, esc(b.group), st->gid_eff);
+	printf("%s %ld\n", pad(_("Threads"), 16), st->threads);
 	pane_kb_text("VmPeak", st->vm_peak);
 	pane_kb_text("VmSize", st->vm_size);
 	pane_kb_text("VmRSS", st->vm_rss);
@@ -164,16 +165,16 @@ static void show_status(struct pane_show *s)
 	pane_kb_text("RssFile", st->rss_file);
 	pane_kb_text("RssShmem", st->rss_shmem);
 	pane_kb_text("VmSwap", st->vm_swap);
-	printf("%-16s %lu%s", "Voluntary csw", st->voluntary_ctxt, rates ? "" : "\n");
+	printf("%s %lu%s", pad(_("Voluntary csw"), 16), st->voluntary_ctxt, rates ? "" : "\n");
 	if (rates)
 		printf("  (%.1f/s)\n", r.vol_ctxt_s);
-	printf("%-16s %lu%s", "Involuntary csw", st->nonvoluntary_ctxt, rates ? "" : "\n");
+	printf("%s %lu%s", pad(_("Involuntary csw"), 16), st->nonvoluntary_ctxt, rates ? "" : "\n");
 	if (rates)
 		printf("  (%.1f/s)\n", r.nonvol_ctxt_s);
-	printf("%-16s %lu%s", "Minor faults", b.stat.minflt, rates ? "" : "\n");
+	printf("%s %lu%s", pad(_("Minor faults"), 16), b.stat.minflt, rates ? "" : "\n");
 	if (rates)
 		printf("  (%.1f/s)\n", r.minflt_s);
-	printf("%-16s %lu%s", "Major faults", b.stat.majflt, rates ? "" : "\n");
+	printf("%s %lu%s", pad(_("Major faults"), 16), b.stat.majflt, rates ? "" : "\n");
 	if (rates)
 		printf("  (%.1f/s)\n", r.majflt_s);
 	if (rates)
@@ -188,15 +189,16 @@ static void show_status(struct pane_show *s)
 	printf("%-16s %s\n", "CapBnd", caps);
 	proc_caps_str(st->cap_amb, caps, sizeof(caps));
 	printf("%-16s %s\n", "CapAmb", caps);
-	printf("%-16s %d (%s), %d filters\n", "Seccomp", st->seccomp, seccomp_name(st->seccomp), st->seccomp_filters);
+	printf(P_("%-16s %d (%s), %d filter\n", "%-16s %d (%s), %d filters\n", st->seccomp_filters), "Seccomp", st->seccomp,
+	       seccomp_name(st->seccomp), st->seccomp_filters);
 	printf("%-16s %d\n", "NoNewPrivs", st->no_new_privs);
 	if (st->tracer_pid > 0)
 		printf("%-16s %d (%s)\n", "TracerPid", (int)st->tracer_pid, esc(b.tracer_comm));
 	else
-		printf("%-16s 0 (not traced)\n", "TracerPid");
-	printf("%-16s %s\n", "Cpus allowed", esc(st->cpus_allowed_list));
+		printf(_("%-16s 0 (not traced)\n"), "TracerPid");
+	printf("%s %s\n", pad(_("Cpus allowed"), 16), esc(st->cpus_allowed_list));
 	if (b.oom_score != INT_MIN)
-		printf("%-16s %d (adj %d)\n", "oom_score", b.oom_score, b.oom_score_adj);
+		printf(_("%-16s %d (adj %d)\n"), "oom_score", b.oom_score, b.oom_score_adj);
 	for (const char *l = b.cgroup, *label = "Cgroup"; *l; label = "") {
 		size_t ll = strcspn(l, "\n");
 		char line[512];
@@ -206,8 +208,8 @@ static void show_status(struct pane_show *s)
 	}
 	for (int i = 0; i < PROC_NS_COUNT; i++)
 		if (b.ns[i].ino)
-			printf("%-16s %s:[%llu]\n", i ? "" : "Namespaces", b.ns[i].name, b.ns[i].ino);
-	printf("%-16s %s (up %.0f s)\n", "Started", start, b.uptime_s);
+			printf("%s %s:[%llu]\n", pad(i ? "" : _("Namespaces"), 16), b.ns[i].name, b.ns[i].ino);
+	printf(_("%s %s (up %.0f s)\n"), pad(_("Started"), 16), start, b.uptime_s);
 	printf("%-16s %s\n", "Cwd", link_text(b.cwd, b.cwd_err));
 	printf("%-16s %s\n", "Exe", link_text(b.exe, b.exe_err));
 }
@@ -217,7 +219,7 @@ const struct pane_desc pane_desc_status = {
 	.name = "status",
 	.title = N_("Status"),
 	.hotkey = '1',
-	.source = "/proc/PID/{stat,status,cgroup,ns/*,oom_score,cwd,exe}; cwd and exe need ptrace-read access",
+	.source = N_("/proc/PID/{stat,status,cgroup,ns/*,oom_score,cwd,exe}; cwd and exe need ptrace-read access"),
 	.file = "status",
 	.refresh_ms = 0,
 	.help = "pane-status",

@@ -1,4 +1,5 @@
 #include "proc/actions.h"
+#include "i18n.h"
 #include "proc/stat.h"
 #include "doors.h"
 #include "util.h"
@@ -26,13 +27,13 @@ static int same_process(pid_t pid, unsigned long long starttime, struct ps_error
 	if (dfd >= 0)
 		close(dfd);
 	if (r < 0 || st.starttime != starttime)
-		return ps_error_set(e, ESRCH, "process %d has exited (its PID may now name another process)", (int)pid);
+		return ps_error_set(e, ESRCH, _("process %d has exited (its PID may now name another process)"), (int)pid);
 	return 0;
 }
 
 static int refused(struct ps_error *e, int err, pid_t pid, const char *what, const char *fix)
 {
-	int r = ps_error_set(e, err, "cannot %s of PID %d: %s", what, (int)pid, strerror(err));
+	int r = ps_error_set(e, err, _("cannot %s of PID %d: %s"), what, (int)pid, strerror(err));
 	if (e && (err == EPERM || err == EACCES))
 		snprintf(e->fix, sizeof(e->fix), "%s", fix);
 	return r;
@@ -43,7 +44,7 @@ int proc_get_nice(pid_t pid, int *nice, struct ps_error *e)
 	errno = 0;
 	int n = getpriority(PRIO_PROCESS, (id_t)pid);
 	if (n == -1 && errno)
-		return ps_error_set(e, errno, "cannot read the nice value of PID %d: %s", (int)pid, strerror(errno));
+		return ps_error_set(e, errno, _("cannot read the nice value of PID %d: %s"), (int)pid, strerror(errno));
 	*nice = n;
 	return 0;
 }
@@ -58,8 +59,8 @@ int proc_set_nice(pid_t pid, unsigned long long starttime, int nice, struct ps_e
 	if (nice > 19)
 		nice = 19;
 	if (setpriority(PRIO_PROCESS, (id_t)pid, nice) < 0)
-		return refused(e, errno, pid, "change the nice value",
-			       "lowering a nice value, or renicing another user's process, needs CAP_SYS_NICE (root)");
+		return refused(e, errno, pid, _("change the nice value"),
+			       _("lowering a nice value, or renicing another user's process, needs CAP_SYS_NICE (root)"));
 	return 0;
 }
 
@@ -67,7 +68,7 @@ int proc_get_affinity(pid_t pid, cpu_set_t *set, struct ps_error *e)
 {
 	CPU_ZERO(set);
 	if (sched_getaffinity(pid, sizeof(*set), set) < 0)
-		return ps_error_set(e, errno, "cannot read the CPU affinity of PID %d: %s", (int)pid, strerror(errno));
+		return ps_error_set(e, errno, _("cannot read the CPU affinity of PID %d: %s"), (int)pid, strerror(errno));
 	return 0;
 }
 
@@ -82,15 +83,15 @@ int proc_set_affinity(pid_t pid, unsigned long long starttime, const cpu_set_t *
 		return r;
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	if (!(d = opendir(path)))
-		return ps_error_set(e, ESRCH, "process %d has exited", (int)pid);
+		return ps_error_set(e, ESRCH, _("process %d has exited"), (int)pid);
 	while ((de = readdir(d)))
 		if (isdigit((unsigned char)de->d_name[0]) &&
 		    sched_setaffinity((pid_t)atoi(de->d_name), sizeof(*set), set) < 0 && errno != ESRCH && !err)
 			err = errno;
 	closedir(d);
 	if (err)
-		return refused(e, err, pid, "set the CPU affinity",
-			       "another user's process needs CAP_SYS_NICE (root); the CPUs must be online and allowed by its cpuset");
+		return refused(e, err, pid, _("set the CPU affinity"),
+			       _("another user's process needs CAP_SYS_NICE (root); the CPUs must be online and allowed by its cpuset"));
 	return 0;
 }
 
@@ -98,7 +99,7 @@ int proc_get_ioprio(pid_t pid, int *cls, int *level, struct ps_error *e)
 {
 	long v = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pid);
 	if (v < 0)
-		return ps_error_set(e, errno, "cannot read the I/O priority of PID %d: %s", (int)pid, strerror(errno));
+		return ps_error_set(e, errno, _("cannot read the I/O priority of PID %d: %s"), (int)pid, strerror(errno));
 	*cls = (int)(v >> IOPRIO_CLASS_SHIFT);
 	*level = (int)(v & ((1 << IOPRIO_CLASS_SHIFT) - 1));
 	return 0;
@@ -110,8 +111,8 @@ int proc_set_ioprio(pid_t pid, unsigned long long starttime, int cls, int level,
 	if (r < 0)
 		return r;
 	if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, pid, cls << IOPRIO_CLASS_SHIFT | level) < 0)
-		return refused(e, errno, pid, "set the I/O priority",
-			       "the realtime class, and another user's process, need CAP_SYS_ADMIN / CAP_SYS_NICE (root)");
+		return refused(e, errno, pid, _("set the I/O priority"),
+			       _("the realtime class, and another user's process, need CAP_SYS_ADMIN / CAP_SYS_NICE (root)"));
 	return 0;
 }
 
@@ -224,12 +225,12 @@ int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file
 		return r;
 	dfd = proc_open_pid(pid);
 	if (dfd < 0)
-		return ps_error_set(e, ESRCH, "process %d has exited", (int)pid);
+		return ps_error_set(e, ESRCH, _("process %d has exited"), (int)pid);
 	ssize_t n = read_file_alloc_at(dfd, file, &buf, &cap);
 	close(dfd);
 	if (n < 0) {
 		free(buf);
-		snprintf(what, sizeof(what), "read /proc/%d/%s", (int)pid, file);
+		snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)pid, file);
 		return door_refused(e, PS_OP_READ_PROC, pid, (int)-n, what);
 	}
 	while (n > 0 && buf[n - 1] == '\0')

@@ -1,5 +1,6 @@
 /* Capability names, from linux/capability.h (Linux 6.1). */
 #include "proc/caps.h"
+#include "i18n.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -65,13 +66,13 @@ size_t proc_caps_str(uint64_t set, char *buf, size_t size)
 		return 0;
 	buf[0] = '\0';
 	if (!set)
-		return (size_t)snprintf(buf, size, "none");
+		return (size_t)snprintf(buf, size, "%s", _("none"));
 	if ((set & all) == all && !(set & ~all))
-		return (size_t)snprintf(buf, size, "all");
+		return (size_t)snprintf(buf, size, "%s", _("all"));
 	/* Mostly full (root minus a few): name what is missing instead. */
 	bool except = !(set & ~all) && __builtin_popcountll(set) > NCAPS / 2;
 	if (except)
-		len = (size_t)snprintf(buf, size, "all except ");
+		len = (size_t)snprintf(buf, size, _("all except "));
 	for (int b = 0; b < 64; b++) {
 		char tmp[16];
 		const char *n;

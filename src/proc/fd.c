@@ -1,4 +1,5 @@
 #include "proc/fd.h"
+#include "i18n.h"
 #include "proc/net.h"
 #include "util.h"
 
@@ -461,7 +462,7 @@ const char *proc_fd_describe(const struct proc_fd *f, const struct proc_net *net
 	const struct proc_sock *s = f->type == FDT_SOCKET && net ? proc_net_find(net, f->ino) : NULL;
 
 	if (s && s->ambiguous)
-		snprintf(buf, size, "%s (ambiguous: /proc/net/%s lists this inode twice, a socket name forged a line)",
+		snprintf(buf, size, _("%s (ambiguous: /proc/net/%s lists this inode twice, a socket name forged a line)"),
 			 f->target, proc_net_proto_name(s->proto));
 	else if (s && s->proto == NET_NETLINK)
 		snprintf(buf, size, "netlink %s %s", proc_netlink_family(s), s->local);

@@ -1,4 +1,5 @@
 #include "proc/info.h"
+#include "i18n.h"
 #include "proc/sysinfo.h"
 #include "util.h"
 
@@ -182,15 +183,15 @@ int proc_info_exited(const struct proc_info *i)
 const char *proc_state_name(char s)
 {
 	switch (s) {
-	case 'R': return "running";
-	case 'S': return "sleeping";
-	case 'D': return "disk sleep";
-	case 'Z': return "zombie";
-	case 'T': return "stopped";
-	case 't': return "tracing stop";
-	case 'X': return "dead";
-	case 'I': return "idle";
-	case 'P': return "parked";
+	case 'R': return N_("running");
+	case 'S': return N_("sleeping");
+	case 'D': return N_("disk sleep");
+	case 'Z': return N_("zombie");
+	case 'T': return N_("stopped");
+	case 't': return N_("tracing stop");
+	case 'X': return N_("dead");
+	case 'I': return N_("idle");
+	case 'P': return N_("parked");
 	default: return "?";
 	}
 }

@@ -53,6 +53,7 @@ void proc_info_rates(const struct proc_info *prev, const struct proc_info *cur, 
 int proc_info_exited(const struct proc_info *i);
 
 /* State letter to word: 'S' -> "sleeping". */
+/* The state letter's name in English ("sleeping"): JSON; text shows _() of it. */
 const char *proc_state_name(char state);
 
 #endif

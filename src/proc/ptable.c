@@ -1,4 +1,5 @@
 #include "proc/ptable.h"
+#include "i18n.h"
 #include "proc/ptable-priv.h"
 #include "proc/stat.h"
 #include "proc/sysinfo.h"
@@ -507,7 +508,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 				scan_process(pt, (pid_t)atoi(de->d_name), de->d_name, now);
 		}
 		if (errno)
-			return ps_error_set(e, errno, "cannot list /proc: %s", strerror(errno));
+			return ps_error_set(e, errno, _("cannot list /proc: %s"), strerror(errno));
 	} else {
 		for (size_t i = 0, n = pt->n; i < n; i++) {
 			char name[16];

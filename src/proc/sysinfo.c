@@ -1,4 +1,5 @@
 #include "proc/sysinfo.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <errno.h>
@@ -296,7 +297,7 @@ const char *sys_fmt_uptime(double seconds, char *buf, size_t size)
 	unsigned long long days = t / 86400;
 
 	if (days)
-		snprintf(buf, size, "%llu day%s, %02llu:%02llu:%02llu", days, days == 1 ? "" : "s",
+		snprintf(buf, size, P_("%llu day, %02llu:%02llu:%02llu", "%llu days, %02llu:%02llu:%02llu", days), days,
 			 t / 3600 % 24, t / 60 % 60, t % 60);
 	else
 		snprintf(buf, size, "%02llu:%02llu:%02llu", t / 3600, t / 60 % 60, t % 60);

@@ -2,6 +2,7 @@
  * that defines _PyRuntime (.dynsym, else .symtab), and its version (the
  * 3.13+ _Py_DebugOffsets cookie, else Py_Version, else the file name). */
 #include "python/internal.h"
+#include "i18n.h"
 #include "proc/maps.h"
 #include "util.h"
 
@@ -151,9 +152,9 @@ static int found(pid_t pid, const struct proc_maps *maps, size_t mi, const struc
 	/* 3.13+: the debug offsets cookie. */
 	int rc = m->read(m->arg, runtime, dbg, sizeof(dbg));
 	if (rc == -EPERM || rc == -EACCES)
-		return ps_error_set(e, -rc, "cannot read the memory of process %d: %s", (int)pid, strerror(-rc));
+		return ps_error_set(e, -rc, _("cannot read the memory of process %d: %s"), (int)pid, strerror(-rc));
 	if (rc < 0)
-		return ps_error_set(e, EPROTO, "not a readable CPython: _PyRuntime at 0x%llx cannot be read (%s)",
+		return ps_error_set(e, EPROTO, _("not a readable CPython: _PyRuntime at 0x%llx cannot be read (%s)"),
 				    (unsigned long long)runtime, strerror(-rc));
 	uint64_t hex = 0;
 	if (!memcmp(dbg, "xdebugpy", 8)) {
@@ -170,8 +171,8 @@ static int found(pid_t pid, const struct proc_maps *maps, size_t mi, const struc
 		major = (int)((hex >> 24) & 0xff);
 		minor = (int)((hex >> 16) & 0xff);
 	} else if (!by_name) {
-		return ps_error_set(e, EPROTO, "not a readable CPython: _PyRuntime found but no version "
-				    "(no debug offsets, no Py_Version, file name not pythonX.Y)");
+		return ps_error_set(e, EPROTO, _("not a readable CPython: _PyRuntime found but no version "
+				    "(no debug offsets, no Py_Version, file name not pythonX.Y)"));
 	}
 	if (major != 3 || minor < 9 || minor > 13)
 		return ps_error_set(e, ENOTSUP, _("CPython %d.%d is not supported: native frames only"), major, minor);
@@ -181,7 +182,7 @@ static int found(pid_t pid, const struct proc_maps *maps, size_t mi, const struc
 
 	struct py_proc *p = calloc(1, sizeof(*p));
 	if (!p)
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	p->pid = pid;
 	p->minor = minor;
 	p->runtime = runtime;
@@ -196,7 +197,7 @@ static int found(pid_t pid, const struct proc_maps *maps, size_t mi, const struc
 	if (minor >= 13) {
 		if (py_layout_from_debug(dbg, sizeof(dbg), minor, &p->L) < 0) {
 			free(p);
-			return ps_error_set(e, EPROTO, "not a readable CPython: its _Py_DebugOffsets make no sense");
+			return ps_error_set(e, EPROTO, _("not a readable CPython: its _Py_DebugOffsets make no sense"));
 		}
 	} else {
 		p->L = *py_layout_table(minor);
@@ -217,7 +218,7 @@ int py_detect(pid_t pid, const char *maps_text, size_t maps_len, const struct py
 
 	*out = NULL;
 	if (proc_maps_parse(maps_text, maps_len, false, &maps) < 0)
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
 	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
@@ -249,7 +250,7 @@ int py_detect(pid_t pid, const char *maps_text, size_t maps_len, const struct py
 		if (old)
 			return ps_error_set(e, ENOTSUP, _("CPython %d.%d is not supported: native frames only"), major,
 					    minor);
-		return ps_error_set(e, ENOENT, "not a CPython process (no _PyRuntime)");
+		return ps_error_set(e, ENOENT, _("not a CPython process (no _PyRuntime)"));
 	}
 	return rc;
 }

@@ -2,6 +2,7 @@
  * and the GIL holder. Every pointer is checked, every chain capped and
  * checked for cycles. */
 #include "python/internal.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -99,7 +100,7 @@ static void walk_frames(const struct py_proc *p, const struct py_mem *m, uint64_
 	size_t start = s->pool_n;
 
 	if (seen_init(seen, max_depth) < 0) {
-		t->error = "out of memory";
+		t->error = _("out of memory");
 		return;
 	}
 	for (unsigned depth = 0; frame; depth++) {
@@ -108,15 +109,15 @@ static void walk_frames(const struct py_proc *p, const struct py_mem *m, uint64_
 			break;
 		}
 		if (!py_ptr_ok(frame)) {
-			t->error = "bad frame pointer";
+			t->error = _("bad frame pointer");
 			break;
 		}
 		if (seen_add(seen, frame)) {
-			t->error = "the frame chain loops";
+			t->error = _("the frame chain loops");
 			break;
 		}
 		if (m->read(m->arg, frame, buf, span) < 0) {
-			t->error = "frame unreadable";
+			t->error = _("frame unreadable");
 			break;
 		}
 		uint64_t code, back, instr = 0;
@@ -144,11 +145,11 @@ static void walk_frames(const struct py_proc *p, const struct py_mem *m, uint64_
 			f.entry = L->frame == PY_IFRAME_ENTRY && buf[L->fr_entry];
 		}
 		if (!py_ptr_ok(code)) {
-			t->error = "frame without a code object";
+			t->error = _("frame without a code object");
 			break;
 		}
 		if (pool_push(s, &f) < 0) {
-			t->error = "out of memory";
+			t->error = _("out of memory");
 			break;
 		}
 		frame = back;
@@ -208,10 +209,10 @@ int py_snapshot_take(struct py_proc *p, const struct py_mem *m, const struct py_
 	s->gil_holder = 0;
 	s->gil_known = false;
 	if (rd_ptr(m, p->runtime + L->rt_interp_head, &interp) < 0 || !py_ptr_ok(interp))
-		return ps_error_set(e, EPROTO, "not a readable CPython: no interpreter in _PyRuntime at 0x%llx",
+		return ps_error_set(e, EPROTO, _("not a readable CPython: no interpreter in _PyRuntime at 0x%llx"),
 				    (unsigned long long)p->runtime);
 	if (seen_init(&seen_ts, max_threads) < 0)
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	gil_holder(p, m, interp, s);
 	while (interp && n_interps < MAX_INTERPS) {
 		for (size_t i = 0; i < n_interps; i++)
@@ -220,22 +221,22 @@ int py_snapshot_take(struct py_proc *p, const struct py_mem *m, const struct py_
 		interps[n_interps++] = interp;
 		uint64_t tstate, next_interp;
 		if (rd_ptr(m, interp + L->is_tstate_head, &tstate) < 0 || rd_ptr(m, interp + L->is_next, &next_interp) < 0) {
-			rc = ps_error_set(e, EPROTO, "not a readable CPython: interpreter state at 0x%llx unreadable",
+			rc = ps_error_set(e, EPROTO, _("not a readable CPython: interpreter state at 0x%llx unreadable"),
 					  (unsigned long long)interp);
 			goto out;
 		}
 		while (tstate) {
 			if (!py_ptr_ok(tstate) || m->read(m->arg, tstate, ts, ts_span) < 0) {
-				rc = ps_error_set(e, EPROTO, "not a readable CPython: thread state at 0x%llx unreadable",
+				rc = ps_error_set(e, EPROTO, _("not a readable CPython: thread state at 0x%llx unreadable"),
 						  (unsigned long long)tstate);
 				goto out;
 			}
 			if (seen_add(&seen_ts, tstate)) {
-				rc = ps_error_set(e, EPROTO, "not a readable CPython: the thread state list loops");
+				rc = ps_error_set(e, EPROTO, _("not a readable CPython: the thread state list loops"));
 				goto out;
 			}
 			if (s->n >= max_threads) {
-				rc = ps_error_set(e, EPROTO, "not a readable CPython: more than %u thread states",
+				rc = ps_error_set(e, EPROTO, _("not a readable CPython: more than %u thread states"),
 						  max_threads);
 				goto out;
 			}
@@ -243,7 +244,7 @@ int py_snapshot_take(struct py_proc *p, const struct py_mem *m, const struct py_
 				size_t nc = cap ? 2 * cap : 64;
 				void *v = realloc(s->threads, nc * sizeof(*s->threads));
 				if (!v) {
-					rc = ps_error_set(e, ENOMEM, "out of memory");
+					rc = ps_error_set(e, ENOMEM, _("out of memory"));
 					goto out;
 				}
 				s->threads = v;
@@ -266,7 +267,7 @@ int py_snapshot_take(struct py_proc *p, const struct py_mem *m, const struct py_
 				continue;
 			}
 			if (first_frame(L, m, ts, &frame) < 0)
-				t->error = "current frame unreadable";
+				t->error = _("current frame unreadable");
 			else
 				walk_frames(p, m, frame, max_depth, &seen_fr, t, s, &code1);
 			if (o && o->check_torn && !t->error && t->n) {
@@ -293,7 +294,7 @@ done:
 		t->frames = s->pool + (size_t)(uintptr_t)t->frames;
 		/* Stopped, the chains are consistent: a bad one is corruption. */
 		if (t->error && !(o && o->check_torn)) {
-			rc = ps_error_set(e, EPROTO, "not a readable CPython: thread state 0x%llx: %s",
+			rc = ps_error_set(e, EPROTO, _("not a readable CPython: thread state 0x%llx: %s"),
 					  (unsigned long long)t->tstate, t->error);
 			goto out;
 		}

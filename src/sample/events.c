@@ -119,7 +119,7 @@ int samp_open_rings(struct samp_session *s, struct ps_error *e)
 		ncpu = 1;
 	s->rings = calloc((size_t)ncpu, sizeof(*s->rings));
 	if (!s->rings)
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	memset(&d, 0, sizeof(d));
 	d.size = sizeof(d);
 	d.type = PERF_TYPE_SOFTWARE;
@@ -134,7 +134,7 @@ int samp_open_rings(struct samp_session *s, struct ps_error *e)
 		if (fd < 0) {
 			if (errno == ENODEV || errno == EINVAL || errno == ENXIO)
 				continue; /* offline CPU */
-			return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, errno, "open a perf ring buffer");
+			return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, errno, _("open a perf ring buffer"));
 		}
 		long page = sysconf(_SC_PAGESIZE);
 		void *base = MAP_FAILED;
@@ -163,7 +163,7 @@ int samp_open_rings(struct samp_session *s, struct ps_error *e)
 			r->data_size = pg->data_size;
 	}
 	if (!s->nrings)
-		return ps_error_set(e, ENODEV, "no CPU accepted a perf event");
+		return ps_error_set(e, ENODEV, _("no CPU accepted a perf event"));
 	return 0;
 }
 
@@ -193,9 +193,9 @@ int samp_choose_event(struct samp_session *s, struct ps_error *e)
 		a->exclude_kernel = 1;
 		s->kernel_excluded = true;
 		snprintf(s->kernel_why, sizeof(s->kernel_why),
-			 "kernel excluded: perf_event_paranoid %ld and no CAP_PERFMON", sys.perf_paranoid);
+			 _("kernel excluded: perf_event_paranoid %ld and no CAP_PERFMON"), sys.perf_paranoid);
 	} else {
-		snprintf(s->kernel_why, sizeof(s->kernel_why), "kernel included (%s)",
+		snprintf(s->kernel_why, sizeof(s->kernel_why), _("kernel included (%s)"),
 			 priv ? "CAP_PERFMON/CAP_SYS_ADMIN" : "perf_event_paranoid < 2");
 	}
 
@@ -221,12 +221,12 @@ int samp_choose_event(struct samp_session *s, struct ps_error *e)
 	if (fd >= 0) {
 		close(fd);
 		snprintf(s->event, sizeof(s->event), "cycles");
-		snprintf(s->event_why, sizeof(s->event_why), "hardware PMU present");
+		snprintf(s->event_why, sizeof(s->event_why), _("hardware PMU present"));
 		return 0;
 	}
 	int err = errno;
 	if (err == EACCES || err == EPERM || err == ESRCH)
-		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, err, "sample");
+		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, err, _("sample"));
 	a->type = PERF_TYPE_SOFTWARE;
 	a->config = PERF_COUNT_SW_CPU_CLOCK;
 	fd = (int)perf_open(a, s->t.id.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
@@ -239,11 +239,11 @@ int samp_choose_event(struct samp_session *s, struct ps_error *e)
 		fd = (int)perf_open(a, s->t.id.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	}
 	if (fd < 0)
-		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, errno, "sample");
+		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, errno, _("sample"));
 	close(fd);
 	snprintf(s->event, sizeof(s->event), "cpu-clock");
-	snprintf(s->event_why, sizeof(s->event_why), "no hardware PMU: cycles %s",
-		 err == ENOENT || err == EOPNOTSUPP || err == ENODEV ? "not supported" : strerror(err));
+	snprintf(s->event_why, sizeof(s->event_why), _("no hardware PMU: cycles %s"),
+		 err == ENOENT || err == EOPNOTSUPP || err == ENODEV ? _("not supported") : strerror(err));
 	return 0;
 }
 

@@ -2,6 +2,7 @@
  * a snapshot about once per second. The screen talks back only through a
  * control block of atomics (the requested frequency). */
 #include "sample/sample.h"
+#include "i18n.h"
 #include "util.h"
 #include "worker.h"
 
@@ -103,7 +104,7 @@ static bool python_job(struct job *j, struct samp_ctl *ctl)
 	uint64_t next = now_ns() + 1000000000ULL;
 	while (!job_cancelled(j)) {
 		if (samp_py_poll(s, 100) == -ESRCH) {
-			struct samp_snapshot *snap = samp_py_publish(s, "the process exited");
+			struct samp_snapshot *snap = samp_py_publish(s, _("the process exited"));
 			if (snap)
 				job_result(j, snap, samp_snapshot_free);
 			break;
@@ -143,7 +144,7 @@ static void sample_job(struct job *j)
 	uint64_t next = now_ns() + 1000000000ULL;
 	while (!job_cancelled(j)) {
 		if (samp_poll(s, 100) == -ESRCH) {
-			struct samp_snapshot *snap = samp_publish(s, "the process exited");
+			struct samp_snapshot *snap = samp_publish(s, _("the process exited"));
 			if (snap)
 				job_result(j, snap, samp_snapshot_free);
 			break;

@@ -145,15 +145,15 @@ static int open_all(struct samp_session *s, struct ps_error *e)
 
 	int r = rescan(s, true, &err);
 	if (r < 0)
-		return r == -ESRCH ? door_refused(e, PS_OP_SAMPLE, s->t.id.pid, ESRCH, "sample")
-				   : ps_error_set(e, -r, "cannot list the threads of %d: %s", (int)s->t.id.pid, strerror(-r));
+		return r == -ESRCH ? door_refused(e, PS_OP_SAMPLE, s->t.id.pid, ESRCH, _("sample"))
+				   : ps_error_set(e, -r, _("cannot list the threads of %d: %s"), (int)s->t.id.pid, strerror(-r));
 	if (s->percpu)
 		return 0;
 	unsigned open = 0;
 	for (unsigned i = 0; i < s->nthreads; i++)
 		open += samp_thread_has_events(s, &s->threads[i]);
 	if (!open)
-		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, err ? err : ESRCH, "sample");
+		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, err ? err : ESRCH, _("sample"));
 	return 0;
 }
 
@@ -166,7 +166,7 @@ static int check_rate(int hz, struct ps_error *e)
 	door_sys_read(&sys);
 	if (sys.perf_max_sample_rate > 0 && hz > sys.perf_max_sample_rate)
 		return ps_error_set(e, EINVAL,
-				    "frequency %d Hz is above kernel.perf_event_max_sample_rate (%ld); lower it or raise the sysctl",
+				    _("frequency %d Hz is above kernel.perf_event_max_sample_rate (%ld); lower it or raise the sysctl"),
 				    hz, sys.perf_max_sample_rate);
 	return 0;
 }
@@ -178,25 +178,25 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 
 	*out = NULL;
 	if (!s)
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	s->kernel_func = HMAP_EMPTY;
 	s->freq = o->freq ? o->freq : SAMP_FREQ_DEFAULT;
 	s->stack_copy = o->stack_copy == 0 ? SAMP_STACK_COPY_DEFAULT : o->stack_copy < 0 ? 0 : o->stack_copy;
 	if (s->stack_copy > SAMP_STACK_COPY_MAX || (s->stack_copy & 7)) {
 		free(s);
-		return ps_error_set(e, EINVAL, "stack copy of %d bytes: a multiple of 8, at most %d", o->stack_copy,
+		return ps_error_set(e, EINVAL, _("stack copy of %d bytes: a multiple of 8, at most %d"), o->stack_copy,
 				    SAMP_STACK_COPY_MAX);
 	}
 	if (s->freq < SAMP_FREQ_MIN || s->freq > SAMP_FREQ_MAX) {
 		free(s);
-		return ps_error_set(e, EINVAL, "frequency %d Hz is outside %d..%d", o->freq, SAMP_FREQ_MIN,
+		return ps_error_set(e, EINVAL, _("frequency %d Hz is outside %d..%d"), o->freq, SAMP_FREQ_MIN,
 				    SAMP_FREQ_MAX);
 	}
 	r = check_rate(s->freq, e);
 	if (r == 0)
 		r = target_open(&s->t, o->pid, o->want, e);
 	if (r == 0 && target_is_kernel_thread(&s->t)) {
-		r = ps_error_set(e, EINVAL, "process %d is a kernel thread: it has no user space to sample",
+		r = ps_error_set(e, EINVAL, _("process %d is a kernel thread: it has no user space to sample"),
 				 (int)o->pid);
 		target_close(&s->t);
 	}
@@ -220,7 +220,7 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 	s->agg = agg_new();
 	if (!s->scratch || !s->agg) {
 		samp_close(s);
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	}
 	if ((r = samp_choose_event(s, e)) < 0 || (r = samp_open_rings(s, e)) < 0) {
 		samp_close(s);
@@ -230,7 +230,7 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 	s->sym = sym_proc_live(s->t.id.pid, s->t.uid, SYM_SOURCE);
 	if (!s->sym) {
 		samp_close(s);
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	}
 	s->ksyms_named = s->kernel_excluded ? false : sym_kernel_named();
 	if (s->regs_mask) {
@@ -238,7 +238,7 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 		s->uw = sym_unwinder_new(s->t.id.pid, sym_proc_maps(s->sym));
 		if (!s->uw) {
 			samp_close(s);
-			return ps_error_set(e, ENOMEM, "out of memory");
+			return ps_error_set(e, ENOMEM, _("out of memory"));
 		}
 	}
 	unsigned ntasks = count_tasks(s);
@@ -247,7 +247,7 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 		if (r == 0) {
 			s->percpu = true;
 		} else if (o->events == SAMP_EVENTS_CPU) {
-			r = door_percpu_refused(e, r, "sample per CPU");
+			r = door_percpu_refused(e, r, _("sample per CPU"));
 			samp_close(s);
 			return r;
 		}
@@ -273,7 +273,7 @@ int samp_get_freq(const struct samp_session *s)
 int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e)
 {
 	if (hz < SAMP_FREQ_MIN || hz > SAMP_FREQ_MAX)
-		return ps_error_set(e, EINVAL, "frequency %d Hz is outside %d..%d", hz, SAMP_FREQ_MIN, SAMP_FREQ_MAX);
+		return ps_error_set(e, EINVAL, _("frequency %d Hz is outside %d..%d"), hz, SAMP_FREQ_MIN, SAMP_FREQ_MAX);
 	if (hz == s->freq)
 		return 0;
 	if (check_rate(hz, e) < 0)
@@ -285,7 +285,7 @@ int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e)
 		s->attr.sample_freq = (uint64_t)hz;
 		s->since_freq = 0;
 		int r = samp_percpu_open(s);
-		return r < 0 ? door_percpu_refused(e, r, "sample per CPU") : 0;
+		return r < 0 ? door_percpu_refused(e, r, _("sample per CPU")) : 0;
 	}
 	/* Inherited events keep the frequency they were born with, so reopen
 	 * everything: close, forget inheritance, open every live thread. */

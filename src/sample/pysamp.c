@@ -4,6 +4,7 @@
  * perf sampler, so every view (windows, sort, threads, callers/callees,
  * folded export) works on them unchanged. */
 #include "doors.h"
+#include "i18n.h"
 #include "sample/agg.h"
 #include "sample/sample.h"
 #include "python/python.h"
@@ -71,7 +72,7 @@ int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, str
 
 	*out = NULL;
 	if (!s)
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	s->t.dirfd = s->t.pidfd = -1;
 	r = target_open(&s->t, o->pid, o->want, e);
 	if (r < 0) {
@@ -79,26 +80,26 @@ int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, str
 		return r;
 	}
 	if (target_is_kernel_thread(&s->t)) {
-		r = ps_error_set(e, EINVAL, "process %d is a kernel thread: it runs no Python", (int)o->pid);
+		r = ps_error_set(e, EINVAL, _("process %d is a kernel thread: it runs no Python"), (int)o->pid);
 		goto fail;
 	}
 	s->pid = o->pid;
 	py_mem_live(&s->live, &s->pid);
 	ssize_t n = read_file_alloc_at(s->t.dirfd, "maps", &maps, &cap);
 	if (n <= 0) {
-		r = door_refused(e, PS_OP_READ_PROC, o->pid, n < 0 ? (int)n : -EIO, "read the memory map");
+		r = door_refused(e, PS_OP_READ_PROC, o->pid, n < 0 ? (int)n : -EIO, _("read the memory map"));
 		goto fail;
 	}
 	r = py_detect(o->pid, maps, (size_t)n, &s->live, &s->py, e);
 	free(maps);
 	if (r == -EPERM || r == -EACCES)
-		r = door_refused(e, PS_OP_READ_MEM, o->pid, r, "read the interpreter's memory");
+		r = door_refused(e, PS_OP_READ_MEM, o->pid, r, _("read the interpreter's memory"));
 	if (r < 0)
 		goto fail;
 	s->cache = py_cache_new(&s->live, 256);
 	s->agg = agg_new();
 	if (!s->cache || !s->agg) {
-		r = ps_error_set(e, ENOMEM, "out of memory");
+		r = ps_error_set(e, ENOMEM, _("out of memory"));
 		goto fail;
 	}
 	py_cache_mem(s->cache, &s->cached);
@@ -322,8 +323,8 @@ struct samp_snapshot *samp_py_publish(struct samp_py_session *s, const char *end
 	strlcpy_ps(o->python, py_version(s->py), sizeof(o->python));
 	snprintf(o->event, sizeof(o->event), "python");
 	snprintf(o->event_why, sizeof(o->event_why),
-		 "CPython %s frames read with process_vm_readv, no perf_event_open", py_version(s->py));
-	snprintf(o->kernel_why, sizeof(o->kernel_why), "Python frames only");
+		 _("CPython %s frames read with process_vm_readv, no perf_event_open"), py_version(s->py));
+	snprintf(o->kernel_why, sizeof(o->kernel_why), _("Python frames only"));
 	o->kernel_excluded = true;
 	o->freq = s->freq;
 	o->elapsed = (double)(now - s->start_ns) / 1e9;

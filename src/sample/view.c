@@ -2,23 +2,24 @@
  * Self% history), callers and callees of one function, samples per stack.
  * Pure functions: the UI and `pscope top` call them on immutable snapshots. */
 #include "sample/sample.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const window_names[SAMP_WIN_COUNT] = { "1 s", "10 s", "60 s", "all" };
-static const char *const sort_names[SAMP_SORT_COUNT] = { "self", "total", "name" };
+static const char *const window_names[SAMP_WIN_COUNT] = { N_("1 s"), N_("10 s"), N_("60 s"), N_("all") };
+static const char *const sort_names[SAMP_SORT_COUNT] = { N_("self"), N_("total"), N_("name") };
 
 const char *samp_window_name(enum samp_window w)
 {
-	return (unsigned)w < SAMP_WIN_COUNT ? window_names[w] : "?";
+	return (unsigned)w < SAMP_WIN_COUNT ? _(window_names[w]) : "?";
 }
 
 const char *samp_sort_name(enum samp_sort k)
 {
-	return (unsigned)k < SAMP_SORT_COUNT ? sort_names[k] : "?";
+	return (unsigned)k < SAMP_SORT_COUNT ? _(sort_names[k]) : "?";
 }
 
 const struct samp_bucket *samp_window_buckets(const struct samp_snapshot *s, enum samp_window w, unsigned *n)

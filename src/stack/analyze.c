@@ -3,6 +3,7 @@
  * and symbolize every thread, find the deadlocks among them and group the
  * identical stacks. */
 #include "stack/internal.h"
+#include "i18n.h"
 #include "stack/pyframes.h"
 #include "python/python.h"
 #include "util.h"
@@ -210,7 +211,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 
 	d->threads = calloc(n + 1, sizeof(*d->threads));
 	if (!d->threads)
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	d->n_threads = n;
 	for (size_t i = 0; i < n; i++)
 		d->threads[i] = st[i].t;
@@ -222,7 +223,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 	if (!pcs || !byfp) {
 		free(pcs);
 		free(byfp);
-		return ps_error_set(e, ENOMEM, "out of memory");
+		return ps_error_set(e, ENOMEM, _("out of memory"));
 	}
 	double t_sym = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -233,7 +234,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 		if (i % 64 == 0) {
 			if (stk_cancelled(o))
 				break;
-			stk_progress(o, 0.1 + 0.9 * (double)i / (double)n, "unwinding thread %zu of %zu", i + 1, n);
+			stk_progress(o, 0.1 + 0.9 * (double)i / (double)n, _("unwinding thread %zu of %zu"), i + 1, n);
 		}
 		bool trunc = false;
 		int nf = sym_unwind(uw, &s->regs, s->stack, s->lo, s->len, false, pcs, byfp, o->max_frames, &trunc);
@@ -254,7 +255,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 	free(pcs);
 	free(byfp);
 	if (stk_cancelled(o))
-		return ps_error_set(e, ECANCELED, "cancelled");
+		return ps_error_set(e, ECANCELED, _("cancelled"));
 	d->symbolize_ms = t_sym;
 	d->unwind_ms = (double)(now_ns() - t1) / 1e6 - t_sym;
 	d->n_syms = sym_proc_count(d->syms);
@@ -266,7 +267,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 		if (r == -EPROTO)
 			strlcpy_ps(d->py_error, pe.msg, sizeof(d->py_error));
 		else if (r < 0)
-			return ps_error_set(e, -r, "out of memory");
+			return ps_error_set(e, -r, _("out of memory"));
 	}
 	r = find_deadlocks(d, st, n);
 	if (r == 0) {
@@ -281,7 +282,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 		r = make_groups(d);
 	}
 	if (r < 0)
-		return ps_error_set(e, -r, "out of memory");
+		return ps_error_set(e, -r, _("out of memory"));
 	return 0;
 }
 

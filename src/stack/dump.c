@@ -1,6 +1,7 @@
 /* The stack dump: freeze, copy, release, then unwind, symbolize, find the
  * deadlocks and group identical stacks — all after the target runs again. */
 #include "freeze.h"
+#include "i18n.h"
 #include "proc/stat.h"
 #include "proc/syscalls.h"
 #include "stack/internal.h"
@@ -249,7 +250,7 @@ static void fill_thread(struct stk_thread *t, const struct frozen_thread *ft)
 	t->state = ft->state;
 	t->skipped = ft->skipped;
 	if (!ft->stopped)
-		t->skipped = ft->skipped ? ft->skipped : "not stopped";
+		t->skipped = ft->skipped ? ft->skipped : _("not stopped");
 	t->syscall_nr = ft->syscall_nr;
 	strlcpy_ps(t->syscall_raw, ft->syscall, sizeof(t->syscall_raw));
 	strlcpy_ps(t->wchan, ft->wchan, sizeof(t->wchan));
@@ -269,10 +270,10 @@ static void fill_thread(struct stk_thread *t, const struct frozen_thread *ft)
 static int dumpable(const struct target *t, struct ps_error *e)
 {
 	if (t->id.pid == getpid())
-		return ps_error_set(e, EINVAL, "process %d is pscope itself: it cannot stop its own threads",
+		return ps_error_set(e, EINVAL, _("process %d is pscope itself: it cannot stop its own threads"),
 				    (int)t->id.pid);
 	if (target_is_kernel_thread(t))
-		return ps_error_set(e, EINVAL, "process %d is a kernel thread: it has no user-space stack to dump",
+		return ps_error_set(e, EINVAL, _("process %d is a kernel thread: it has no user-space stack to dump"),
 				    (int)t->id.pid);
 	return 0;
 }
@@ -312,7 +313,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 	/* PSCOPE_NO_PYTHON=1: the native-only dump (the benchmark's anchor). */
 	if (!o.no_python && !getenv("PSCOPE_NO_PYTHON"))
 		detect_python(&t, &live, &fc);
-	stk_progress(&o, 0, "stopping the threads of %d", (int)pid);
+	stk_progress(&o, 0, _("stopping the threads of %d"), (int)pid);
 	/* The copy runs on the tracer thread and the threads are let go
 	 * right after it: no hand-over between threads inside the pause. */
 	struct freeze_opts fo = {
@@ -335,19 +336,19 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 		return r;
 	}
 	if (fc.rc < 0) {
-		r = fc.rc == -ENOMEM ? ps_error_set(e, ENOMEM, "out of memory")
-				     : door_refused(e, PS_OP_ATTACH, pid, fc.rc, "read the memory map");
+		r = fc.rc == -ENOMEM ? ps_error_set(e, ENOMEM, _("out of memory"))
+				     : door_refused(e, PS_OP_ATTACH, pid, fc.rc, _("read the memory map"));
 		goto fail;
 	}
 	st = fc.st;
 	maps_text = fc.maps_text;
 	if (stk_cancelled(&o)) {
-		r = ps_error_set(e, ECANCELED, "cancelled");
+		r = ps_error_set(e, ECANCELED, _("cancelled"));
 		goto fail;
 	}
 	d = calloc(1, sizeof(*d));
 	if (!d) {
-		r = ps_error_set(e, ENOMEM, "out of memory");
+		r = ps_error_set(e, ENOMEM, _("out of memory"));
 		goto fail;
 	}
 	d->target = t.id;
@@ -356,7 +357,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 	d->rounds = fz.rounds;
 	snaps = calloc(fz.n + 1, sizeof(*snaps));
 	if (!snaps) {
-		r = ps_error_set(e, ENOMEM, "out of memory");
+		r = ps_error_set(e, ENOMEM, _("out of memory"));
 		goto fail;
 	}
 	for (size_t i = 0; i < fz.n; i++) {
@@ -378,7 +379,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 	d->syms = sym_proc_image(&(struct sym_image){ .pid = pid, .uid = t.uid, .maps = &fc.maps },
 				 o.source ? SYM_SOURCE : 0);
 	if (!uw || !d->syms) {
-		r = ps_error_set(e, ENOMEM, "cannot set up the unwinder");
+		r = ps_error_set(e, ENOMEM, _("cannot set up the unwinder"));
 		goto fail;
 	}
 	r = stk_analyze(d, snaps, fz.n, uw, python_in(d, &fc, &live, &pyin), &o, e);

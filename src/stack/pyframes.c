@@ -3,6 +3,7 @@
  * and marked `eval` so the mixed view hides it. Threads are matched to
  * thread states by pthread_t (fs_base while stopped) or native tid. */
 #include "stack/pyframes.h"
+#include "i18n.h"
 #include "python/python.h"
 #include "util.h"
 
@@ -90,9 +91,9 @@ int stk_py_merge(struct stk_dump *d, const struct stk_snap *st, size_t n, struct
 	for (size_t k = 0; k < s->pool_n; k++) {
 		const struct py_code *c = py_code_get(py, m, s->pool[k].code);
 		if (!c)
-			return ps_error_set(e, ENOMEM, "out of memory");
+			return ps_error_set(e, ENOMEM, _("out of memory"));
 		if (c->bad)
-			return ps_error_set(e, EPROTO, "not a readable CPython: frame with an unreadable code object at 0x%llx",
+			return ps_error_set(e, EPROTO, _("not a readable CPython: frame with an unreadable code object at 0x%llx"),
 					    (unsigned long long)c->addr);
 	}
 	py_thread_names_load(py, m); /* names are optional: threading may not be imported */
@@ -110,9 +111,9 @@ int stk_py_merge(struct stk_dump *d, const struct stk_snap *st, size_t n, struct
 		th->idle = idle_reason(th);
 		const char *name = py_thread_name(py, rt->thread_id);
 		if (name && !(th->python_name = strdup(name)))
-			return ps_error_set(e, ENOMEM, "out of memory");
+			return ps_error_set(e, ENOMEM, _("out of memory"));
 		if (merge_thread(th, rt, py, m) < 0)
-			return ps_error_set(e, ENOMEM, "out of memory");
+			return ps_error_set(e, ENOMEM, _("out of memory"));
 	}
 	return 0;
 }

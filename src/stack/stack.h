@@ -118,6 +118,23 @@ struct stk_opts {
  * after it returns. */
 int stk_dump_run(const struct target_id *id, const struct stk_opts *o, struct stk_dump **out, struct ps_error *e);
 void stk_dump_free(struct stk_dump *d);
+
+/* The lock a live thread sleeping in futex() waits on (the threads pane,
+ * `pscope show`): the address from its syscall arguments (nr, args as in
+ * /proc/PID/task/TID/syscall), the owner read at that address while the
+ * process runs (stk_lock_owner, as the deadlock analysis reads it; needs
+ * ptrace attach access) and the data symbol naming it through syms (may be
+ * NULL). -ENOENT when the thread is not in futex(); -errno when the words
+ * could not be read (addr and name are still set). */
+struct stk_wait_lock {
+	uint64_t addr;
+	pid_t owner;         /* the holder's TID, 0 unknown or not a mutex */
+	char name[128];      /* "ledger", "table+0x8", "" (hostile) */
+};
+int stk_wait_lock(pid_t pid, struct sym_proc *syms, long nr, const unsigned long long args[6],
+		  struct stk_wait_lock *out);
+/* "ledger (0x55e0c0a0) held by TID 4242" */
+char *stk_wait_lock_str(const struct stk_wait_lock *l, char *buf, size_t size);
 /* Run the dump of the process `id` as an ATTACH-lane job: RING_PROGRESS
  * while it runs, then a RING_RESULT whose payload is the struct stk_dump
  * (or a RING_ERROR); cancel releases the target. Returns the job id, 0 on

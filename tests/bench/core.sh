@@ -11,12 +11,25 @@
 #      0.5x gcore pre-touched and <= 1.0x gcore as it is.
 #   2. 64 MiB resident and 2 GiB of mappings barely touched.
 #   3. 2 GiB resident, every other page all zeros.
-# CORE_BENCH_MB sets the size (8192 for the 8 GiB figures), CORE_BENCH_QUICK=1
-# runs case 1 only, CORE_BENCH_QUICK=2 case 1a only (no 2x pre-touch target). Removes the cores and stops the targets.
+#   4. case 1 with the memory in transparent huge pages (MADV_HUGEPAGE).
+#   5. the process's copy-on-write cost while a snapshot lives: pscope is
+#      held (a test hook) after the release, with the child alive, while
+#      the target writes once to each page of 256 MiB; the same pass
+#      before the snapshot is the baseline. In 4 KiB and in huge pages.
+# Then one table: every case's wall, pause and ratio to gcore.
+# On a VM the host may back RAM lazily and take freed pages back (free
+# page reporting): a tool writing through the page cache pays the first
+# touch of each page; "pre-touched" touches the memory just before, which
+# helps only until the host takes it back (seconds).
+# CORE_BENCH_MB sets the size (8192 for the 8 GiB figures), CORE_BENCH_THP=1
+# puts cases 1-3 in huge pages too, CORE_BENCH_QUICK=1 runs case 1 only,
+# CORE_BENCH_QUICK=2 case 1a only (no 2x pre-touch target). Removes the
+# cores and stops the targets.
 set -u
 : "${PSCOPE:=$top_builddir/pscope}"
 : "${TARGETS:=$top_builddir/tests/targets}"
 RESIDENT_MB=${CORE_BENCH_MB:-2048}
+THP=${CORE_BENCH_THP:-0}
 DIRTY_MB=${CORE_BENCH_DIRTY_MB:-64}
 UNTOUCHED_MB=${CORE_BENCH_UNTOUCHED_MB:-2048}
 
@@ -28,6 +41,8 @@ cleanup() {
 	for p in $pids; do kill -9 "$p" 2>/dev/null; done
 	rm -rf "$dir"
 }
+summary="$dir/summary"
+: >"$summary"
 trap cleanup EXIT
 
 start() { # start ARGS... -> $T, its output in $dir/out
@@ -51,9 +66,10 @@ ticks() {
 }
 val() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
-# measure LABEL: pscope then gcore on $T; prints a block, sets P_WALL G_WALL.
+# measure LABEL SHORT GOAL: pscope then gcore on $T; prints a block and
+# adds a line to the summary (GOAL: the wall ratio's, or -).
 measure() {
-	local label=$1 t0 pw pr pd pp base best during
+	local label=$1 short=$2 goal=$3 t0 pw pr pd pp base best during
 	sync
 	ticks >/dev/null
 	sleep 1
@@ -78,9 +94,9 @@ measure() {
 	gd=$(du_bytes "$dir/g.core.$T")
 	rm -f "$dir/g.core.$T"
 	python3 - "$label" "$dir/p.json" "$pw" "$pr" "$pd" "$best" "$during" "$gw" "$gsw" "$(cat "$dir/g.rss")" "$gd" \
-		"$gticks" <<'EOF'
+		"$gticks" "$short" "$goal" "$summary" "$(uptime | sed 's/.*load average: //; s/,.*//')" <<'EOF'
 import json, sys
-label, pj, pw, pr, pd, best, during, gw, gsw, gr, gd, gticks = sys.argv[1:]
+label, pj, pw, pr, pd, best, during, gw, gsw, gr, gd, gticks, short, goal, summ, load = sys.argv[1:]
 d = json.load(open(pj))
 kv = lambda s: dict(x.split("=") for x in s.split())
 du, gt = kv(during), kv(gticks)
@@ -92,35 +108,100 @@ print("  pscope core  wall %6.2f s (%.2f s without its fsync)  pause %6.1f ms (t
          int(pd) >> 20, d["method"]))
 print("  gcore        wall %6.2f s (%.2f s with an fsync)        pause %6.1f ms (ticker: the whole run)    RSS %5.1f MiB  disk %5d MiB"
       % (gw, gsw, float(gt["maxgap_ms"]), int(gr) / 1024, int(gd) >> 20))
+print("  pscope's pause, part by part: " + ", ".join("%s %.1f" % (k, v) for k, v in d.get("pause_parts_ms", {}).items()
+                                                    if v >= 0.05) + " ms")
 print("  target's extra write time after the snapshot: %.0f ms over %s passes of its rewriting (fastest pass %.2f ms)"
       % (extra, du["passes"], best))
 print("  pause %.1f ms (goal <= 50): %s; RSS %.1f MiB (goal <= 64): %s; wall %.2fx gcore (%.2fx gcore + fsync)"
       % (float(du["maxgap_ms"]), "met" if float(du["maxgap_ms"]) <= 50 else "NOT met", int(pr) / 1024,
          "met" if int(pr) / 1024 <= 64 else "NOT met", pw / gw, pw / gsw))
-open(pj + ".ratio", "w").write("%f" % (pw / gw))
+r = pw / gw
+verdict = "-" if goal == "-" else ("met" if r <= float(goal) else "NOT met")
+with open(summ, "a") as f:
+    f.write("%-28s %6.2f s %6.2f s %6.2fx %6.2fx  %-14s %6.1f ms %5.1f MiB  %s\n"
+            % (short, pw, gw, r, pw / gsw, ("<= %sx %s" % (goal, verdict)) if goal != "-" else "-",
+               float(du["maxgap_ms"]), int(pr) / 1024, load))
+open(pj + ".ratio", "w").write("%f" % r)
 EOF
 }
 
+# cow LABEL: the target's pass over 256 MiB before a snapshot and while it
+# lives (pscope held after the release), per page.
+cow() {
+	local label=$1 n before during cp
+	n=$(grep -c cow_pass_ms "$dir/out")
+	kill -USR2 "$T"
+	for _ in $(seq 1 200); do [ "$(grep -c cow_pass_ms "$dir/out")" -gt "$n" ] && break; sleep 0.05; done
+	before=$(grep cow_pass_ms "$dir/out" | tail -1)
+	PSCOPE_TEST_PAUSE=read PSCOPE_TEST_PAUSE_MS=6000 "$PSCOPE" core "$T" -o "$dir/c.core" >/dev/null 2>"$dir/c.err" &
+	cp=$!
+	for _ in $(seq 1 600); do grep -q "paused at read" "$dir/c.err" && break; sleep 0.05; done
+	n=$(grep -c cow_pass_ms "$dir/out")
+	kill -USR2 "$T"
+	for _ in $(seq 1 200); do [ "$(grep -c cow_pass_ms "$dir/out")" -gt "$n" ] && break; sleep 0.05; done
+	during=$(grep cow_pass_ms "$dir/out" | tail -1)
+	wait $cp
+	rm -f "$dir/c.core"
+	python3 - "$label" "$before" "$during" "$summary" <<'EOF'
+import sys
+label, before, during, summ = sys.argv[1:]
+kv = lambda s: dict(x.split("=") for x in s.split())
+b, d = kv(before), kv(during)
+pages = int(d["pages"])
+us = (float(d["cow_pass_ms"]) - float(b["cow_pass_ms"])) * 1000 / pages
+print("  %s: one write to each of %d pages: %.1f ms before the snapshot, %.1f ms while it lives: %.2f us a page"
+      % (label, pages, float(b["cow_pass_ms"]), float(d["cow_pass_ms"]), us))
+with open(summ + ".cow", "a") as f:
+    f.write("  copy-on-write, %s: %.2f us a page (%d pages)\n" % (label, us, pages))
+EOF
+}
+
+print_summary() {
+	echo "Summary (pscope core vs gcore, same targets, same run; load: the 1-minute load average after each case):"
+	echo "  case                         pscope    gcore   ratio  ratio to gcore+fsync   pause(ticker)  RSS       load"
+	sed 's/^/  /' "$summary"
+	[ -f "$summary.cow" ] && cat "$summary.cow"
+	return 0
+}
+
 echo "pscope core vs gcore ($(gdb --version | head -1)); cores in $dir"
-start "$RESIDENT_MB" 0 0 "$DIRTY_MB"
-measure "1a. $RESIDENT_MB MiB resident, $DIRTY_MB MiB rewritten continuously, memory as it is"
+hp=""
+[ "$THP" = 1 ] && hp=", huge pages"
+start "$RESIDENT_MB" 0 0 "$DIRTY_MB" "$THP"
+measure "1a. $RESIDENT_MB MiB resident$hp, $DIRTY_MB MiB rewritten continuously, memory as it is" \
+	"1a ${RESIDENT_MB}M as it is$hp" 1.0
 r=$(cat "$dir/p.json.ratio")
 python3 -c "r=$r; print('  wall ratio %.2fx gcore as it is (goal <= 1.0x): %s' % (r, 'met' if r <= 1.0 else 'NOT met'))"
 kill -9 "$T"
-[ "${CORE_BENCH_QUICK:-0}" = 2 ] && exit 0
+[ "${CORE_BENCH_QUICK:-0}" = 2 ] && { print_summary; exit 0; }
 # A VM may back its RAM lazily: touch it once so that neither tool pays
 # the host's first touch of fresh pages.
 start $((RESIDENT_MB * 2))
 kill -9 "$T"
-start "$RESIDENT_MB" 0 0 "$DIRTY_MB"
-measure "1b. $RESIDENT_MB MiB resident, $DIRTY_MB MiB rewritten continuously, memory pre-touched"
+start "$RESIDENT_MB" 0 0 "$DIRTY_MB" "$THP"
+measure "1b. $RESIDENT_MB MiB resident$hp, $DIRTY_MB MiB rewritten continuously, memory pre-touched" \
+	"1b ${RESIDENT_MB}M pre-touched$hp" 0.5
 r=$(cat "$dir/p.json.ratio")
 python3 -c "r=$r; print('  wall ratio %.2fx gcore pre-touched (goal <= 0.5x): %s' % (r, 'met' if r <= 0.5 else 'NOT met'))"
 kill -9 "$T"
-[ "${CORE_BENCH_QUICK:-0}" = 1 ] && exit 0
-start 64 "$UNTOUCHED_MB" 0 1
-measure "2. 64 MiB resident + $UNTOUCHED_MB MiB mapped, one page touched per 64 MiB"
+[ "${CORE_BENCH_QUICK:-0}" = 1 ] && { print_summary; exit 0; }
+start 64 "$UNTOUCHED_MB" 0 1 "$THP"
+measure "2. 64 MiB resident + $UNTOUCHED_MB MiB mapped, one page touched per 64 MiB" "2  64M + ${UNTOUCHED_MB}M mapped" -
 kill -9 "$T"
-start "$RESIDENT_MB" 0 2 1
-measure "3. $RESIDENT_MB MiB resident, every other page all zeros"
+start "$RESIDENT_MB" 0 2 1 "$THP"
+measure "3. $RESIDENT_MB MiB resident$hp, every other page all zeros" "3  ${RESIDENT_MB}M half zero pages$hp" -
 kill -9 "$T"
+if [ "$THP" != 1 ]; then
+	start "$RESIDENT_MB" 0 0 "$DIRTY_MB" 1
+	measure "4. $RESIDENT_MB MiB resident in huge pages ($(sed -n 's/^huge_kb=//p' "$dir/out") KiB of AnonHugePages), $DIRTY_MB MiB rewritten continuously" \
+		"4  ${RESIDENT_MB}M huge pages" 1.0
+	kill -9 "$T"
+fi
+echo "5. the target's copy-on-write cost while the snapshot lives"
+start "$RESIDENT_MB" 0 0 0 0
+cow "4 KiB pages"
+kill -9 "$T"
+start "$RESIDENT_MB" 0 0 0 1
+cow "huge pages"
+kill -9 "$T"
+print_summary

@@ -1,7 +1,7 @@
 #!/bin/bash
 # '/' in the detail screen's table panes: the row that holds the text is
 # selected (reverse video without colour); F3 finds the next; a miss says
-# so; a text pane says it has no rows to search. A click on a tab opens it.
+# so; a text pane marks the line that holds the text. A click on a tab opens it.
 . "$top_srcdir/tests/lib.sh"
 export LC_ALL=C.UTF-8
 command -v tmux >/dev/null || { skip "tmux is not installed"; done_testing; exit 0; }
@@ -33,7 +33,12 @@ tui_keys -l nosuch-fd-$$
 tui_keys Enter
 check "a miss is said on the status line" tui_wait_for "not found: nosuch-fd-$$"
 tui_keys 1 /
-check "a text pane says it has nothing to search" tui_wait_for 'the Status pane is text'
+tui_keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
+tui_keys -l NoNewPrivs
+tui_keys Enter
+check "/ in the Status pane (text) marks the line that holds it" selected_line_has 'NoNewPrivs( |\e\[[0-9;]*m)+[01]'
+tui_keys -l n
+check "n: the next match (the only one: the same line)" selected_line_has 'NoNewPrivs( |\e\[[0-9;]*m)+[01]'
 # The mouse: a click on a tab switches to that pane.
 click() { # click COL ROW (0-based): an X10 mouse press and release
 	local pos

@@ -1,0 +1,124 @@
+#!/bin/bash
+# Left/Right scroll every view sideways and '/' searches in every one: the
+# list, the detail header with each pane (Status, Memory, FDs, Maps,
+# Threads), the stack screen, the help screen; n and N find the next and
+# previous match. A view that ignores Right (or a search that does not
+# mark its match) fails here.
+. "$top_srcdir/tests/lib.sh"
+export LC_ALL=C.UTF-8
+command -v tmux >/dev/null || { skip "tmux is not installed"; done_testing; exit 0; }
+
+# A command line longer than the screen, its end marked.
+LONG=ps-hs-$$-$(printf 'x%.0s' $(seq 1 150))-TAILMARK
+start_target family 1 "$LONG" || exit 1
+P=$TPID
+right() { for _ in $(seq 1 "$1"); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Right; done; sleep 0.4; }
+left() { for _ in $(seq 1 "$1"); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Left; done; sleep 0.4; }
+not_on_screen() { sleep 0.5; ! tui_screen | grep -qE "$1"; }
+rows_with() { # rows_with REGEX N: at least N rows hold it
+	for _ in $(seq 1 30); do
+		[ "$(tui_screen | grep -cE "$1")" -ge "$2" ] && return 0
+		sleep 0.2
+	done
+	tui_screen | sed 's/^/#   /'
+	return 1
+}
+marked() { # marked REGEX: a reverse-video row holds it
+	for _ in $(seq 1 30); do
+		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | grep -qE "$1" && return 0
+		sleep 0.2
+	done
+	tui_screen | sed 's/^/#   /'
+	return 1
+}
+search() { # search TEXT: '/', clear the prompt, type, Enter
+	tui_keys /
+	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" C-u
+	for _ in $(seq 1 40); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" BSpace; done
+	tui_keys -l "$1"
+	tui_keys Enter
+}
+
+tui_start 100x40 "env NO_COLOR=1 $PSCOPE -p $P; echo EXIT=\$?; sleep 60"
+check "detail screen up" tui_wait_for "PID $P"
+check "the header's command line is cut at the edge" not_on_screen TAILMARK
+right 16
+check "Right: the header's command line scrolls to its end" tui_wait_for TAILMARK
+tui_keys End
+check "Status pane: its Command line scrolled too (with the header)" rows_with TAILMARK 2
+left 16
+check "Left: back to the start" tui_wait_for "^ PID $P"
+check "Left at the start stays on the screen (the panes take it first)" tui_wait_for "1 Status"
+tui_keys Home
+search Seccomp
+check "/ in the Status pane marks the line" marked 'Seccomp +(disabled|strict|filter)'
+tui_keys 4
+check "Memory pane up" tui_wait_for 'Pss'
+search Private_Dirty
+check "/ in the Memory pane marks the line" marked 'Private_Dirty +[0-9]+ kB'
+# (the Threads pane's Right: tests/e2e/threads-lock.sh)
+tui_keys Escape
+check "back on the list" tui_wait_for 'PID USER'
+tui_keys '\'
+tui_keys -l "ps-hs-$$"
+tui_keys Enter
+check "filtered to the long one" tui_wait_for "^ +$P "
+check "the list cuts the command line" not_on_screen TAILMARK
+right 22
+check "Right in the list scrolls the command line" tui_wait_for TAILMARK
+left 22
+tui_keys q
+check "q: exit 0" tui_wait_for '^EXIT=0'
+
+# The help screen at 50 columns: its lines are cut, Right shows the rest;
+# '/' marks a line, n the next one, N the previous one.
+tui_start 50x30 "env NO_COLOR=1 $PSCOPE; echo EXIT=\$?; sleep 60"
+check "list up" tui_wait_for 'PID'
+tui_keys F1
+check "help up" tui_wait_for 'pscope help'
+check "a long help line is cut" not_on_screen 'second; F3 or'
+search 'incremental search'
+check "/ in help marks the line" marked 'F3, / +incremental'
+right 4
+check "Right in help: the rest of the line" tui_wait_for 'name; F3 or'
+left 4
+tui_keys Home
+search 'tree view'
+check "/ tree view: a line is marked" marked 'tree view'
+first=$(tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | grep 'tree view' | head -1)
+tui_keys -l n
+marked_other() { # marked_other REGEX LINE: a reverse-video row holds REGEX and is not LINE
+	for _ in $(seq 1 30); do
+		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | grep -E "$1" | grep -vqxF "$2" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+check "n: the next match is marked" marked_other 'tree view' "$first"
+tui_keys -l N
+check "N: back to the first one" marked "$(echo "$first" | sed 's/\x1b\[[0-9;]*m//g; s/[][\\.*^$+?(){}|]/./g' | sed 's/^ *//; s/ *$//')"
+search 'no-such-help-text'
+check "a miss is said" tui_wait_for 'not found: no-such-help-text'
+tui_keys Escape
+check "Esc leaves help" tui_wait_for 'PID USER|PID  *USER'
+tui_keys q
+
+# The stack screen at 60 columns: a group's chain is cut; Right shows it.
+start_target stack-threads 4 || exit 1
+S=$TPID
+tui_start 60x40 "env NO_COLOR=1 $PSCOPE -p $S; echo EXIT=\$?; sleep 60"
+check "detail screen up (stacks)" tui_wait_for "PID $S"
+tui_keys s
+check "stack screen up" tui_wait_for '4 threads: leaf_wait'
+check "the chain is cut at the edge" not_on_screen 'level1 <- worker'
+right 5
+check "Right in the stack screen: the rest of the chain" tui_wait_for 'level1 <- worker'
+left 5
+search level2
+check "/ in the stack screen selects a row holding it" marked 'level2'
+tui_keys -l n
+check "n: the next one (another row)" marked 'level2'
+tui_keys Escape Escape
+tui_keys q
+check "q: exit 0 (stacks)" tui_wait_for '^EXIT=0'
+done_testing
