@@ -69,7 +69,7 @@ bar_whole() { # bar_whole LABEL...
 import re, sys
 line = sys.stdin.read().rstrip()
 alts = "|".join(re.escape(a) for a in sys.argv[1:])
-m = re.fullmatch("((F[0-9]+|[a-zA-Z?]|Esc|Enter|Tab|Spc|Space|1-3|[+]-)(%s) ?)+" % alts, line)
+m = re.fullmatch("((F[0-9]+|[a-zA-Z?/]|Esc|Enter|Tab|Spc|Space|1-3|[+]-)(%s) ?)+" % alts, line)
 print(repr(line)); sys.exit(not m)' "$@"
 }
 
@@ -96,7 +96,7 @@ check "80x24 help: nothing split" whole 80
 tui_keys Escape
 tui_keys D
 check "80x24 doors: Korean title" see '^ 문: 커널이 pscope에 허락하는 것'
-check "80x24 doors: function bar" see '^F1도움 +r검사 +pPID +Esc뒤로 +F10종료'
+check "80x24 doors: function bar" see '^F1도움 +r검사 +pPID +/검색 +Esc뒤로 +F10종료'
 check "80x24 doors: nothing split" whole 80
 tui_keys Escape
 tui_keys q
