@@ -43,23 +43,23 @@ const struct door_tool door_tools[] = {
 	  N_("ptrace attach access: same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope"), NEED_PTRACE_ATTACH },
 	{ N_("pscope stack dump"), "ptrace(PTRACE_SEIZE, PTRACE_INTERRUPT, PTRACE_GETREGSET), process_vm_readv",
 	  N_("ptrace attach access (as above); the target not traced by another tool"), NEED_PTRACE_ATTACH },
-	{ N_("pscope core"), "ptrace (as the stack dump), process_vm_readv, open(O_EXCL|O_NOFOLLOW)",
+	{ N_("pscope core"), N_("ptrace (as the stack dump), process_vm_readv, open(O_EXCL|O_NOFOLLOW)"),
 	  N_("ptrace attach access, and a writable directory with room for the memory"), NEED_PTRACE_ATTACH | NEED_FILE },
-	{ N_("pscope hot functions"), "perf_event_open per thread (cycles, else cpu-clock), mmap of its ring buffer",
+	{ N_("pscope hot functions"), N_("perf_event_open per thread (cycles, else cpu-clock), mmap of its ring buffer"),
 	  N_("kernel.perf_event_paranoid <= 2 (user space) or <= 1 (kernel frames), or CAP_PERFMON; ptrace read access to the target"),
 	  NEED_PERF_TASK | NEED_PTRACE_READ },
-	{ N_("pscope hot functions, CPython"), "process_vm_readv of the interpreter's frames; no perf_event_open, no stop",
+	{ N_("pscope hot functions, CPython"), N_("process_vm_readv of the interpreter's frames; no perf_event_open, no stop"),
 	  N_("ptrace attach access (the memory read check): same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope; "
 	  "perf_event_paranoid does not matter"), NEED_PTRACE_ATTACH },
 	{ N_("pscope kill"), "kill(2) / pidfd_send_signal", N_("same uid, or CAP_KILL"), NEED_KILL },
-	{ "py-spy dump / record", "process_vm_readv; ptrace to pause the target (not with --nonblocking)",
+	{ "py-spy dump / record", N_("process_vm_readv; ptrace to pause the target (not with --nonblocking)"),
 	  N_("ptrace attach access; Yama ptrace_scope"), NEED_PTRACE_ATTACH },
-	{ "perf record -p PID / perf top -p", "perf_event_open per thread",
+	{ "perf record -p PID / perf top -p", N_("perf_event_open per thread"),
 	  N_("kernel.perf_event_paranoid <= 2 (user space), <= 1 (kernel), or CAP_PERFMON; ptrace read access"),
 	  NEED_PERF_TASK | NEED_PTRACE_READ },
-	{ "perf record -a / perf top", "perf_event_open per CPU",
+	{ "perf record -a / perf top", N_("perf_event_open per CPU"),
 	  N_("kernel.perf_event_paranoid <= 0, or CAP_PERFMON; kernel.kptr_restrict for kernel symbols"), NEED_PERF_CPU },
-	{ "gdb -p PID, gcore", "ptrace(PTRACE_ATTACH) (stops the target), /proc/PID/mem",
+	{ "gdb -p PID, gcore", N_("ptrace(PTRACE_ATTACH) (stops the target), /proc/PID/mem"),
 	  N_("ptrace attach access; Yama ptrace_scope; the target not traced by another tool"), NEED_PTRACE_ATTACH },
 	{ "strace -p PID", "ptrace(PTRACE_SEIZE)", N_("ptrace attach access; Yama ptrace_scope"), NEED_PTRACE_ATTACH },
 	{ "bpftrace", "bpf(2), perf_event_open (kprobes, uprobes, tracepoints)",
@@ -418,7 +418,7 @@ static void render_ops(struct renderer *rd, const struct door_report *r)
 		const struct door_probe *p = &r->ops[op];
 		enum door_line_kind k = p->state == DOOR_OPEN ? DL_OPEN : p->state == DOOR_CLOSED ? DL_CLOSED : DL_NA;
 
-		line(rd, k, 36, "  %s%s%s", pad(ps_op_name(op), 26), pad(door_state_word(p->state), 8), p->note);
+		line(rd, k, 36, "  %s %s %s", pad(ps_op_name(op), 25), pad(door_state_word(p->state), 7), p->note);
 		line(rd, DL_DIM, 10, _("      probe: %s"), p->how);
 		if (p->state == DOOR_OPEN)
 			continue;
@@ -445,7 +445,7 @@ static void render_tools(struct renderer *rd, const struct door_report *r)
 		enum door_line_kind k = strcmp(own, "closed") ? DL_OPEN : DL_CLOSED;
 
 		line(rd, k, 0, _("  %s yours: %s others: %s"), pad(_(t->tool), 36), pad(_(own), 18), _(oth));
-		line(rd, DL_DIM, 18, _("      syscalls:   %s"), t->syscalls);
+		line(rd, DL_DIM, 18, _("      syscalls:   %s"), _(t->syscalls));
 		line(rd, DL_DIM, 18, _("      permission: %s"), _(t->permission));
 	}
 }

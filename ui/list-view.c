@@ -12,18 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-const struct list_col list_cols[PSORT_COUNT] = {
-	[PSORT_PID] = { 7, false },      [PSORT_USER] = { 9, true },       [PSORT_PRI] = { 3, false },
-	[PSORT_NI] = { 3, false },       [PSORT_VIRT] = { 5, false },      [PSORT_RES] = { 5, false },
-	[PSORT_SHR] = { 5, false },      [PSORT_STATE] = { 1, false },     [PSORT_CPU] = { 5, false },
-	[PSORT_MEM] = { 5, false },      [PSORT_TIME] = { 9, false },      [PSORT_COMMAND] = { 0, true },
-	[PSORT_PPID] = { 7, false },     [PSORT_PGRP] = { 7, false },      [PSORT_SID] = { 7, false },
-	[PSORT_TTY] = { 7, true },       [PSORT_NLWP] = { 4, false },      [PSORT_PROCESSOR] = { 4, false },
-	[PSORT_STARTTIME] = { 5, true }, [PSORT_IO_READ] = { 12, false },  [PSORT_IO_WRITE] = { 13, false },
-	[PSORT_MAJFLT] = { 6, false },   [PSORT_CTXT] = { 6, false },      [PSORT_OOM] = { 4, false },
-	[PSORT_CGROUP] = { 28, true },   [PSORT_CONTAINER] = { 12, true },
-};
-
 #define B(k) (1u << (k))
 /* Narrow terminals drop columns, most expendable first. */
 static const unsigned col_sets[][2] = {
@@ -47,7 +35,7 @@ static void layout_columns(struct list_state *ls, int width)
 		int c = cfg->columns[i];
 		if (!(col_sets[s][1] & B(c)))
 			continue;
-		int w = list_cols[c].width;
+		int w = proc_cols[c].width;
 		if (!w) /* COMMAND: the rest of the line when last */
 			w = i == cfg->ncolumns - 1 ? (width > x ? width - x : 0) : 32;
 		ls->colx[c] = x;
@@ -81,7 +69,7 @@ static void draw_header_row(struct list_state *ls, int y, int width)
 			snprintf(t, sizeof(t), "%s%s", proc_sort_title((enum proc_sort)c),
 				 cfg->sort_desc ? draw_sym("\u25bd", "v") : draw_sym("\u25b3", "^"));
 		}
-		if (list_cols[c].left)
+		if (proc_cols[c].left)
 			draw_text(y, ls->colx[c], ls->colw[c], attr, t);
 		else
 			draw_text_right(y, ls->colx[c], ls->colw[c], attr, t);
@@ -105,45 +93,6 @@ static const char *tree_prefix(const struct list_state *ls, const struct proc_ro
 	else if (folded && o + 3 < size)
 		snprintf(buf + o, size - o, "+ ");
 	return buf;
-}
-
-static void cell(struct list_state *ls, struct proc_row *r, int c, char *b, size_t size, const char **t)
-{
-	*t = b;
-	b[0] = '\0';
-	switch (c) {
-	case PSORT_PID: snprintf(b, size, "%d", (int)r->pid); break;
-	case PSORT_USER: *t = r->user; break;
-	case PSORT_PRI: proc_fmt_pri(r->priority, b, size); break;
-	case PSORT_NI: snprintf(b, size, "%ld", r->nice); break;
-	case PSORT_VIRT: proc_fmt_kb(r->virt_kb, b, size); break;
-	case PSORT_RES: proc_fmt_kb(r->res_kb, b, size); break;
-	case PSORT_SHR: proc_fmt_kb(r->shr_kb, b, size); break;
-	case PSORT_STATE: snprintf(b, size, "%c", r->state); break;
-	case PSORT_CPU: snprintf(b, size, "%.1f", r->cpu); break;
-	case PSORT_MEM: snprintf(b, size, "%.1f", r->mem); break;
-	case PSORT_TIME: proc_fmt_time(r->ticks, proc_hz(), b, size); break;
-	case PSORT_PPID: snprintf(b, size, "%d", (int)r->ppid); break;
-	case PSORT_PGRP: snprintf(b, size, "%d", (int)r->pgrp); break;
-	case PSORT_SID: snprintf(b, size, "%d", (int)r->session); break;
-	case PSORT_TTY: proc_fmt_tty(r->tty_nr, b, size); break;
-	case PSORT_NLWP: snprintf(b, size, "%ld", r->nlwp); break;
-	case PSORT_PROCESSOR: snprintf(b, size, "%d", r->processor); break;
-	case PSORT_STARTTIME: {
-		unsigned long long bt = ptable_btime(ls->pt);
-		proc_fmt_start(bt ? (double)bt + (double)r->starttime / (double)proc_hz() : 0, (double)time(NULL), b, size);
-		break;
-	}
-	/* "-": /proc/PID/io refused (ptrace read access; F1 names the door) */
-	case PSORT_IO_READ: if (r->io_err) snprintf(b, size, "-"); else proc_fmt_rate(r->io_read_rate, b, size); break;
-	case PSORT_IO_WRITE: if (r->io_err) snprintf(b, size, "-"); else proc_fmt_rate(r->io_write_rate, b, size); break;
-	case PSORT_MAJFLT: snprintf(b, size, "%lu", r->majflt); break;
-	case PSORT_CTXT: snprintf(b, size, "%.0f", r->ctxt_rate); break;
-	case PSORT_OOM: if (r->oom < 0) snprintf(b, size, "-"); else snprintf(b, size, "%d", r->oom); break;
-	case PSORT_CGROUP: *t = r->cgroup ? r->cgroup : "-"; break;
-	case PSORT_CONTAINER: *t = r->container[0] ? r->container : "-"; break;
-	default: break;
-	}
 }
 
 static void draw_row(struct list_state *ls, int y, struct proc_row *r, bool sel, int width)
@@ -180,14 +129,14 @@ static void draw_row(struct list_state *ls, int y, struct proc_row *r, bool sel,
 			draw_text_skip(y, x + n, w - n, attr, proc_row_command(r, cmd, sizeof(cmd)), skip > 0 ? skip : 0);
 			continue;
 		}
-		cell(ls, r, c, b, sizeof(b), &t);
+		t = proc_row_cell(ls->pt, r, (enum proc_sort)c, b, sizeof(b));
 		if (c == PSORT_STATE && !sel && !tagged) {
 			if (r->state == 'R')
 				attr = draw_attr(COL_GOOD) | A_BOLD;
 			else if (r->state == 'D' || r->state == 'Z')
 				attr = draw_attr(COL_ERROR) | A_BOLD;
 		}
-		if (list_cols[c].left)
+		if (proc_cols[c].left)
 			draw_text(y, x, w, attr, t);
 		else
 			draw_text_right(y, x, w, attr, t);

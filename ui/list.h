@@ -11,13 +11,6 @@
 
 enum list_mode { MODE_NORMAL, MODE_SEARCH, MODE_FILTER, MODE_SORT, MODE_SIGNAL };
 
-struct list_col {
-	int width;                 /* 0: the rest of the line */
-	bool left;
-};
-/* Indexed by enum proc_sort: a column per sort key. */
-extern const struct list_col list_cols[PSORT_COUNT];
-
 /* A set of process identities (tags, collapsed tree nodes). */
 struct id_set {
 	struct target_id *v;

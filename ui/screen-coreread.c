@@ -7,6 +7,7 @@
 #include "uipriv.h"
 #include "draw.h"
 #include "i18n.h"
+#include "job.h"
 #include "pane.h"
 #include "stack-view.h"
 #include "textview.h"
@@ -28,10 +29,7 @@ struct coreread {
 	struct ui *ui;
 	char path[4096];
 	char *exe;
-	unsigned job;
-	bool running, failed;
-	double fraction;
-	char progress[200], error[1024];
+	struct ui_job job;
 	struct core_view *cv;
 	int tab;
 	struct stack_view sv;
@@ -46,12 +44,8 @@ static void submit(struct coreread *s)
 {
 	struct job_handler h = { coreread_message, s };
 
-	s->job = core_read_submit(s->ui->workers, s->path, s->exe, NULL, &h);
-	s->running = s->job != 0;
-	s->failed = !s->job;
-	if (!s->job)
-		snprintf(s->error, sizeof(s->error), _("cannot start reading the core (out of memory)"));
-	snprintf(s->progress, sizeof(s->progress), _("reading the core"));
+	ui_job_started(&s->job, core_read_submit(s->ui->workers, s->path, s->exe, NULL, &h), _("reading the core"),
+		       _("cannot start reading the core (out of memory)"));
 }
 
 static void pane_ctx_of(struct coreread *s, struct pane_ctx *c)
@@ -204,14 +198,14 @@ static void coreread_draw(struct ui *ui, void *p, int y0, int rows)
 	struct pane_ctx c;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	if (s->running || s->failed || !s->cv || !s->sv.d) {
+	if (s->job.running || s->job.failed || !s->cv || !s->sv.d) {
 		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core %s"), s->path);
-		if (s->running) {
-			draw_text(y0 + 2, 1, -1, 0, s->progress);
+		if (s->job.running) {
+			draw_text(y0 + 2, 1, -1, 0, s->job.progress);
 			if (draw_cols() > 2)
-				draw_bar(y0 + 3, 1, draw_cols() - 2, s->fraction, draw_attr(COL_METER_USER), "");
+				draw_bar(y0 + 3, 1, draw_cols() - 2, s->job.fraction, draw_attr(COL_METER_USER), "");
 		} else {
-			draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->failed ? s->error : _("cancelled"));
+			draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->job.failed ? s->job.error : _("cancelled"));
 			draw_text(y0 + 4, 1, -1, draw_attr(COL_DIM), _("r: try again   q: quit"));
 		}
 		return;
@@ -245,14 +239,14 @@ static bool coreread_key(struct ui *ui, void *p, int ch)
 	struct coreread *s = p;
 	struct pane_ctx c;
 
-	if (s->running) {
+	if (s->job.running) {
 		if (ch == 27) {
-			workers_cancel(ui->workers, s->job);
+			workers_cancel(ui->workers, s->job.id);
 			return true;
 		}
 		return false;
 	}
-	if (ch == 'r' && (s->failed || !s->cv)) {
+	if (ch == 'r' && (s->job.failed || !s->cv)) {
 		submit(s);
 		return true;
 	}
@@ -281,46 +275,26 @@ static bool coreread_key(struct ui *ui, void *p, int ch)
 static bool coreread_message(void *ctx, struct ring_msg *m)
 {
 	struct coreread *s = ctx;
-	char buf[1024];
 
-	switch (m->kind) {
-	case RING_PROGRESS:
-		s->fraction = m->fraction;
-		snprintf(s->progress, sizeof(s->progress), "%s", m->text);
-		return false;
-	case RING_RESULT:
+	if (m->kind == RING_RESULT) {
 		core_view_free(s->cv);
 		s->cv = m->payload;
 		/* The stack view owns the dump; the core view keeps the rest. */
 		stack_view_set(&s->sv, s->cv->dump);
 		s->cv->dump = NULL;
 		s->sv.show_lines = true;
-		s->failed = false;
+		s->job.failed = false;
 		return true;
-	case RING_ERROR:
-		s->failed = true;
-		snprintf(s->error, sizeof(s->error), "%s", ps_error_str(&m->err, buf, sizeof(buf)));
-		return false;
-	case RING_DONE:
-		s->running = false;
-		if (!s->cv && !s->failed) {
-			s->failed = true;
-			snprintf(s->error, sizeof(s->error), _("reading the core was cancelled"));
-		}
-		return false;
-	default:
-		return false;
 	}
+	ui_job_message(&s->job, m, s->cv != NULL, _("reading the core was cancelled"));
+	return false;
 }
 
 static void coreread_destroy(void *p)
 {
 	struct coreread *s = p;
 
-	if (s->running && s->ui->workers) {
-		workers_cancel(s->ui->workers, s->job);
-		workers_forget(s->ui->workers, s->job);
-	}
+	ui_job_leave(s->ui, &s->job);
 	stack_view_free(&s->sv);
 	core_view_free(s->cv);
 	if (s->maps)

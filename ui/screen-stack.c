@@ -6,6 +6,7 @@
 #include "uipriv.h"
 #include "draw.h"
 #include "i18n.h"
+#include "job.h"
 #include "stack-view.h"
 #include "stack/stack.h"
 
@@ -19,12 +20,7 @@ struct stack_state {
 	struct ui *ui;
 	pid_t pid;
 	struct target_id id;
-	unsigned job;
-	bool running;
-	double fraction;
-	char progress[200];
-	bool failed;
-	char error[1024];
+	struct ui_job job;
 	struct stack_view v;
 	struct ui_search search;
 };
@@ -44,33 +40,31 @@ static int submit(struct stack_state *s)
 		return -1;
 	}
 	target_close(&t);
-	s->job = stk_submit(s->ui->workers, &s->id, true, &h);
-	if (!s->job) {
-		ui_message(s->ui, true, "%s", _("cannot start the stack dump (out of memory)"));
+	ui_job_started(&s->job, stk_submit(s->ui->workers, &s->id, true, &h), _("waiting for the attach worker"),
+		       _("cannot start the stack dump (out of memory)"));
+	if (s->job.failed) {
+		ui_message(s->ui, true, "%s", s->job.error);
 		return -1;
 	}
-	s->running = true;
-	s->fraction = 0;
-	snprintf(s->progress, sizeof(s->progress), "%s", _("waiting for the attach worker"));
 	return 0;
 }
 
 static void draw_progress(struct stack_state *s, int y)
 {
 	char label[260];
-	snprintf(label, sizeof(label), _(" stack dump of %d: %s "), (int)s->pid, s->progress);
+	snprintf(label, sizeof(label), _(" stack dump of %d: %s "), (int)s->pid, s->job.progress);
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	draw_text(y, 0, -1, draw_attr(COL_TITLE), _(" Esc cancels; the list above stays usable"));
 	int w = draw_cols();
 	if (w > 0)
-		draw_bar(y + 1, 0, w, s->fraction < 0 ? 0 : s->fraction, draw_attr(COL_METER_USER), label);
+		draw_bar(y + 1, 0, w, s->job.fraction < 0 ? 0 : s->job.fraction, draw_attr(COL_METER_USER), label);
 }
 
 static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 {
 	struct stack_state *s = p;
 
-	if (s->running) {
+	if (s->job.running) {
 		/* The screen below stays live; a two-line panel at the bottom. */
 		if (rows > 2)
 			ui_below_draw(ui, s, y0, rows - 2);
@@ -78,9 +72,9 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 		return;
 	}
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	if (s->failed || !s->v.d) {
+	if (s->job.failed || !s->v.d) {
 		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Stacks of %d"), (int)s->pid);
-		draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->failed ? s->error : _("cancelled"));
+		draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->job.failed ? s->job.error : _("cancelled"));
 		draw_text(y0 + 4, 1, -1, draw_attr(COL_DIM), _("r: try again   Esc: back"));
 		return;
 	}
@@ -100,10 +94,10 @@ static bool stack_key(struct ui *ui, void *p, int ch)
 {
 	struct stack_state *s = p;
 
-	if (s->running) {
+	if (s->job.running) {
 		if (ch == 27) {
-			workers_cancel(ui->workers, s->job);
-			s->running = false;
+			workers_cancel(ui->workers, s->job.id);
+			s->job.running = false;
 			ui_message(ui, false, _("stack dump of %d cancelled; the process runs on"), (int)s->pid);
 			ui_pop(ui);
 			return true;
@@ -112,7 +106,6 @@ static bool stack_key(struct ui *ui, void *p, int ch)
 	}
 	switch (ch) {
 	case 'r': case KEY_F(5):
-		s->failed = false;
 		submit(s);
 		return true;
 	default:
@@ -123,7 +116,7 @@ static bool stack_key(struct ui *ui, void *p, int ch)
 static void stack_tick(struct ui *ui, void *p)
 {
 	struct stack_state *s = p;
-	if (s->running)
+	if (s->job.running)
 		ui_below_tick(ui, s);
 }
 
@@ -131,45 +124,25 @@ static void stack_tick(struct ui *ui, void *p)
 static bool stack_message(void *ctx, struct ring_msg *m)
 {
 	struct stack_state *s = ctx;
-	char buf[1024];
+	char nothing[128];
 
-	switch (m->kind) {
-	case RING_PROGRESS:
-		s->fraction = m->fraction;
-		snprintf(s->progress, sizeof(s->progress), "%s", m->text);
-		return false;
-	case RING_RESULT:
+	if (m->kind == RING_RESULT) {
 		if (!target_id_equal(&m->target, &s->id))
 			return false;
 		stack_view_set(&s->v, m->payload);
-		s->failed = false;
+		s->job.failed = false;
 		return true; /* the screen owns the dump now */
-	case RING_ERROR:
-		s->failed = true;
-		snprintf(s->error, sizeof(s->error), "%s", ps_error_str(&m->err, buf, sizeof(buf)));
-		return false;
-	case RING_DONE:
-		s->running = false;
-		if (!s->v.d && !s->failed) {
-			s->failed = true;
-			snprintf(s->error, sizeof(s->error), _("the stack dump of %d ended without a result"), (int)s->pid);
-		}
-		return false;
-	default:
-		return false;
 	}
+	snprintf(nothing, sizeof(nothing), _("the stack dump of %d ended without a result"), (int)s->pid);
+	ui_job_message(&s->job, m, s->v.d != NULL, nothing);
+	return false;
 }
 
 static void stack_destroy(void *p)
 {
 	struct stack_state *s = p;
-	/* Leaving while the dump runs cancels it: the target is released;
-	 * its last messages (the cancelled job's DONE) find no handler. */
-	if (s->ui->workers) {
-		if (s->running)
-			workers_cancel(s->ui->workers, s->job);
-		workers_forget(s->ui->workers, s->job);
-	}
+	/* Leaving while the dump runs cancels it: the target is released. */
+	ui_job_leave(s->ui, &s->job);
 	stack_view_free(&s->v);
 	free(s);
 }

@@ -16,6 +16,9 @@ struct text_state {
 	int nlines;
 	struct table view;         /* rows: the screen rows after wrapping */
 	char title[160];
+	struct ui_search search;
+	int hit;                   /* '/': the line found, -1 none */
+	int width;                 /* the wrap width of the last draw */
 };
 
 /* Screen rows line l takes at width w. */
@@ -40,13 +43,35 @@ static void text_draw(struct ui *ui, void *p, int y0, int rows)
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	draw_text(y0, 0, -1, draw_attr(COL_TITLE), t->title);
+	t->width = w;
 	table_set_count(&t->view, total_rows(t, w)); /* the width may have changed */
 	int body = table_layout(&t->view, y0 + 1, rows - 1, false);
 	for (int i = 0; i < t->nlines && row - t->view.top < body; i++) {
 		int first = t->view.top > row ? t->view.top - row : 0;
 		int y = y0 + 1 + row + first - t->view.top;
-		row += draw_wrapped(y, 0, w, body - (y - y0 - 1), draw_attr(COL_NORMAL), t->lines[i], false, first);
+		row += draw_wrapped(y, 0, w, body - (y - y0 - 1), i == t->hit ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL),
+				    t->lines[i], false, first);
 	}
+}
+
+/* '/': the next line holding the text, its first row scrolled to the top. */
+static bool text_find(void *p, const char *text, int dir, bool again)
+{
+	struct text_state *t = p;
+	int from = t->hit >= 0 ? t->hit : 0, n = t->nlines;
+
+	for (int k = again ? 1 : 0; n > 0 && k <= n; k++) {
+		int i = ((from + dir * k) % n + n) % n;
+		if (!strcasestr(t->lines[i], text))
+			continue;
+		int row = 0;
+		for (int j = 0; j < i; j++)
+			row += wrapped(t->lines[j], t->width > 0 ? t->width : 1);
+		t->hit = i;
+		table_select(&t->view, row);
+		return true;
+	}
+	return false;
 }
 
 static bool text_key(struct ui *ui, void *p, int ch)
@@ -58,7 +83,8 @@ static bool text_key(struct ui *ui, void *p, int ch)
 		ui_pop(ui);
 		return true;
 	default:
-		table_key(&t->view, ch, NULL, NULL);
+		if (!ui_search_key(ui, &t->search, ch, text_find, t))
+			table_key(&t->view, ch, NULL, NULL);
 		return true; /* modal: other keys do nothing */
 	}
 }
@@ -72,7 +98,7 @@ static void text_destroy(void *p)
 	free(t);
 }
 
-static const struct ui_fkey text_fkeys[] = { { "Esc", N_("Back") }, { NULL, NULL } };
+static const struct ui_fkey text_fkeys[] = { { "/", N_("Search") }, { "Esc", N_("Back") }, { NULL, NULL } };
 
 static const struct screen_ops text_ops = {
 	.name = N_("Text"),
@@ -111,5 +137,6 @@ void screen_text_open(struct ui *ui, const char *title, const char *text)
 	}
 	t->nlines = n;
 	table_init_plain(&t->view);
+	t->hit = -1;
 	ui_push(ui, &text_ops, t);
 }

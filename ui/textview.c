@@ -126,6 +126,8 @@ bool textview_find(void *st, const char *text, int dir, bool again)
 	struct textview *tv = st;
 	int from = tv->view.hit >= 0 && tv->view.hit < tv->n ? tv->view.hit : tv->view.top;
 
+	if (!tv->n)
+		return false;
 	table_set_count(&tv->view, tv->n);
 	snprintf(tv->hit_text, sizeof(tv->hit_text), "%s", text);
 	return table_search(&tv->view, from + (again ? dir : 0), dir, text, tv, line_matches);

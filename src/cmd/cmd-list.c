@@ -5,6 +5,7 @@
 #include "out/json.h"
 #include "proc/ptable.h"
 #include "proc/sysinfo.h"
+#include "settings.h"
 #include "util.h"
 
 #include <errno.h>
@@ -41,38 +42,112 @@ static const char *user9(const char *user, char *buf)
 	return buf;
 }
 
+struct list_args {
+	int key;
+	bool tree, threads, json, kthreads;
+	double interval;
+	int cols[PSORT_COUNT], ncols; /* -o; 0: pscoperc's (the screen's) columns */
+};
+
+/* Rows hidden (kernel threads, unless --kthreads). */
+static bool keep_row(const struct proc_row *r, void *arg)
+{
+	const struct list_args *a = arg;
+	return a->kthreads || !r->is_kthread;
+}
+
+/* The PX_* reads the chosen columns need. */
+static unsigned extras(const struct list_args *a)
+{
+	unsigned px = 0;
+	for (int i = 0; i < a->ncols; i++)
+		px |= proc_sort_extra((enum proc_sort)a->cols[i]);
+	return px;
+}
+
+static void fill_rows(struct ptable *pt, const struct list_args *a)
+{
+	unsigned px = extras(a);
+	bool shr = false;
+
+	for (int i = 0; i < a->ncols; i++)
+		shr |= a->cols[i] == PSORT_SHR;
+	for (size_t i = 0; i < ptable_size(pt); i++) {
+		struct proc_row *r = ptable_row(pt, i);
+		if (!keep_row(r, (void *)a))
+			continue;
+		if (px)
+			ptable_fill_extra(pt, r, px);
+		if (shr)
+			ptable_fill_shr(pt, r);
+	}
+}
+
+/* Column i's width: a last left-aligned one is not padded (nothing is
+ * ever cut); COMMAND elsewhere than last is padded to 32. */
+static int col_width(const struct list_args *a, int i)
+{
+	const struct proc_col *pc = &proc_cols[a->cols[i]];
+
+	if (i == a->ncols - 1 && (pc->left || !pc->width))
+		return 0;
+	return pc->width ? pc->width : 32;
+}
+
 static void print_text(struct ptable *pt, const struct proc_view *v, const struct sys_snapshot *sys,
-		       double interval)
+		       double interval, const struct list_args *a)
 {
 	struct ptable_counts c;
-	char a[32], b[32], up[64];
-	long hz = proc_hz();
+	char x[32], y[32], up[64];
 
 	ptable_counts(pt, &c);
-	printf(_("Tasks: %d, %d thr, %d kthr; %d running   Load average: %.2f %.2f %.2f   Uptime: %s\n"),
-	       c.procs, c.threads, c.kthreads, sys->load.running, sys->load.load[0], sys->load.load[1],
-	       sys->load.load[2], sys_fmt_uptime(sys->uptime, up, sizeof(up)));
-	printf(_("Mem: %s used of %s"), human_bytes(sys->mem.used * 1024, a, sizeof(a)),
-	       human_bytes(sys->mem.total * 1024, b, sizeof(b)));
+	/* The Tasks line (its message ends the line: the hidden count goes
+	 * before that end). */
+	char tasks[512];
+	int tl = snprintf(tasks, sizeof(tasks), _("Tasks: %d, %d thr, %d kthr; %d running   Load average: %.2f %.2f %.2f   Uptime: %s\n"),
+			  c.procs, c.threads, c.kthreads, sys->load.running, sys->load.load[0], sys->load.load[1],
+			  sys->load.load[2], sys_fmt_uptime(sys->uptime, up, sizeof(up)));
+	if (tl > 0 && (size_t)tl < sizeof(tasks) && tasks[tl - 1] == '\n')
+		tasks[tl - 1] = '\0';
+	fputs(tasks, stdout);
+	if (!a->kthreads && c.kthreads)
+		printf(P_("   (%d kernel thread hidden: --kthreads)", "   (%d kernel threads hidden: --kthreads)",
+			  (unsigned long)c.kthreads),
+		       c.kthreads);
+	printf("\n");
+	printf(_("Mem: %s used of %s"), human_bytes(sys->mem.used * 1024, x, sizeof(x)),
+	       human_bytes(sys->mem.total * 1024, y, sizeof(y)));
 	printf(_("   Swap: %s used of %s"),
-	       human_bytes((sys->mem.swap_total - sys->mem.swap_free) * 1024, a, sizeof(a)),
-	       human_bytes(sys->mem.swap_total * 1024, b, sizeof(b)));
+	       human_bytes((sys->mem.swap_total - sys->mem.swap_free) * 1024, x, sizeof(x)),
+	       human_bytes(sys->mem.swap_total * 1024, y, sizeof(y)));
 	if (interval > 0)
 		printf(_("   CPU: %.1f%% busy over %.1f s (%d CPUs)\n"), sys->total.busy * 100, interval, sys->ncpu);
 	else
 		printf(_("   CPUs: %d\n"), sys->ncpu);
-	printf("%7s %-9s %3s %3s %5s %5s %5s %s %5s %5s %9s %s\n", "PID", "USER", "PRI", "NI", "VIRT", "RES",
-	       "SHR", "S", "CPU%", "MEM%", "TIME+", "COMMAND");
-	for (size_t i = 0; i < v->n; i++) {
-		struct proc_row *r = v->v[i];
-		char virt[16], res[16], shr[16], tm[32], pri[16], pfx[256], cmd[4200], u9[64];
-		ptable_fill_shr(pt, r);
-		tree_prefix(r, pfx, sizeof(pfx));
-		printf("%7d %-9s %3s %3ld %5s %5s %5s %c %5.1f %5.1f %9s %s%s\n", (int)r->pid, user9(r->user, u9),
-		       proc_fmt_pri(r->priority, pri, sizeof(pri)), r->nice,
-		       proc_fmt_kb(r->virt_kb, virt, sizeof(virt)), proc_fmt_kb(r->res_kb, res, sizeof(res)),
-		       proc_fmt_kb(r->shr_kb, shr, sizeof(shr)), r->state, r->cpu, r->mem,
-		       proc_fmt_time(r->ticks, hz, tm, sizeof(tm)), pfx, esc(proc_row_command(r, cmd, sizeof(cmd))));
+	/* Titles and cells in the columns' widths (col_width). */
+	for (int i = 0; i < a->ncols; i++) {
+		const struct proc_col *pc = &proc_cols[a->cols[i]];
+		int w = col_width(a, i);
+		printf("%s%*s", i ? " " : "", pc->left ? -w : w, proc_sort_title((enum proc_sort)a->cols[i]));
+	}
+	printf("\n");
+	for (size_t k = 0; k < v->n; k++) {
+		struct proc_row *r = v->v[k];
+		for (int i = 0; i < a->ncols; i++) {
+			enum proc_sort col = (enum proc_sort)a->cols[i];
+			const struct proc_col *pc = &proc_cols[col];
+			int w = col_width(a, i);
+			char b[4200], pfx[256] = "", u9[64];
+			const char *t = proc_row_cell(pt, r, col, b, sizeof(b));
+			if (col == PSORT_USER)
+				t = user9(r->user, u9);
+			else
+				t = esc(t);
+			if (col == PSORT_COMMAND)
+				tree_prefix(r, pfx, sizeof(pfx));
+			printf("%s%s%*s", i ? " " : "", pfx, pc->left ? -w : w, t);
+		}
+		printf("\n");
 	}
 }
 
@@ -81,9 +156,48 @@ static double round1(double x)
 	return round(x * 10) / 10;
 }
 
-static void print_json(struct ptable *pt, const struct proc_view *v, const struct sys_snapshot *sys,
-		       double interval, const char *sort, bool tree, bool threads)
+/* The chosen columns beyond the fields every process has. */
+static void add_columns(struct json_object *o, struct ptable *pt, const struct proc_row *r, const struct list_args *a)
 {
+	char b[64];
+
+	for (int i = 0; i < a->ncols; i++) {
+		switch (a->cols[i]) {
+		case PSORT_PGRP: out_json_int(o, "pgrp", r->pgrp); break;
+		case PSORT_SID: out_json_int(o, "sid", r->session); break;
+		case PSORT_TTY: out_json_str(o, "tty", r->tty_nr ? proc_fmt_tty(r->tty_nr, b, sizeof(b)) : NULL); break;
+		case PSORT_PROCESSOR: out_json_int(o, "processor", r->processor); break;
+		case PSORT_STARTTIME: {
+			unsigned long long bt = ptable_btime(pt);
+			if (bt)
+				out_json_int(o, "start_epoch", (long long)(bt + r->starttime / (unsigned long long)proc_hz()));
+			break;
+		}
+		case PSORT_IO_READ:
+			if (!r->io_err)
+				out_json_double(o, "io_read_bps", round1(r->io_read_rate));
+			break;
+		case PSORT_IO_WRITE:
+			if (!r->io_err)
+				out_json_double(o, "io_write_bps", round1(r->io_write_rate));
+			break;
+		case PSORT_MAJFLT: out_json_int(o, "majflt", (long long)r->majflt); break;
+		case PSORT_CTXT: out_json_double(o, "ctxt_per_s", round1(r->ctxt_rate)); break;
+		case PSORT_OOM:
+			if (r->oom >= 0)
+				out_json_int(o, "oom_score", r->oom);
+			break;
+		case PSORT_CGROUP: out_json_str(o, "cgroup", r->cgroup); break;
+		case PSORT_CONTAINER: out_json_str(o, "container", r->container[0] ? r->container : NULL); break;
+		default: break;
+		}
+	}
+}
+
+static void print_json(struct ptable *pt, const struct proc_view *v, const struct sys_snapshot *sys,
+		       double interval, const char *sort, const struct list_args *a)
+{
+	bool tree = a->tree, threads = a->threads;
 	struct json_object *root = json_object_new_object(), *o, *arr;
 	struct ptable_counts c;
 	long hz = proc_hz();
@@ -113,8 +227,13 @@ static void print_json(struct ptable *pt, const struct proc_view *v, const struc
 	out_json_int(o, "processes", c.procs);
 	out_json_int(o, "threads", c.threads);
 	out_json_int(o, "kernel_threads", c.kthreads);
+	out_json_int(o, "kernel_threads_hidden", a->kthreads ? 0 : c.kthreads);
 	out_json_int(o, "running", sys->load.running);
 	json_object_object_add(root, "tasks", o);
+	arr = json_object_new_array();
+	for (int i = 0; i < a->ncols; i++)
+		json_object_array_add(arr, json_object_new_string(proc_sort_name((enum proc_sort)a->cols[i])));
+	json_object_object_add(root, "columns", arr);
 	arr = json_object_new_array();
 	for (size_t i = 0; i < v->n; i++) {
 		struct proc_row *r = v->v[i];
@@ -140,17 +259,12 @@ static void print_json(struct ptable *pt, const struct proc_view *v, const struc
 		out_json_str(o, "command", proc_row_command(r, cmd, sizeof(cmd)));
 		if (tree)
 			out_json_int(o, "depth", r->depth);
+		add_columns(o, pt, r, a);
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "processes", arr);
 	out_json_print(stdout, root, 1);
 }
-
-struct list_args {
-	int key;
-	bool tree, threads, json;
-	double interval;
-};
 
 static void list_init(void *state)
 {
@@ -158,6 +272,17 @@ static void list_init(void *state)
 
 	a->key = PSORT_CPU;
 	a->interval = 0.5;
+	a->ncols = -1; /* pscoperc's, at exec */
+}
+
+/* Every column name, for the messages. */
+static const char *column_names(char *buf, size_t size)
+{
+	size_t o = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < PSORT_COUNT && o < size; k++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", k ? ", " : "", proc_sort_name((enum proc_sort)k));
+	return buf;
 }
 
 static int list_option(void *state, int opt, const char *arg)
@@ -173,6 +298,17 @@ static int list_option(void *state, int opt, const char *arg)
 					     _("unknown sort key '%s' (pid, user, pri, ni, virt, res, shr, state, cpu, mem, time, command)"),
 					     arg);
 		break;
+	case 'o': {
+		char names[512], msg[1024];
+		a->ncols = proc_cols_parse(arg, a->cols, PSORT_COUNT);
+		if (a->ncols < 0) {
+			snprintf(msg, sizeof(msg), _("invalid column list '%s' (each once, of: %s)"), arg,
+				 column_names(names, sizeof(names)));
+			return cmd_bad_value("list", "%s", msg);
+		}
+		break;
+	}
+	case 'k': a->kthreads = true; break;
 	case 't': a->tree = true; break;
 	case 'H': a->threads = true; break;
 	case 'j': a->json = true; break;
@@ -191,10 +327,27 @@ static int list_exec(void *state, pid_t pid_unused)
 	struct list_args *a = state;
 	int key = a->key;
 	bool tree = a->tree, threads = a->threads, json = a->json;
+	struct pscope_config cfg;
+	char path[4096];
 	double interval = a->interval;
 	struct ps_error e;
 
 	(void)pid_unused;
+	/* The columns and kernel threads as the screen has them (pscoperc);
+	 * a broken file is said on stderr and the defaults are used. */
+	cfg_defaults(&cfg);
+	if (cfg_path(path, sizeof(path)) == 0) {
+		struct ps_error ce;
+		ps_error_clear(&ce);
+		if (cfg_load(path, &cfg, &ce) < 0)
+			fprintf(stderr, _("pscope list: %s (ignored)\n"), ce.msg);
+	}
+	if (a->ncols < 0) {
+		memcpy(a->cols, cfg.columns, sizeof(a->cols));
+		a->ncols = cfg.ncolumns;
+	}
+	if (!cfg.hide_kthreads)
+		a->kthreads = true;
 	struct ptable *pt = ptable_new();
 	struct sys_snapshot *sys = sys_snapshot_new();
 	struct proc_view v = { 0 };
@@ -210,6 +363,7 @@ static int list_exec(void *state, pid_t pid_unused)
 		ps_error_set(&e, EIO, _("cannot read the system counters in /proc"));
 		goto out;
 	}
+	fill_rows(pt, a); /* the first read of the rates' extras */
 	if (interval > 0) {
 		struct timespec ts = { (time_t)interval, (long)((interval - (double)(time_t)interval) * 1e9) };
 		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
@@ -222,16 +376,17 @@ static int list_exec(void *state, pid_t pid_unused)
 		}
 	}
 	ptable_set_mem_total(pt, sys->mem.total);
-	if (ptable_order(pt, (enum proc_sort)key, proc_sort_desc_default((enum proc_sort)key), tree, NULL, NULL,
+	if (interval > 0)
+		fill_rows(pt, a);
+	if (ptable_order(pt, (enum proc_sort)key, proc_sort_desc_default((enum proc_sort)key), tree, keep_row, a,
 			 &v) < 0) {
 		ps_error_set(&e, ENOMEM, _("out of memory"));
 		goto out;
 	}
 	if (json)
-		print_json(pt, &v, sys, interval > 0 ? ptable_interval(pt) : 0, proc_sort_name((enum proc_sort)key),
-			   tree, threads);
+		print_json(pt, &v, sys, interval > 0 ? ptable_interval(pt) : 0, proc_sort_name((enum proc_sort)key), a);
 	else
-		print_text(pt, &v, sys, interval > 0 ? ptable_interval(pt) : 0);
+		print_text(pt, &v, sys, interval > 0 ? ptable_interval(pt) : 0, a);
 	rc = 0;
 out:
 	proc_view_free(&v);
@@ -243,22 +398,28 @@ out:
 static const struct option list_options[] = {
 	{ "sort", required_argument, NULL, 's' },   { "tree", no_argument, NULL, 't' },
 	{ "threads", no_argument, NULL, 'H' },      { "interval", required_argument, NULL, 'i' },
-	{ "json", no_argument, NULL, 'j' },         { NULL, 0, NULL, 0 },
+	{ "json", no_argument, NULL, 'j' },         { "columns", required_argument, NULL, 'o' },
+	{ "kthreads", no_argument, NULL, 'k' },     { NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
-	.args = "[--sort KEY] [--tree] [--threads] [--interval SEC] [--json]",
+	.args = "[--sort KEY] [--tree] [--threads] [--kthreads] [--columns LIST] [--interval SEC] [--json]",
 	.help = N_("Print one snapshot of every process, like `top -b -n 1`.\n"
 		   "\n"
 		   "  -s, --sort=KEY       pid, user, pri, ni, virt, res, shr, state, cpu (default),\n"
 		   "                       mem, time or command; numbers biggest first\n"
 		   "  -t, --tree           parents before their children, indented\n"
 		   "  -H, --threads        one row per thread as well\n"
+		   "  -k, --kthreads       list kernel threads too (hidden by default, as on the\n"
+		   "                       screen; the Tasks line counts them either way)\n"
+		   "  -o, --columns=LIST   the columns, like ps -o: names or titles separated by\n"
+		   "                       commas (pid,user,ppid,cpu,io_read_rate,command...);\n"
+		   "                       default: the screen's (pscoperc, F2)\n"
 		   "  -i, --interval=SEC   measure CPU% over SEC seconds (default 0.5; 0: no CPU%)\n"
 		   "      --json           JSON instead of text\n"
 		   "  -h, --help           display this help and exit\n"),
-	.shortopts = "s:tHi:",
+	.shortopts = "s:tHi:o:k",
 	.options = list_options,
 	.pid = CMD_PID_NONE,
 	.state_size = sizeof(struct list_args),

@@ -65,7 +65,7 @@ static void print_thread_line(const struct stk_thread *t)
 	if (t->gil)
 		printf(" %s", _("holds the GIL"));
 	if (t->idle)
-		printf(" %s %s", _("idle:"), t->idle);
+		printf(" %s %s", _("idle:"), _(t->idle));
 	if (t->signal) {
 		const char *sn = core_signal_name(t->signal);
 		if (sn)

@@ -44,7 +44,23 @@ int cmd_bad_value(const char *cmd, const char *fmt, const char *arg)
 
 void cmd_usage(const struct cmd_entry *ce, FILE *f)
 {
-	fprintf(f, _("Usage: pscope %s %s\n"), ce->name, ce->args);
+	/* The synopsis' continuation lines start under its first word, after
+	 * "Usage: " as wide as it is in this language. */
+	const char *usage = _("Usage: "), *a = ce->args;
+	int indent = text_width(usage);
+
+	fprintf(f, "%spscope %s ", usage, ce->name);
+	while (*a) {
+		size_t n = strcspn(a, "\n");
+		fwrite(a, 1, n, f);
+		a += n;
+		if (*a == '\n') {
+			for (a++; *a == ' '; a++)
+				;
+			fprintf(f, "\n%*s", indent, "");
+		}
+	}
+	fputc('\n', f);
 	fputs(_(ce->help), f);
 }
 

@@ -253,11 +253,11 @@ int inject_begin(struct inject *ij, pid_t tid, const struct inject_site *site, u
 	ij->site = *site;
 	iov = (struct iovec){ &ij->regs, sizeof(ij->regs) };
 	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRSTATUS, &iov) < 0)
-		return fail(e, errno, "registers", tid);
+		return fail(e, errno, _("registers"), tid);
 	if (ptrace(PTRACE_GETSIGMASK, tid, (void *)sizeof(ij->mask), &ij->mask) < 0)
-		return fail(e, errno, "signal mask", tid);
+		return fail(e, errno, _("signal mask"), tid);
 	if (!(xs = calloc(1, XSTATE_MAX + 64)))
-		return fail(e, ENOMEM, "memory", tid);
+		return fail(e, ENOMEM, _("memory"), tid);
 	iov = (struct iovec){ xs, XSTATE_MAX };
 	if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_X86_XSTATE, &iov) == 0 && iov.iov_len >= 576) {
 		xlen = iov.iov_len;
@@ -265,7 +265,7 @@ int inject_begin(struct inject *ij, pid_t tid, const struct inject_site *site, u
 		iov = (struct iovec){ xs, 512 };
 		if (ptrace(PTRACE_GETREGSET, tid, (void *)NT_PRFPREG, &iov) < 0) {
 			free(xs);
-			return fail(e, errno, "FPU state", tid);
+			return fail(e, errno, _("FPU state"), tid);
 		}
 		xlen = 512;
 		memset(xs + 464, 0, 48); /* no xstate magic: the kernel restores FP/SSE only */
@@ -303,7 +303,7 @@ int inject_begin(struct inject *ij, pid_t tid, const struct inject_site *site, u
 	uint64_t fc = (f - sizeof(struct k_rt_sigframe) - 64) & ~15ull;
 	if (ij->regs.rsp < 65536 || fc < stack_lo) {
 		free(xs);
-		return fail(e, ENOSPC, "no room below its stack pointer", tid);
+		return fail(e, ENOSPC, _("no room below its stack pointer"), tid);
 	}
 	ij->lo = fc;
 	ij->len = top - fc;
@@ -312,11 +312,11 @@ int inject_begin(struct inject *ij, pid_t tid, const struct inject_site *site, u
 	ij->saved = malloc(ij->len);
 	img = malloc(ij->len);
 	if (!ij->saved || !img) {
-		r = fail(e, ENOMEM, "memory", tid);
+		r = fail(e, ENOMEM, _("memory"), tid);
 		goto out;
 	}
 	if (read_remote(tid, ij->lo, ij->saved, ij->len) != (ssize_t)ij->len) {
-		r = fail(e, errno ? errno : EFAULT, "its stack is unreadable", tid);
+		r = fail(e, errno ? errno : EFAULT, _("its stack is unreadable"), tid);
 		free(ij->saved);
 		ij->saved = NULL;
 		goto out;
@@ -352,7 +352,7 @@ int inject_begin(struct inject *ij, pid_t tid, const struct inject_site *site, u
 	memcpy(img + (fc - ij->lo), &fr, sizeof(fr));
 
 	if (write_remote(tid, ij->lo, img, ij->len) != (ssize_t)ij->len) {
-		r = fail(e, errno ? errno : EFAULT, "its stack is not writable", tid);
+		r = fail(e, errno ? errno : EFAULT, _("its stack is not writable"), tid);
 		goto out;
 	}
 	ij->prepared = true;
@@ -360,7 +360,7 @@ int inject_begin(struct inject *ij, pid_t tid, const struct inject_site *site, u
 	if (suspend_seccomp)
 		ij->options |= PTRACE_O_SUSPEND_SECCOMP;
 	if (ptrace(PTRACE_SETOPTIONS, tid, NULL, (void *)ij->options) < 0) {
-		r = fail(e, errno, suspend_seccomp ? "suspending its seccomp filter" : "options", tid);
+		r = fail(e, errno, suspend_seccomp ? _("suspending its seccomp filter") : _("options"), tid);
 		goto out;
 	}
 	r = 0;
@@ -436,38 +436,38 @@ int inject_syscall(struct inject *ij, long nr, const uint64_t args[6], long *ret
 	r.r10 = args[3], r.r8 = args[4], r.r9 = args[5];
 	r.eflags &= ~0x100ull; /* no trap flag */
 	if (ptrace(PTRACE_SETREGSET, ij->tid, (void *)NT_PRSTATUS, &iov) < 0)
-		return fail(e, errno, "setting registers", ij->tid);
+		return fail(e, errno, _("setting registers"), ij->tid);
 	if (!ij->blocked) {
 		uint64_t all = ~0ull;
 		if (ptrace(PTRACE_SETSIGMASK, ij->tid, (void *)sizeof(all), &all) < 0)
-			return fail(e, errno, "blocking signals", ij->tid);
+			return fail(e, errno, _("blocking signals"), ij->tid);
 		ij->blocked = true;
 	}
 	snprintf(step, sizeof(step), "%s-ready", name);
 	inject_test_pause(step);
 	/* Entry, then (for clone) the fork event, then exit. */
 	if ((rc = run_to_syscall_stop(ij, PTRACE_SYSCALL, child, NULL)) < 0)
-		return fail(e, -rc, "syscall entry", ij->tid);
+		return fail(e, -rc, _("syscall entry"), ij->tid);
 	snprintf(step, sizeof(step), "%s-running", name);
 	if ((rc = run_to_syscall_stop(ij, PTRACE_SYSCALL, child, step)) < 0)
-		return fail(e, -rc, "syscall exit", ij->tid);
+		return fail(e, -rc, _("syscall exit"), ij->tid);
 	iov = (struct iovec){ &r, sizeof(r) };
 	if (ptrace(PTRACE_GETREGSET, ij->tid, (void *)NT_PRSTATUS, &iov) < 0)
-		return fail(e, errno, "reading the result", ij->tid);
+		return fail(e, errno, _("reading the result"), ij->tid);
 	*ret = (long)r.rax;
 	snprintf(step, sizeof(step), "%s-exit", name);
 	inject_test_pause(step);
 	/* Into a PTRACE_INTERRUPT stop, where registers can be put back and a
 	 * restarted syscall is restarted by the kernel on the way out. */
 	if (ptrace(PTRACE_INTERRUPT, ij->tid, NULL, NULL) < 0 || ptrace(PTRACE_CONT, ij->tid, NULL, NULL) < 0)
-		return fail(e, errno, "interrupt", ij->tid);
+		return fail(e, errno, _("interrupt"), ij->tid);
 	for (;;) {
 		if (wait_stop(ij->tid, &st) < 0)
-			return fail(e, ESRCH, "interrupt", ij->tid);
+			return fail(e, ESRCH, _("interrupt"), ij->tid);
 		if ((st >> 16) == PTRACE_EVENT_STOP)
 			return 0;
 		if (ptrace(PTRACE_CONT, ij->tid, NULL, NULL) < 0)
-			return fail(e, errno, "interrupt", ij->tid);
+			return fail(e, errno, _("interrupt"), ij->tid);
 	}
 }
 

@@ -60,8 +60,8 @@ static bool zero_page(const unsigned char *p, size_t n)
 static int write_error(struct cw *c, int err)
 {
 	return cw_fs_error(c->e, err,
-			err == ENOSPC || err == EDQUOT ? "free some space or choose another destination (-o FILE)"
-						       : "choose another destination (-o FILE)",
+			err == ENOSPC || err == EDQUOT ? _("free some space or choose another destination (-o FILE)")
+						       : _("choose another destination (-o FILE)"),
 			_("cannot write the core in %s (the partial file was removed, process %d runs on)"), c->dir,
 			(int)c->pid);
 }
@@ -392,7 +392,7 @@ int cw_open_dest(struct cw *c)
 		ps_error_set(c->e, EEXIST, _("%s/%s already exists: pscope never overwrites a file"), c->dir, c->base);
 		if (c->e) {
 			c->e->door = DOOR_FILESYSTEM;
-			strlcpy_ps(c->e->fix, "choose another name (-o FILE) or remove the old file", sizeof(c->e->fix));
+			strlcpy_ps(c->e->fix, _("choose another name (-o FILE) or remove the old file"), sizeof(c->e->fix));
 		}
 		return -EEXIST;
 	}
@@ -424,7 +424,7 @@ int cw_finish_file(struct cw *c)
 			unlinkat(c->dirfd, c->tmp, 0);
 	}
 	if (r < 0)
-		return cw_fs_error(c->e, errno, errno == EEXIST ? "choose another name (-o FILE)" : NULL,
+		return cw_fs_error(c->e, errno, errno == EEXIST ? _("choose another name (-o FILE)") : NULL,
 				_("cannot rename the core to %s/%s"), c->dir, c->base);
 	c->tmp[0] = '\0';
 	fsync(c->dirfd);

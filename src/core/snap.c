@@ -314,7 +314,7 @@ int snap_fork(struct cw *c, char *why, size_t size)
 	if (r < 0 || ret < 0) {
 		if (r == 0)
 			snprintf(why, size, _("clone failed in the process: %s%s"), strerror((int)-ret),
-				 ret == -EAGAIN ? " (RLIMIT_NPROC or pids.max reached)" : "");
+				 ret == -EAGAIN ? _(" (RLIMIT_NPROC or pids.max reached)") : "");
 		else
 			snprintf(why, size, "%s", e.msg);
 		goto undo;

@@ -218,7 +218,7 @@ static int check_space(struct cw *c, const struct core_estimate *est)
 		     c->dir, human_bytes(needed, need, sizeof(need)), human_bytes(est->free_bytes, have, sizeof(have)));
 	if (c->e) {
 		c->e->door = DOOR_FILESYSTEM;
-		strlcpy_ps(c->e->fix, "free some space, choose another destination (-o FILE), or --force if the filesystem compresses",
+		strlcpy_ps(c->e->fix, _("free some space, choose another destination (-o FILE), or --force if the filesystem compresses"),
 			   sizeof(c->e->fix));
 	}
 	return -ENOSPC;

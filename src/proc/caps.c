@@ -72,7 +72,10 @@ size_t proc_caps_str(uint64_t set, char *buf, size_t size)
 	/* Mostly full (root minus a few): name what is missing instead. */
 	bool except = !(set & ~all) && __builtin_popcountll(set) > NCAPS / 2;
 	if (except)
-		len = (size_t)snprintf(buf, size, _("all except "));
+		len = (size_t)snprintf(buf, size, "%s", _("all except "));
+	if (len >= size)
+		len = size - 1;
+	size_t lead = len;
 	for (int b = 0; b < 64; b++) {
 		char tmp[16];
 		const char *n;
@@ -83,7 +86,7 @@ size_t proc_caps_str(uint64_t set, char *buf, size_t size)
 			snprintf(tmp, sizeof(tmp), "cap_%d", b);
 			n = tmp;
 		}
-		bool first = except ? len == 11 : len == 0;
+		bool first = len == lead;
 		int w = snprintf(buf + len, size - len, "%s%s", first ? "" : ",", n);
 		if (w < 0 || (size_t)w >= size - len) {
 			buf[len] = '\0';

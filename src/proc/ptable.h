@@ -150,6 +150,20 @@ const char *proc_row_command(const struct proc_row *r, char *buf, size_t size);
 /* Case-insensitive substring match on the command and comm. */
 bool proc_row_matches(const struct proc_row *r, const char *needle);
 
+/* The columns (one per sort key), described once for the screen and
+ * `pscope list`: width (0: COMMAND, the rest of the line) and alignment. */
+struct proc_col {
+	int width;
+	bool left;
+};
+extern const struct proc_col proc_cols[PSORT_COUNT];
+/* The text of row r's cell in column c: in b, or a string of the row (the
+ * user, cgroup, command; hostile). Extras (PX_*) and SHR must be filled. */
+const char *proc_row_cell(struct ptable *pt, const struct proc_row *r, enum proc_sort c, char *b, size_t size);
+/* "pid,user,cpu%,command" (names or titles, commas or spaces) into cols;
+ * returns how many, -1 on an unknown or repeated name or an empty list. */
+int proc_cols_parse(const char *s, int *cols, int max);
+
 /* Formatting shared by the screen and `pscope list`: "12345" kB below
  * 100000 kB, then "1234M" up to 9999M, "12.5G" up to 100G, then "200G";
  * TIME+ as "1:02.03" / "12h03:04". */

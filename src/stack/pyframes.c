@@ -36,7 +36,7 @@ static const char *idle_reason(const struct stk_thread *t)
 	case 271: case 281: case 441:          /* ppoll, epoll_pwait, epoll_pwait2 */
 		return "select";
 	case 202:                              /* futex */
-		return has_fn(t, "PyThread_acquire_lock_timed") ? "lock acquire" : NULL;
+		return has_fn(t, "PyThread_acquire_lock_timed") ? N_("lock acquire") : NULL;
 	default:
 		return NULL;
 	}

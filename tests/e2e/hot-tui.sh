@@ -113,6 +113,17 @@ for l in lines:
 assert any(";loop;hot_work " in l for l in lines)
 ' "$tmp/pscope-$TPID-60s.folded"
 
+# A result longer than the screen wraps instead of being cut.
+long=$tmp/$(printf 'd%.0s' $(seq 1 150))
+mkdir -p "$long"
+tui_keys E
+tui_wait_for 'Export folded stacks to:'
+for _ in $(seq 1 40); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" BSpace; done
+tui_keys -l "$long/x.folded"
+tui_keys Enter
+check "the export result wraps: the whole path shows" tui_wait_for_joined "wrote [0-9]+ samples .* to $long/x\.folded"
+check "that export was written" test -s "$long/x.folded"
+
 tui_keys F1
 tui_wait_for 'Callers and callees|callers and callees'
 ok $? "F1 shows the help of the screen"

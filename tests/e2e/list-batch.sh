@@ -79,6 +79,61 @@ for key in ("pid", "ppid", "user", "uid", "priority", "nice", "virt_kb", "res_kb
     assert key in procs[f], key
 PY
 
+# Kernel threads: hidden by default, as on the screen, and counted.
+check "kernel threads hidden: no kthreadd row" sh -c "! grep -qE '^ +2 root .* kthreadd\$' '$out/list.txt'"
+check "the Tasks line says how many are hidden (the kthr count)" sh -c \
+	"grep -qE '^Tasks: [0-9]+, [0-9]+ thr, ([0-9]+) kthr; .*   \(\\1 kernel threads? hidden: --kthreads\)\$' '$out/list.txt'"
+"$PSCOPE" list --kthreads --interval 0 >"$out/k.txt"
+check "--kthreads: kthreadd listed" grep -qE '^ +2 root .* kthreadd$' "$out/k.txt"
+check "--kthreads: nothing said hidden" sh -c "! grep -q 'hidden' '$out/k.txt'"
+"$PSCOPE" list --json --interval 0 >"$out/k.json"
+check "JSON: kernel threads left out and counted" python3 -c "
+import json
+d = json.load(open('$out/k.json'))
+assert not any(p['kernel_thread'] for p in d['processes'])
+assert d['tasks']['kernel_threads_hidden'] == d['tasks']['kernel_threads'] > 0
+assert d['columns'] == ['pid', 'user', 'pri', 'ni', 'virt', 'res', 'shr', 'state', 'cpu', 'mem', 'time', 'command'], d['columns']
+"
+
+# Columns, like ps -o: names or titles, the header exact, the cells exact.
+"$PSCOPE" list --interval 0 -o pid,ppid,pgrp,sid,nlwp,tty,state,command >"$out/o.txt" 2>"$out/o.err"
+ok $? "-o: exit 0"
+check "-o: the header is exact" grep -qx '    PID    PPID    PGRP     SID NLWP TTY     S COMMAND' "$out/o.txt"
+read -r fpgrp fsid <<EOF2
+$(python3 -c "import os; print(os.getpgid($FPID), os.getsid($FPID))")
+EOF2
+fppid=$(awk '{ sub(/.*\) /, ""); print $2 }' /proc/$FPID/stat)
+check "-o: the family parent's cells exact" grep -qE "^ +$FPID +$fppid +$fpgrp +$fsid +3 [^ ]+ +S ps-parent│.*family\$" "$out/o.txt"
+"$PSCOPE" list --interval 0 --columns 'PID,CPU%,TIME+' >"$out/o2.txt"
+check "--columns takes the titles too" grep -qx '    PID  CPU%     TIME+' "$out/o2.txt"
+"$PSCOPE" list --interval 0.2 -o pid,majflt,ctxt,oom,io_read_rate,io_write_rate,cgroup,container,starttime,processor --json >"$out/o.json"
+check "-o --json: the chosen columns' fields" python3 -c "
+import json
+d = json.load(open('$out/o.json'))
+assert d['columns'] == ['pid', 'majflt', 'ctxt', 'oom', 'io_read_rate', 'io_write_rate', 'cgroup', 'container', 'starttime', 'processor'], d['columns']
+f = [p for p in d['processes'] if p['pid'] == $FPID][0]
+for k in ('majflt', 'ctxt_per_s', 'oom_score', 'io_read_bps', 'io_write_bps', 'cgroup', 'start_epoch', 'processor'):
+    assert k in f, k
+assert f['oom_score'] == int(open('/proc/$FPID/oom_score').read())
+assert f['cgroup'] in [l.split(':', 2)[2] for l in open('/proc/$FPID/cgroup').read().splitlines()], f['cgroup']
+"
+"$PSCOPE" list -o pid,nosuch >/dev/null 2>"$out/e5"
+ok $([ $? = 2 ] && echo 0 || echo 1) "-o unknown column: exit 2"
+check "-o unknown column: the names are listed" grep -q "invalid column list 'pid,nosuch' (each once, of: pid, user," "$out/e5"
+"$PSCOPE" list -o pid,pid >/dev/null 2>&1
+ok $([ $? = 2 ] && echo 0 || echo 1) "-o a column twice: exit 2"
+# pscoperc: the screen's columns and kernel-thread choice are the default.
+mkdir -p "$XDG_CONFIG_HOME/pscope"
+printf 'columns=pid ppid command\nhide_kernel_threads=0\n' >"$XDG_CONFIG_HOME/pscope/pscoperc"
+"$PSCOPE" list --interval 0 >"$out/rc.txt" 2>"$out/rc.err"
+check "pscoperc: its columns" grep -qx '    PID    PPID COMMAND' "$out/rc.txt"
+check "pscoperc: its kernel threads shown" grep -qE '^ +2 +0 kthreadd$' "$out/rc.txt"
+printf 'columns=pid nosuch\n' >"$XDG_CONFIG_HOME/pscope/pscoperc"
+"$PSCOPE" list --interval 0 >"$out/rc2.txt" 2>"$out/rc2.err"
+ok $? "a broken pscoperc: still exit 0"
+check "a broken pscoperc: said on stderr, defaults used" sh -c "grep -q '(ignored)' '$out/rc2.err' && grep -qx '    PID USER      PRI  NI  VIRT   RES   SHR S  CPU%  MEM%     TIME+ COMMAND' '$out/rc2.txt'"
+rm -f "$XDG_CONFIG_HOME/pscope/pscoperc"
+
 # Exit statuses and messages.
 "$PSCOPE" list --sort bogus >/dev/null 2>"$out/e1"
 ok $([ $? = 2 ] && echo 0 || echo 1) "unknown sort key: exit 2"

@@ -105,7 +105,7 @@ tui_start 80x24 "$KO -p $P"
 check "80x24 detail: Korean header" see "^ PID $P 한글스레드  사용자 "
 check "80x24 detail: Korean pane tabs" see ' 1 상태 \| 2 FD \| 3 맵 \| 4 메모리 \| 5 스레드 '
 check "80x24 detail: function bar" see '^F1도움 +\?키 +Tab창 +s스택 +h핫 +C코어 +F5읽기 +Esc뒤로 +F10종료'
-check "80x24 status pane: Korean labels" see '^자발적 문맥 교환 +[0-9]'
+check "80x24 status pane: Korean labels" see '^자발적 전환 +[0-9]'
 check "80x24 detail: nothing split" whole 80
 tui_keys 5
 check "80x24 threads pane: Korean summary" see '^스레드 4개, 실행 중 [0-9]+개'

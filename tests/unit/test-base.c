@@ -8,6 +8,7 @@
 #include "proc/status.h"
 
 #include <errno.h>
+#include <locale.h>
 
 static void test_stat(void)
 {
@@ -86,6 +87,29 @@ static void test_escape(void)
 	free(r);
 }
 
+/* Columns measured by display width: Hangul takes two (wcwidth, in a UTF-8
+ * locale), so translated headings and labels pad to the right column. */
+static void test_width(void)
+{
+	const char *ko = "\xed\x95\x9c\xea\xb5\xad\xec\x96\xb4"; /* 3 syllables */
+
+	if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
+		printf("ok %d - # SKIP no UTF-8 locale\n", ++tap_n);
+		return;
+	}
+	is_int(text_width("abc"), 3, "ASCII: one column a byte");
+	is_int(text_width(ko), 6, "Hangul: two columns a syllable");
+	is_int(text_width("a\xff" "b"), 3, "a byte that is not UTF-8 takes one column");
+	is_str(pad(ko, 8), "\xed\x95\x9c\xea\xb5\xad\xec\x96\xb4  ", "left-aligned: padded to 8 columns, not 8 bytes");
+	is_str(pad(ko, -7), " \xed\x95\x9c\xea\xb5\xad\xec\x96\xb4", "right-aligned: padded to 7 columns");
+	is_str(pad("abcdef", 3), "abcdef", "wider than the field: never cut");
+	is_str(pad("ab", 4), "ab  ", "as %%-4s for ASCII");
+	is_int(text_fit(ko, 5), 6, "fit in 5 columns: two syllables (6 bytes), not a split one");
+	is_int(text_fit(ko, 1), 0, "fit in 1 column: nothing");
+	is_int(text_fit("abc", 10), 3, "fit: all of a short string");
+	setlocale(LC_CTYPE, "C");
+}
+
 static void test_error(void)
 {
 	struct ps_error e;
@@ -104,6 +128,7 @@ int main(void)
 	test_stat();
 	test_status();
 	test_escape();
+	test_width();
 	test_error();
 	return tap_done();
 }

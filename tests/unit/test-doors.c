@@ -1,6 +1,8 @@
 /* Unit tests: the doors' wording, meanings, the tool table's judgement and
  * the report's rendering. */
 #include "tap.h"
+#include "out/escape.h"
+#include <locale.h>
 #include "doors.h"
 #include "error.h"
 
@@ -250,6 +252,42 @@ static void test_render(void)
 	door_lines_free(&l);
 }
 
+/* Hangul in the facts (a kernel string, a core_pattern): lines are wrapped
+ * by display width, never inside a character, and not earlier than needed. */
+static void test_render_hangul(void)
+{
+	struct door_report r = fake(-1, 2, false, 0);
+	struct door_lines l = { 0 };
+	/* 20 syllables, 40 columns, 60 bytes */
+	const char *k20 = "\xeb\xa6\xac\xeb\x88\x85\xec\x8a\xa4\xec\xbb\xa4\xeb\x84\x90"
+			  "\xec\x8b\x9c\xed\x97\x98\xec\x9a\xa9\xeb\xb9\x8c\xeb\x93\x9c"
+			  "\xeb\xa6\xac\xeb\x88\x85\xec\x8a\xa4\xec\xbb\xa4\xeb\x84\x90"
+			  "\xec\x8b\x9c\xed\x97\x98\xec\x9a\xa9\xeb\xb9\x8c\xeb\x93\x9c";
+	int bad = 0, whole = 0;
+
+	if (!setlocale(LC_CTYPE, "C.UTF-8") && !setlocale(LC_CTYPE, "en_US.UTF-8")) {
+		printf("ok %d - # SKIP no UTF-8 locale\n", ++tap_n);
+		return;
+	}
+	snprintf(r.sys.kernel, sizeof(r.sys.kernel), "%s", k20);
+	/* one word of 40 syllables: 80 columns, wider than the screen */
+	snprintf(r.sys.core_pattern, sizeof(r.sys.core_pattern), "/%s%s", k20, k20);
+	for (int width = 50; width <= 90; width += 40) {
+		is_int(door_render(&r, width, &l), 0, "render Hangul at %d columns", width);
+		bad = 0;
+		for (size_t i = 0; i < l.n; i++) {
+			if (text_width(l.v[i].text) > width || !utf8_valid(l.v[i].text, strlen(l.v[i].text)))
+				bad++;
+			if (strstr(l.v[i].text, k20) && !strncmp(l.v[i].text, "  kernel ", 9))
+				whole++;
+		}
+		is_int(bad, 0, "%d columns: every line fits by display width, no character split", width);
+		door_lines_free(&l);
+	}
+	is_int(whole, 1, "at 90 columns a 40-column Hangul value stays on its key's line (60 bytes)");
+	setlocale(LC_CTYPE, "C");
+}
+
 int main(void)
 {
 	test_names();
@@ -258,5 +296,6 @@ int main(void)
 	test_traced_by_us();
 	test_tools();
 	test_render();
+	test_render_hangul();
 	return tap_done();
 }

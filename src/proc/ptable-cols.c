@@ -1,0 +1,79 @@
+/* The process list's columns, described once for the screen and `pscope
+ * list`: width, alignment, and the text of a row's cell. */
+#include "proc/ptable.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+const struct proc_col proc_cols[PSORT_COUNT] = {
+	[PSORT_PID] = { 7, false },      [PSORT_USER] = { 9, true },       [PSORT_PRI] = { 3, false },
+	[PSORT_NI] = { 3, false },       [PSORT_VIRT] = { 5, false },      [PSORT_RES] = { 5, false },
+	[PSORT_SHR] = { 5, false },      [PSORT_STATE] = { 1, false },     [PSORT_CPU] = { 5, false },
+	[PSORT_MEM] = { 5, false },      [PSORT_TIME] = { 9, false },      [PSORT_COMMAND] = { 0, true },
+	[PSORT_PPID] = { 7, false },     [PSORT_PGRP] = { 7, false },      [PSORT_SID] = { 7, false },
+	[PSORT_TTY] = { 7, true },       [PSORT_NLWP] = { 4, false },      [PSORT_PROCESSOR] = { 4, false },
+	[PSORT_STARTTIME] = { 5, true }, [PSORT_IO_READ] = { 12, false },  [PSORT_IO_WRITE] = { 13, false },
+	[PSORT_MAJFLT] = { 6, false },   [PSORT_CTXT] = { 6, false },      [PSORT_OOM] = { 4, false },
+	[PSORT_CGROUP] = { 28, true },   [PSORT_CONTAINER] = { 12, true },
+};
+
+const char *proc_row_cell(struct ptable *pt, const struct proc_row *r, enum proc_sort c, char *b, size_t size)
+{
+	b[0] = '\0';
+	switch (c) {
+	case PSORT_PID: snprintf(b, size, "%d", (int)r->pid); break;
+	case PSORT_USER: return r->user;
+	case PSORT_PRI: proc_fmt_pri(r->priority, b, size); break;
+	case PSORT_NI: snprintf(b, size, "%ld", r->nice); break;
+	case PSORT_VIRT: proc_fmt_kb(r->virt_kb, b, size); break;
+	case PSORT_RES: proc_fmt_kb(r->res_kb, b, size); break;
+	case PSORT_SHR: proc_fmt_kb(r->shr_kb, b, size); break;
+	case PSORT_STATE: snprintf(b, size, "%c", r->state); break;
+	case PSORT_CPU: snprintf(b, size, "%.1f", r->cpu); break;
+	case PSORT_MEM: snprintf(b, size, "%.1f", r->mem); break;
+	case PSORT_TIME: proc_fmt_time(r->ticks, proc_hz(), b, size); break;
+	case PSORT_COMMAND: return proc_row_command(r, b, size);
+	case PSORT_PPID: snprintf(b, size, "%d", (int)r->ppid); break;
+	case PSORT_PGRP: snprintf(b, size, "%d", (int)r->pgrp); break;
+	case PSORT_SID: snprintf(b, size, "%d", (int)r->session); break;
+	case PSORT_TTY: proc_fmt_tty(r->tty_nr, b, size); break;
+	case PSORT_NLWP: snprintf(b, size, "%ld", r->nlwp); break;
+	case PSORT_PROCESSOR: snprintf(b, size, "%d", r->processor); break;
+	case PSORT_STARTTIME: {
+		unsigned long long bt = ptable_btime(pt);
+		proc_fmt_start(bt ? (double)bt + (double)r->starttime / (double)proc_hz() : 0, (double)time(NULL), b, size);
+		break;
+	}
+	/* "-": /proc/PID/io refused (ptrace read access) */
+	case PSORT_IO_READ: if (r->io_err) snprintf(b, size, "-"); else proc_fmt_rate(r->io_read_rate, b, size); break;
+	case PSORT_IO_WRITE: if (r->io_err) snprintf(b, size, "-"); else proc_fmt_rate(r->io_write_rate, b, size); break;
+	case PSORT_MAJFLT: snprintf(b, size, "%lu", r->majflt); break;
+	case PSORT_CTXT: snprintf(b, size, "%.0f", r->ctxt_rate); break;
+	case PSORT_OOM: if (r->oom < 0) snprintf(b, size, "-"); else snprintf(b, size, "%d", r->oom); break;
+	case PSORT_CGROUP: return r->cgroup ? r->cgroup : "-";
+	case PSORT_CONTAINER: return r->container[0] ? r->container : "-";
+	default: break;
+	}
+	return b;
+}
+
+int proc_cols_parse(const char *s, int *cols, int max)
+{
+	char buf[512], *save = NULL;
+	int n = 0;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+		int k = proc_sort_parse(t);
+		if (k < 0 || n >= max)
+			return -1;
+		for (int i = 0; i < n; i++)
+			if (cols[i] == k)
+				return -1; /* twice */
+		cols[n++] = k;
+	}
+	return n > 0 ? n : -1;
+}

@@ -1,0 +1,42 @@
+/* The hot functions screen, in two files: screen-hot.c (state, keys, the
+ * sampler job) and hot-draw.c (the status lines and the table). Private
+ * to them. */
+#ifndef PS_UI_HOT_H
+#define PS_UI_HOT_H
+
+#include "uipriv.h"
+#include "hot-rel.h"
+#include "job.h"
+#include "table.h"
+#include "sample/sample.h"
+
+struct hot_state {
+	struct ui *ui;
+	struct target_id id;
+	char comm[64];
+	struct ui_job job;             /* its id and whether it runs */
+	struct samp_ctl *ctl;
+	struct samp_snapshot *shown;   /* drawn */
+	struct samp_snapshot *pending; /* newest while frozen */
+	bool frozen;
+	enum samp_window win;
+	enum samp_sort sort;
+	pid_t tid;                     /* thread filter, 0 = all */
+	bool show_src;
+	struct samp_view view;
+	bool view_stale;
+	struct table tab;              /* rows: view.rows[] in the view's order */
+	unsigned sel_func;             /* keeps the selection across refreshes */
+	struct hot_rel rel;            /* callers/callees of one function */
+	struct ps_error err;
+	bool have_err;
+	struct ui_search search;
+};
+
+/* Recompute the table from the snapshot shown when it changed, keeping the
+ * selected function selected. */
+void hot_refresh_view(struct hot_state *h);
+/* The screen's draw (screen_ops.draw). */
+void hot_draw(struct ui *ui, void *p, int y0, int rows);
+
+#endif
