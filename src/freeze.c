@@ -189,6 +189,21 @@ static void read_regs(struct frozen_thread *th, bool core)
 	th->have_siginfo = ptrace(PTRACE_GETSIGINFO, th->tid, NULL, &th->siginfo) == 0;
 }
 
+/* Whether a thread that has not stopped yet is runnable (R): the
+ * interrupt woke it and it waits for a CPU to reach the stop. On a loaded
+ * machine that can take longer than the deadline; it is no reason to
+ * leave the thread out. A thread in D (uninterruptible sleep) is. */
+static bool still_on_its_way(struct freeze *fz, pid_t tid)
+{
+	char path[64], buf[1024];
+	struct proc_stat st;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "task/%d/stat", (int)tid);
+	n = read_file_at(fz->target->dirfd, path, buf, sizeof(buf));
+	return n > 0 && proc_stat_parse(buf, (size_t)n, &st) == 0 && st.state == 'R';
+}
+
 /* Wait for the threads [from, n) to stop until the deadline; read each
  * one's registers as soon as it stops, while the others are still on
  * their way. waitpid(tid) is a direct lookup (waitpid(-1) would walk every
@@ -199,7 +214,10 @@ static void read_regs(struct frozen_thread *th, bool core)
 static void wait_stops(struct freeze *fz, size_t from, const struct freeze_opts *o)
 {
 	enum { BURST = 64 };
-	uint64_t deadline = now_ns() + (uint64_t)(o->deadline_ms > 0 ? o->deadline_ms : 500) * 1000000ull;
+	uint64_t wait_ns = (uint64_t)(o->deadline_ms > 0 ? o->deadline_ms : 500) * 1000000ull;
+	uint64_t deadline = now_ns() + wait_ns;
+	/* Runnable threads are waited for past the deadline, up to ten times it. */
+	uint64_t hard = deadline + 9 * wait_ns;
 	size_t *pend = malloc((fz->n - from + 1) * sizeof(*pend));
 	size_t np = 0, cur = 0;
 
@@ -235,8 +253,14 @@ static void wait_stops(struct freeze *fz, size_t from, const struct freeze_opts 
 		}
 		if (hits)
 			continue;
-		if (now_ns() >= deadline)
-			break;
+		if (now_ns() >= deadline) {
+			bool runnable = false;
+			for (size_t k = 0; k < np && !runnable; k++)
+				runnable = still_on_its_way(fz, fz->threads[pend[k]].tid);
+			if (!runnable || now_ns() >= hard)
+				break;
+			deadline = now_ns() + 10 * 1000000ull; /* look again in 10 ms */
+		}
 		struct timespec ts = { 0, 200 * 1000 };
 		nanosleep(&ts, NULL);
 	}

@@ -51,7 +51,9 @@ struct frozen_thread {
 struct freeze;
 
 struct freeze_opts {
-	int deadline_ms;                 /* per-attach wait deadline; 0 = 500 */
+	int deadline_ms;                 /* per-attach wait deadline; 0 = 500. Threads
+					  * still runnable (R: waiting for a CPU) at the
+					  * deadline are waited for up to 10 times it */
 	bool core_regs;                  /* also FP/xstate/siginfo (for cores) */
 	atomic_bool *cancel;             /* may be NULL */
 	/* Called on the tracer thread as soon as every thread is stopped and

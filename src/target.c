@@ -49,6 +49,19 @@ bool target_id_equal(const struct target_id *a, const struct target_id *b)
 	return a->pid == b->pid && a->starttime == b->starttime;
 }
 
+static void exec_of(int dirfd, const struct proc_stat *st, struct target_exec *x)
+{
+	struct stat sb;
+
+	memset(x, 0, sizeof(*x));
+	x->start_code = st->start_code;
+	x->start_stack = st->start_stack;
+	if (fstatat(dirfd, "exe", &sb, 0) == 0) {
+		x->exe_dev = sb.st_dev;
+		x->exe_ino = sb.st_ino;
+	}
+}
+
 int target_open(struct target *t, pid_t pid, const struct target_id *want, struct ps_error *e)
 {
 	struct proc_stat st;
@@ -75,6 +88,7 @@ int target_open(struct target *t, pid_t pid, const struct target_id *want, struc
 	t->id.pid = pid;
 	t->id.starttime = st.starttime;
 	strlcpy_ps(t->comm, st.comm, sizeof(t->comm));
+	exec_of(t->dirfd, &st, &t->exec);
 	if (fstat(t->dirfd, &sb) == 0)
 		t->uid = sb.st_uid;
 	if (want && !target_id_equal(want, &t->id)) {
@@ -131,4 +145,25 @@ int target_signal(const struct target_id *id, int sig, struct ps_error *e)
 	if (r < 0)
 		return door_refused(e, PS_OP_SIGNAL, id->pid, -r, what);
 	return 0;
+}
+
+int target_execd(const struct target *t, char *now_comm, size_t size)
+{
+	struct proc_stat st;
+	struct target_exec x;
+
+	if (proc_stat_read(t->dirfd, &st) < 0 || st.starttime != t->id.starttime)
+		return -ESRCH;
+	exec_of(t->dirfd, &st, &x);
+	if (now_comm)
+		strlcpy_ps(now_comm, st.comm, size);
+	return memcmp(&x, &t->exec, sizeof(x)) != 0;
+}
+
+int target_exec_error(const struct target *t, const char *during, const char *now_comm, struct ps_error *e)
+{
+	return ps_error_set(e, ESTALE,
+			    _("process %d exec'd during the %s (it now runs %s): nothing is shown, as it would mix two "
+			      "programs; run it again"),
+			    (int)t->id.pid, during, now_comm);
 }

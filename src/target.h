@@ -15,8 +15,16 @@ struct target_id {
 	unsigned long long starttime; /* /proc/PID/stat field 22 */
 };
 
+/* Which program image a process runs: a new one after each execve (the
+ * PID and start time stay). */
+struct target_exec {
+	unsigned long start_code, start_stack;
+	unsigned long long exe_dev, exe_ino;
+};
+
 struct target {
 	struct target_id id;
+	struct target_exec exec; /* the image at target_open */
 	int pidfd;        /* -1 if pidfd_open is unavailable */
 	int dirfd;        /* /proc/PID */
 	uid_t uid;        /* real uid of the target */
@@ -30,6 +38,14 @@ int target_open(struct target *t, pid_t pid, const struct target_id *want, struc
 /* 0 while the target is the same live process; -ESRCH once it exited or
  * its pid now names another process. */
 int target_verify(const struct target *t, struct ps_error *e);
+/* 1 when the process has exec'd since target_open (now_comm, if not
+ * NULL, gets its new name: hostile), 0 when it runs the same image,
+ * -ESRCH when it is gone. */
+int target_execd(const struct target *t, char *now_comm, size_t size);
+/* The refusal for an operation the exec cut short: "process 42 exec'd
+ * during the stack dump (it now runs NAME): ...". Returns -ESTALE. */
+int target_exec_error(const struct target *t, const char *during, const char *now_comm, struct ps_error *e);
+
 /* A kernel thread: no user space to attach to, sample or dump. */
 bool target_is_kernel_thread(const struct target *t);
 bool target_id_equal(const struct target_id *a, const struct target_id *b);

@@ -167,3 +167,25 @@ const char *human_bytes(unsigned long long bytes, char *buf, size_t size)
 		snprintf(buf, size, "%.0f%c", v, units[u]);
 	return buf;
 }
+
+void ps_test_pause(const char *step)
+{
+	const char *want = getenv("PSCOPE_TEST_PAUSE");
+
+	if (!want || strcmp(want, step))
+		return;
+	const char *file = getenv("PSCOPE_TEST_PAUSE_FILE");
+	const char *ms = getenv("PSCOPE_TEST_PAUSE_MS");
+	long t = ms ? atol(ms) : 30000;
+	fprintf(stderr, "pscope: paused at %s\n", step);
+	fflush(stderr);
+	if (file) {
+		for (int i = 0; i < 3000 && access(file, F_OK) != 0; i++) {
+			struct timespec ts = { 0, 10 * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+		return;
+	}
+	struct timespec ts = { t / 1000, (t % 1000) * 1000000L };
+	nanosleep(&ts, NULL);
+}

@@ -35,4 +35,15 @@ int array_reserve(void **v, size_t *cap, size_t n, size_t elem, size_t first);
 /* Human size "1.5G", "340M", "12K" into buf. */
 const char *human_bytes(unsigned long long bytes, char *buf, size_t size);
 
+/* Test hook: with PSCOPE_TEST_PAUSE=STEP in the environment, print
+ * "pscope: paused at STEP" on stderr and wait at that named step: until
+ * the file PSCOPE_TEST_PAUSE_FILE exists (at most 30 s), else for
+ * PSCOPE_TEST_PAUSE_MS (default 30 s). Steps: clone-ready (registers
+ * set, signals blocked), clone-running (resumed into the clone, not yet
+ * waited for), clone-exit, restored, read (after the release), kill-child,
+ * reap-ready (the reaping thread stopped and prepared) in the core
+ * writer; before-freeze (the target opened, not yet stopped) in the stack
+ * dump and the core writer; sampling (the events opened) in pscope top. */
+void ps_test_pause(const char *step);
+
 #endif

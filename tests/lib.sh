@@ -61,6 +61,35 @@ start_target() { # start_target NAME ARGS...
 	return 1
 }
 
+# poll TRIES COMMAND...: run COMMAND every 0.1 s until it succeeds, at most
+# TRIES times.
+poll() {
+	local n=$1; shift
+	for _ in $(seq 1 "$n"); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# A target whose threads all block once set up (stack-threads without
+# --probe/--churn, deadlock...): "ready" is printed just before the last
+# threads reach their blocking call, so on a loaded machine a dump right
+# after it may catch one on its way. Wait (polled, 20 s cap) until no
+# thread is runnable: every one sits where the test expects it.
+wait_quiet() { # wait_quiet PID
+	local s
+	for _ in $(seq 1 400); do
+		s=$(cat /proc/$1/task/*/stat 2>/dev/null | sed 's/.*) //' | cut -c1 | sort -u | tr -d '\n')
+		case $s in *R*|"") sleep 0.05 ;; *) return 0 ;; esac
+	done
+	diag "process $1 did not settle (thread states: $s)"
+	return 1
+}
+start_quiet_target() { # start_quiet_target NAME ARGS...: start_target, then wait_quiet
+	start_target "$@" && wait_quiet "$TPID"
+}
+
 # A target's threads all running on: none in t/T, TracerPid 0 for every thread.
 target_runs_on() { # target_runs_on PID
 	local p=$1

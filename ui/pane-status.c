@@ -9,6 +9,7 @@
 #include "textview.h"
 #include "proc/caps.h"
 #include "util.h"
+#include "i18n.h"
 
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
@@ -112,6 +113,17 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	textview_clear(&p->tv);
 	put(&l, A_BOLD, _("State"), "%c (%s)", i->stat.state, proc_state_name(i->stat.state));
 	put(&l, 0, "PPid", "%d", (int)s->ppid);
+	if (proc_info_in_container(i)) {
+		char ct[256], ns[96];
+		size_t n = 0;
+		ns[0] = '\0';
+		for (int k = 0; k < s->nspid_n && n < sizeof(ns); k++)
+			n += (size_t)snprintf(ns + n, sizeof(ns) - n, "%s%d", k ? " " : "", (int)s->nspid[k]);
+		if (s->nspid_n > 1)
+			put(&l, 0, "NSpid", "%s", ns);
+		put(&l, draw_attr(COL_WARN) | A_BOLD, _("Container"), "%s",
+		    proc_info_container_text(i, c->pid, ct, sizeof(ct)));
+	}
 	put(&l, 0, "Uid", _("%u (%s)  effective %u  saved %u  fs %u"), s->uid_real, i->user, s->uid_eff, s->uid_saved, s->uid_fs);
 	put(&l, 0, "Gid", _("%u (%s)  effective %u  saved %u  fs %u"), s->gid_real, i->group, s->gid_eff, s->gid_saved, s->gid_fs);
 	put(&l, 0, _("Threads"), "%ld", s->threads);

@@ -11,6 +11,7 @@
 #include "util.h"
 
 #define NCURSES_WIDECHAR 1
+#include <errno.h>
 #include <ncursesw/curses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,7 +78,8 @@ static void read_locks(struct threads_pane *p, const struct pane_ctx *c)
 			continue;
 		if (!p->syms)
 			p->syms = sym_proc_live(c->pid, c->info->status.uid_real, 0);
-		stk_wait_lock(c->pid, p->syms, t->syscall_nr, t->syscall_args, &l[i]);
+		if (stk_wait_lock(c->pid, c->dirfd, p->syms, t->syscall_nr, t->syscall_args, &l[i]) == -ESRCH)
+			l[i].addr = 0; /* gone: nothing to show */
 	}
 }
 

@@ -200,7 +200,7 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 				 (unsigned long long)r->skipped[i].end, r->skipped[i].path, r->skipped[i].reason);
 			y = row(y, i ? "" : _("No data"), draw_attr(COL_WARN), line);
 		}
-		snprintf(line, sizeof(line), "gdb %s %s", r->exe[0] ? r->exe : "EXE", r->path);
+		core_gdb_command(r, line, sizeof(line));
 		if (y + 1 < end)
 			y = row(y + 1, _("Open it with"), draw_attr(COL_NORMAL) | A_BOLD, line);
 		if (y + 1 < end)

@@ -112,6 +112,14 @@ static void refresh_info(struct detail *d)
 		freeze(d, why);
 		return;
 	}
+	char now[64];
+	if (r == 0 && target_execd(&d->t, now, sizeof(now)) == 1) {
+		/* Another program in the same process: its data would mix
+		 * with the old one's in the panes (histories, rates, new fds). */
+		snprintf(why, sizeof(why), _("process %d exec'd (it now runs %s)"), (int)d->t.id.pid, now);
+		freeze(d, why);
+		return;
+	}
 	if (r < 0) {
 		/* The dirfd pins the old process: a reused PID reads as gone,
 		 * never as the new process. */

@@ -284,9 +284,14 @@ static bool hot_message(void *ctx, struct ring_msg *m)
 			h->shown = m->payload;
 			set_stale(h);
 		}
-		if (m->kind == RING_RESULT)
-			ui_message(ui, false, _("PID %d exited: sampling stopped, the last snapshot stays on screen"),
-				   (int)h->id.pid);
+		if (m->kind == RING_RESULT) {
+			const struct samp_snapshot *sn = m->payload;
+			if (sn->end_reason[0] && strcmp(sn->end_reason, _("the process exited")))
+				ui_message(ui, true, _("PID %d: %s; sampling stopped"), (int)h->id.pid, sn->end_reason);
+			else
+				ui_message(ui, false, _("PID %d exited: sampling stopped, the last snapshot stays on screen"),
+					   (int)h->id.pid);
+		}
 		return true;
 	case RING_PROGRESS:
 		ui_message(ui, true, "%s", m->text);

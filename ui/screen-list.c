@@ -437,7 +437,7 @@ static void list_destroy(void *p)
 static const struct ui_fkey list_fkeys[] = {
 	{ "F1", N_("Help") },  { "F2", N_("Setup") }, { "F3", N_("Search") }, { "F4", N_("Filter") }, { "F5", N_("Tree") },
 	{ "F6", N_("SortBy") }, { "F7", N_("Nice-") }, { "F8", N_("Nice+") }, { "F9", N_("Kill") },
-	{ "s", N_("Stack") }, { "h", N_("Hot") }, { "C", N_("Core") }, { "F10", N_("Quit") },
+	{ "s", N_("Stack") }, { "h", N_("Hot") }, { "C", N_("Core") }, { "D", N_("Doors") }, { "F10", N_("Quit") },
 	{ NULL, NULL },
 };
 

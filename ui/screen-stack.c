@@ -74,19 +74,21 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	if (s->job.failed || !s->v.d) {
 		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Stacks of %d"), (int)s->pid);
-		draw_text(y0 + 2, 1, -1, draw_attr(COL_ERROR) | A_BOLD, s->job.failed ? s->job.error : _("cancelled"));
-		draw_text(y0 + 4, 1, -1, draw_attr(COL_DIM), _("r: try again   Esc: back"));
+		/* The refusal wraps: it names its door and the fix. */
+		int w = draw_cols() - 2 > 20 ? draw_cols() - 2 : 20;
+		int n = draw_wrapped(y0 + 2, 1, w, rows > 6 ? rows - 6 : 1, draw_attr(COL_ERROR) | A_BOLD,
+				     s->job.failed ? s->job.error : _("cancelled"), true, 0);
+		if (n > (rows > 6 ? rows - 6 : 1))
+			n = rows > 6 ? rows - 6 : 1;
+		draw_text(y0 + 3 + n, 1, -1, draw_attr(COL_DIM), _("r: try again   Esc: back"));
 		return;
 	}
 	const struct stk_dump *d = s->v.d;
-	static const char *const views[] = { N_("mixed"), N_("Python"), N_("native") };
 	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE),
 			    _(" Stacks of %d (%s): stopped %zu threads for %.1f ms | %zu groups, %zu frames | %s%s"),
 			    (int)d->target.pid, d->comm, d->n_stopped, d->pause_ms, d->n_groups, d->n_frames,
 			    s->v.show_lines ? _("file:line ") : "", s->v.inlines ? _("inlines") : "");
-	if (d->py_version[0] && !d->py_error[0])
-		draw_textf(y0, tx, -1, draw_attr(COL_TITLE), _(" | CPython %s, %s view (v)"), d->py_version,
-			   _(views[s->v.view % 3]));
+	stack_view_draw_python(&s->v, y0, tx);
 	stack_view_draw(&s->v, y0 + 1, rows - 1);
 }
 

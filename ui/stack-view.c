@@ -124,6 +124,9 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		stk_chain(t, chain, sizeof(chain));
 		if (g->n > 1)
 			x += draw_textf(y, x, -1, base | A_BOLD, P_("%zu thread: ", "%zu threads: ", g->n), g->n);
+		else if (t->nstid)
+			x += draw_textf(y, x, -1, base | A_BOLD, _("TID %d (%d in its pid namespace) \"%s\": "), (int)t->tid,
+					(int)t->nstid, t->name);
 		else
 			x += draw_textf(y, x, -1, base | A_BOLD, "TID %d \"%s\": ", (int)t->tid, t->name);
 		size_t behind = 0;
@@ -260,6 +263,17 @@ void stack_view_draw(struct stack_view *s, int y0, int rows)
 		draw_row(s, &rv[s->tab.top + i], y0 + i, s->tab.top + i == s->tab.sel);
 	draw_hshift(old);
 	free(rv);
+}
+
+int stack_view_draw_python(const struct stack_view *s, int y, int x)
+{
+	static const char *const views[] = { N_("mixed"), N_("Python"), N_("native") };
+	const struct stk_dump *d = s->d;
+
+	if (!d || !d->py_version[0] || d->py_error[0])
+		return 0;
+	return draw_textf(y, x, -1, draw_attr(COL_TITLE), _(" | CPython %s, %s view (v)"), d->py_version,
+			  _(views[s->view % 3]));
 }
 
 /* What a row says, for '/': names, TIDs, modules, files, the chain. */

@@ -24,6 +24,9 @@ struct stack_view {
 void stack_view_set(struct stack_view *v, struct stk_dump *d);
 /* The body in rows [y0, y0 + rows). */
 void stack_view_draw(struct stack_view *v, int y0, int rows);
+/* " | CPython 3.11.2, mixed view (v)" on a title line at (y, x) when the
+ * dump has Python frames; returns the columns drawn. */
+int stack_view_draw_python(const struct stack_view *v, int y, int x);
 /* Enter/+/-/e expand, l file:line, i inlines, and the list keys (Left/
  * Right scroll sideways). */
 bool stack_view_key(struct stack_view *v, int ch);

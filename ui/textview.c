@@ -87,6 +87,15 @@ void textview_draw(struct textview *tv, int y0, int rows)
 	follow_hit(tv);
 	table_set_count(&tv->view, tv->n);
 	int body = table_layout(&tv->view, y0, rows, false);
+	/* Right stops where the longest line ends. */
+	int widest = 0;
+	for (int i = 0; i < tv->n; i++) {
+		int w = tv->label_w + draw_width(tv->lines[i].text);
+		widest = w > widest ? w : widest;
+	}
+	int most = widest - draw_cols() + 1;
+	if (tv->view.hscroll > (most > 0 ? (most + 7) / 8 * 8 : 0))
+		tv->view.hscroll = most > 0 ? (most + 7) / 8 * 8 : 0;
 	int old = draw_hshift(tv->view.hscroll);
 
 	for (int i = 0; i < body && tv->view.top + i < tv->n; i++) {

@@ -164,10 +164,11 @@ static void redraw(struct ui *ui)
 	draw_cursor(0, 0, 0);
 	if (ui->status[0] && now_s() > ui->status_until)
 		ui->status[0] = '\0';
-	/* A long message wraps onto a few rows above the function bar. */
+	/* A long message wraps (at spaces) onto a few rows above the
+	 * function bar: a refusal names its door and the fix. */
 	int cols = draw_cols() > 0 ? draw_cols() : 1, nmsg = 0;
 	if (ui->status[0]) {
-		nmsg = (draw_width(ui->status) + cols - 1) / cols;
+		nmsg = draw_wrapped(0, 0, cols, 0, 0, ui->status, true, 0); /* rows it takes */
 		if (nmsg > rows / 3)
 			nmsg = rows / 3;
 		if (nmsg < 1)
@@ -176,9 +177,9 @@ static void redraw(struct ui *ui)
 	}
 	if (rows > 0)
 		top->ops->draw(ui, top->st, 0, rows);
-	for (int k = 0; k < nmsg; k++)
-		draw_text_skip(draw_rows() - 1 - nmsg + k, 0, cols, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD,
-			       ui->status, k * cols);
+	if (nmsg)
+		draw_wrapped(draw_rows() - 1 - nmsg, 0, cols, nmsg, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD,
+			     ui->status, true, 0);
 	draw_fkeys(top->ops, draw_rows() - 1);
 	draw_flush();
 	ui->dirty = false;

@@ -37,6 +37,9 @@ static int print_json(const struct core_result *r)
 
 	out_json_str(o, "path", r->path);
 	out_json_str(o, "exe", r->exe[0] ? r->exe : NULL);
+	char gdb[2 * PATH_MAX + 96];
+	out_json_str(o, "gdb_command", core_gdb_command(r, gdb, sizeof(gdb)));
+	json_object_object_add(o, "container", json_object_new_boolean(r->root_other));
 	out_json_int(o, "bytes", (long long)r->bytes);
 	out_json_int(o, "disk_bytes", (long long)r->disk_bytes);
 	out_json_double(o, "pause_ms", r->pause_ms);
@@ -95,7 +98,12 @@ static void print_text(const struct core_result *r)
 			printf("    %llx-%llx %s (%s)\n", (unsigned long long)r->skipped[i].start,
 			       (unsigned long long)r->skipped[i].end, esc(r->skipped[i].path), esc(r->skipped[i].reason));
 	}
-	printf(_("open it with: gdb %s %s\n"), r->exe[0] ? esc(r->exe) : "EXE", esc(r->path));
+	char gdb[2 * PATH_MAX + 96];
+	printf(_("open it with: %s\n"), esc(core_gdb_command(r, gdb, sizeof(gdb))));
+	if (r->root_other)
+		printf(_("  (process %d runs in a container: its files are read through /proc/%d/root while it runs;\n"
+			 "   later, copy them out and use gdb's sysroot or pscope stack --core CORE --sysroot DIR)\n"),
+		       (int)r->pid, (int)r->pid);
 }
 
 struct core_args {

@@ -105,6 +105,17 @@ static struct json_object *header_json(pid_t pid, const struct proc_info *hdr, c
 	out_json_int(root, "starttime_ticks", (long long)hdr->stat.starttime);
 	if (!cmdline && strlen(hdr->cmdline) >= sizeof(hdr->cmdline) - 1)
 		json_object_object_add(root, "cmdline_truncated", json_object_new_boolean(1));
+	/* Containers: the pid in each pid namespace (ours first), and the
+	 * namespaces that are not pscope's. */
+	struct json_object *nspid = json_object_new_array(), *other = json_object_new_array();
+	for (int i = 0; i < hdr->status.nspid_n; i++)
+		json_object_array_add(nspid, json_object_new_int(hdr->status.nspid[i]));
+	json_object_object_add(root, "nspid", nspid);
+	for (int i = 0; i < PROC_NS_COUNT; i++)
+		if (hdr->ns[i].other == 1)
+			json_object_array_add(other, json_object_new_string(hdr->ns[i].name));
+	json_object_object_add(root, "other_namespaces", other);
+	json_object_object_add(root, "container", json_object_new_boolean(proc_info_in_container(hdr)));
 	return root;
 }
 
@@ -125,6 +136,10 @@ static void header_text(pid_t pid, const struct proc_info *hdr, const char *cmdl
 	if (!cmdline && strlen(hdr->cmdline) >= sizeof(hdr->cmdline) - 1)
 		printf(_(" [cut at %zu bytes]"), sizeof(hdr->cmdline) - 1);
 	putchar('\n');
+	if (proc_info_in_container(hdr)) {
+		char ct[256];
+		printf(_("Container: %s\n"), proc_info_container_text(hdr, pid, ct, sizeof(ct)));
+	}
 }
 
 static int show_exec(void *state, pid_t pid)

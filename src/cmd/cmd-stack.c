@@ -59,6 +59,8 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 static void print_thread_line(const struct stk_thread *t)
 {
 	printf("TID %d \"%s\"", (int)t->tid, esc(t->name));
+	if (t->nstid)
+		printf(_(" [TID %d in its pid namespace]"), (int)t->nstid);
 	if (t->python_name)
 		printf(" [%s]", esc(t->python_name));
 	printf(" (%c, %s)", t->state ? t->state : '?', esc(t->syscall));
@@ -201,6 +203,8 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 		struct json_object *jt = json_object_new_object(), *frames = json_object_new_array();
 		char st[2] = { t->state ? t->state : '?', 0 };
 		out_json_int(jt, "tid", t->tid);
+		if (t->nstid)
+			out_json_int(jt, "nstid", t->nstid);
 		out_json_str(jt, "name", t->name);
 		out_json_str(jt, "state", st);
 		out_json_str(jt, "syscall", t->syscall);
@@ -319,6 +323,8 @@ static int stack_core(const struct stack_flags *fl)
 	}
 	fflush(stdout);
 	core_print_warnings(stderr, "pscope stack", c);
+	if (d->py_error[0])
+		fprintf(stderr, "pscope stack: %s\n", esc(d->py_error));
 	fprintf(stderr, P_("%zu thread read from the core in %.2f ms\n", "%zu threads read from the core in %.2f ms\n",
 			   d->n_threads),
 		d->n_threads, d->wall_ms);

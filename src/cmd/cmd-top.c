@@ -232,11 +232,18 @@ static int top_python(const struct top_args *a, pid_t pid)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	const char *ended = NULL;
+	char why[160];
+	ps_test_pause("sampling");
 	uint64_t deadline = now_ns() + (uint64_t)(a->duration * 1e9), pub = now_ns() + 1000000000ULL;
 	for (uint64_t now = now_ns(); now < deadline && !interrupted; now = now_ns()) {
 		uint64_t left_ms = (deadline - now) / 1000000;
-		if (samp_py_poll(s, left_ms < 100 ? (int)left_ms : 100) == -ESRCH) {
+		int pr = samp_py_poll(s, left_ms < 100 ? (int)left_ms : 100);
+		if (pr == -ESRCH) {
 			ended = _("the process exited");
+			break;
+		}
+		if (pr == -ESTALE) {
+			ended = samp_end_exec(samp_py_exec_comm(s), why, sizeof(why));
 			break;
 		}
 		if (now_ns() >= pub) { /* one bucket per second, as the perf sampler */
@@ -278,11 +285,18 @@ static int top_exec(void *state, pid_t pid)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	const char *ended = NULL;
+	char why[160];
 	uint64_t deadline = now_ns() + (uint64_t)(duration * 1e9);
+	ps_test_pause("sampling");
 	for (uint64_t now = now_ns(); now < deadline && !interrupted; now = now_ns()) {
 		uint64_t left_ms = (deadline - now) / 1000000;
-		if (samp_poll(s, left_ms < 100 ? (int)left_ms : 100) == -ESRCH) {
+		int pr = samp_poll(s, left_ms < 100 ? (int)left_ms : 100);
+		if (pr == -ESRCH) {
 			ended = _("the process exited");
+			break;
+		}
+		if (pr == -ESTALE) {
+			ended = samp_end_exec(samp_exec_comm(s), why, sizeof(why));
 			break;
 		}
 	}
@@ -303,9 +317,11 @@ static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *sna
 		ps_error_set(&e, ENOMEM, _("out of memory"));
 		return cmd_fail("top", &e);
 	}
-	if (ended)
+	if (ended && !strcmp(ended, _("the process exited")))
 		fprintf(stderr, _("pscope top: process %d exited after %.1f s; showing what was sampled\n"), (int)pid,
 			snap->elapsed);
+	else if (ended)
+		fprintf(stderr, _("pscope top: after %.1f s, %s\n"), snap->elapsed, esc(ended));
 
 	int rc = 0;
 	struct samp_view v;

@@ -111,6 +111,8 @@ const char *core_pause_part_name(enum core_pause_part p);
 struct core_result {
 	char path[PATH_MAX];
 	char exe[PATH_MAX];         /* /proc/PID/exe at the time; hostile */
+	pid_t pid;
+	bool root_other;            /* its files are not at their paths here (a container) */
 	uint64_t bytes, disk_bytes;
 	double pause_ms, wall_ms;
 	unsigned threads;           /* NT_PRSTATUS notes */
@@ -144,6 +146,12 @@ int core_estimate(pid_t pid, const struct target_id *want, const struct core_opt
 int core_write(pid_t pid, const struct target_id *want, const struct core_opts *o, struct core_result *res,
 	       struct ps_error *e);
 void core_result_free(struct core_result *res);
+
+/* The command that opens the core in gdb from pscope's namespace (raw:
+ * holds the hostile exe and path). A process in a container (root_other)
+ * has its files under /proc/PID/root while it runs, so the command reads
+ * the executable and the libraries (gdb's sysroot) from there. */
+const char *core_gdb_command(const struct core_result *r, char *buf, size_t size);
 
 /* The writer as a job on the ATTACH lane (src/core/job.c): the result is a
  * struct core_result, released with core_result_release. */

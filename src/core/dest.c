@@ -116,6 +116,18 @@ const char *core_pause_part_name(enum core_pause_part p)
 	return (unsigned)p < sizeof(names) / sizeof(names[0]) ? names[p] : "?";
 }
 
+const char *core_gdb_command(const struct core_result *r, char *buf, size_t size)
+{
+	const char *exe = r->exe[0] ? r->exe : "EXE";
+
+	if (r->root_other && r->exe[0])
+		snprintf(buf, size, "gdb -ex 'set sysroot /proc/%d/root' /proc/%d/root%s %s", (int)r->pid, (int)r->pid,
+			 exe, r->path);
+	else
+		snprintf(buf, size, "gdb %s %s", exe, r->path);
+	return buf;
+}
+
 int core_method_parse(const char *s)
 {
 	for (int m = CORE_METHOD_AUTO; m <= CORE_METHOD_COPY; m++)

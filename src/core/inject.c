@@ -68,20 +68,6 @@ struct k_rt_sigframe {
 _Static_assert(sizeof(struct k_sigcontext) == 256, "sigcontext layout");
 _Static_assert(sizeof(struct k_ucontext) == 304, "ucontext layout");
 
-void inject_test_pause(const char *step)
-{
-	const char *want = getenv("PSCOPE_TEST_PAUSE");
-
-	if (!want || strcmp(want, step))
-		return;
-	const char *ms = getenv("PSCOPE_TEST_PAUSE_MS");
-	long t = ms ? atol(ms) : 30000;
-	fprintf(stderr, "pscope: paused at %s\n", step);
-	fflush(stderr);
-	struct timespec ts = { t / 1000, (t % 1000) * 1000000L };
-	nanosleep(&ts, NULL);
-}
-
 /* ---- finding the call site ---- */
 
 /* `syscall`, then only `xor r32,r32` (with or without REX), then `ret`. */
@@ -399,7 +385,7 @@ static int run_to_syscall_stop(struct inject *ij, int req, pid_t *child, const c
 	if (ptrace(req, ij->tid, NULL, NULL) < 0)
 		return -errno;
 	if (label)
-		inject_test_pause(label);
+		ps_test_pause(label);
 	for (;;) {
 		if (wait_stop(ij->tid, &st) < 0)
 			return -ESRCH;
@@ -444,7 +430,7 @@ int inject_syscall(struct inject *ij, long nr, const uint64_t args[6], long *ret
 		ij->blocked = true;
 	}
 	snprintf(step, sizeof(step), "%s-ready", name);
-	inject_test_pause(step);
+	ps_test_pause(step);
 	/* Entry, then (for clone) the fork event, then exit. */
 	if ((rc = run_to_syscall_stop(ij, PTRACE_SYSCALL, child, NULL)) < 0)
 		return fail(e, -rc, _("syscall entry"), ij->tid);
@@ -456,7 +442,7 @@ int inject_syscall(struct inject *ij, long nr, const uint64_t args[6], long *ret
 		return fail(e, errno, _("reading the result"), ij->tid);
 	*ret = (long)r.rax;
 	snprintf(step, sizeof(step), "%s-exit", name);
-	inject_test_pause(step);
+	ps_test_pause(step);
 	/* Into a PTRACE_INTERRUPT stop, where registers can be put back and a
 	 * restarted syscall is restarted by the kernel on the way out. */
 	if (ptrace(PTRACE_INTERRUPT, ij->tid, NULL, NULL) < 0 || ptrace(PTRACE_CONT, ij->tid, NULL, NULL) < 0)
@@ -488,7 +474,7 @@ int inject_end(struct inject *ij)
 			r = -errno;
 		ptrace(PTRACE_SETOPTIONS, ij->tid, NULL, NULL);
 		ij->prepared = false;
-		inject_test_pause("restored");
+		ps_test_pause("restored");
 	}
 	if (ij->saved && r == 0 && !ij->restored_stack) {
 		write_remote(ij->tid, ij->lo, ij->saved, ij->len);

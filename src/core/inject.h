@@ -77,12 +77,6 @@ static inline bool inject_overlaps(const struct inject *ij, uint64_t a, uint64_t
 	return ij->saved && a < ij->lo + ij->len && ij->lo < a + len;
 }
 
-/* Test hook: with PSCOPE_TEST_PAUSE=STEP in the environment, print
- * "pscope: paused at STEP" on stderr and sleep at that named step
- * (PSCOPE_TEST_PAUSE_MS, default 30 s). Steps: clone-ready (registers
- * set, signals blocked), clone-running (resumed into the clone, not yet
- * waited for), clone-exit, restored, read (after the release), kill-child,
- * reap-ready (the reaping thread stopped and prepared). */
-void inject_test_pause(const char *step);
+
 
 #endif

@@ -1,7 +1,9 @@
 /* A core's threads as the snapshot a live freeze produces: registers from
- * NT_PRSTATUS, each stack and lock word from the core's memory. Unwinding,
- * symbols, the lock graph and grouping are the live dump's (stack/). */
+ * NT_PRSTATUS, each stack and lock word from the core's memory, the
+ * CPython frame chains (read-python.c). Unwinding, symbols, the lock
+ * graph, grouping and the Python merge are the live dump's (stack/). */
 #include "core/read.h"
+#include "core/read-python.h"
 #include "i18n.h"
 #include "proc/syscalls.h"
 #include "stack/internal.h"
@@ -128,7 +130,15 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 		r = ps_error_set(e, ENOMEM, _("cannot set up the unwinder"));
 		goto out;
 	}
-	r = stk_analyze(d, snaps, n, uw, NULL, &o, e);
+	/* PSCOPE_NO_PYTHON=1: the native-only dump, as live. */
+	struct core_py cp = { 0 };
+	const struct stk_py_in *pyin = NULL;
+	if (!o.no_python && !getenv("PSCOPE_NO_PYTHON")) {
+		stk_progress(&o, 0.05, _("reading the Python frames"));
+		pyin = core_python(c, maps_text, d, &cp);
+	}
+	r = stk_analyze(d, snaps, n, uw, pyin, &o, e);
+	core_python_done(&cp);
 	if (r < 0)
 		goto out;
 	crashed_first(d);

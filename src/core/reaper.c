@@ -117,7 +117,7 @@ static long reap_in(pid_t pid, pid_t tid, const struct inject_site *site, pid_t 
 		if (r == -EPERM || r == -EINVAL) /* no CAP_SYS_ADMIN: no seccomp suspension */
 			r = inject_begin(&ij, tid, site, lo == UINT64_MAX ? regs.rsp : lo, false, e);
 		if (r == 0) {
-			inject_test_pause("reap-ready");
+			ps_test_pause("reap-ready");
 			r = inject_syscall(&ij, SYS_wait4, args, &ret, NULL, e);
 			inject_end(&ij);
 			inject_free(&ij);

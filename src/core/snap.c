@@ -412,7 +412,7 @@ void snap_finish(struct cw *c)
 	if (!s)
 		return;
 	if (s->child) {
-		inject_test_pause("kill-child");
+		ps_test_pause("kill-child");
 		kill_child(s);
 		c->res->child_ms = (double)(now_ns() - s->t_fork) / 1e6;
 		if (s->child_ns)

@@ -5,6 +5,7 @@
 #include "i18n.h"
 #include "freeze.h"
 #include "i18n.h"
+#include "proc/info.h"
 #include "util.h"
 
 #include <elf.h>
@@ -452,8 +453,13 @@ static int frozen_work(struct cw *c)
 static void on_frozen(struct freeze *fz, void *arg)
 {
 	struct cw *c = arg;
+	char comm[64];
 
-	(void)fz;
+	/* An exec after the maps were read: the core would mix two programs. */
+	if (target_execd(fz->target, comm, sizeof(comm)) == 1) {
+		c->rc = target_exec_error(fz->target, _("core dump"), comm, c->e);
+		return;
+	}
 	c->rc = frozen_work(c);
 }
 
@@ -524,7 +530,10 @@ static int dump(struct cw *c)
 		exe[el] = '\0';
 		strlcpy_ps(c->res->exe, exe, sizeof(c->res->exe));
 	}
+	c->res->pid = c->pid;
+	c->res->root_other = proc_root_other(c->t.dirfd) == 1;
 
+	ps_test_pause("before-freeze");
 	cw_phase(c, CORE_PHASE_STOP, 0);
 	if ((r = freeze_stop(&c->fz, &c->t, &fo, c->e)) < 0)
 		return r;
@@ -542,7 +551,7 @@ static int dump(struct cw *c)
 	if (c->method == CORE_METHOD_FORK) {
 		c->src_fd = snap_src_fd(c);
 		cw_phase(c, CORE_PHASE_READ, c->total);
-		inject_test_pause("read");
+		ps_test_pause("read");
 		r = cw_copy(c, frozen_by_fork);
 		c->src_fd = -1;
 		snap_finish(c);

@@ -5,6 +5,7 @@
 #include "out/escape.h"
 #include "i18n.h"
 #include "util.h"
+#include "i18n.h"
 #include "proc/caps.h"
 #include "proc/info.h"
 
@@ -209,6 +210,16 @@ static void show_status(struct pane_show *s)
 	for (int i = 0; i < PROC_NS_COUNT; i++)
 		if (b.ns[i].ino)
 			printf("%s %s:[%llu]\n", pad(i ? "" : _("Namespaces"), 16), b.ns[i].name, b.ns[i].ino);
+	if (st->nspid_n > 1) {
+		printf("%s", pad("NSpid", 16));
+		for (int i = 0; i < st->nspid_n; i++)
+			printf(" %d", (int)st->nspid[i]);
+		putchar('\n');
+	}
+	if (proc_info_in_container(&b)) {
+		char ct[256];
+		printf("%s %s\n", pad(_("Container"), 16), proc_info_container_text(&b, s->pid, ct, sizeof(ct)));
+	}
 	printf(_("%s %s (up %.0f s)\n"), pad(_("Started"), 16), start, b.uptime_s);
 	printf("%-16s %s\n", "Cwd", link_text(b.cwd, b.cwd_err));
 	printf("%-16s %s\n", "Exe", link_text(b.exe, b.exe_err));

@@ -8,7 +8,10 @@
 #include "proc/task.h"
 #include "stack/stack.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char *const pane_threads_cols[PT_NCOLS] = {
@@ -19,18 +22,21 @@ const char *const pane_threads_cols[PT_NCOLS] = {
 
 /* The lock of every thread in futex() (a view of the symbols made only
  * when one is); locks[i].addr 0: none. */
-static struct stk_wait_lock *read_locks(pid_t pid, const struct proc_threads *b)
+static struct stk_wait_lock *read_locks(pid_t pid, int dirfd, const struct proc_threads *b)
 {
 	struct stk_wait_lock *locks = calloc(b->n + 1, sizeof(*locks));
 	struct sym_proc *syms = NULL;
+	struct stat st;
+	uid_t owner = fstat(dirfd, &st) == 0 ? st.st_uid : getuid(); /* the process's owner */
 
 	for (size_t i = 0; locks && i < b->n; i++) {
 		const struct proc_thread *t = &b->v[i];
 		if (t->syscall_nr < 0)
 			continue;
 		if (!syms)
-			syms = sym_proc_live(pid, getuid(), 0);
-		stk_wait_lock(pid, syms, t->syscall_nr, t->syscall_args, &locks[i]);
+			syms = sym_proc_live(pid, owner, 0);
+		if (stk_wait_lock(pid, dirfd, syms, t->syscall_nr, t->syscall_args, &locks[i]) == -ESRCH)
+			memset(&locks[i], 0, sizeof(locks[i]));
 	}
 	if (syms)
 		sym_proc_free(syms);
@@ -59,7 +65,7 @@ static void show_threads(struct pane_show *s)
 		pane_show_error(s, &pane_desc_threads, err, "task");
 		goto out;
 	}
-	locks = read_locks(s->pid, &b);
+	locks = read_locks(s->pid, s->dirfd, &b);
 	if (s->json) {
 		struct json_object *arr = json_object_new_array();
 		for (size_t i = 0; i < b.n; i++) {

@@ -2,6 +2,7 @@
 #include "i18n.h"
 #include "proc/sysinfo.h"
 #include "util.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -130,6 +131,13 @@ int proc_info_read(int dirfd, struct proc_info *out)
 			if (b)
 				out->ns[i].ino = strtoull(b + 1, NULL, 10);
 		}
+		out->ns[i].other = -1;
+		if (out->ns[i].ino) {
+			struct stat st;
+			snprintf(path, sizeof(path), "/proc/self/ns/%s", ns_names[i]);
+			if (stat(path, &st) == 0)
+				out->ns[i].other = st.st_ino != out->ns[i].ino;
+		}
 	}
 	out->oom_score = out->oom_score_adj = INT_MIN;
 	if (read_file_at(dirfd, "oom_score", buf, sizeof(buf)) > 0)
@@ -194,4 +202,47 @@ const char *proc_state_name(char s)
 	case 'P': return N_("parked");
 	default: return "?";
 	}
+}
+
+static const struct proc_ns *ns_named(const struct proc_info *i, const char *name)
+{
+	for (int k = 0; k < PROC_NS_COUNT; k++)
+		if (i->ns[k].name && !strcmp(i->ns[k].name, name))
+			return &i->ns[k];
+	return NULL;
+}
+
+bool proc_info_in_container(const struct proc_info *i)
+{
+	const struct proc_ns *mnt = ns_named(i, "mnt"), *pid = ns_named(i, "pid");
+
+	return i->status.nspid_n > 1 || (mnt && mnt->other == 1) || (pid && pid->other == 1);
+}
+
+const char *proc_info_container_text(const struct proc_info *i, pid_t pid, char *buf, size_t size)
+{
+	const struct proc_ns *mnt = ns_named(i, "mnt");
+	size_t n = 0;
+
+	buf[0] = '\0';
+	if (i->status.nspid_n > 1)
+		n = (size_t)snprintf(buf, size, _("PID %d in its own pid namespace"),
+				     (int)i->status.nspid[i->status.nspid_n - 1]);
+	if (mnt && mnt->other == 1 && n < size)
+		snprintf(buf + n, size - n, _("%sits own mount namespace: its files are read through /proc/%d/root"),
+			 n ? "; " : "", (int)pid);
+	return buf;
+}
+
+int proc_root_other(int dirfd)
+{
+	struct stat a, b;
+
+	if (fstatat(dirfd, "ns/mnt", &a, 0) < 0 || stat("/proc/self/ns/mnt", &b) < 0)
+		return -errno;
+	if (a.st_ino != b.st_ino || a.st_dev != b.st_dev)
+		return 1;
+	if (fstatat(dirfd, "root/", &a, 0) < 0 || stat("/", &b) < 0)
+		return -errno;
+	return a.st_ino != b.st_ino || a.st_dev != b.st_dev;
 }

@@ -5,6 +5,7 @@
 #define PS_PROC_INFO_H
 
 #include "proc/cmdline.h"
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -16,6 +17,7 @@
 struct proc_ns {
 	const char *name;            /* "pid", "net", ... */
 	unsigned long long ino;      /* 0 when unreadable */
+	int other;                   /* 1 not pscope's own, 0 pscope's, -1 unknown */
 };
 
 struct proc_info {
@@ -51,6 +53,20 @@ void proc_info_rates(const struct proc_info *prev, const struct proc_info *cur, 
 /* The process has exited: a zombie (or dead) with no thread left. A zombie
  * main thread whose other threads still run is not an exit. */
 int proc_info_exited(const struct proc_info *i);
+
+/* Whether the process runs in a container, as far as we can tell: its
+ * own pid namespace (status's NSpid, readable by anyone) or mount
+ * namespace (ns/mnt, needs ptrace-read access). */
+bool proc_info_in_container(const struct proc_info *i);
+/* The sentence saying so ("" when not): "PID 1 in its own pid namespace;
+ * its own mount namespace: its files are read through /proc/42/root".
+ * Translated; holds no hostile text. */
+const char *proc_info_container_text(const struct proc_info *i, pid_t pid, char *buf, size_t size);
+/* 1 when pid's files are not where pscope would find them by their paths:
+ * another mount namespace or another root directory (chroot); 0 when they
+ * are; -errno when it cannot tell (no ptrace-read access). dirfd is
+ * /proc/PID. */
+int proc_root_other(int dirfd);
 
 /* State letter to word: 'S' -> "sleeping". */
 /* The state letter's name in English ("sleeping"): JSON; text shows _() of it. */

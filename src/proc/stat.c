@@ -82,6 +82,10 @@ int proc_stat_parse(const char *buf, size_t len, struct proc_stat *out)
 		out->vsize = (unsigned long)f[19];
 	if (n > 20)
 		out->rss = (long)f[20];
+	if (n > 24) { /* fields 26 and 28 */
+		out->start_code = (unsigned long)f[22];
+		out->start_stack = (unsigned long)f[24];
+	}
 	if (n > 35)
 		out->processor = (int)f[35];
 	if (n > 38)

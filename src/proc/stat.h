@@ -23,6 +23,9 @@ struct proc_stat {
 	unsigned long long starttime;    /* ticks after boot: identity with pid */
 	unsigned long vsize;             /* bytes */
 	long rss;                        /* pages */
+	/* Where the program's text and stack start: new at every exec (with
+	 * address space randomization); 0 without ptrace-read access. */
+	unsigned long start_code, start_stack;
 	int processor;
 	unsigned long long delayacct_blkio_ticks;
 };

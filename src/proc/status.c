@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum fkind { F_LONG_KB, F_PID, F_UIDS, F_GIDS, F_CAP, F_INT, F_ULONG, F_STR, F_STATE };
+enum fkind { F_LONG_KB, F_PID, F_UIDS, F_GIDS, F_CAP, F_INT, F_ULONG, F_STR, F_STATE, F_NSPID };
 
 struct field {
 	const char *key;
@@ -52,6 +52,7 @@ static const struct field fields[] = {
 	F("Cpus_allowed_list", F_STR, cpus_allowed_list),
 	F("voluntary_ctxt_switches", F_ULONG, voluntary_ctxt),
 	F("nonvoluntary_ctxt_switches", F_ULONG, nonvoluntary_ctxt),
+	F("NSpid", F_NSPID, nspid),
 };
 
 static void set_field(struct proc_status *out, const struct field *f, const char *v, size_t vlen)
@@ -94,6 +95,19 @@ static void set_field(struct proc_status *out, const struct field *f, const char
 	case F_GIDS:
 		sscanf(tmp, "%u %u %u %u", &out->gid_real, &out->gid_eff, &out->gid_saved, &out->gid_fs);
 		break;
+	case F_NSPID: {
+		const char *q = tmp;
+		char *e;
+		out->nspid_n = 0;
+		while (out->nspid_n < (int)ARRAY_SIZE(out->nspid)) {
+			long id = strtol(q, &e, 10);
+			if (e == q || id <= 0 || id > INT32_MAX)
+				break;
+			out->nspid[out->nspid_n++] = (pid_t)id;
+			q = e;
+		}
+		break;
+	}
 	}
 }
 

@@ -22,6 +22,11 @@ struct proc_status {
 	int seccomp_filters;
 	char cpus_allowed_list[128];
 	unsigned long voluntary_ctxt, nonvoluntary_ctxt;
+	/* NSpid: the pid in each pid namespace from the reader's down to the
+	 * process's own (nspid[nspid_n - 1]); nspid_n > 1 when it runs in a
+	 * pid namespace below ours (a container). 0 when absent. */
+	pid_t nspid[8];
+	int nspid_n;
 };
 
 int proc_status_parse(const char *buf, size_t len, struct proc_status *out);

@@ -115,8 +115,9 @@ static bool python_name(const char *path)
 }
 
 /* Open a mapped file as the process sees it. */
-static int open_mapped(pid_t pid, const struct proc_map *m)
+static int open_mapped(void *arg, const struct proc_map *m)
 {
+	pid_t pid = *(pid_t *)arg;
 	char p[PATH_MAX + 64];
 	int fd;
 
@@ -206,12 +207,11 @@ static int found(pid_t pid, const struct proc_maps *maps, size_t mi, const struc
 	return 0;
 }
 
-int py_detect(pid_t pid, const char *maps_text, size_t maps_len, const struct py_mem *m, struct py_proc **out,
-	      struct ps_error *e)
+int py_detect_files(pid_t pid, const char *maps_text, size_t maps_len, const struct py_files *f,
+		    const struct py_mem *m, struct py_proc **out, struct ps_error *e)
 {
 	struct proc_maps maps = { 0 };
-	char exe[PATH_MAX], link[64];
-	const char *last = "";
+	const char *last = "", *exe = f->exe ? f->exe : "";
 	int rc = -ENOENT;
 	int major = 0, minor = 0;
 	bool ft = false, old = false;
@@ -219,9 +219,6 @@ int py_detect(pid_t pid, const char *maps_text, size_t maps_len, const struct py
 	*out = NULL;
 	if (proc_maps_parse(maps_text, maps_len, false, &maps) < 0)
 		return ps_error_set(e, ENOMEM, _("out of memory"));
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
-	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = '\0';
 	for (size_t i = 0; i < maps.n && rc == -ENOENT; i++) {
 		const struct proc_map *map = &maps.v[i];
 		if (map->path[0] != '/' || !strcmp(map->path, last))
@@ -229,7 +226,7 @@ int py_detect(pid_t pid, const char *maps_text, size_t maps_len, const struct py
 		last = map->path;
 		if (strcmp(map->path, exe) && !python_name(map->path))
 			continue;
-		int fd = open_mapped(pid, map);
+		int fd = f->open(f->arg, map);
 		if (fd < 0)
 			continue;
 		struct elf_syms s;
@@ -253,6 +250,18 @@ int py_detect(pid_t pid, const char *maps_text, size_t maps_len, const struct py
 		return ps_error_set(e, ENOENT, _("not a CPython process (no _PyRuntime)"));
 	}
 	return rc;
+}
+
+int py_detect(pid_t pid, const char *maps_text, size_t maps_len, const struct py_mem *m, struct py_proc **out,
+	      struct ps_error *e)
+{
+	char exe[PATH_MAX], link[64];
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	struct py_files f = { .exe = exe, .open = open_mapped, .arg = &pid };
+	return py_detect_files(pid, maps_text, maps_len, &f, m, out, e);
 }
 
 const char *py_version(const struct py_proc *p)

@@ -4,9 +4,9 @@
  * Nothing here stops the target or calls ptrace. Every read of target
  * memory goes through a struct py_mem, so the same walker reads a live
  * process (py_mem_live: process_vm_readv), a frozen one (the stack dump
- * calls py_snapshot_take while its threads are stopped) or, later, the
- * memory image of a core file (fill a py_mem whose read() looks the
- * address up in the core's PT_LOAD segments).
+ * calls py_snapshot_take while its threads are stopped) or the memory
+ * image of a core file (core_py_mem in src/core: the core's PT_LOAD
+ * segments, and read-only file pages from the mapped files).
  *
  * Target memory is hostile: every pointer is checked (alignment, user
  * range), every chain has a depth cap and cycle detection, every string
@@ -67,6 +67,18 @@ struct py_proc;
  *   -EPERM, -EACCES: the memory cannot be read (a closed door). */
 int py_detect(pid_t pid, const char *maps_text, size_t maps_len, const struct py_mem *m,
 	      struct py_proc **out, struct ps_error *e);
+/* The same for a process whose files are not under /proc (a core): the
+ * maps name the files, f opens them (an O_RDONLY fd, or -1). f->exe is the
+ * executable's path as the maps spell it (a program embedding Python need
+ * not be named python*). pid is the process's (for messages). */
+struct proc_map;
+struct py_files {
+	const char *exe;
+	int (*open)(void *arg, const struct proc_map *m);
+	void *arg;
+};
+int py_detect_files(pid_t pid, const char *maps_text, size_t maps_len, const struct py_files *f,
+		    const struct py_mem *m, struct py_proc **out, struct ps_error *e);
 /* "3.11.2" */
 const char *py_version(const struct py_proc *p);
 int py_minor(const struct py_proc *p);

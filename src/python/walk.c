@@ -129,7 +129,8 @@ static void walk_frames(const struct py_proc *p, const struct py_mem *m, uint64_
 		if (L->frame == PY_FRAME_OBJECT) {
 			int32_t lasti;
 			memcpy(&lasti, buf + L->fr_instr, 4);
-			f.lasti = lasti < 0 ? -1 : L->lines == PY_LINETABLE ? lasti * 2 : lasti;
+			/* A hostile f_lasti must not overflow (code is < 64 MiB). */
+			f.lasti = lasti < 0 || lasti > (1 << 26) ? -1 : L->lines == PY_LINETABLE ? lasti * 2 : lasti;
 			f.entry = true;
 		} else {
 			memcpy(&instr, buf + L->fr_instr, 8);
@@ -291,7 +292,8 @@ int py_snapshot_take(struct py_proc *p, const struct py_mem *m, const struct py_
 done:
 	for (size_t i = 0; i < s->n; i++) {
 		struct py_raw_thread *t = &s->threads[i];
-		t->frames = s->pool + (size_t)(uintptr_t)t->frames;
+		/* No frame at all: no pool either (NULL + 0 is undefined). */
+		t->frames = s->pool ? s->pool + (size_t)(uintptr_t)t->frames : NULL;
 		/* Stopped, the chains are consistent: a bad one is corruption. */
 		if (t->error && !(o && o->check_torn)) {
 			rc = ps_error_set(e, EPROTO, _("not a readable CPython: thread state 0x%llx: %s"),

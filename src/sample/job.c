@@ -103,8 +103,11 @@ static bool python_job(struct job *j, struct samp_ctl *ctl)
 	}
 	uint64_t next = now_ns() + 1000000000ULL;
 	while (!job_cancelled(j)) {
-		if (samp_py_poll(s, 100) == -ESRCH) {
-			struct samp_snapshot *snap = samp_py_publish(s, _("the process exited"));
+		int pr = samp_py_poll(s, 100);
+		if (pr == -ESRCH || pr == -ESTALE) {
+			char why[160];
+			struct samp_snapshot *snap = samp_py_publish(
+				s, pr == -ESRCH ? _("the process exited") : samp_end_exec(samp_py_exec_comm(s), why, sizeof(why)));
 			if (snap)
 				job_result(j, snap, samp_snapshot_free);
 			break;
@@ -143,8 +146,11 @@ static void sample_job(struct job *j)
 	}
 	uint64_t next = now_ns() + 1000000000ULL;
 	while (!job_cancelled(j)) {
-		if (samp_poll(s, 100) == -ESRCH) {
-			struct samp_snapshot *snap = samp_publish(s, _("the process exited"));
+		int pr = samp_poll(s, 100);
+		if (pr == -ESRCH || pr == -ESTALE) {
+			char why[160];
+			struct samp_snapshot *snap = samp_publish(
+				s, pr == -ESRCH ? _("the process exited") : samp_end_exec(samp_exec_comm(s), why, sizeof(why)));
 			if (snap)
 				job_result(j, snap, samp_snapshot_free);
 			break;

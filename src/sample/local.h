@@ -42,6 +42,12 @@ size_t samp_ring_drain(struct perf_event_mmap_page *pg, const unsigned char *dat
 		       unsigned char *scratch, void (*fn)(void *ctx, const struct perf_event_header *h),
 		       void *ctx);
 
+/* Look through the unread records (nothing consumed) for pid's exec: a
+ * COMM record marked PERF_RECORD_MISC_COMM_EXEC. 1 with its time (the
+ * earliest) and new name, 0 if none. */
+int samp_ring_find_exec(struct perf_event_mmap_page *pg, const unsigned char *data, uint64_t size, uint32_t pid,
+			uint64_t *time, char comm[16]);
+
 /* PERF_RECORD_SAMPLE with sample_type IP|TID|TIME|PERIOD|CALLCHAIN, and
  * for DWARF unwinding REGS_USER|STACK_USER. */
 #define SAMP_SAMPLE_TYPE                                                                          \

@@ -132,9 +132,22 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 
 static void drain(struct samp_session *s)
 {
+	long page = sysconf(_SC_PAGESIZE);
+
+	/* An exec in any ring first: the rings are read one after the other,
+	 * and the new program's samples may sit in a ring read before the
+	 * one that tells of the exec. Samples from its time on are dropped. */
+	for (unsigned c = 0; c < s->nrings && !s->execd; c++) {
+		struct cpu_ring *r = &s->rings[c];
+		char comm[16];
+		if (samp_ring_find_exec(r->base, (const unsigned char *)r->base + page, r->data_size,
+					(uint32_t)s->t.id.pid, &s->exec_time, comm)) {
+			s->execd = true;
+			strlcpy_ps(s->exec_comm, comm, sizeof(s->exec_comm));
+		}
+	}
 	for (unsigned c = 0; c < s->nrings; c++) {
 		struct cpu_ring *r = &s->rings[c];
-		long page = sysconf(_SC_PAGESIZE);
 		samp_ring_drain(r->base, (const unsigned char *)r->base + page, r->data_size, s->scratch, samp_on_record, s);
 	}
 }
@@ -352,10 +365,14 @@ int samp_poll(struct samp_session *s, int timeout_ms)
 {
 	if (s->exited)
 		return -ESRCH;
+	if (s->execd)
+		return -ESTALE;
 	if (s->pfds_stale)
 		build_pfds(s);
 	int n = poll(s->pfds, s->npfds, timeout_ms);
 	drain(s);
+	if (s->execd)
+		return -ESTALE;
 	if (n > 0)
 		reap_hups(s);
 	uint64_t now = now_ns();
@@ -368,6 +385,11 @@ int samp_poll(struct samp_session *s, int timeout_ms)
 			drain(s);
 			s->exited = true;
 			return -ESRCH;
+		}
+		/* An exec no COMM record told (none came yet): stop here too. */
+		if (!s->execd && target_execd(&s->t, s->exec_comm, sizeof(s->exec_comm)) == 1) {
+			s->execd = true;
+			return -ESTALE;
 		}
 	}
 	return 0;
@@ -430,6 +452,17 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 		t->gone = s->threads[i].gone;
 	}
 	return o;
+}
+
+const char *samp_exec_comm(const struct samp_session *s)
+{
+	return s->exec_comm;
+}
+
+const char *samp_end_exec(const char *now_comm, char *buf, size_t size)
+{
+	snprintf(buf, size, _("the process exec'd (it now runs %s): the table covers the program before"), now_comm);
+	return buf;
 }
 
 void samp_close(struct samp_session *s)

@@ -30,6 +30,7 @@ struct py_thr {
 
 struct samp_py_session {
 	struct target t;
+	char exec_comm[64];      /* its name after an exec (hostile) */
 	pid_t pid;
 	struct py_mem live;
 	struct py_cache *cache;
@@ -264,6 +265,11 @@ static int sample_once(struct samp_py_session *s)
 	return 0;
 }
 
+const char *samp_py_exec_comm(const struct samp_py_session *s)
+{
+	return s->exec_comm;
+}
+
 int samp_py_poll(struct samp_py_session *s, int timeout_ms)
 {
 	uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000ULL;
@@ -271,6 +277,10 @@ int samp_py_poll(struct samp_py_session *s, int timeout_ms)
 	for (;;) {
 		uint64_t now = now_ns();
 		if (now >= s->next_ns) {
+			/* Each pass reads the program of the first: after an
+			 * exec it ends instead of reading another one's. */
+			if (target_execd(&s->t, s->exec_comm, sizeof(s->exec_comm)) == 1)
+				return -ESTALE;
 			int r = sample_once(s);
 			if (r < 0)
 				return r;

@@ -213,7 +213,8 @@ void samp_on_record(void *ctx, const struct perf_event_header *h)
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE: {
 		struct samp_rec_sample r;
-		if (samp_parse_sample(h, s->regs_mask, &r) == 0)
+		if (samp_parse_sample(h, s->regs_mask, &r) == 0 &&
+		    !(s->exec_time ? r.time >= s->exec_time : s->execd)) /* not the new program's */
 			on_sample(s, &r);
 		break;
 	}
@@ -245,9 +246,15 @@ void samp_on_record(void *ctx, const struct perf_event_header *h)
 			c[max - 1] = '\0';
 			strlcpy_ps(t->comm, c, sizeof(t->comm));
 		}
-		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
-			sym_proc_exec(s->sym);
-			hmap_clear(&s->pcs);
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC && !s->execd) {
+			/* Another program from here on: sampling ends with the
+			 * old one's table (samp_poll says so). */
+			char c[16];
+			size_t avail = (size_t)h->size - 16, max = avail < sizeof(c) ? avail : sizeof(c);
+			memcpy(c, p + 8, max);
+			c[max - 1] = '\0';
+			strlcpy_ps(s->exec_comm, c, sizeof(s->exec_comm));
+			s->execd = true;
 		}
 		break;
 	}

@@ -108,6 +108,41 @@ size_t samp_ring_drain(struct perf_event_mmap_page *pg, const unsigned char *dat
 	return n;
 }
 
+int samp_ring_find_exec(struct perf_event_mmap_page *pg, const unsigned char *data, uint64_t size, uint32_t pid,
+			uint64_t *time, char comm[16])
+{
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->data_tail;
+	unsigned char rec[8 + 8 + 16 + 16];
+	int found = 0;
+
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		struct perf_event_header h;
+		samp_ring_copy(data, size, tail, &h, sizeof(h));
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break;
+		/* COMM: pid, tid, comm (padded to 8), then the sample_id of
+		 * SAMP_SAMPLE_TYPE: pid, tid, time (the last 8 bytes). */
+		if (h.type == PERF_RECORD_COMM && h.misc & PERF_RECORD_MISC_COMM_EXEC && h.size >= 8 + 8 + 8 + 16 &&
+		    h.size <= sizeof(rec)) {
+			samp_ring_copy(data, size, tail, rec, h.size);
+			uint32_t p;
+			uint64_t t;
+			memcpy(&p, rec + 8, 4);
+			memcpy(&t, rec + h.size - 8, 8);
+			if (p == pid && (!found || t < *time)) {
+				*time = t;
+				size_t n = h.size - 8 - 8 - 16;
+				memcpy(comm, rec + 16, n < 16 ? n : 16);
+				comm[15] = '\0';
+				found = 1;
+			}
+		}
+		tail += h.size;
+	}
+	return found;
+}
+
 int samp_parse_sample(const struct perf_event_header *h, uint64_t regs_mask, struct samp_rec_sample *out)
 {
 	const unsigned char *p = (const unsigned char *)(h + 1);

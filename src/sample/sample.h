@@ -97,7 +97,7 @@ struct samp_snapshot {
 	char unsampled_why[200];     /* why */
 	bool percpu;                 /* per-CPU events (else per thread) */
 	bool ended;
-	char end_reason[128];
+	char end_reason[192];
 	/* The CPython sampler (samp_py_*): its version ("3.12.1"), empty for
 	 * perf; chains that changed under the read (dropped), and samples of
 	 * idle threads left out (unless idle_included). */
@@ -140,8 +140,14 @@ struct samp_opts {
 /* Opens the events; refusals come back through door_refused(). */
 int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_error *e);
 /* Wait up to timeout_ms, read every ring, follow thread births and deaths.
- * Returns 0, or -ESRCH once the target has exited (all its samples read). */
+ * Returns 0, -ESRCH once the target has exited (all its samples read), or
+ * -ESTALE once it exec'd: the samples of the new program are dropped, so
+ * the table stays the old program's (samp_end_exec words it). */
 int samp_poll(struct samp_session *s, int timeout_ms);
+/* The end reason of a sampling cut short by an exec: "the process exec'd
+ * (it now runs NAME): ..." from the name it now has. */
+const char *samp_end_exec(const char *now_comm, char *buf, size_t size);
+const char *samp_exec_comm(const struct samp_session *s);
 /* Change the sampling frequency (reopens the events). */
 int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e);
 int samp_get_freq(const struct samp_session *s);
@@ -234,8 +240,10 @@ struct samp_py_opts {
 /* -ENOENT: not CPython; -ENOTSUP: a CPython this reader cannot read; both
  * with the sentence in e. */
 int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, struct ps_error *e);
-/* Sample until timeout_ms passed; -ESRCH once the process is gone. */
+/* Sample until timeout_ms passed; -ESRCH once the process is gone,
+ * -ESTALE once it exec'd (nothing of the new program read). */
 int samp_py_poll(struct samp_py_session *s, int timeout_ms);
+const char *samp_py_exec_comm(const struct samp_py_session *s);
 void samp_py_set(struct samp_py_session *s, int freq, bool idle);
 struct samp_snapshot *samp_py_publish(struct samp_py_session *s, const char *end_reason);
 void samp_py_close(struct samp_py_session *s);

@@ -78,6 +78,9 @@ struct samp_session {
 	unsigned nbucket_cpu;
 	unsigned since_freq;  /* intervals closed since the last frequency change */
 	bool exited;
+	bool execd;           /* it exec'd: later samples are another program's */
+	uint64_t exec_time;   /* perf time of the exec (0: not known, drop all after execd) */
+	char exec_comm[64];   /* its name after the exec (hostile) */
 };
 
 struct sthread *samp_thread_get(struct samp_session *s, pid_t tid, bool add);

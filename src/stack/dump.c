@@ -7,7 +7,9 @@
 #include "stack/internal.h"
 #include "python/python.h"
 #include "doors.h"
+#include "proc/status.h"
 #include "util.h"
+#include "i18n.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -169,12 +171,19 @@ struct frozen_ctx {
 	struct ps_error py_err;
 	int py_rc;
 	double py_ms;
+	char exec_comm[64];  /* the new name, when it exec'd before the freeze */
 };
 
 static void on_frozen(struct freeze *fz, void *arg)
 {
 	struct frozen_ctx *c = arg;
 
+	/* An exec between the open and the stop: the stacks would be of
+	 * another program than the one named (and Python found). */
+	if (target_execd(fz->target, c->exec_comm, sizeof(c->exec_comm)) == 1) {
+		c->rc = -ESTALE;
+		return;
+	}
 	c->ml = read_file_alloc_at(fz->target->dirfd, "maps", &c->maps_text, &c->maps_cap);
 	c->st = calloc(fz->n + 1, sizeof(*c->st));
 	if (c->ml <= 0)
@@ -265,6 +274,23 @@ static void fill_thread(struct stk_thread *t, const struct frozen_thread *ft)
 		snprintf(t->syscall, sizeof(t->syscall), "syscall %ld", ft->syscall_nr);
 }
 
+/* A process in a pid namespace below ours (a container): each thread's
+ * TID there too, read after the threads run again. */
+static void ns_tids(const struct target *t, struct stk_snap *snaps, size_t n)
+{
+	struct proc_status ps;
+	char path[48], buf[4096];
+
+	if (proc_status_read(t->dirfd, &ps) < 0 || ps.nspid_n < 2)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "task/%d/status", (int)snaps[i].t.tid);
+		ssize_t len = read_file_at(t->dirfd, path, buf, sizeof(buf));
+		if (len > 0 && proc_status_parse(buf, (size_t)len, &ps) == 0 && ps.nspid_n > 1)
+			snaps[i].t.nstid = ps.nspid[ps.nspid_n - 1];
+	}
+}
+
 /* What no permission would change: a kernel thread has no user stack, and
  * pscope cannot stop its own threads. */
 static int dumpable(const struct target *t, struct ps_error *e)
@@ -313,6 +339,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 	/* PSCOPE_NO_PYTHON=1: the native-only dump (the benchmark's anchor). */
 	if (!o.no_python && !getenv("PSCOPE_NO_PYTHON"))
 		detect_python(&t, &live, &fc);
+	ps_test_pause("before-freeze");
 	stk_progress(&o, 0, _("stopping the threads of %d"), (int)pid);
 	/* The copy runs on the tracer thread and the threads are let go
 	 * right after it: no hand-over between threads inside the pause. */
@@ -334,6 +361,10 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 		proc_maps_free(&fc.maps);
 		py_done(&fc);
 		return r;
+	}
+	if (fc.rc == -ESTALE) {
+		r = target_exec_error(&t, _("stack dump"), fc.exec_comm, e);
+		goto fail;
 	}
 	if (fc.rc < 0) {
 		r = fc.rc == -ENOMEM ? ps_error_set(e, ENOMEM, _("out of memory"))
@@ -375,6 +406,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 		memcpy(sn->futex_words, st[i].futex_words, sizeof(sn->futex_words));
 		sn->futex_ok = st[i].futex_got == (ssize_t)sizeof(st[i].futex_words);
 	}
+	ns_tids(&t, snaps, fz.n);
 	uw = sym_unwinder_new(pid, &fc.maps);
 	d->syms = sym_proc_image(&(struct sym_image){ .pid = pid, .uid = t.uid, .maps = &fc.maps },
 				 o.source ? SYM_SOURCE : 0);

@@ -7,6 +7,8 @@
 #include "i18n.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,7 @@
 
 #define FUTEX_CMD_MASK 0x7f
 
-int stk_wait_lock(pid_t pid, struct sym_proc *syms, long nr, const unsigned long long args[6],
+int stk_wait_lock(pid_t pid, int dirfd, struct sym_proc *syms, long nr, const unsigned long long args[6],
 		  struct stk_wait_lock *out)
 {
 	uint32_t w[5];
@@ -29,6 +31,12 @@ int stk_wait_lock(pid_t pid, struct sym_proc *syms, long nr, const unsigned long
 	 * moment it was read (a held lock's owner does not change). */
 	r = (struct iovec){ (void *)(uintptr_t)out->addr, sizeof(w) };
 	ssize_t got = process_vm_readv(pid, &l, 1, &r, 1, 0);
+	/* Read by PID: still the process of dirfd after the read, so the
+	 * PID was not reused meanwhile (a live process keeps its PID). */
+	int fd = openat(dirfd, "stat", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ESRCH;
+	close(fd);
 	if (got == (ssize_t)sizeof(w))
 		out->owner = stk_lock_owner((int)(args[1] & FUTEX_CMD_MASK), w);
 	if (syms) {

@@ -38,6 +38,7 @@ enum stk_view {
 
 struct stk_thread {
 	pid_t tid;
+	pid_t nstid;         /* its TID in its own pid namespace (a container), 0 when that is ours */
 	char name[64];       /* hostile */
 	char state;          /* before the freeze: R, S, D... */
 	char syscall[32];    /* "futex", "nanosleep", "running", "syscall 451" */
@@ -124,14 +125,15 @@ void stk_dump_free(struct stk_dump *d);
  * /proc/PID/task/TID/syscall), the owner read at that address while the
  * process runs (stk_lock_owner, as the deadlock analysis reads it; needs
  * ptrace attach access) and the data symbol naming it through syms (may be
- * NULL). -ENOENT when the thread is not in futex(); -errno when the words
- * could not be read (addr and name are still set). */
+ * NULL). dirfd is /proc/PID, pinning the process: -ESRCH when it has gone
+ * (nothing read is kept). -ENOENT when the thread is not in futex();
+ * -errno when the words could not be read (addr and name are still set). */
 struct stk_wait_lock {
 	uint64_t addr;
 	pid_t owner;         /* the holder's TID, 0 unknown or not a mutex */
 	char name[128];      /* "ledger", "table+0x8", "" (hostile) */
 };
-int stk_wait_lock(pid_t pid, struct sym_proc *syms, long nr, const unsigned long long args[6],
+int stk_wait_lock(pid_t pid, int dirfd, struct sym_proc *syms, long nr, const unsigned long long args[6],
 		  struct stk_wait_lock *out);
 /* "ledger (0x55e0c0a0) held by TID 4242" */
 char *stk_wait_lock_str(const struct stk_wait_lock *l, char *buf, size_t size);

@@ -70,7 +70,7 @@ else
 	skip "gdb not installed: no crash core"
 fi
 
-start_target deadlock || exit 1
+start_quiet_target deadlock || exit 1
 D=$TPID
 "$PSCOPE" core "$D" -o "$tmp/dl.core" >/dev/null 2>&1
 kill -9 "$D"

@@ -161,7 +161,7 @@ check "--sysroot: the program is found under it" grep -qE '^#0 0x[0-9a-f]+ crash
 check "--sysroot: files not under it are said" grep -q "^pscope stack: libc.so.6: cannot open $tmp/root/" "$tmp/e6"
 
 # ---- gcore and pscope core of a deadlock: the cycle as live ----
-start_target deadlock || exit 1
+start_quiet_target deadlock || exit 1
 D=$TPID
 "$PSCOPE" stack "$D" >"$tmp/live" 2>/dev/null
 sed -n '/^deadlock:/,/^$/p' "$tmp/live" >"$tmp/live.dl"

@@ -56,6 +56,15 @@ check "status: kernel included or excluded" sh -c "tmux -L $TMUX_S capture-pane 
 [ -n "$pspid" ] && ls -l "/proc/$pspid/fd" 2>/dev/null | grep -q 'perf_event'
 ok $? "pscope holds perf events while the view is open"
 
+# '/' selects the function that holds the text; Right scrolls long names.
+tui_keys /
+tui_keys -l cold_work
+tui_keys Enter
+check "/ cold_work: its row is selected" sh -c "tmux -L $TMUX_S capture-pane -e -p -t $TMUX_S | grep -E \"\$(printf '\\033')\\[[0-9;]*(46|7)m\" | grep -q cold_work"
+tui_keys Right
+check "Right: the function names scroll (hot_work's 8 letters scroll off)" tui_wait_for '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hotloop'
+tui_keys Left
+
 # Callers and callees of hot_work (the first row is selected).
 tui_keys Home Enter
 tui_wait_for 'Callers \(calling it\)'

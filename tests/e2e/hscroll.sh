@@ -81,7 +81,12 @@ search 'incremental search'
 check "/ in help marks the line" marked 'F3, / +incremental'
 right 4
 check "Right in help: the rest of the line" tui_wait_for 'name; F3 or'
-left 4
+right 30
+check "Right stops where the longest line ends (the text stays in view)" tui_wait_for 'name; F3 or'
+tui_keys Escape
+tui_keys F1
+check "help again, from its start" tui_wait_for 'pscope help'
+tui_keys Home
 tui_keys Home
 search 'tree view'
 check "/ tree view: a line is marked" marked 'tree view'

@@ -23,13 +23,32 @@ start_py() { # start_py PYTHON ARGS...: sets TPID once it printed ready
 	return 1
 }
 
+# py-threads.py prints "ready" once its hot worker runs; on a loaded machine
+# the other threads may still be on their way to their blocking calls (or
+# waiting for the GIL there). Wait until they are in them, as the kernel
+# shows: main, sleeper and selector in a sleep or select (clock_nanosleep,
+# select, pselect6, poll) and the locked one in futex() with no timeout (a
+# GIL wait has one).
+py_settled() { # py_settled PID
+	for _ in $(seq 1 400); do
+		cat /proc/"$1"/task/*/syscall 2>/dev/null | awk '
+			$1 == 7 || $1 == 23 || $1 == 230 || $1 == 270 { s++ }
+			$1 == 202 && $5 == "0x0" { f++ }
+			END { exit !(s >= 3 && f >= 1) }' && return 0
+		sleep 0.05
+	done
+	diag "the Python threads of $1 did not reach their blocking calls:"
+	sed 's/^/#   /' /proc/"$1"/task/*/syscall
+	return 1
+}
+
 interp() { # interp LABEL PYTHON
 	label=$1 py=$2
 	if [ ! -x "$py" ]; then
 		skip "$label: $py is not installed"
 		return
 	fi
-	if ! start_py "$py" "$src"; then
+	if ! start_py "$py" "$src" || ! py_settled "$TPID"; then
 		ok 1 "$label: the target started"
 		return
 	fi
@@ -62,7 +81,7 @@ done
 
 # Through an explicit dynamic loader: the exe is ld.so, python a mapping.
 ld=/lib64/ld-linux-x86-64.so.2
-if [ -x /usr/bin/python3.11 ] && [ -x $ld ] && start_py $ld /usr/bin/python3.11 "$src"; then
+if [ -x /usr/bin/python3.11 ] && [ -x $ld ] && start_py $ld /usr/bin/python3.11 "$src" && py_settled "$TPID"; then
 	"$PSCOPE" stack --json "$TPID" >"$tmp/j" 2>"$tmp/err"
 	check "started through $ld: Python frames found" python3 "$top_srcdir/tests/python/check-stack.py" "$tmp/j" "$src" mixed
 	kill -9 "$TPID"

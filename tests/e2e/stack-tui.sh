@@ -15,7 +15,7 @@ runs_on_soon() {
 }
 traced() { [ "$(awk '/^TracerPid/{print $2}' /proc/$1/status)" != 0 ]; }
 
-start_target stack-threads 16 || exit 1
+start_quiet_target stack-threads 16 || exit 1
 P=$TPID
 tui_start 120x40 "$PSCOPE -p $P"
 tui_wait_for "PID $P" >/dev/null
@@ -99,7 +99,7 @@ else
 fi
 kill -9 "$P"
 
-start_target deadlock 3 || exit 1
+start_quiet_target deadlock 3 || exit 1
 tui_start 120x40 "$PSCOPE -p $TPID"
 tui_wait_for "PID $TPID" >/dev/null
 tui_keys s

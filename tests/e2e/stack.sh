@@ -21,7 +21,7 @@ runs_on_soon() { # the target runs on (polled: a detach is immediate, /proc may 
 }
 
 # ---- known stacks, grouped ----
-start_target stack-threads 16 || exit 1
+start_quiet_target stack-threads 16 || exit 1
 P=$TPID
 "$PSCOPE" stack "$P" >"$tmp/out" 2>"$tmp/err"
 ok $? "pscope stack exits 0"
@@ -105,7 +105,7 @@ check "target runs on after the signal storm" runs_on_soon "$P"
 kill -9 "$P"
 
 # ---- a hostile thread name, and a process stopped by job control ----
-start_target stack-threads 2 --hostile || exit 1
+start_quiet_target stack-threads 2 --hostile || exit 1
 P=$TPID
 "$PSCOPE" stack --no-group "$P" >"$tmp/h" 2>/dev/null
 check "hostile thread name printed escaped" grep -qF '\e]0;pwn' "$tmp/h"
@@ -128,7 +128,7 @@ kill -9 "$P"
 
 # ---- deadlocks ----
 for n in 2 3; do
-	start_target deadlock $n || exit 1
+	start_quiet_target deadlock $n || exit 1
 	"$PSCOPE" stack "$TPID" >"$tmp/dl" 2>/dev/null
 	check "$n-thread deadlock found" grep -q "^deadlock: $n threads wait for each other" "$tmp/dl"
 	check "$n-thread deadlock: lock names and frame" sh -c "grep -q 'waits for lock 0x[0-9a-f]* (ledger) held by TID [0-9]*, in transfer+0x' '$tmp/dl' && grep -q '(journal)' '$tmp/dl'"
@@ -147,7 +147,7 @@ assert 'ledger' in {e['lock_name'] for e in c[0]}"
 	check "deadlocked target runs on (still deadlocked, not stopped)" runs_on_soon "$TPID"
 	kill -9 "$TPID"
 done
-start_target deadlock 3 --robust || exit 1
+start_quiet_target deadlock 3 --robust || exit 1
 "$PSCOPE" stack "$TPID" >"$tmp/dl" 2>/dev/null
 check "robust mutexes: deadlock found through the lock word" grep -q '^deadlock: 3 threads' "$tmp/dl"
 kill -9 "$TPID"
@@ -167,16 +167,16 @@ check "churning target runs on" runs_on_soon "$P"
 kill -9 "$P"
 
 # ---- without frame pointers, without CFI, stripped ----
-start_target stack-threads-nofp 4 || exit 1
+start_quiet_target stack-threads-nofp 4 || exit 1
 "$PSCOPE" stack "$TPID" >"$tmp/nofp" 2>/dev/null
 check "-fomit-frame-pointer: CFI unwinds the known stack" grep -q 'leaf_wait <- level3 <- level2 <- level1 <- worker <- start_thread' "$tmp/nofp"
 xcheck "$TPID" "-fomit-frame-pointer"
 kill -9 "$TPID"
-start_target stack-threads-nocfi 4 || exit 1
+start_quiet_target stack-threads-nocfi 4 || exit 1
 "$PSCOPE" stack "$TPID" >"$tmp/nocfi" 2>/dev/null
 check "no CFI: the frame-pointer chain still gives the known stack" grep -q 'leaf_wait <- level3 <- level2 <- level1 <- worker <- start_thread' "$tmp/nocfi"
 kill -9 "$TPID"
-start_target stack-threads-stripped 4 || exit 1
+start_quiet_target stack-threads-stripped 4 || exit 1
 "$PSCOPE" stack "$TPID" >"$tmp/strip" 2>/dev/null
 ok $? "stripped target: dump succeeds"
 check "stripped target: frames of the binary as module+0xoffset, libc named" sh -c "grep -qE ' stack-threads-stripped\+0x[0-9a-f]+ \(stack-threads-stripped\)' '$tmp/strip' && grep -q 'start_thread+0x' '$tmp/strip'"
@@ -185,17 +185,22 @@ check "stripped target runs on" runs_on_soon "$TPID"
 kill -9 "$TPID"
 
 # ---- a thread that will not stop (D state, in vfork) ----
-start_target stack-threads 2 --dstate || exit 1
+start_quiet_target stack-threads 2 --dstate || exit 1
 P=$TPID
 "$PSCOPE" stack "$P" >"$tmp/d" 2>"$tmp/derr"
 ok $? "D-state thread: the dump still succeeds"
 check "D-state thread reported and skipped" grep -q 'not stopped: did not stop before the deadline' "$tmp/derr"
-sleep 3.5 # the vfork child exits: the thread must not stop for a gone tracer
+# Its vfork child is killed: the thread leaves D state, must not stop for
+# a tracer that is gone, and goes round its loop (a new child appears).
+C1=$(cat /proc/$P/task/*/children | tr -s ' ' '\n' | grep . | head -1)
+kill -9 "$C1"
+new_child() { c=$(cat /proc/$P/task/*/children | tr -s ' ' '\n' | grep . | grep -vx "$C1"); [ -n "$c" ]; }
+check "D-state thread wakes and vforks again" poll 100 new_child
 check "D-state thread runs on once it wakes" runs_on_soon "$P"
 kill -9 "$P"
 
 # ---- pscope killed while the target is frozen ----
-start_target stack-threads 8 || exit 1
+start_quiet_target stack-threads 8 || exit 1
 P=$TPID
 for sig in KILL INT TERM SEGV; do
 	# A shell starts background jobs with SIGINT ignored: restore it.

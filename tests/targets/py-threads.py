@@ -5,7 +5,9 @@
 #   sleeper     time.sleep
 #   locked      blocked on a threading.Lock held by the main thread
 #   selector    select.select on a pipe that never becomes readable
-#   main        time.sleep, after writing "ready" to stdout
+#   main        time.sleep, after writing "ready" to stdout (once the hot
+#               worker is in price_rules; the tests then wait for the other
+#               threads to block: tests/e2e/python-stack.sh, py_settled)
 import os
 import select
 import sys
@@ -13,9 +15,11 @@ import threading
 import time
 
 lock = threading.Lock()
+hot = threading.Event()
 
 
 def price_rules():
+    hot.set()
     t = 0
     while True: t = (t + 1) % 1000003  # LINE:price_rules
 
@@ -48,6 +52,7 @@ def main():
     for name, fn in (("hot-worker", worker_hot), ("sleeper", nap), ("locked", wait_lock),
                      ("selector", wait_select)):
         threading.Thread(target=fn, name=name, daemon=True).start()
+    hot.wait()
     sys.stdout.write("ready\n")
     sys.stdout.flush()
     while True:

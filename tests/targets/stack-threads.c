@@ -10,7 +10,9 @@
  * SIGRTMIN is counted (any thread may take it); SIGUSR2 prints
  * "signals N": a signal that arrives during a freeze must not be lost.
  *   --churn  a thread keeps creating short-lived threads (churn_child)
- *   --dstate a thread sits in vfork (D state) for 3 s at a time
+ *   --dstate a thread sits in vfork (D state) until its child (a process
+ *            sleeping in pause()) is killed, then vforks again; "ready"
+ *            waits for the first vfork to be under way
  *   --hostile the first worker's name holds terminal escape sequences
  * Prints "ready" once every worker is blocked. */
 #include <pthread.h>
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,6 +34,7 @@ static atomic_int blocked;
 static atomic_llong maxgap_ns;
 static volatile int sink;
 static atomic_int rt_signals;
+static atomic_int vforks;
 
 static void on_rt(int sig)
 {
@@ -117,12 +121,19 @@ NOINLINE static void *churn_loop(void *arg)
 NOINLINE static void dstate_wait(void)
 {
 	/* The parent of a vfork sleeps uninterruptibly (D) until the child
-	 * exits; the child only sleeps and _exits. */
+	 * exits; the child only waits to be killed (a test decides when the
+	 * thread leaves D state, not a timer). */
+	atomic_fetch_add(&vforks, 1);
+	pid_t parent = getpid();
 	pid_t p = vfork();
 	if (p == 0) {
-		struct timespec ts = { 3, 0 };
-		syscall(SYS_nanosleep, &ts, NULL);
-		syscall(SYS_exit, 0);
+		/* Never outlive the target (it would hold what the target
+		 * inherited, such as the test suite's lock). */
+		syscall(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL);
+		if (syscall(SYS_getppid) != parent)
+			syscall(SYS_exit, 0);
+		for (;;)
+			syscall(SYS_pause);
 	}
 }
 
@@ -195,7 +206,8 @@ int main(int argc, char **argv)
 		pthread_create(&t, NULL, churn_loop, NULL);
 	if (dstate) {
 		pthread_create(&t, NULL, dstate_loop, NULL);
-		usleep(100000);
+		while (atomic_load(&vforks) < 1)
+			usleep(1000);
 	}
 	/* Let the blocked workers settle into futex_wait. */
 	usleep(100000);

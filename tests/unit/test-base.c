@@ -47,6 +47,16 @@ static void test_status(void)
 	is_int(st.vm_size, -1, "absent VmSize is -1");
 	ok(st.cap_eff == 0x1ffffffffffull, "CapEff hex");
 	is_int(st.seccomp, 2, "Seccomp mode");
+	is_int(st.nspid_n, 0, "no NSpid line: 0");
+
+	const char *ns = "Name:\tx\nNSpid:\t4242\t77\t1\nNStgid:\t4242\t77\t1\n";
+	is_int(proc_status_parse(ns, strlen(ns), &st), 0, "status with NSpid parses");
+	is_int(st.nspid_n, 3, "NSpid: three namespaces");
+	is_int(st.nspid[0], 4242, "NSpid: ours first");
+	is_int(st.nspid[2], 1, "NSpid: its own last");
+	const char *bad = "NSpid:\t12\t-3\t99999999999\n";
+	is_int(proc_status_parse(bad, strlen(bad), &st), 0, "hostile NSpid parses");
+	is_int(st.nspid_n, 1, "NSpid stops at the first bad number");
 }
 
 static void test_escape(void)

@@ -99,6 +99,43 @@ static int state_of(pid_t pid, pid_t tid)
 	return st;
 }
 
+/* Wait (polled, 20 s cap) until no thread of pid is runnable: "ready" is
+ * printed just before the last threads reach their blocking call, and on a
+ * loaded machine a freeze right after it may catch one on its way. */
+static int settle(pid_t pid)
+{
+	char cmd[160], buf[64];
+
+	snprintf(cmd, sizeof(cmd), "cat /proc/%d/task/*/stat 2>/dev/null | sed 's/.*) //' | cut -c1 | grep -c R",
+		 (int)pid);
+	for (int i = 0; i < 400; i++) {
+		FILE *f = popen(cmd, "r");
+		long running = -1;
+		if (f && fgets(buf, sizeof(buf), f))
+			running = atol(buf);
+		if (f)
+			pclose(f);
+		if (running == 0)
+			return 1;
+		usleep(50000);
+	}
+	return 0;
+}
+
+/* The children of pid's threads (its vfork child), "" if none. */
+static void children_of(pid_t pid, char *buf, size_t size)
+{
+	char cmd[128];
+	snprintf(cmd, sizeof(cmd), "cat /proc/%d/task/*/children 2>/dev/null | tr -s ' ' '\\n' | grep .", (int)pid);
+	buf[0] = '\0';
+	FILE *f = popen(cmd, "r");
+	if (f) {
+		size_t n = fread(buf, 1, size - 1, f);
+		buf[n] = '\0';
+		pclose(f);
+	}
+}
+
 static void test_basic(void)
 {
 	char *args[] = { "16", NULL };
@@ -109,6 +146,7 @@ static void test_basic(void)
 	struct freeze fz;
 
 	ok(pid > 0, "target started");
+	ok(settle(pid), "every thread of the target blocks");
 	is_int(target_open(&t, pid, NULL, &e), 0, "target opens");
 	long ntasks = count_tasks(pid);
 	is_int(freeze_stop(&fz, &t, NULL, &e), 0, "freeze_stop succeeds");
@@ -189,20 +227,40 @@ static void test_dstate(void)
 	struct freeze fz;
 	struct freeze_opts o = { .deadline_ms = 100 };
 
+	ok(settle(pid), "every thread blocks, one in vfork");
 	target_open(&t, pid, NULL, &e);
 	is_int(freeze_stop(&fz, &t, &o, &e), 0, "freeze with a thread in D state");
-	int skipped = 0;
+	int skipped = 0, skipped_d = 0;
 	for (size_t i = 0; i < fz.n; i++)
 		if (fz.threads[i].skipped) {
 			skipped++;
+			skipped_d += state_of(pid, fz.threads[i].tid) == 'D';
 			printf("# skipped %d: %s\n", fz.threads[i].tid, fz.threads[i].skipped);
 		}
-	is_int(skipped, 1, "the D-state thread is reported and skipped");
+	is_int(skipped, 1, "one thread is reported and skipped");
+	is_int(skipped_d, 1, "it is the D-state thread");
 	freeze_free(&fz);
 	ok(runs_on(pid), "target runs on after release");
-	/* After the vfork child exits, the thread that was stuck must not
-	 * fall into a stop for a tracer that is gone. */
-	sleep(4);
+	/* Its vfork child is killed: the thread that was stuck leaves D state
+	 * and must not fall into a stop for a tracer that is gone; it goes
+	 * round its loop (a new child appears). */
+	char first[256], now[256];
+	children_of(pid, first, sizeof(first));
+	pid_t child = (pid_t)atol(first);
+	ok(child > 0, "the vfork child is there (%d)", (int)child);
+	if (child > 0)
+		kill(child, SIGKILL);
+	int again = 0;
+	for (int i = 0; i < 200 && !again; i++) {
+		children_of(pid, now, sizeof(now));
+		int lines = 0;
+		for (const char *c = now; *c; c++)
+			lines += *c == '\n';
+		again = lines >= 2; /* the killed one (a zombie: never reaped) and a new one */
+		if (!again)
+			usleep(50000);
+	}
+	ok(again, "the once-stuck thread woke and vforked again");
 	ok(runs_on(pid), "the once-stuck thread runs on after leaving D state");
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);

@@ -1,11 +1,12 @@
 /* CPython reader, pure parts: line tables (bytes compiled by each
  * interpreter, lines as it reports them), unicode payloads, the layout
  * tables and the 3.13 debug offsets check, the page cache over a fake
- * memory with holes. */
+ * memory with holes, the walker over hostile structures the fuzzer found
+ * (tests/fuzz/fuzz-pymem.c). */
 #include "tap.h"
 #include "python/decode.h"
 #include "python/layout.h"
-#include "python/python.h"
+#include "python/internal.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -120,11 +121,49 @@ static void test_cache(void)
 	py_cache_free(c);
 }
 
+static void put64(uint64_t addr, uint64_t v)
+{
+	memcpy(space + (addr - 0x10000), &v, 8);
+}
+
+/* Found by fuzz-pymem: an f_lasti near INT_MAX overflowed when doubled
+ * (3.10 counts code units), and a thread without frames made the walker
+ * add 0 to a NULL pool. Both give a thread, a frame of unknown line. */
+static void test_hostile_walk(void)
+{
+	struct py_proc *p = calloc(1, sizeof(*p));
+	struct py_mem m = { fake_read, NULL };
+	struct py_snapshot s = { 0 };
+	struct ps_error e;
+	const uint64_t rt = 0x10000, interp = 0x10400, ts = 0x10800, fr = 0x10c00, code = 0x11000;
+
+	p->minor = 10;
+	p->runtime = rt;
+	p->L = *py_layout_table(10);
+	memset(space, 0, sizeof(space));
+	put64(rt + p->L.rt_interp_head, interp);
+	put64(interp + p->L.is_tstate_head, ts);
+	put64(ts + p->L.ts_frame, 0);
+	is_int(py_snapshot_take(p, &m, NULL, &s, &e), 0, "a thread state without frames: read");
+	ok(s.n == 1 && s.threads[0].n == 0 && !s.threads[0].frames && !s.threads[0].error,
+	   "... one thread, no frames, no pool");
+	put64(ts + p->L.ts_frame, fr);
+	put64(fr + p->L.fr_code, code);
+	int32_t lasti = 1493172224;
+	memcpy(space + (fr + p->L.fr_instr - 0x10000), &lasti, 4);
+	is_int(py_snapshot_take(p, &m, NULL, &s, &e), 0, "an f_lasti near INT_MAX: read");
+	ok(s.n == 1 && s.threads[0].n == 1 && s.threads[0].frames[0].lasti == -1,
+	   "... its instruction is unknown, not an overflowed offset");
+	py_snapshot_free(&s);
+	py_proc_free(p);
+}
+
 int main(void)
 {
 	test_lines();
 	test_unicode();
 	test_layouts();
 	test_cache();
+	test_hostile_walk();
 	return tap_done();
 }
