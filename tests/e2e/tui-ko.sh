@@ -75,13 +75,13 @@ print(repr(line)); sys.exit(not m)' "$@"
 
 start_target korean-threads || exit 1
 P=$TPID
-LIST_LABELS="도움 설정 검색 필터 트리 정렬 Nice- Nice+ 신호 스택 핫 코어 종료"
+LIST_LABELS="도움 설정 검색 필터 트리 정렬 Nice- Nice+ 신호 스택 핫 코어 문 종료"
 
 # --- 80x24 ---
 tui_start 80x24 "$KO -s pid"
 check "80x24 list: Korean meters" see '작업: [0-9]+개, 스레드'
 check "80x24 list: the whole function bar fits in Korean" \
-	see '^F1도움 ?F2설정 ?F3검색 ?F4필터 ?F5트리 ?F6정렬 ?F7Nice- ?F8Nice\+ ?F9신호 ?s스택 ?h핫 ?C코어 ?F10종료 *$'
+	see '^F1도움 ?F2설정 ?F3검색 ?F4필터 ?F5트리 ?F6정렬 ?F7Nice- ?F8Nice\+ ?F9신호 ?s스택 ?h핫 ?C코어 ?D문 ?F10종료 *$'
 check "80x24 list: htop's column names kept" see '^ +PID.? USER +PRI +NI'
 check "80x24 list: nothing split" whole 80
 tui_keys F2
