@@ -147,7 +147,12 @@ static int threads_cell(void *st, int row, int col, char *buf, size_t size)
 		if (t->state == 'D')
 			return draw_attr(COL_WARN);
 		return 0;
-	case T_TID: snprintf(buf, size, "%d", (int)t->tid); break;
+	case T_TID: /* in a container: the host TID, then its TID there */
+		if (t->nstid)
+			snprintf(buf, size, "%d:%d", (int)t->tid, (int)t->nstid);
+		else
+			snprintf(buf, size, "%d", (int)t->tid);
+		break;
 	case T_NAME: snprintf(buf, size, "%s", t->comm); break;
 	case T_STATE: snprintf(buf, size, "%c", t->state); break;
 	case T_CPU: snprintf(buf, size, "%.1f", t->cpu_pct); break;

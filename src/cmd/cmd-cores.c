@@ -46,8 +46,9 @@ static const char *advice(const struct core_where *w, char *buf, size_t size)
 		snprintf(buf, size, _("core_pattern is empty: the kernel writes no core. %s"), _(how));
 		return buf;
 	case CORE_WHERE_SYSTEMD:
-		snprintf(buf, size, _("systemd-coredump keeps the cores compressed: `coredumpctl dump PID -o core.PID` "
-				      "writes one that pscope opens."));
+		snprintf(buf, size, _("systemd-coredump keeps the cores compressed: pscope opens them (decompressed into "
+				      "a temporary file under $TMPDIR), or `coredumpctl dump PID -o core.PID` writes a "
+				      "plain one."));
 		return buf;
 	case CORE_WHERE_FILE:
 		if (w->dir_varies) {
@@ -115,7 +116,7 @@ static int print_text(const struct core_where *w, const struct core_found *f, si
 	printf("%s  %s %s  %s %s  %s\n", pad(_("TIME"), 19), pad(_("SIGNAL"), 8), pad(_("PID"), -8), pad(_("PROGRAM"), 16),
 	       pad(_("SIZE"), -6), _("FILE"));
 	for (size_t i = 0; i < n; i++) {
-		const char *sig = f[i].compressed ? "?" : f[i].signo ? core_signal_name(f[i].signo) : "-";
+		const char *sig = f[i].unread ? "?" : f[i].signo ? core_signal_name(f[i].signo) : "-";
 		char pid[16] = "?";
 		if (f[i].pid)
 			snprintf(pid, sizeof(pid), "%d", f[i].pid);
@@ -152,7 +153,7 @@ static int print_json(const struct core_where *w, const struct core_found *f, si
 			out_json_int(c, "pid", f[i].pid);
 		else
 			json_object_object_add(c, "pid", NULL);
-		if (f[i].compressed)
+		if (f[i].unread)
 			json_object_object_add(c, "signal", NULL);
 		else
 			out_json_int(c, "signal", f[i].signo);
@@ -162,6 +163,7 @@ static int print_json(const struct core_where *w, const struct core_found *f, si
 		out_json_str(c, "time", when(f[i].mtime, tb, sizeof(tb)));
 		out_json_bool(c, "compressed", f[i].compressed);
 		out_json_bool(c, "truncated", f[i].truncated);
+		out_json_str(c, "error", f[i].unread ? f[i].error : NULL);
 		json_object_array_add(arr, c);
 	}
 	json_object_object_add(root, "cores", arr);

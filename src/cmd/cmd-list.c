@@ -241,6 +241,8 @@ static void print_json(struct ptable *pt, const struct proc_view *v, const struc
 		ptable_fill_shr(pt, r);
 		o = json_object_new_object();
 		out_json_process(o, r->pid, r->starttime, r->comm, r->user, r->cmdline);
+		if (r->cmdline_cut) /* as pscope show --json says it */
+			out_json_bool(o, "cmdline_truncated", true);
 		out_json_int(o, "ppid", r->ppid);
 		out_json_int(o, "tgid", r->tgid);
 		out_json_bool(o, "thread", r->is_thread);

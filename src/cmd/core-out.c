@@ -6,6 +6,7 @@
 #include "i18n.h"
 #include "out/escape.h"
 #include "out/json.h"
+#include "util.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -54,6 +55,11 @@ void core_print_header(FILE *f, const struct core *c)
 	} else {
 		fprintf(f, _("core %s: PID %d (no process info in the core)\n"), esc(c->path),
 			ci->n_threads ? ci->threads[0].tid : 0);
+	}
+	if (c->compression) {
+		char a[32], b[32];
+		fprintf(f, _("decompressed from %s (%s) into a temporary file (%s)\n"), c->compression,
+			human_bytes(c->packed_size, a, sizeof(a)), human_bytes(c->size, b, sizeof(b)));
 	}
 	if (ct && ci->sig.valid && ci->sig.signo) {
 		char sb[256];
@@ -118,6 +124,9 @@ struct json_object *core_json(const struct core *c)
 	out_json_str(o, "path", c->path);
 	out_json_int(o, "size", (long long)c->size);
 	out_json_bool(o, "truncated", c->truncated);
+	out_json_str(o, "compression", c->compression);
+	if (c->compression)
+		out_json_int(o, "compressed_size", (long long)c->packed_size);
 	if (ci->have_psinfo) {
 		char st[2] = { ci->state ? ci->state : '?', 0 };
 		out_json_str(o, "program", ci->fname);

@@ -18,6 +18,10 @@
 #include <unistd.h>
 
 int core_modules_load(struct core *c, const struct core_open_opts *o);
+
+/* What a listing decompresses of a compressed core: the headers and notes
+ * (the kernel writes them first), not the memory. */
+#define CORE_HEAD_BYTES (8u << 20)
 void core_modules_free(struct core *c);
 
 const struct core_segment *core_segment_at(const struct core *c, uint64_t addr)
@@ -154,6 +158,26 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 		r = ps_error_set(e, EINVAL, _("%s is empty: the core was not written (see `pscope cores`)"), path);
 		goto fail;
 	}
+	unsigned char magic[8];
+	enum core_comp k = pread(c->fd, magic, sizeof(magic), 0) == sizeof(magic)
+				   ? core_compression(magic, sizeof(magic))
+				   : CORE_COMP_NONE;
+	if (k != CORE_COMP_NONE) {
+		/* Listing needs the headers and notes only: the kernel writes
+		 * them first. */
+		int fd;
+		r = core_unpack(c->fd, path, k, o->headers_only ? CORE_HEAD_BYTES : 0, &fd, &c->packed_cut, e);
+		if (r < 0)
+			goto fail;
+		close(c->fd);
+		c->fd = fd;
+		c->compression = core_comp_name(k);
+		c->packed_size = (uint64_t)st.st_size;
+		if (fstat(c->fd, &st) < 0) {
+			r = ps_error_set(e, errno, _("cannot read %s: %s"), path, strerror(errno));
+			goto fail;
+		}
+	}
 	c->size = (uint64_t)st.st_size;
 	void *m = mmap(NULL, (size_t)c->size, PROT_READ, MAP_PRIVATE, c->fd, 0);
 	if (m == MAP_FAILED) {
@@ -181,6 +205,9 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 	}
 	if (!c->info.n_threads)
 		core_warn(&c->info, _("the core records no thread: there are no stacks to show"));
+	if (c->packed_cut)
+		core_warn(&c->info, _("the %s data of the core ends early (the file is cut short): what it holds is read"),
+			  c->compression);
 	check_truncation(c);
 	c->file_fds = malloc((c->info.n_files + 1) * sizeof(int));
 	if (!c->file_fds) {

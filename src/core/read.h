@@ -113,7 +113,10 @@ struct core_open_opts {
 
 struct core {
 	char path[4096];
-	int fd;
+	int fd;                        /* the core, or the private file it was decompressed into */
+	const char *compression;       /* "zstd", "xz", "lz4", or NULL */
+	uint64_t packed_size;          /* the compressed file's size */
+	bool packed_cut;               /* the compressed stream ends early */
 	const unsigned char *map;
 	uint64_t size;
 	struct core_info info;
@@ -126,6 +129,8 @@ struct core {
 	int *file_fds;                 /* one per ci.files entry, -2 = not tried, -1 = failed */
 };
 
+/* Open a core; a compressed one (systemd-coredump's .zst, .xz, .lz4) is
+ * decompressed first (core_unpack). */
 int core_open(const char *path, const struct core_open_opts *o, struct core **out, struct ps_error *e);
 void core_close(struct core *c);
 /* Read memory of the dumped process. file_fallback: also read
@@ -141,6 +146,18 @@ const struct core_segment *core_segment_at(const struct core *c, uint64_t addr);
 char *core_maps_text(struct core *c, bool disk_paths);
 /* The file on disk of ci.files[i] (--exe, --sysroot), opened once; -1 if none. */
 int core_file_fd(struct core *c, size_t i);
+
+/* Compressed cores (unpack.c): the format from the first bytes of a file,
+ * its name, and the decompression of fd (the file at path, compressed
+ * with k) into a private temporary file under $TMPDIR (O_TMPFILE: no
+ * name, gone when closed), *out its descriptor. head: stop after that many
+ * bytes (0: all). *cut: the stream ends early (what came out is kept).
+ * 0, or -errno with e set: no room in $TMPDIR, damaged data, a library
+ * this pscope was built without (the message says how to do it by hand). */
+enum core_comp { CORE_COMP_NONE, CORE_COMP_ZSTD, CORE_COMP_XZ, CORE_COMP_LZ4 };
+enum core_comp core_compression(const void *head, size_t len);
+const char *core_comp_name(enum core_comp k);
+int core_unpack(int fd, const char *path, enum core_comp k, uint64_t head, int *out, bool *cut, struct ps_error *e);
 
 /* Texts for the header: "SIGSEGV", "SEGV_MAPERR" and "address not mapped
  * to object"; NULL when unknown. */

@@ -152,21 +152,30 @@ int core_where_list(const struct core_where *w, struct core_found **out, size_t 
 		f.mtime = st.st_mtim.tv_sec;
 		f.mtime_ns = st.st_mtim.tv_nsec;
 		const char *ext = strrchr(de->d_name, '.');
-		if (ext && (!strcmp(ext, ".zst") || !strcmp(ext, ".lz4") || !strcmp(ext, ".xz"))) {
+		bool packed = ext && (!strcmp(ext, ".zst") || !strcmp(ext, ".lz4") || !strcmp(ext, ".xz"));
+		struct core_open_opts co = { .headers_only = true };
+		struct core *c;
+		struct ps_error ce;
+		if (packed) {
+			/* Named from the file name; the notes, when the head
+			 * of the stream decompresses (a missing library or
+			 * damaged data leave the name only). */
 			f.compressed = true;
 			if (w->kind == CORE_WHERE_SYSTEMD)
 				systemd_name(de->d_name, &f);
-		} else {
-			struct core_open_opts co = { .headers_only = true };
-			struct core *c;
-			struct ps_error ce;
-			if (core_open(path, &co, &c, &ce) < 0)
-				continue; /* not a core */
+		}
+		if (core_open(path, &co, &c, &ce) == 0) {
 			strlcpy_ps(f.program, c->info.fname, sizeof(f.program));
 			f.pid = c->info.pid ? c->info.pid : c->info.n_threads ? c->info.threads[0].tid : 0;
 			f.signo = core_signal(c);
-			f.truncated = c->truncated;
+			f.truncated = !c->compression && c->truncated; /* a listing decompresses the head only */
+			f.compressed = c->compression != NULL;
 			core_close(c);
+		} else if (!packed) {
+			continue; /* not a core */
+		} else {
+			f.unread = true;
+			strlcpy_ps(f.error, ce.msg, sizeof(f.error));
 		}
 		if (array_reserve((void **)&v, &cap, *n, sizeof(*v), 16) < 0) {
 			closedir(d);

@@ -43,7 +43,9 @@ struct core_found {
 	uint64_t size;
 	time_t mtime;
 	long mtime_ns;
-	bool compressed;          /* systemd's .zst/.lz4/.xz: not opened */
+	bool compressed;          /* systemd's .zst/.lz4/.xz (the head is decompressed to list it) */
+	bool unread;              /* compressed and not readable: named from its file name */
+	char error[240];          /* why not (unread) */
 	bool truncated;
 };
 

@@ -73,6 +73,8 @@ static void show_threads(struct pane_show *s)
 			struct json_object *e = json_object_new_object();
 			char st[2] = { t->state, 0 }, buf[96];
 			out_json_int(e, "tid", t->tid);
+			if (t->nstid)
+				out_json_int(e, "nstid", t->nstid);
 			out_json_str(e, "name", t->comm);
 			out_json_str(e, "state", st);
 			if (rates)
@@ -113,8 +115,13 @@ static void show_threads(struct pane_show *s)
 	       h[PT_LAST], h[PT_WCHAN], h[PT_SYSCALL], h[PT_VOL], h[PT_INVOL], h[PT_RQ], h[PT_LOCK]);
 	for (size_t i = 0; i < b.n; i++) {
 		const struct proc_thread *t = &b.v[i];
-		char sc[96], lk[256];
-		printf("%7d %-16s %c %6.1f %3d %-20s %-28s %9lu %9lu %8.1f %s\n", (int)t->tid, esc(t->comm), t->state,
+		char sc[96], lk[256], tid[32];
+		/* In a container: the host TID, then its TID there ("4242:7"). */
+		if (t->nstid)
+			snprintf(tid, sizeof(tid), "%d:%d", (int)t->tid, (int)t->nstid);
+		else
+			snprintf(tid, sizeof(tid), "%d", (int)t->tid);
+		printf("%7s %-16s %c %6.1f %3d %-20s %-28s %9lu %9lu %8.1f %s\n", tid, esc(t->comm), t->state,
 		       t->cpu_pct, t->processor, t->wchan[0] ? esc(t->wchan) : "-",
 		       proc_thread_syscall_str(t, sc, sizeof(sc)), t->vol_ctxt, t->nonvol_ctxt, t->wait_ms_per_s,
 		       locks && locks[i].addr ? esc(stk_wait_lock_str(&locks[i], lk, sizeof(lk))) : "-");

@@ -132,6 +132,7 @@ static void read_cmdline(struct ptable *pt, struct proc_row *r, int dirfd, const
 
 	free(r->cmdline);
 	r->cmdline = NULL;
+	r->cmdline_cut = n >= (ssize_t)sizeof(raw) - 1;
 	if (n > 0 && proc_cmdline_parse(raw, (size_t)n, clean, sizeof(clean)) > 0)
 		r->cmdline = strdup(clean);
 }

@@ -33,6 +33,7 @@ struct proc_row {
 	unsigned long majflt;
 	char comm[64];             /* hostile */
 	char *cmdline;             /* hostile; arguments joined by spaces; NULL if empty */
+	bool cmdline_cut;          /* longer than what is kept (CMDLINE_MAX): cut */
 	/* Tree order (ptable_order with tree): depth, last among its siblings,
 	 * and bit d set when the ancestor at depth d+1 has later siblings. */
 	int depth;

@@ -71,6 +71,7 @@ int proc_thread_read(int taskfd, pid_t tid, struct proc_thread *t)
 	if (proc_status_read(taskfd, &ss) == 0) {
 		t->vol_ctxt = ss.voluntary_ctxt;
 		t->nonvol_ctxt = ss.nonvoluntary_ctxt;
+		t->nstid = ss.nspid_n > 1 ? ss.nspid[ss.nspid_n - 1] : 0;
 	}
 	t->syscall_nr = PROC_SYSCALL_UNKNOWN;
 	n = read_file_at(taskfd, "syscall", buf, sizeof(buf));

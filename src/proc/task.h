@@ -12,6 +12,7 @@
 
 struct proc_thread {
 	pid_t tid;
+	pid_t nstid;                   /* its TID in its own pid namespace (a container), 0: ours */
 	char comm[64];                 /* hostile */
 	char state;
 	unsigned long utime, stime;    /* ticks */

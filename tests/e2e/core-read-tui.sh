@@ -80,6 +80,22 @@ check "... the cycle, as live" tui_wait_for "DEADLOCK: 2 threads wait for each o
 check "... with the lock names" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'waits for lock 0x[0-9a-f]* (ledger)' && tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'waits for lock 0x[0-9a-f]* (journal)'"
 tui_keys q
 
+# systemd-coredump's compressed form: opened through a private temporary
+# file under TMPDIR (unnamed: nothing to see in the directory, a deleted
+# file among pscope's descriptors).
+if command -v zstd >/dev/null; then
+	zstd -q -c "$tmp/dl.core" >"$tmp/dl.core.zst"
+	mkdir -p "$tmp/tt"
+	tui_start 120x40 "TMPDIR=$tmp/tt $PSCOPE -c $tmp/dl.core.zst"
+	check "a .zst core: the cycle, as from the plain core" tui_wait_for "DEADLOCK: 2 threads wait for each other"
+	pp=$(pgrep -P "$(tmux -L "$TMUX_S" display -p -t "$TMUX_S" '#{pane_pid}')" | head -1)
+	check "... decompressed into an unnamed file under TMPDIR" \
+		sh -c "test -z \"\$(ls -A '$tmp/tt')\" && ls -l /proc/$pp/fd | grep -q ' -> $tmp/tt/.* (deleted)\$'"
+	tui_keys q
+else
+	skip "zstd is not installed"
+fi
+
 "$PSCOPE" -c "$tmp/nonexistent" >"$tmp/out" 2>&1
 check "a missing core: exit 1 before any screen" test $? = 1
 check "... with the reason" grep -q "^pscope: cannot open the core $tmp/nonexistent" "$tmp/out"

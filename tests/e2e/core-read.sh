@@ -212,6 +212,67 @@ c = {x['pid']: x for x in d['cores']}
 assert c[$P1]['signal'] == 11 and not c[$P1]['compressed'], c
 assert c[4242]['compressed'] and c[4242]['program'] == 'other' and c[4242]['signal'] is None, c"
 
+# ---- compressed cores (systemd-coredump's .zst, .xz, .lz4) ----
+"$PSCOPE" stack --core "$C1" >"$tmp/plain" 2>/dev/null
+n=4
+for z in zst xz lz4; do
+	case $z in
+	zst) tool=zstd ;;
+	xz) tool=xz ;;
+	lz4) tool=lz4 ;;
+	esac
+	if ! command -v $tool >/dev/null; then
+		skip "$z: $tool is not installed"
+		continue
+	fi
+	n=$((n + 1))
+	Z=$tmp/sd/core.crash.0.0123abcd.$P1.170000000000000$n.$z
+	$tool -q -c "$C1" >"$Z"
+	mkdir -p "$tmp/tmpdir.$z"
+	TMPDIR=$tmp/tmpdir.$z "$PSCOPE" stack --core "$Z" >"$tmp/z.$z" 2>"$tmp/ze.$z"
+	ok $? "a $z core: pscope stack --core exits 0"
+	check "... its header says it was decompressed" \
+		grep -qE "^decompressed from $tool \([0-9.]+[BKMG]\) into a temporary file \([0-9.]+[KMG]\)$" "$tmp/z.$z"
+	check "... the same stacks as the plain core" \
+		sh -c "sed 1d '$tmp/plain' >'$tmp/a.$z'; sed '1d;/^decompressed from /d' '$tmp/z.$z' | cmp - '$tmp/a.$z'"
+	check "... nothing left in TMPDIR (an unnamed private file)" test -z "$(ls -A "$tmp/tmpdir.$z")"
+done
+if command -v zstd >/dev/null; then
+	"$PSCOPE" cores --pattern "|/usr/lib/systemd/systemd-coredump %P %u %g %s %t %c %h" --dir "$tmp/sd" --json >"$tmp/cores6.json"
+	check "pscope cores: the compressed cores with their signal, PID and program from their notes" pyq "$tmp/cores6.json" "
+z = [x for x in d['cores'] if x['path'].endswith(('.zst', '.xz', '.lz4')) and x['pid'] == $P1]
+assert len(z) == $((n - 4)), z
+assert all(x['compressed'] and x['signal'] == 11 and x['program'] == 'crash' and x['error'] is None for x in z), z"
+	Z=$tmp/crash.zst
+	zstd -q -c "$C1" >"$Z"
+	size=$(stat -c %s "$Z")
+	head -c $((size / 2)) "$Z" >"$tmp/half.zst"
+	"$PSCOPE" stack --core "$tmp/half.zst" >"$tmp/zh" 2>"$tmp/zhe"
+	ok $? "a .zst cut to half: exit 0"
+	check "... it says the data ends early" grep -q "^pscope stack: the zstd data of the core ends early" "$tmp/zhe"
+	check "... and still names the signal and the thread" \
+		grep -qx "signal SIGSEGV (SEGV_MAPERR: address not mapped to object) at 0x10, in TID $T" "$tmp/zh"
+	python3 -c "
+import sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+for i in range(len(b) // 3, len(b) // 3 + 64):
+    b[i] ^= 0x5a
+open(sys.argv[2], 'wb').write(b)" "$Z" "$tmp/bad.zst"
+	"$PSCOPE" stack --core "$tmp/bad.zst" >/dev/null 2>"$tmp/zbe"
+	check "a damaged .zst: exit 1, said" sh -c "[ $? = 1 ] && grep -q '^pscope stack: $tmp/bad.zst: the zstd data is damaged (.*): it cannot be decompressed$' '$tmp/zbe'"
+	# No room in TMPDIR: a 256 KiB tmpfs in a mount namespace of our own
+	# (the machine's mounts are not touched).
+	mkdir -p "$tmp/small"
+	if unshare -m sh -c "mount -t tmpfs -o size=256k none '$tmp/small'" 2>/dev/null; then
+		unshare -m sh -c "mount -t tmpfs -o size=256k none '$tmp/small' && TMPDIR='$tmp/small' '$PSCOPE' stack --core '$Z'" >/dev/null 2>"$tmp/zse"
+		check "no room in TMPDIR: exit 1, said with the way out" sh -c "[ $? = 1 ] && grep -q '^pscope stack: decompressing $Z needs more than the .* free in $tmp/small: set TMPDIR to a directory with more room' '$tmp/zse'"
+	else
+		skip "no mount namespace here: the no-room case is not checked"
+	fi
+else
+	skip "zstd is not installed"
+fi
+
 # ---- not cores ----
 : >"$tmp/empty"
 "$PSCOPE" stack --core "$tmp/empty" >/dev/null 2>"$tmp/ee"

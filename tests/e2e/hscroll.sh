@@ -70,6 +70,48 @@ left 22
 tui_keys q
 check "q: exit 0" tui_wait_for '^EXIT=0'
 
+# The FDs and Maps panes: a path longer than the screen (the binary and
+# its output file in a deep directory); Right, one step at a time, brings
+# its end into view.
+deep=$(mktemp -d /tmp/pscope-hs.XXXXXX)
+at_exit "rm -rf $deep"
+deep=$deep/$(printf 'p%.0s' $(seq 1 120))
+mkdir -p "$deep" && cp "$TARGETS/family" "$deep/fam-MAPEND"
+"$deep/fam-MAPEND" 1 "ps-deep-$$" >"$deep/out-FDEND" 2>&1 &
+DP=$!
+at_exit "kill -9 $DP 2>/dev/null"
+for _ in $(seq 1 100); do grep -q ready "$deep/out-FDEND" 2>/dev/null && break; sleep 0.05; done
+RIGHTS=0
+right_until() { # right_until REGEX: Right until it shows (at most 30); RIGHTS counts them
+	RIGHTS=0
+	for _ in $(seq 1 30); do
+		tui_screen | grep -qE "$1" && return 0
+		tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Right
+		RIGHTS=$((RIGHTS + 1))
+		sleep 0.3
+	done
+	tui_screen | sed 's/^/#   /'
+	return 1
+}
+tui_start 100x40 "env NO_COLOR=1 $PSCOPE -p $DP; echo EXIT=\$?; sleep 60"
+check "detail screen up (deep paths)" tui_wait_for "PID $DP"
+tui_keys 2
+check "FDs pane: the output file's path is cut" sh -c "sleep 0.5; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'pppppppp' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q FDEND"
+right_until 'out-FDEND'
+ok $? "FDs pane: Right brings the end of the path"
+left $RIGHTS
+tui_keys 3
+check "Maps pane: the binary's path is cut" sh -c "sleep 0.5; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'pppppppp' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q MAPEND"
+right_until 'fam-MAPEND'
+ok $? "Maps pane: Right brings the end of the path"
+left $RIGHTS
+tui_keys D
+check "doors screen up" tui_wait_for 'Doors: what the kernel lets pscope do'
+search perf_event_paranoid
+check "/ in the doors screen marks the line" marked 'perf_event_paranoid'
+tui_keys Escape Escape
+tui_keys q
+
 # The help screen at 50 columns: its lines are cut, Right shows the rest;
 # '/' marks a line, n the next one, N the previous one.
 tui_start 50x30 "env NO_COLOR=1 $PSCOPE; echo EXIT=\$?; sleep 60"

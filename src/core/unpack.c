@@ -1,0 +1,388 @@
+/* Compressed cores (systemd-coredump's .zst, .xz and .lz4): recognised by
+ * their magic bytes, decompressed as a stream into a private temporary
+ * file (O_TMPFILE under $TMPDIR: never visible by name, gone when closed)
+ * that the reader then maps like any core. Blocks of zeros (most of a
+ * core) are left as holes; the bytes written are checked against the free
+ * space of $TMPDIR as they go, and write errors (a full disk, a file size
+ * limit) end it with a clear message. A stream cut short keeps what came out of it (the reader then says which
+ * segments are missing), damaged data is an error. The libraries are
+ * optional (configure): without one, the message names it and the command
+ * that decompresses the file by hand. */
+#include "config.h"
+#include "core/read.h"
+#include "i18n.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#ifdef HAVE_ZSTD
+#include <zstd.h>
+#endif
+#ifdef HAVE_LZMA
+#include <lzma.h>
+#endif
+#ifdef HAVE_LZ4
+#include <lz4frame.h>
+#endif
+
+enum { CHUNK = 128 * 1024 };
+
+/* The stream helpers serve whichever decompressors were built in. */
+#define STREAM_HELPER static __attribute__((unused))
+
+enum core_comp core_compression(const void *head, size_t len)
+{
+	static const unsigned char zstd[4] = { 0x28, 0xb5, 0x2f, 0xfd }, lz4[4] = { 0x04, 0x22, 0x4d, 0x18 },
+				   xz[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
+
+	if (len >= 4 && !memcmp(head, zstd, 4))
+		return CORE_COMP_ZSTD;
+	if (len >= 4 && !memcmp(head, lz4, 4))
+		return CORE_COMP_LZ4;
+	if (len >= 6 && !memcmp(head, xz, 6))
+		return CORE_COMP_XZ;
+	return CORE_COMP_NONE;
+}
+
+const char *core_comp_name(enum core_comp k)
+{
+	switch (k) {
+	case CORE_COMP_ZSTD: return "zstd";
+	case CORE_COMP_XZ: return "xz";
+	case CORE_COMP_LZ4: return "lz4";
+	default: return NULL;
+	}
+}
+
+/* Where the output goes, and how much it may take. */
+struct sink {
+	int fd;
+	const char *path, *dir;    /* the compressed core, $TMPDIR (messages) */
+	uint64_t written;          /* the size so far */
+	uint64_t used, room;       /* bytes on disk (zero blocks are holes); what $TMPDIR may take */
+	uint64_t head;             /* stop after this many bytes (0: all) */
+	struct ps_error *e;
+};
+
+enum { ZERO_BLOCK = 4096 };
+
+STREAM_HELPER bool is_zero(const char *p, size_t n)
+{
+	return !p[0] && !memcmp(p, p + 1, n - 1);
+}
+
+STREAM_HELPER int write_failed(struct sink *s, int err)
+{
+	char b[32];
+
+	return ps_error_set(s->e, err, _("decompressing %s into %s failed after %s: %s"), s->path, s->dir,
+			    human_bytes(s->written, b, sizeof(b)), strerror(err));
+}
+
+/* 0: go on, 1: enough (head), <0: error set. Cores are mostly holes: a
+ * block of zeros is skipped (lseek), not written. */
+STREAM_HELPER int sink_put(struct sink *s, const void *buf, size_t n)
+{
+	const char *p = buf;
+	char a[32];
+
+	if (s->head && s->written + n > s->head)
+		n = (size_t)(s->head - s->written);
+	if (s->used + n > s->room)
+		return ps_error_set(s->e, ENOSPC,
+				    _("decompressing %s needs more than the %s free in %s: set TMPDIR to a directory "
+				      "with more room (or decompress it by hand where there is)"),
+				    s->path, human_bytes(s->room, a, sizeof(a)), s->dir);
+	while (n) {
+		size_t k = n < ZERO_BLOCK ? n : ZERO_BLOCK;
+		if (k == ZERO_BLOCK && is_zero(p, k)) {
+			if (lseek(s->fd, (off_t)k, SEEK_CUR) < 0)
+				return write_failed(s, errno);
+		} else {
+			for (size_t done = 0; done < k;) {
+				ssize_t w = write(s->fd, p + done, k - done);
+				if (w < 0 && errno == EINTR)
+					continue;
+				if (w <= 0)
+					return write_failed(s, w < 0 ? errno : ENOSPC);
+				done += (size_t)w;
+			}
+			s->used += k;
+		}
+		p += k;
+		n -= k;
+		s->written += k;
+	}
+	return s->head && s->written >= s->head ? 1 : 0;
+}
+
+STREAM_HELPER ssize_t read_in(int fd, void *buf, size_t n)
+{
+	ssize_t r;
+
+	do
+		r = read(fd, buf, n);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+STREAM_HELPER int damaged(struct sink *s, const char *kind, const char *why)
+{
+	return ps_error_set(s->e, EINVAL, _("%s: the %s data is damaged (%s): it cannot be decompressed"), s->path,
+			    kind, why);
+}
+
+STREAM_HELPER int read_failed(struct sink *s)
+{
+	return ps_error_set(s->e, errno, _("cannot read %s: %s"), s->path, strerror(errno));
+}
+
+#ifdef HAVE_ZSTD
+static int run_zstd(int in, struct sink *s, bool *cut)
+{
+	ZSTD_DCtx *dc = ZSTD_createDCtx();
+	size_t icap = ZSTD_DStreamInSize(), ocap = ZSTD_DStreamOutSize(), last = 0;
+	void *ib = malloc(icap), *ob = malloc(ocap);
+	bool first = true;
+	int r = 0;
+
+	if (!dc || !ib || !ob) {
+		r = ps_error_set(s->e, ENOMEM, _("out of memory"));
+		goto out;
+	}
+	for (;;) {
+		ssize_t n = read_in(in, ib, icap);
+		if (n < 0) {
+			r = read_failed(s);
+			goto out;
+		}
+		if (n == 0)
+			break;
+		first = false;
+		ZSTD_inBuffer zi = { ib, (size_t)n, 0 };
+		while (zi.pos < zi.size) {
+			ZSTD_outBuffer zo = { ob, ocap, 0 };
+			last = ZSTD_decompressStream(dc, &zo, &zi);
+			if (ZSTD_isError(last)) {
+				r = damaged(s, "zstd", ZSTD_getErrorName(last));
+				goto out;
+			}
+			r = sink_put(s, ob, zo.pos);
+			if (r)
+				goto out;
+		}
+	}
+	*cut = last != 0 || first; /* the last frame is not whole */
+out:
+	ZSTD_freeDCtx(dc);
+	free(ib);
+	free(ob);
+	return r < 0 ? r : 0;
+}
+#endif
+
+#ifdef HAVE_LZMA
+static int run_xz(int in, struct sink *s, bool *cut)
+{
+	lzma_stream z = LZMA_STREAM_INIT;
+	unsigned char *ib = malloc(CHUNK), *ob = malloc(CHUNK);
+	lzma_action act = LZMA_RUN;
+	int r = 0;
+
+	if (!ib || !ob || lzma_stream_decoder(&z, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+		r = ps_error_set(s->e, ENOMEM, _("out of memory"));
+		goto out;
+	}
+	for (;;) {
+		if (!z.avail_in && act == LZMA_RUN) {
+			ssize_t n = read_in(in, ib, CHUNK);
+			if (n < 0) {
+				r = read_failed(s);
+				goto out;
+			}
+			z.next_in = ib;
+			z.avail_in = (size_t)n;
+			if (!n)
+				act = LZMA_FINISH;
+		}
+		z.next_out = ob;
+		z.avail_out = CHUNK;
+		lzma_ret lr = lzma_code(&z, act);
+		r = sink_put(s, ob, CHUNK - z.avail_out);
+		if (r)
+			goto out;
+		if (lr == LZMA_STREAM_END)
+			break;
+		if (lr == LZMA_BUF_ERROR && act == LZMA_FINISH) {
+			*cut = true; /* the input ended inside the stream */
+			break;
+		}
+		if (lr != LZMA_OK) {
+			r = damaged(s, "xz", lr == LZMA_FORMAT_ERROR ? _("not an xz stream")
+					     : lr == LZMA_MEM_ERROR  ? _("out of memory")
+					     : lr == LZMA_DATA_ERROR ? _("corrupt data")
+								     : _("unsupported options"));
+			goto out;
+		}
+	}
+out:
+	lzma_end(&z);
+	free(ib);
+	free(ob);
+	return r < 0 ? r : 0;
+}
+#endif
+
+#ifdef HAVE_LZ4
+static int run_lz4(int in, struct sink *s, bool *cut)
+{
+	LZ4F_dctx *dc = NULL;
+	unsigned char *ib = malloc(CHUNK), *ob = malloc(CHUNK);
+	size_t last = 1;
+	int r = 0;
+
+	if (!ib || !ob || LZ4F_isError(LZ4F_createDecompressionContext(&dc, LZ4F_VERSION))) {
+		r = ps_error_set(s->e, ENOMEM, _("out of memory"));
+		goto out;
+	}
+	for (;;) {
+		ssize_t n = read_in(in, ib, CHUNK);
+		if (n < 0) {
+			r = read_failed(s);
+			goto out;
+		}
+		if (n == 0)
+			break;
+		size_t off = 0;
+		while (off < (size_t)n) {
+			size_t osz = CHUNK, isz = (size_t)n - off;
+			last = LZ4F_decompress(dc, ob, &osz, ib + off, &isz, NULL);
+			if (LZ4F_isError(last)) {
+				r = damaged(s, "lz4", LZ4F_getErrorName(last));
+				goto out;
+			}
+			r = sink_put(s, ob, osz);
+			if (r)
+				goto out;
+			if (!isz && !osz)
+				break; /* no progress: wait for more input */
+			off += isz;
+		}
+	}
+	*cut = last != 0;
+out:
+	LZ4F_freeDecompressionContext(dc);
+	free(ib);
+	free(ob);
+	return r < 0 ? r : 0;
+}
+#endif
+
+/* A private file under dir: O_TMPFILE, else a name unlinked at once. */
+static int private_file(const char *dir)
+{
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
+
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
+		return fd;
+	char p[4096];
+	snprintf(p, sizeof(p), "%s/pscope-core.XXXXXX", dir);
+	fd = mkostemp(p, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(p);
+	return fd;
+}
+
+static int no_library(const char *path, enum core_comp k, struct ps_error *e)
+{
+	static const char *const lib[] = { "", "libzstd", "liblzma", "liblz4" };
+	static const char *const pkg[] = { "", "libzstd-dev", "liblzma-dev", "liblz4-dev" };
+	char cmd[4200];
+
+	switch (k) {
+	case CORE_COMP_ZSTD: snprintf(cmd, sizeof(cmd), "zstd -d -o core %s", path); break;
+	case CORE_COMP_XZ: snprintf(cmd, sizeof(cmd), "xz -d -k -c %s > core", path); break;
+	default: snprintf(cmd, sizeof(cmd), "lz4 -d %s core", path); break;
+	}
+	return ps_error_set(e, ENOTSUP,
+			    _("%s is compressed with %s and this pscope was built without %s: decompress it by hand "
+			      "(%s) and open that, or rebuild pscope with %s installed"),
+			    path, core_comp_name(k), lib[k], cmd, pkg[k]);
+}
+
+static bool have_lib(enum core_comp k)
+{
+	switch (k) {
+#ifdef HAVE_ZSTD
+	case CORE_COMP_ZSTD: return true;
+#endif
+#ifdef HAVE_LZMA
+	case CORE_COMP_XZ: return true;
+#endif
+#ifdef HAVE_LZ4
+	case CORE_COMP_LZ4: return true;
+#endif
+	default: return false;
+	}
+}
+
+int core_unpack(int in, const char *path, enum core_comp k, uint64_t head, int *out, bool *cut, struct ps_error *e)
+{
+	const char *dir = getenv("TMPDIR");
+	struct statvfs sv;
+	int r;
+
+	*out = -1;
+	*cut = false;
+	if (!dir || !*dir)
+		dir = "/tmp";
+	if (!have_lib(k))
+		return no_library(path, k, e);
+	int fd = private_file(dir);
+	if (fd < 0)
+		return ps_error_set(e, errno, _("cannot make a temporary file in %s to decompress %s into: %s (set TMPDIR)"),
+				    dir, path, strerror(errno));
+	/* What $TMPDIR may take: its free space, less a margin for others. */
+	uint64_t room = UINT64_MAX;
+	if (fstatvfs(fd, &sv) == 0) {
+		uint64_t avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+		uint64_t margin = avail / 10 < (64u << 20) ? avail / 10 : (64u << 20);
+		room = avail - margin;
+	}
+	struct sink s = { .fd = fd, .path = path, .dir = dir, .room = room, .head = head, .e = e };
+	if (lseek(in, 0, SEEK_SET) < 0) {
+		r = read_failed(&s);
+		close(fd);
+		return r;
+	}
+	switch (k) {
+#ifdef HAVE_ZSTD
+	case CORE_COMP_ZSTD: r = run_zstd(in, &s, cut); break;
+#endif
+#ifdef HAVE_LZMA
+	case CORE_COMP_XZ: r = run_xz(in, &s, cut); break;
+#endif
+#ifdef HAVE_LZ4
+	case CORE_COMP_LZ4: r = run_lz4(in, &s, cut); break;
+#endif
+	default: r = no_library(path, k, e); break;
+	}
+	if (r == 0 && !s.written)
+		r = ps_error_set(e, EINVAL, _("%s: the %s data holds nothing"), path, core_comp_name(k));
+	/* A hole at the end needs the size set. */
+	if (r == 0 && ftruncate(fd, (off_t)s.written) < 0)
+		r = write_failed(&s, errno);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	*out = fd;
+	return 0;
+}
