@@ -26,3 +26,11 @@ TESTS += tests/e2e/doors.sh tests/e2e/doors-unpriv.sh tests/e2e/doors-tui.sh tes
 	tests/e2e/lab-doc.sh
 EXTRA_DIST += tests/e2e/doors.sh tests/e2e/doors-unpriv.sh tests/e2e/doors-tui.sh tests/e2e/help-texts.sh tests/e2e/help-ko.sh \
 	tests/e2e/lab-doc.sh
+
+# The doors report (pscope doors --report) in English and Korean, the lab
+# in both languages, the Korean manual page.
+check_PROGRAMS += tests/unit/test-doors-report
+tests_unit_test_doors_report_SOURCES = tests/unit/test-doors-report.c tests/unit/tap.h
+tests_unit_test_doors_report_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-doors-report tests/e2e/doors-report.sh tests/e2e/man-ko.sh
+EXTRA_DIST += tests/e2e/doors-report.sh tests/e2e/man-ko.sh

@@ -185,19 +185,30 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 	const struct proc_info *i = &d->info;
 	const struct pane_ops *p = d->panes[d->cur];
 	char rss[32], up[48], src[256];
-	int y = y0, x, old = draw_hshift(d->hscroll);
+	int y = y0, x;
+	char pid[32], rest[512];
 
 	long rss_kb = i->status.vm_rss > 0 ? i->status.vm_rss : 0;
 	format_uptime(i->uptime_s, up, sizeof(up));
+	snprintf(pid, sizeof(pid), " PID %d ", (int)d->t.id.pid);
+	snprintf(rest, sizeof(rest), _("  user %s  %c %s  CPU %.1f%%  RSS %s  threads %ld  up %s"), i->user,
+		 i->stat.state, proc_state_name(i->stat.state), d->have_rates ? d->rates.cpu_pct : 0.0,
+		 human_bytes((unsigned long long)rss_kb * 1024, rss, sizeof(rss)), i->stat.num_threads, up);
+	const char *cmd = i->cmdline[0] ? i->cmdline : _("(no command line: kernel thread or zombie)");
+	/* Left/Right scroll these two lines; Right stops at the end of the
+	 * longer one. */
+	int comm_w = draw_width(i->stat.comm), title_w = draw_width(pid) + (comm_w < 32 ? comm_w : 32) + draw_width(rest);
+	int most = (title_w > draw_width(cmd) ? title_w : draw_width(cmd)) - draw_cols() + 1;
+	if (d->hscroll > (most > 0 ? (most + 7) / 8 * 8 : 0))
+		d->hscroll = most > 0 ? (most + 7) / 8 * 8 : 0;
+	int old = draw_hshift(d->hscroll);
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
-	x = draw_textf(y, 0, -1, draw_attr(COL_TITLE), " PID %d ", (int)d->t.id.pid);
+	x = draw_text(y, 0, -1, draw_attr(COL_TITLE), pid);
 	x += draw_text(y, x, 32, draw_attr(COL_TITLE), i->stat.comm);
-	draw_textf(y, x, -1, draw_attr(COL_TITLE), _("  user %s  %c %s  CPU %.1f%%  RSS %s  threads %ld  up %s"), i->user,
-		   i->stat.state, proc_state_name(i->stat.state), d->have_rates ? d->rates.cpu_pct : 0.0,
-		   human_bytes((unsigned long long)rss_kb * 1024, rss, sizeof(rss)), i->stat.num_threads, up);
+	draw_text(y, x, -1, draw_attr(COL_TITLE), rest);
 	y++;
 	if (y - y0 < rows)
-		draw_text(y++, 0, -1, draw_attr(COL_DIM), i->cmdline[0] ? i->cmdline : _("(no command line: kernel thread or zombie)"));
+		draw_text(y++, 0, -1, draw_attr(COL_DIM), cmd);
 	draw_hshift(old);
 	if (d->frozen && y - y0 < rows) {
 		draw_blank(y, 0, -1, draw_attr(COL_ERROR) | A_REVERSE);

@@ -3,12 +3,21 @@
 #include "cmd/cmd.h"
 #include "i18n.h"
 #include "doors.h"
+#include "doors-report.h"
 #include "out/escape.h"
 #include "out/json.h"
+#include "out/save.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+struct doors_opts {
+	bool json;
+	const char *report; /* --report FILE */
+};
 
 static struct json_object *json_caps(unsigned long long caps)
 {
@@ -48,7 +57,7 @@ static const char *const op_keys[PS_OP_COUNT] = {
 	[PS_OP_SAMPLE] = "sample",       [PS_OP_CORE] = "core",         [PS_OP_SIGNAL] = "signal",
 };
 
-static int print_json(const struct door_report *r)
+static int print_json(FILE *f, const struct door_report *r)
 {
 	struct json_object *root = json_object_new_object(), *sys = json_object_new_object();
 	struct json_object *self = json_object_new_object(), *tools = json_object_new_array();
@@ -139,8 +148,7 @@ static int print_json(const struct door_report *r)
 	}
 	json_object_object_add(root, "tools", tools);
 	out_json_int(root, "probed_at", r->probed_at);
-	out_json_print(stdout, root, 1);
-	return 0;
+	return out_json_print(f, root, 1) < 0 || ferror(f) ? -EIO : 0;
 }
 
 static int print_text(const struct door_report *r)
@@ -160,41 +168,81 @@ static int print_text(const struct door_report *r)
 
 static int doors_option(void *state, int opt, const char *arg)
 {
-	(void)arg;
+	struct doors_opts *o = state;
+
 	if (opt == 'j')
-		*(bool *)state = true;
+		o->json = true;
+	else if (opt == 'r') {
+		if (!arg[0])
+			return cmd_bad_value("doors", _("--report needs a file name, not '%s'"), arg);
+		o->report = arg;
+	}
 	return 0;
+}
+
+struct report_args {
+	const struct door_report *r;
+	bool json;
+};
+
+static int write_report(FILE *f, void *arg)
+{
+	struct report_args *a = arg;
+	char host[256];
+
+	if (a->json)
+		return print_json(f, a->r);
+	if (gethostname(host, sizeof(host)) < 0)
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	return door_report_markdown(f, a->r, host[0] ? host : NULL);
 }
 
 static int doors_exec(void *state, pid_t pid)
 {
-	bool json = *(bool *)state;
+	struct doors_opts *o = state;
 	struct door_report r;
 	struct ps_error e;
 
 	ps_error_clear(&e);
 	if (door_report_build(&r, pid, NULL, &e) < 0)
 		return cmd_fail("doors", &e);
-	return json ? print_json(&r) : print_text(&r);
+	if (o->report) {
+		struct report_args a = { &r, o->json };
+
+		if (out_save(o->report, write_report, &a, &e) < 0)
+			return cmd_fail("doors", &e);
+		printf(_("Doors report written to %s\n"), esc(o->report));
+		return 0;
+	}
+	if (o->json)
+		return print_json(stdout, &r) < 0;
+	return print_text(&r);
 }
 
 static const struct option doors_options[] = {
 	{ "json", no_argument, NULL, 'j' },
+	{ "report", required_argument, NULL, 'r' },
 	{ NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_doors_entry = {
 	.name = "doors",
-	.args = "[PID] [--json]",
+	.args = "[PID] [--json] [--report FILE]",
 	.help = N_("What the kernel lets pscope do here: the sysctls, capabilities and\n"
 		   "seccomp mode that guard ptrace, process_vm_readv and perf_event_open.\n"
 		   "With PID, each operation (read /proc, read memory, attach, sample,\n"
 		   "write a core, signal) is probed for real, harmlessly, on that process,\n"
-		   "and a refusal names the door and the fix.\n"),
-	.shortopts = "",
+		   "and a refusal names the door and the fix.\n"
+		   "  -j, --json          print the report as JSON\n"
+		   "  -r, --report=FILE   write it to FILE for a classroom, atomically: every door's\n"
+		   "                      state, what it blocks and how to open it, which tool needs\n"
+		   "                      which door here and in a pod without capabilities\n"
+		   "                      (Markdown in the language of the messages; JSON with -j)\n"),
+	.shortopts = "jr:",
 	.options = doors_options,
 	.pid = CMD_PID_OPTIONAL,
-	.state_size = sizeof(bool),
+	.state_size = sizeof(struct doors_opts),
 	.option = doors_option,
 	.exec = doors_exec,
 };

@@ -77,6 +77,8 @@ struct cw {
 	size_t next, ext_cap;
 
 	unsigned char *buf[2], *hdrbuf; /* CORE_BUF bytes each, one read while the other is written; one page */
+	unsigned char *bufmap;         /* their mapping */
+	size_t bufmap_len;
 	int cur;                       /* the buffer being read into */
 	struct cw_writer *writer;      /* the thread that writes the other */
 	uint64_t total, done;

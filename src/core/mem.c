@@ -34,6 +34,28 @@ uint64_t cw_mem_available(void)
 	return kb * 1024;
 }
 
+/* The two buffers in one mapping, in huge pages where the system allows:
+ * each buffer is read into from the snapshot and pinned for each direct
+ * write, 4 MiB at a time; huge pages make both walks 512 times shorter. */
+static void cw_buffers_alloc(struct cw *c)
+{
+	const size_t huge = (size_t)2 << 20, len = 2 * CORE_BUF;
+	unsigned char *p = mmap(NULL, len + huge, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return;
+	unsigned char *a = (unsigned char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (a + len < p + len + huge)
+		munmap(a + len, (size_t)(p + len + huge - (a + len)));
+	madvise(a, len, MADV_HUGEPAGE);
+	c->bufmap = a;
+	c->bufmap_len = len;
+	c->buf[0] = a;
+	c->buf[1] = a + CORE_BUF;
+}
+
 /* ---- layout ---- */
 
 /* Each mapping's data gets a fixed place in the file (its whole dump
@@ -48,8 +70,7 @@ int cw_plan(struct cw *c)
 	c->map_off = calloc(c->maps.n + 1, sizeof(*c->map_off));
 	/* Page-aligned: the data is written with O_DIRECT (out.c). */
 	c->hdrbuf = aligned_alloc(c->page, c->page);
-	c->buf[0] = aligned_alloc(c->page, CORE_BUF);
-	c->buf[1] = aligned_alloc(c->page, CORE_BUF);
+	cw_buffers_alloc(c);
 	if (!c->segs || !c->map_off || !c->hdrbuf || !c->buf[0] || !c->buf[1])
 		return ps_error_set(c->e, ENOMEM, _("out of memory"));
 	hdr = sizeof(Elf64_Ehdr) + (c->seg_limit + 1) * sizeof(Elf64_Phdr) + c->notes.len;
@@ -171,8 +192,9 @@ void cw_mem_free(struct cw *c)
 	free(c->ext);
 	free(c->hdrbuf);
 	cw_flush(c);
-	free(c->buf[0]);
-	free(c->buf[1]);
+	if (c->buf[0])
+		munmap(c->bufmap, c->bufmap_len);
+	c->buf[0] = c->buf[1] = NULL;
 	free(c->segs);
 	free(c->map_off);
 }

@@ -215,6 +215,36 @@ static char await_zombie(pid_t p, bool kill_it)
 	return s;
 }
 
+/* The tracer of p (0: none), -1 when p is gone. */
+static int tracer_of(pid_t p)
+{
+	char path[64], buf[2048];
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)p);
+	if (read_file_at(AT_FDCWD, path, buf, sizeof(buf)) <= 0)
+		return -1;
+	char *q = strstr(buf, "\nTracerPid:");
+	return q ? atoi(q + 11) : 0;
+}
+
+/* Reap the zombie p (child_ns in the process's namespace) from inside the
+ * process. The watchdog learns of pscope's death when its descriptors
+ * close, before the kernel has let go of its tracees: until then a zombie
+ * it traced is kept for it, and the process's wait4 finds nothing to reap
+ * (measured: one random SIGKILL in a hundred left a zombie that way).
+ * Wait for the zombie to be untraced, and try again while it is there. */
+static void reap_zombie(const struct target_id *id, pid_t tid, const struct inject_site *site, pid_t p, pid_t child_ns)
+{
+	for (int tries = 0; tries < 400 && tracer_of(p) > 0; tries++)
+		sleep_ms(5);
+	for (int tries = 0; tries < 20; tries++) {
+		long r = reaper_reap(id->pid, tid, site, child_ns, NULL);
+		if (r != 0 || proc_state(p, NULL) != 'Z')
+			return;
+		sleep_ms(50);
+	}
+}
+
 static pid_t ns_pid(pid_t p)
 {
 	char path[64], buf[2048];
@@ -263,7 +293,7 @@ static void watchdog(int fd, struct target_id id, pid_t tid, struct inject_site 
 	if (child) {
 		/* Ours for sure: it dies by itself (EXITKILL), or is killed. */
 		if (await_zombie(child, true) == 'Z')
-			reaper_reap(id.pid, tid, &site, child_ns ? child_ns : ns_pid(child), NULL);
+			reap_zombie(&id, tid, &site, child, child_ns ? child_ns : ns_pid(child));
 		_exit(0);
 	}
 	/* pscope died around the clone: the thread may still be on its way
@@ -286,7 +316,7 @@ static void watchdog(int fd, struct target_id id, pid_t tid, struct inject_site 
 				continue;
 			done[ndone++] = now[i];
 			if (await_zombie(now[i], false) == 'Z')
-				reaper_reap(id.pid, tid, &site, ns_pid(now[i]), NULL);
+				reap_zombie(&id, tid, &site, now[i], ns_pid(now[i]));
 		}
 		if (ndone)
 			break;

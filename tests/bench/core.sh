@@ -149,10 +149,13 @@ kv = lambda s: dict(x.split("=") for x in s.split())
 b, d = kv(before), kv(during)
 pages = int(d["pages"])
 us = (float(d["cow_pass_ms"]) - float(b["cow_pass_ms"])) * 1000 / pages
+cus = (float(d["cow_cpu_ms"]) - float(b["cow_cpu_ms"])) * 1000 / pages
 print("  %s: one write to each of %d pages: %.1f ms before the snapshot, %.1f ms while it lives: %.2f us a page"
-      % (label, pages, float(b["cow_pass_ms"]), float(d["cow_pass_ms"]), us))
+      " (CPU time: %.1f and %.1f ms, %.2f us a page)"
+      % (label, pages, float(b["cow_pass_ms"]), float(d["cow_pass_ms"]), us, float(b["cow_cpu_ms"]),
+         float(d["cow_cpu_ms"]), cus))
 with open(summ + ".cow", "a") as f:
-    f.write("  copy-on-write, %s: %.2f us a page (%d pages)\n" % (label, us, pages))
+    f.write("  copy-on-write, %s: %.2f us a page of CPU time (%.2f us of wall time; %d pages)\n" % (label, cus, us, pages))
 EOF
 }
 

@@ -46,9 +46,19 @@ right 16
 check "Right: the header's command line scrolls to its end" tui_wait_for TAILMARK
 tui_keys End
 check "Status pane: its Command line scrolled too (with the header)" rows_with TAILMARK 2
-left 16
-check "Left: back to the start" tui_wait_for "^ PID $P"
-check "Left at the start stays on the screen (the panes take it first)" tui_wait_for "1 Status"
+left_until() { # left_until REGEX: Left, one at a time, until it shows (at most 30)
+	for _ in $(seq 1 30); do
+		tui_screen | grep -qE "$1" && return 0
+		tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Left
+		sleep 0.3
+	done
+	tui_screen | sed 's/^/#   /'
+	return 1
+}
+check "Right stops at the end of the longest line: the header's end still shows" tui_wait_for TAILMARK
+check "Left: back to the start" left_until "^ PID $P"
+check "Left: the pane back to its start too" left_until "^CapEff "
+check "still the detail screen (the header and the pane scrolled back together)" tui_wait_for "1 Status"
 tui_keys Home
 search Seccomp
 check "/ in the Status pane marks the line" marked 'Seccomp +(disabled|strict|filter)'

@@ -18,7 +18,7 @@ CPID=$(awk '{ print $1 }' /proc/$FPID/task/$FPID/children)
 ok $? "pscope list exits 0"
 check "header line is exact" grep -qx '    PID USER      PRI  NI  VIRT   RES   SHR S  CPU%  MEM%     TIME+ COMMAND' "$out/list.txt"
 check "summary lines" grep -qE '^Tasks: [0-9]+, [0-9]+ thr, [0-9]+ kthr; [0-9]+ running   Load average: [0-9.]+ [0-9.]+ [0-9.]+   Uptime: ' "$out/list.txt"
-check "memory and CPU summary" grep -qE '^Mem: .* used of .*   Swap: .*   CPU: [0-9.]+% busy over 0\.[0-9] s \([0-9]+ CPUs\)$' "$out/list.txt"
+check "memory and CPU summary" grep -qE '^Mem: .* used of .*   Swap: .*   CPU: [0-9.]+% busy over [0-9]+\.[0-9] s \([0-9]+ CPUs\)$' "$out/list.txt"
 check "nothing on stderr" test ! -s "$out/err.txt"
 check "no raw escape byte in the text output" sh -c "! grep -q \"$(printf '\033')\" '$out/list.txt'"
 check "no raw BEL byte in the text output" sh -c "! grep -q \"$(printf '\007')\" '$out/list.txt'"
