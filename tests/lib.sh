@@ -90,6 +90,25 @@ start_quiet_target() { # start_quiet_target NAME ARGS...: start_target, then wai
 	start_target "$@" && wait_quiet "$TPID"
 }
 
+# tests/targets/py-threads.py prints "ready" once its hot worker runs; on a loaded machine
+# the other threads may still be on their way to their blocking calls (or
+# waiting for the GIL there). Wait until they are in them, as the kernel
+# shows: main, sleeper and selector in a sleep or select (clock_nanosleep,
+# select, pselect6, poll) and the locked one in futex() with no timeout (a
+# GIL wait has one).
+py_settled() { # py_settled PID
+	for _ in $(seq 1 400); do
+		cat /proc/"$1"/task/*/syscall 2>/dev/null | awk '
+			$1 == 7 || $1 == 23 || $1 == 230 || $1 == 270 { s++ }
+			$1 == 202 && $5 == "0x0" { f++ }
+			END { exit !(s >= 3 && f >= 1) }' && return 0
+		sleep 0.05
+	done
+	diag "the Python threads of $1 did not reach their blocking calls:"
+	sed 's/^/#   /' /proc/"$1"/task/*/syscall
+	return 1
+}
+
 # A target's threads all running on: none in t/T, TracerPid 0 for every thread.
 target_runs_on() { # target_runs_on PID
 	local p=$1

@@ -14,8 +14,8 @@ check_PROGRAMS += tests/unit/test-sample
 tests_unit_test_sample_SOURCES = tests/unit/test-sample.c tests/unit/tap.h
 tests_unit_test_sample_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-sample
-TESTS += tests/e2e/top.sh tests/e2e/hot-tui.sh
-EXTRA_DIST += tests/e2e/top.sh tests/e2e/hot-tui.sh
+TESTS += tests/e2e/top.sh tests/e2e/hot-tui.sh tests/e2e/top-machine.sh tests/e2e/machine-tui.sh
+EXTRA_DIST += tests/e2e/top.sh tests/e2e/hot-tui.sh tests/e2e/top-machine.sh tests/e2e/machine-tui.sh
 # A shared object loaded by hotloop -d while it is sampled (built as a
 # program linked with -shared).
 noinst_PROGRAMS += tests/targets/hotplugin.so
@@ -49,3 +49,10 @@ TESTS += tests/e2e/top-threads.sh
 EXTRA_DIST += tests/e2e/top-threads.sh
 BENCHES += tests/bench/dwarf.sh
 EXTRA_DIST += tests/bench/dwarf.sh
+# Every process on every CPU against perf top; libdw against libunwind on
+# the same stack copies (the sampler's unwinder choice).
+BENCHES += tests/bench/machine.sh tests/bench/unwind.sh
+EXTRA_DIST += tests/bench/machine.sh tests/bench/unwind.sh
+noinst_PROGRAMS += tests/bench/unwind-cmp
+tests_bench_unwind_cmp_SOURCES = tests/bench/unwind-cmp.c
+tests_bench_unwind_cmp_LDADD = $(MODEL_LIBS)

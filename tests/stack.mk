@@ -63,5 +63,5 @@ TESTS += tests/e2e/python-layout.sh tests/e2e/python-stack.sh tests/e2e/python-t
 	tests/e2e/python-core.sh
 EXTRA_DIST += tests/e2e/python-core.sh tests/e2e/python-layout.sh tests/e2e/python-stack.sh tests/e2e/python-tui.sh tests/e2e/python-top.sh tests/python/layout-check.c \
 	tests/python/check-stack.py tests/python/check-top.py
-BENCHES += tests/bench/python.sh
-EXTRA_DIST += tests/bench/python.sh tests/targets/py-work.py
+BENCHES += tests/bench/python.sh tests/bench/python-core.sh
+EXTRA_DIST += tests/bench/python.sh tests/bench/python-core.sh tests/targets/py-work.py

@@ -351,6 +351,9 @@ static bool list_key(struct ui *ui, void *p, int ch)
 	case KEY_F(4): case '\\':
 		ls->mode = MODE_FILTER;
 		break;
+	case 'A':
+		screen_machine_open(ui);
+		break;
 	case 'H':
 		c->hide_uthreads = !c->hide_uthreads;
 		refresh_data(ui, ls);
@@ -437,7 +440,7 @@ static void list_destroy(void *p)
 static const struct ui_fkey list_fkeys[] = {
 	{ "F1", N_("Help") },  { "F2", N_("Setup") }, { "F3", N_("Search") }, { "F4", N_("Filter") }, { "F5", N_("Tree") },
 	{ "F6", N_("SortBy") }, { "F7", N_("Nice-") }, { "F8", N_("Nice+") }, { "F9", N_("Kill") },
-	{ "s", N_("Stack") }, { "h", N_("Hot") }, { "C", N_("Core") }, { "D", N_("Doors") }, { "F10", N_("Quit") },
+	{ "s", N_("Stack") }, { "h", N_("Hot") }, { "A", N_("AllHot") }, { "C", N_("Core") }, { "D", N_("Doors") }, { "F10", N_("Quit") },
 	{ NULL, NULL },
 };
 

@@ -103,6 +103,8 @@ void screen_help_open(struct ui *ui, const char *help_name, const char *title);
 void screen_detail_open(struct ui *ui, const struct target_id *id);
 void screen_stack_open(struct ui *ui, const struct target_id *id);
 void screen_hot_open(struct ui *ui, const struct target_id *id);
+/* Every process on every CPU (perf top without -p). */
+void screen_machine_open(struct ui *ui);
 void screen_core_open(struct ui *ui, const struct target_id *id);
 void screen_doors_open(struct ui *ui, pid_t pid);
 /* A core file: its header, stacks, maps and files (read by a job). */

@@ -1,5 +1,6 @@
 /* pscope top PID: sample the process for a while, print its hot functions. */
 #include "cmd/cmd.h"
+#include "cmd/top.h"
 #include "i18n.h"
 #include "out/escape.h"
 #include "out/folded.h"
@@ -20,6 +21,24 @@ static void on_sigint(int sig)
 {
 	(void)sig;
 	interrupted = 1;
+}
+
+void top_signals(bool on)
+{
+	if (!on) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		return;
+	}
+	struct sigaction sa = { .sa_handler = on_sigint };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+bool top_interrupted(void)
+{
+	return interrupted;
 }
 
 static void print_text_python(const struct samp_snapshot *s, const struct samp_view *v)
@@ -135,18 +154,6 @@ static void explain_no_samples(const struct samp_snapshot *s)
 		fprintf(stderr, _("pscope top: no samples although /proc counts %.2f s of CPU time for process %d: perf delivered none (door: security module or sandbox policy; check its denials in the kernel log)\n"),
 			s->cpu_proc, (int)s->target.pid);
 }
-enum top_mode { TOP_AUTO, TOP_PYTHON, TOP_NATIVE };
-
-struct top_args {
-	double duration;
-	long freq;          /* 0: the sampler's default */
-	const char *folded;
-	bool json, idle;
-	int stack_copy;
-	enum samp_events events;
-	enum top_mode mode;
-};
-
 static void top_init(void *state)
 {
 	struct top_args *a = state;
@@ -172,13 +179,29 @@ static int top_option(void *state, int opt, const char *arg)
 		if (errno || *end || end == arg || a->freq < 1 || a->freq > SAMP_FREQ_MAX)
 			return cmd_bad_value("top", _("invalid frequency '%s' (Hz, 49..3999; 1..1000 for Python)"), arg);
 		break;
-	case 'P': a->mode = TOP_PYTHON; break;
-	case 'N': a->mode = TOP_NATIVE; break;
+	case 'n':
+		errno = 0;
+		a->samples = strtoull(arg, &end, 10);
+		if (errno || *end || end == arg || arg[0] == '-' || !a->samples)
+			return cmd_bad_value("top", _("invalid sample count '%s' (a number above 0)"), arg);
+		break;
+	case 'P': a->mode = TOP_PYTHON; a->mode_set = true; break;
+	case 'N': a->mode = TOP_NATIVE; a->mode_set = true; break;
+	case 'a': a->all = true; break;
+	case 'b':
+		if (!strcmp(arg, "comm"))
+			a->by_comm = true;
+		else if (!strcmp(arg, "pid"))
+			a->by_comm = false;
+		else
+			return cmd_bad_value("top", _("invalid --by '%s' (comm or pid)"), arg);
+		break;
 	case 'I': a->idle = true; break;
 	case 'f':
 		a->folded = arg;
 		break;
 	case 'e':
+		a->events_set = true;
 		if (!strcmp(arg, "thread"))
 			a->events = SAMP_EVENTS_THREAD;
 		else if (!strcmp(arg, "cpu"))
@@ -227,10 +250,7 @@ static int top_python(const struct top_args *a, pid_t pid)
 		}
 		return cmd_fail("top", &e);
 	}
-	struct sigaction sa = { .sa_handler = on_sigint };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	top_signals(true);
 	const char *ended = NULL;
 	char why[160];
 	ps_test_pause("sampling");
@@ -242,6 +262,8 @@ static int top_python(const struct top_args *a, pid_t pid)
 			ended = _("the process exited");
 			break;
 		}
+		if (a->samples && samp_py_count(s) >= a->samples)
+			break;
 		if (pr == -ESTALE) {
 			ended = samp_end_exec(samp_py_exec_comm(s), why, sizeof(why));
 			break;
@@ -253,8 +275,7 @@ static int top_python(const struct top_args *a, pid_t pid)
 	}
 	struct samp_snapshot *snap = samp_py_publish(s, ended);
 	samp_py_close(s);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	top_signals(false);
 	return report(a, pid, snap, ended);
 }
 
@@ -263,6 +284,21 @@ static int top_exec(void *state, pid_t pid)
 	const struct top_args *a = state;
 	double duration = a->duration;
 
+	if (pid && a->all) {
+		fprintf(stderr, _("pscope top: --all samples every process: give it no PID\n"));
+		return 2;
+	}
+	if (!pid) {
+		if (a->mode_set || a->events_set || a->idle) {
+			fprintf(stderr, _("pscope top: --python, --native, --idle and --events need a PID\n"));
+			return 2;
+		}
+		return top_machine(a);
+	}
+	if (a->by_comm) {
+		fprintf(stderr, _("pscope top: --by is for every process (no PID, or --all)\n"));
+		return 2;
+	}
 	if (a->mode != TOP_NATIVE) {
 		int r = top_python(a, pid);
 		if (r != -ENOENT)
@@ -280,10 +316,7 @@ static int top_exec(void *state, pid_t pid)
 	if (samp_open(&s, &o, &e) < 0)
 		return cmd_fail("top", &e);
 
-	struct sigaction sa = { .sa_handler = on_sigint };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	top_signals(true);
 	const char *ended = NULL;
 	char why[160];
 	uint64_t deadline = now_ns() + (uint64_t)(duration * 1e9);
@@ -295,6 +328,8 @@ static int top_exec(void *state, pid_t pid)
 			ended = _("the process exited");
 			break;
 		}
+		if (a->samples && samp_count(s) >= a->samples)
+			break;
 		if (pr == -ESTALE) {
 			ended = samp_end_exec(samp_exec_comm(s), why, sizeof(why));
 			break;
@@ -302,8 +337,7 @@ static int top_exec(void *state, pid_t pid)
 	}
 	struct samp_snapshot *snap = samp_publish(s, ended);
 	samp_close(s);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	top_signals(false);
 	return report(a, pid, snap, ended);
 }
 
@@ -345,6 +379,7 @@ static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *sna
 static const struct option top_options[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "freq", required_argument, NULL, 'F' },
+	{ "samples", required_argument, NULL, 'n' },
 	{ "folded", required_argument, NULL, 'f' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "stack-copy", required_argument, NULL, 's' },
@@ -352,16 +387,19 @@ static const struct option top_options[] = {
 	{ "python", no_argument, NULL, 'P' },
 	{ "native", no_argument, NULL, 'N' },
 	{ "idle", no_argument, NULL, 'I' },
+	{ "all", no_argument, NULL, 'a' },
+	{ "by", required_argument, NULL, 'b' },
 	{ NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_top_entry = {
 	.name = "top",
-	.args = "PID [--duration SEC] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES] [--events thread|cpu]\n"
-		"       [--python|--native] [--idle]",
+	.args = "[PID] [--duration SEC] [--samples N] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES]\n"
+		"       [--events thread|cpu] [--python|--native] [--idle] [--all] [--by comm|pid]",
 	.help = N_("Sample PID's threads with perf_event_open for SEC seconds (default 5) at HZ\n"
 		   "(default 99) and print its functions by Self%. --folded FILE also writes the\n"
-		   "call stacks as folded lines (thread;frame;...;frame count). Ctrl-C stops early.\n"
+		   "call stacks as folded lines (thread;frame;...;frame count). Ctrl-C stops early,\n"
+		   "--samples N once N samples are counted.\n"
 		   "Call stacks follow the frame pointers where they are complete, else each\n"
 		   "sample's copy of the user stack is unwound with the modules' CFI (DWARF);\n"
 		   "--stack-copy BYTES sets the copy's size (default 16384; 0: frame pointers only).\n"
@@ -372,10 +410,14 @@ const struct cmd_entry cmd_top_entry = {
 		   "'qualname file:line', folded lines py-spy's raw format.\n"
 		   "  --python   Python frames only (fail if not CPython)\n"
 		   "  --native   perf_event_open even for CPython\n"
-		   "  --idle     Python: count idle threads too (left out by default)\n"),
-	.shortopts = "d:F:f:js:e:",
+		   "  --idle     Python: count idle threads too (left out by default)\n"
+		   "Without a PID (or with --all) every process on every CPU is sampled, like\n"
+		   "perf top: processes by share of samples, then functions with their process;\n"
+		   "--by comm: samples by command name. Needs kernel.perf_event_paranoid <= 0,\n"
+		   "CAP_PERFMON or root.\n"),
+	.shortopts = "d:F:f:js:e:n:",
 	.options = top_options,
-	.pid = CMD_PID_REQUIRED,
+	.pid = CMD_PID_OPTIONAL,
 	.state_size = sizeof(struct top_args),
 	.init = top_init,
 	.option = top_option,

@@ -45,7 +45,9 @@ int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w,
 		if (!counts[i] || !st->nframes)
 			continue;
 		put_name(f, samp_thread_comm(s, st->tid));
-		if (s->python[0])
+		if (s->machine)
+			fprintf(f, "-%d", (int)s->procs[st->tid].pid); /* perf script's comm-pid */
+		else if (s->python[0])
 			fprintf(f, " (%d)", (int)st->tid); /* py-spy: "thread (id)" */
 		else
 			fprintf(f, "-%d", (int)st->tid);

@@ -338,6 +338,7 @@ void samp_snapshot_free(void *p)
 	free(s->stacks);
 	free(s->frames);
 	free(s->threads);
+	free(s->procs);
 	for (unsigned i = 0; i < s->nbuckets; i++)
 		free(s->buckets[i].c);
 	free(s->all.c);

@@ -174,6 +174,11 @@ int samp_choose_event(struct samp_session *s, struct ps_error *e)
 	struct door_sys sys;
 	bool priv = door_have_cap(38 /* CAP_PERFMON */) || door_have_cap(CAP_SYS_ADMIN);
 
+	/* The trial event: on the target, or (machine-wide) on every task of
+	 * CPU 0, which is the door that view needs. */
+	pid_t tpid = s->machine ? -1 : s->t.id.pid;
+	int tcpu = s->machine ? 0 : -1;
+
 	door_sys_read(&sys);
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -208,7 +213,7 @@ int samp_choose_event(struct samp_session *s, struct ps_error *e)
 
 	a->type = PERF_TYPE_HARDWARE;
 	a->config = PERF_COUNT_HW_CPU_CYCLES;
-	int fd = (int)perf_open(a, s->t.id.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	int fd = (int)perf_open(a, tpid, tcpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 && errno == EINVAL && s->regs_mask) {
 		/* A kernel without user stack sampling: frame pointers only. */
 		a->sample_type &= ~(uint64_t)SAMP_SAMPLE_DWARF;
@@ -216,7 +221,7 @@ int samp_choose_event(struct samp_session *s, struct ps_error *e)
 		a->sample_stack_user = 0;
 		s->regs_mask = 0;
 		s->stack_copy = 0;
-		fd = (int)perf_open(a, s->t.id.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = (int)perf_open(a, tpid, tcpu, -1, PERF_FLAG_FD_CLOEXEC);
 	}
 	if (fd >= 0) {
 		close(fd);
@@ -225,19 +230,23 @@ int samp_choose_event(struct samp_session *s, struct ps_error *e)
 		return 0;
 	}
 	int err = errno;
+	if (s->machine && (err == EACCES || err == EPERM))
+		return door_percpu_refused(e, err, _("sample every process"));
 	if (err == EACCES || err == EPERM || err == ESRCH)
 		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, err, _("sample"));
 	a->type = PERF_TYPE_SOFTWARE;
 	a->config = PERF_COUNT_SW_CPU_CLOCK;
-	fd = (int)perf_open(a, s->t.id.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	fd = (int)perf_open(a, tpid, tcpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 && errno == EINVAL && s->regs_mask) {
 		a->sample_type &= ~(uint64_t)SAMP_SAMPLE_DWARF;
 		a->sample_regs_user = 0;
 		a->sample_stack_user = 0;
 		s->regs_mask = 0;
 		s->stack_copy = 0;
-		fd = (int)perf_open(a, s->t.id.pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = (int)perf_open(a, tpid, tcpu, -1, PERF_FLAG_FD_CLOEXEC);
 	}
+	if (fd < 0 && s->machine && (errno == EACCES || errno == EPERM))
+		return door_percpu_refused(e, errno, _("sample every process"));
 	if (fd < 0)
 		return door_refused(e, PS_OP_SAMPLE, s->t.id.pid, errno, _("sample"));
 	close(fd);

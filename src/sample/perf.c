@@ -43,6 +43,8 @@ static void read_comm(struct samp_session *s, struct sthread *t)
 static unsigned long long proc_ticks(struct samp_session *s)
 {
 	struct proc_stat st;
+	if (s->machine)
+		return s->cpu_ticks_last = samp_machine_ticks();
 	if (proc_stat_read(s->t.dirfd, &st) < 0)
 		return s->cpu_ticks_last;
 	s->cpu_ticks_last = st.utime + st.stime;
@@ -137,7 +139,7 @@ static void drain(struct samp_session *s)
 	/* An exec in any ring first: the rings are read one after the other,
 	 * and the new program's samples may sit in a ring read before the
 	 * one that tells of the exec. Samples from its time on are dropped. */
-	for (unsigned c = 0; c < s->nrings && !s->execd; c++) {
+	for (unsigned c = 0; c < s->nrings && !s->execd && !s->machine; c++) {
 		struct cpu_ring *r = &s->rings[c];
 		char comm[16];
 		if (samp_ring_find_exec(r->base, (const unsigned char *)r->base + page, r->data_size,
@@ -205,10 +207,12 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 		return ps_error_set(e, EINVAL, _("frequency %d Hz is outside %d..%d"), o->freq, SAMP_FREQ_MIN,
 				    SAMP_FREQ_MAX);
 	}
+	s->t.pidfd = s->t.dirfd = -1;
+	s->machine = o->pid == 0;
 	r = check_rate(s->freq, e);
-	if (r == 0)
+	if (r == 0 && !s->machine)
 		r = target_open(&s->t, o->pid, o->want, e);
-	if (r == 0 && target_is_kernel_thread(&s->t)) {
+	if (r == 0 && !s->machine && target_is_kernel_thread(&s->t)) {
 		r = ps_error_set(e, EINVAL, _("process %d is a kernel thread: it has no user space to sample"),
 				 (int)o->pid);
 		target_close(&s->t);
@@ -240,19 +244,21 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 		return r;
 	}
 	s->attr.watermark = 0;
-	s->sym = sym_proc_live(s->t.id.pid, s->t.uid, SYM_SOURCE);
-	if (!s->sym) {
+	s->ksyms_named = s->kernel_excluded ? false : sym_kernel_named();
+	if (s->machine) {
+		if ((r = samp_machine_open(s, e)) < 0) {
+			samp_close(s);
+			return r;
+		}
+		s->percpu = true;
+		s->start_ns = s->last_pub_ns = s->last_scan_ns = now_ns();
+		s->cpu_ticks_start = s->cpu_ticks_pub = proc_ticks(s);
+		*out = s;
+		return 0;
+	}
+	if (samp_space_init(&s->one, s->t.id.pid, s->t.uid, SYM_SOURCE, s->regs_mask != 0) < 0) {
 		samp_close(s);
 		return ps_error_set(e, ENOMEM, _("out of memory"));
-	}
-	s->ksyms_named = s->kernel_excluded ? false : sym_kernel_named();
-	if (s->regs_mask) {
-		s->maps_gen = sym_proc_sync(s->sym);
-		s->uw = sym_unwinder_new(s->t.id.pid, sym_proc_maps(s->sym));
-		if (!s->uw) {
-			samp_close(s);
-			return ps_error_set(e, ENOMEM, _("out of memory"));
-		}
 	}
 	unsigned ntasks = count_tasks(s);
 	if (o->events == SAMP_EVENTS_CPU || (o->events == SAMP_EVENTS_AUTO && ntasks > SAMP_PERCPU_THREADS)) {
@@ -273,9 +279,39 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 	}
 	/* A library mapped between the first report and the events opening
 	 * has no MMAP2 record: report again at the first lookup. */
-	sym_proc_stale(s->sym, false);
+	sym_proc_stale(s->one.sym, false);
 	*out = s;
 	return 0;
+}
+
+int samp_space_init(struct samp_space *sp, pid_t pid, uid_t uid, unsigned sym_opts, bool unwind)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->sym = sym_proc_live(pid, uid, sym_opts);
+	if (!sp->sym)
+		return -ENOMEM;
+	if (unwind) {
+		sp->maps_gen = sym_proc_sync(sp->sym);
+		sp->uw = sym_unwinder_new(pid, sym_proc_maps(sp->sym));
+		if (!sp->uw) {
+			samp_space_fini(sp);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void samp_space_fini(struct samp_space *sp)
+{
+	hmap_free(&sp->pcs);
+	sym_unwinder_free(sp->uw);
+	sym_proc_free(sp->sym);
+	memset(sp, 0, sizeof(*sp));
+}
+
+unsigned long long samp_count(const struct samp_session *s)
+{
+	return s->samples;
 }
 
 int samp_get_freq(const struct samp_session *s)
@@ -376,7 +412,7 @@ int samp_poll(struct samp_session *s, int timeout_ms)
 	if (n > 0)
 		reap_hups(s);
 	uint64_t now = now_ns();
-	if (now - s->last_scan_ns >= RESCAN_NS) {
+	if (!s->machine && now - s->last_scan_ns >= RESCAN_NS) {
 		s->last_scan_ns = now;
 		proc_ticks(s); /* the last CPU time known if it exits now */
 		/* Only the process being gone ends sampling: a full fd table
@@ -404,6 +440,7 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 
 	if (!o)
 		return NULL;
+	drain(s); /* what the rings hold now belongs to this interval */
 	agg_close_interval(s->agg, (double)(now - s->last_pub_ns) / 1e9);
 	s->last_pub_ns = now;
 	if (s->nbucket_cpu == SAMP_HISTORY) {
@@ -444,6 +481,10 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 	o->rate = cpu > 0.05 ? recent / cpu : 0;
 	if (agg_finish(s->agg, o, s->nthreads, end_reason) < 0)
 		return NULL;
+	if (s->machine && samp_machine_publish(s, o) < 0) {
+		samp_snapshot_free(o);
+		return NULL;
+	}
 	for (unsigned i = 0; i < s->nthreads; i++) {
 		struct samp_thread *t = &o->threads[o->nthreads++];
 		t->tid = s->threads[i].tid;
@@ -484,9 +525,9 @@ void samp_close(struct samp_session *s)
 	free(s->pfds);
 	free(s->pfd_owner);
 	hmap_free(&s->tids);
-	hmap_free(&s->pcs);
-	sym_unwinder_free(s->uw);
-	sym_proc_free(s->sym);
+	hmap_free(&s->kpcs);
+	samp_space_fini(&s->one);
+	samp_machine_close(s);
 	agg_free(s->agg);
 	free(s->scratch);
 	target_close(&s->t);

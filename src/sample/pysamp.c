@@ -310,6 +310,11 @@ void samp_py_set(struct samp_py_session *s, int freq, bool idle)
 	s->idle = idle;
 }
 
+unsigned long long samp_py_count(const struct samp_py_session *s)
+{
+	return s->samples;
+}
+
 struct samp_snapshot *samp_py_publish(struct samp_py_session *s, const char *end_reason)
 {
 	struct samp_snapshot *o = calloc(1, sizeof(*o));

@@ -15,10 +15,11 @@
 
 /* The function id of pc (activation: where the thread was; else a return
  * address). Cached by pc. */
-static uint32_t func_of(struct samp_session *s, uint64_t pc, bool kernel, bool activation)
+static uint32_t func_of(struct samp_session *s, struct samp_space *sp, uint64_t pc, bool kernel, bool activation)
 {
 	uint64_t key = pc << 1 | activation;
-	uint32_t id = hmap_get(&s->pcs, key);
+	struct hmap *cache = kernel ? &s->kpcs : sp ? &sp->pcs : NULL;
+	uint32_t id = cache ? hmap_get(cache, key) : HMAP_EMPTY;
 	struct samp_fninfo fi = { 0 };
 
 	if (id != HMAP_EMPTY)
@@ -28,15 +29,19 @@ static uint32_t func_of(struct samp_session *s, uint64_t pc, bool kernel, bool a
 			return s->kernel_func;
 		sym_kernel(pc, &fi.name, &fi.module);
 		fi.flags = SAMP_F_KERNEL;
+	} else if (!sp) {
+		/* A process gone before its first sample was read. */
+		fi.name = fi.module = "[unknown]";
+		fi.flags = SAMP_F_UNKNOWN;
 	} else {
-		const struct sym_info *si = sym_lookup(s->sym, pc, activation);
+		const struct sym_info *si = sym_lookup(sp->sym, pc, activation);
 		fi.name = si->function;
 		fi.module = si->path ? si->path : si->module ? si->module : si->function;
 		fi.flags = si->flags & (SAMP_F_STRIPPED | SAMP_F_DELETED | SAMP_F_ANON | SAMP_F_UNKNOWN);
 		/* A function row shows where the function starts. */
 		const struct sym_info *entry = si;
 		if (!(si->flags & (SAMP_F_STRIPPED | SAMP_F_ANON | SAMP_F_UNKNOWN)) && si->offset && si->offset <= pc)
-			entry = sym_lookup(s->sym, pc - si->offset, true);
+			entry = sym_lookup(sp->sym, pc - si->offset, true);
 		fi.file = entry->file;
 		fi.line = entry->line;
 	}
@@ -44,8 +49,8 @@ static uint32_t func_of(struct samp_session *s, uint64_t pc, bool kernel, bool a
 	if (id != HMAP_EMPTY) {
 		if (kernel && !s->ksyms_named)
 			s->kernel_func = id;
-		else
-			hmap_put(&s->pcs, key, id);
+		else if (cache)
+			hmap_put(cache, key, id);
 	}
 	return id;
 }
@@ -53,10 +58,11 @@ static uint32_t func_of(struct samp_session *s, uint64_t pc, bool kernel, bool a
 /* Append the user frames pcs[0..n) (pcs[0]: where the thread was) to fr.
  * Returns true when a root function (_start, start_thread...) ends them:
  * past it there is only garbage. */
-static bool add_user(struct samp_session *s, const uint64_t *pcs, unsigned n, uint32_t *fr, unsigned *nfr)
+static bool add_user(struct samp_session *s, struct samp_space *sp, const uint64_t *pcs, unsigned n, uint32_t *fr,
+		     unsigned *nfr)
 {
 	for (unsigned i = 0; i < n && *nfr < MAX_FRAMES; i++) {
-		uint32_t id = func_of(s, pcs[i], false, i == 0);
+		uint32_t id = func_of(s, sp, pcs[i], false, i == 0);
 		if (id == HMAP_EMPTY)
 			continue;
 		fr[(*nfr)++] = id;
@@ -67,10 +73,10 @@ static bool add_user(struct samp_session *s, const uint64_t *pcs, unsigned n, ui
 }
 
 /* Does the chain reach a root function? */
-static bool reaches_root(struct samp_session *s, const uint64_t *pcs, unsigned n)
+static bool reaches_root(struct samp_session *s, struct samp_space *sp, const uint64_t *pcs, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++) {
-		uint32_t id = func_of(s, pcs[i], false, i == 0);
+		uint32_t id = func_of(s, sp, pcs[i], false, i == 0);
 		if (id != HMAP_EMPTY && (agg_func_flags(s->agg, id) & SAMP_F_ROOT))
 			return true;
 	}
@@ -106,33 +112,33 @@ static void perf_regs(const uint64_t *v, struct user_regs_struct *u)
  * Returns the frames in *out (pcs or dw), the method in *how. */
 enum how { HOW_FP, HOW_DWARF };
 
-static unsigned user_chain(struct samp_session *s, const struct samp_rec_sample *r, const uint64_t *fp, unsigned nfp,
-			   uint64_t *dw, const uint64_t **out, enum how *how)
+static unsigned user_chain(struct samp_session *s, struct samp_space *sp, const struct samp_rec_sample *r,
+			   const uint64_t *fp, unsigned nfp, uint64_t *dw, const uint64_t **out, enum how *how)
 {
 	struct user_regs_struct regs;
 	bool byfp[MAX_FRAMES], trunc = false;
-	bool fp_root = nfp && reaches_root(s, fp, nfp);
+	bool fp_root = nfp && reaches_root(s, sp, fp, nfp);
 
 	*out = fp;
 	*how = HOW_FP;
-	if (!s->uw || !r->regs || !r->stack_size)
+	if (!sp || !sp->uw || !r->regs || !r->stack_size)
 		return nfp;
-	unsigned gen = sym_proc_sync(s->sym);
-	if (gen != s->maps_gen) {
-		sym_unwinder_set_maps(s->uw, sym_proc_maps(s->sym));
-		s->maps_gen = gen;
+	unsigned gen = sym_proc_sync(sp->sym);
+	if (gen != sp->maps_gen) {
+		sym_unwinder_set_maps(sp->uw, sym_proc_maps(sp->sym));
+		sp->maps_gen = gen;
 	}
 	perf_regs(r->regs, &regs);
 	if (fp_root && nfp >= 2) {
-		int n = sym_unwind(s->uw, &regs, r->stack, regs.rsp, r->stack_size, true, dw, byfp, 2, &trunc);
+		int n = sym_unwind(sp->uw, &regs, r->stack, regs.rsp, r->stack_size, true, dw, byfp, 2, &trunc);
 		if (n == 2 && dw[1] == fp[1])
 			return nfp; /* the fast path */
 	}
 	trunc = false;
-	int n = sym_unwind(s->uw, &regs, r->stack, regs.rsp, r->stack_size, true, dw, byfp, MAX_FRAMES / 2, &trunc);
+	int n = sym_unwind(sp->uw, &regs, r->stack, regs.rsp, r->stack_size, true, dw, byfp, MAX_FRAMES / 2, &trunc);
 	if (n <= 0)
 		return nfp;
-	if (fp_root && !reaches_root(s, dw, (unsigned)n))
+	if (fp_root && !reaches_root(s, sp, dw, (unsigned)n))
 		return nfp; /* the CFI ran out where the frame pointers did not */
 	*out = dw;
 	*how = HOW_DWARF;
@@ -146,12 +152,27 @@ static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
 	unsigned n = 0, nup = 0;
 	enum { CTX_USER, CTX_KERNEL, CTX_OTHER } ctx = CTX_USER;
 	bool first = true;
+	struct samp_space *sp = &s->one;
+	pid_t key = (pid_t)r->tid; /* the stack's owner: a thread, or a process slot */
+	uint32_t slot = HMAP_EMPTY;
 
-	if ((pid_t)r->pid != s->t.id.pid)
+	if (s->machine) {
+		if (r->pid == 0) { /* the idle task */
+			s->idle++;
+			return;
+		}
+		struct mproc *p = samp_machine_proc(s, (pid_t)r->pid);
+		if (!p)
+			return;
+		slot = (uint32_t)(p - s->procs);
+		key = (pid_t)slot;
+		sp = samp_machine_space(s, p);
+	} else if ((pid_t)r->pid != s->t.id.pid) {
 		return;
+	}
 	if (r->nr == 0) {
 		if (r->ip >= 0xffff800000000000ULL) {
-			uint32_t id = func_of(s, r->ip, true, true);
+			uint32_t id = func_of(s, sp, r->ip, true, true);
 			if (id != HMAP_EMPTY)
 				fr[n++] = id;
 		} else {
@@ -177,7 +198,7 @@ static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
 			continue;
 		/* Return addresses point after the call: the symbolizer looks
 		 * up the call itself. */
-		uint32_t id = func_of(s, v, true, first);
+		uint32_t id = func_of(s, sp, v, true, first);
 		first = false;
 		if (id == HMAP_EMPTY || (!s->ksyms_named && n && fr[n - 1] == id))
 			continue; /* one [kernel] frame for the whole kernel part */
@@ -185,9 +206,9 @@ static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
 	}
 	const uint64_t *user = up;
 	enum how how = HOW_FP;
-	unsigned nu = user_chain(s, r, up, nup, dw, &user, &how);
+	unsigned nu = user_chain(s, sp, r, up, nup, dw, &user, &how);
 	if (nu) {
-		if (!add_user(s, user, nu, fr, &n))
+		if (!add_user(s, sp, user, nu, fr, &n))
 			s->truncated++;
 		if (how == HOW_DWARF)
 			s->unwind_dwarf++;
@@ -196,9 +217,14 @@ static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
 	}
 	if (!n)
 		return;
-	agg_add(s->agg, (pid_t)r->tid, fr, n);
+	agg_add(s->agg, key, fr, n);
 	s->samples++;
 	s->period_sum += r->period;
+	if (slot != HMAP_EMPTY) {
+		s->procs[slot].samples++;
+		s->procs[slot].period += r->period;
+		return;
+	}
 	struct sthread *t = samp_thread_get(s, (pid_t)r->tid, false);
 	if (t)
 		t->samples++;
@@ -210,6 +236,11 @@ void samp_on_record(void *ctx, const struct perf_event_header *h)
 	const unsigned char *p = (const unsigned char *)(h + 1);
 	uint32_t pt[2];
 
+	if (s->machine && (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_COMM || h->type == PERF_RECORD_FORK ||
+			   h->type == PERF_RECORD_EXIT)) {
+		samp_machine_record(s, h);
+		return;
+	}
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE: {
 		struct samp_rec_sample r;
@@ -228,8 +259,8 @@ void samp_on_record(void *ctx, const struct perf_event_header *h)
 		const char *fn = (const char *)p + 8 + 8 * 3 + 4 * 2 + 8 * 2 + 8;
 		if ((pid_t)pt[0] != s->t.id.pid || !(prot & PROT_EXEC))
 			break;
-		sym_proc_stale(s->sym, fn[0] != '/');
-		hmap_clear(&s->pcs);
+		sym_proc_stale(s->one.sym, fn[0] != '/');
+		hmap_clear(&s->one.pcs);
 		break;
 	}
 	case PERF_RECORD_COMM: {

@@ -78,6 +78,16 @@ struct samp_thread {
 	bool gone;
 };
 
+/* A process of a machine-wide snapshot. */
+struct samp_proc {
+	pid_t pid;
+	unsigned long long start;     /* /proc/PID/stat starttime (its identity); 0 unknown */
+	char comm[16];                /* raw, hostile */
+	unsigned long long samples;   /* since the start */
+	double cpu_sampled, cpu_proc; /* seconds since the start: from the samples, from /proc */
+	bool exited, kernel;          /* gone; a kernel thread */
+};
+
 /* Immutable once published. */
 struct samp_snapshot {
 	struct target_id target;
@@ -104,6 +114,14 @@ struct samp_snapshot {
 	char python[24];
 	unsigned long long torn, idle_skipped;
 	bool idle_included;
+	/* Machine-wide (`pscope top` without a PID): every task on every
+	 * CPU. The stacks' tid is then an index into procs[] (a process, not
+	 * a thread); idle counts the idle task's samples (not in the table);
+	 * cpu_proc is the whole machine's busy CPU time. */
+	bool machine;
+	unsigned nprocs;
+	struct samp_proc *procs;
+	unsigned long long idle;
 
 	unsigned nfuncs, nstacks, nthreads, nbuckets;
 	struct samp_func *funcs;
@@ -151,6 +169,8 @@ const char *samp_exec_comm(const struct samp_session *s);
 /* Change the sampling frequency (reopens the events). */
 int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e);
 int samp_get_freq(const struct samp_session *s);
+/* Samples counted so far. */
+unsigned long long samp_count(const struct samp_session *s);
 /* Close the current interval and return a new snapshot (NULL: no memory).
  * reason != NULL marks the snapshot as the last one. */
 struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reason);
@@ -196,8 +216,35 @@ unsigned long *samp_view_stack_counts(const struct samp_snapshot *s, enum samp_w
 const char *samp_unwind_method(const struct samp_snapshot *s);
 /* Short module name for display: basename, "(deleted)" kept. */
 const char *samp_module_short(const char *module);
-/* Thread name of tid in the snapshot ("?" when unknown). */
+/* Thread name of tid in the snapshot ("?" when unknown); in a machine-wide
+ * one, the name of process slot tid. */
 const char *samp_thread_comm(const struct samp_snapshot *s, pid_t tid);
+
+/* ---- views of a machine-wide snapshot ---- */
+struct samp_prow {
+	unsigned proc;               /* index into procs[] (by command: its busiest process) */
+	unsigned nprocs;             /* processes in the row (1 unless by command) */
+	unsigned long samples;       /* in the window */
+	double pct;                  /* share of the window's samples */
+	double cpu_sampled, cpu_proc; /* seconds since the start (summed by command) */
+};
+
+struct samp_pview {
+	unsigned long samples;       /* in the window */
+	unsigned nrows;
+	struct samp_prow *rows;      /* sorted */
+};
+
+/* The processes (by_comm: the command names) with samples in window w.
+ * sort: SELF by samples, TOTAL by /proc CPU, NAME by command. */
+int samp_view_procs(const struct samp_snapshot *s, enum samp_window w, bool by_comm, enum samp_sort sort,
+		    struct samp_pview *out);
+void samp_pview_free(struct samp_pview *v);
+/* For each row of v (a view of s in window w): the process with the most
+ * samples in that function (top[i], index into procs[]) and how many
+ * processes ran it (nprocs[i]). 0 or -ENOMEM. */
+int samp_view_func_procs(const struct samp_snapshot *s, enum samp_window w, const struct samp_view *v,
+			 unsigned *top, unsigned *nprocs);
 
 /* ---- the sampler as a worker job ---- */
 struct workers;
@@ -245,6 +292,7 @@ int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, str
 int samp_py_poll(struct samp_py_session *s, int timeout_ms);
 const char *samp_py_exec_comm(const struct samp_py_session *s);
 void samp_py_set(struct samp_py_session *s, int freq, bool idle);
+unsigned long long samp_py_count(const struct samp_py_session *s);
 struct samp_snapshot *samp_py_publish(struct samp_py_session *s, const char *end_reason);
 void samp_py_close(struct samp_py_session *s);
 /* The CPython sampler's switch for idle threads (ctl of samp_job_submit). */

@@ -31,8 +31,41 @@ struct sthread {
 	unsigned long samples;
 };
 
+/* One address space being symbolized and unwound: the target's, or each
+ * process's in the machine-wide view. */
+struct samp_space {
+	struct sym_proc *sym;
+	struct sym_unwinder *uw; /* NULL: frame pointers only */
+	struct hmap pcs;         /* user pc -> function id */
+	unsigned maps_gen;       /* the symbolizer's maps the unwinder has */
+};
+
+/* An executable mapping from an MMAP2 record. */
+struct mmap_rec {
+	uint64_t start, len, pgoff, ino;
+	uint32_t maj, min;
+	char *path;
+};
+
+/* A process of the machine-wide view (machine.c). */
+struct mproc {
+	pid_t pid;
+	unsigned long long start;   /* /proc/PID/stat starttime; 0 unknown */
+	char comm[16];
+	bool exited, kernel, exec_seen, space_tried;
+	bool recorded;              /* sp was made from the recorded mappings */
+	uint32_t parent;            /* slot of the parent, HMAP_EMPTY: none */
+	struct samp_space *sp;      /* made at its first user sample */
+	struct mmap_rec *maps;      /* executable mappings its MMAP2 records
+				     * reported (since its exec), by start */
+	unsigned nmaps;
+	unsigned long long samples, period;
+	unsigned long long ticks0, ticks; /* /proc utime+stime: first sight, last */
+};
+
 struct samp_session {
 	struct target t;
+	bool machine;             /* every task on every CPU (t unused) */
 	int freq;
 	struct perf_event_attr attr;
 	char event[32], event_why[160];
@@ -58,19 +91,16 @@ struct samp_session {
 	unsigned npfds, cappfds;
 	bool pfds_stale;
 
-	struct sym_proc *sym;
+	struct samp_space one; /* the target's address space */
 	struct agg *agg;
-	struct hmap pcs;      /* pc -> function id */
+	struct hmap kpcs;     /* kernel pc -> function id */
 	uint32_t kernel_func; /* the [kernel] bucket, when kallsyms is closed */
 	bool ksyms_named;
 
 	unsigned long long samples, lost, throttled, truncated, period_sum;
-	/* DWARF unwinding of the copied user stacks (uw NULL: frame
-	 * pointers only). */
-	struct sym_unwinder *uw;
+	/* DWARF unwinding of the copied user stacks. */
 	uint64_t regs_mask;   /* sample_regs_user, 0 without stack copies */
 	unsigned stack_copy;  /* sample_stack_user */
-	unsigned maps_gen;    /* the symbolizer's maps the unwinder has */
 	unsigned long long unwind_fp, unwind_dwarf; /* samples by method */
 	uint64_t start_ns, last_pub_ns, last_scan_ns;
 	unsigned long long cpu_ticks_start, cpu_ticks_last, cpu_ticks_pub;
@@ -81,6 +111,13 @@ struct samp_session {
 	bool execd;           /* it exec'd: later samples are another program's */
 	uint64_t exec_time;   /* perf time of the exec (0: not known, drop all after execd) */
 	char exec_comm[64];   /* its name after the exec (hostile) */
+
+	/* Machine-wide: processes by slot (a reused PID gets a new slot),
+	 * pid -> current slot; samples of the idle task. */
+	struct mproc *procs;
+	uint32_t nprocs, capprocs;
+	struct hmap pids;
+	unsigned long long idle;
 };
 
 struct sthread *samp_thread_get(struct samp_session *s, pid_t tid, bool add);
@@ -96,5 +133,24 @@ int samp_percpu_open(struct samp_session *s);
 void samp_percpu_close(struct samp_session *s);
 /* The ring drain callback: one record. */
 void samp_on_record(void *ctx, const struct perf_event_header *h);
+
+/* samp_space: open (pid's symbolizer view with sym_opts, an unwinder
+ * with stack copies), free. */
+int samp_space_init(struct samp_space *sp, pid_t pid, uid_t uid, unsigned sym_opts, bool unwind);
+void samp_space_fini(struct samp_space *sp);
+
+/* machine.c: the machine-wide session. */
+int samp_machine_open(struct samp_session *s, struct ps_error *e);
+/* The process slot of pid (created, named from /proc, when unknown). */
+struct mproc *samp_machine_proc(struct samp_session *s, pid_t pid);
+/* Its address space, or NULL (a kernel thread, gone, no memory). */
+struct samp_space *samp_machine_space(struct samp_session *s, struct mproc *p);
+/* FORK, COMM, EXIT and MMAP2 records of every task. */
+void samp_machine_record(struct samp_session *s, const struct perf_event_header *h);
+/* Fill the snapshot's process table. 0 or -ENOMEM. */
+int samp_machine_publish(struct samp_session *s, struct samp_snapshot *o);
+void samp_machine_close(struct samp_session *s);
+/* Busy CPU time of the whole machine (/proc/stat), in clock ticks. */
+unsigned long long samp_machine_ticks(void);
 
 #endif

@@ -53,6 +53,8 @@ const char *samp_module_short(const char *module)
 
 const char *samp_thread_comm(const struct samp_snapshot *s, pid_t tid)
 {
+	if (s->machine)
+		return (unsigned)tid < s->nprocs && s->procs[tid].comm[0] ? s->procs[tid].comm : "?";
 	for (unsigned i = 0; i < s->nthreads; i++)
 		if (s->threads[i].tid == tid)
 			return s->threads[i].comm[0] ? s->threads[i].comm : "?";

@@ -17,10 +17,20 @@ struct sym_mentry {
 };
 
 /* A file's symbols and DWARF, shared by every view that maps it. */
+/* A code symbol of a module, for the binary search that replaces
+ * libdwfl's linear dwfl_module_addrinfo. */
+struct sym_msym {
+	uint64_t start, size;
+	const char *name;
+	unsigned rank;               /* at one address: lower is preferred */
+	bool alias;                  /* other symbols start there too */
+};
+
 struct sym_module {
 	char *key;                   /* build-id:dev:inode:path */
 	char *path;                  /* as mapped ("/usr/lib/.../libc.so.6", "[vdso]") */
 	char *name;                  /* short name */
+	uint64_t dev, ino;           /* of the file it was loaded from (0: none) */
 	Dwfl *dwfl;                  /* this module only, at its file vaddrs */
 	Dwfl_Module *mod;            /* NULL when libdwfl refused the file */
 	struct sym_phdr *ph;         /* PT_LOAD segments */
@@ -30,6 +40,9 @@ struct sym_module {
 	size_t cache_cap;
 	struct sym_mentry *cache;    /* every resolved entry */
 	size_t ncache;
+	struct sym_msym *syms;       /* code symbols by address (names: libdwfl's) */
+	size_t nsyms;
+	bool syms_built;
 	unsigned refs;               /* under the registry lock */
 	struct sym_module *next;
 };
@@ -38,6 +51,10 @@ struct sym_module {
  * real file (debuglink lookups), display: the name the maps give. */
 struct sym_module *sym_module_get(int fd, const char *path, const char *display, uint64_t dev, uint64_t ino);
 void sym_module_put(struct sym_module *m);
+/* The module already loaded from the file display names with that device
+ * and inode (a new reference), or NULL: a process mapping the same file
+ * binds it without opening the file again. */
+struct sym_module *sym_module_find(uint64_t dev, uint64_t ino, const char *display);
 /* Modules loaded in pscope now (tests). */
 size_t sym_module_count(void);
 const struct sym_info *sym_module_lookup(struct sym_module *m, uint64_t rel_pc, bool activation, bool source);

@@ -51,6 +51,7 @@ static void module_free(struct sym_module *m)
 	for (size_t i = 0; i < m->ncache; i++)
 		sym_info_free(m->cache[i].info);
 	free(m->cache);
+	free(m->syms);
 	free(m->slots);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
@@ -130,6 +131,8 @@ struct sym_module *sym_module_get(int fd, const char *path, const char *display,
 	pthread_mutex_init(&m->lock, NULL);
 	m->key = key;
 	key = NULL;
+	m->dev = dev;
+	m->ino = ino;
 	m->path = strdup(display);
 	m->name = strdup(!strncmp(display, "[vdso", 5) ? "[vdso]" : base_name(display));
 	m->dwfl = dwfl_begin(&callbacks);
@@ -169,6 +172,22 @@ fail:
 	if (fd >= 0)
 		close(fd);
 	return NULL;
+}
+
+struct sym_module *sym_module_find(uint64_t dev, uint64_t ino, const char *display)
+{
+	struct sym_module *m;
+
+	if (!ino)
+		return NULL;
+	pthread_mutex_lock(&registry_lock);
+	for (m = registry; m; m = m->next)
+		if (m->ino == ino && m->dev == dev && !strcmp(m->path, display))
+			break;
+	if (m)
+		m->refs++;
+	pthread_mutex_unlock(&registry_lock);
+	return m;
 }
 
 void sym_module_put(struct sym_module *m)
@@ -291,6 +310,91 @@ static bool code_symbol(const GElf_Sym *sym)
 	return t == STT_FUNC || t == STT_GNU_IFUNC || t == STT_NOTYPE;
 }
 
+static int msym_cmp(const void *a, const void *b)
+{
+	const struct sym_msym *x = a, *y = b;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	/* At one address the preferred symbol last: the search walks down. */
+	return (x->rank < y->rank) - (x->rank > y->rank);
+}
+
+/* The code symbols sorted by address, built at the first lookup:
+ * dwfl_module_addrinfo walks every symbol on each call (~100 us on libc),
+ * which a machine-wide view with thousands of new pcs cannot afford. */
+static void build_syms(struct sym_module *m)
+{
+	m->syms_built = true;
+	int n = m->mod ? dwfl_module_getsymtab(m->mod) : -1;
+	if (n <= 1 || !(m->syms = malloc((size_t)n * sizeof(*m->syms))))
+		return;
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *name = dwfl_module_getsym_info(m->mod, i, &sym, &addr, &shndx, NULL, NULL);
+		if (!name || !*name || !code_symbol(&sym) || shndx == SHN_UNDEF || shndx == SHN_ABS)
+			continue;
+		int bind = GELF_ST_BIND(sym.st_info);
+		m->syms[m->nsyms++] = (struct sym_msym){
+			.start = addr, .size = sym.st_size, .name = name,
+			.rank = (sym.st_size ? 0 : 4) + (bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2),
+		};
+	}
+	qsort(m->syms, m->nsyms, sizeof(*m->syms), msym_cmp);
+	for (size_t i = 1; i < m->nsyms; i++)
+		if (m->syms[i].start == m->syms[i - 1].start)
+			m->syms[i].alias = m->syms[i - 1].alias = true;
+}
+
+/* Aliases at one address (__clone3, __GI___clone3; two versions of
+ * __libc_start_main): the name libdwfl prefers, asked once per address. */
+static void settle_alias(struct sym_module *m, struct sym_msym *s)
+{
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *name = dwfl_module_addrinfo(m->mod, s->start, &off, &sym, NULL, NULL, NULL);
+	size_t lo = (size_t)(s - m->syms), hi = lo;
+
+	while (lo > 0 && m->syms[lo - 1].start == s->start)
+		lo--;
+	while (hi + 1 < m->nsyms && m->syms[hi + 1].start == s->start)
+		hi++;
+	for (size_t i = lo; i <= hi; i++) {
+		if (name && *name && !off && code_symbol(&sym))
+			m->syms[i].name = name;
+		m->syms[i].alias = false;
+	}
+}
+
+/* The code symbol holding addr: a sized one that covers it, else the
+ * nearest unsized one below it; NULL when none does. */
+static struct sym_msym *find_sym(struct sym_module *m, uint64_t addr)
+{
+	if (!m->syms_built)
+		build_syms(m);
+	size_t lo = 0, hi = m->nsyms;
+	while (lo < hi) { /* first symbol above addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	struct sym_msym *near = &m->syms[lo - 1], *hit = near->size ? NULL : near;
+	/* Sized symbols may nest or overlap: look a little further down. */
+	for (size_t i = lo, k = 0; i-- > 0 && k < 32; k++)
+		if (m->syms[i].size && addr - m->syms[i].start < m->syms[i].size) {
+			hit = &m->syms[i];
+			break;
+		}
+	if (hit && hit->alias)
+		settle_alias(m, hit);
+	return hit;
+}
+
 /* Resolve module-relative addr (the call itself: pc - 1 for a return
  * address); offsets are shown relative to pc. Called with m->lock held. */
 static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t addr, bool source)
@@ -307,12 +411,10 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 		s->flags |= SYM_F_DELETED;
 	if (!strcmp(m->name, "[vdso]"))
 		s->flags |= SYM_F_VDSO;
-	GElf_Off off = 0;
-	GElf_Sym sym;
-	const char *name = m->mod ? dwfl_module_addrinfo(m->mod, addr, &off, &sym, NULL, NULL, NULL) : NULL;
-	if (name && *name && code_symbol(&sym) && (!sym.st_size || off < sym.st_size)) {
-		s->function = sym_name_dup(name);
-		s->offset = off + (rel_pc - addr);
+	const struct sym_msym *sym = find_sym(m, addr);
+	if (sym) {
+		s->function = sym_name_dup(sym->name);
+		s->offset = addr - sym->start + (rel_pc - addr);
 	} else {
 		s->flags |= SYM_F_STRIPPED;
 		snprintf(buf, sizeof(buf), "+0x%llx", (unsigned long long)rel_pc);

@@ -220,10 +220,15 @@ static int bind(struct sym_proc *p, struct pmap *old, size_t nold)
 			q->mod = vdso_module(p, m);
 			q->kind = q->mod ? PM_MODULE : PM_SPECIAL;
 		} else if (m->path[0] == '/') {
-			int fd = open_mapped(p, m, real, sizeof(real));
-			q->mod = fd >= 0 ? sym_module_get(fd, real, m->path, ((uint64_t)m->dev_major << 32) | m->dev_minor,
-							  m->inode)
-					 : NULL;
+			uint64_t dev = ((uint64_t)m->dev_major << 32) | m->dev_minor;
+			/* A file another view has loaded: no need to open it
+			 * again (one open per library per new process adds up
+			 * when every process is sampled). */
+			q->mod = m->deleted ? NULL : sym_module_find(dev, m->inode, m->path);
+			if (!q->mod) {
+				int fd = open_mapped(p, m, real, sizeof(real));
+				q->mod = fd >= 0 ? sym_module_get(fd, real, m->path, dev, m->inode) : NULL;
+			}
 			q->kind = q->mod ? PM_MODULE : PM_NOFILE;
 		} else {
 			q->kind = PM_SPECIAL;

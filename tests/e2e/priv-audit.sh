@@ -204,6 +204,21 @@ for _ in $(seq 1 50); do [ -s "$rc" ] && break; sleep 0.1; done
 check "TUI: q exits with status 0" test "$(cat "$rc" 2>/dev/null)" = 0
 check "root target runs on after the TUI" target_runs_on "$R"
 
+# ---- the list's environment view (e) of the root process ----
+rm -f "$rc"
+tui_start 140x40 "cd $B/w && PSCOPE_DATA=$B/data $NP $B/pscope -u root; echo \$? >$rc"
+check "TUI list of root's processes" tui_wait_for "PID +USER"
+tui_keys F3
+tui_keys "$_tlinks/stack-threads" Enter
+tui_keys e
+check "TUI environment of the root process: refused, the door" \
+	screen_has "cannot read /proc/$R/environ: process $R belongs to uid 0 and we are uid $NOBODY without CAP_SYS_PTRACE (door: CAP_SYS_PTRACE (process of another user);"
+check "TUI environment: the fix" \
+	screen_has "fix: run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope))"
+tui_keys q
+for _ in $(seq 1 50); do [ -s "$rc" ] && break; sleep 0.1; done
+check "TUI list: q exits with status 0" test "$(cat "$rc" 2>/dev/null)" = 0
+
 # ---- the TUI against its own process: the same screens work ----
 rm -f "$rc"
 tui_start 120x40 "cd $B/w && PSCOPE_DATA=$B/data $NP $B/pscope -p $O; echo \$? >$rc"

@@ -12,33 +12,15 @@ tmp=$(mktemp -d)
 at_exit "rm -rf $tmp"
 
 start_py() { # start_py PYTHON ARGS...: sets TPID once it printed ready
+	rm -f "$tmp/out" # the last target's "ready" must not count for this one
 	"$@" >"$tmp/out" 2>&1 &
 	TPID=$!
 	at_exit "kill -9 $TPID 2>/dev/null"
 	for _ in $(seq 1 200); do
-		grep -q ready "$tmp/out" && return 0
+		grep -q ready "$tmp/out" 2>/dev/null && return 0
 		sleep 0.05
 	done
 	sed 's/^/#   /' "$tmp/out"
-	return 1
-}
-
-# py-threads.py prints "ready" once its hot worker runs; on a loaded machine
-# the other threads may still be on their way to their blocking calls (or
-# waiting for the GIL there). Wait until they are in them, as the kernel
-# shows: main, sleeper and selector in a sleep or select (clock_nanosleep,
-# select, pselect6, poll) and the locked one in futex() with no timeout (a
-# GIL wait has one).
-py_settled() { # py_settled PID
-	for _ in $(seq 1 400); do
-		cat /proc/"$1"/task/*/syscall 2>/dev/null | awk '
-			$1 == 7 || $1 == 23 || $1 == 230 || $1 == 270 { s++ }
-			$1 == 202 && $5 == "0x0" { f++ }
-			END { exit !(s >= 3 && f >= 1) }' && return 0
-		sleep 0.05
-	done
-	diag "the Python threads of $1 did not reach their blocking calls:"
-	sed 's/^/#   /' /proc/"$1"/task/*/syscall
 	return 1
 }
 

@@ -12,11 +12,12 @@ at_exit "rm -rf $tmp"
 line() { grep -n "LINE:$1" "$src" | cut -d: -f1; }
 
 start_py() {
+	rm -f "$tmp/out" # the last target's "ready" must not count for this one
 	"$@" >"$tmp/out" 2>&1 &
 	TPID=$!
 	at_exit "kill -9 $TPID 2>/dev/null"
 	for _ in $(seq 1 200); do
-		grep -q ready "$tmp/out" && return 0
+		grep -q ready "$tmp/out" 2>/dev/null && return 0
 		sleep 0.05
 	done
 	return 1
@@ -28,7 +29,7 @@ interp() { # interp LABEL PYTHON
 		skip "$label: $py is not installed"
 		return
 	fi
-	start_py "$py" "$src" || { ok 1 "$label: the target started"; return; }
+	{ start_py "$py" "$src" && py_settled "$TPID"; } || { ok 1 "$label: the target started"; return; }
 	"$PSCOPE" top "$TPID" --duration 2 --json --folded "$tmp/f" >"$tmp/j" 2>"$tmp/err"
 	ok $? "$label: pscope top --json succeeds"
 	check "$label: price_rules ranks first, lines exact, idle threads left out" \
@@ -55,7 +56,7 @@ if [ -z "$py" ] || [ ! -x "$py" ]; then
 	done_testing
 	exit 0
 fi
-start_py "$py" "$src" || exit 1
+{ start_py "$py" "$src" && py_settled "$TPID"; } || exit 1
 P=$TPID
 "$PSCOPE" top "$P" --duration 1 --native --json >"$tmp/j" 2>&1
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit("python" in d or d["event"] == "python")' "$tmp/j"

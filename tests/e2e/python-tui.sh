@@ -19,6 +19,7 @@ out=$(mktemp)
 P=$!
 at_exit "kill -9 $P 2>/dev/null; rm -f $out"
 for _ in $(seq 1 200); do grep -q ready "$out" && break; sleep 0.05; done
+py_settled "$P"
 line=$(grep -n 'LINE:price_rules' "$src" | cut -d: -f1)
 
 tui_start 160x50 "$PSCOPE -p $P"

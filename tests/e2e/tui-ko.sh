@@ -75,13 +75,13 @@ print(repr(line)); sys.exit(not m)' "$@"
 
 start_target korean-threads || exit 1
 P=$TPID
-LIST_LABELS="도움 설정 검색 필터 트리 정렬 Nice- Nice+ 신호 스택 핫 코어 문 종료"
+LIST_LABELS="도움 설정 검색 필터 트리 정렬 Nice- Nice+ 킬 스택 핫 전체 코어 문 끝"
 
 # --- 80x24 ---
 tui_start 80x24 "$KO -s pid"
 check "80x24 list: Korean meters" see '작업: [0-9]+개, 스레드'
 check "80x24 list: the whole function bar fits in Korean" \
-	see '^F1도움 ?F2설정 ?F3검색 ?F4필터 ?F5트리 ?F6정렬 ?F7Nice- ?F8Nice\+ ?F9신호 ?s스택 ?h핫 ?C코어 ?D문 ?F10종료 *$'
+	see '^F1도움 ?F2설정 ?F3검색 ?F4필터 ?F5트리 ?F6정렬 ?F7Nice- ?F8Nice\+ ?F9킬 ?s스택 ?h핫 ?A전체 ?C코어 ?D문 ?F10끝 *$'
 check "80x24 list: htop's column names kept" see '^ +PID.? USER +PRI +NI'
 check "80x24 list: nothing split" whole 80
 tui_keys F2
@@ -96,7 +96,7 @@ check "80x24 help: nothing split" whole 80
 tui_keys Escape
 tui_keys D
 check "80x24 doors: Korean title" see '^ 문: 커널이 pscope에 허락하는 것'
-check "80x24 doors: function bar" see '^F1도움 +r검사 +pPID +/검색 +Esc뒤로 +F10종료'
+check "80x24 doors: function bar" see '^F1도움 +r검사 +pPID +/검색 +Esc뒤로 +F10끝'
 check "80x24 doors: nothing split" whole 80
 tui_keys Escape
 tui_keys q
@@ -104,7 +104,7 @@ tui_keys q
 tui_start 80x24 "$KO -p $P"
 check "80x24 detail: Korean header" see "^ PID $P 한글스레드  사용자 "
 check "80x24 detail: Korean pane tabs" see ' 1 상태 \| 2 FD \| 3 맵 \| 4 메모리 \| 5 스레드 '
-check "80x24 detail: function bar" see '^F1도움 +\?키 +Tab창 +s스택 +h핫 +C코어 +F5읽기 +Esc뒤로 +F10종료'
+check "80x24 detail: function bar" see '^F1도움 +\?키 +Tab창 +s스택 +h핫 +C코어 +F5읽기 +Esc뒤로 +F10끝'
 check "80x24 status pane: Korean labels" see '^자발적 전환 +[0-9]'
 check "80x24 detail: nothing split" whole 80
 tui_keys 5
@@ -162,7 +162,7 @@ tui_keys q
 tui_start 40x12 "$KO -p $P"
 check "40x12 detail: Korean header" see "^ PID $P 한글스레드  사용자"
 check "40x12 detail: no function-bar entry cut at the edge" \
-	bar_whole 도움 키 창 스택 핫 코어 읽기 뒤로 종료
+	bar_whole 도움 키 창 스택 핫 코어 읽기 뒤로 끝
 check "40x12 detail: nothing split" whole 40
 tui_keys 5
 check "40x12 threads pane: Korean summary" see '^스레드 4개'

@@ -7,7 +7,7 @@
 # files under tests/fixtures) and add NAME to FUZZERS. Real inputs worth
 # keeping go in tests/fuzz/corpus/NAME/; a crash found becomes a fixture and
 # a unit test (see tests/fuzz/README).
-FUZZERS = stat status cmdline maps fdinfo net sockdiag rollup task sysinfo notes perf symtext corenotes coreelf pymem
+FUZZERS = stat status cmdline maps fdinfo net sockdiag rollup task sysinfo notes perf symtext corenotes coreelf pymem unpack
 
 FUZZ_RUNS = 20000
 FUZZ_LONG_SECONDS = 120
@@ -23,6 +23,10 @@ $(FUZZ_DIR)/%.o: $(top_srcdir)/%.c config.h
 	@test -n "$(CLANG)" || { echo "make fuzz needs clang (apt-get install clang, then ./configure)"; exit 1; }
 	@mkdir -p $(@D)
 	$(AM_V_CC)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+# No dependency files here: every object is rebuilt when any header of
+# the library changes (a stale object built against an old struct layout
+# makes a false crash).
+$(FUZZ_OBJS): $(patsubst %,$(top_srcdir)/%,$(filter %.h,$(libpscope_a_SOURCES)))
 $(FUZZ_DIR)/libpscope-fuzz.a: $(FUZZ_OBJS)
 	$(AM_V_AR)rm -f $@ && $(AR) cr $@ $(FUZZ_OBJS)
 $(FUZZ_DIR)/fuzz-%: $(top_srcdir)/tests/fuzz/fuzz-%.c $(top_srcdir)/tests/fuzz/fuzz.h $(FUZZ_DIR)/libpscope-fuzz.a

@@ -10,9 +10,14 @@
 #               threads to block: tests/e2e/python-stack.sh, py_settled)
 import os
 import select
+import signal
 import sys
 import threading
 import time
+
+# The kernel-core tests end this process with SIGQUIT: give it its default
+# action (a core) even when the shell that started the suite ignored it.
+signal.signal(signal.SIGQUIT, signal.SIG_DFL)
 
 lock = threading.Lock()
 hot = threading.Event()

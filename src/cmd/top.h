@@ -1,0 +1,33 @@
+/* `pscope top`: its options, shared by the per-process report (cmd-top.c)
+ * and the machine-wide one (top-machine.c). */
+#ifndef PS_CMD_TOP_H
+#define PS_CMD_TOP_H
+
+#include <stdbool.h>
+
+#include "sample/sample.h"
+
+enum top_mode { TOP_AUTO, TOP_PYTHON, TOP_NATIVE };
+
+struct top_args {
+	double duration;
+	unsigned long long samples; /* stop once this many are counted (0: no) */
+	long freq;                  /* 0: the sampler's default */
+	const char *folded;
+	bool json, idle;
+	bool all;                   /* --all: every process (also without a PID) */
+	bool by_comm;               /* --by comm */
+	bool mode_set, events_set;  /* --python/--native, --events given */
+	int stack_copy;
+	enum samp_events events;
+	enum top_mode mode;
+};
+
+/* Ctrl-C and SIGTERM end the sampling loop early (on: install, off:
+ * restore the defaults); top_interrupted() says whether one came. */
+void top_signals(bool on);
+bool top_interrupted(void);
+/* Sample every process (--all, or no PID) and print the report. */
+int top_machine(const struct top_args *a);
+
+#endif

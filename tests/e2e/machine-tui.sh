@@ -1,0 +1,86 @@
+#!/bin/bash
+# The machine-wide hot view in the TUI (A on the process list): a busy
+# target found by name in the process table, its function in the function
+# table with its process, the command-name table, Enter on the process
+# opening its own hot view, and Esc stopping the sampler.
+. "$top_srcdir/tests/lib.sh"
+
+tmp=$(mktemp -d /tmp/pscope-mwtui.XXXXXX)
+chmod 755 "$tmp"
+at_exit "rm -rf $tmp"
+cp "$TARGETS/hotloop" "$tmp/mw-tui"
+"$tmp/mw-tui" -w >"$tmp/out" 2>&1 &
+TPID=$!
+at_exit "kill -9 $TPID 2>/dev/null"
+for _ in $(seq 1 100); do grep -q ready "$tmp/out" && break; sleep 0.05; done
+
+export PSCOPE_DATA="${PSCOPE_DATA:-$top_srcdir/data}"
+tui_start 140x40 "cd $tmp && $PSCOPE"
+tui_wait_for "AllHot" >/dev/null
+ok $? "the process list names the key (A AllHot)"
+tui_keys A
+tui_wait_for "Hot processes: every process +\[by process\] +window 10 s" 30
+ok $? "A opens the machine-wide view"
+pspid=$(pgrep -n -x pscope -P "$(tmux -L "$TMUX_S" list-panes -t "$TMUX_S" -F '#{pane_pid}')")
+tui_wait_for "^SHARE%v? +SAMPLES +SAMPLED +/PROC +PID +COMMAND" 50
+ok $? "the process table's header"
+check "status: event, rate, idle, lost, stacks, CPU sampled vs /proc" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -Eq 'samples [0-9]+ \(window [0-9]+\)  idle [0-9]+%  lost [0-9]+  stacks (fp|dwarf|mixed|none), truncated [0-9.]+%  CPU sampled [0-9.]+ s vs /proc [0-9.]+ s'"
+[ -n "$pspid" ] && [ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" -ge 2 ]
+ok $? "pscope holds per-CPU perf events while the view is open"
+
+# '/' searches (the prompt holds the last text: erase it first).
+search() {
+	tui_keys /
+	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -N 40 BSpace
+	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "$1" Enter
+	sleep 0.4
+}
+# Find the target by name, whatever the machine's other load.
+search mw-tui
+tui_wait_for "^ +[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$TPID mw-tui" 50
+ok $? "the busy target has its row: share, samples, CPU, PID, name"
+
+tui_keys Tab
+tui_wait_for "^SELF%v? +TOTAL% +SAMPLES +FUNCTION +MODULE +PROCESS" 20
+ok $? "Tab: the function table"
+search "mw-tui-$TPID"
+tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +(hot|cold)_work +mw-tui +mw-tui-$TPID" 20
+ok $? "the target's function, its module and process"
+
+tui_keys Tab c
+tui_wait_for "Hot processes: every process +\[by command\]" 20 && tui_wait_for "^SHARE%v? +SAMPLES +PROCS +COMMAND" 10
+ok $? "c: samples by command name"
+tui_wait_for "^ +[0-9.]+ +[0-9]+ +1 mw-tui *$" 20
+ok $? "the target's command row"
+tui_keys c
+tui_wait_for "\[by process\]" 10 >/dev/null
+search mw-tui
+# The selection stays on the process while the rows are sorted again.
+sleep 2.5
+tui_wait_for "^ +[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$TPID mw-tui" 10 >/dev/null
+tui_keys Enter
+tui_wait_for "Hot functions: PID $TPID mw-tui" 20
+ok $? "Enter on the process opens its own hot view"
+tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work +mw-tui" 50
+ok $? "with its functions"
+tui_keys Escape
+tui_wait_for "Hot processes: every process" 10
+ok $? "Esc comes back to the machine-wide view"
+for _ in $(seq 1 50); do
+	[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" -ge 2 ] && break
+	sleep 0.1
+done
+[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" -ge 2 ]
+ok $? "and samples every process again"
+tui_keys Escape
+tui_wait_for "AllHot" 10 >/dev/null
+for _ in $(seq 1 50); do
+	[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" = 0 ] && break
+	sleep 0.1
+done
+[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" = 0 ]
+ok $? "Esc stops sampling: no perf events left open"
+target_runs_on "$TPID"
+ok $? "the target runs on"
+tui_keys q
+done_testing

@@ -1,0 +1,552 @@
+/* Hot processes: every process on every CPU, sampled like perf top. Two
+ * tables over the sampler's newest snapshot: the processes (or the command
+ * names) by share of samples, and the functions with their process. Enter
+ * on a process opens its own hot view; on a function, its callers and
+ * callees. The sampler job (pid 0: machine-wide) publishes the snapshots. */
+#include "uipriv.h"
+#include "draw.h"
+#include "hot-rel.h"
+#include "job.h"
+#include "table.h"
+#include "doors.h"
+#include "i18n.h"
+#include "out/folded.h"
+#include "sample/sample.h"
+#include "util.h"
+
+#define NCURSES_WIDECHAR 1
+#include <ncursesw/curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const int freq_steps[] = { 49, 99, 199, 499, 999 };
+
+enum { P_SHARE, P_SAMPLES, P_SAMPLED, P_PROC, P_PID, P_COMM, P_NCOLS };
+static const struct table_col mach_proc_cols[P_NCOLS] = {
+	[P_SHARE] = { "SHARE%", 6, true },   [P_SAMPLES] = { "SAMPLES", 8, true },
+	[P_SAMPLED] = { "SAMPLED", 8, true }, [P_PROC] = { "/PROC", 8, true },
+	[P_PID] = { "PID", 8, true },         [P_COMM] = { "COMMAND", 0, false },
+};
+enum { C_SHARE, C_SAMPLES, C_PROCS, C_COMM, C_NCOLS };
+static const struct table_col mach_comm_cols[C_NCOLS] = {
+	[C_SHARE] = { "SHARE%", 6, true }, [C_SAMPLES] = { "SAMPLES", 8, true },
+	[C_PROCS] = { "PROCS", 6, true },  [C_COMM] = { "COMMAND", 0, false },
+};
+enum { F_SELF, F_TOTAL, F_SAMPLES, F_NAME, F_MODULE, F_PROC, F_NCOLS };
+static const struct table_col mach_func_cols[F_NCOLS] = {
+	[F_SELF] = { "SELF%", 6, true },    [F_TOTAL] = { "TOTAL%", 6, true }, [F_SAMPLES] = { "SAMPLES", 8, true },
+	[F_NAME] = { "FUNCTION", 36, false }, [F_MODULE] = { "MODULE", 18, false }, [F_PROC] = { "PROCESS", 0, false },
+};
+
+struct mach_state {
+	struct ui *ui;
+	struct ui_job job;
+	struct samp_ctl *ctl;
+	struct samp_snapshot *shown, *pending;
+	bool frozen, funcs, by_comm, stale;
+	enum samp_window win;
+	enum samp_sort sort;
+	struct samp_pview pv;
+	struct samp_view fv;
+	unsigned *ftop, *fnprocs;  /* per function row: its process, how many */
+	struct table ptab, ftab;
+	struct hot_rel rel;
+	struct ps_error err;
+	bool have_err;
+	struct ui_search search;
+	bool paused;  /* a process's own hot view has the sampler lane */
+};
+
+static bool mach_message(void *ctx, struct ring_msg *msg);
+
+/* What the selection is on, to keep it there when the rows are sorted
+ * again: a process (its slot), a command name, a function id. */
+struct sel_key {
+	unsigned proc, func;
+	char comm[16];
+	bool have_p, have_f;
+};
+
+static void sel_remember(struct mach_state *m, struct sel_key *k)
+{
+	int p = table_selected(&m->ptab), f = table_selected(&m->ftab);
+
+	memset(k, 0, sizeof(*k));
+	if (p >= 0 && (unsigned)p < m->pv.nrows) {
+		k->have_p = true;
+		k->proc = m->pv.rows[p].proc;
+		memcpy(k->comm, m->shown->procs[k->proc].comm, sizeof(k->comm));
+	}
+	if (f >= 0 && (unsigned)f < m->fv.nrows) {
+		k->have_f = true;
+		k->func = m->fv.rows[f].func;
+	}
+}
+
+static void sel_restore(struct mach_state *m, const struct sel_key *k)
+{
+	for (unsigned i = 0; k->have_p && i < m->pv.nrows; i++) {
+		const struct samp_prow *r = &m->pv.rows[i];
+		if (m->by_comm ? !strcmp(m->shown->procs[r->proc].comm, k->comm) : r->proc == k->proc) {
+			table_select(&m->ptab, (int)i);
+			break;
+		}
+	}
+	for (unsigned i = 0; k->have_f && i < m->fv.nrows; i++)
+		if (m->fv.rows[i].func == k->func) {
+			table_select(&m->ftab, (int)i);
+			break;
+		}
+}
+
+static void recompute(struct mach_state *m)
+{
+	struct sel_key k = { 0 };
+
+	if (!m->stale || !m->shown)
+		return;
+	m->stale = false;
+	/* Slots and function ids only grow during a session: the old
+	 * snapshot's are the new one's. */
+	if (m->pv.rows || m->fv.rows)
+		sel_remember(m, &k);
+	samp_pview_free(&m->pv);
+	samp_view_free(&m->fv);
+	free(m->ftop);
+	free(m->fnprocs);
+	m->ftop = m->fnprocs = NULL;
+	if (samp_view_procs(m->shown, m->win, m->by_comm, m->sort, &m->pv) < 0 ||
+	    samp_view_compute(m->shown, m->win, 0, m->sort, &m->fv) < 0)
+		return;
+	m->ftop = calloc(m->fv.nrows + 1, sizeof(*m->ftop));
+	m->fnprocs = calloc(m->fv.nrows + 1, sizeof(*m->fnprocs));
+	if (!m->ftop || !m->fnprocs || samp_view_func_procs(m->shown, m->win, &m->fv, m->ftop, m->fnprocs) < 0) {
+		samp_view_free(&m->fv);
+		free(m->ftop);
+		free(m->fnprocs);
+		m->ftop = m->fnprocs = NULL;
+	}
+	table_set_count(&m->ptab, (int)m->pv.nrows);
+	table_set_count(&m->ftab, (int)m->fv.nrows);
+	sel_restore(m, &k);
+	if (m->rel.open)
+		hot_rel_refresh(&m->rel, m->shown, m->win, 0);
+}
+
+static void set_stale(struct mach_state *m)
+{
+	m->stale = true;
+}
+
+static int proc_cell(void *st, int row, int col, char *buf, size_t size)
+{
+	struct mach_state *m = st;
+	const struct samp_prow *r = &m->pv.rows[row];
+	const struct samp_proc *p = &m->shown->procs[r->proc];
+
+	if (col < 0)
+		return p->exited && !m->by_comm ? draw_attr(COL_GONE) : draw_attr(COL_NORMAL);
+	if (m->by_comm) {
+		switch (col) {
+		case C_SHARE: snprintf(buf, size, "%.1f", r->pct); break;
+		case C_SAMPLES: snprintf(buf, size, "%lu", r->samples); break;
+		case C_PROCS: snprintf(buf, size, "%u", r->nprocs); break;
+		case C_COMM: snprintf(buf, size, "%s", p->comm); break;
+		}
+		return 0;
+	}
+	switch (col) {
+	case P_SHARE: snprintf(buf, size, "%.1f", r->pct); break;
+	case P_SAMPLES: snprintf(buf, size, "%lu", r->samples); break;
+	case P_SAMPLED: snprintf(buf, size, "%.2fs", r->cpu_sampled); break;
+	case P_PROC: snprintf(buf, size, "%.2fs", r->cpu_proc); break;
+	case P_PID: snprintf(buf, size, "%d", (int)p->pid); break;
+	case P_COMM:
+		snprintf(buf, size, "%s%s%s%s", p->kernel ? "[" : "", p->comm, p->kernel ? "]" : "",
+			 p->exited ? _(" (exited)") : "");
+		break;
+	}
+	return 0;
+}
+
+static int func_cell(void *st, int row, int col, char *buf, size_t size)
+{
+	struct mach_state *m = st;
+	const struct samp_row *r = &m->fv.rows[row];
+	const struct samp_func *f = &m->shown->funcs[r->func];
+	unsigned top = m->ftop ? m->ftop[row] : UINT32_MAX, n = m->fnprocs ? m->fnprocs[row] : 0;
+
+	if (col < 0)
+		return f->flags & (SAMP_F_KERNEL | SAMP_F_ANON | SAMP_F_STRIPPED | SAMP_F_UNKNOWN) ? draw_attr(COL_DIM)
+												   : draw_attr(COL_NORMAL);
+	switch (col) {
+	case F_SELF: snprintf(buf, size, "%.1f", r->self_pct); break;
+	case F_TOTAL: snprintf(buf, size, "%.1f", r->total_pct); break;
+	case F_SAMPLES: snprintf(buf, size, "%lu", r->self); break;
+	case F_NAME: snprintf(buf, size, "%s", f->name); break;
+	case F_MODULE: snprintf(buf, size, "%s", samp_module_short(f->module)); break;
+	case F_PROC:
+		if (top >= m->shown->nprocs)
+			break;
+		if (n > 1)
+			snprintf(buf, size, P_("%s-%d (+%u other)", "%s-%d (+%u others)", n - 1), m->shown->procs[top].comm,
+				 (int)m->shown->procs[top].pid, n - 1);
+		else
+			snprintf(buf, size, "%s-%d", m->shown->procs[top].comm, (int)m->shown->procs[top].pid);
+		break;
+	}
+	return 0;
+}
+
+static void draw_status(struct mach_state *m, int y)
+{
+	const struct samp_snapshot *s = m->shown;
+
+	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
+	draw_textf(y, 0, -1, draw_attr(COL_TITLE), _(" Hot processes: every process   %s   window %s  sort %s%s%s"),
+		   m->funcs ? _("[functions]") : m->by_comm ? _("[by command]") : _("[by process]"),
+		   samp_window_name(m->win), samp_sort_name(m->sort), m->frozen ? "  [FROZEN]" : "",
+		   s && s->ended ? "  [ENDED]" : "");
+	if (!s)
+		return;
+	draw_textf(y + 1, 0, -1, draw_attr(COL_NORMAL),
+		   _(" event %s (%s), per CPU; %d Hz requested, %.0f Hz achieved per busy CPU-second; %s"), s->event,
+		   s->event_why, s->freq, s->rate, s->kernel_why);
+	unsigned long long all = s->samples + s->idle;
+	draw_textf(y + 2, 0, -1, draw_attr(COL_NORMAL),
+		   _(" samples %llu (window %lu)  idle %.0f%%  lost %llu  stacks %s, truncated %.1f%%  CPU sampled %.2f s vs /proc %.2f s"),
+		   s->samples, m->funcs ? m->fv.samples : m->pv.samples, all ? 100.0 * (double)s->idle / (double)all : 0.0,
+		   s->lost, samp_unwind_method(s), s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0.0,
+		   s->cpu_sampled, s->cpu_proc);
+}
+
+static void mach_draw(struct ui *ui, void *st, int y0, int rows)
+{
+	struct mach_state *m = st;
+	(void)ui;
+
+	recompute(m);
+	draw_status(m, y0);
+	if (m->have_err) {
+		int y = y0 + 2;
+		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_BOLD, _("sampling could not start:"));
+		draw_text(y++, 3, -1, draw_attr(COL_ERROR), m->err.msg);
+		if (m->err.fix[0]) {
+			draw_textf(y++, 3, -1, draw_attr(COL_WARN), _("door: %s"), door_name(m->err.door));
+			draw_textf(y++, 3, -1, draw_attr(COL_WARN), _("fix: %s"), m->err.fix);
+		}
+		draw_text(y + 1, 1, -1, draw_attr(COL_DIM), _("Esc returns. D shows every door."));
+		return;
+	}
+	if (!m->shown) {
+		draw_textf(y0 + 2, 1, -1, draw_attr(COL_DIM),
+			   _("sampling every process at %d Hz; the first snapshot comes after one second..."),
+			   samp_ctl_freq(m->ctl));
+		return;
+	}
+	if (rows <= 4)
+		return;
+	if (m->funcs && m->rel.open) {
+		unsigned long total = 0, self = 0;
+		for (unsigned i = 0; i < m->fv.nrows; i++)
+			if (m->fv.rows[i].func == m->rel.func) {
+				total = m->fv.rows[i].total;
+				self = m->fv.rows[i].self;
+			}
+		hot_rel_draw(&m->rel, m->shown, total, self, y0 + 3, rows - 3);
+		return;
+	}
+	struct table *t = m->funcs ? &m->ftab : &m->ptab;
+	if (!t->n) {
+		draw_text(y0 + 4, 1, -1, draw_attr(COL_DIM), _("no samples in this window: the machine was idle"));
+		return;
+	}
+	if (!m->funcs) {
+		t->cols = m->by_comm ? mach_comm_cols : mach_proc_cols;
+		t->ncols = m->by_comm ? C_NCOLS : P_NCOLS;
+		t->sort_col = m->sort == SAMP_SORT_SELF ? 0 : m->sort == SAMP_SORT_NAME ? (m->by_comm ? C_COMM : P_COMM)
+							     : (m->by_comm ? -1 : P_PROC);
+	} else {
+		t->sort_col = m->sort == SAMP_SORT_SELF ? F_SELF : m->sort == SAMP_SORT_TOTAL ? F_TOTAL : F_NAME;
+	}
+	table_draw(t, y0 + 3, rows - 3, m, m->funcs ? func_cell : proc_cell);
+}
+
+/* The process of the selected row (a function row: its busiest process). */
+static const struct samp_proc *selected_proc(struct mach_state *m)
+{
+	if (!m->shown)
+		return NULL;
+	if (m->funcs) {
+		int r = table_selected(&m->ftab);
+		if (r < 0 || !m->ftop || m->ftop[r] >= m->shown->nprocs)
+			return NULL;
+		return &m->shown->procs[m->ftop[r]];
+	}
+	int r = table_selected(&m->ptab);
+	return r < 0 || (unsigned)r >= m->pv.nrows ? NULL : &m->shown->procs[m->pv.rows[r].proc];
+}
+
+static bool mach_selected(void *st, struct target_id *id)
+{
+	const struct samp_proc *p = selected_proc(st);
+
+	if (!p || p->exited || p->kernel)
+		return false;
+	*id = (struct target_id){ .pid = p->pid, .starttime = p->start };
+	return true;
+}
+
+static void open_process(struct ui *ui, struct mach_state *m)
+{
+	const struct samp_proc *p = selected_proc(m);
+	struct target_id id;
+
+	if (!p)
+		return;
+	if (p->exited) {
+		ui_message(ui, true, _("%s (PID %d) has exited: only its samples here remain"), p->comm, (int)p->pid);
+		return;
+	}
+	if (p->kernel) {
+		ui_message(ui, true, _("%s is a kernel thread: it has no user space to sample on its own"), p->comm);
+		return;
+	}
+	if (!mach_selected(m, &id))
+		return;
+	/* One sampler at a time: this one stops while the process's own view
+	 * is open and starts again when it closes (mach_tick). */
+	if (m->job.running)
+		workers_cancel(ui->workers, m->job.id);
+	m->paused = true;
+	screen_hot_open(ui, &id);
+}
+
+static void mach_tick(struct ui *ui, void *st)
+{
+	struct mach_state *m = st;
+	struct target_id all = { 0 };
+
+	if (!m->paused || m->job.running)
+		return;
+	ui_job_leave(ui, &m->job);
+	struct job_handler jh = { mach_message, m };
+	ui_job_started(&m->job, samp_job_submit(ui->workers, &all, m->ctl, &jh), "", _("out of memory"));
+	m->paused = false;
+	ui_message(ui, false, _("sampling every process again"));
+}
+
+static void export_folded(struct ui *ui, struct mach_state *m)
+{
+	char path[512];
+	struct ps_error e;
+	unsigned long total = 0;
+
+	if (!m->shown) {
+		ui_message(ui, true, _("nothing sampled yet"));
+		return;
+	}
+	snprintf(path, sizeof(path), "pscope-all-%s.folded",
+		 m->win == SAMP_WIN_ALL ? "all" : m->win == SAMP_WIN_1S ? "1s" : m->win == SAMP_WIN_10S ? "10s" : "60s");
+	if (!ui_prompt(ui, _("Export folded stacks to: "), path, sizeof(path)) || !path[0])
+		return;
+	if (access(path, F_OK) == 0 && !ui_confirm(ui, _("File exists. Overwrite?")))
+		return;
+	ps_error_clear(&e);
+	if (out_folded_save(path, m->shown, m->win, 0, &total, &e) < 0) {
+		ui_error(ui, &e);
+		return;
+	}
+	ui_message(ui, false, _("wrote %lu samples (window %s, every process) to %s"), total, samp_window_name(m->win),
+		   path);
+}
+
+/* '/': the next row whose cells (name, PID, module, process) hold the text. */
+static bool mach_find(void *st, const char *text, int dir, bool again)
+{
+	struct mach_state *m = st;
+	struct table *t = m->funcs ? &m->ftab : &m->ptab;
+
+	if (!m->shown)
+		return false;
+	return table_search_cells(t, t->sel + (again ? dir : 0), dir, text, m, m->funcs ? func_cell : proc_cell);
+}
+
+static void change_freq(struct ui *ui, struct mach_state *m, int dir)
+{
+	int n = (int)(sizeof(freq_steps) / sizeof(freq_steps[0])), cur = samp_ctl_freq(m->ctl), i;
+
+	if (dir > 0) {
+		for (i = 0; i < n && freq_steps[i] <= cur; i++)
+			;
+		if (i == n)
+			i = n - 1;
+	} else {
+		for (i = n - 1; i >= 0 && freq_steps[i] >= cur; i--)
+			;
+		if (i < 0)
+			i = 0;
+	}
+	samp_ctl_set_freq(m->ctl, freq_steps[i]);
+	ui_message(ui, false, _("sampling at %d Hz from the next snapshot"), freq_steps[i]);
+}
+
+static bool mach_key(struct ui *ui, void *st, int ch)
+{
+	struct mach_state *m = st;
+
+	recompute(m);
+	if (m->funcs && m->rel.open && m->shown && hot_rel_key(&m->rel, ch, m->shown, m->win, 0))
+		return true;
+	switch (ch) {
+	case '\t':
+		m->funcs = !m->funcs;
+		return true;
+	case '\n': case '\r': case KEY_ENTER:
+		if (!m->funcs) {
+			open_process(ui, m);
+		} else if (m->fv.nrows && table_selected(&m->ftab) >= 0) {
+			hot_rel_open(&m->rel, m->shown, m->win, 0, m->fv.rows[table_selected(&m->ftab)].func);
+		}
+		return true;
+	case 'o': case 'h':
+		open_process(ui, m);
+		return true;
+	case 'c':
+		m->by_comm = !m->by_comm;
+		m->funcs = false;
+		table_select(&m->ptab, 0);
+		set_stale(m);
+		ui_message(ui, false, m->by_comm ? _("samples by command name; c: by process") : _("samples by process; c: by command name"));
+		return true;
+	case ' ':
+		m->frozen = !m->frozen;
+		if (!m->frozen && m->pending) {
+			samp_snapshot_free(m->shown);
+			m->shown = m->pending;
+			m->pending = NULL;
+			set_stale(m);
+		}
+		ui_message(ui, false, m->frozen ? _("view frozen (sampling continues); Space resumes") : _("view live"));
+		return true;
+	case 'w':
+		m->win = (m->win + 1) % SAMP_WIN_COUNT;
+		set_stale(m);
+		return true;
+	case 's': case KEY_F(6):
+		m->sort = (m->sort + 1) % SAMP_SORT_COUNT;
+		set_stale(m);
+		return true;
+	case '+': case '=':
+		change_freq(ui, m, 1);
+		return true;
+	case '-':
+		change_freq(ui, m, -1);
+		return true;
+	case 'E':
+		export_folded(ui, m);
+		return true;
+	default:
+		if (ui_search_key(ui, &m->search, ch, mach_find, m))
+			return true;
+		return table_key(m->funcs ? &m->ftab : &m->ptab, ch, NULL, NULL) != TABLE_KEY_NONE;
+	}
+}
+
+static bool mach_message(void *ctx, struct ring_msg *msg)
+{
+	struct mach_state *m = ctx;
+
+	switch (msg->kind) {
+	case RING_SNAPSHOT:
+	case RING_RESULT:
+		if (!msg->payload)
+			return false;
+		if (m->frozen) {
+			samp_snapshot_free(m->pending);
+			m->pending = msg->payload;
+		} else {
+			samp_snapshot_free(m->shown);
+			m->shown = msg->payload;
+			set_stale(m);
+		}
+		return true;
+	case RING_PROGRESS:
+		ui_message(m->ui, true, "%s", msg->text);
+		return false;
+	case RING_ERROR:
+		m->err = msg->err;
+		m->have_err = true;
+		return false;
+	case RING_DONE:
+		m->job.running = false;
+		return false;
+	default:
+		return false;
+	}
+}
+
+static void mach_destroy(void *st)
+{
+	struct mach_state *m = st;
+
+	/* Esc: stop sampling. The job closes its events on its own thread. */
+	ui_job_leave(m->ui, &m->job);
+	samp_ctl_put(m->ctl);
+	samp_pview_free(&m->pv);
+	samp_view_free(&m->fv);
+	free(m->ftop);
+	free(m->fnprocs);
+	hot_rel_close(&m->rel);
+	samp_snapshot_free(m->shown);
+	samp_snapshot_free(m->pending);
+	free(m);
+}
+
+static const struct ui_fkey mach_fkeys[] = {
+	{ "F1", N_("Help") },     { "Tab", N_("Procs/Funcs") }, { "Enter", N_("Open") }, { "c", N_("ByComm") },
+	{ "Spc", N_("Freeze") }, { "w", N_("Window") },        { "s", N_("Sort") },     { "+-", N_("Rate") },
+	{ "E", N_("Export") },   { "Esc", N_("Stop") },        { NULL, NULL },
+};
+
+static const struct screen_ops mach_ops = {
+	.name = N_("Hot processes"),
+	.help = "hot-all",
+	.fkeys = mach_fkeys,
+	.draw = mach_draw,
+	.key = mach_key,
+	.tick = mach_tick,
+	.selected = mach_selected,
+	.destroy = mach_destroy,
+};
+
+void screen_machine_open(struct ui *ui)
+{
+	struct mach_state *m = calloc(1, sizeof(*m));
+	struct target_id all = { 0 };
+
+	if (!m)
+		return;
+	m->ui = ui;
+	m->win = SAMP_WIN_10S;
+	table_init(&m->ptab, mach_proc_cols, P_NCOLS, P_SHARE, true);
+	table_init(&m->ftab, mach_func_cols, F_NCOLS, F_SELF, true);
+	hot_rel_init(&m->rel);
+	m->ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
+	if (!m->ctl) {
+		free(m);
+		return;
+	}
+	samp_ctl_set_mode(m->ctl, SAMP_MODE_NATIVE);
+	struct job_handler jh = { mach_message, m };
+	ui_job_started(&m->job, samp_job_submit(ui->workers, &all, m->ctl, &jh), "", _("out of memory"));
+	if (!m->job.id) {
+		samp_ctl_put(m->ctl);
+		free(m);
+		ui_message(ui, true, _("out of memory"));
+		return;
+	}
+	ui_push(ui, &mach_ops, m);
+}
