@@ -8,8 +8,9 @@
 tmp=$(mktemp -d /tmp/pscope-mwtui.XXXXXX)
 chmod 755 "$tmp"
 at_exit "rm -rf $tmp"
-cp "$TARGETS/hotloop" "$tmp/mw-tui"
-"$tmp/mw-tui" -w >"$tmp/out" 2>&1 &
+N=mwu$$ # this run's own name (the suite may run in other checkouts at once)
+cp "$TARGETS/hotloop" "$tmp/$N"
+"$tmp/$N" -w >"$tmp/out" 2>&1 &
 TPID=$!
 at_exit "kill -9 $TPID 2>/dev/null"
 for _ in $(seq 1 100); do grep -q ready "$tmp/out" && break; sleep 0.05; done
@@ -36,32 +37,32 @@ search() {
 	sleep 0.4
 }
 # Find the target by name, whatever the machine's other load.
-search mw-tui
-tui_wait_for "^ +[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$TPID mw-tui" 50
+search "$N"
+tui_wait_for "^ +[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$TPID $N" 50
 ok $? "the busy target has its row: share, samples, CPU, PID, name"
 
 tui_keys Tab
 tui_wait_for "^SELF%v? +TOTAL% +SAMPLES +FUNCTION +MODULE +PROCESS" 20
 ok $? "Tab: the function table"
-search "mw-tui-$TPID"
-tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +(hot|cold)_work +mw-tui +mw-tui-$TPID" 20
+search "$N-$TPID"
+tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +(hot|cold)_work +$N +$N-$TPID" 20
 ok $? "the target's function, its module and process"
 
 tui_keys Tab c
 tui_wait_for "Hot processes: every process +\[by command\]" 20 && tui_wait_for "^SHARE%v? +SAMPLES +PROCS +COMMAND" 10
 ok $? "c: samples by command name"
-tui_wait_for "^ +[0-9.]+ +[0-9]+ +1 mw-tui *$" 20
+tui_wait_for "^ +[0-9.]+ +[0-9]+ +1 $N *$" 20
 ok $? "the target's command row"
 tui_keys c
 tui_wait_for "\[by process\]" 10 >/dev/null
-search mw-tui
+search "$N"
 # The selection stays on the process while the rows are sorted again.
 sleep 2.5
-tui_wait_for "^ +[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$TPID mw-tui" 10 >/dev/null
+tui_wait_for "^ +[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$TPID $N" 10 >/dev/null
 tui_keys Enter
-tui_wait_for "Hot functions: PID $TPID mw-tui" 20
+tui_wait_for "Hot functions: PID $TPID $N" 20
 ok $? "Enter on the process opens its own hot view"
-tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work +mw-tui" 50
+tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work +$N" 50
 ok $? "with its functions"
 tui_keys Escape
 tui_wait_for "Hot processes: every process" 10

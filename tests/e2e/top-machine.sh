@@ -10,9 +10,11 @@
 tmp=$(mktemp -d /tmp/pscope-mw.XXXXXX)
 chmod 755 "$tmp"
 at_exit "rm -rf $tmp"
-cp "$TARGETS/hotloop" "$tmp/mw-hot"
-cp "$TARGETS/hotloop" "$tmp/mw-late"
-cp "$TARGETS/leafchain-nofp" "$tmp/mw-leaf"
+# Names of this run's own (the suite may run in other checkouts at once).
+H=mwh$$ L=mwl$$ T=mwt$$
+cp "$TARGETS/hotloop" "$tmp/$H"
+cp "$TARGETS/hotloop" "$tmp/$T"
+cp "$TARGETS/leafchain-nofp" "$tmp/$L"
 
 # start_copy VAR NAME ARGS...: run $tmp/NAME ARGS in the background (a
 # little above the others' priority, so it is the machine's busiest on a
@@ -32,8 +34,8 @@ start_copy() {
 }
 starttime() { awk '{ sub(/.*\) /, ""); split($0, f, " "); print f[20] }' "/proc/$1/stat"; }
 
-start_copy HOT mw-hot -w -t 2
-start_copy LEAF mw-leaf
+start_copy HOT "$H" -w -t 2
+start_copy LEAF "$L"
 hot_start=$(starttime "$HOT")
 
 # ---- JSON: the processes, the functions with their process, folded ----
@@ -62,30 +64,31 @@ d = json.load(open(sys.argv[1]))
 ps = d["processes"]
 i = [k for k, p in enumerate(ps) if p["pid"] == int(sys.argv[2])][0]
 p = ps[i]
-assert (p["comm"], p["pid"], p["starttime"], p["exited"]) == ("mw-hot", int(sys.argv[2]), int(sys.argv[3]), False), p
+assert (p["comm"], p["pid"], p["starttime"], p["exited"]) == (sys.argv[4], int(sys.argv[2]), int(sys.argv[3]), False), p
 assert p["cpu_proc"] > 0 and p["cpu_sampled"] > 0, p
 for q in ps[:i]:
     assert q["cpu_proc"] >= 0.6 * p["cpu_proc"], ("ranked above mw-hot with less CPU", q, p)
 if i:
     print("# ranked %d: %s" % (i + 1, [(q["comm"], q["cpu_proc"]) for q in ps[:i]]))
-' "$tmp/all.json" "$HOT" "$hot_start"
+' "$tmp/all.json" "$HOT" "$hot_start" "$H"
 check "the second busy process is there too" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 l = [p for p in d["processes"] if p["pid"] == int(sys.argv[2])]
-assert l and l[0]["comm"] == "mw-leaf" and l[0]["samples"] >= 20, l
-' "$tmp/all.json" "$LEAF"
+assert l and l[0]["comm"] == sys.argv[3] and l[0]["samples"] >= 20, l
+' "$tmp/all.json" "$LEAF" "$L"
 check "functions name their module and process: hot_work in mw-hot, parse_payload in mw-leaf" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = {(x["name"], x["module"]): x for x in d["functions"]}
-h, p = f[("hot_work", sys.argv[2] + "/mw-hot")], f[("parse_payload", sys.argv[2] + "/mw-leaf")]
-assert (h["module"], h["pid"], h["comm"], h["processes"]) == (sys.argv[2] + "/mw-hot", int(sys.argv[3]), "mw-hot", 1), h
-assert (p["module"], p["pid"], p["comm"]) == (sys.argv[2] + "/mw-leaf", int(sys.argv[4]), "mw-leaf"), p
-assert h["samples"] > f[("cold_work", sys.argv[2] + "/mw-hot")]["samples"], h
-' "$tmp/all.json" "$tmp" "$HOT" "$LEAF"
+H, L = sys.argv[2] + "/" + sys.argv[5], sys.argv[2] + "/" + sys.argv[6]
+h, p = f[("hot_work", H)], f[("parse_payload", L)]
+assert (h["module"], h["pid"], h["comm"], h["processes"]) == (H, int(sys.argv[3]), sys.argv[5], 1), h
+assert (p["module"], p["pid"], p["comm"]) == (L, int(sys.argv[4]), sys.argv[6]), p
+assert h["samples"] > f[("cold_work", H)]["samples"], h
+' "$tmp/all.json" "$tmp" "$HOT" "$LEAF" "$H" "$L"
 check "folded: 'command-PID;...' lines; the frameless leaf's whole chain, unwound from stack copies" \
-	grep -qE "^mw-leaf-$LEAF;.*;main;serve;handle_request;parse_payload [0-9]+\$" "$tmp/all.folded"
+	grep -qE "^$L-$LEAF;.*;main;serve;handle_request;parse_payload [0-9]+\$" "$tmp/all.folded"
 check "folded counts add up to the samples" python3 -c '
 import json, re, sys
 total = sum(int(re.match(r"^(.+) (\d+)$", l).group(2)) for l in open(sys.argv[1]))
@@ -103,13 +106,13 @@ assert re.fullmatch(r"samples [0-9]+ \(idle [0-9]+ more\), lost [0-9]+, throttle
 assert re.fullmatch(r"call stacks: (fp|dwarf|mixed) \(frame pointers [0-9]+%, DWARF [0-9]+%\), 16384-byte stack copies", l[2]), l[2]
 assert l[3] == "SHARE%  SAMPLES  SAMPLED    /PROC      PID  COMMAND", repr(l[3])
 ' "$tmp/all.txt"
-check "text: mw-hot's row, in the columns" grep -qE "^ *[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$HOT  mw-hot\$" "$tmp/all.txt"
+check "text: the busy target's row, in the columns" grep -qE "^ *[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$HOT  $H\$" "$tmp/all.txt"
 check "text: the function table with each function's process" sh -c "
 grep -qxE ' SELF% TOTAL%  SAMPLES  FUNCTION +MODULE +PROCESS' '$tmp/all.txt' &&
-grep -qE '^ *[0-9.]+ +[0-9.]+ +[0-9]+  hot_work +mw-hot +mw-hot-$HOT\$' '$tmp/all.txt'"
+grep -qE '^ *[0-9.]+ +[0-9.]+ +[0-9]+  hot_work +$H +$H-$HOT\$' '$tmp/all.txt'"
 
 # ---- --by comm: samples by process name (bpftrace's @[comm] = count()) ----
-start_copy HOT2 mw-hot -w
+start_copy HOT2 "$H" -w
 "$PSCOPE" top --by comm --duration 120 --samples 400 --json >"$tmp/comm.json" 2>"$tmp/err"
 ok $? "--by comm --json exits 0"
 check "--by comm: one row per name, two mw-hot processes in one row" python3 -c '
@@ -120,15 +123,15 @@ for c in d["commands"]:
     assert sorted(c) == ["comm", "processes", "samples", "share_pct"], c
 names = [c["comm"] for c in d["commands"]]
 assert len(names) == len(set(names)), names
-h = [c for c in d["commands"] if c["comm"] == "mw-hot"]
+h = [c for c in d["commands"] if c["comm"] == sys.argv[2]]
 assert h and h[0]["processes"] == 2, d["commands"][:3]
 s = [c["share_pct"] for c in d["commands"]]
 assert s == sorted(s, reverse=True), "not sorted by share"
-' "$tmp/comm.json"
+' "$tmp/comm.json" "$H"
 "$PSCOPE" top --by comm --duration 120 --samples 200 >"$tmp/comm.txt" 2>"$tmp/err"
 check "--by comm text: its header, and mw-hot's row with 2 processes" sh -c "
 sed -n 4p '$tmp/comm.txt' | grep -qx 'SHARE%  SAMPLES  PROCS  COMMAND' &&
-grep -qE '^ *[0-9.]+ +[0-9]+ +2  mw-hot\$' '$tmp/comm.txt'"
+grep -qE '^ *[0-9.]+ +[0-9]+ +2  $H\$' '$tmp/comm.txt'"
 kill -9 "$HOT2" "$LEAF"
 
 # ---- a process born (and killed) while sampling is counted under its name ----
@@ -138,7 +141,7 @@ for _ in $(seq 1 200); do
 	[ "$(ls -l "/proc/$ppid/fd" 2>/dev/null | grep -c perf_event)" -ge 2 ] && break
 	sleep 0.1
 done
-"$tmp/mw-late" -w >"$tmp/late.out" 2>&1 &
+"$tmp/$T" -w >"$tmp/late.out" 2>&1 &
 late=$!
 # Let it burn 0.4 s of CPU (however long that takes on a loaded machine).
 for _ in $(seq 1 600); do
@@ -158,8 +161,8 @@ d = json.load(open(sys.argv[1]))
 l = [p for p in d["processes"] if p["pid"] == int(sys.argv[2])]
 assert l, "not in the table"
 p = l[0]
-assert (p["comm"], p["exited"], p["starttime"]) == ("mw-late", True, int(sys.argv[3])) and p["samples"] >= 10, p
-' "$tmp/late.json" "$late" "$late_start"
+assert (p["comm"], p["exited"], p["starttime"]) == (sys.argv[4], True, int(sys.argv[3])) and p["samples"] >= 10, p
+' "$tmp/late.json" "$late" "$late_start" "$T"
 kill -9 "$HOT"
 
 # ---- doors: unprivileged machine-wide sampling ----
