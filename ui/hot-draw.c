@@ -123,7 +123,7 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 		draw_text(y0, x, src_w, draw_attr(COL_HEADER), _("SOURCE"));
 		x += src_w + 1;
 	}
-	if (spark_w)
+	if (spark_w) /* xgettext:no-c-format */
 		draw_text(y0, x, spark_w, draw_attr(COL_HEADER), _("SELF% LAST 60 s"));
 
 	int body = rows - 1;

@@ -129,32 +129,29 @@ static void fatal_signal(int sig)
 }
 
 /* The function-key bar: each label padded to six columns as in htop when
- * that fits, else each label followed by one blank as far as the width
- * goes, else only the entries that fit whole (never half a label). Widths
- * are display columns, so translated labels line up as English ones do. */
+ * that fits, else each label followed by one blank, else labels packed
+ * (their colour sets them apart), and at last only the entries that fit
+ * whole (never half a label). Widths are display columns, so translated
+ * labels line up as English ones do. */
 static void draw_fkeys(const struct screen_ops *ops, int y)
 {
-	int n = 0, base = 0, roomy = 0, cols = draw_cols(), x = 0;
+	int n = 0, packed = 0, roomy = 0, cols = draw_cols(), x = 0, gap;
 
 	draw_blank(y, 0, -1, draw_attr(COL_FKEY_LABEL));
 	for (const struct ui_fkey *k = ops->fkeys; k && k->key; k++, n++) {
 		int kw = draw_width(k->key), lw = draw_width(_(k->label));
-		base += kw + lw;
+		packed += kw + lw;
 		roomy += kw + (lw > 6 ? lw : 6);
 	}
-	int spare = cols - base; /* blanks to hand out after labels, one each */
+	gap = roomy <= cols ? -1 : packed + n <= cols ? 1 : 0;
 	for (const struct ui_fkey *k = ops->fkeys; k && k->key; k++) {
 		const char *label = _(k->label);
-		int kw = draw_width(k->key), lw = draw_width(label), w = kw + lw;
-		if (roomy <= cols)
-			w = kw + (lw > 6 ? lw : 6);
-		else if (spare-- > 0)
-			w++;
+		int kw = draw_width(k->key), lw = draw_width(label);
 		if (x + kw + lw > cols)
 			break;
 		draw_text(y, x, kw, draw_attr(COL_FKEY), k->key);
 		draw_text(y, x + kw, lw, draw_attr(COL_FKEY_LABEL), label);
-		x += w;
+		x += kw + (gap < 0 ? (lw > 6 ? lw : 6) : lw + gap);
 	}
 }
 
