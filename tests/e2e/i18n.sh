@@ -15,6 +15,22 @@ case $stats in
 *) ok 0 "po/ko.po: every message translated, none fuzzy ($stats)" ;;
 esac
 
+# Every message the sources have today is in po/ko.po, translated: the
+# catalogue merged with a template made now from po/POTFILES.in.
+tmp=$(mktemp -d /tmp/pscope-i18n.XXXXXX)
+at_exit "rm -rf $tmp"
+opts=$(sed -n '/^XGETTEXT_OPTIONS/,/[^\\]$/p' "$top_srcdir/po/Makevars" | sed 's/^XGETTEXT_OPTIONS *= *//; s/\\$//' | tr '\n' ' ')
+# shellcheck disable=SC2086
+(cd "$top_srcdir" && xgettext $opts -L C -f po/POTFILES.in -o "$tmp/now.pot") 2>"$tmp/err"
+ok $? "xgettext makes a template from po/POTFILES.in"
+msgmerge -q --no-fuzzy-matching "$top_srcdir/po/ko.po" "$tmp/now.pot" -o "$tmp/now.po" 2>>"$tmp/err"
+stats=$(msgfmt --statistics -o /dev/null "$tmp/now.po" 2>&1)
+case $stats in
+*fuzzy*|*untranslated*) ok 1 "every message in the sources has its Korean in po/ko.po ($stats)"
+	msgattrib --untranslated --no-obsolete "$tmp/now.po" 2>/dev/null | grep '^msgid' | grep -vx 'msgid ""' | head -20 | sed 's/^/#   /' ;;
+*) ok 0 "every message in the sources has its Korean in po/ko.po ($stats)" ;;
+esac
+
 if ! locale -a 2>/dev/null | grep -qi '^ko_KR\.utf-\?8$'; then
 	skip "the ko_KR.UTF-8 locale is not generated here (./bootstrap --deps makes it)"
 else
