@@ -54,11 +54,21 @@ hwm_kb() { awk '/^VmHWM/ { print $2 }' "/proc/$1/status"; }
 run() {
 	local label=$1 cols=$2
 	printf 'columns=%s\n' "$cols" >"$tmp/xdg/pscope/pscoperc"
-	tmux -L "$sock" new-session -d -s pscope -x 160 -y 50 "exec env XDG_CONFIG_HOME='$tmp/xdg' TERM=screen '$PSCOPE' -d 10"
-	tmux -L "$sock" new-session -d -s htop -x 160 -y 50 "exec env HOME='$tmp/home' TERM=screen htop -d 10"
-	sleep 0.5
-	ppid_=$(tmux -L "$sock" display-message -p -t pscope '#{pane_pid}')
-	hpid=$(tmux -L "$sock" display-message -p -t htop '#{pane_pid}')
+	# The previous run's server may still be exiting: retry until a new
+	# one holds both sessions.
+	ppid_= hpid=
+	for _ in $(seq 1 50); do
+		tmux -L "$sock" kill-server 2>/dev/null
+		tmux -L "$sock" new-session -d -s pscope -x 160 -y 50 "exec env XDG_CONFIG_HOME='$tmp/xdg' TERM=screen '$PSCOPE' -d 10" 2>/dev/null &&
+			tmux -L "$sock" new-session -d -s htop -x 160 -y 50 "exec env HOME='$tmp/home' TERM=screen htop -d 10" 2>/dev/null &&
+			sleep 0.5 &&
+			ppid_=$(tmux -L "$sock" display-message -p -t pscope '#{pane_pid}' 2>/dev/null) &&
+			hpid=$(tmux -L "$sock" display-message -p -t htop '#{pane_pid}' 2>/dev/null) &&
+			[ -n "$ppid_" ] && [ -n "$hpid" ] && break
+		ppid_= hpid=
+		sleep 0.2
+	done
+	[ -n "$ppid_" ] && [ -n "$hpid" ] || { echo "list bench: could not start pscope and htop in tmux"; exit 1; }
 	echo "$label: pscope (PID $ppid_) and htop (PID $hpid) for $DUR s at a 1 s refresh"
 	sleep "$DUR"
 	for p in "$ppid_" "$hpid"; do
