@@ -135,6 +135,13 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 	}
 	table_set_count(&h->tab, (int)h->view.nrows);
 	body = table_layout(&h->tab, y0, rows, true);
+	/* Right stops where the longest name on screen ends. */
+	int widest = 0;
+	for (int i = 0; i < body && h->tab.top + i < (int)h->view.nrows; i++) {
+		int w = draw_width(s->funcs[h->view.rows[h->tab.top + i].func].name);
+		widest = w > widest ? w : widest;
+	}
+	table_hscroll_fit(&h->tab.hscroll, widest, name_w);
 	for (int i = 0; i < body && h->tab.top + i < (int)h->view.nrows; i++) {
 		const struct samp_row *r = &h->view.rows[h->tab.top + i];
 		const struct samp_func *f = &s->funcs[r->func];

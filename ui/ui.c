@@ -334,9 +334,13 @@ bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
 			ui->dirty = true;
 			return true;
 		}
-		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
+			/* a whole character: its UTF-8 continuation bytes too */
+			while (len > 1 && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
+				len--;
 			buf[--len] = '\0';
-		else if (ch >= 0x20 && ch < 0x7f && len + 1 < size) {
+		} else if (((ch >= 0x20 && ch < 0x7f) || (ch >= 0x80 && ch <= 0xff)) && len + 1 < size) {
+			/* text, and the bytes of UTF-8 text (Korean) as they come */
 			buf[len++] = (char)ch;
 			buf[len] = '\0';
 		}
