@@ -182,7 +182,7 @@ const struct cmd_entry cmd_core_entry = {
 		   "  -j, --json          print the result as JSON\n"
 		   "  -m, --method=HOW    fork: the process forks a snapshot and runs on after a pause of\n"
 		   "                      milliseconds; each first write to a page while the snapshot is\n"
-		   "                      read costs it a copy-on-write fault (about 2.6 us a page here);\n"
+		   "                      read costs it a copy-on-write fault (about 3 us a page here);\n"
 		   "                      stop: write with the process stopped (long pause, little memory);\n"
 		   "                      copy: copy to RAM while stopped, write after.\n"
 		   "                      Default: fork, unless a check refuses it (said in the result).\n"),

@@ -159,6 +159,7 @@ static double round1(double x)
 /* The chosen columns beyond the fields every process has. */
 static void add_columns(struct json_object *o, struct ptable *pt, const struct proc_row *r, const struct list_args *a)
 {
+	const struct proc_extra *x = proc_row_extra(r);
 	char b[64];
 
 	for (int i = 0; i < a->ncols; i++) {
@@ -174,21 +175,21 @@ static void add_columns(struct json_object *o, struct ptable *pt, const struct p
 			break;
 		}
 		case PSORT_IO_READ:
-			if (!r->io_err)
-				out_json_double(o, "io_read_bps", round1(r->io_read_rate));
+			if (!x->io_err)
+				out_json_double(o, "io_read_bps", round1(x->io_read_rate));
 			break;
 		case PSORT_IO_WRITE:
-			if (!r->io_err)
-				out_json_double(o, "io_write_bps", round1(r->io_write_rate));
+			if (!x->io_err)
+				out_json_double(o, "io_write_bps", round1(x->io_write_rate));
 			break;
 		case PSORT_MAJFLT: out_json_int(o, "majflt", (long long)r->majflt); break;
-		case PSORT_CTXT: out_json_double(o, "ctxt_per_s", round1(r->ctxt_rate)); break;
+		case PSORT_CTXT: out_json_double(o, "ctxt_per_s", round1(x->ctxt_rate)); break;
 		case PSORT_OOM:
-			if (r->oom >= 0)
-				out_json_int(o, "oom_score", r->oom);
+			if (x->oom >= 0)
+				out_json_int(o, "oom_score", x->oom);
 			break;
-		case PSORT_CGROUP: out_json_str(o, "cgroup", r->cgroup); break;
-		case PSORT_CONTAINER: out_json_str(o, "container", r->container[0] ? r->container : NULL); break;
+		case PSORT_CGROUP: out_json_str(o, "cgroup", x->cgroup); break;
+		case PSORT_CONTAINER: out_json_str(o, "container", x->container[0] ? x->container : NULL); break;
 		default: break;
 		}
 	}

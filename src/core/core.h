@@ -49,10 +49,11 @@ enum core_method { CORE_METHOD_AUTO, CORE_METHOD_FORK, CORE_METHOD_STOP, CORE_ME
 const char *core_method_name(enum core_method m);
 int core_method_parse(const char *s);
 
-/* Measured on this kind of VM (a 2-core VM, 4 KiB pages): the first write
- * to each page after a fork snapshot costs a copy-on-write fault of about
- * this many microseconds (1.75 GiB rewritten: 1.2 s over the writes). */
-#define CORE_COW_US_PER_PAGE 2.6
+/* Measured on this kind of VM (a 2-core VM, 4 KiB pages, idle): the first
+ * write to each page after a fork snapshot costs a copy-on-write fault of
+ * about this many microseconds (tests/bench/core.sh, case 5: 2.89 us; more
+ * when the host must back the new page first, or the machine is busy). */
+#define CORE_COW_US_PER_PAGE 2.9
 
 struct core_progress {
 	enum core_phase phase;

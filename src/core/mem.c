@@ -272,16 +272,18 @@ static uint64_t probe_bad(struct cw *c, uint64_t a, uint64_t end)
 	return p - a;
 }
 
-/* Present-or-swapped pages of a private anonymous range from pagemap;
- * the rest reads as zeros and becomes a hole without a read. */
-static bool pagemap_present(struct cw *c, uint64_t a, size_t npages, unsigned char *present)
-{
-	static _Thread_local uint64_t ent[4096];
+#define PAGEMAP_BATCH 4096 /* pagemap entries read at once */
 
+/* Present-or-swapped pages of a private anonymous range from pagemap (ent:
+ * room for PAGEMAP_BATCH entries); the rest reads as zeros and becomes a
+ * hole without a read. */
+static bool pagemap_present(struct cw *c, uint64_t a, size_t npages, unsigned char *present,
+			    uint64_t *ent)
+{
 	if (c->pagemap_fd < 0)
 		return false;
 	for (size_t i = 0; i < npages;) {
-		size_t k = npages - i < 4096 ? npages - i : 4096;
+		size_t k = npages - i < PAGEMAP_BATCH ? npages - i : PAGEMAP_BATCH;
 		ssize_t n = pread(c->pagemap_fd, ent, k * 8, (off_t)((a / c->page + i) * 8));
 		if (n != (ssize_t)(k * 8))
 			return false;
@@ -341,6 +343,7 @@ static int copy_whole(struct cw *c, const struct core_map *m, uint64_t off, bool
 	uint64_t end = m->end, a = m->start, run_start = a;
 	size_t maxpages = CORE_BUF / c->page;
 	unsigned char *present = anon ? malloc(maxpages) : NULL;
+	uint64_t *ent = present ? malloc(PAGEMAP_BATCH * sizeof(*ent)) : NULL;
 	int r = 0;
 
 	while (a < end) {
@@ -350,7 +353,7 @@ static int copy_whole(struct cw *c, const struct core_map *m, uint64_t off, bool
 		}
 		size_t clen = end - a < CORE_BUF ? (size_t)(end - a) : CORE_BUF;
 		size_t np = clen / c->page;
-		bool have_map = present && pagemap_present(c, a, np, present);
+		bool have_map = present && ent && pagemap_present(c, a, np, present, ent);
 		uint64_t bad = 0;
 
 		for (size_t i = 0; i < np && !bad;) {
@@ -399,6 +402,7 @@ static int copy_whole(struct cw *c, const struct core_map *m, uint64_t off, bool
 		r = seg_add(c, run_start, a - run_start, a - run_start, off + (run_start - m->start), m);
 out:
 	free(present);
+	free(ent);
 	return r;
 }
 

@@ -7,14 +7,20 @@
  * limit) end it with a clear message. A stream cut short keeps what came out of it (the reader then says which
  * segments are missing), damaged data is an error. The libraries are
  * optional (configure): without one, the message names it and the command
- * that decompresses the file by hand. */
+ * that decompresses the file by hand. libzstd and liblz4 are opened (dlopen)
+ * when a core compressed with them is opened, not linked: linked, they
+ * would be mapped and relocated at every start of pscope (~190 KiB
+ * resident in the process list) for a rare case. liblzma stays linked:
+ * libdw needs it anyway. */
 #include "config.h"
 #include "core/read.h"
 #include "i18n.h"
 #include "util.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +39,87 @@
 #endif
 
 enum { CHUNK = 128 * 1024 };
+
+/* A library opened at its first use: its soname, the Debian package that
+ * has it, and the functions to find in it. */
+struct lazy_sym {
+	const char *name;
+	void **slot;               /* the function pointer to set */
+};
+struct lazy_lib {
+	const char *soname, *package;
+	pthread_once_t once;
+	bool ok;
+	char why[200];             /* dlerror() when not ok */
+	const struct lazy_sym *syms; /* ends with a NULL name */
+};
+
+static __attribute__((unused)) void lazy_open(struct lazy_lib *l)
+{
+	void *h = dlopen(l->soname, RTLD_LAZY | RTLD_LOCAL);
+	const char *err = NULL;
+
+	if (h)
+		for (const struct lazy_sym *y = l->syms; y->name && !err; y++)
+			if (!(*y->slot = dlsym(h, y->name)))
+				err = dlerror();
+	if (!h)
+		err = dlerror();
+	if (err) {
+		snprintf(l->why, sizeof(l->why), "%s", err);
+		if (h)
+			dlclose(h);
+		return;
+	}
+	l->ok = true; /* kept open for the rest of the run */
+}
+
+#ifdef HAVE_ZSTD
+static struct {
+	ZSTD_DCtx *(*createDCtx)(void);
+	size_t (*freeDCtx)(ZSTD_DCtx *dctx);
+	size_t (*DStreamInSize)(void);
+	size_t (*DStreamOutSize)(void);
+	size_t (*decompressStream)(ZSTD_DCtx *zds, ZSTD_outBuffer *output, ZSTD_inBuffer *input);
+	unsigned (*isError)(size_t code);
+	const char *(*getErrorName)(size_t code);
+} zs;
+static const struct lazy_sym zs_syms[] = {
+	{ "ZSTD_createDCtx", (void **)&zs.createDCtx }, { "ZSTD_freeDCtx", (void **)&zs.freeDCtx },
+	{ "ZSTD_DStreamInSize", (void **)&zs.DStreamInSize }, { "ZSTD_DStreamOutSize", (void **)&zs.DStreamOutSize },
+	{ "ZSTD_decompressStream", (void **)&zs.decompressStream }, { "ZSTD_isError", (void **)&zs.isError },
+	{ "ZSTD_getErrorName", (void **)&zs.getErrorName }, { NULL, NULL }
+};
+static struct lazy_lib zs_lib = { .soname = "libzstd.so.1", .package = "libzstd1", .once = PTHREAD_ONCE_INIT,
+				  .syms = zs_syms };
+static void zs_open(void)
+{
+	lazy_open(&zs_lib);
+}
+#endif
+
+#ifdef HAVE_LZ4
+static struct {
+	LZ4F_errorCode_t (*createDecompressionContext)(LZ4F_dctx **dctxPtr, unsigned version);
+	LZ4F_errorCode_t (*freeDecompressionContext)(LZ4F_dctx *dctx);
+	size_t (*decompress)(LZ4F_dctx *dctx, void *dstBuffer, size_t *dstSizePtr, const void *srcBuffer,
+			     size_t *srcSizePtr, const LZ4F_decompressOptions_t *dOptPtr);
+	unsigned (*isError)(LZ4F_errorCode_t code);
+	const char *(*getErrorName)(LZ4F_errorCode_t code);
+} l4;
+static const struct lazy_sym l4_syms[] = {
+	{ "LZ4F_createDecompressionContext", (void **)&l4.createDecompressionContext },
+	{ "LZ4F_freeDecompressionContext", (void **)&l4.freeDecompressionContext },
+	{ "LZ4F_decompress", (void **)&l4.decompress }, { "LZ4F_isError", (void **)&l4.isError },
+	{ "LZ4F_getErrorName", (void **)&l4.getErrorName }, { NULL, NULL }
+};
+static struct lazy_lib l4_lib = { .soname = "liblz4.so.1", .package = "liblz4-1", .once = PTHREAD_ONCE_INIT,
+				  .syms = l4_syms };
+static void l4_open(void)
+{
+	lazy_open(&l4_lib);
+}
+#endif
 
 /* The stream helpers serve whichever decompressors were built in. */
 #define STREAM_HELPER static __attribute__((unused))
@@ -147,8 +234,8 @@ STREAM_HELPER int read_failed(struct sink *s)
 #ifdef HAVE_ZSTD
 static int run_zstd(int in, struct sink *s, bool *cut)
 {
-	ZSTD_DCtx *dc = ZSTD_createDCtx();
-	size_t icap = ZSTD_DStreamInSize(), ocap = ZSTD_DStreamOutSize(), last = 0;
+	ZSTD_DCtx *dc = zs.createDCtx();
+	size_t icap = zs.DStreamInSize(), ocap = zs.DStreamOutSize(), last = 0;
 	void *ib = malloc(icap), *ob = malloc(ocap);
 	bool first = true;
 	int r = 0;
@@ -169,9 +256,9 @@ static int run_zstd(int in, struct sink *s, bool *cut)
 		ZSTD_inBuffer zi = { ib, (size_t)n, 0 };
 		while (zi.pos < zi.size) {
 			ZSTD_outBuffer zo = { ob, ocap, 0 };
-			last = ZSTD_decompressStream(dc, &zo, &zi);
-			if (ZSTD_isError(last)) {
-				r = damaged(s, "zstd", ZSTD_getErrorName(last));
+			last = zs.decompressStream(dc, &zo, &zi);
+			if (zs.isError(last)) {
+				r = damaged(s, "zstd", zs.getErrorName(last));
 				goto out;
 			}
 			r = sink_put(s, ob, zo.pos);
@@ -181,7 +268,7 @@ static int run_zstd(int in, struct sink *s, bool *cut)
 	}
 	*cut = last != 0 || first; /* the last frame is not whole */
 out:
-	ZSTD_freeDCtx(dc);
+	zs.freeDCtx(dc);
 	free(ib);
 	free(ob);
 	return r < 0 ? r : 0;
@@ -248,7 +335,7 @@ static int run_lz4(int in, struct sink *s, bool *cut)
 	size_t last = 1;
 	int r = 0;
 
-	if (!ib || !ob || LZ4F_isError(LZ4F_createDecompressionContext(&dc, LZ4F_VERSION))) {
+	if (!ib || !ob || l4.isError(l4.createDecompressionContext(&dc, LZ4F_VERSION))) {
 		r = ps_error_set(s->e, ENOMEM, _("out of memory"));
 		goto out;
 	}
@@ -263,9 +350,9 @@ static int run_lz4(int in, struct sink *s, bool *cut)
 		size_t off = 0;
 		while (off < (size_t)n) {
 			size_t osz = CHUNK, isz = (size_t)n - off;
-			last = LZ4F_decompress(dc, ob, &osz, ib + off, &isz, NULL);
-			if (LZ4F_isError(last)) {
-				r = damaged(s, "lz4", LZ4F_getErrorName(last));
+			last = l4.decompress(dc, ob, &osz, ib + off, &isz, NULL);
+			if (l4.isError(last)) {
+				r = damaged(s, "lz4", l4.getErrorName(last));
 				goto out;
 			}
 			r = sink_put(s, ob, osz);
@@ -278,7 +365,7 @@ static int run_lz4(int in, struct sink *s, bool *cut)
 	}
 	*cut = last != 0;
 out:
-	LZ4F_freeDecompressionContext(dc);
+	l4.freeDecompressionContext(dc);
 	free(ib);
 	free(ob);
 	return r < 0 ? r : 0;
@@ -300,17 +387,23 @@ static int private_file(const char *dir)
 	return fd;
 }
 
+/* The shell command that decompresses path by hand. */
+static void hand_command(const char *path, enum core_comp k, char *cmd, size_t size)
+{
+	switch (k) {
+	case CORE_COMP_ZSTD: snprintf(cmd, size, "zstd -d -o core %s", path); break;
+	case CORE_COMP_XZ: snprintf(cmd, size, "xz -d -k -c %s > core", path); break;
+	default: snprintf(cmd, size, "lz4 -d %s core", path); break;
+	}
+}
+
 static int no_library(const char *path, enum core_comp k, struct ps_error *e)
 {
 	static const char *const lib[] = { "", "libzstd", "liblzma", "liblz4" };
 	static const char *const pkg[] = { "", "libzstd-dev", "liblzma-dev", "liblz4-dev" };
 	char cmd[4200];
 
-	switch (k) {
-	case CORE_COMP_ZSTD: snprintf(cmd, sizeof(cmd), "zstd -d -o core %s", path); break;
-	case CORE_COMP_XZ: snprintf(cmd, sizeof(cmd), "xz -d -k -c %s > core", path); break;
-	default: snprintf(cmd, sizeof(cmd), "lz4 -d %s core", path); break;
-	}
+	hand_command(path, k, cmd, sizeof(cmd));
 	return ps_error_set(e, ENOTSUP,
 			    _("%s is compressed with %s and this pscope was built without %s: decompress it by hand "
 			      "(%s) and open that, or rebuild pscope with %s installed"),
@@ -333,6 +426,33 @@ static bool have_lib(enum core_comp k)
 	}
 }
 
+/* The library of k opened (or linked), else NULL; *l the one that failed. */
+static bool lib_open(enum core_comp k, struct lazy_lib **l)
+{
+	*l = NULL;
+	switch (k) {
+#ifdef HAVE_ZSTD
+	case CORE_COMP_ZSTD: pthread_once(&zs_lib.once, zs_open); *l = &zs_lib; break;
+#endif
+#ifdef HAVE_LZ4
+	case CORE_COMP_LZ4: pthread_once(&l4_lib.once, l4_open); *l = &l4_lib; break;
+#endif
+	default: return true;
+	}
+	return (*l)->ok;
+}
+
+static int no_load(const char *path, enum core_comp k, const struct lazy_lib *l, struct ps_error *e)
+{
+	char cmd[4200];
+
+	hand_command(path, k, cmd, sizeof(cmd));
+	return ps_error_set(e, ENOTSUP,
+			    _("%s is compressed with %s and %s cannot be loaded (%s): decompress it by hand (%s) "
+			      "and open that, or install %s"),
+			    path, core_comp_name(k), l->soname, l->why, cmd, l->package);
+}
+
 int core_unpack(int in, const char *path, enum core_comp k, uint64_t head, int *out, bool *cut, struct ps_error *e)
 {
 	const char *dir = getenv("TMPDIR");
@@ -343,8 +463,12 @@ int core_unpack(int in, const char *path, enum core_comp k, uint64_t head, int *
 	*cut = false;
 	if (!dir || !*dir)
 		dir = "/tmp";
+	struct lazy_lib *lib;
+
 	if (!have_lib(k))
 		return no_library(path, k, e);
+	if (!lib_open(k, &lib))
+		return no_load(path, k, lib, e);
 	int fd = private_file(dir);
 	if (fd < 0)
 		return ps_error_set(e, errno, _("cannot make a temporary file in %s to decompress %s into: %s (set TMPDIR)"),

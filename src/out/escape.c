@@ -1,5 +1,6 @@
 #include "out/escape.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -126,15 +127,56 @@ size_t esc_display(const char *s, size_t len, char *out, size_t outsz)
 	return o;
 }
 
+/* The rotating result buffers of esc() and pad(), one set per thread,
+ * allocated at the thread's first call and freed when it exits. Static
+ * thread-local arrays would be set up (zeroed, so resident) in the TLS of
+ * every thread, 128 KiB each, whether the thread ever prints or not. */
+#define RING_BUFS 16
+#define RING_BUF_SIZE 4096
+struct rot_bufs {
+	char esc[RING_BUFS][RING_BUF_SIZE], pad[RING_BUFS][RING_BUF_SIZE];
+	unsigned esc_next, pad_next;
+};
+static pthread_key_t rot_key;
+static pthread_once_t rot_once = PTHREAD_ONCE_INIT;
+static bool rot_key_ok;
+static _Thread_local struct rot_bufs *rot;
+
+static void rot_key_init(void)
+{
+	rot_key_ok = pthread_key_create(&rot_key, free) == 0;
+}
+
+/* This thread's buffers, NULL when out of memory. */
+static struct rot_bufs *rot_bufs(void)
+{
+	if (rot)
+		return rot;
+	pthread_once(&rot_once, rot_key_init);
+	if (!rot_key_ok)
+		return NULL;
+	rot = malloc(sizeof(*rot));
+	if (!rot)
+		return NULL;
+	rot->esc_next = rot->pad_next = 0;
+	if (pthread_setspecific(rot_key, rot) != 0) {
+		free(rot);
+		rot = NULL;
+	}
+	return rot;
+}
+
 const char *esc(const char *s)
 {
-	static _Thread_local char bufs[16][4096];
-	static _Thread_local unsigned next;
-	char *b = bufs[next++ % 16];
+	struct rot_bufs *rb = rot_bufs();
+	char *b;
 
+	if (!rb)
+		return "?";
+	b = rb->esc[rb->esc_next++ % RING_BUFS];
 	if (!s)
 		s = "";
-	esc_display(s, strlen(s), b, sizeof(bufs[0]));
+	esc_display(s, strlen(s), b, RING_BUF_SIZE);
 	return b;
 }
 
@@ -183,12 +225,14 @@ size_t text_fit(const char *s, int cols)
 
 const char *pad(const char *s, int width)
 {
-	static _Thread_local char bufs[16][4096];
-	static _Thread_local unsigned next;
-	char *b = bufs[next++ % 16];
-	size_t len, room = sizeof(bufs[0]) - 1;
+	struct rot_bufs *rb = rot_bufs();
+	char *b;
+	size_t len, room = RING_BUF_SIZE - 1;
 	int fill, right = width < 0;
 
+	if (!rb)
+		return "?";
+	b = rb->pad[rb->pad_next++ % RING_BUFS];
 	if (!s)
 		s = "";
 	fill = (right ? -width : width) - text_width(s);

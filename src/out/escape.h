@@ -20,8 +20,9 @@ char *utf8_repair(const char *s, size_t len);
  * boundary; out is always NUL-terminated. Returns strlen(out). */
 size_t esc_display(const char *s, size_t len, char *out, size_t outsz);
 
-/* printf-friendly: escapes s into one of 16 rotating thread-local buffers
- * (4 KiB each). */
+/* printf-friendly: escapes s into one of 16 rotating per-thread buffers
+ * (4 KiB each, allocated at the thread's first call); "?" when out of
+ * memory. */
 const char *esc(const char *s);
 
 /* Terminal columns of UTF-8 s (wcwidth: a Hangul syllable takes 2; a byte
@@ -32,8 +33,8 @@ int text_width(const char *s);
 size_t text_fit(const char *s, int cols);
 /* s padded with spaces to width columns, measured with text_width(): left-
  * aligned like "%-*s" when width > 0, right-aligned like "%*s" when width
- * < 0; never cut. One of 16 rotating thread-local buffers (4 KiB each). For
- * printf columns whose text may be translated or not ASCII. */
+ * < 0; never cut. One of 16 rotating per-thread buffers (4 KiB each), as
+ * esc(). For printf columns whose text may be translated or not ASCII. */
 const char *pad(const char *s, int width);
 
 #endif

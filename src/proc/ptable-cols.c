@@ -46,13 +46,13 @@ const char *proc_row_cell(struct ptable *pt, const struct proc_row *r, enum proc
 		break;
 	}
 	/* "-": /proc/PID/io refused (ptrace read access) */
-	case PSORT_IO_READ: if (r->io_err) snprintf(b, size, "-"); else proc_fmt_rate(r->io_read_rate, b, size); break;
-	case PSORT_IO_WRITE: if (r->io_err) snprintf(b, size, "-"); else proc_fmt_rate(r->io_write_rate, b, size); break;
+	case PSORT_IO_READ: if (proc_row_extra(r)->io_err) snprintf(b, size, "-"); else proc_fmt_rate(proc_row_extra(r)->io_read_rate, b, size); break;
+	case PSORT_IO_WRITE: if (proc_row_extra(r)->io_err) snprintf(b, size, "-"); else proc_fmt_rate(proc_row_extra(r)->io_write_rate, b, size); break;
 	case PSORT_MAJFLT: snprintf(b, size, "%lu", r->majflt); break;
-	case PSORT_CTXT: snprintf(b, size, "%.0f", r->ctxt_rate); break;
-	case PSORT_OOM: if (r->oom < 0) snprintf(b, size, "-"); else snprintf(b, size, "%d", r->oom); break;
-	case PSORT_CGROUP: return r->cgroup ? r->cgroup : "-";
-	case PSORT_CONTAINER: return r->container[0] ? r->container : "-";
+	case PSORT_CTXT: snprintf(b, size, "%.0f", proc_row_extra(r)->ctxt_rate); break;
+	case PSORT_OOM: if (proc_row_extra(r)->oom < 0) snprintf(b, size, "-"); else snprintf(b, size, "%d", proc_row_extra(r)->oom); break;
+	case PSORT_CGROUP: return proc_row_extra(r)->cgroup ? proc_row_extra(r)->cgroup : "-";
+	case PSORT_CONTAINER: return proc_row_extra(r)->container[0] ? proc_row_extra(r)->container : "-";
 	default: break;
 	}
 	return b;

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <time.h>
 
+const struct proc_extra proc_extra_none = { .io_err = -ENODATA, .oom = -1 };
+
 static void row_path(const struct proc_row *r, const char *file, char *buf, size_t size)
 {
 	if (r->is_thread)
@@ -30,7 +32,7 @@ static double rate(unsigned long long cur, unsigned long long prev, uint64_t now
 	return (double)(cur - prev) * 1e9 / (double)(now - then);
 }
 
-static void fill_io(int dfd, struct proc_row *r, uint64_t now)
+static void fill_io(int dfd, const struct proc_row *r, struct proc_extra *x, uint64_t now)
 {
 	char path[64], buf[512];
 	struct proc_io io;
@@ -39,20 +41,20 @@ static void fill_io(int dfd, struct proc_row *r, uint64_t now)
 	row_path(r, "io", path, sizeof(path));
 	n = read_file_at(dfd, path, buf, sizeof(buf));
 	if (n < 0 || proc_io_parse(buf, (size_t)n, &io) < 0) {
-		r->io_err = n < 0 ? (int)n : -EINVAL;
-		r->io_read_rate = r->io_write_rate = 0;
-		r->io_ns = 0;
+		x->io_err = n < 0 ? (int)n : -EINVAL;
+		x->io_read_rate = x->io_write_rate = 0;
+		x->io_ns = 0;
 		return;
 	}
-	r->io_err = 0;
-	r->io_read_rate = rate(io.read_bytes, r->io_rb, now, r->io_ns);
-	r->io_write_rate = rate(io.write_bytes, r->io_wb, now, r->io_ns);
-	r->io_rb = io.read_bytes;
-	r->io_wb = io.write_bytes;
-	r->io_ns = now;
+	x->io_err = 0;
+	x->io_read_rate = rate(io.read_bytes, x->io_rb, now, x->io_ns);
+	x->io_write_rate = rate(io.write_bytes, x->io_wb, now, x->io_ns);
+	x->io_rb = io.read_bytes;
+	x->io_wb = io.write_bytes;
+	x->io_ns = now;
 }
 
-static void fill_ctxt(int dfd, struct proc_row *r, uint64_t now)
+static void fill_ctxt(int dfd, const struct proc_row *r, struct proc_extra *x, uint64_t now)
 {
 	char path[64], buf[4096];
 	struct proc_status st;
@@ -61,28 +63,28 @@ static void fill_ctxt(int dfd, struct proc_row *r, uint64_t now)
 	row_path(r, "status", path, sizeof(path));
 	n = read_file_at(dfd, path, buf, sizeof(buf));
 	if (n < 0 || proc_status_parse(buf, (size_t)n, &st) < 0) {
-		r->ctxt_rate = 0;
-		r->ctxt_ns = 0;
+		x->ctxt_rate = 0;
+		x->ctxt_ns = 0;
 		return;
 	}
 	unsigned long long c = (unsigned long long)st.voluntary_ctxt + st.nonvoluntary_ctxt;
-	r->ctxt_rate = rate(c, r->ctxt, now, r->ctxt_ns);
-	r->ctxt = c;
-	r->ctxt_ns = now;
+	x->ctxt_rate = rate(c, x->ctxt, now, x->ctxt_ns);
+	x->ctxt = c;
+	x->ctxt_ns = now;
 }
 
-static void fill_oom(int dfd, struct proc_row *r)
+static void fill_oom(int dfd, const struct proc_row *r, struct proc_extra *x)
 {
 	char path[64], buf[32];
 	ssize_t n;
 
 	row_path(r, "oom_score", path, sizeof(path));
 	n = read_file_at(dfd, path, buf, sizeof(buf));
-	r->oom = n > 0 ? atoi(buf) : -1;
+	x->oom = n > 0 ? atoi(buf) : -1;
 }
 
 /* cgroup v2 ("0::/path"), else the first hierarchy's path. */
-static void fill_cgroup(int dfd, struct proc_row *r)
+static void fill_cgroup(int dfd, const struct proc_row *r, struct proc_extra *x)
 {
 	char path[64], buf[4096];
 	ssize_t n;
@@ -90,9 +92,9 @@ static void fill_cgroup(int dfd, struct proc_row *r)
 
 	row_path(r, "cgroup", path, sizeof(path));
 	n = read_file_at(dfd, path, buf, sizeof(buf));
-	free(r->cgroup);
-	r->cgroup = NULL;
-	r->container[0] = '\0';
+	free(x->cgroup);
+	x->cgroup = NULL;
+	x->container[0] = '\0';
 	if (n <= 0)
 		return;
 	for (char *line = buf; line && *line;) {
@@ -106,8 +108,8 @@ static void fill_cgroup(int dfd, struct proc_row *r)
 	}
 	if (!p)
 		return;
-	r->cgroup = strdup(p);
-	proc_cgroup_container(p, r->container, sizeof(r->container));
+	x->cgroup = strdup(p);
+	proc_cgroup_container(p, x->container, sizeof(x->container));
 }
 
 void ptable_fill_extra(struct ptable *pt, struct proc_row *r, unsigned px)
@@ -118,19 +120,26 @@ void ptable_fill_extra(struct ptable *pt, struct proc_row *r, unsigned px)
 
 	if (!px)
 		return;
-	if (r->extra_gen != gen) {
-		r->extra_gen = gen;
+	if (!r->x) {
+		r->x = calloc(1, sizeof(*r->x));
+		if (!r->x)
+			return; /* the columns read "-" */
+		r->x->oom = -1;
+	}
+	struct proc_extra *x = r->x;
+	if (x->extra_gen != gen) {
+		x->extra_gen = gen;
 		if (px & PX_IO)
-			fill_io(dfd, r, now);
+			fill_io(dfd, r, x, now);
 		if (px & PX_CTXT)
-			fill_ctxt(dfd, r, now);
+			fill_ctxt(dfd, r, x, now);
 		if (px & PX_OOM)
-			fill_oom(dfd, r);
+			fill_oom(dfd, r, x);
 	}
 	/* The cgroup rarely changes: once, then every 64th scan. */
-	if ((px & PX_CGROUP) && (!r->cgroup_gen || gen - r->cgroup_gen >= 64)) {
-		r->cgroup_gen = gen ? gen : 1;
-		fill_cgroup(dfd, r);
+	if ((px & PX_CGROUP) && (!x->cgroup_gen || gen - x->cgroup_gen >= 64)) {
+		x->cgroup_gen = gen ? gen : 1;
+		fill_cgroup(dfd, r, x);
 	}
 }
 

@@ -90,6 +90,7 @@ static int state_rank(char s)
 static int row_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct proc_row *a = *(struct proc_row *const *)pa, *b = *(struct proc_row *const *)pb;
+	const struct proc_extra *xa = proc_row_extra(a), *xb = proc_row_extra(b);
 	const struct order_ctx *c = arg;
 	int r = 0;
 
@@ -117,13 +118,13 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 	case PSORT_NLWP: r = cmp_num(a->nlwp, b->nlwp); break;
 	case PSORT_PROCESSOR: r = cmp_num(a->processor, b->processor); break;
 	case PSORT_STARTTIME: r = cmp_num(a->starttime, b->starttime); break;
-	case PSORT_IO_READ: r = cmp_num(a->io_err ? -1 : a->io_read_rate, b->io_err ? -1 : b->io_read_rate); break;
-	case PSORT_IO_WRITE: r = cmp_num(a->io_err ? -1 : a->io_write_rate, b->io_err ? -1 : b->io_write_rate); break;
+	case PSORT_IO_READ: r = cmp_num(xa->io_err ? -1 : xa->io_read_rate, xb->io_err ? -1 : xb->io_read_rate); break;
+	case PSORT_IO_WRITE: r = cmp_num(xa->io_err ? -1 : xa->io_write_rate, xb->io_err ? -1 : xb->io_write_rate); break;
 	case PSORT_MAJFLT: r = cmp_num(a->majflt, b->majflt); break;
-	case PSORT_CTXT: r = cmp_num(a->ctxt_rate, b->ctxt_rate); break;
-	case PSORT_OOM: r = cmp_num(a->oom, b->oom); break;
-	case PSORT_CGROUP: r = strcmp(a->cgroup ? a->cgroup : "", b->cgroup ? b->cgroup : ""); break;
-	case PSORT_CONTAINER: r = strcmp(a->container, b->container); break;
+	case PSORT_CTXT: r = cmp_num(xa->ctxt_rate, xb->ctxt_rate); break;
+	case PSORT_OOM: r = cmp_num(xa->oom, xb->oom); break;
+	case PSORT_CGROUP: r = strcmp(xa->cgroup ? xa->cgroup : "", xb->cgroup ? xb->cgroup : ""); break;
+	case PSORT_CONTAINER: r = strcmp(xa->container, xb->container); break;
 	default: break;
 	}
 	if (c->desc)

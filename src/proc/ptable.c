@@ -97,10 +97,12 @@ static void row_release(struct ptable *pt, struct proc_row *r)
 		pt->nfds--;
 	}
 	free(r->cmdline);
-	free(r->cgroup);
+	if (r->x)
+		free(r->x->cgroup);
+	free(r->x);
 	r->fd = -1;
 	r->cmdline = NULL;
-	r->cgroup = NULL;
+	r->x = NULL;
 }
 
 void ptable_free(struct ptable *pt)

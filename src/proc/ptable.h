@@ -39,18 +39,11 @@ struct proc_row {
 	int depth;
 	bool tree_last;
 	uint32_t tree_more;
-	/* Filled only for rows on screen or a sort that needs them
-	 * (ptable_fill_extra): see PX_* */
-	double io_read_rate, io_write_rate; /* bytes/s of storage I/O (read_bytes, write_bytes) */
-	int io_err;                /* 0, or -errno reading /proc/PID/io (EACCES: no ptrace access) */
-	double ctxt_rate;          /* voluntary + involuntary context switches per second */
-	int oom;                   /* /proc/PID/oom_score, -1 unreadable */
-	char *cgroup;              /* hostile; the cgroup v2 path (or the first line), NULL unread */
-	char container[40];        /* hostile; container id or name the cgroup names, "" none */
+	/* The PX_* columns, allocated at the row's first ptable_fill_extra
+	 * (rows on screen, or every row while sorted by one of them): NULL
+	 * until then. Read through proc_row_extra(). */
+	struct proc_extra *x;
 	/* private to ptable.c */
-	unsigned extra_gen, cgroup_gen;
-	uint64_t io_ns, ctxt_ns;   /* when io / ctxt were last read (0: never) */
-	unsigned long long io_rb, io_wb, ctxt;
 	int fd;                    /* held /proc/PID/stat, or -1 */
 	unsigned gen, shr_gen, skip_gen;
 	uint64_t read_ns;          /* when stat was last read */
@@ -58,6 +51,28 @@ struct proc_row {
 	unsigned char idle;        /* reads in a row without CPU time */
 	bool fresh;                /* first seen in the last scan */
 };
+
+/* What ptable_fill_extra reads for a row (see PX_*). */
+struct proc_extra {
+	double io_read_rate, io_write_rate; /* bytes/s of storage I/O (read_bytes, write_bytes) */
+	int io_err;                /* 0, or -errno reading /proc/PID/io (EACCES: no ptrace access) */
+	int oom;                   /* /proc/PID/oom_score, -1 unreadable */
+	double ctxt_rate;          /* voluntary + involuntary context switches per second */
+	char *cgroup;              /* hostile; the cgroup v2 path (or the first line), NULL unread */
+	char container[40];        /* hostile; container id or name the cgroup names, "" none */
+	/* private to ptable-extra.c */
+	unsigned extra_gen, cgroup_gen;
+	uint64_t io_ns, ctxt_ns;   /* when io / ctxt were last read (0: never) */
+	unsigned long long io_rb, io_wb, ctxt;
+};
+
+/* A row's extras; for a row never filled (or out of memory), one whose
+ * columns all read "-" (io_err -ENODATA, oom -1, no cgroup). */
+extern const struct proc_extra proc_extra_none;
+static inline const struct proc_extra *proc_row_extra(const struct proc_row *r)
+{
+	return r->x ? r->x : &proc_extra_none;
+}
 
 enum proc_sort {
 	PSORT_PID, PSORT_USER, PSORT_PRI, PSORT_NI, PSORT_VIRT, PSORT_RES, PSORT_SHR,

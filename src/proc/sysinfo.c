@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,9 @@ int sys_stat_parse(const char *buf, size_t len, struct sys_stat *out)
 	size_t pos = 0;
 	bool have_total = false;
 
-	memset(out, 0, sizeof(*out));
+	/* Not the whole struct: see sys_stat (the CPU entries are written
+	 * one by one below). */
+	memset(out, 0, offsetof(struct sys_stat, cpu_id));
 	while (next_line(buf, len, &pos, line, sizeof(line))) {
 		if (!strncmp(line, "cpu ", 4)) {
 			if (parse_cpu_line(line + 4, &out->total) < 0)
@@ -229,13 +232,17 @@ struct sys_snapshot *sys_snapshot_new(void)
 	struct sys_snapshot *s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->prev = calloc(1, sizeof(*s->prev));
-	s->cur = calloc(1, sizeof(*s->cur));
-	s->cpu = calloc(SYS_MAX_CPUS, sizeof(*s->cpu));
+	/* malloc, not calloc: only the entries of the CPUs present are
+	 * written (sys_stat), so the rest never becomes resident. */
+	s->prev = malloc(sizeof(*s->prev));
+	s->cur = malloc(sizeof(*s->cur));
+	s->cpu = malloc(SYS_MAX_CPUS * sizeof(*s->cpu));
 	if (!s->prev || !s->cur || !s->cpu) {
 		sys_snapshot_free(s);
 		return NULL;
 	}
+	memset(s->prev, 0, offsetof(struct sys_stat, cpu_id));
+	memset(s->cur, 0, offsetof(struct sys_stat, cpu_id));
 	return s;
 }
 
@@ -255,7 +262,9 @@ int sys_snapshot_update(struct sys_snapshot *s)
 		return r;
 	}
 	s->ncpu = s->cur->ncpu;
-	if (s->have_prev) {
+	if (!s->have_prev) {
+		memset(s->cpu, 0, (size_t)s->ncpu * sizeof(*s->cpu)); /* no usage yet */
+	} else {
 		sys_cpu_usage(&s->prev->total, &s->cur->total, &s->total);
 		for (int i = 0; i < s->ncpu; i++) {
 			/* match by CPU id: CPUs can go offline between samples */

@@ -13,13 +13,16 @@ struct sys_cpu_times {
 	unsigned long long user, nice, system, idle, iowait, irq, softirq, steal, guest, guest_nice;
 };
 
+/* Large (86 KiB) for the sake of SYS_MAX_CPUS, but only the first ncpu
+ * entries of cpu_id and cpu are ever written or read: a machine with few
+ * CPUs keeps the rest of it untouched (not resident). */
 struct sys_stat {
 	struct sys_cpu_times total;
 	int ncpu;                      /* number of cpuN lines */
-	int cpu_id[SYS_MAX_CPUS];      /* N of each line (offline CPUs are absent) */
-	struct sys_cpu_times cpu[SYS_MAX_CPUS];
 	unsigned long long ctxt, btime, processes;
 	int procs_running, procs_blocked;
+	int cpu_id[SYS_MAX_CPUS];      /* N of each line (offline CPUs are absent) */
+	struct sys_cpu_times cpu[SYS_MAX_CPUS];
 };
 
 /* Busy fractions (0..1) of one CPU between two samples. */
@@ -40,6 +43,8 @@ struct sys_loadavg {
 	int last_pid;
 };
 
+/* Fills the fields and the first ncpu CPU entries; the entries past those
+ * are left as they were. */
 int sys_stat_parse(const char *buf, size_t len, struct sys_stat *out);
 int sys_meminfo_parse(const char *buf, size_t len, struct sys_meminfo *out);
 int sys_loadavg_parse(const char *buf, size_t len, struct sys_loadavg *out);

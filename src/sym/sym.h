@@ -157,7 +157,8 @@ ssize_t sym_kallsyms_parse(const char *buf, size_t len, struct sym_range **out, 
 const struct sym_range *sym_range_find(const struct sym_range *r, size_t n, uint64_t pc, bool sized);
 
 /* C++ (Itanium ABI) demangling: a malloc'd demangled name, or NULL when
- * name is not mangled. */
+ * name is not mangled (or the C++ runtime, opened at the first mangled
+ * name, is not installed). */
 char *sym_demangle(const char *name);
 
 /* Load bias of an ELF file mapped at map_start from file offset map_off,

@@ -8,7 +8,11 @@
 #      disk use; for pscope, the target's extra write time after the
 #      snapshot (its rewriting passes during the dump, minus as many of
 #      its fastest pass). Goals: pause <= 50 ms, RSS <= 64 MiB, wall <=
-#      0.5x gcore pre-touched and <= 1.0x gcore as it is.
+#      0.5x gcore pre-touched and <= 1.0x gcore as it is. Two floors
+#      are printed beside them: the time fork() takes in the target itself
+#      (the kernel copying its page tables, which a fork snapshot's pause
+#      cannot go below; median of 3) and the time dd takes to write as
+#      many bytes with O_DIRECT (the disk's rate, under pscope's wall).
 #   2. 64 MiB resident and 2 GiB of mappings barely touched.
 #   3. 2 GiB resident, every other page all zeros.
 #   4. case 1 with the memory in transparent huge pages (MADV_HUGEPAGE).
@@ -64,6 +68,26 @@ ticks() {
 	for _ in $(seq 1 100); do [ "$(grep -c maxgap "$dir/out")" -gt "$n" ] && break; sleep 0.05; done
 	grep maxgap "$dir/out" | tail -1
 }
+# forkcost: the median of 3 fork() timings made inside the target.
+forkcost() {
+	local n i out=""
+	for i in 1 2 3; do
+		n=$(grep -c fork_ms "$dir/out")
+		kill -URG "$T"
+		for _ in $(seq 1 200); do [ "$(grep -c fork_ms "$dir/out")" -gt "$n" ] && break; sleep 0.05; done
+		out="$out $(grep fork_ms "$dir/out" | tail -1 | sed 's/fork_ms=//')"
+	done
+	echo $out | tr ' ' '\n' | sort -n | sed -n 2p
+}
+# ddtime BYTES: seconds dd takes to write BYTES with O_DIRECT, 4 MiB at a time.
+ddtime() {
+	local t0 r
+	t0=$(now)
+	dd if=/dev/zero of="$dir/dd.out" bs=4M count=$(($1 / 4194304)) oflag=direct 2>/dev/null
+	r=$(sub "$(now)" "$t0")
+	rm -f "$dir/dd.out"
+	echo "$r"
+}
 val() { echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
 
 # measure LABEL SHORT GOAL: pscope then gcore on $T; prints a block and
@@ -80,9 +104,12 @@ measure() {
 		{ echo "pscope core failed"; exit 1; }
 	pw=$(sub "$(now)" "$t0")
 	during=$(ticks)
+	fk=$(forkcost)
 	pr=$(cat "$dir/p.rss")
 	pd=$(du_bytes "$dir/p.core")
 	rm -f "$dir/p.core"
+	sync
+	dd_s=$(ddtime "$pd")
 	sync
 	ticks >/dev/null
 	t0=$(now)
@@ -94,9 +121,10 @@ measure() {
 	gd=$(du_bytes "$dir/g.core.$T")
 	rm -f "$dir/g.core.$T"
 	python3 - "$label" "$dir/p.json" "$pw" "$pr" "$pd" "$best" "$during" "$gw" "$gsw" "$(cat "$dir/g.rss")" "$gd" \
-		"$gticks" "$short" "$goal" "$summary" "$(uptime | sed 's/.*load average: //; s/,.*//')" <<'EOF'
+		"$gticks" "$short" "$goal" "$summary" "$(uptime | sed 's/.*load average: //; s/,.*//')" "$fk" "$dd_s" <<'EOF'
 import json, sys
-label, pj, pw, pr, pd, best, during, gw, gsw, gr, gd, gticks, short, goal, summ, load = sys.argv[1:]
+label, pj, pw, pr, pd, best, during, gw, gsw, gr, gd, gticks, short, goal, summ, load, fk, dd_s = sys.argv[1:]
+fk, dd_s = float(fk), float(dd_s)
 d = json.load(open(pj))
 kv = lambda s: dict(x.split("=") for x in s.split())
 du, gt = kv(during), kv(gticks)
@@ -110,6 +138,8 @@ print("  gcore        wall %6.2f s (%.2f s with an fsync)        pause %6.1f ms 
       % (gw, gsw, float(gt["maxgap_ms"]), int(gr) / 1024, int(gd) >> 20))
 print("  pscope's pause, part by part: " + ", ".join("%s %.1f" % (k, v) for k, v in d.get("pause_parts_ms", {}).items()
                                                     if v >= 0.05) + " ms")
+print("  floors: the target's own fork() %.1f ms (pscope's pause %+.1f ms from it); dd of %d MiB with O_DIRECT %.2f s"
+      " (pscope's wall %.2fx it)" % (fk, float(du["maxgap_ms"]) - fk, int(pd) >> 20, dd_s, pw / dd_s if dd_s > 0 else 0))
 print("  target's extra write time after the snapshot: %.0f ms over %s passes of its rewriting (fastest pass %.2f ms)"
       % (extra, du["passes"], best))
 print("  pause %.1f ms (goal <= 50): %s; RSS %.1f MiB (goal <= 64): %s; wall %.2fx gcore (%.2fx gcore + fsync)"
@@ -118,9 +148,9 @@ print("  pause %.1f ms (goal <= 50): %s; RSS %.1f MiB (goal <= 64): %s; wall %.2
 r = pw / gw
 verdict = "-" if goal == "-" else ("met" if r <= float(goal) else "NOT met")
 with open(summ, "a") as f:
-    f.write("%-28s %6.2f s %6.2f s %6.2fx %6.2fx  %-14s %6.1f ms %5.1f MiB  %s\n"
+    f.write("%-28s %6.2f s %6.2f s %6.2fx %6.2fx  %-14s %6.1f ms %6.1f ms %5.2f s %5.1f MiB  %s\n"
             % (short, pw, gw, r, pw / gsw, ("<= %sx %s" % (goal, verdict)) if goal != "-" else "-",
-               float(du["maxgap_ms"]), int(pr) / 1024, load))
+               float(du["maxgap_ms"]), fk, dd_s, int(pr) / 1024, load))
 open(pj + ".ratio", "w").write("%f" % r)
 EOF
 }
@@ -161,7 +191,7 @@ EOF
 
 print_summary() {
 	echo "Summary (pscope core vs gcore, same targets, same run; load: the 1-minute load average after each case):"
-	echo "  case                         pscope    gcore   ratio  ratio to gcore+fsync   pause(ticker)  RSS       load"
+	echo "  case                         pscope    gcore   ratio  ratio to gcore+fsync   pause(ticker)  fork()   dd direct  RSS       load"
 	sed 's/^/  /' "$summary"
 	[ -f "$summary.cow" ] && cat "$summary.cow"
 	return 0

@@ -272,6 +272,18 @@ open(sys.argv[2], 'wb').write(b)" "$Z" "$tmp/bad.zst"
 	else
 		skip "no mount namespace here: the no-room case is not checked"
 	fi
+	# libzstd is opened when a .zst core is opened, not linked: one that
+	# cannot be loaded (an empty file bound over it in a mount namespace
+	# of our own) is said, with the way out.
+	zso=$(ldconfig -p | awk '$1 == "libzstd.so.1" { print $NF; exit }')
+	zso=$(readlink -f "$zso")
+	: >"$tmp/empty.so"
+	if [ -f "$zso" ] && unshare -m sh -c "mount --bind '$tmp/empty.so' '$zso'" 2>/dev/null; then
+		unshare -m sh -c "mount --bind '$tmp/empty.so' '$zso' && exec '$PSCOPE' stack --core '$Z'" >/dev/null 2>"$tmp/zle"
+		check "libzstd that cannot be loaded: exit 1, said with the way out" sh -c "[ $? = 1 ] && grep -q '^pscope stack: $Z is compressed with zstd and libzstd.so.1 cannot be loaded (.*): decompress it by hand (zstd -d -o core $Z) and open that, or install libzstd1$' '$tmp/zle'"
+	else
+		skip "no mount namespace here: a libzstd that cannot be loaded is not checked"
+	fi
 else
 	skip "zstd is not installed"
 fi

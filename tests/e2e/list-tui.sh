@@ -27,6 +27,16 @@ check "column titles, the sort column marked descending" tui_wait_for '^ +PID US
 check "function key bar" tui_wait_for '^F1Help +F2Setup +F3Search.*F7Nice- +F8Nice\+ +F9Kill.*F10Quit'
 PPID_=$(cat "$tmp/pid")
 
+# The list maps no library it does not use: the C++ runtime (demangling)
+# and the decompressors of compressed cores are opened when first needed.
+for lib in libstdc++ libzstd liblz4; do
+	if [ $lib = libstdc++ ] && ldd "$PSCOPE" | grep -qE 'lib(ubsan|asan)\.so'; then
+		skip "$lib comes with the sanitizer runtime of this build"
+	else
+		check "the list has not loaded $lib" sh -c "! grep -q '/$lib\.so' /proc/$PPID_/maps"
+	fi
+done
+
 # Incremental search finds the parent; F follows what is selected. (The
 # selection stays at its row when the list re-sorts, as in htop: pause the
 # updates first with Z.)

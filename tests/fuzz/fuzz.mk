@@ -15,7 +15,7 @@ FUZZ_DIR = fuzz-build
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS = -g -O1 -fno-omit-frame-pointer -std=gnu17 $(FUZZ_SAN) -pthread \
 	$(AM_CPPFLAGS) -I$(top_builddir) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBUNWIND_CFLAGS) $(JSONC_CFLAGS)
-FUZZ_LIBS = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBUNWIND_LIBS) $(JSONC_LIBS) $(DEMANGLE_LIBS) $(ZSTD_LIBS) $(LZMA_LIBS) $(LZ4_LIBS) -lm
+FUZZ_LIBS = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBUNWIND_LIBS) $(JSONC_LIBS) $(LZMA_LIBS) -lm
 FUZZ_OBJS = $(patsubst %.c,$(FUZZ_DIR)/%.o,$(filter %.c,$(libpscope_a_SOURCES)))
 FUZZ_BINS = $(FUZZERS:%=$(FUZZ_DIR)/fuzz-%)
 

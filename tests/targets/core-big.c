@@ -17,19 +17,23 @@
  * COW_MB (environment, default 256) of the resident memory, once, and
  * prints "cow_pass_ms=T cow_cpu_ms=C pages=N" (wall and thread CPU time:
  * the CPU time does not count waiting for a CPU on a busy machine): while
- * a fork snapshot lives, each of those writes is a copy-on-write fault. */
+ * a fork snapshot lives, each of those writes is a copy-on-write fault.
+ * On SIGURG the main thread forks once (the child exits at once) and prints
+ * "fork_ms=T", the time fork() took in the process: the kernel's own cost
+ * of copying its page tables, the floor under a fork snapshot's pause. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 static unsigned char *mem;
 static size_t dirty_bytes, page;
-static volatile sig_atomic_t report, cow_pass;
+static volatile sig_atomic_t report, cow_pass, fork_cost;
 static volatile double max_gap, pass_total, best_pass = 1e9;
 static volatile long passes;
 
@@ -57,6 +61,12 @@ static void on_usr2(int s)
 {
 	(void)s;
 	cow_pass = 1;
+}
+
+static void on_urg(int s)
+{
+	(void)s;
+	fork_cost = 1;
 }
 
 static void *dirtier(void *a)
@@ -145,6 +155,7 @@ int main(int argc, char **argv)
 	if (cow_bytes > sz)
 		cow_bytes = sz;
 	signal(SIGUSR2, on_usr2);
+	signal(SIGURG, on_urg);
 	if (dirty) {
 		dirty_bytes = (dirty << 20) < sz ? dirty << 20 : sz;
 		signal(SIGUSR1, on_usr1);
@@ -164,6 +175,18 @@ int main(int argc, char **argv)
 				mem[o + 8] = v | 1; /* not the pattern's byte 0 */
 			double cd = cpu_ms() - c;
 			printf("cow_pass_ms=%.2f cow_cpu_ms=%.2f pages=%zu\n", now_ms() - t, cd, cow_bytes / page);
+			fflush(stdout);
+		}
+		if (fork_cost) {
+			fork_cost = 0;
+			double t = now_ms();
+			pid_t c = fork();
+			if (c == 0)
+				_exit(0);
+			double d = now_ms() - t;
+			if (c > 0)
+				waitpid(c, NULL, 0);
+			printf("fork_ms=%.1f\n", c > 0 ? d : -1.0);
 			fflush(stdout);
 		}
 		if (report) {

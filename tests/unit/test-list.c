@@ -80,6 +80,18 @@ static void test_sys_parsers(void)
 	is_int(st->procs_running, 3, "procs_running");
 	is_int(st->btime, 1764508000, "btime");
 	is_int(sys_stat_parse("intr 1 2\n", 9, st), -EINVAL, "no cpu line is refused");
+	/* Parsed into a used struct: every field read afresh, the CPU
+	 * entries past ncpu left alone (never touched: not resident). */
+	memset(st, 0xff, sizeof(*st));
+	is_int(sys_stat_parse(buf, n, st), 0, "/proc/stat parses into a used struct");
+	is_int(st->ncpu, 3, "three cpuN lines again");
+	is_int(st->cpu[1].guest, 30, "cpu1 guest again");
+	is_int(st->ctxt, 352132, "ctxt again");
+	is_int(st->cpu_id[3], -1, "the entry past the CPUs is left as it was");
+	memset(st, 0xff, sizeof(*st));
+	is_int(sys_stat_parse("cpu  1 2 3 4\n", 13, st), 0, "a /proc/stat of one line parses");
+	ok(st->ncpu == 0 && st->ctxt == 0 && st->btime == 0 && st->procs_running == 0 && st->total.steal == 0,
+	   "what the file lacks is 0, not what was there");
 	free(st);
 
 	n = tap_fixture("sys-meminfo.txt", buf, sizeof(buf));
