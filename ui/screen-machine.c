@@ -474,6 +474,7 @@ void screen_machine_open(struct ui *ui)
 	m->win = SAMP_WIN_10S;
 	table_init(&m->ptab, mach_proc_cols, P_NCOLS, P_SHARE, true);
 	table_init(&m->ftab, mach_func_cols, F_NCOLS, F_SELF, true);
+	m->ptab.hkeys = m->ftab.hkeys = true; /* long commands and process lists scroll */
 	hot_rel_init(&m->rel);
 	m->samp.ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
 	if (!m->samp.ctl) {

@@ -47,6 +47,19 @@ ok $? "Tab: the function table"
 search "$N-$TPID"
 tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +(hot|cold)_work +$N +$N-$TPID" 20
 ok $? "the target's function, its module and process"
+# Right scrolls the last column sideways when it does not fit: at 84
+# columns the PROCESS column (from column 79) shows 5 characters of
+# NAME-PID; Right shows them from the 9th on, Left from the first again.
+T="$N-$TPID"
+tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 84 -y 40
+tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +(hot|cold)_work +$N +${T:0:5}\$" 20 >/dev/null
+tui_keys Right
+tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +(hot|cold)_work +$N +${T:8:3}" 20
+ok $? "Right scrolls the function table's process column"
+tui_keys Left
+tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +(hot|cold)_work +$N +${T:0:5}\$" 20
+ok $? "Left scrolls it back"
+tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 140 -y 40
 
 tui_keys Tab c
 tui_wait_for "Hot processes: every process +\[by command\]" 20 && tui_wait_for "^SHARE%v? +SAMPLES +PROCS +COMMAND" 10
