@@ -17,6 +17,12 @@
 #define P_(one, many, n) ((n) == 1 ? (one) : (many))
 #endif
 #define N_(s) (s)
+/* A message in the locale's language, or as written (English) when en is
+ * true: for text a search matches in both languages while the screen
+ * shows only the translation (the stack screen's "DEADLOCK" rows under
+ * LANG=ko). xgettext knows them (po/Makevars). */
+#define T_(en, s) ((en) ? (s) : _(s))
+#define TP_(en, one, many, n) ((en) ? ((n) == 1 ? (one) : (many)) : P_(one, many, n))
 
 /* setlocale(LC_ALL, "") and bind the message catalogue: $PSCOPE_LOCALEDIR,
  * else the build tree's po/locale when this binary is the one built there,

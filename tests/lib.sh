@@ -61,6 +61,36 @@ start_target() { # start_target NAME ARGS...
 	return 1
 }
 
+# A copy of the family target in a directory whose path is longer than a
+# screen is wide (under /tmp: the same length wherever the checkout is),
+# started as BIN with its output in OUT there; sets DP (its pid) and DEEP
+# (the directory). For the long paths of the FDs and Maps panes.
+start_deep_family() { # start_deep_family BIN OUT ARGS...
+	local bin=$1 out=$2
+	shift 2
+	DEEP=$(mktemp -d /tmp/pscope-deep.XXXXXX)
+	at_exit "rm -rf $DEEP"
+	DEEP=$DEEP/$(printf 'p%.0s' $(seq 1 120))
+	mkdir -p "$DEEP" && cp "$TARGETS/family" "$DEEP/$bin" || return 1
+	"$DEEP/$bin" "$@" >"$DEEP/$out" 2>&1 &
+	DP=$!
+	at_exit "kill -9 $DP 2>/dev/null"
+	poll 100 grep -q ready "$DEEP/$out"
+}
+
+# The Korean tests need NLS built in and the ko_KR.UTF-8 locale; without
+# either, one SKIP that says which (and what stays English) ends the script.
+need_korean() { # need_korean WHAT-STAYS-ENGLISH
+	if ! grep -q '^#define ENABLE_NLS 1' "$top_builddir/config.h"; then
+		skip "built with --disable-nls: $1"
+		done_testing; exit 0
+	fi
+	if ! locale -a 2>/dev/null | grep -qi '^ko_KR\.utf-\?8$'; then
+		skip "the ko_KR.UTF-8 locale is not generated here (./bootstrap --deps makes it)"
+		done_testing; exit 0
+	fi
+}
+
 # poll TRIES COMMAND...: run COMMAND every 0.1 s until it succeeds, at most
 # TRIES times.
 poll() {
@@ -150,6 +180,18 @@ tui_wait_for_joined() { # tui_wait_for_joined REGEX [TRIES]
 	for _ in $(seq 1 "${2:-30}"); do
 		tui_screen | sed 's/^ *//' | tr -d '\n' | grep -qE "$1" && return 0
 		sleep 0.2
+	done
+	tui_screen | sed 's/^/#   /'
+	return 1
+}
+# Left, one at a time, until REGEX shows (at most 40): back to the start
+# of a view scrolled sideways, and not one Left more (Left at the start
+# goes back a screen).
+tui_left_until() { # tui_left_until REGEX
+	for _ in $(seq 1 40); do
+		tui_screen | grep -qE "$1" && return 0
+		tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Left
+		sleep 0.3
 	done
 	tui_screen | sed 's/^/#   /'
 	return 1

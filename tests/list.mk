@@ -24,3 +24,5 @@ tests_unit_test_settings_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-settings
 TESTS += tests/e2e/hscroll.sh
 EXTRA_DIST += tests/e2e/hscroll.sh
+TESTS += tests/e2e/text-search.sh
+EXTRA_DIST += tests/e2e/text-search.sh

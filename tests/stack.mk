@@ -45,6 +45,8 @@ TESTS += tests/e2e/stack.sh
 EXTRA_DIST += tests/e2e/stack.sh
 TESTS += tests/e2e/stack-tui.sh
 EXTRA_DIST += tests/e2e/stack-tui.sh
+TESTS += tests/e2e/stack-search-ko.sh
+EXTRA_DIST += tests/e2e/stack-search-ko.sh
 BENCHES += tests/bench/stack.sh
 EXTRA_DIST += tests/bench/stack.sh
 

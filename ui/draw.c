@@ -170,6 +170,21 @@ static int to_wide(const char *s, int skip, int w, wchar_t *out, int outmax, int
 
 /* Columns every draw is moved left by (draw_hshift). */
 static int hshift;
+/* Measuring (draw_measure_begin): the right-most column reached. */
+static bool measuring;
+static int extent;
+
+void draw_measure_begin(void)
+{
+	measuring = true;
+	extent = 0;
+}
+
+int draw_measure_end(void)
+{
+	measuring = false;
+	return extent;
+}
 
 int draw_hshift(int cols)
 {
@@ -183,6 +198,14 @@ int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip)
 	wchar_t wbuf[1024];
 	int cols, n;
 
+	if (measuring) {
+		if (!s || w == 0)
+			return 0;
+		to_wide(s, skip > 0 ? skip : 0, w < 0 ? 1 << 30 : w, NULL, 0, &cols);
+		if (x + cols > extent)
+			extent = x + cols;
+		return cols;
+	}
 	if (hshift && s) {
 		/* x and w are on a line hshift columns wider than the screen;
 		 * what falls left of the screen is skipped, and the width used
@@ -314,6 +337,8 @@ int draw_text_right(int y, int x, int w, int attr, const char *s)
 
 void draw_blank(int y, int x, int w, int attr)
 {
+	if (measuring)
+		return;
 	if (hshift) {
 		x -= hshift;
 		if (x < 0) {

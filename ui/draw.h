@@ -50,6 +50,14 @@ int draw_text_skip(int y, int x, int w, int attr, const char *s, int skip);
  * drawn; widths to the right edge reach cols further). Returns the shift
  * before; draw_hshift(0) ends it. */
 int draw_hshift(int cols);
+/* Measure instead of drawing: from draw_measure_begin() to
+ * draw_measure_end() nothing reaches the screen, a width w < 0 has no
+ * right edge, and the draws return the columns they would take.
+ * draw_measure_end() returns the right-most column any of them reached
+ * (rows drawn with their x as on an unscrolled line): how wide a view
+ * that scrolls sideways is, from the code that draws it. */
+void draw_measure_begin(void);
+int draw_measure_end(void);
 int draw_textf(int y, int x, int w, int attr, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Same, right-aligned in w columns. */
 int draw_text_right(int y, int x, int w, int attr, const char *s);

@@ -56,19 +56,19 @@ static const char *thread_label(const struct hot_state *h, char *buf, size_t siz
 {
 	if (!h->tid)
 		return _("all threads");
-	snprintf(buf, size, _("thread %d %s"), (int)h->tid, h->shown ? samp_thread_comm(h->shown, h->tid) : "");
+	snprintf(buf, size, _("thread %d %s"), (int)h->tid, h->samp.shown ? samp_thread_comm(h->samp.shown, h->tid) : "");
 	return buf;
 }
 
 static void draw_status(struct hot_state *h, int y)
 {
-	const struct samp_snapshot *s = h->shown;
+	const struct samp_snapshot *s = h->samp.shown;
 	char tl[64];
 
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	draw_textf(y, 0, -1, draw_attr(COL_TITLE), _(" Hot functions: PID %d %s   window %s  sort %s  %s%s%s"),
 		   (int)h->id.pid, h->comm, samp_window_name(h->win), samp_sort_name(h->sort),
-		   thread_label(h, tl, sizeof(tl)), h->frozen ? _("  [FROZEN]") : "",
+		   thread_label(h, tl, sizeof(tl)), h->samp.frozen ? _("  [FROZEN]") : "",
 		   s && s->ended ? _("  [ENDED]") : "");
 	if (!s)
 		return;
@@ -101,7 +101,7 @@ static void draw_status(struct hot_state *h, int y)
 
 static void draw_table(struct hot_state *h, int y0, int rows)
 {
-	const struct samp_snapshot *s = h->shown;
+	const struct samp_snapshot *s = h->samp.shown;
 	int cols = draw_cols(), spark_w = cols >= 110 ? 20 : cols >= 80 ? 10 : 0;
 	int src_w = h->show_src && cols >= 100 ? 22 : 0;
 	int fixed = 6 + 1 + 6 + 1 + 8 + 2;
@@ -135,6 +135,13 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 	}
 	table_set_count(&h->tab, (int)h->view.nrows);
 	body = table_layout(&h->tab, y0, rows, true);
+	/* Right stops where the longest name on screen ends. */
+	int widest = 0;
+	for (int i = 0; i < body && h->tab.top + i < (int)h->view.nrows; i++) {
+		int w = draw_width(s->funcs[h->view.rows[h->tab.top + i].func].name);
+		widest = w > widest ? w : widest;
+	}
+	table_hscroll_fit(&h->tab.hscroll, widest, name_w);
 	for (int i = 0; i < body && h->tab.top + i < (int)h->view.nrows; i++) {
 		const struct samp_row *r = &h->view.rows[h->tab.top + i];
 		const struct samp_func *f = &s->funcs[r->func];
@@ -177,7 +184,7 @@ static void draw_rel(struct hot_state *h, int y0, int rows)
 			total = h->view.rows[i].total;
 			self = h->view.rows[i].self;
 		}
-	hot_rel_draw(&h->rel, h->shown, total, self, y0, rows);
+	hot_rel_draw(&h->rel, h->samp.shown, total, self, y0, rows);
 }
 
 /* Draw text (sentences of ours and the kernel's) from column 3, wrapped
@@ -201,24 +208,24 @@ void hot_draw(struct ui *ui, void *p, int y0, int rows)
 
 	hot_refresh_view(h);
 	draw_status(h, y0);
-	if (h->have_err) {
+	if (h->samp.have_err) {
 		char buf[1024];
 		int y = y0 + 2, end = y0 + rows;
 		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_BOLD, _("sampling could not start:"));
-		y = draw_wrapped_at(y, end, h->err.msg, draw_attr(COL_ERROR));
-		if (h->err.fix[0]) {
-			snprintf(buf, sizeof(buf), _("door: %s"), door_name(h->err.door));
+		y = draw_wrapped_at(y, end, h->samp.err.msg, draw_attr(COL_ERROR));
+		if (h->samp.err.fix[0]) {
+			snprintf(buf, sizeof(buf), _("door: %s"), door_name(h->samp.err.door));
 			y = draw_wrapped_at(y, end, buf, draw_attr(COL_WARN));
-			snprintf(buf, sizeof(buf), _("fix: %s"), h->err.fix);
+			snprintf(buf, sizeof(buf), _("fix: %s"), h->samp.err.fix);
 			y = draw_wrapped_at(y, end, buf, draw_attr(COL_WARN));
 		}
 		if (y + 1 < end)
 			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), _("Esc returns. D shows every door."));
 		return;
 	}
-	if (!h->shown) {
+	if (!h->samp.shown) {
 		draw_textf(y0 + 2, 1, -1, draw_attr(COL_DIM), _("sampling at %d Hz; the first snapshot comes after one second..."),
-			   samp_ctl_freq(h->ctl));
+			   samp_ctl_freq(h->samp.ctl));
 		return;
 	}
 	if (rows <= 4)

@@ -14,22 +14,15 @@ struct hot_state {
 	struct ui *ui;
 	struct target_id id;
 	char comm[64];
-	struct ui_job job;             /* its id and whether it runs */
-	struct samp_ctl *ctl;
-	struct samp_snapshot *shown;   /* drawn */
-	struct samp_snapshot *pending; /* newest while frozen */
-	bool frozen;
+	struct ui_samp_job samp;       /* the sampler job, its snapshots */
 	enum samp_window win;
 	enum samp_sort sort;
 	pid_t tid;                     /* thread filter, 0 = all */
 	bool show_src;
-	struct samp_view view;
-	bool view_stale;
+	struct samp_view view;         /* computed when samp.stale */
 	struct table tab;              /* rows: view.rows[] in the view's order */
 	unsigned sel_func;             /* keeps the selection across refreshes */
 	struct hot_rel rel;            /* callers/callees of one function */
-	struct ps_error err;
-	bool have_err;
 	struct ui_search search;
 };
 

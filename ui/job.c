@@ -1,6 +1,8 @@
 /* A screen's job (job.h). */
 #include "job.h"
 #include "uipriv.h"
+#include "i18n.h"
+#include "sample/sample.h"
 
 #include <stdio.h>
 
@@ -49,4 +51,93 @@ void ui_job_leave(struct ui *ui, struct ui_job *j)
 		workers_cancel(ui->workers, j->id);
 	workers_forget(ui->workers, j->id);
 	j->running = false;
+}
+
+bool ui_samp_start(struct ui *ui, struct ui_samp_job *s, const struct target_id *id, const struct job_handler *h)
+{
+	ui_job_started(&s->job, samp_job_submit(ui->workers, id, s->ctl, h), "", _("out of memory"));
+	if (!s->job.id)
+		ui_message(ui, true, "%s", _("out of memory"));
+	return s->job.id != 0;
+}
+
+bool ui_samp_message(struct ui *ui, struct ui_samp_job *s, struct ring_msg *m)
+{
+	switch (m->kind) {
+	case RING_SNAPSHOT:
+	case RING_RESULT:
+		if (!m->payload)
+			return false;
+		if (s->frozen) {
+			samp_snapshot_free(s->pending);
+			s->pending = m->payload;
+		} else {
+			samp_snapshot_free(s->shown);
+			s->shown = m->payload;
+			s->stale = true;
+		}
+		return true;
+	case RING_PROGRESS:
+		ui_message(ui, true, "%s", m->text);
+		return false;
+	case RING_ERROR:
+		s->err = m->err;
+		s->have_err = true;
+		return false;
+	case RING_DONE:
+		s->job.running = false;
+		return false;
+	default:
+		return false;
+	}
+}
+
+void ui_samp_freeze(struct ui *ui, struct ui_samp_job *s)
+{
+	s->frozen = !s->frozen;
+	if (!s->frozen && s->pending) {
+		samp_snapshot_free(s->shown);
+		s->shown = s->pending;
+		s->pending = NULL;
+		s->stale = true;
+	}
+	ui_message(ui, false, "%s", s->frozen ? _("view frozen (sampling continues); Space resumes") : _("view live"));
+}
+
+void ui_samp_step_freq(struct ui *ui, struct ui_samp_job *s, const int *steps, int n, int dir)
+{
+	int cur = samp_ctl_freq(s->ctl), i;
+
+	if (dir > 0) {
+		for (i = 0; i < n && steps[i] <= cur; i++)
+			;
+		if (i == n)
+			i = n - 1;
+	} else {
+		for (i = n - 1; i >= 0 && steps[i] >= cur; i--)
+			;
+		if (i < 0)
+			i = 0;
+	}
+	samp_ctl_set_freq(s->ctl, steps[i]);
+	ui_message(ui, false, _("sampling at %d Hz from the next snapshot%s"), steps[i],
+		   s->job.running ? "" : _(" (sampling has stopped)"));
+}
+
+void ui_samp_stop(struct ui *ui, struct ui_samp_job *s)
+{
+	ui_job_leave(ui, &s->job);
+	samp_snapshot_free(s->shown);
+	samp_snapshot_free(s->pending);
+	s->shown = s->pending = NULL;
+	s->have_err = false;
+	s->stale = true;
+}
+
+void ui_samp_free(struct ui *ui, struct ui_samp_job *s)
+{
+	/* The job closes its events on its own thread. */
+	ui_samp_stop(ui, s);
+	samp_ctl_put(s->ctl);
+	s->ctl = NULL;
 }

@@ -1,14 +1,21 @@
 /* A job a screen runs (a stack dump, reading a core, sampling): its id,
  * whether it runs, its progress and the error it ended with. What every
- * screen does the same way with its job's messages and when it leaves. */
+ * screen does the same way with its job's messages and when it leaves;
+ * and for a sampling job (hot functions of one process or of every
+ * process), the snapshots it keeps publishing. */
 #ifndef PS_UI_JOB_H
 #define PS_UI_JOB_H
 
 #include <stdbool.h>
 
+#include "error.h"
 #include "ring.h"
 
 struct ui;
+struct job_handler;
+struct samp_ctl;
+struct samp_snapshot;
+struct target_id;
 
 struct ui_job {
 	unsigned id;             /* 0: none */
@@ -27,5 +34,38 @@ void ui_job_message(struct ui_job *j, const struct ring_msg *m, bool have_result
 /* The screen goes away: a running job is cancelled (the target is let go
  * on the job's thread), and its last messages are dropped unread. */
 void ui_job_leave(struct ui *ui, struct ui_job *j);
+
+/* A sampling job: snapshots come one after another; the newest is shown,
+ * or kept aside while the view is frozen. */
+struct ui_samp_job {
+	struct ui_job job;
+	struct samp_ctl *ctl;           /* rate, mode: the screen sets them */
+	struct samp_snapshot *shown;    /* drawn */
+	struct samp_snapshot *pending;  /* the newest while frozen */
+	bool frozen;
+	bool stale;                     /* shown (or how the screen views it)
+	                                 * changed: compute the rows again */
+	struct ps_error err;            /* why sampling could not start */
+	bool have_err;
+};
+
+/* Sample id (pid 0: every process) with s->ctl; h's handler passes the
+ * messages to ui_samp_message. false: it could not start (out of
+ * memory, said on the status line). */
+bool ui_samp_start(struct ui *ui, struct ui_samp_job *s, const struct target_id *id, const struct job_handler *h);
+/* SNAPSHOT and RESULT are kept (shown, or pending while frozen; returns
+ * true: the payload is kept), PROGRESS goes to the status line, ERROR is
+ * kept in err, DONE: not running any more. */
+bool ui_samp_message(struct ui *ui, struct ui_samp_job *s, struct ring_msg *m);
+/* Space: freeze the view (sampling goes on) or show the newest again. */
+void ui_samp_freeze(struct ui *ui, struct ui_samp_job *s);
+/* + and -: the rate of steps[n] (ascending) next above (dir > 0) or below
+ * the current one, from the next snapshot. */
+void ui_samp_step_freq(struct ui *ui, struct ui_samp_job *s, const int *steps, int n, int dir);
+/* The job cancelled (ui_job_leave), the snapshots and the error dropped;
+ * ctl stays for the next start. */
+void ui_samp_stop(struct ui *ui, struct ui_samp_job *s);
+/* The screen goes away: stopped, and ctl released. */
+void ui_samp_free(struct ui *ui, struct ui_samp_job *s);
 
 #endif

@@ -143,6 +143,25 @@ static void draw_row(struct list_state *ls, int y, struct proc_row *r, bool sel,
 	}
 }
 
+/* Right stops where the longest command line on screen (with its tree
+ * prefix) ends in its column. */
+static void fit_hscroll(struct list_state *ls, int body)
+{
+	char pfx[256], cmd[4200];
+	int widest = 0;
+
+	if (ls->tab.hscroll <= 0 || ls->colx[PSORT_COMMAND] < 0)
+		return;
+	for (int i = 0; i < body && ls->tab.top + i < (int)ls->view.n; i++) {
+		const struct proc_row *r = ls->view.v[ls->tab.top + i];
+		int w = draw_width(proc_row_command(r, cmd, sizeof(cmd)));
+		if (ls->ui->cfg.tree)
+			w += draw_width(tree_prefix(ls, r, pfx, sizeof(pfx)));
+		widest = w > widest ? w : widest;
+	}
+	table_hscroll_fit(&ls->tab.hscroll, widest, ls->colw[PSORT_COMMAND]);
+}
+
 static void draw_menu(struct list_state *ls, int y, int rows)
 {
 	int w = 22, n = ls->mode == MODE_SORT ? PSORT_COUNT : list_nsignals;
@@ -220,6 +239,7 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 	layout_columns(ls, width);
 	int body = table_layout(&ls->tab, y, end - y - (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER ? 1 : 0), true);
 	draw_header_row(ls, y++, width);
+	fit_hscroll(ls, body);
 	for (int i = 0; i < body && ls->tab.top + i < (int)ls->view.n; i++)
 		draw_row(ls, y + i, ls->view.v[ls->tab.top + i], ls->tab.top + i == ls->tab.sel, width);
 	if (!ls->view.n && body > 0)

@@ -198,9 +198,7 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 	/* Left/Right scroll these two lines; Right stops at the end of the
 	 * longer one. */
 	int comm_w = draw_width(i->stat.comm), title_w = draw_width(pid) + (comm_w < 32 ? comm_w : 32) + draw_width(rest);
-	int most = (title_w > draw_width(cmd) ? title_w : draw_width(cmd)) - draw_cols() + 1;
-	if (d->hscroll > (most > 0 ? (most + 7) / 8 * 8 : 0))
-		d->hscroll = most > 0 ? (most + 7) / 8 * 8 : 0;
+	table_hscroll_fit(&d->hscroll, title_w > draw_width(cmd) ? title_w : draw_width(cmd), draw_cols());
 	int old = draw_hshift(d->hscroll);
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	x = draw_text(y, 0, -1, draw_attr(COL_TITLE), pid);

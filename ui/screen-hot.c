@@ -32,11 +32,11 @@ static void clamp_sel(struct hot_state *h)
 
 void hot_refresh_view(struct hot_state *h)
 {
-	if (!h->view_stale || !h->shown)
+	if (!h->samp.stale || !h->samp.shown)
 		return;
 	samp_view_free(&h->view);
-	samp_view_compute(h->shown, h->win, h->tid, h->sort, &h->view);
-	h->view_stale = false;
+	samp_view_compute(h->samp.shown, h->win, h->tid, h->sort, &h->view);
+	h->samp.stale = false;
 	table_set_count(&h->tab, (int)h->view.nrows);
 	/* Follow the selected function, not the row number. */
 	for (unsigned i = 0; i < h->view.nrows; i++)
@@ -45,12 +45,12 @@ void hot_refresh_view(struct hot_state *h)
 			break;
 		}
 	clamp_sel(h);
-	hot_rel_refresh(&h->rel, h->shown, h->win, h->tid);
+	hot_rel_refresh(&h->rel, h->samp.shown, h->win, h->tid);
 }
 
 static void set_stale(struct hot_state *h)
 {
-	h->view_stale = true;
+	h->samp.stale = true;
 }
 
 static void export_folded(struct ui *ui, struct hot_state *h)
@@ -59,7 +59,7 @@ static void export_folded(struct ui *ui, struct hot_state *h)
 	struct ps_error e;
 	unsigned long total = 0;
 
-	if (!h->shown) {
+	if (!h->samp.shown) {
 		ui_message(ui, true, "%s", _("nothing sampled yet"));
 		return;
 	}
@@ -70,7 +70,7 @@ static void export_folded(struct ui *ui, struct hot_state *h)
 	if (access(path, F_OK) == 0 && !ui_confirm(ui, _("File exists. Overwrite?")))
 		return;
 	ps_error_clear(&e);
-	if (out_folded_save(path, h->shown, h->win, h->tid, &total, &e) < 0) {
+	if (out_folded_save(path, h->samp.shown, h->win, h->tid, &total, &e) < 0) {
 		ui_error(ui, &e);
 		return;
 	}
@@ -80,7 +80,7 @@ static void export_folded(struct ui *ui, struct hot_state *h)
 
 static void next_thread(struct ui *ui, struct hot_state *h)
 {
-	const struct samp_snapshot *s = h->shown;
+	const struct samp_snapshot *s = h->samp.shown;
 	const struct samp_thread *best = NULL;
 	unsigned long cur = 0;
 
@@ -108,25 +108,10 @@ static void next_thread(struct ui *ui, struct hot_state *h)
 
 static void change_freq(struct ui *ui, struct hot_state *h, int dir)
 {
-	bool py = h->shown && h->shown->python[0];
-	const int *steps = py ? py_freq_steps : freq_steps;
-	int cur = samp_ctl_freq(h->ctl), i;
-	int n = py ? (int)(sizeof(py_freq_steps) / sizeof(py_freq_steps[0])) : (int)(sizeof(freq_steps) / sizeof(freq_steps[0]));
-
-	if (dir > 0) {
-		for (i = 0; i < n && freq_steps[i] <= cur; i++)
-			;
-		if (i == n)
-			i = n - 1;
-	} else {
-		for (i = n - 1; i >= 0 && freq_steps[i] >= cur; i--)
-			;
-		if (i < 0)
-			i = 0;
-	}
-	samp_ctl_set_freq(h->ctl, steps[i]);
-	ui_message(ui, false, _("sampling at %d Hz from the next snapshot%s"), steps[i],
-		   h->job.running ? "" : _(" (sampling has stopped)"));
+	if (h->samp.shown && h->samp.shown->python[0])
+		ui_samp_step_freq(ui, &h->samp, py_freq_steps, (int)(sizeof(py_freq_steps) / sizeof(py_freq_steps[0])), dir);
+	else
+		ui_samp_step_freq(ui, &h->samp, freq_steps, (int)(sizeof(freq_steps) / sizeof(freq_steps[0])), dir);
 }
 
 static bool hot_message(void *ctx, struct ring_msg *m);
@@ -141,26 +126,20 @@ static void restart(struct ui *ui, struct hot_state *h, enum samp_mode mode, int
 		return;
 	}
 	samp_ctl_set_mode(ctl, mode);
-	samp_ctl_set_idle(ctl, samp_ctl_idle(h->ctl));
-	ui_job_leave(ui, &h->job);
-	samp_ctl_put(h->ctl);
-	h->ctl = ctl;
+	samp_ctl_set_idle(ctl, samp_ctl_idle(h->samp.ctl));
+	ui_samp_free(ui, &h->samp);
+	h->samp.ctl = ctl;
 	struct job_handler jh = { hot_message, h };
-	ui_job_started(&h->job, samp_job_submit(ui->workers, &h->id, h->ctl, &jh), "", _("out of memory"));
-	samp_snapshot_free(h->shown);
-	samp_snapshot_free(h->pending);
-	h->shown = h->pending = NULL;
-	h->have_err = false;
+	ui_samp_start(ui, &h->samp, &h->id, &jh);
 	hot_rel_close(&h->rel);
 	table_select(&h->tab, 0);
 	h->sel_func = UINT32_MAX;
-	set_stale(h);
 }
 
 /* p: Python frames (the CPython sampler) or native ones (perf). */
 static void switch_view(struct ui *ui, struct hot_state *h)
 {
-	bool py = h->shown ? h->shown->python[0] != 0 : samp_ctl_mode(h->ctl) != SAMP_MODE_NATIVE;
+	bool py = h->samp.shown ? h->samp.shown->python[0] != 0 : samp_ctl_mode(h->samp.ctl) != SAMP_MODE_NATIVE;
 
 	if (py) {
 		restart(ui, h, SAMP_MODE_NATIVE, SAMP_FREQ_DEFAULT);
@@ -174,7 +153,7 @@ static void switch_view(struct ui *ui, struct hot_state *h)
 static bool func_matches(void *st, int row, const char *text)
 {
 	const struct hot_state *h = st;
-	const struct samp_func *f = &h->shown->funcs[h->view.rows[row].func];
+	const struct samp_func *f = &h->samp.shown->funcs[h->view.rows[row].func];
 	return strcasestr(f->name, text) || (f->module && strcasestr(f->module, text)) ||
 	       (f->file && strcasestr(f->file, text));
 }
@@ -185,7 +164,7 @@ static bool hot_find(void *st, const char *text, int dir, bool again)
 	struct hot_state *h = st;
 	bool r;
 
-	if (!h->shown)
+	if (!h->samp.shown)
 		return false;
 	r = table_search(&h->tab, h->tab.sel + (again ? dir : 0), dir, text, h, func_matches);
 	clamp_sel(h);
@@ -199,22 +178,15 @@ static bool hot_key(struct ui *ui, void *p, int ch)
 	hot_refresh_view(h);
 	/* The callers/callees view takes its keys first; the screen's other
 	 * keys work there too. */
-	if (h->rel.open && h->shown && hot_rel_key(&h->rel, ch, h->shown, h->win, h->tid))
+	if (h->rel.open && h->samp.shown && hot_rel_key(&h->rel, ch, h->samp.shown, h->win, h->tid))
 		return true;
 	switch (ch) {
 	case '\n': case '\r': case KEY_ENTER:
 		if (h->view.nrows)
-			hot_rel_open(&h->rel, h->shown, h->win, h->tid, h->view.rows[h->tab.sel].func);
+			hot_rel_open(&h->rel, h->samp.shown, h->win, h->tid, h->view.rows[h->tab.sel].func);
 		return true;
 	case ' ':
-		h->frozen = !h->frozen;
-		if (!h->frozen && h->pending) {
-			samp_snapshot_free(h->shown);
-			h->shown = h->pending;
-			h->pending = NULL;
-			set_stale(h);
-		}
-		ui_message(ui, false, "%s", h->frozen ? _("view frozen (sampling continues); Space resumes") : _("view live"));
+		ui_samp_freeze(ui, &h->samp);
 		return true;
 	case 'w':
 		h->win = (h->win + 1) % SAMP_WIN_COUNT;
@@ -248,10 +220,10 @@ static bool hot_key(struct ui *ui, void *p, int ch)
 		switch_view(ui, h);
 		return true;
 	case 'i':
-		if (!h->shown || !h->shown->python[0])
+		if (!h->samp.shown || !h->samp.shown->python[0])
 			return true;
-		samp_ctl_set_idle(h->ctl, !samp_ctl_idle(h->ctl));
-		ui_message(ui, false, samp_ctl_idle(h->ctl) ? _("idle threads counted from now on")
+		samp_ctl_set_idle(h->samp.ctl, !samp_ctl_idle(h->samp.ctl));
+		ui_message(ui, false, samp_ctl_idle(h->samp.ctl) ? _("idle threads counted from now on")
 							    : _("idle threads left out from now on"));
 		return true;
 	default:
@@ -271,54 +243,27 @@ static bool hot_message(void *ctx, struct ring_msg *m)
 	struct hot_state *h = ctx;
 	struct ui *ui = h->ui;
 
-	switch (m->kind) {
-	case RING_SNAPSHOT:
-	case RING_RESULT:
-		if (!m->payload)
-			return false;
-		if (h->frozen) {
-			samp_snapshot_free(h->pending);
-			h->pending = m->payload;
-		} else {
-			samp_snapshot_free(h->shown);
-			h->shown = m->payload;
-			set_stale(h);
-		}
-		if (m->kind == RING_RESULT) {
-			const struct samp_snapshot *sn = m->payload;
-			if (sn->end_reason[0] && strcmp(sn->end_reason, _("the process exited")))
-				ui_message(ui, true, _("PID %d: %s; sampling stopped"), (int)h->id.pid, sn->end_reason);
-			else
-				ui_message(ui, false, _("PID %d exited: sampling stopped, the last snapshot stays on screen"),
-					   (int)h->id.pid);
-		}
-		return true;
-	case RING_PROGRESS:
-		ui_message(ui, true, "%s", m->text);
+	if (!ui_samp_message(ui, &h->samp, m))
 		return false;
-	case RING_ERROR:
-		h->err = m->err;
-		h->have_err = true;
-		return false;
-	case RING_DONE:
-		h->job.running = false;
-		return false;
-	default:
-		return false;
+	if (m->kind == RING_RESULT) {
+		const struct samp_snapshot *sn = m->payload;
+		if (sn->end_reason[0] && strcmp(sn->end_reason, _("the process exited")))
+			ui_message(ui, true, _("PID %d: %s; sampling stopped"), (int)h->id.pid, sn->end_reason);
+		else
+			ui_message(ui, false, _("PID %d exited: sampling stopped, the last snapshot stays on screen"),
+				   (int)h->id.pid);
 	}
+	return true;
 }
 
 static void hot_destroy(void *p)
 {
 	struct hot_state *h = p;
 
-	/* Esc: stop sampling. The job closes its events on its own thread. */
-	ui_job_leave(h->ui, &h->job);
-	samp_ctl_put(h->ctl);
+	/* Esc: stop sampling. */
+	ui_samp_free(h->ui, &h->samp);
 	samp_view_free(&h->view);
 	hot_rel_close(&h->rel);
-	samp_snapshot_free(h->shown);
-	samp_snapshot_free(h->pending);
 	free(h);
 }
 
@@ -360,17 +305,15 @@ void screen_hot_open(struct ui *ui, const struct target_id *id)
 	table_init(&h->tab, NULL, 0, 0, false);
 	h->tab.hkeys = true;
 	hot_rel_init(&h->rel);
-	h->ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
-	if (!h->ctl) {
+	h->samp.ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
+	if (!h->samp.ctl) {
 		free(h);
 		return;
 	}
 	struct job_handler jh = { hot_message, h };
-	ui_job_started(&h->job, samp_job_submit(ui->workers, &h->id, h->ctl, &jh), "", _("out of memory"));
-	if (!h->job.id) {
-		samp_ctl_put(h->ctl);
+	if (!ui_samp_start(ui, &h->samp, &h->id, &jh)) {
+		samp_ctl_put(h->samp.ctl);
 		free(h);
-		ui_message(ui, true, "%s", _("out of memory"));
 		return;
 	}
 	ui_push(ui, &hot_ops, h);

@@ -42,10 +42,8 @@ static const struct table_col mach_func_cols[F_NCOLS] = {
 
 struct mach_state {
 	struct ui *ui;
-	struct ui_job job;
-	struct samp_ctl *ctl;
-	struct samp_snapshot *shown, *pending;
-	bool frozen, funcs, by_comm, stale;
+	struct ui_samp_job samp;   /* the sampler job, its snapshots */
+	bool funcs, by_comm;
 	enum samp_window win;
 	enum samp_sort sort;
 	struct samp_pview pv;
@@ -53,8 +51,6 @@ struct mach_state {
 	unsigned *ftop, *fnprocs;  /* per function row: its process, how many */
 	struct table ptab, ftab;
 	struct hot_rel rel;
-	struct ps_error err;
-	bool have_err;
 	struct ui_search search;
 	bool paused;  /* a process's own hot view has the sampler lane */
 };
@@ -77,7 +73,7 @@ static void sel_remember(struct mach_state *m, struct sel_key *k)
 	if (p >= 0 && (unsigned)p < m->pv.nrows) {
 		k->have_p = true;
 		k->proc = m->pv.rows[p].proc;
-		memcpy(k->comm, m->shown->procs[k->proc].comm, sizeof(k->comm));
+		memcpy(k->comm, m->samp.shown->procs[k->proc].comm, sizeof(k->comm));
 	}
 	if (f >= 0 && (unsigned)f < m->fv.nrows) {
 		k->have_f = true;
@@ -89,7 +85,7 @@ static void sel_restore(struct mach_state *m, const struct sel_key *k)
 {
 	for (unsigned i = 0; k->have_p && i < m->pv.nrows; i++) {
 		const struct samp_prow *r = &m->pv.rows[i];
-		if (m->by_comm ? !strcmp(m->shown->procs[r->proc].comm, k->comm) : r->proc == k->proc) {
+		if (m->by_comm ? !strcmp(m->samp.shown->procs[r->proc].comm, k->comm) : r->proc == k->proc) {
 			table_select(&m->ptab, (int)i);
 			break;
 		}
@@ -105,9 +101,9 @@ static void recompute(struct mach_state *m)
 {
 	struct sel_key k = { 0 };
 
-	if (!m->stale || !m->shown)
+	if (!m->samp.stale || !m->samp.shown)
 		return;
-	m->stale = false;
+	m->samp.stale = false;
 	/* Slots and function ids only grow during a session: the old
 	 * snapshot's are the new one's. */
 	if (m->pv.rows || m->fv.rows)
@@ -117,12 +113,12 @@ static void recompute(struct mach_state *m)
 	free(m->ftop);
 	free(m->fnprocs);
 	m->ftop = m->fnprocs = NULL;
-	if (samp_view_procs(m->shown, m->win, m->by_comm, m->sort, &m->pv) < 0 ||
-	    samp_view_compute(m->shown, m->win, 0, m->sort, &m->fv) < 0)
+	if (samp_view_procs(m->samp.shown, m->win, m->by_comm, m->sort, &m->pv) < 0 ||
+	    samp_view_compute(m->samp.shown, m->win, 0, m->sort, &m->fv) < 0)
 		return;
 	m->ftop = calloc(m->fv.nrows + 1, sizeof(*m->ftop));
 	m->fnprocs = calloc(m->fv.nrows + 1, sizeof(*m->fnprocs));
-	if (!m->ftop || !m->fnprocs || samp_view_func_procs(m->shown, m->win, &m->fv, m->ftop, m->fnprocs) < 0) {
+	if (!m->ftop || !m->fnprocs || samp_view_func_procs(m->samp.shown, m->win, &m->fv, m->ftop, m->fnprocs) < 0) {
 		samp_view_free(&m->fv);
 		free(m->ftop);
 		free(m->fnprocs);
@@ -132,19 +128,19 @@ static void recompute(struct mach_state *m)
 	table_set_count(&m->ftab, (int)m->fv.nrows);
 	sel_restore(m, &k);
 	if (m->rel.open)
-		hot_rel_refresh(&m->rel, m->shown, m->win, 0);
+		hot_rel_refresh(&m->rel, m->samp.shown, m->win, 0);
 }
 
 static void set_stale(struct mach_state *m)
 {
-	m->stale = true;
+	m->samp.stale = true;
 }
 
 static int proc_cell(void *st, int row, int col, char *buf, size_t size)
 {
 	struct mach_state *m = st;
 	const struct samp_prow *r = &m->pv.rows[row];
-	const struct samp_proc *p = &m->shown->procs[r->proc];
+	const struct samp_proc *p = &m->samp.shown->procs[r->proc];
 
 	if (col < 0)
 		return p->exited && !m->by_comm ? draw_attr(COL_GONE) : draw_attr(COL_NORMAL);
@@ -175,7 +171,7 @@ static int func_cell(void *st, int row, int col, char *buf, size_t size)
 {
 	struct mach_state *m = st;
 	const struct samp_row *r = &m->fv.rows[row];
-	const struct samp_func *f = &m->shown->funcs[r->func];
+	const struct samp_func *f = &m->samp.shown->funcs[r->func];
 	unsigned top = m->ftop ? m->ftop[row] : UINT32_MAX, n = m->fnprocs ? m->fnprocs[row] : 0;
 
 	if (col < 0)
@@ -188,13 +184,13 @@ static int func_cell(void *st, int row, int col, char *buf, size_t size)
 	case F_NAME: snprintf(buf, size, "%s", f->name); break;
 	case F_MODULE: snprintf(buf, size, "%s", samp_module_short(f->module)); break;
 	case F_PROC:
-		if (top >= m->shown->nprocs)
+		if (top >= m->samp.shown->nprocs)
 			break;
 		if (n > 1)
-			snprintf(buf, size, P_("%s-%d (+%u other)", "%s-%d (+%u others)", n - 1), m->shown->procs[top].comm,
-				 (int)m->shown->procs[top].pid, n - 1);
+			snprintf(buf, size, P_("%s-%d (+%u other)", "%s-%d (+%u others)", n - 1), m->samp.shown->procs[top].comm,
+				 (int)m->samp.shown->procs[top].pid, n - 1);
 		else
-			snprintf(buf, size, "%s-%d", m->shown->procs[top].comm, (int)m->shown->procs[top].pid);
+			snprintf(buf, size, "%s-%d", m->samp.shown->procs[top].comm, (int)m->samp.shown->procs[top].pid);
 		break;
 	}
 	return 0;
@@ -202,12 +198,12 @@ static int func_cell(void *st, int row, int col, char *buf, size_t size)
 
 static void draw_status(struct mach_state *m, int y)
 {
-	const struct samp_snapshot *s = m->shown;
+	const struct samp_snapshot *s = m->samp.shown;
 
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	draw_textf(y, 0, -1, draw_attr(COL_TITLE), _(" Hot processes: every process   %s   window %s  sort %s%s%s"),
 		   m->funcs ? _("[functions]") : m->by_comm ? _("[by command]") : _("[by process]"),
-		   samp_window_name(m->win), samp_sort_name(m->sort), m->frozen ? "  [FROZEN]" : "",
+		   samp_window_name(m->win), samp_sort_name(m->sort), m->samp.frozen ? "  [FROZEN]" : "",
 		   s && s->ended ? "  [ENDED]" : "");
 	if (!s)
 		return;
@@ -229,21 +225,21 @@ static void mach_draw(struct ui *ui, void *st, int y0, int rows)
 
 	recompute(m);
 	draw_status(m, y0);
-	if (m->have_err) {
+	if (m->samp.have_err) {
 		int y = y0 + 2;
 		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_BOLD, _("sampling could not start:"));
-		draw_text(y++, 3, -1, draw_attr(COL_ERROR), m->err.msg);
-		if (m->err.fix[0]) {
-			draw_textf(y++, 3, -1, draw_attr(COL_WARN), _("door: %s"), door_name(m->err.door));
-			draw_textf(y++, 3, -1, draw_attr(COL_WARN), _("fix: %s"), m->err.fix);
+		draw_text(y++, 3, -1, draw_attr(COL_ERROR), m->samp.err.msg);
+		if (m->samp.err.fix[0]) {
+			draw_textf(y++, 3, -1, draw_attr(COL_WARN), _("door: %s"), door_name(m->samp.err.door));
+			draw_textf(y++, 3, -1, draw_attr(COL_WARN), _("fix: %s"), m->samp.err.fix);
 		}
 		draw_text(y + 1, 1, -1, draw_attr(COL_DIM), _("Esc returns. D shows every door."));
 		return;
 	}
-	if (!m->shown) {
+	if (!m->samp.shown) {
 		draw_textf(y0 + 2, 1, -1, draw_attr(COL_DIM),
 			   _("sampling every process at %d Hz; the first snapshot comes after one second..."),
-			   samp_ctl_freq(m->ctl));
+			   samp_ctl_freq(m->samp.ctl));
 		return;
 	}
 	if (rows <= 4)
@@ -255,7 +251,7 @@ static void mach_draw(struct ui *ui, void *st, int y0, int rows)
 				total = m->fv.rows[i].total;
 				self = m->fv.rows[i].self;
 			}
-		hot_rel_draw(&m->rel, m->shown, total, self, y0 + 3, rows - 3);
+		hot_rel_draw(&m->rel, m->samp.shown, total, self, y0 + 3, rows - 3);
 		return;
 	}
 	struct table *t = m->funcs ? &m->ftab : &m->ptab;
@@ -277,16 +273,16 @@ static void mach_draw(struct ui *ui, void *st, int y0, int rows)
 /* The process of the selected row (a function row: its busiest process). */
 static const struct samp_proc *selected_proc(struct mach_state *m)
 {
-	if (!m->shown)
+	if (!m->samp.shown)
 		return NULL;
 	if (m->funcs) {
 		int r = table_selected(&m->ftab);
-		if (r < 0 || !m->ftop || m->ftop[r] >= m->shown->nprocs)
+		if (r < 0 || !m->ftop || m->ftop[r] >= m->samp.shown->nprocs)
 			return NULL;
-		return &m->shown->procs[m->ftop[r]];
+		return &m->samp.shown->procs[m->ftop[r]];
 	}
 	int r = table_selected(&m->ptab);
-	return r < 0 || (unsigned)r >= m->pv.nrows ? NULL : &m->shown->procs[m->pv.rows[r].proc];
+	return r < 0 || (unsigned)r >= m->pv.nrows ? NULL : &m->samp.shown->procs[m->pv.rows[r].proc];
 }
 
 static bool mach_selected(void *st, struct target_id *id)
@@ -318,8 +314,8 @@ static void open_process(struct ui *ui, struct mach_state *m)
 		return;
 	/* One sampler at a time: this one stops while the process's own view
 	 * is open and starts again when it closes (mach_tick). */
-	if (m->job.running)
-		workers_cancel(ui->workers, m->job.id);
+	if (m->samp.job.running)
+		workers_cancel(ui->workers, m->samp.job.id);
 	m->paused = true;
 	screen_hot_open(ui, &id);
 }
@@ -329,11 +325,11 @@ static void mach_tick(struct ui *ui, void *st)
 	struct mach_state *m = st;
 	struct target_id all = { 0 };
 
-	if (!m->paused || m->job.running)
+	if (!m->paused || m->samp.job.running)
 		return;
-	ui_job_leave(ui, &m->job);
+	ui_job_leave(ui, &m->samp.job);
 	struct job_handler jh = { mach_message, m };
-	ui_job_started(&m->job, samp_job_submit(ui->workers, &all, m->ctl, &jh), "", _("out of memory"));
+	ui_samp_start(ui, &m->samp, &all, &jh);
 	m->paused = false;
 	ui_message(ui, false, _("sampling every process again"));
 }
@@ -344,7 +340,7 @@ static void export_folded(struct ui *ui, struct mach_state *m)
 	struct ps_error e;
 	unsigned long total = 0;
 
-	if (!m->shown) {
+	if (!m->samp.shown) {
 		ui_message(ui, true, _("nothing sampled yet"));
 		return;
 	}
@@ -355,7 +351,7 @@ static void export_folded(struct ui *ui, struct mach_state *m)
 	if (access(path, F_OK) == 0 && !ui_confirm(ui, _("File exists. Overwrite?")))
 		return;
 	ps_error_clear(&e);
-	if (out_folded_save(path, m->shown, m->win, 0, &total, &e) < 0) {
+	if (out_folded_save(path, m->samp.shown, m->win, 0, &total, &e) < 0) {
 		ui_error(ui, &e);
 		return;
 	}
@@ -369,28 +365,9 @@ static bool mach_find(void *st, const char *text, int dir, bool again)
 	struct mach_state *m = st;
 	struct table *t = m->funcs ? &m->ftab : &m->ptab;
 
-	if (!m->shown)
+	if (!m->samp.shown)
 		return false;
 	return table_search_cells(t, t->sel + (again ? dir : 0), dir, text, m, m->funcs ? func_cell : proc_cell);
-}
-
-static void change_freq(struct ui *ui, struct mach_state *m, int dir)
-{
-	int n = (int)(sizeof(freq_steps) / sizeof(freq_steps[0])), cur = samp_ctl_freq(m->ctl), i;
-
-	if (dir > 0) {
-		for (i = 0; i < n && freq_steps[i] <= cur; i++)
-			;
-		if (i == n)
-			i = n - 1;
-	} else {
-		for (i = n - 1; i >= 0 && freq_steps[i] >= cur; i--)
-			;
-		if (i < 0)
-			i = 0;
-	}
-	samp_ctl_set_freq(m->ctl, freq_steps[i]);
-	ui_message(ui, false, _("sampling at %d Hz from the next snapshot"), freq_steps[i]);
 }
 
 static bool mach_key(struct ui *ui, void *st, int ch)
@@ -398,7 +375,7 @@ static bool mach_key(struct ui *ui, void *st, int ch)
 	struct mach_state *m = st;
 
 	recompute(m);
-	if (m->funcs && m->rel.open && m->shown && hot_rel_key(&m->rel, ch, m->shown, m->win, 0))
+	if (m->funcs && m->rel.open && m->samp.shown && hot_rel_key(&m->rel, ch, m->samp.shown, m->win, 0))
 		return true;
 	switch (ch) {
 	case '\t':
@@ -408,7 +385,7 @@ static bool mach_key(struct ui *ui, void *st, int ch)
 		if (!m->funcs) {
 			open_process(ui, m);
 		} else if (m->fv.nrows && table_selected(&m->ftab) >= 0) {
-			hot_rel_open(&m->rel, m->shown, m->win, 0, m->fv.rows[table_selected(&m->ftab)].func);
+			hot_rel_open(&m->rel, m->samp.shown, m->win, 0, m->fv.rows[table_selected(&m->ftab)].func);
 		}
 		return true;
 	case 'o': case 'h':
@@ -422,14 +399,7 @@ static bool mach_key(struct ui *ui, void *st, int ch)
 		ui_message(ui, false, m->by_comm ? _("samples by command name; c: by process") : _("samples by process; c: by command name"));
 		return true;
 	case ' ':
-		m->frozen = !m->frozen;
-		if (!m->frozen && m->pending) {
-			samp_snapshot_free(m->shown);
-			m->shown = m->pending;
-			m->pending = NULL;
-			set_stale(m);
-		}
-		ui_message(ui, false, m->frozen ? _("view frozen (sampling continues); Space resumes") : _("view live"));
+		ui_samp_freeze(ui, &m->samp);
 		return true;
 	case 'w':
 		m->win = (m->win + 1) % SAMP_WIN_COUNT;
@@ -440,10 +410,10 @@ static bool mach_key(struct ui *ui, void *st, int ch)
 		set_stale(m);
 		return true;
 	case '+': case '=':
-		change_freq(ui, m, 1);
+		ui_samp_step_freq(ui, &m->samp, freq_steps, (int)(sizeof(freq_steps) / sizeof(freq_steps[0])), 1);
 		return true;
 	case '-':
-		change_freq(ui, m, -1);
+		ui_samp_step_freq(ui, &m->samp, freq_steps, (int)(sizeof(freq_steps) / sizeof(freq_steps[0])), -1);
 		return true;
 	case 'E':
 		export_folded(ui, m);
@@ -459,49 +429,20 @@ static bool mach_message(void *ctx, struct ring_msg *msg)
 {
 	struct mach_state *m = ctx;
 
-	switch (msg->kind) {
-	case RING_SNAPSHOT:
-	case RING_RESULT:
-		if (!msg->payload)
-			return false;
-		if (m->frozen) {
-			samp_snapshot_free(m->pending);
-			m->pending = msg->payload;
-		} else {
-			samp_snapshot_free(m->shown);
-			m->shown = msg->payload;
-			set_stale(m);
-		}
-		return true;
-	case RING_PROGRESS:
-		ui_message(m->ui, true, "%s", msg->text);
-		return false;
-	case RING_ERROR:
-		m->err = msg->err;
-		m->have_err = true;
-		return false;
-	case RING_DONE:
-		m->job.running = false;
-		return false;
-	default:
-		return false;
-	}
+	return ui_samp_message(m->ui, &m->samp, msg);
 }
 
 static void mach_destroy(void *st)
 {
 	struct mach_state *m = st;
 
-	/* Esc: stop sampling. The job closes its events on its own thread. */
-	ui_job_leave(m->ui, &m->job);
-	samp_ctl_put(m->ctl);
+	/* Esc: stop sampling. */
+	ui_samp_free(m->ui, &m->samp);
 	samp_pview_free(&m->pv);
 	samp_view_free(&m->fv);
 	free(m->ftop);
 	free(m->fnprocs);
 	hot_rel_close(&m->rel);
-	samp_snapshot_free(m->shown);
-	samp_snapshot_free(m->pending);
 	free(m);
 }
 
@@ -534,18 +475,16 @@ void screen_machine_open(struct ui *ui)
 	table_init(&m->ptab, mach_proc_cols, P_NCOLS, P_SHARE, true);
 	table_init(&m->ftab, mach_func_cols, F_NCOLS, F_SELF, true);
 	hot_rel_init(&m->rel);
-	m->ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
-	if (!m->ctl) {
+	m->samp.ctl = samp_ctl_new(SAMP_FREQ_DEFAULT);
+	if (!m->samp.ctl) {
 		free(m);
 		return;
 	}
-	samp_ctl_set_mode(m->ctl, SAMP_MODE_NATIVE);
+	samp_ctl_set_mode(m->samp.ctl, SAMP_MODE_NATIVE);
 	struct job_handler jh = { mach_message, m };
-	ui_job_started(&m->job, samp_job_submit(ui->workers, &all, m->ctl, &jh), "", _("out of memory"));
-	if (!m->job.id) {
-		samp_ctl_put(m->ctl);
+	if (!ui_samp_start(ui, &m->samp, &all, &jh)) {
+		samp_ctl_put(m->samp.ctl);
 		free(m);
-		ui_message(ui, true, _("out of memory"));
 		return;
 	}
 	ui_push(ui, &mach_ops, m);

@@ -78,11 +78,63 @@ static const char *thread_name(const struct stk_dump *d, pid_t tid)
 	return "";
 }
 
+/* The deadlock's words, in the locale's language or (en) in English:
+ * drawn in the first, searched in both, so "/DEADLOCK" from a lab handout
+ * finds these rows under LANG=ko too. */
+static void cycle_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
+{
+	size_t n = d->cycles[r->a].n;
+
+	if (n == 1)
+		snprintf(buf, size, "%s", T_(en, "DEADLOCK: a thread waits for a lock it holds itself"));
+	else
+		snprintf(buf, size,
+			 TP_(en, "DEADLOCK: %zu thread waits for each other", "DEADLOCK: %zu threads wait for each other", n),
+			 n);
+}
+
+static void edge_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
+{
+	const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
+	const struct sym_info *fs = e->frame ? e->frame->sym : NULL;
+	char lock[600];
+
+	snprintf(lock, sizeof(lock), "0x%llx%s%s%s", (unsigned long long)e->lock_addr, e->lock_name ? " (" : "",
+		 e->lock_name ? e->lock_name : "", e->lock_name ? ")" : "");
+	snprintf(buf, size, T_(en, "TID %d \"%s\" waits for lock %s held by TID %d, in %s+0x%llx"), (int)e->tid,
+		 thread_name(d, e->tid), lock, (int)e->waits_for_tid, fs && fs->function ? fs->function : "??",
+		 (unsigned long long)(fs ? fs->offset : 0));
+}
+
+/* A group with threads blocked behind the deadlock: how many ("" none). */
+static void group_behind_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
+{
+	const struct stk_group *g = &d->groups[r->group];
+	size_t behind = 0;
+
+	for (size_t k = 0; k < g->n; k++)
+		behind += d->threads[g->members[k]].behind_cycle != 0;
+	buf[0] = '\0';
+	if (behind == g->n)
+		snprintf(buf, size, "%s", T_(en, "[blocked behind the deadlock] "));
+	else if (behind)
+		snprintf(buf, size, T_(en, "[%zu blocked behind the deadlock] "), behind);
+}
+
+/* A thread blocked behind the deadlock: which cycle, lock and holder. */
+static void thread_behind_msg(const struct stk_thread *t, bool en, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (t->behind_cycle)
+		snprintf(buf, size, T_(en, "  blocked behind deadlock %d (lock 0x%llx held by TID %d)"), t->behind_cycle,
+			 (unsigned long long)t->wait_lock, (int)t->waits_for);
+}
+
 static void draw_row(struct stack_view *s, const struct row *r, int y, bool selected)
 {
 	const struct stk_dump *d = s->d;
 	int base = selected ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
-	char chain[1024];
+	char chain[1024], msg[1024];
 
 	draw_blank(y, 0, -1, base);
 	switch (r->kind) {
@@ -90,26 +142,13 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		draw_text(y, 0, -1, selected ? base : draw_attr(COL_WARN), d->py_error);
 		break;
 	case ROW_CYCLE:
-		if (d->cycles[r->a].n == 1)
-			draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
-				  _("DEADLOCK: a thread waits for a lock it holds itself"));
-		else
-			draw_textf(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
-				   P_("DEADLOCK: %zu thread waits for each other", "DEADLOCK: %zu threads wait for each other",
-				      d->cycles[r->a].n), d->cycles[r->a].n);
+		cycle_msg(d, r, false, msg, sizeof(msg));
+		draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), msg);
 		break;
-	case ROW_EDGE: {
-		const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
-		const struct sym_info *fs = e->frame ? e->frame->sym : NULL;
-		char lock[600];
-		snprintf(lock, sizeof(lock), "0x%llx%s%s%s", (unsigned long long)e->lock_addr,
-			 e->lock_name ? " (" : "", e->lock_name ? e->lock_name : "", e->lock_name ? ")" : "");
-		draw_textf(y, 2, -1, selected ? base : draw_attr(COL_ERROR),
-			   _("TID %d \"%s\" waits for lock %s held by TID %d, in %s+0x%llx"), (int)e->tid,
-			   thread_name(d, e->tid), lock, (int)e->waits_for_tid, fs && fs->function ? fs->function : "??",
-			   (unsigned long long)(fs ? fs->offset : 0));
+	case ROW_EDGE:
+		edge_msg(d, r, false, msg, sizeof(msg));
+		draw_text(y, 2, -1, selected ? base : draw_attr(COL_ERROR), msg);
 		break;
-	}
 	case ROW_BLANK:
 		break;
 	case ROW_GROUP: {
@@ -129,13 +168,9 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 					(int)t->nstid, t->name);
 		else
 			x += draw_textf(y, x, -1, base | A_BOLD, "TID %d \"%s\": ", (int)t->tid, t->name);
-		size_t behind = 0;
-		for (size_t k = 0; k < g->n; k++)
-			behind += d->threads[g->members[k]].behind_cycle != 0;
-		if (behind)
-			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
-					behind == g->n ? _("[blocked behind the deadlock] ") : _("[%zu blocked behind the deadlock] "),
-					behind);
+		group_behind_msg(d, r, false, msg, sizeof(msg));
+		if (msg[0])
+			x += draw_text(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), msg);
 		draw_text(y, x, -1, base, chain);
 		break;
 	}
@@ -164,10 +199,9 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), _("  received %s"),
 					sn ? sn : _("a signal"));
 		}
-		if (t->behind_cycle)
-			draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD),
-				   _("  blocked behind deadlock %d (lock 0x%llx held by TID %d)"), t->behind_cycle,
-				   (unsigned long long)t->wait_lock, (int)t->waits_for);
+		thread_behind_msg(t, false, msg, sizeof(msg));
+		if (msg[0])
+			draw_text(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), msg);
 		break;
 	}
 	case ROW_FRAME:
@@ -258,6 +292,13 @@ void stack_view_draw(struct stack_view *s, int y0, int rows)
 	layout(s, rv, n);
 	table_set_count(&s->tab, n);
 	int body = table_layout(&s->tab, y0, rows, false);
+	/* Right stops where the longest line on screen ends. */
+	if (s->tab.hscroll > 0) {
+		draw_measure_begin();
+		for (int i = 0; i < body && s->tab.top + i < n; i++)
+			draw_row(s, &rv[s->tab.top + i], y0 + i, s->tab.top + i == s->tab.sel);
+		table_hscroll_fit(&s->tab.hscroll, draw_measure_end(), draw_cols());
+	}
 	int old = draw_hshift(s->tab.hscroll);
 	for (int i = 0; i < body && s->tab.top + i < n; i++)
 		draw_row(s, &rv[s->tab.top + i], y0 + i, s->tab.top + i == s->tab.sel);
@@ -280,28 +321,37 @@ int stack_view_draw_python(const struct stack_view *s, int y, int x)
 static void row_text(const struct stack_view *s, const struct row *r, char *buf, size_t size)
 {
 	const struct stk_dump *d = s->d;
+	char tr[1024], en[1024];
 
 	buf[0] = '\0';
 	switch (r->kind) {
 	case ROW_PYERR: snprintf(buf, size, "%s", d->py_error); break;
-	case ROW_CYCLE: snprintf(buf, size, "DEADLOCK"); break;
-	case ROW_EDGE: {
-		const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
-		snprintf(buf, size, "TID %d %s lock 0x%llx %s TID %d", (int)e->tid, thread_name(d, e->tid),
-			 (unsigned long long)e->lock_addr, e->lock_name ? e->lock_name : "", (int)e->waits_for_tid);
+	/* The deadlock's rows: what is drawn, and its English. */
+	case ROW_CYCLE:
+		cycle_msg(d, r, false, tr, sizeof(tr));
+		cycle_msg(d, r, true, en, sizeof(en));
+		snprintf(buf, size, "%s\n%s", tr, en);
 		break;
-	}
+	case ROW_EDGE:
+		edge_msg(d, r, false, tr, sizeof(tr));
+		edge_msg(d, r, true, en, sizeof(en));
+		snprintf(buf, size, "%s\n%s", tr, en);
+		break;
 	case ROW_GROUP: {
 		const struct stk_thread *t = &d->threads[r->a];
 		char chain[1024];
 		stk_chain(t, chain, sizeof(chain));
-		snprintf(buf, size, "TID %d %s %s", (int)t->tid, t->name, chain);
+		group_behind_msg(d, r, false, tr, sizeof(tr));
+		group_behind_msg(d, r, true, en, sizeof(en));
+		snprintf(buf, size, "TID %d %s %s\n%s\n%s", (int)t->tid, t->name, chain, tr, en);
 		break;
 	}
 	case ROW_THREAD: {
 		const struct stk_thread *t = &d->threads[r->a];
-		snprintf(buf, size, "TID %d %s %s %s %s", (int)t->tid, t->name, t->syscall, t->wchan,
-			 t->python_name ? t->python_name : "");
+		thread_behind_msg(t, false, tr, sizeof(tr));
+		thread_behind_msg(t, true, en, sizeof(en));
+		snprintf(buf, size, "TID %d %s %s %s %s\n%s\n%s", (int)t->tid, t->name, t->syscall, t->wchan,
+			 t->python_name ? t->python_name : "", tr, en);
 		break;
 	}
 	case ROW_FRAME: case ROW_INLINE: {

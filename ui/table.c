@@ -132,15 +132,16 @@ int table_layout(struct table *t, int y0, int rows, bool header)
 	return t->body_rows;
 }
 
-/* The columns of a row (or the header when row < 0). */
-static void draw_cells(struct table *t, int y, int row, int attr, void *st, table_cell_fn cell)
+/* The columns of a row (or the header when row < 0). The last one (width
+ * 0) takes the rest of the line and scrolls sideways. */
+static void draw_cells(struct table *t, int y, int row, int attr, void *st, table_cell_fn cell, int hscroll)
 {
 	int x = 0, cols = draw_cols();
 	char buf[1024];
 
 	for (int c = 0; c < t->ncols && x < cols; c++) {
 		const struct table_col *col = &t->cols[c];
-		int w = col->width ? col->width : cols - x, a = attr, skip = 0;
+		int w = col->width ? col->width : -1, a = attr, skip = 0;
 		if (col->width < 0)
 			continue;
 		buf[0] = '\0';
@@ -150,14 +151,24 @@ static void draw_cells(struct table *t, int y, int row, int attr, void *st, tabl
 				a |= A_BOLD;
 		} else {
 			cell(st, row, c, buf, sizeof(buf));
-			skip = col->width ? 0 : t->hscroll;
+			skip = col->width ? 0 : hscroll;
 		}
 		if (col->right)
-			draw_text_right(y, x, w, a, buf);
+			draw_text_right(y, x, w < 0 ? cols - x : w, a, buf);
 		else
 			draw_text_skip(y, x, w, a, buf, skip);
-		x += w + 1;
+		x += (w < 0 ? cols - x : w) + 1;
 	}
+}
+
+void table_hscroll_fit(int *hscroll, int need, int room)
+{
+	int most = need - room, max = most > 0 ? (most + 7) / 8 * 8 : 0;
+
+	if (*hscroll > max)
+		*hscroll = max;
+	if (*hscroll < 0)
+		*hscroll = 0;
 }
 
 void table_draw(struct table *t, int y0, int rows, void *st, table_cell_fn cell)
@@ -167,15 +178,23 @@ void table_draw(struct table *t, int y0, int rows, void *st, table_cell_fn cell)
 	if (rows < 1)
 		return;
 	table_layout(t, y0, rows, true);
+	/* Right stops where the widest row on screen (or the header) ends. */
+	if (t->hscroll > 0) {
+		draw_measure_begin();
+		draw_cells(t, y0, -1, 0, st, cell, 0);
+		for (int i = 0; i < t->body_rows && t->top + i < t->n; i++)
+			draw_cells(t, y0, table_row(t, t->top + i), 0, st, cell, 0);
+		table_hscroll_fit(&t->hscroll, draw_measure_end(), draw_cols());
+	}
 	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
-	draw_cells(t, y0, -1, draw_attr(COL_HEADER), st, cell);
+	draw_cells(t, y0, -1, draw_attr(COL_HEADER), st, cell, t->hscroll);
 	for (int i = 0; i < t->body_rows && t->top + i < t->n; i++) {
 		int pos = t->top + i, row = table_row(t, pos), y = t->body_y + i;
 		int attr = cell(st, row, -1, buf, sizeof(buf));
 		if (pos == t->sel)
 			attr = draw_attr(COL_SELECT);
 		draw_blank(y, 0, -1, attr);
-		draw_cells(t, y, row, attr, st, cell);
+		draw_cells(t, y, row, attr, st, cell, t->hscroll);
 	}
 }
 

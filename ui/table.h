@@ -82,6 +82,11 @@ enum table_key_result table_key(struct table *t, int ch, void *st, table_cmp_fn 
 /* Left/Right on a horizontal offset (8 columns a step; Left at 0 is not
  * taken: it goes back): the one rule for every view that scrolls sideways. */
 enum table_key_result table_hscroll_key(int *hscroll, int ch);
+/* Right stops where the widest line fits: need columns shown in room
+ * columns. hscroll is cut to the step that brings the end of the line
+ * into view (0 when it fits unscrolled). Views call it as they draw, with
+ * the widest of the lines on screen (and the header). */
+void table_hscroll_fit(int *hscroll, int need, int room);
 /* Select the next row from position start in direction dir (+1/-1,
  * wrapping) that matches text; false when none does. A plain table
  * scrolls the match to its top and marks it in hit. */

@@ -82,35 +82,100 @@ static void follow_hit(struct textview *tv)
 	tv->view.hit = -1;
 }
 
+/* s[0..n) drawn as draw_text draws a string. */
+static int draw_span(int y, int x, int w, int attr, const char *s, size_t n)
+{
+	char *c = strndup(s, n);
+	int used;
+
+	if (!c)
+		return 0;
+	used = draw_text(y, x, w, attr, c);
+	free(c);
+	return used;
+}
+
+/* s from (y, x) in at most w columns (w < 0: to the right edge) in attr,
+ * each case-insensitive occurrence of text in mark (text "": none), the
+ * way less marks a search's matches. Each piece goes through draw.c, and
+ * chaining x by the columns drawn keeps wide characters and the
+ * horizontal scroll right. Returns the columns used. */
+static int draw_marked(int y, int x, int w, int attr, int mark, const char *s, const char *text)
+{
+	size_t tl = strlen(text);
+	int used = 0;
+
+	if (!tl || !strcasestr(s, text))
+		return draw_text(y, x, w, attr, s);
+	for (const char *p = s; *p && (w < 0 || used < w);) {
+		const char *m = strcasestr(p, text);
+		size_t n = m ? (size_t)(m - p) : strlen(p);
+		if (n)
+			used += draw_span(y, x + used, w < 0 ? -1 : w - used, attr, p, n);
+		if (!m || (w >= 0 && used >= w))
+			break;
+		used += draw_span(y, x + used, w < 0 ? -1 : w - used, mark, m, tl);
+		p = m + tl;
+	}
+	return used;
+}
+
+/* The line that holds the search's match: a match outside the columns on
+ * screen is brought into view sideways, a third of the way across (the
+ * text before it in view too), on a step of Left/Right. */
+static void show_match(struct textview *tv)
+{
+	const struct textview_line *l;
+	const char *m;
+	char *pre;
+	int start, end, cols = draw_cols(), *hs = &tv->view.hscroll;
+
+	if (tv->view.hit < 0 || tv->view.hit >= tv->n)
+		return;
+	l = &tv->lines[tv->view.hit];
+	m = strcasestr(l->text, tv->hit_text);
+	if (!m || !(pre = strndup(l->text, (size_t)(m - l->text))))
+		return; /* in the label: always in view with the line's start */
+	start = tv->label_w + draw_width(pre);
+	end = start + draw_width(tv->hit_text);
+	free(pre);
+	if (start >= *hs && end - *hs <= cols)
+		return;
+	*hs = start > cols / 3 ? (start - cols / 3) / 8 * 8 : 0;
+}
+
 void textview_draw(struct textview *tv, int y0, int rows)
 {
 	follow_hit(tv);
 	table_set_count(&tv->view, tv->n);
 	int body = table_layout(&tv->view, y0, rows, false);
-	/* Right stops where the longest line ends. */
+	/* Right stops where the longest line ends (of them all: a text is
+	 * read like a page, and keeps its place sideways when it scrolls). */
 	int widest = 0;
 	for (int i = 0; i < tv->n; i++) {
 		int w = tv->label_w + draw_width(tv->lines[i].text);
 		widest = w > widest ? w : widest;
 	}
-	int most = widest - draw_cols() + 1;
-	if (tv->view.hscroll > (most > 0 ? (most + 7) / 8 * 8 : 0))
-		tv->view.hscroll = most > 0 ? (most + 7) / 8 * 8 : 0;
+	table_hscroll_fit(&tv->view.hscroll, widest, draw_cols());
 	int old = draw_hshift(tv->view.hscroll);
 
+	/* The line a search found: in the selection bar, and the matched
+	 * text in it marked (the bar's colours reversed, bold). */
+	int bar = draw_attr(COL_SELECT), mark = (int)(((unsigned)bar ^ A_REVERSE) | A_BOLD);
 	for (int i = 0; i < body && tv->view.top + i < tv->n; i++) {
 		int row = tv->view.top + i, y = y0 + i;
 		const struct textview_line *l = &tv->lines[row];
 		bool hit = row == tv->view.hit;
+		const char *text = hit ? tv->hit_text : "";
 		int x = 0;
 		if (hit)
-			draw_blank(y, 0, -1, draw_attr(COL_SELECT));
+			draw_blank(y, 0, -1, bar);
 		if (tv->label_w > 0) {
 			if (l->label)
-				draw_text(y, 0, tv->label_w, hit ? draw_attr(COL_SELECT) : l->label_attr, l->label);
+				draw_marked(y, 0, tv->label_w, hit ? bar : l->label_attr, mark, l->label, text);
 			x = tv->label_w;
 		}
-		draw_text(y, x, -1, hit ? draw_attr(COL_SELECT) : l->attr, l->text);
+		draw_marked(y, x, -1, hit ? bar : l->attr, mark, l->text, text);
 	}
 	draw_hshift(old);
 }
@@ -139,7 +204,10 @@ bool textview_find(void *st, const char *text, int dir, bool again)
 		return false;
 	table_set_count(&tv->view, tv->n);
 	snprintf(tv->hit_text, sizeof(tv->hit_text), "%s", text);
-	return table_search(&tv->view, from + (again ? dir : 0), dir, text, tv, line_matches);
+	if (!table_search(&tv->view, from + (again ? dir : 0), dir, text, tv, line_matches))
+		return false;
+	show_match(tv);
+	return true;
 }
 
 void textview_free(struct textview *tv)

@@ -4,13 +4,11 @@
 #include "draw.h"
 #include "util.h"
 #include "i18n.h"
-#include "out/escape.h"
 #include "proc/ptable.h"
 
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
 #include <ncursesw/curses.h>
-#include <ncursesw/term.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -20,7 +18,6 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
-#include <termios.h>
 #include <unistd.h>
 
 #define MAX_SCREENS 16
@@ -32,9 +29,6 @@ struct screen_slot {
 
 static struct screen_slot stack[MAX_SCREENS];
 static int depth;
-static struct termios saved_tio;
-
-static bool have_tio;
 
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st)
 {
@@ -114,18 +108,6 @@ void ui_set_delay(struct ui *ui, long tenths)
 		tenths = 600;
 	ui->delay_tenths = tenths;
 	ui_message(ui, false, _("refresh every %.1f s"), (double)tenths / 10);
-}
-
-/* Restore the terminal from a fatal signal: async-signal-safe writes only. */
-static void fatal_signal(int sig)
-{
-	static const char reset[] = "\033[0m\033[?1000l\033[?1006l\033[?25h\033[?1049l\r\n";
-	ssize_t n = write(STDOUT_FILENO, reset, sizeof(reset) - 1);
-	(void)n;
-	if (have_tio)
-		tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tio);
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 /* The function-key bar: each label padded to six columns as in htop when
@@ -352,9 +334,13 @@ bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
 			ui->dirty = true;
 			return true;
 		}
-		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
+			/* a whole character: its UTF-8 continuation bytes too */
+			while (len > 1 && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
+				len--;
 			buf[--len] = '\0';
-		else if (ch >= 0x20 && ch < 0x7f && len + 1 < size) {
+		} else if (((ch >= 0x20 && ch < 0x7f) || (ch >= 0x80 && ch <= 0xff)) && len + 1 < size) {
+			/* text, and the bytes of UTF-8 text (Korean) as they come */
 			buf[len++] = (char)ch;
 			buf[len] = '\0';
 		}
@@ -384,73 +370,6 @@ static void open_detail_of(struct ui *ui, pid_t pid)
 		screen_detail_open(ui, &id);
 	else
 		ui_error(ui, &e);
-}
-
-static int setup_terminal(void)
-{
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "%s", _("pscope: the interactive view needs a terminal; use 'pscope list' for a snapshot\n"));
-		return -1;
-	}
-	/* A terminal pscope cannot draw on gets a sentence, not a curses abort. */
-	const char *term = getenv("TERM");
-	int err = 0;
-	if (!term || !term[0]) {
-		fprintf(stderr, _("pscope: TERM is not set, so the interactive view cannot draw; set it to what your "
-				  "terminal emulates (e.g. TERM=xterm-256color), or use 'pscope list' for a snapshot\n"));
-		return -1;
-	}
-	if (setupterm(term, STDOUT_FILENO, &err) != OK) {
-		fprintf(stderr, _("pscope: unknown terminal type '%s' (no terminfo entry for it); set TERM to what your "
-				  "terminal emulates (e.g. TERM=xterm-256color), or use 'pscope list' for a snapshot\n"),
-			esc(term));
-		return -1;
-	}
-	const char *cup = tigetstr("cup");
-	bool addressable = cup && cup != (const char *)-1;
-	del_curterm(cur_term);
-	if (!addressable) {
-		fprintf(stderr, _("pscope: the terminal type '%s' cannot move the cursor, so the interactive view cannot "
-				  "draw; set TERM to what your terminal emulates (e.g. TERM=xterm-256color), or use "
-				  "'pscope list' for a snapshot\n"), esc(term));
-		return -1;
-	}
-	if (tcgetattr(STDIN_FILENO, &saved_tio) == 0)
-		have_tio = true;
-	if (!newterm(NULL, stdout, stdin)) {
-		fprintf(stderr, _("pscope: cannot use terminal type '%s'\n"), esc(term));
-		return -1;
-	}
-	signal(SIGSEGV, fatal_signal);
-	signal(SIGBUS, fatal_signal);
-	signal(SIGABRT, fatal_signal);
-	signal(SIGFPE, fatal_signal);
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	nodelay(stdscr, TRUE);
-	set_escdelay(25);
-	curs_set(0);
-	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-	mouseinterval(0);
-	return 0;
-}
-
-bool ui_apply_theme(struct ui *ui)
-{
-	struct theme t;
-	struct ps_error e;
-
-	ps_error_clear(&e);
-	if (theme_load(ui->cfg.theme, &t, &e) < 0) {
-		draw_init(NULL, ui->colour);
-		ui_error(ui, &e);
-		return false;
-	}
-	draw_init(&t, ui->colour);
-	ui->dirty = true;
-	return true;
 }
 
 /* pscoperc, then the command line over it. */
@@ -499,7 +418,7 @@ int ui_run(const struct ui_opts *o)
 	if (!ui.ring)
 		return 1;
 	load_settings(&ui, o, cfgpath, sizeof(cfgpath));
-	if (setup_terminal() < 0) {
+	if (ui_term_open() < 0) {
 		ring_free(ui.ring);
 		return 1;
 	}
@@ -585,7 +504,7 @@ int ui_run(const struct ui_opts *o)
 		if (stack[depth].ops->destroy)
 			stack[depth].ops->destroy(stack[depth].st);
 	}
-	endwin();
+	ui_term_close();
 	ring_free(ui.ring);
 	close(tfd);
 	close(sfd);

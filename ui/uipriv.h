@@ -58,6 +58,10 @@ struct ui {
 	bool colour;             /* colours allowed (not -C, not NO_COLOR) */
 };
 
+/* The terminal (term.c): checked and set up for curses (-1: it cannot
+ * draw, said on stderr), given back on a fatal signal and at the end. */
+int ui_term_open(void);
+void ui_term_close(void);
 /* Apply cfg.theme (after the F2 screen changed it); false if it has none. */
 bool ui_apply_theme(struct ui *ui);
 

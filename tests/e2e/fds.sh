@@ -44,8 +44,10 @@ check "TUI under ulimit -n 48 shows every task" tui_wait_for "Tasks: [0-9]{3,}"
 tui_keys F4
 tui_keys -l "ps-parent"
 tui_keys Enter
+# Enter once the filtered row is there (a loaded machine may take a while)
+tui_wait_for "^ +[0-9]+ .*ps-parent" 150 >/dev/null
 tui_keys Enter
-check "the detail screen opens" tui_wait_for "ps-parent"
+check "the detail screen opens" tui_wait_for "^ PID [0-9]+ +ps-parent" 150
 tui_keys 2
 check "its FDs pane reads" tui_wait_for "fds:"
 tui_keys q

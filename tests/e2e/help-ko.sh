@@ -56,14 +56,7 @@ for k in data/help/ko/*.txt; do
 	check "data/help/ko/$n translates an English help text" test -e "data/help/$n"
 done
 
-if ! grep -q '^#define ENABLE_NLS 1' "$top_builddir/config.h"; then
-	skip "built with --disable-nls: the help is English whatever the locale"
-	done_testing; exit 0
-fi
-if ! locale -a 2>/dev/null | grep -qi '^ko_KR\.utf-\?8$'; then
-	skip "the ko_KR.UTF-8 locale is not generated here (./bootstrap --deps makes it)"
-	done_testing; exit 0
-fi
+need_korean "the help is English whatever the locale"
 
 start_target lab-fdleak 1000 || exit 1
 T=$TPID

@@ -23,9 +23,9 @@ rows_with() { # rows_with REGEX N: at least N rows hold it
 	tui_screen | sed 's/^/#   /'
 	return 1
 }
-marked() { # marked REGEX: a reverse-video row holds it
+marked() { # marked REGEX: a reverse-video row holds it (its attributes aside: a match is marked in it)
 	for _ in $(seq 1 30); do
-		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | grep -qE "$1" && return 0
+		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | sed 's/\x1b\[[0-9;]*m//g' | grep -qE "$1" && return 0
 		sleep 0.2
 	done
 	tui_screen | sed 's/^/#   /'
@@ -46,18 +46,9 @@ right 16
 check "Right: the header's command line scrolls to its end" tui_wait_for TAILMARK
 tui_keys End
 check "Status pane: its Command line scrolled too (with the header)" rows_with TAILMARK 2
-left_until() { # left_until REGEX: Left, one at a time, until it shows (at most 30)
-	for _ in $(seq 1 30); do
-		tui_screen | grep -qE "$1" && return 0
-		tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Left
-		sleep 0.3
-	done
-	tui_screen | sed 's/^/#   /'
-	return 1
-}
 check "Right stops at the end of the longest line: the header's end still shows" tui_wait_for TAILMARK
-check "Left: back to the start" left_until "^ PID $P"
-check "Left: the pane back to its start too" left_until "^CapEff "
+check "Left: back to the start" tui_left_until "^ PID $P"
+check "Left: the pane back to its start too" tui_left_until "^CapEff "
 check "still the detail screen (the header and the pane scrolled back together)" tui_wait_for "1 Status"
 tui_keys Home
 search Seccomp
@@ -83,14 +74,7 @@ check "q: exit 0" tui_wait_for '^EXIT=0'
 # The FDs and Maps panes: a path longer than the screen (the binary and
 # its output file in a deep directory); Right, one step at a time, brings
 # its end into view.
-deep=$(mktemp -d /tmp/pscope-hs.XXXXXX)
-at_exit "rm -rf $deep"
-deep=$deep/$(printf 'p%.0s' $(seq 1 120))
-mkdir -p "$deep" && cp "$TARGETS/family" "$deep/fam-MAPEND"
-"$deep/fam-MAPEND" 1 "ps-deep-$$" >"$deep/out-FDEND" 2>&1 &
-DP=$!
-at_exit "kill -9 $DP 2>/dev/null"
-for _ in $(seq 1 100); do grep -q ready "$deep/out-FDEND" 2>/dev/null && break; sleep 0.05; done
+start_deep_family fam-MAPEND out-FDEND 1 "ps-deep-$$"
 RIGHTS=0
 right_until() { # right_until REGEX: Right until it shows (at most 30); RIGHTS counts them
 	RIGHTS=0

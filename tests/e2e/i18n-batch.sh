@@ -5,14 +5,7 @@
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/e2e/detail-lib.sh"
 
-if ! grep -q '^#define ENABLE_NLS 1' "$top_builddir/config.h"; then
-	skip "built with --disable-nls: no translations"
-	done_testing; exit 0
-fi
-if ! locale -a 2>/dev/null | grep -qi '^ko_KR\.utf-\?8$'; then
-	skip "the ko_KR.UTF-8 locale is not generated here (./bootstrap --deps makes it)"
-	done_testing; exit 0
-fi
+need_korean "no translations"
 KO="env LANG=ko_KR.UTF-8 LC_ALL= LANGUAGE="
 EN="env LANG=C LC_ALL=C LANGUAGE="
 tmp=$(mktemp -d /tmp/pscope-i18n-XXXXXX)

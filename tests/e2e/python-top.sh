@@ -88,6 +88,12 @@ tui_keys p
 check "p: the native view (perf)" tui_wait_for "event (cpu-clock|cycles|task-clock)" 50
 tui_keys p
 check "p again: back to Python" tui_wait_for "CPython 3\.[0-9.]+ frames read" 50
+# + and - step through the Python sampler's rates (100 -> 200 -> 100 Hz),
+# not the perf ones.
+tui_keys +
+check "+ in the Python view: 200 Hz" tui_wait_for "sampling at 200 Hz from the next snapshot"
+tui_keys -
+check "- in the Python view: back to 100 Hz" tui_wait_for "sampling at 100 Hz from the next snapshot"
 tui_keys Escape
 tui_keys q
 done_testing

@@ -8,14 +8,7 @@
 command -v tmux >/dev/null || { skip "tmux not installed"; done_testing; exit 0; }
 command -v python3 >/dev/null || { skip "python3 not installed"; done_testing; exit 0; }
 export PSCOPE_DATA
-if ! grep -q '^#define ENABLE_NLS 1' "$top_builddir/config.h"; then
-	skip "built with --disable-nls: the TUI is English whatever the locale"
-	done_testing; exit 0
-fi
-if ! locale -a 2>/dev/null | grep -qi '^ko_KR\.utf-\?8$'; then
-	skip "the ko_KR.UTF-8 locale is not generated here (./bootstrap --deps makes it)"
-	done_testing; exit 0
-fi
+need_korean "the TUI is English whatever the locale"
 export LC_ALL=C.UTF-8 # tmux and the checks read UTF-8
 
 # A loaded machine may take a while to start pscope or a dump: a
