@@ -154,7 +154,9 @@ check "stack screen up" tui_wait_for '4 threads: leaf_wait'
 check "the chain is cut at the edge" not_on_screen 'level1 <- worker'
 right 5
 check "Right in the stack screen: the rest of the chain" tui_wait_for 'level1 <- worker'
-left 5
+right 40
+check "Right stops where the longest row on screen ends: the chain's end still shows" tui_wait_for '<- __clone3? *$'
+check "Left back to the start (a step at a time)" tui_left_until '^\[-\] 4 threads: leaf_wait'
 search level2
 check "/ in the stack screen selects a row holding it" marked 'level2'
 tui_keys -l n
