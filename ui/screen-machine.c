@@ -203,7 +203,7 @@ static void draw_status(struct mach_state *m, int y)
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	draw_textf(y, 0, -1, draw_attr(COL_TITLE), _(" Hot processes: every process   %s   window %s  sort %s%s%s"),
 		   m->funcs ? _("[functions]") : m->by_comm ? _("[by command]") : _("[by process]"),
-		   samp_window_name(m->win), samp_sort_name(m->sort), m->samp.frozen ? "  [FROZEN]" : "",
+		   samp_window_name(m->win), samp_sort_name(m->sort), m->samp.frozen ? _("  [FROZEN]") : "",
 		   s && s->ended ? "  [ENDED]" : "");
 	if (!s)
 		return;

@@ -15,6 +15,10 @@ check "every source with _() N_() P_() is in po/POTFILES.in (sh po/potfiles.sh >
 	test -z "$missing"
 [ -z "$missing" ] || diag "missing: $(echo $missing)"
 
+extra=$(grep -v '^#' "$top_srcdir/po/POTFILES.in" | grep -vxF -f "$list")
+check "po/POTFILES.in lists no source without translatable strings (stale after a move)" test -z "$extra"
+[ -z "$extra" ] || diag "not needed: $(echo $extra)"
+
 gone=$(grep -v '^#' "$top_srcdir/po/POTFILES.in" | while read -r f; do
 	[ -z "$f" ] || [ -f "$top_srcdir/$f" ] || echo "$f"; done)
 check "every file in po/POTFILES.in exists (xgettext stops at a missing one)" test -z "$gone"
