@@ -1,5 +1,6 @@
 #include "util.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -188,4 +189,31 @@ void ps_test_pause(const char *step)
 	}
 	struct timespec ts = { t / 1000, (t % 1000) * 1000000L };
 	nanosleep(&ts, NULL);
+}
+
+bool lazy_lib_open(struct lazy_lib *l)
+{
+	if (atomic_load_explicit(&l->done, memory_order_acquire))
+		return l->ok;
+	pthread_mutex_lock(&l->lock);
+	if (!atomic_load_explicit(&l->done, memory_order_relaxed)) {
+		void *h = dlopen(l->soname, RTLD_LAZY | RTLD_LOCAL);
+		const char *err = h ? NULL : dlerror();
+
+		for (const struct lazy_sym *y = l->syms; h && y->name && !err; y++) {
+			if (!(*y->slot = dlsym(h, y->name))) {
+				const char *d = dlerror();
+				err = d ? d : y->name;
+			}
+		}
+		if (err) {
+			snprintf(l->why, sizeof(l->why), "%s", err);
+			if (h)
+				dlclose(h);
+		}
+		l->ok = !err;
+		atomic_store_explicit(&l->done, true, memory_order_release);
+	}
+	pthread_mutex_unlock(&l->lock);
+	return l->ok;
 }

@@ -2,6 +2,8 @@
 #ifndef PS_UTIL_H
 #define PS_UTIL_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +36,29 @@ size_t strlcpy_ps(char *dst, const char *src, size_t size);
 int array_reserve(void **v, size_t *cap, size_t n, size_t elem, size_t first);
 /* Human size "1.5G", "340M", "12K" into buf. */
 const char *human_bytes(unsigned long long bytes, char *buf, size_t size);
+
+/* A shared library opened (dlopen) at its first use rather than linked, for
+ * what most runs never need: linked, it would be mapped and relocated at
+ * every start (resident memory of the process list). Define one statically
+ * with its soname, the Debian package that has it, and its functions:
+ *     static struct lazy_lib l = { .soname = "libz.so.1", .package = "zlib1g",
+ *                                  .syms = syms, .lock = PTHREAD_MUTEX_INITIALIZER };
+ * where syms lists { "name", (void **)&fn } and ends with { NULL, NULL }. */
+struct lazy_sym {
+	const char *name;
+	void **slot;                   /* the function pointer to set */
+};
+struct lazy_lib {
+	const char *soname, *package;
+	const struct lazy_sym *syms;
+	pthread_mutex_t lock;
+	atomic_bool done;              /* tried: ok and why are final */
+	bool ok;
+	char why[200];                 /* dlerror() when not ok */
+};
+/* Open l (once, thread-safe) and set its functions: true when every one
+ * was found; false with l->why set otherwise. Kept open for the run. */
+bool lazy_lib_open(struct lazy_lib *l);
 
 /* Test hook: with PSCOPE_TEST_PAUSE=STEP in the environment, print
  * "pscope: paused at STEP" on stderr and wait at that named step: until

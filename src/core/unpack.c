@@ -17,10 +17,8 @@
 #include "i18n.h"
 #include "util.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,40 +38,6 @@
 
 enum { CHUNK = 128 * 1024 };
 
-/* A library opened at its first use: its soname, the Debian package that
- * has it, and the functions to find in it. */
-struct lazy_sym {
-	const char *name;
-	void **slot;               /* the function pointer to set */
-};
-struct lazy_lib {
-	const char *soname, *package;
-	pthread_once_t once;
-	bool ok;
-	char why[200];             /* dlerror() when not ok */
-	const struct lazy_sym *syms; /* ends with a NULL name */
-};
-
-static __attribute__((unused)) void lazy_open(struct lazy_lib *l)
-{
-	void *h = dlopen(l->soname, RTLD_LAZY | RTLD_LOCAL);
-	const char *err = NULL;
-
-	if (h)
-		for (const struct lazy_sym *y = l->syms; y->name && !err; y++)
-			if (!(*y->slot = dlsym(h, y->name)))
-				err = dlerror();
-	if (!h)
-		err = dlerror();
-	if (err) {
-		snprintf(l->why, sizeof(l->why), "%s", err);
-		if (h)
-			dlclose(h);
-		return;
-	}
-	l->ok = true; /* kept open for the rest of the run */
-}
-
 #ifdef HAVE_ZSTD
 static struct {
 	ZSTD_DCtx *(*createDCtx)(void);
@@ -90,12 +54,8 @@ static const struct lazy_sym zs_syms[] = {
 	{ "ZSTD_decompressStream", (void **)&zs.decompressStream }, { "ZSTD_isError", (void **)&zs.isError },
 	{ "ZSTD_getErrorName", (void **)&zs.getErrorName }, { NULL, NULL }
 };
-static struct lazy_lib zs_lib = { .soname = "libzstd.so.1", .package = "libzstd1", .once = PTHREAD_ONCE_INIT,
-				  .syms = zs_syms };
-static void zs_open(void)
-{
-	lazy_open(&zs_lib);
-}
+static struct lazy_lib zs_lib = { .soname = "libzstd.so.1", .package = "libzstd1", .syms = zs_syms,
+				  .lock = PTHREAD_MUTEX_INITIALIZER };
 #endif
 
 #ifdef HAVE_LZ4
@@ -113,12 +73,8 @@ static const struct lazy_sym l4_syms[] = {
 	{ "LZ4F_decompress", (void **)&l4.decompress }, { "LZ4F_isError", (void **)&l4.isError },
 	{ "LZ4F_getErrorName", (void **)&l4.getErrorName }, { NULL, NULL }
 };
-static struct lazy_lib l4_lib = { .soname = "liblz4.so.1", .package = "liblz4-1", .once = PTHREAD_ONCE_INIT,
-				  .syms = l4_syms };
-static void l4_open(void)
-{
-	lazy_open(&l4_lib);
-}
+static struct lazy_lib l4_lib = { .soname = "liblz4.so.1", .package = "liblz4-1", .syms = l4_syms,
+				  .lock = PTHREAD_MUTEX_INITIALIZER };
 #endif
 
 /* The stream helpers serve whichever decompressors were built in. */
@@ -426,20 +382,21 @@ static bool have_lib(enum core_comp k)
 	}
 }
 
-/* The library of k opened (or linked), else NULL; *l the one that failed. */
+/* Whether the library of k is there: linked, or opened now (*l: the
+ * library opened, to name when it could not be). */
 static bool lib_open(enum core_comp k, struct lazy_lib **l)
 {
 	*l = NULL;
 	switch (k) {
 #ifdef HAVE_ZSTD
-	case CORE_COMP_ZSTD: pthread_once(&zs_lib.once, zs_open); *l = &zs_lib; break;
+	case CORE_COMP_ZSTD: *l = &zs_lib; break;
 #endif
 #ifdef HAVE_LZ4
-	case CORE_COMP_LZ4: pthread_once(&l4_lib.once, l4_open); *l = &l4_lib; break;
+	case CORE_COMP_LZ4: *l = &l4_lib; break;
 #endif
 	default: return true;
 	}
-	return (*l)->ok;
+	return lazy_lib_open(*l);
 }
 
 static int no_load(const char *path, enum core_comp k, const struct lazy_lib *l, struct ps_error *e)

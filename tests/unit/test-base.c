@@ -6,9 +6,11 @@
 #include "out/json.h"
 #include "proc/stat.h"
 #include "proc/status.h"
+#include "util.h"
 
 #include <errno.h>
 #include <locale.h>
+#include <pthread.h>
 
 static void test_stat(void)
 {
@@ -133,6 +135,69 @@ static void test_error(void)
 	       "error sentence names the door and the fix");
 }
 
+struct esc_run {
+	const char *first, *text;
+	bool kept;
+};
+
+static void *esc_thread(void *p)
+{
+	struct esc_run *r = p;
+
+	r->first = esc("a\nb");
+	for (int i = 0; i < 15; i++)
+		esc("x");
+	r->kept = !strcmp(r->first, "a\\nb");
+	r->text = pad("ab", 4);
+	r->kept = r->kept && !strcmp(r->text, "ab  ");
+	return NULL;
+}
+
+/* esc() and pad() keep 16 rotating buffers per thread, allocated at the
+ * thread's first call (not in every thread's TLS) and freed at its exit. */
+static void test_esc_threads(void)
+{
+	const char *mine = esc("main");
+	struct esc_run runs[2] = { { 0 } };
+	pthread_t th[2];
+
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, esc_thread, &runs[i]);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	ok(runs[0].kept && runs[1].kept, "a thread's esc result holds for 15 more calls; pad works there too");
+	is_str(mine, "main", "another thread's calls leave this thread's buffers alone");
+	for (int i = 0; i < 16; i++)
+		esc("y");
+	is_str(mine, "y", "the 17th call reuses the first buffer");
+}
+
+/* A library opened at first use: found, or the reason it is not. */
+static char *(*zlib_version)(void);
+static void *nosuch_fn;
+
+static void test_lazy_lib(void)
+{
+	static const struct lazy_sym zsyms[] = { { "zlibVersion", (void **)&zlib_version }, { NULL, NULL } };
+	static const struct lazy_sym bad[] = { { "zlibVersion", (void **)&zlib_version },
+					       { "pscope_no_such_function", &nosuch_fn }, { NULL, NULL } };
+	static struct lazy_lib z = { .soname = "libz.so.1", .package = "zlib1g", .syms = zsyms,
+				     .lock = PTHREAD_MUTEX_INITIALIZER };
+	static struct lazy_lib none = { .soname = "libpscope-no-such-library.so.9", .package = "none",
+					.syms = zsyms, .lock = PTHREAD_MUTEX_INITIALIZER };
+	static struct lazy_lib nofn = { .soname = "libz.so.1", .package = "zlib1g", .syms = bad,
+					.lock = PTHREAD_MUTEX_INITIALIZER };
+
+	ok(lazy_lib_open(&z), "libz.so.1 opened");
+	ok(zlib_version && zlib_version()[0] == '1', "its function found and called (zlib %s)",
+	   zlib_version ? zlib_version() : "?");
+	ok(lazy_lib_open(&z), "a second call: still open");
+	ok(!lazy_lib_open(&none), "a library that is not there: false");
+	ok(strstr(none.why, "libpscope-no-such-library.so.9") != NULL, "... dlerror names it (%s)", none.why);
+	ok(!lazy_lib_open(&nofn), "a function that is not there: false");
+	ok(strstr(nofn.why, "pscope_no_such_function") != NULL, "... dlerror names it (%s)", nofn.why);
+}
+
 int main(void)
 {
 	test_stat();
@@ -140,5 +205,7 @@ int main(void)
 	test_escape();
 	test_width();
 	test_error();
+	test_esc_threads();
+	test_lazy_lib();
 	return tap_done();
 }
