@@ -2,7 +2,7 @@
 # dirfd reader; the process table and the system meters.
 libpscope_a_SOURCES += src/proc/cmdline.c src/proc/cmdline.h \
 	src/proc/stat.c src/proc/stat.h src/proc/status.c src/proc/status.h \
-	src/proc/ptable.c src/proc/ptable-order.c src/proc/ptable-index.c src/proc/ptable.h src/proc/sysinfo.c src/proc/sysinfo.h \
+	src/proc/ptable.c src/proc/ptable-row.c src/proc/ptable-order.c src/proc/ptable-index.c src/proc/ptable.h src/proc/sysinfo.c src/proc/sysinfo.h \
 	src/proc/ptable-extra.c src/proc/ptable-cols.c src/proc/ptable-priv.h src/proc/io.c src/proc/io.h \
 	src/proc/actions.c src/proc/actions.h \
 	src/proc/fd.c src/proc/fd.h src/proc/net.c src/proc/net.h src/proc/sockdiag.c \

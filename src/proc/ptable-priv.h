@@ -1,4 +1,4 @@
-/* Shared by ptable.c, ptable-order.c and ptable-extra.c only. */
+/* Shared by ptable.c, ptable-row.c, ptable-order.c and ptable-extra.c only. */
 #ifndef PS_PROC_PTABLE_PRIV_H
 #define PS_PROC_PTABLE_PRIV_H
 
@@ -46,6 +46,19 @@ const char *ptable_user_name_(struct ptable *pt, uid_t uid);
 int ptable_hash_rebuild_(struct ptable *pt);
 long ptable_hash_find_(const struct ptable *pt, pid_t pid);
 int ptable_hash_add_(struct ptable *pt, size_t idx);
+
+/* ptable-row.c: a row appended (zeroed, fd -1; NULL when out of memory);
+ * a process seen for the first time (or its pid reused) read into r (0 or
+ * -errno: gone); a known one read again (false: gone or pid reused); the
+ * numbers of a parsed stat put in r; the held stat fds of the n rows read
+ * least recently before `before` (ns) closed. */
+struct proc_stat;
+struct proc_row *ptable_row_append_(struct ptable *pt);
+int ptable_row_open_(struct ptable *pt, struct proc_row *r, pid_t pid, const char *name, uint64_t now);
+bool ptable_row_refresh_(struct ptable *pt, struct proc_row *r, const char *name, uint64_t now);
+void ptable_row_from_stat_(struct ptable *pt, struct proc_row *r, const struct proc_stat *st,
+			   unsigned long long prev_ticks, bool have_prev, uint64_t now);
+void ptable_evict_lru_(struct ptable *pt, unsigned n, uint64_t before);
 
 /* The held /proc dirfd and the scan generation. */
 int ptable_dirfd_(const struct ptable *pt);
