@@ -20,7 +20,8 @@
  * a fork snapshot lives, each of those writes is a copy-on-write fault.
  * On SIGURG the main thread forks once (the child exits at once) and prints
  * "fork_ms=T", the time fork() took in the process: the kernel's own cost
- * of copying its page tables, the floor under a fork snapshot's pause. */
+ * of copying its page tables, the floor under a fork snapshot's pause (the
+ * benchmark asks a twin of its target, whose first fork it is). */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
