@@ -31,4 +31,4 @@ TESTS += tests/unit/test-core-read
 TESTS += tests/e2e/core-read-tui.sh
 EXTRA_DIST += tests/e2e/core-read-tui.sh
 BENCHES += tests/bench/core-read.sh
-EXTRA_DIST += tests/bench/core-read.sh
+EXTRA_DIST += tests/bench/core-read.sh tests/bench/core-lib.sh

@@ -74,6 +74,17 @@ struct samp_rec_sample {
  * REGS_USER|STACK_USER, else 0. */
 int samp_parse_sample(const struct perf_event_header *h, uint64_t regs_mask, struct samp_rec_sample *out);
 
+/* A PERF_RECORD_MMAP2 record. name points into the record; name_ok when
+ * it ends inside it. With build_id (misc MMAP_BUILD_ID) maj, min and ino
+ * hold a build id instead. -EINVAL when the record is too short. */
+struct samp_rec_mmap2 {
+	uint32_t pid, tid, maj, min, prot;
+	uint64_t start, len, pgoff, ino;
+	const char *name;
+	bool name_ok, build_id;
+};
+int samp_parse_mmap2(const struct perf_event_header *h, struct samp_rec_mmap2 *out);
+
 /* ---- what the aggregation keeps of a resolved pc ---- */
 struct samp_fninfo {
 	const char *name, *module, *file; /* copied by agg_func */

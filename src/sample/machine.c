@@ -292,17 +292,10 @@ void samp_machine_record(struct samp_session *s, const struct perf_event_header 
 		break;
 	}
 	case PERF_RECORD_MMAP2: {
-		/* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot, flags, filename */
-		if (h->size < 8 + 72)
+		struct samp_rec_mmap2 mm;
+		if (samp_parse_mmap2(h, &mm) < 0 || !(mm.prot & PROT_EXEC))
 			break;
-		memcpy(f, p, 8);
-		uint32_t prot;
-		memcpy(&prot, p + 8 + 8 * 3 + 4 * 2 + 8 * 2, 4);
-		const char *fn = (const char *)p + 8 + 8 * 3 + 4 * 2 + 8 * 2 + 8;
-		size_t fnmax = (size_t)h->size - (8 + 8 + 8 * 3 + 4 * 2 + 8 * 2 + 8);
-		if (!(prot & PROT_EXEC))
-			break;
-		uint32_t i = hmap_get(&s->pids, (uint64_t)f[0]);
+		uint32_t i = hmap_get(&s->pids, (uint64_t)mm.pid);
 		if (i == HMAP_EMPTY)
 			break;
 		struct mproc *m = &s->procs[i];
@@ -316,18 +309,13 @@ void samp_machine_record(struct samp_session *s, const struct perf_event_header 
 			m->sp = NULL;
 			m->recorded = false;
 		}
-		if (fn[0] == '/' && strnlen(fn, fnmax) < fnmax && !(h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
-			struct mmap_rec r = { .path = (char *)fn };
-			memcpy(&r.start, p + 8, 8);
-			memcpy(&r.len, p + 16, 8);
-			memcpy(&r.pgoff, p + 24, 8);
-			memcpy(&r.maj, p + 32, 4);
-			memcpy(&r.min, p + 36, 4);
-			memcpy(&r.ino, p + 40, 8);
+		if (mm.name[0] == '/' && mm.name_ok && !mm.build_id) {
+			struct mmap_rec r = { .path = (char *)mm.name, .start = mm.start, .len = mm.len,
+					      .pgoff = mm.pgoff, .ino = mm.ino, .maj = mm.maj, .min = mm.min };
 			maps_add(m, &r);
 		}
 		if (m->sp) {
-			sym_proc_stale(m->sp->sym, fn[0] != '/');
+			sym_proc_stale(m->sp->sym, mm.name[0] != '/');
 			hmap_clear(&m->sp->pcs);
 		}
 		m->space_tried = false;

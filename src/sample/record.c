@@ -250,16 +250,10 @@ void samp_on_record(void *ctx, const struct perf_event_header *h)
 		break;
 	}
 	case PERF_RECORD_MMAP2: {
-		/* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot, flags, filename */
-		if (h->size < 8 + 72)
+		struct samp_rec_mmap2 mm;
+		if (samp_parse_mmap2(h, &mm) < 0 || (pid_t)mm.pid != s->t.id.pid || !(mm.prot & PROT_EXEC))
 			break;
-		memcpy(pt, p, 8);
-		uint32_t prot;
-		memcpy(&prot, p + 8 + 8 * 3 + 4 * 2 + 8 * 2, 4);
-		const char *fn = (const char *)p + 8 + 8 * 3 + 4 * 2 + 8 * 2 + 8;
-		if ((pid_t)pt[0] != s->t.id.pid || !(prot & PROT_EXEC))
-			break;
-		sym_proc_stale(s->one.sym, fn[0] != '/');
+		sym_proc_stale(s->one.sym, mm.name[0] != '/');
 		hmap_clear(&s->one.pcs);
 		break;
 	}

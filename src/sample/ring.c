@@ -143,6 +143,31 @@ int samp_ring_find_exec(struct perf_event_mmap_page *pg, const unsigned char *da
 	return found;
 }
 
+int samp_parse_mmap2(const struct perf_event_header *h, struct samp_rec_mmap2 *out)
+{
+	/* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot, flags, filename */
+	const unsigned char *p = (const unsigned char *)(h + 1);
+	const size_t name_off = 4 * 2 + 8 * 3 + 4 * 2 + 8 * 2 + 4 * 2;
+
+	if (h->size < sizeof(*h) + name_off + 8)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	memcpy(&out->pid, p, 4);
+	memcpy(&out->tid, p + 4, 4);
+	memcpy(&out->start, p + 8, 8);
+	memcpy(&out->len, p + 16, 8);
+	memcpy(&out->pgoff, p + 24, 8);
+	memcpy(&out->maj, p + 32, 4);
+	memcpy(&out->min, p + 36, 4);
+	memcpy(&out->ino, p + 40, 8);
+	memcpy(&out->prot, p + 56, 4);
+	size_t max = h->size - sizeof(*h) - name_off;
+	out->name = (const char *)p + name_off;
+	out->name_ok = strnlen(out->name, max) < max;
+	out->build_id = (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) != 0;
+	return 0;
+}
+
 int samp_parse_sample(const struct perf_event_header *h, uint64_t regs_mask, struct samp_rec_sample *out)
 {
 	const unsigned char *p = (const unsigned char *)(h + 1);

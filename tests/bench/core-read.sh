@@ -16,31 +16,8 @@ tpid=
 trap '[ -n "$tpid" ] && kill -9 $tpid 2>/dev/null; rm -rf $tmp' EXIT
 
 EXE=$TARGETS/stack-threads
-"$EXE" "$N" >"$tmp/out" 2>&1 &
-tpid=$!
-for _ in $(seq 1 600); do grep -q ready "$tmp/out" && break; sleep 0.05; done
-grep -q ready "$tmp/out" || { echo "target with $N threads did not start"; exit 1; }
-"$PSCOPE" core "$tpid" -o "$tmp/core" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
-kill -9 "$tpid"
-wait "$tpid" 2>/dev/null
-tpid=
-
-# us CMD...: wall microseconds of one run, output thrown away
-us() {
-	local t0 t1
-	t0=$(date +%s%N)
-	"$@" >/dev/null 2>&1
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000))
-}
-# stats RUNS CMD...: "best median" (us)
-stats() {
-	local n=$1 v=""
-	shift
-	for _ in $(seq 1 "$n"); do v="$v $(us "$@")"; done
-	echo $v | tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[1], a[int((NR+1)/2)]}'
-}
-ms() { awk -v us="$1" 'BEGIN { printf "%9.1f", us / 1000 }'; }
+. "$(dirname "$0")/core-lib.sh"
+core_of "target with $N threads" "$EXE" "$N"
 
 threads=$("$PSCOPE" stack --core "$tmp/core" 2>&1 >/dev/null | sed -n 's/^\([0-9]*\) threads read from the core.*/\1/p')
 frames=$("$PSCOPE" stack --no-group --core "$tmp/core" 2>/dev/null | grep -c '^#')

@@ -20,29 +20,8 @@ if [ -z "$PY" ] || [ ! -x "$PY" ]; then
 	echo "no CPython 3.13 (pyenv) here: BENCH_PYTHON=/path/to/python3.X runs it with another"
 	exit 0
 fi
-"$PY" "$top_srcdir/tests/targets/py-threads.py" >"$tmp/out" 2>&1 &
-tpid=$!
-for _ in $(seq 1 600); do grep -q ready "$tmp/out" && break; sleep 0.05; done
-grep -q ready "$tmp/out" || { echo "the Python target did not start"; exit 1; }
-"$PSCOPE" core "$tpid" -o "$tmp/core" >/dev/null 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
-kill -9 "$tpid"
-wait "$tpid" 2>/dev/null
-tpid=
-
-us() {
-	local t0 t1
-	t0=$(date +%s%N)
-	"$@" >/dev/null 2>&1
-	t1=$(date +%s%N)
-	echo $(((t1 - t0) / 1000))
-}
-stats() {
-	local n=$1 v=""
-	shift
-	for _ in $(seq 1 "$n"); do v="$v $(us "$@")"; done
-	echo $v | tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END {print a[1], a[int((NR+1)/2)]}'
-}
-ms() { awk -v us="$1" 'BEGIN { printf "%9.1f", us / 1000 }'; }
+. "$(dirname "$0")/core-lib.sh"
+core_of "the Python target" "$PY" "$top_srcdir/tests/targets/py-threads.py"
 
 pyframes=$("$PSCOPE" stack --no-group --python --core "$tmp/core" 2>/dev/null | grep -c '^#')
 echo "--- core of py-threads.py under $("$PY" -V 2>&1) ($(du -h "$tmp/core" | cut -f1) on disk): wall ms, best and median"

@@ -127,6 +127,36 @@ static void test_parse(void)
 	ok(samp_parse_sample(h, 7, &s) < 0, "a stack copy longer than the record is refused");
 	h->size = 9 * 8;          /* registers cut short */
 	ok(samp_parse_sample(h, 7, &s) < 0, "registers cut short are refused");
+
+	/* MMAP2: pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot,
+	 * flags, then the file name (padded to 8 bytes). */
+	unsigned char m[8 + 64 + 16] = { 0 };
+	struct samp_rec_mmap2 mm;
+	uint32_t u;
+	uint64_t v;
+	h = (struct perf_event_header *)m;
+	h->type = PERF_RECORD_MMAP2;
+	h->size = sizeof(m);
+	u = 41, memcpy(m + 8, &u, 4);
+	u = 42, memcpy(m + 12, &u, 4);
+	v = 0x400000, memcpy(m + 16, &v, 8);
+	v = 0x2000, memcpy(m + 24, &v, 8);
+	v = 0x1000, memcpy(m + 32, &v, 8);
+	u = 8, memcpy(m + 40, &u, 4);
+	u = 1, memcpy(m + 44, &u, 4);
+	v = 1234, memcpy(m + 48, &v, 8);
+	u = 4, memcpy(m + 64, &u, 4); /* PROT_EXEC */
+	memcpy(m + 72, "/bin/true", 10);
+	ok(samp_parse_mmap2(h, &mm) == 0 && mm.pid == 41 && mm.tid == 42 && mm.start == 0x400000 && mm.len == 0x2000 &&
+		   mm.pgoff == 0x1000 && mm.maj == 8 && mm.min == 1 && mm.ino == 1234 && mm.prot == 4 &&
+		   !strcmp(mm.name, "/bin/true") && mm.name_ok && !mm.build_id,
+	   "MMAP2 record fields and file name");
+	memset(m + 72, 'x', 16);
+	ok(samp_parse_mmap2(h, &mm) == 0 && !mm.name_ok, "an MMAP2 file name not ended inside the record is marked");
+	h->misc = PERF_RECORD_MISC_MMAP_BUILD_ID;
+	ok(samp_parse_mmap2(h, &mm) == 0 && mm.build_id, "an MMAP2 record with a build id says so");
+	h->size = 8 + 64 + 4;
+	ok(samp_parse_mmap2(h, &mm) < 0, "an MMAP2 record too short for its fields is refused");
 }
 
 static void test_maps(void)
