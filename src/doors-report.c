@@ -10,13 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF 39
-#endif
-
 enum row_state { ROW_OPEN, ROW_LIMITED, ROW_CLOSED };
 
 static const char *state_word(enum row_state s)

@@ -14,13 +14,6 @@
 #include <string.h>
 #include <time.h>
 
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF 39
-#endif
-
 /* What a tool needs, to judge it against the facts. */
 enum {
 	NEED_NONE = 0,

@@ -19,10 +19,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#endif
-
 static const char *const op_names[PS_OP_COUNT] = {
 	[PS_OP_READ_PROC] = N_("read /proc"),
 	[PS_OP_READ_MEM] = N_("read memory"),

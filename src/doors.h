@@ -3,10 +3,19 @@
 #ifndef PS_DOORS_H
 #define PS_DOORS_H
 
+#include <linux/capability.h>
 #include <stdbool.h>
 #include <sys/types.h>
 
 #include "error.h"
+
+/* Older kernel headers lack the capabilities of Linux 5.8. */
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
 
 /* The operations pscope offers on a target. */
 enum ps_op {
