@@ -166,6 +166,22 @@ tui_start() { # tui_start COLSxROWS COMMAND...
 }
 tui_keys() { tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "$@"; sleep 0.4; }
 tui_screen() { tmux -L "$TMUX_S" capture-pane -p -t "$TMUX_S"; }
+# The screen between two redraws: a capture can land while tmux has taken in
+# only part of a redraw (a row's first columns new, the rest old), so take
+# captures GAP seconds apart (default 0.2; under the refresh interval) until
+# two agree. A row that is wrong on the screen, not just caught mid-draw,
+# stays for the whole refresh and is kept.
+tui_screen_settled() { # tui_screen_settled [GAP]
+	local a b
+	a=$(tui_screen)
+	for _ in $(seq 1 20); do
+		sleep "${1:-0.2}"
+		b=$(tui_screen)
+		[ "$a" = "$b" ] && break
+		a=$b
+	done
+	printf '%s\n' "$a"
+}
 tui_wait_for() { # tui_wait_for REGEX [TRIES]
 	for _ in $(seq 1 "${2:-30}"); do
 		tui_screen | grep -qE "$1" && return 0

@@ -18,7 +18,7 @@ T=$(mktemp -d)
 at_exit "rm -rf $T"
 start_target churn "$SECS" || { done_testing; exit 1; }
 C=$TPID
-tui_start 160x50 "$PSCOPE -d 1 2>$T/tui.err"
+tui_start 160x50 "$PSCOPE -d 3 2>$T/tui.err"
 tui_keys F4
 tui_keys -l "c"
 bad=0 lists=0 shots=0 seen=0
@@ -40,7 +40,7 @@ print("rows %d" % n, file=sys.stderr)
 PY
 	fi 2>>"$T/rows"
 	# The TUI: each row naming a child must carry that child's PID.
-	tui_screen >"$T/screen"
+	tui_screen_settled 0.1 >"$T/screen" # -d 3: a wrong row stays 0.3 s
 	shots=$((shots + 1))
 	n=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^c[0-9]+(│|$)/) { c = $i; sub(/│.*/, "", c); seen++;
 		if ("c" $1 != c) { print "TUI: " $0 > "/dev/stderr"; bad++ } } } END { print bad + 0 }' "$T/screen" 2>>"$T/wrong")
@@ -51,6 +51,8 @@ diag "$lists list runs ($(awk '{ n += $2 } END { print n + 0 }' "$T/rows") child
 check "pscope list --json ran throughout" test "$lists" -ge 3
 check "no row with another process's name" test "$bad" = 0
 [ -s "$T/wrong" ] && sed 's/^/#   /' "$T/wrong" | head
+grep -v '^rows ' "$T/rows" | sed 's/^/#   python: /' | head
+sed 's/^/#   list: /' "$T/list.err" | head
 check "the TUI is still running" tui_alive
 check "no sanitizer report from the TUI" sh -c "! grep -E 'Sanitizer|runtime error' '$T/tui.err'"
 check "no sanitizer report from pscope list" sh -c "! grep -E 'Sanitizer|runtime error' '$T/list.err'"
