@@ -136,27 +136,6 @@ static void search_from(struct list_state *ls, int start, int dir)
 	note_sel(ls);
 }
 
-static bool edit_line(char *buf, size_t size, int ch)
-{
-	size_t len = strlen(buf);
-
-	if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
-		/* drop a whole UTF-8 character */
-		while (len > 0 && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
-			len--;
-		if (len > 0)
-			len--;
-		buf[len] = '\0';
-		return true;
-	}
-	if (ch >= 0x20 && ch <= 0xff && ch != 0x7f && len + 1 < size) {
-		buf[len++] = (char)ch; /* UTF-8 arrives byte by byte */
-		buf[len] = '\0';
-		return true;
-	}
-	return false;
-}
-
 static void set_sort(struct ui *ui, struct list_state *ls, enum proc_sort k, bool toggle)
 {
 	struct pscope_config *c = CFG(ls);
@@ -224,7 +203,7 @@ static bool input_key(struct ui *ui, struct list_state *ls, int ch)
 		search_from(ls, ls->tab.sel - 1, -1);
 		return true;
 	}
-	if (!edit_line(search ? ls->search : ls->filter, search ? sizeof(ls->search) : sizeof(ls->filter), ch))
+	if (!ui_edit_line(search ? ls->search : ls->filter, search ? sizeof(ls->search) : sizeof(ls->filter), ch))
 		return true;
 	if (search)
 		search_from(ls, ls->tab.sel, 1);

@@ -311,9 +311,32 @@ static int modal_getch(void)
 	}
 }
 
-bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
+/* One key typed into a line of text: Backspace drops a whole UTF-8
+ * character; text, Korean included, arrives byte by byte. True when the
+ * line changed. The prompt below and the list's live search and filter
+ * edit their lines through it. */
+bool ui_edit_line(char *buf, size_t size, int ch)
 {
 	size_t len = strlen(buf);
+
+	if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
+		while (len > 0 && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
+			len--;
+		if (len > 0)
+			len--;
+		buf[len] = '\0';
+		return true;
+	}
+	if (ch >= 0x20 && ch <= 0xff && ch != 0x7f && len + 1 < size) {
+		buf[len++] = (char)ch;
+		buf[len] = '\0';
+		return true;
+	}
+	return false;
+}
+
+bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
+{
 	int y = draw_rows() - 2;
 
 	for (;;) {
@@ -334,16 +357,7 @@ bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
 			ui->dirty = true;
 			return true;
 		}
-		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
-			/* a whole character: its UTF-8 continuation bytes too */
-			while (len > 1 && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
-				len--;
-			buf[--len] = '\0';
-		} else if (((ch >= 0x20 && ch < 0x7f) || (ch >= 0x80 && ch <= 0xff)) && len + 1 < size) {
-			/* text, and the bytes of UTF-8 text (Korean) as they come */
-			buf[len++] = (char)ch;
-			buf[len] = '\0';
-		}
+		ui_edit_line(buf, size, ch);
 	}
 }
 

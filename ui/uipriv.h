@@ -86,6 +86,7 @@ void ui_set_delay(struct ui *ui, long tenths);
 bool ui_confirm(struct ui *ui, const char *question);
 /* Read a line of text in the status line (prefilled with buf). false on Esc. */
 bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size);
+bool ui_edit_line(char *buf, size_t size, int ch);
 
 /* Search in a view: select the next (dir +1) or previous (-1) match of
  * text, from the current one (again) or from the selection; false when

@@ -94,6 +94,18 @@ bool cw_cancelled(struct cw *c);
 /* Add the time since the last mark to that part of the pause. */
 void cw_mark(struct cw *c, enum core_pause_part part);
 
+/* plan.c */
+int cw_read_smaps(struct target *t, struct core_maps *m, struct ps_error *e);
+unsigned cw_read_filter(struct target *t);
+unsigned cw_thread_count(struct target *t);
+void cw_estimate_from(const struct core_maps *m, unsigned threads, uint64_t page, struct core_estimate *est);
+/* Free bytes in dir; a read-only or unwritable dir is refused for that. */
+int cw_free_space(const char *dir, uint64_t *out, struct ps_error *e);
+/* The method (fork, stop or copy) into c->method and the reason into
+ * c->res->method_why; an error when fork is forced and impossible. */
+int cw_choose(struct cw *c, const struct core_estimate *est);
+int cw_forced_fork_error(struct cw *c, const char *why);
+
 /* out.c */
 int cw_fs_error(struct ps_error *e, int err, const char *fix, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -1,6 +1,6 @@
-# src/core/: the ELF core writer (writer.c, out.c, mem.c, snap.c, inject.c,
+# src/core/: the ELF core writer (writer.c, plan.c, out.c, mem.c, snap.c, inject.c,
 # reaper.c), and the core reader (read*.c, where.c).
-libpscope_a_SOURCES += src/core/core.h src/core/cw.h src/core/writer.c src/core/out.c src/core/mem.c \
+libpscope_a_SOURCES += src/core/core.h src/core/cw.h src/core/writer.c src/core/plan.c src/core/out.c src/core/mem.c \
 	src/core/snap.c src/core/inject.h src/core/inject.c src/core/reaper.h src/core/reaper.c \
 	src/core/dest.c src/core/job.c src/core/maps.h src/core/maps.c src/core/notes.h src/core/notes.c \
 	src/core/read.h src/core/read-parse.c src/core/read.c src/core/read-modules.c \

@@ -1,14 +1,13 @@
 /* The core writer: the sequence of one dump (see core.h for the methods).
- * The file is out.c's, the memory mem.c's, the fork snapshot snap.c's. */
+ * The file is out.c's, the memory mem.c's, the fork snapshot snap.c's,
+ * the estimate and the choice of method plan.c's. */
 #include "core/cw.h"
 #include "doors.h"
-#include "i18n.h"
 #include "freeze.h"
 #include "i18n.h"
 #include "proc/info.h"
 #include "util.h"
 
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -17,140 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
-
-static int read_smaps(struct target *t, struct core_maps *m, struct ps_error *e)
-{
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n = read_file_alloc_at(t->dirfd, "smaps", &buf, &cap);
-	int r;
-
-	if (n < 0) {
-		free(buf);
-		char what[64];
-		snprintf(what, sizeof(what), _("read the memory map (/proc/%d/smaps)"), (int)t->id.pid);
-		return door_refused(e, PS_OP_CORE, t->id.pid, (int)-n, what);
-	}
-	r = core_maps_parse(buf, (size_t)n, m);
-	free(buf);
-	if (r < 0)
-		return ps_error_set(e, -r, _("cannot parse /proc/%d/smaps"), (int)t->id.pid);
-	return 0;
-}
-
-static unsigned read_filter(struct target *t)
-{
-	char buf[32];
-
-	if (read_file_at(t->dirfd, "coredump_filter", buf, sizeof(buf)) <= 0)
-		return CORE_FILTER_DEFAULT;
-	return (unsigned)strtoul(buf, NULL, 16);
-}
-
-/* Bytes of header, phdrs and notes before the memory data. */
-static uint64_t header_estimate(size_t nmaps, unsigned threads, uint64_t page)
-{
-	uint64_t h = sizeof(Elf64_Ehdr) + (nmaps + 1 + EXTRA_SEGS) * sizeof(Elf64_Phdr);
-	h += threads * 4096u + 64 * 1024u + nmaps * 128u; /* registers, xstate, NT_FILE */
-	return (h + page - 1) / page * page;
-}
-
-static void estimate_from(const struct core_maps *m, unsigned filter, bool all, unsigned threads, uint64_t page,
-			  struct core_estimate *est)
-{
-	uint64_t hdr = header_estimate(m->n, threads, page);
-
-	est->bytes = hdr;
-	est->disk_bytes = hdr;
-	est->mappings = 0;
-	for (size_t i = 0; i < m->n; i++) {
-		if (m->v[i].how == CORE_DUMP_OMIT)
-			continue;
-		est->mappings++;
-		est->bytes += core_map_dump_bytes(&m->v[i], page);
-		est->disk_bytes += core_map_disk_bytes(&m->v[i], page);
-	}
-	(void)filter;
-	(void)all;
-}
-
-static int free_space(const char *dir, uint64_t *out, struct ps_error *e)
-{
-	struct statvfs vfs;
-
-	if (statvfs(dir, &vfs) < 0)
-		return cw_fs_error(e, errno, _("choose another destination (-o FILE)"), _("cannot check the free space in %s"),
-				dir);
-	/* A directory nobody may write to is refused for that, not for the
-	 * space it lacks (a read-only filesystem shows little or none free). */
-	if (vfs.f_flag & ST_RDONLY)
-		return door_file_refused(e, dir, EROFS, _("create a file in"));
-	if (faccessat(AT_FDCWD, dir, W_OK, AT_EACCESS) < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
-		return door_file_refused(e, dir, errno, _("create a file in"));
-	*out = (uint64_t)vfs.f_bavail * vfs.f_frsize;
-	return 0;
-}
-
-static unsigned thread_count(struct target *t)
-{
-	char buf[4096];
-	char *p;
-
-	if (read_file_at(t->dirfd, "status", buf, sizeof(buf)) <= 0 || !(p = strstr(buf, "\nThreads:")))
-		return 1;
-	return (unsigned)strtoul(p + 9, NULL, 10);
-}
-
-static int choose(struct cw *c, const struct core_estimate *est);
-
-int core_estimate(pid_t pid, const struct target_id *want, const struct core_opts *o, struct core_estimate *est,
-		  struct ps_error *e)
-{
-	struct cw c;
-	struct core_result res;
-	char dir[PATH_MAX], base[NAME_MAX + 1];
-	int r;
-
-	memset(est, 0, sizeof(*est));
-	memset(&c, 0, sizeof(c));
-	memset(&res, 0, sizeof(res));
-	c.pid = pid;
-	c.o = o;
-	c.res = &res;
-	c.e = e;
-	c.page = (uint64_t)sysconf(_SC_PAGESIZE);
-	if ((r = target_open(&c.t, pid, want, e)) < 0)
-		return r;
-	r = core_dest_split(o->path, c.t.comm, pid, dir, sizeof(dir), base, sizeof(base), e);
-	if (r == 0)
-		r = read_smaps(&c.t, &c.maps, e);
-	if (r < 0) {
-		target_close(&c.t);
-		return r;
-	}
-	core_maps_decide(&c.maps, read_filter(&c.t), o->all_mappings);
-	est->threads = thread_count(&c.t);
-	estimate_from(&c.maps, 0, o->all_mappings, est->threads, c.page, est);
-	/* The method the dump would use now, and why. */
-	if (choose(&c, est) == 0) {
-		est->method = c.method;
-		strlcpy_ps(est->method_why, res.method_why, sizeof(est->method_why));
-	} else {
-		est->method = CORE_METHOD_AUTO;
-		strlcpy_ps(est->method_why, e ? e->msg : "", sizeof(est->method_why));
-		ps_error_clear(e);
-	}
-	snap_free(&c);
-	core_maps_free(&c.maps);
-	target_close(&c.t);
-	if (snprintf(est->path, sizeof(est->path), "%s/%s", dir, base) >= (int)sizeof(est->path))
-		return cw_fs_error(e, ENAMETOOLONG, NULL, _("destination too long"));
-	return free_space(dir, &est->free_bytes, e);
-}
-
-
 
 /* ---- progress ---- */
 
@@ -310,50 +176,6 @@ out:
 	return r;
 }
 
-/* ---- choosing the method ---- */
-
-static int forced_fork_error(struct cw *c, const char *why)
-{
-	ps_error_set(c->e, EAGAIN, _("no fork snapshot of process %d: %s (no file written, the process runs on)"),
-		     (int)c->pid, why);
-	if (c->e)
-		strlcpy_ps(c->e->fix, _("use --method stop or --method copy, or leave the choice to pscope"),
-			   sizeof(c->e->fix));
-	return -EAGAIN;
-}
-
-/* The copy method keeps the whole core in RAM: only when it fits. */
-static bool copy_fits(uint64_t disk_bytes)
-{
-	uint64_t avail = cw_mem_available();
-	return disk_bytes + (16u << 20) <= avail / 4 && disk_bytes <= (1ull << 30);
-}
-
-static int choose(struct cw *c, const struct core_estimate *est)
-{
-	char why[sizeof(c->res->method_why)];
-	enum core_method m = c->o->method;
-
-	why[0] = '\0';
-	if (m == CORE_METHOD_AUTO || m == CORE_METHOD_FORK) {
-#if defined(__x86_64__)
-		if (snap_check(c, why, sizeof(why)) == 0) {
-			c->method = CORE_METHOD_FORK;
-			strlcpy_ps(c->res->method_why, why, sizeof(c->res->method_why)); /* a note, if any */
-			return 0;
-		}
-#else
-		snprintf(why, sizeof(why), _("the fork snapshot is implemented for x86-64 only"));
-#endif
-		if (m == CORE_METHOD_FORK)
-			return forced_fork_error(c, why);
-		m = copy_fits(est->disk_bytes) ? CORE_METHOD_COPY : CORE_METHOD_STOP;
-	}
-	c->method = m;
-	strlcpy_ps(c->res->method_why, why, sizeof(c->res->method_why));
-	return 0;
-}
-
 /* Shared mappings are live in a fork child, MADV_DONTFORK ones missing,
  * MADV_WIPEONFORK ones zero: those come from the process itself. */
 static bool not_frozen_by_fork(const struct cw *c, const struct core_map *m)
@@ -404,7 +226,7 @@ static int stopped_maps(struct cw *c)
 		return 0;
 	}
 	core_maps_free(&c->pre);
-	return read_smaps(&c->t, &c->maps, c->e);
+	return cw_read_smaps(&c->t, &c->maps, c->e);
 }
 
 static int frozen_work(struct cw *c)
@@ -415,7 +237,7 @@ static int frozen_work(struct cw *c)
 	cw_mark(c, CORE_PAUSE_STOP);
 	if ((r = stopped_maps(c)) < 0)
 		return cw_target_gone(c) ? gone_error(c) : r;
-	core_maps_decide(&c->maps, read_filter(&c->t), c->o->all_mappings);
+	core_maps_decide(&c->maps, cw_read_filter(&c->t), c->o->all_mappings);
 	c->pagemap_fd = openat(c->t.dirfd, "pagemap", O_RDONLY | O_CLOEXEC);
 	cw_mark(c, CORE_PAUSE_MAPS);
 	if ((r = collect_notes(c, false)) < 0 || (r = cw_plan(c)) < 0)
@@ -435,7 +257,7 @@ static int frozen_work(struct cw *c)
 		}
 		/* The process is as it was: fall back while it is stopped. */
 		if (c->o->method == CORE_METHOD_FORK)
-			return forced_fork_error(c, why);
+			return cw_forced_fork_error(c, why);
 		c->method = CORE_METHOD_STOP;
 		snprintf(c->res->method_why, sizeof(c->res->method_why), "%s", why);
 	}
@@ -509,15 +331,15 @@ static int dump(struct cw *c)
 	strcat(c->res->path, "/");
 	strcat(c->res->path, c->base);
 	/* Estimate and choose before stopping anything. */
-	if ((r = read_smaps(&c->t, &c->maps, c->e)) < 0)
+	if ((r = cw_read_smaps(&c->t, &c->maps, c->e)) < 0)
 		return r;
-	core_maps_decide(&c->maps, read_filter(&c->t), c->o->all_mappings);
+	core_maps_decide(&c->maps, cw_read_filter(&c->t), c->o->all_mappings);
 	memset(&est, 0, sizeof(est));
-	estimate_from(&c->maps, 0, false, thread_count(&c->t), c->page, &est);
-	if ((r = free_space(c->dir, &est.free_bytes, c->e)) < 0 || (r = check_space(c, &est)) < 0 ||
+	cw_estimate_from(&c->maps, cw_thread_count(&c->t), c->page, &est);
+	if ((r = cw_free_space(c->dir, &est.free_bytes, c->e)) < 0 || (r = check_space(c, &est)) < 0 ||
 	    (r = cw_make_temp(c)) < 0)
 		return r;
-	r = choose(c, &est);
+	r = cw_choose(c, &est);
 	c->pre = c->maps;
 	memset(&c->maps, 0, sizeof(c->maps));
 	if (r < 0)
