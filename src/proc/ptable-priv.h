@@ -31,6 +31,7 @@ struct ptable {
 	struct ptable_counts counts;
 	/* the lazy scan (ptable_scan) */
 	bool lazy, have_busy, have_la;
+	unsigned lazy_period;      /* an idle row is read every lazy_period-th scan */
 	unsigned long long busy_prev, accounted;
 	struct sys_loadavg la;
 	size_t nskipped;
@@ -43,6 +44,9 @@ struct ptable {
  * the pid -> row hash: rebuilt (0 or -ENOMEM), looked up (row or -1),
  * row idx added. */
 const char *ptable_user_name_(struct ptable *pt, uid_t uid);
+/* ptable.c: every how many scans an idle process is re-read, for scans
+ * interval seconds apart (about every 12 s). */
+unsigned ptable_lazy_period_(double interval);
 int ptable_hash_rebuild_(struct ptable *pt);
 long ptable_hash_find_(const struct ptable *pt, pid_t pid);
 int ptable_hash_add_(struct ptable *pt, size_t idx);

@@ -226,7 +226,12 @@ bool ptable_row_refresh_(struct ptable *pt, struct proc_row *r, const char *name
 		snprintf(path, sizeof(path), "%s/cmdline", name);
 		read_cmdline(pt, r, dirfd(pt->proc), path);
 	}
-	if (renamed || (unsigned)(r->pid + pt->gen) % 16 == 0) {
+	/* The owner (a changed one: dropped privileges, setuid exec): at
+	 * the first two re-reads, when a new process most often drops root,
+	 * then at every 16th read of the row (counted per row: an idle row is
+	 * read only every so many scans). */
+	r->reads++;
+	if (renamed || r->reads <= 2 || r->reads % 16 == 0) {
 		struct stat sb;
 		if (fstatat(dirfd(pt->proc), name, &sb, 0) == 0 && sb.st_uid != r->uid) {
 			r->uid = sb.st_uid;

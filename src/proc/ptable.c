@@ -23,6 +23,18 @@
  * by the processes it read: the kernel's tick accounting and the per-task
  * times differ by a tick or two per interval. */
 #define LAZY_SLACK_TICKS 3
+/* A process that used no CPU is still re-read at least this often, in
+ * seconds (for its memory and state): every eighth scan at the default
+ * 1.5 s refresh, every twelfth at 1 s, every scan from 12 s up. */
+#define LAZY_REREAD_S 12.0
+
+unsigned ptable_lazy_period_(double interval)
+{
+	if (!(interval > 0))
+		return 8; /* not measured yet */
+	double p = LAZY_REREAD_S / interval + 0.5;
+	return p < 1 ? 1 : p > 250 ? 250 : (unsigned)p;
+}
 
 /* ---- table ---- */
 
@@ -127,16 +139,26 @@ long proc_hz(void)
 }
 
 /* A process that used no CPU (nor reaped a child) in its last two reads is
- * read every eighth scan only, unless the CPU time the system spent is not
- * accounted for by the processes read (see ptable_scan). */
+ * read every lazy_period-th scan only (LAZY_REREAD_S), unless the CPU time
+ * the system spent is not accounted for by the processes read (see
+ * ptable_scan). */
 static bool lazy_skip(const struct ptable *pt, const struct proc_row *r)
 {
-	return pt->lazy && r->idle >= 2 && (unsigned)(r->pid + pt->gen) % 8 != 0;
+	return pt->lazy && r->idle >= 2 && (unsigned)(r->pid + pt->gen) % pt->lazy_period != 0;
 }
 
+static const char *pid_name(char *buf, size_t size, pid_t pid)
+{
+	snprintf(buf, size, "%d", (int)pid);
+	return buf;
+}
+
+/* name: pid as a string (the /proc entry), or NULL to format it here only
+ * when the process is read (most are skipped). */
 static void scan_process(struct ptable *pt, pid_t pid, const char *name, uint64_t now)
 {
 	long idx = ptable_hash_find_(pt, pid);
+	char buf[16];
 
 	if (idx >= 0) {
 		struct proc_row *r = &pt->rows[idx];
@@ -145,6 +167,8 @@ static void scan_process(struct ptable *pt, pid_t pid, const char *name, uint64_
 			pt->nskipped++;
 			return;
 		}
+		if (!name)
+			name = pid_name(buf, sizeof(buf), pid);
 		if (ptable_row_refresh_(pt, r, name, now)) {
 			r->gen = pt->gen;
 			return;
@@ -162,6 +186,8 @@ static void scan_process(struct ptable *pt, pid_t pid, const char *name, uint64_
 	struct proc_row *r = ptable_row_append_(pt);
 	if (!r)
 		return;
+	if (!name)
+		name = pid_name(buf, sizeof(buf), pid);
 	if (ptable_row_open_(pt, r, pid, name, now) < 0) {
 		pt->n--; /* vanished: normal */
 		return;
@@ -271,6 +297,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 	have_busy = read_busy(&busy) == 0;
 	/* Thread rows need every process's thread count: no skipping then. */
 	pt->lazy = have_busy && pt->have_busy && !threads;
+	pt->lazy_period = ptable_lazy_period_(pt->interval);
 	/* No pid allocated and no task released since the last scan (the
 	 * last pid and the task count of /proc/loadavg are unchanged): the
 	 * set of processes is the same, no need to list /proc. */
@@ -292,13 +319,9 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 		if (errno)
 			return ps_error_set(e, errno, _("cannot list /proc: %s"), strerror(errno));
 	} else {
-		for (size_t i = 0, n = pt->n; i < n; i++) {
-			char name[16];
-			if (pt->rows[i].is_thread)
-				continue;
-			snprintf(name, sizeof(name), "%d", (int)pt->rows[i].pid);
-			scan_process(pt, pt->rows[i].pid, name, now);
-		}
+		for (size_t i = 0, n = pt->n; i < n; i++)
+			if (!pt->rows[i].is_thread)
+				scan_process(pt, pt->rows[i].pid, NULL, now);
 	}
 	/* Closing the books: the CPU time the system spent from the start of
 	 * the last scan to the end of this one covers every delta read; minus
@@ -330,6 +353,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 				snprintf(name, sizeof(name), "%d", (int)r->pid);
 				if (!ptable_row_refresh_(pt, r, name, now))
 					r->gen = 0; /* gone: dropped below */
+				r->skip_gen = 0; /* read after all */
 			}
 		}
 	}
@@ -428,7 +452,9 @@ void ptable_fill_shr(struct ptable *pt, struct proc_row *r)
 	char path[64];
 	struct proc_statm sm;
 
-	if (r->shr_gen == pt->gen)
+	/* Once per scan; a row whose stat was skipped this scan (idle) keeps
+	 * its memory figures as they were read with it. */
+	if (r->shr_gen == pt->gen || (r->shr_gen && r->skip_gen == pt->gen))
 		return;
 	r->shr_gen = pt->gen;
 	if (r->is_thread)

@@ -49,6 +49,7 @@ struct proc_row {
 	uint64_t read_ns;          /* when stat was last read */
 	unsigned long long cticks; /* cutime + cstime: reaped children */
 	unsigned char idle;        /* reads in a row without CPU time */
+	unsigned char reads;       /* re-reads of stat, wrapping (when to check the owner) */
 	bool fresh;                /* first seen in the last scan */
 };
 
@@ -125,9 +126,10 @@ void ptable_free(struct ptable *pt);
  * With threads, every thread other than the main one gets a row too.
  * Cheap by design: /proc/PID/stat stays open and is re-read with one pread;
  * /proc is listed only when a pid was allocated or a task released; a
- * process idle for two reads is read every fourth scan only, unless the
- * system's CPU time is not accounted for by the processes read, in which
- * case all are read (so a process waking up shows at the next scan). */
+ * process idle for two reads is re-read only about every 12 s (every eighth
+ * scan at the default refresh), unless the system's CPU time is not
+ * accounted for by the processes read, in which case all are read (so a
+ * process waking up shows at the next scan). */
 int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e);
 /* Seconds covered by the CPU% of the last scan (0 after the first). */
 double ptable_interval(const struct ptable *pt);

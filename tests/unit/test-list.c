@@ -3,6 +3,7 @@
 #include "tap.h"
 #include "error.h"
 #include "proc/ptable.h"
+#include "proc/ptable-priv.h"
 #include "target.h"
 #include "proc/stat.h"
 #include "proc/sysinfo.h"
@@ -348,6 +349,47 @@ static void test_live(void)
 		ok(ptable_find(pt, busy) == NULL, "and it is gone once it exits");
 	}
 
+	/* A new process that drops to nobody (setresuid, no exec, no rename)
+	 * shows as nobody's at once: the owner is checked at a row's first
+	 * two re-reads (then at every 16th). */
+	int dropped[2];
+	if (getuid() == 0 && pipe(dropped) == 0) {
+		pid_t u = fork();
+		if (u == 0) {
+			close(dropped[0]);
+			if (setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
+				_exit(3);
+			if (write(dropped[1], "x", 1) != 1)
+				_exit(4);
+			pause();
+			_exit(0);
+		}
+		close(dropped[1]);
+		char ch;
+		ptable_scan(pt, false, &e);
+		struct proc_row *ur = ptable_find(pt, u);
+		bool was_root = ur && ur->uid == 0;
+		/* hold it as root until the first scan saw it, then let it drop */
+		ok(read(dropped[0], &ch, 1) == 1, "the child dropped to nobody");
+		close(dropped[0]);
+		int scans = 0;
+		for (; scans < 2; scans++) {
+			ptable_scan(pt, false, &e);
+			ur = ptable_find(pt, u);
+			if (ur && ur->uid == 65534)
+				break;
+		}
+		printf("# seen as root first: %d; nobody after %d scans\n", was_root, scans + 1);
+		ok(was_root, "first seen as root's");
+		ok(ur && ur->uid == 65534, "an owner changed without exec shows within two scans (%d)", scans + 1);
+		kill(u, SIGKILL);
+		waitpid(u, NULL, 0);
+	} else {
+		ok(1, "# SKIP needs root to drop to nobody");
+		ok(1, "# SKIP needs root to drop to nobody");
+		ok(1, "# SKIP needs root to drop to nobody");
+	}
+
 	/* SHR on demand */
 	me = ptable_find(pt, getpid());
 	ptable_fill_shr(pt, me);
@@ -413,8 +455,21 @@ static void test_signal(void)
 	is_int(door, DOOR_SIGNAL, "through the signal door (%s)", msg);
 }
 
+/* An idle process is re-read about every 12 s, whatever the refresh. */
+static void test_lazy_period(void)
+{
+	is_int((int)ptable_lazy_period_(0), 8, "before the interval is known: every 8th scan");
+	is_int((int)ptable_lazy_period_(1.5), 8, "1.5 s refresh (default): every 8th scan");
+	is_int((int)ptable_lazy_period_(1.0), 12, "1 s: every 12th");
+	is_int((int)ptable_lazy_period_(0.1), 120, "0.1 s: every 120th");
+	is_int((int)ptable_lazy_period_(10.0), 1, "10 s: every scan");
+	is_int((int)ptable_lazy_period_(60.0), 1, "60 s: every scan");
+	is_int((int)ptable_lazy_period_(0.0001), 250, "a burst of scans: at most every 250th");
+}
+
 int main(void)
 {
+	test_lazy_period();
 	test_stat_fixtures();
 	test_cmdline();
 	test_sys_parsers();
