@@ -26,3 +26,5 @@ TESTS += tests/e2e/hscroll.sh
 EXTRA_DIST += tests/e2e/hscroll.sh
 TESTS += tests/e2e/text-search.sh
 EXTRA_DIST += tests/e2e/text-search.sh
+TESTS += tests/e2e/cmdline-long.sh
+EXTRA_DIST += tests/e2e/cmdline-long.sh

@@ -126,7 +126,7 @@ static void draw_row(struct list_state *ls, int y, struct proc_row *r, bool sel,
 				attr = draw_attr(COL_DIM);
 			else if (!sel && !tagged && r->fresh && ptable_interval(ls->pt) > 0)
 				attr = draw_attr(COL_NEW);
-			draw_text_skip(y, x + n, w - n, attr, proc_row_command(r, cmd, sizeof(cmd)), skip > 0 ? skip : 0);
+			draw_text_skip(y, x + n, w - n, attr, proc_row_command_shown(r, cmd, sizeof(cmd)), skip > 0 ? skip : 0);
 			continue;
 		}
 		t = proc_row_cell(ls->pt, r, (enum proc_sort)c, b, sizeof(b));
@@ -154,7 +154,7 @@ static void fit_hscroll(struct list_state *ls, int body)
 		return;
 	for (int i = 0; i < body && ls->tab.top + i < (int)ls->view.n; i++) {
 		const struct proc_row *r = ls->view.v[ls->tab.top + i];
-		int w = draw_width(proc_row_command(r, cmd, sizeof(cmd)));
+		int w = draw_width(proc_row_command_shown(r, cmd, sizeof(cmd)));
 		if (ls->ui->cfg.tree)
 			w += draw_width(tree_prefix(ls, r, pfx, sizeof(pfx)));
 		widest = w > widest ? w : widest;

@@ -180,7 +180,8 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 		put(&l, draw_attr(COL_ERROR), "Exe", "%s", p->exe_err);
 	else
 		put(&l, 0, "Exe", "%s", i->exe);
-	put(&l, 0, _("Command"), "%s", i->cmdline);
+	/* whole: put() would cut it at 8 KiB */
+	textview_add(&p->tv, 0, _("Command"), c->cmdline ? c->cmdline : i->cmdline);
 	textview_draw(&p->tv, y0, rows);
 }
 

@@ -34,6 +34,8 @@ struct pane_ctx {
 	const struct proc_info_rates *rates; /* per second, since the previous tick */
 	bool have_rates;
 	const struct pane_hist *hist;
+	const char *cmdline;               /* the whole command line, or NULL
+					    * (then info's, cut at 4 KiB) */
 	bool frozen;                       /* the process exited: draw, do not read */
 	const char *maps_text;             /* a core's mappings (NT_FILE + PT_LOAD) in
 					    * /proc/PID/maps form: no process to read */

@@ -29,6 +29,7 @@ _Static_assert(NPANES == CFG_NPANES, "one pane per pane_order entry");
 struct detail {
 	struct target t;
 	struct proc_info info, prev;
+	char *cmdline;                 /* whole (info keeps 4 KiB); NULL: unread */
 	struct proc_info_rates rates;
 	bool have_rates;
 	struct pane_hist hist;
@@ -65,6 +66,7 @@ static void fill_ctx(struct detail *d, struct ui *ui, struct pane_ctx *c)
 		.rates = &d->rates,
 		.have_rates = d->have_rates,
 		.hist = &d->hist,
+		.cmdline = d->cmdline,
 		.frozen = d->frozen,
 		.now = now_s(),
 	};
@@ -87,6 +89,17 @@ static void freeze(struct detail *d, const char *why)
 {
 	d->frozen = true;
 	snprintf(d->frozen_msg, sizeof(d->frozen_msg), _("%s; showing the last data, frozen (Esc: back to the list)"), why);
+}
+
+/* The whole command line (as `pscope show`), kept when it cannot be read. */
+static void read_cmdline(struct detail *d)
+{
+	char *s;
+
+	if (proc_nul_list_read_at(d->t.dirfd, "cmdline", ' ', &s) < 0)
+		return;
+	free(d->cmdline);
+	d->cmdline = s;
 }
 
 /* Header data on every tick; notices the exit. */
@@ -130,6 +143,7 @@ static void refresh_info(struct detail *d)
 	}
 	d->prev = d->info;
 	d->info = ni;
+	read_cmdline(d);
 	proc_info_rates(&d->prev, &d->info, &d->rates);
 	d->have_rates = true;
 	struct pane_hist *h = &d->hist;
@@ -194,7 +208,8 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 	snprintf(rest, sizeof(rest), _("  user %s  %c %s  CPU %.1f%%  RSS %s  threads %ld  up %s"), i->user,
 		 i->stat.state, proc_state_name(i->stat.state), d->have_rates ? d->rates.cpu_pct : 0.0,
 		 human_bytes((unsigned long long)rss_kb * 1024, rss, sizeof(rss)), i->stat.num_threads, up);
-	const char *cmd = i->cmdline[0] ? i->cmdline : _("(no command line: kernel thread or zombie)");
+	const char *cmd = d->cmdline && d->cmdline[0] ? d->cmdline : i->cmdline[0] ? i->cmdline :
+			  _("(no command line: kernel thread or zombie)");
 	/* Left/Right scroll these two lines; Right stops at the end of the
 	 * longer one. */
 	int comm_w = draw_width(i->stat.comm), title_w = draw_width(pid) + (comm_w < 32 ? comm_w : 32) + draw_width(rest);
@@ -322,6 +337,7 @@ static void detail_destroy(void *st)
 		if (d->pst[k])
 			d->panes[k]->destroy(d->pst[k]);
 	target_close(&d->t);
+	free(d->cmdline);
 	free(d);
 }
 
@@ -387,6 +403,7 @@ void screen_detail_open(struct ui *ui, const struct target_id *id)
 			return;
 		}
 	}
+	read_cmdline(d);
 	d->hist.t[0] = d->info.when;
 	d->hist.rss_kb[0] = d->info.status.vm_rss > 0 ? d->info.status.vm_rss : 0;
 	d->hist.n = 1;

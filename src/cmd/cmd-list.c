@@ -139,12 +139,18 @@ static void print_text(struct ptable *pt, const struct proc_view *v, const struc
 			int w = col_width(a, i);
 			char b[4200], pfx[256] = "", u9[64];
 			const char *t = proc_row_cell(pt, r, col, b, sizeof(b));
-			if (col == PSORT_USER)
+			if (col == PSORT_USER) {
 				t = user9(r->user, u9);
-			else
-				t = esc(t);
-			if (col == PSORT_COMMAND)
+			} else if (col == PSORT_COMMAND) {
+				/* whole (esc() stops at 4 KiB), with the cut mark */
+				static char e[4 * sizeof(b)];
+				proc_row_command_shown(r, b, sizeof(b));
+				esc_display(b, strlen(b), e, sizeof(e));
+				t = e;
 				tree_prefix(r, pfx, sizeof(pfx));
+			} else {
+				t = esc(t);
+			}
 			printf("%s%s%*s", i ? " " : "", pfx, pc->left ? -w : w, t);
 		}
 		printf("\n");
@@ -242,8 +248,11 @@ static void print_json(struct ptable *pt, const struct proc_view *v, const struc
 		ptable_fill_shr(pt, r);
 		o = json_object_new_object();
 		out_json_process(o, r->pid, r->starttime, r->comm, r->user, r->cmdline);
-		if (r->cmdline_cut) /* as pscope show --json says it */
+		if (r->cmdline_cut) { /* as pscope show --json says it */
 			out_json_bool(o, "cmdline_truncated", true);
+			if (r->cmdline_len)
+				out_json_int(o, "cmdline_bytes", (long long)r->cmdline_len);
+		}
 		out_json_int(o, "ppid", r->ppid);
 		out_json_int(o, "tgid", r->tgid);
 		out_json_bool(o, "thread", r->is_thread);

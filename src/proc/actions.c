@@ -1,4 +1,5 @@
 #include "proc/actions.h"
+#include "proc/cmdline.h"
 #include "i18n.h"
 #include "proc/stat.h"
 #include "doors.h"
@@ -216,8 +217,7 @@ const char *proc_ioprio_fmt(int cls, int level, char *buf, size_t size)
 int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file, char sep, char **out,
 		       struct ps_error *e)
 {
-	char *buf = NULL, what[64];
-	size_t cap = 0;
+	char what[64];
 	int dfd, r;
 
 	*out = NULL;
@@ -226,19 +226,11 @@ int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file
 	dfd = proc_open_pid(pid);
 	if (dfd < 0)
 		return ps_error_set(e, ESRCH, _("process %d has exited"), (int)pid);
-	ssize_t n = read_file_alloc_at(dfd, file, &buf, &cap);
+	ssize_t n = proc_nul_list_read_at(dfd, file, sep, out);
 	close(dfd);
 	if (n < 0) {
-		free(buf);
 		snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)pid, file);
 		return door_refused(e, PS_OP_READ_PROC, pid, (int)-n, what);
 	}
-	while (n > 0 && buf[n - 1] == '\0')
-		n--;
-	for (ssize_t i = 0; i < n; i++)
-		if (buf[i] == '\0')
-			buf[i] = sep;
-	buf[n] = '\0';
-	*out = buf;
 	return 0;
 }

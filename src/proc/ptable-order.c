@@ -1,6 +1,7 @@
 /* The process table (ptable.c): scanning /proc with held stat fds. Its
  * ordering, sort keys and row text are in ptable-order.c; per-row extras
  * (io, status, cgroup) in ptable-extra.c. */
+#include "i18n.h"
 #include "proc/ptable.h"
 #include "proc/ptable-priv.h"
 #include "util.h"
@@ -305,6 +306,40 @@ const char *proc_row_command(const struct proc_row *r, char *buf, size_t size)
 		snprintf(buf, size, "%s", r->cmdline);
 	else
 		snprintf(buf, size, "%s\u2502%s", r->comm, r->cmdline);
+	return buf;
+}
+
+const char *proc_row_command_shown(const struct proc_row *r, char *buf, size_t size)
+{
+	char mark[96], num[32];
+	size_t ml, n;
+
+	proc_row_command(r, buf, size);
+	if (!r->cmdline_cut || r->is_thread || !r->cmdline || size < 2)
+		return buf;
+	/* 59583 -> "59,583" */
+	int k = snprintf(num, sizeof(num), "%zu", r->cmdline_len), d = 0;
+	char grouped[48], *g = grouped + sizeof(grouped) - 1;
+	*g = '\0';
+	for (int i = k - 1; i >= 0; i--, d++) {
+		if (d && d % 3 == 0)
+			*--g = ',';
+		*--g = num[i];
+	}
+	if (r->cmdline_len)
+		snprintf(mark, sizeof(mark), P_(" …[%s byte]", " …[%s bytes]", (unsigned long)r->cmdline_len), g);
+	else
+		snprintf(mark, sizeof(mark), "%s", _(" …[cut]"));
+	ml = strlen(mark);
+	n = strlen(buf);
+	if (ml >= size)
+		return buf;
+	if (n + ml >= size) {
+		n = size - 1 - ml;
+		while (n > 0 && ((unsigned char)buf[n] & 0xc0) == 0x80)
+			n--; /* not inside a character */
+	}
+	memcpy(buf + n, mark, ml + 1);
 	return buf;
 }
 

@@ -24,8 +24,20 @@ static void read_cmdline(struct ptable *pt, struct proc_row *r, int dirfd, const
 	free(r->cmdline);
 	r->cmdline = NULL;
 	r->cmdline_cut = n >= (ssize_t)sizeof(raw) - 1;
+	r->cmdline_len = 0;
 	if (n > 0 && proc_cmdline_parse(raw, (size_t)n, clean, sizeof(clean)) > 0)
 		r->cmdline = strdup(clean);
+	if (r->cmdline_cut) {
+		/* Longer than kept: only its length, for the mark that says
+		 * how much was cut (rare: read once, at first sight or exec). */
+		char *whole;
+		ssize_t len = proc_nul_list_read_at(dirfd, path, ' ', &whole);
+		if (len > 0)
+			r->cmdline_len = (size_t)len;
+		free(whole);
+		if (len > 0 && r->cmdline && r->cmdline_len <= strlen(r->cmdline))
+			r->cmdline_cut = false; /* exactly CMDLINE_MAX-1 bytes */
+	}
 }
 
 /* Fill r's numbers from a parsed stat. */

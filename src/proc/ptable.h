@@ -34,6 +34,7 @@ struct proc_row {
 	char comm[64];             /* hostile */
 	char *cmdline;             /* hostile; arguments joined by spaces; NULL if empty */
 	bool cmdline_cut;          /* longer than what is kept (CMDLINE_MAX): cut */
+	size_t cmdline_len;        /* bytes of the whole command line when cut */
 	/* Tree order (ptable_order with tree): depth, last among its siblings,
 	 * and bit d set when the ancestor at depth d+1 has later siblings. */
 	int depth;
@@ -165,6 +166,10 @@ int proc_view_index(const struct proc_view *v, pid_t pid);
  * process renamed itself; the comm alone for kernel threads, zombies and
  * thread rows. Raw (hostile) bytes: escape when printing. */
 const char *proc_row_command(const struct proc_row *r, char *buf, size_t size);
+/* The same, ended with a translated mark when the list cut the command
+ * line (" …[59,583 bytes]", the whole length): what every screen and the
+ * text output show. The mark is kept whole when buf is too small. */
+const char *proc_row_command_shown(const struct proc_row *r, char *buf, size_t size);
 /* Case-insensitive substring match on the command and comm. */
 bool proc_row_matches(const struct proc_row *r, const char *needle);
 
