@@ -211,6 +211,25 @@ static void probe_read_proc(struct door_probe *p, const struct target *t)
 	mark_open(p, NULL);
 }
 
+/* /proc/PID/io: the kernel checks ptrace read access when it is read (the
+ * open passes), so read it. What the list's I/O rate columns need. */
+static void probe_read_io(struct door_probe *p, const struct target *t)
+{
+	pid_t pid = t->id.pid;
+	char what[64], buf[512];
+	ssize_t n;
+
+	snprintf(p->how, sizeof(p->how), _("read /proc/%d/io (the list's IO_READ_RATE and IO_WRITE_RATE columns)"),
+		 (int)pid);
+	n = read_file_at(t->dirfd, "io", buf, sizeof(buf));
+	if (n < 0) {
+		snprintf(what, sizeof(what), _("read /proc/%d/io"), (int)pid);
+		mark_closed(p, PS_OP_READ_IO, pid, (int)-n, what);
+		return;
+	}
+	mark_open(p, NULL);
+}
+
 /* The first readable mapping that is ordinary memory ([vvar] and
  * [vsyscall] cannot be read through process_vm_readv). 0 when maps is
  * unreadable or empty. */
@@ -470,6 +489,7 @@ int door_report_build(struct door_report *r, pid_t pid, const char *core_dir, st
 	if (!core_dir)
 		core_dir = getcwd(cwd, sizeof(cwd)) ? cwd : ".";
 	probe_read_proc(&r->ops[PS_OP_READ_PROC], &t);
+	probe_read_io(&r->ops[PS_OP_READ_IO], &t);
 	probe_read_mem(&r->ops[PS_OP_READ_MEM], &t, r->target.no_mm);
 	probe_attach(&r->ops[PS_OP_ATTACH], &t, r->target.no_mm);
 	probe_sample(&r->ops[PS_OP_SAMPLE], &t, r->target.no_mm);

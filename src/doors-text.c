@@ -32,6 +32,8 @@ const struct door_tool door_tools[] = {
 	  N_("none: world-readable"), NEED_NONE },
 	{ N_("pscope fd, maps, memory panes"), "open /proc/PID/fd, maps, smaps_rollup",
 	  N_("ptrace read access: same uid and dumpable, or CAP_SYS_PTRACE"), NEED_PTRACE_READ },
+	{ N_("pscope I/O rate columns"), "read /proc/PID/io",
+	  N_("ptrace read access: same uid and dumpable, or CAP_SYS_PTRACE"), NEED_PTRACE_READ },
 	{ N_("pscope memory reads (lock owners)"), "process_vm_readv",
 	  N_("ptrace attach access: same uid and dumpable, or CAP_SYS_PTRACE; Yama ptrace_scope"), NEED_PTRACE_ATTACH },
 	{ N_("pscope stack dump"), "ptrace(PTRACE_SEIZE, PTRACE_INTERRUPT, PTRACE_GETREGSET), process_vm_readv",

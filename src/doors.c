@@ -21,6 +21,7 @@
 
 static const char *const op_names[PS_OP_COUNT] = {
 	[PS_OP_READ_PROC] = N_("read /proc"),
+	[PS_OP_READ_IO] = N_("read I/O counters"),
 	[PS_OP_READ_MEM] = N_("read memory"),
 	[PS_OP_ATTACH] = N_("attach (ptrace)"),
 	[PS_OP_SAMPLE] = N_("sample (perf_event_open)"),
@@ -278,6 +279,7 @@ static int explain_ptrace(struct ps_error *e, enum ps_op op, const struct victim
 	const struct proc_status *st = &v->st;
 	bool cap_ptrace = door_have_cap(CAP_SYS_PTRACE);
 	bool attach = op == PS_OP_ATTACH || op == PS_OP_CORE;
+	bool proc_read = op == PS_OP_READ_PROC || op == PS_OP_READ_IO; /* no Yama there */
 	struct door_sys sys;
 
 	door_sys_read(&sys);
@@ -290,7 +292,7 @@ static int explain_ptrace(struct ps_error *e, enum ps_op op, const struct victim
 		return -err;
 	if (v->have_st && !cap_ptrace && explain_dumpable(e, v, err, what))
 		return -err;
-	if (op != PS_OP_READ_PROC && sys.ptrace_scope >= 1 && (!cap_ptrace || sys.ptrace_scope >= 3)) {
+	if (!proc_read && sys.ptrace_scope >= 1 && (!cap_ptrace || sys.ptrace_scope >= 3)) {
 		ps_error_set(e, err, _("cannot %s: kernel.yama.ptrace_scope is %ld (%s)"), what, sys.ptrace_scope,
 			     sys.ptrace_scope == 1   ? _("only a parent may attach to its descendants")
 			     : sys.ptrace_scope == 2 ? _("only CAP_SYS_PTRACE may attach")
@@ -322,7 +324,7 @@ static int explain_ptrace(struct ps_error *e, enum ps_op op, const struct victim
 			     (int)v->pid);
 		return -err;
 	}
-	if (explain_seccomp(e, err, what, op == PS_OP_READ_PROC ? "open" : op == PS_OP_READ_MEM ? "process_vm_readv" : "ptrace"))
+	if (explain_seccomp(e, err, what, proc_read ? "open" : op == PS_OP_READ_MEM ? "process_vm_readv" : "ptrace"))
 		return -err;
 	if (geteuid() == 0 && door_have_cap(CAP_SYS_PTRACE)) {
 		/* Root with CAP_SYS_PTRACE and still refused: no setting of
@@ -334,7 +336,7 @@ static int explain_ptrace(struct ps_error *e, enum ps_op op, const struct victim
 	}
 	ps_error_set(e, err, _("cannot %s: %s (not explained by uid, dumpable, Yama or a tracer: an LSM such as AppArmor or SELinux may refuse it)"),
 		     what, strerror(err));
-	set_door(e, op == PS_OP_READ_PROC ? DOOR_PROC_READ : DOOR_PTRACE_UID,
+	set_door(e, proc_read ? DOOR_PROC_READ : DOOR_PTRACE_UID,
 		 _("run pscope as root, and look for the LSM's denial in the kernel log (dmesg)"));
 	return -err;
 }
@@ -426,14 +428,14 @@ int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const ch
 	if (!v.have_st && (err == ESRCH || err == ENOENT || err == EPERM || err == EACCES)) {
 		/* Refused because it is gone (or it went meanwhile). */
 		r = ps_error_set(e, ESRCH, _("cannot %s: process %d has exited"), what, (int)pid);
-	} else if ((err == EPERM || err == EACCES) && op != PS_OP_READ_PROC && op != PS_OP_SIGNAL &&
+	} else if ((err == EPERM || err == EACCES) && op != PS_OP_READ_PROC && op != PS_OP_READ_IO && op != PS_OP_SIGNAL &&
 		   exiting(&v)) {
 		/* ptrace refuses a process that is exiting (or a zombie) with
 		 * EPERM: that is its exit, not a closed door. */
 		r = ps_error_set(e, ESRCH, _("cannot %s: process %d exited during the attach"), what, (int)pid);
 	} else if (err == ESRCH || err == ENOENT) {
 		if (v.have_st && (v.st.state == 'Z' || v.st.vm_size < 0) && op != PS_OP_SIGNAL &&
-		    op != PS_OP_READ_PROC)
+		    op != PS_OP_READ_PROC && op != PS_OP_READ_IO)
 			r = ps_error_set(e, ESRCH, _("cannot %s: process %d has no user memory (%s)"), what, (int)pid,
 					 v.st.state == 'Z' ? _("a zombie: it exited, its parent has not reaped it")
 							   : _("a kernel thread"));

@@ -20,6 +20,7 @@
 /* The operations pscope offers on a target. */
 enum ps_op {
 	PS_OP_READ_PROC,  /* /proc/PID/{fd,maps,smaps,...}: ptrace read access */
+	PS_OP_READ_IO,    /* /proc/PID/io (the I/O rate columns): ptrace read access */
 	PS_OP_READ_MEM,   /* process_vm_readv: ptrace attach access */
 	PS_OP_ATTACH,     /* PTRACE_SEIZE for stacks */
 	PS_OP_SAMPLE,     /* perf_event_open */

@@ -53,7 +53,7 @@ static struct json_object *json_error(const struct ps_error *e)
 }
 
 static const char *const op_keys[PS_OP_COUNT] = {
-	[PS_OP_READ_PROC] = "read_proc", [PS_OP_READ_MEM] = "read_mem", [PS_OP_ATTACH] = "attach",
+	[PS_OP_READ_PROC] = "read_proc", [PS_OP_READ_IO] = "read_io", [PS_OP_READ_MEM] = "read_mem", [PS_OP_ATTACH] = "attach",
 	[PS_OP_SAMPLE] = "sample",       [PS_OP_CORE] = "core",         [PS_OP_SIGNAL] = "signal",
 };
 

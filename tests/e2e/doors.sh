@@ -89,7 +89,7 @@ d = json.load(open(sys.argv[1]))
 assert d["target"]["pid"] == int(sys.argv[2])
 assert d["target"]["tracer_pid"] == 0
 ops = d["operations"]
-assert set(ops) == {"read_proc", "read_mem", "attach", "sample", "core", "signal"}, ops
+assert set(ops) == {"read_proc", "read_io", "read_mem", "attach", "sample", "core", "signal"}, ops
 for k, o in ops.items():
     assert o["allowed"] is True and o["state"] == "open" and o["refused"] is None, (k, o)
 EOF
