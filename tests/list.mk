@@ -34,3 +34,5 @@ TESTS += tests/e2e/list-wheel.sh
 EXTRA_DIST += tests/e2e/list-wheel.sh
 TESTS += tests/e2e/nocolor-screens.sh
 EXTRA_DIST += tests/e2e/nocolor-screens.sh
+TESTS += tests/e2e/list-sortcols.sh
+EXTRA_DIST += tests/e2e/list-sortcols.sh

@@ -69,10 +69,13 @@ static void draw_header_row(struct list_state *ls, int y, int width)
 			snprintf(t, sizeof(t), "%s%s", proc_sort_title((enum proc_sort)c),
 				 cfg->sort_desc ? draw_sym("\u25bd", "v") : draw_sym("\u25b3", "^"));
 		}
+		/* A title as wide as its column: the mark takes the gap after
+		 * it (as htop's does), the title staying over its numbers. */
+		int w = ls->colw[c] + (c == cfg->sort_key && draw_width(t) > ls->colw[c]);
 		if (proc_cols[c].left)
-			draw_text(y, ls->colx[c], ls->colw[c], attr, t);
+			draw_text(y, ls->colx[c], w, attr, t);
 		else
-			draw_text_right(y, ls->colx[c], ls->colw[c], attr, t);
+			draw_text_right(y, ls->colx[c], w, attr, t);
 	}
 }
 
@@ -211,6 +214,9 @@ static void make_note(struct list_state *ls, char *buf, size_t size)
 		ADD(_("[user %s] "), ls->user_name);
 	if (ls->filter[0] && ls->mode != MODE_FILTER)
 		ADD(_("[filter %s] "), ls->filter);
+	if (ls->colx[cfg->sort_key] < 0) /* no header to carry the sort mark */
+		ADD(_("[sorted by %s%s] "), proc_sort_title((enum proc_sort)cfg->sort_key),
+		    cfg->sort_desc ? draw_sym("\u25bd", "v") : draw_sym("\u25b3", "^"));
 #undef ADD
 }
 
@@ -222,6 +228,7 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 	struct meters_info mi = { .sys = ls->sys, .note = note, .shown = ui->cfg.meters };
 
 	list_sync_settings(ls);
+	layout_columns(ls, width);
 	make_note(ls, note, sizeof(note));
 	if (ls->pt)
 		ptable_counts(ls->pt, &mi.counts);
@@ -236,7 +243,6 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 			meters_draw_compact(y++, width, &mi);
 		}
 	}
-	layout_columns(ls, width);
 	int body = table_layout(&ls->tab, y, end - y - (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER ? 1 : 0), true);
 	draw_header_row(ls, y++, width);
 	fit_hscroll(ls, body);
