@@ -236,10 +236,11 @@ bad "-p of no process" "no process with PID 2147483" -p 2147483
 bad "-p garbage" "invalid PID" -p 12x
 bad "-d 0" "invalid delay" -d 0
 bad "an unknown option" "Try 'pscope --help'" --frobnicate
-for c in list show stack top core doors; do
+for c in list show stack top core cores doors; do
 	bad "pscope $c --frobnicate" "pscope $c --help|Usage: pscope $c" "$c" --frobnicate
 	"$PSCOPE" "$c" --help >"$tmp/out" 2>&1
 	ok $? "pscope $c --help: exit 0"
+	check "pscope $c --help: its usage line" grep -q "^Usage: pscope $c " "$tmp/out"
 done
 "$PSCOPE" --help >"$tmp/help" 2>&1
 for o in -d, --delay -p, --pid -u, --user -t, --tree -s, --sort-key -C, --no-color -h, --help -V, --version; do
