@@ -36,3 +36,5 @@ TESTS += tests/e2e/nocolor-screens.sh
 EXTRA_DIST += tests/e2e/nocolor-screens.sh
 TESTS += tests/e2e/list-sortcols.sh
 EXTRA_DIST += tests/e2e/list-sortcols.sh
+TESTS += tests/e2e/settings-rc.sh
+EXTRA_DIST += tests/e2e/settings-rc.sh
