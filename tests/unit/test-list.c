@@ -184,6 +184,21 @@ static void test_command(void)
 	strcpy(r.comm, "averyverylongna");
 	r.cmdline = "/opt/averyverylongname --x";
 	is_str(proc_row_command(&r, b, sizeof(b)), "/opt/averyverylongname --x", "15-byte comm matches a longer argv[0]");
+
+	/* A command line the list cut: its whole length, digits grouped. */
+	strcpy(r.comm, "sleep");
+	r.cmdline = "sleep 1000 w1 w2";
+	r.cmdline_cut = true;
+	r.cmdline_len = 59583;
+	is_str(proc_row_command_shown(&r, b, sizeof(b)), "sleep 1000 w1 w2 \u2026[59,583 bytes]", "cut: the mark with the length");
+	r.cmdline_len = 1234567;
+	is_str(proc_row_command_shown(&r, b, sizeof(b)), "sleep 1000 w1 w2 \u2026[1,234,567 bytes]", "cut: millions grouped");
+	r.cmdline_len = 0;
+	is_str(proc_row_command_shown(&r, b, sizeof(b)), "sleep 1000 w1 w2 \u2026[cut]", "cut, length unknown");
+	r.cmdline_len = 5000;
+	is_str(proc_row_command_shown(&r, b, 24), "sleep  \u2026[5,000 bytes]", "a small buffer keeps the whole mark");
+	r.cmdline_cut = false;
+	is_str(proc_row_command_shown(&r, b, sizeof(b)), "sleep 1000 w1 w2", "not cut: no mark");
 }
 
 static void *sleeper(void *arg)
