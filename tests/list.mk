@@ -26,3 +26,6 @@ TESTS += tests/e2e/hscroll.sh
 EXTRA_DIST += tests/e2e/hscroll.sh
 TESTS += tests/e2e/text-search.sh
 EXTRA_DIST += tests/e2e/text-search.sh
+# Hostile and long text on the TUI's text screens, prompts and results.
+TESTS += tests/e2e/text-safety.sh
+EXTRA_DIST += tests/e2e/text-safety.sh
