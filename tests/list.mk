@@ -26,3 +26,6 @@ TESTS += tests/e2e/hscroll.sh
 EXTRA_DIST += tests/e2e/hscroll.sh
 TESTS += tests/e2e/text-search.sh
 EXTRA_DIST += tests/e2e/text-search.sh
+# pscoperc and the command line, broken files, unknown keys.
+TESTS += tests/e2e/settings-cli.sh
+EXTRA_DIST += tests/e2e/settings-cli.sh
