@@ -13,8 +13,8 @@ tests_targets_korean_LDFLAGS = $(TARGET_LDFLAGS)
 tests_targets_family_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_family_LDFLAGS = $(TARGET_LDFLAGS)
 
-TESTS += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh
-EXTRA_DIST += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/bench/list.sh
+TESTS += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/e2e/list-meters.sh
+EXTRA_DIST += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/e2e/list-meters.sh tests/bench/list.sh
 BENCHES += tests/bench/list.sh
 
 # Settings (pscoperc), colour schemes and the parsers of the new columns.
@@ -38,3 +38,9 @@ TESTS += tests/e2e/list-sortcols.sh
 EXTRA_DIST += tests/e2e/list-sortcols.sh
 TESTS += tests/e2e/settings-rc.sh
 EXTRA_DIST += tests/e2e/settings-rc.sh
+# Hostile and long text on the TUI's text screens, prompts and results.
+TESTS += tests/e2e/text-safety.sh
+EXTRA_DIST += tests/e2e/text-safety.sh
+# pscoperc and the command line, broken files, unknown keys.
+TESTS += tests/e2e/settings-cli.sh
+EXTRA_DIST += tests/e2e/settings-cli.sh

@@ -215,7 +215,7 @@ const char *proc_ioprio_fmt(int cls, int level, char *buf, size_t size)
 }
 
 int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file, char sep, char **out,
-		       struct ps_error *e)
+		       size_t *len, struct ps_error *e)
 {
 	char what[64];
 	int dfd, r;
@@ -232,5 +232,7 @@ int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file
 		snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)pid, file);
 		return door_refused(e, PS_OP_READ_PROC, pid, (int)-n, what);
 	}
+	if (len)
+		*len = (size_t)n;
 	return 0;
 }
