@@ -367,11 +367,15 @@ static void test_live(void)
 	/* A new process that drops to nobody (setresuid, no exec, no rename)
 	 * shows as nobody's at once: the owner is checked at a row's first
 	 * two re-reads (then at every 16th). */
-	int dropped[2];
-	if (getuid() == 0 && pipe(dropped) == 0) {
+	int dropped[2], hold[2];
+	if (getuid() == 0 && pipe(dropped) == 0 && pipe(hold) == 0) {
 		pid_t u = fork();
 		if (u == 0) {
+			char g;
 			close(dropped[0]);
+			close(hold[1]);
+			if (read(hold[0], &g, 1) != 1) /* root until the first scan saw it */
+				_exit(5);
 			if (setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
 				_exit(3);
 			if (write(dropped[1], "x", 1) != 1)
@@ -380,12 +384,14 @@ static void test_live(void)
 			_exit(0);
 		}
 		close(dropped[1]);
+		close(hold[0]);
 		char ch;
 		ptable_scan(pt, false, &e);
 		struct proc_row *ur = ptable_find(pt, u);
 		bool was_root = ur && ur->uid == 0;
-		/* hold it as root until the first scan saw it, then let it drop */
-		ok(read(dropped[0], &ch, 1) == 1, "the child dropped to nobody");
+		/* held as root until the first scan saw it, then let go */
+		ok(write(hold[1], "g", 1) == 1 && read(dropped[0], &ch, 1) == 1, "the child dropped to nobody");
+		close(hold[1]);
 		close(dropped[0]);
 		int scans = 0;
 		for (; scans < 2; scans++) {
