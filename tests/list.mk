@@ -26,3 +26,6 @@ TESTS += tests/e2e/hscroll.sh
 EXTRA_DIST += tests/e2e/hscroll.sh
 TESTS += tests/e2e/text-search.sh
 EXTRA_DIST += tests/e2e/text-search.sh
+# The function-key bar of every screen at widths from 200 down to 20.
+TESTS += tests/e2e/fbar.sh
+EXTRA_DIST += tests/e2e/fbar.sh
