@@ -47,8 +47,8 @@ static void usage(FILE *f)
 		"  -V, --version          output version information and exit\n"
 		"\n"
 		"Settings are kept in $XDG_CONFIG_HOME/pscope/pscoperc (default\n"
-		"~/.config/pscope/pscoperc), written on quit; F2 edits them. Options\n"
-		"given here take precedence.\n"
+		"~/.config/pscope/pscoperc): what you change while pscope runs (F2, sort,\n"
+		"tree...) is written on quit. Options given here apply to this run only.\n"
 		"\n"
 		"Commands (each takes --help):\n"), f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

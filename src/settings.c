@@ -224,6 +224,72 @@ size_t cfg_format(const struct pscope_config *c, char *buf, size_t size)
 	return o;
 }
 
+/* One setting each; the sort is one (key and direction). */
+enum cfg_field { F_COLUMNS, F_SORT, F_TREE, F_HIDEK, F_HIDEU, F_DELAY, F_METERS, F_THEME, F_PANES, F_COUNT };
+
+static bool field_same(const struct pscope_config *a, const struct pscope_config *b, enum cfg_field f)
+{
+	switch (f) {
+	case F_COLUMNS:
+		return a->ncolumns == b->ncolumns && !memcmp(a->columns, b->columns, (size_t)a->ncolumns * sizeof(int));
+	case F_SORT: return a->sort_key == b->sort_key && a->sort_desc == b->sort_desc;
+	case F_TREE: return a->tree == b->tree;
+	case F_HIDEK: return a->hide_kthreads == b->hide_kthreads;
+	case F_HIDEU: return a->hide_uthreads == b->hide_uthreads;
+	case F_DELAY: return a->delay_tenths == b->delay_tenths;
+	case F_METERS: return a->meters == b->meters;
+	case F_THEME: return !strcmp(a->theme, b->theme);
+	case F_PANES: return !memcmp(a->pane_order, b->pane_order, sizeof(a->pane_order));
+	case F_COUNT: break;
+	}
+	return true;
+}
+
+static void field_copy(struct pscope_config *to, const struct pscope_config *from, enum cfg_field f)
+{
+	switch (f) {
+	case F_COLUMNS:
+		memcpy(to->columns, from->columns, sizeof(to->columns));
+		to->ncolumns = from->ncolumns;
+		break;
+	case F_SORT:
+		to->sort_key = from->sort_key;
+		to->sort_desc = from->sort_desc;
+		break;
+	case F_TREE: to->tree = from->tree; break;
+	case F_HIDEK: to->hide_kthreads = from->hide_kthreads; break;
+	case F_HIDEU: to->hide_uthreads = from->hide_uthreads; break;
+	case F_DELAY: to->delay_tenths = from->delay_tenths; break;
+	case F_METERS: to->meters = from->meters; break;
+	case F_THEME: memcpy(to->theme, from->theme, sizeof(to->theme)); break;
+	case F_PANES: memcpy(to->pane_order, from->pane_order, sizeof(to->pane_order)); break;
+	case F_COUNT: break;
+	}
+}
+
+bool cfg_same(const struct pscope_config *a, const struct pscope_config *b)
+{
+	for (int f = 0; f < F_COUNT; f++)
+		if (!field_same(a, b, (enum cfg_field)f))
+			return false;
+	return true;
+}
+
+bool cfg_merge(struct pscope_config *out, const struct pscope_config *file, const struct pscope_config *start,
+	       const struct pscope_config *now)
+{
+	bool changed = false;
+
+	if (out != file)
+		*out = *file;
+	for (int f = 0; f < F_COUNT; f++)
+		if (!field_same(start, now, (enum cfg_field)f) && !field_same(out, now, (enum cfg_field)f)) {
+			field_copy(out, now, (enum cfg_field)f);
+			changed = true;
+		}
+	return changed;
+}
+
 int cfg_path(char *buf, size_t size)
 {
 	const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");

@@ -34,6 +34,16 @@ int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_er
 /* The text of c; returns its length (>= size: cut). */
 size_t cfg_format(const struct pscope_config *c, char *buf, size_t size);
 
+/* The settings the user changed between start and now, over what the file
+ * holds: out is file, except where now differs from start (a setting the
+ * command line gave and the session left alone keeps the file's value, as
+ * in htop). Sort key and direction go together. True when out differs
+ * from file. */
+bool cfg_merge(struct pscope_config *out, const struct pscope_config *file, const struct pscope_config *start,
+	       const struct pscope_config *now);
+/* The same settings (the lines kept from a newer pscope aside). */
+bool cfg_same(const struct pscope_config *a, const struct pscope_config *b);
+
 /* Names in the file. */
 const char *cfg_meter_name(enum cfg_meter m);
 const char *cfg_pane_name(int pane);   /* "status", "fd", "maps", "mem", "threads" */

@@ -13,8 +13,8 @@ tests_targets_korean_LDFLAGS = $(TARGET_LDFLAGS)
 tests_targets_family_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_family_LDFLAGS = $(TARGET_LDFLAGS)
 
-TESTS += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh
-EXTRA_DIST += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/bench/list.sh
+TESTS += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/e2e/list-meters.sh
+EXTRA_DIST += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/e2e/list-meters.sh tests/bench/list.sh
 BENCHES += tests/bench/list.sh
 
 # Settings (pscoperc), colour schemes and the parsers of the new columns.
@@ -29,3 +29,6 @@ EXTRA_DIST += tests/e2e/text-search.sh
 # The function-key bar of every screen at widths from 200 down to 20.
 TESTS += tests/e2e/fbar.sh
 EXTRA_DIST += tests/e2e/fbar.sh
+# pscoperc and the command line, broken files, unknown keys.
+TESTS += tests/e2e/settings-cli.sh
+EXTRA_DIST += tests/e2e/settings-cli.sh

@@ -33,7 +33,9 @@ static int cpu_rows(int ncpu)
 int meters_rows(const struct meters_info *m, int cols)
 {
 	int left = (SHOWN(m, CFG_M_CPUS) ? cpu_rows(m->sys->ncpu) : 0) + !!SHOWN(m, CFG_M_MEMORY) + !!SHOWN(m, CFG_M_SWAP);
-	int right = !!SHOWN(m, CFG_M_TASKS) + !!SHOWN(m, CFG_M_LOAD) + !!SHOWN(m, CFG_M_UPTIME) + 1;
+	/* the note ([tree], [filter ...]) takes a row below the text lines
+	 * only when there is one: with meters hidden, no blank row for it */
+	int right = !!SHOWN(m, CFG_M_TASKS) + !!SHOWN(m, CFG_M_LOAD) + !!SHOWN(m, CFG_M_UPTIME) + !!(m->note && m->note[0]);
 	if (cols < 60) /* one column: the text lines below the bars */
 		return left + right;
 	return left > right ? left : right;

@@ -359,52 +359,18 @@ static void open_detail_of(struct ui *ui, pid_t pid)
 		ui_error(ui, &e);
 }
 
-/* pscoperc, then the command line over it. */
-static void load_settings(struct ui *ui, const struct ui_opts *o, char *path, size_t size)
-{
-	struct ps_error e;
-	char buf[768];
-
-	ps_error_clear(&e);
-	path[0] = '\0';
-	if (cfg_path(path, size) < 0) {
-		cfg_defaults(&ui->cfg);
-		path[0] = '\0';
-	} else if (cfg_load(path, &ui->cfg, &e) < 0) {
-		ui->cfg_broken = true;
-		ui_message(ui, true, _("settings not read (the file is left as it is): %s"),
-			   ps_error_str(&e, buf, sizeof(buf)));
-	}
-	if (o->delay_tenths > 0)
-		ui->cfg.delay_tenths = (int)o->delay_tenths;
-	if (o->tree)
-		ui->cfg.tree = true;
-	if (o->sort_key) {
-		int k = proc_sort_parse(o->sort_key);
-		if (k >= 0) {
-			ui->cfg.sort_key = k;
-			ui->cfg.sort_desc = proc_sort_desc_default((enum proc_sort)k);
-		}
-	}
-	ui->delay_tenths = ui->cfg.delay_tenths;
-	const char *nc = getenv("NO_COLOR");
-	ui->colour = !o->no_color && !(nc && nc[0]);
-}
-
 int ui_run(const struct ui_opts *o)
 {
 	struct ui ui;
 	sigset_t mask;
 	int sfd, tfd, rc = 0;
 
-	char cfgpath[4096];
-
 	memset(&ui, 0, sizeof(ui));
 	ui.opts = o;
 	ui.ring = ring_new(256);
 	if (!ui.ring)
 		return 1;
-	load_settings(&ui, o, cfgpath, sizeof(cfgpath));
+	ui_settings_load(&ui, o);
 	if (ui_term_open() < 0) {
 		ring_free(ui.ring);
 		return 1;
@@ -495,13 +461,6 @@ int ui_run(const struct ui_opts *o)
 	ring_free(ui.ring);
 	close(tfd);
 	close(sfd);
-	ui.cfg.delay_tenths = (int)ui.delay_tenths;
-	if (cfgpath[0] && !ui.cfg_broken) {
-		struct ps_error e;
-		char buf[768];
-		ps_error_clear(&e);
-		if (cfg_save(cfgpath, &ui.cfg, &e) < 0)
-			fprintf(stderr, "pscope: %s\n", ps_error_str(&e, buf, sizeof(buf)));
-	}
+	ui_settings_save(&ui);
 	return rc;
 }

@@ -54,9 +54,14 @@ struct ui {
 	double status_until;
 	bool status_error;
 	/* Settings (pscoperc): read at start, written on quit unless the file
-	 * did not parse (then it is left alone). */
-	struct pscope_config cfg;
-	bool cfg_broken;
+	 * did not parse (then it is left alone). cfg is what is in effect;
+	 * cfg_file what the file holds, cfg_start what was in effect at start
+	 * (the file and the command line over it): on quit the file gets what
+	 * the session changed (ui-settings.c). */
+	struct pscope_config cfg, cfg_file, cfg_start;
+	bool cfg_broken, cfg_absent;
+	char cfg_path[4096];     /* "" when there is no place for it */
+	char cfg_error[768];     /* why the file was not read (cfg_broken) */
 	unsigned cfg_gen;        /* bumped by every change the F2 screen makes */
 	bool colour;             /* colours allowed (not -C, not NO_COLOR) */
 };
@@ -65,6 +70,12 @@ struct ui {
  * draw, said on stderr), given back on a fatal signal and at the end. */
 int ui_term_open(void);
 void ui_term_close(void);
+/* pscoperc (ui-settings.c): read it and apply the command line over it
+ * (for this run only); on quit, write what the session changed, or say on
+ * stderr that changes were lost to a broken file (after the screen is
+ * given back). */
+void ui_settings_load(struct ui *ui, const struct ui_opts *o);
+void ui_settings_save(struct ui *ui);
 /* Apply cfg.theme (after the F2 screen changed it); false if it has none. */
 bool ui_apply_theme(struct ui *ui);
 

@@ -114,6 +114,45 @@ static void test_settings(void)
 	ok(system(text) == 0, "cleanup");
 }
 
+/* What is written on quit: the file, plus what the session changed; what
+ * the command line alone set keeps the file's value. */
+static void test_merge(void)
+{
+	struct pscope_config file, start, now, out;
+
+	cfg_defaults(&file);
+	file.sort_key = PSORT_MEM;
+	file.delay_tenths = 20;
+	start = file; /* -d 50 -s pid -t */
+	start.delay_tenths = 50;
+	start.sort_key = PSORT_PID;
+	start.sort_desc = false;
+	start.tree = true;
+	now = start;
+	ok(!cfg_merge(&out, &file, &start, &now), "options only: nothing to write");
+	ok(cfg_same(&out, &file) && out.delay_tenths == 20 && out.sort_key == PSORT_MEM && !out.tree,
+	   "options only: the file's delay, sort and tree");
+	now.sort_key = PSORT_TIME;
+	now.sort_desc = true;
+	ok(cfg_merge(&out, &file, &start, &now), "a sort changed in the session: written");
+	ok(out.sort_key == PSORT_TIME && out.sort_desc, "the session's sort");
+	ok(out.delay_tenths == 20 && !out.tree, "the options' delay and tree not written");
+	now = start;
+	now.sort_desc = true; /* I on the option's PID sort: the sort as a whole */
+	ok(cfg_merge(&out, &file, &start, &now) && out.sort_key == PSORT_PID && out.sort_desc,
+	   "the direction changed: key and direction saved together");
+	now = start;
+	now.tree = false; /* t toggled off in a session started with -t */
+	ok(!cfg_merge(&out, &file, &start, &now) && !out.tree, "back to the file's value: nothing to write");
+	now = start;
+	now.ncolumns--;
+	now.meters = 0;
+	snprintf(now.theme, sizeof(now.theme), "monochrome");
+	ok(cfg_merge(&out, &file, &start, &now) && out.ncolumns == file.ncolumns - 1 && !out.meters &&
+		   !strcmp(out.theme, "monochrome") && out.delay_tenths == 20,
+	   "F2's columns, meters and scheme written, the option's delay not");
+}
+
 static void test_theme(void)
 {
 	struct theme t;
@@ -202,6 +241,7 @@ static void test_actions(void)
 int main(void)
 {
 	test_settings();
+	test_merge();
 	test_theme();
 	test_columns();
 	test_actions();
