@@ -38,6 +38,9 @@ TESTS += tests/e2e/list-sortcols.sh
 EXTRA_DIST += tests/e2e/list-sortcols.sh
 TESTS += tests/e2e/settings-rc.sh
 EXTRA_DIST += tests/e2e/settings-rc.sh
+# The function-key bar of every screen at widths from 200 down to 20.
+TESTS += tests/e2e/fbar.sh
+EXTRA_DIST += tests/e2e/fbar.sh
 # Hostile and long text on the TUI's text screens, prompts and results.
 TESTS += tests/e2e/text-safety.sh
 EXTRA_DIST += tests/e2e/text-safety.sh
