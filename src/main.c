@@ -39,8 +39,8 @@ static void usage(FILE *f)
 		"  -p, --pid=PID          open the detail screen of PID\n"
 		"  -u, --user=USER        show only the processes of USER (name or uid)\n"
 		"  -t, --tree             start in tree view\n"
-		"  -s, --sort-key=KEY     sort by KEY (pid, user, cpu, mem, time, command, ...;\n"
-		"                         --sort-key=help lists them)\n"
+		"  -s, --sort-key=KEY     sort by KEY, one of the sort keys below\n"
+		"                         (--sort-key=help lists them with their titles)\n"
 		"  -C, --no-color         no colours (also when NO_COLOR is set and not empty)\n"
 		"  -c, --core=CORE [EXE]  open a core file: the crash, every thread's stack, the maps\n"
 		"  -h, --help             display this help and exit\n"
@@ -53,6 +53,9 @@ static void usage(FILE *f)
 		"Commands (each takes --help):\n"), f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  pscope %s %s\n", commands[i]->name, commands[i]->args);
+	char keys[1024];
+	proc_sort_list(keys, sizeof(keys), 2, 78);
+	fprintf(f, "\n%s\n%s", _("Sort keys (-s, and pscope list --sort and --columns):"), keys);
 	fputs(_("\nKeys inside pscope: press F1 or ? for help.\n"
 		"Permissions: `pscope doors` shows which kernel doors are open.\n"
 		"Full documentation: man pscope\n"), f);

@@ -22,6 +22,7 @@ struct cmd_entry {
 	const char *name;
 	const char *args;               /* synopsis after "pscope NAME " */
 	const char *help;               /* N_(): what it does, then its options */
+	void (*help_more)(FILE *f);     /* after it, text made from tables; may be NULL */
 	const char *shortopts;          /* getopt template of options[] ("h" is added) */
 	const struct option *options;   /* long options; --help is added */
 	enum cmd_pid_arg pid;

@@ -62,6 +62,8 @@ void cmd_usage(const struct cmd_entry *ce, FILE *f)
 	}
 	fputc('\n', f);
 	fputs(_(ce->help), f);
+	if (ce->help_more)
+		ce->help_more(f);
 }
 
 static int usage_error(const struct cmd_entry *ce)
