@@ -257,18 +257,21 @@ void list_ioprio(struct list_state *ls)
 	report(ls, failed, &first, done);
 }
 
+/* /proc/PID/<file> in the text screen: its NUL-separated items one row
+ * each (sep '\0'), or joined by sep into one row. */
 static void show_list(struct list_state *ls, const char *file, char sep, const char *what)
 {
 	struct proc_row *r = list_selected(ls);
 	struct ps_error e;
 	char *text, title[160];
+	size_t len;
 
 	if (!r)
 		return;
 	ps_error_clear(&e);
 	pid_t pid = r->tgid;
 	struct proc_row *p = ptable_find(ls->pt, pid);
-	if (!p || proc_read_nul_list(pid, p->starttime, file, sep, &text, &e) < 0) {
+	if (!p || proc_read_nul_list(pid, p->starttime, file, sep, &text, &len, &e) < 0) {
 		if (!p)
 			ui_message(ls->ui, true, _("process %d has exited"), (int)pid);
 		else
@@ -276,13 +279,16 @@ static void show_list(struct list_state *ls, const char *file, char sep, const c
 		return;
 	}
 	snprintf(title, sizeof(title), " %s %d (%s)   %s", what, (int)pid, p->comm, _("Esc returns"));
-	screen_text_open(ls->ui, title, text[0] ? text : _("(empty)"));
+	if (len)
+		screen_text_open(ls->ui, title, text, len);
+	else
+		screen_text_open(ls->ui, title, _("(empty)"), strlen(_("(empty)")));
 	free(text);
 }
 
 void list_show_environ(struct list_state *ls)
 {
-	show_list(ls, "environ", '\n', _("Environment of PID"));
+	show_list(ls, "environ", '\0', _("Environment of PID"));
 }
 
 void list_show_cmdline(struct list_state *ls)

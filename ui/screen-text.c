@@ -1,5 +1,8 @@
-/* A text shown whole: wrapped at the screen width, scrolled with the
- * arrows (the environment of a process, its whole command line). */
+/* Items shown whole, one logical row each, wrapped at the screen width and
+ * scrolled with the arrows (the environment of a process, one variable a
+ * row; its whole command line, one row). The items are hostile: a newline
+ * inside one is drawn escaped (draw.c), so "x\nPATH=/evil" never passes
+ * for a second variable. */
 #include "uipriv.h"
 #include "draw.h"
 #include "i18n.h"
@@ -12,7 +15,7 @@
 
 struct text_state {
 	char *text;
-	char **lines;              /* the text's own lines (NUL-separated) */
+	char **lines;              /* the items (NUL-separated in text) */
 	int nlines;
 	struct table view;         /* rows: the screen rows after wrapping */
 	char title[160];
@@ -109,33 +112,31 @@ static const struct screen_ops text_ops = {
 	.destroy = text_destroy,
 };
 
-void screen_text_open(struct ui *ui, const char *title, const char *text)
+void screen_text_open(struct ui *ui, const char *title, const char *rows, size_t len)
 {
 	struct text_state *t = calloc(1, sizeof(*t));
 
-	if (!t || !(t->text = strdup(text ? text : ""))) {
+	if (!t || !(t->text = malloc(len + 1))) {
 		free(t);
 		ui_message(ui, true, "%s", _("out of memory"));
 		return;
 	}
+	memcpy(t->text, rows, len);
+	t->text[len] = '\0';
 	snprintf(t->title, sizeof(t->title), "%s", title);
-	for (char *p = t->text; *p; p++)
-		t->nlines += *p == '\n';
+	for (size_t i = 0; i < len; i++)
+		t->nlines += t->text[i] == '\0';
 	t->nlines++;
 	t->lines = calloc((size_t)t->nlines, sizeof(char *));
 	if (!t->lines) {
 		text_destroy(t);
+		ui_message(ui, true, "%s", _("out of memory"));
 		return;
 	}
-	int n = 0;
-	for (char *p = t->text; p && n < t->nlines;) {
-		t->lines[n++] = p;
-		char *nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		p = nl ? nl + 1 : NULL;
+	for (size_t i = 0, n = 0; n < (size_t)t->nlines; n++) {
+		t->lines[n] = t->text + i;
+		i += strlen(t->text + i) + 1;
 	}
-	t->nlines = n;
 	table_init_plain(&t->view);
 	t->hit = -1;
 	ui_push(ui, &text_ops, t);

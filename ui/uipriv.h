@@ -19,6 +19,9 @@ struct ui;
 struct ui_fkey {
 	const char *key, *label;
 };
+/* Draw the function-key bar keys (NULL-terminated) on row y (ui/fbar.c):
+ * every key shown while the keys fit, labels shortened first. */
+void ui_draw_fkeys(const struct ui_fkey *keys, int y);
 
 struct screen_ops {
 	const char *name;        /* title; also the help text: data/help/<help>.txt */
@@ -127,7 +130,10 @@ void screen_doors_open(struct ui *ui, pid_t pid);
 void screen_coreread_open(struct ui *ui, const char *path, const char *exe);
 /* F2: the settings in ui->cfg. */
 void screen_setup_open(struct ui *ui);
-/* Text in a scrolled, wrapped view (environment, the whole command line). */
-void screen_text_open(struct ui *ui, const char *title, const char *text);
+/* Items in a scrolled view (environment, the whole command line): rows
+ * holds len bytes of NUL-separated items, one logical row each, wrapped
+ * at the screen width; a newline or any control character inside an item
+ * is drawn escaped, never as a line break (hostile text). */
+void screen_text_open(struct ui *ui, const char *title, const char *rows, size_t len);
 
 #endif

@@ -165,7 +165,7 @@ static int show_exec(void *state, pid_t pid)
 	}
 	/* The whole command line: proc_info keeps its first 4 KiB. */
 	char *cmdline = NULL;
-	if (proc_read_nul_list(pid, hdr.stat.starttime, "cmdline", ' ', &cmdline, &e) < 0)
+	if (proc_read_nul_list(pid, hdr.stat.starttime, "cmdline", ' ', &cmdline, NULL, &e) < 0)
 		cmdline = NULL;
 	ps_error_clear(&e);
 	struct pane_show s = {

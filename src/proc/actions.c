@@ -214,7 +214,7 @@ const char *proc_ioprio_fmt(int cls, int level, char *buf, size_t size)
 }
 
 int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file, char sep, char **out,
-		       struct ps_error *e)
+		       size_t *len, struct ps_error *e)
 {
 	char *buf = NULL, what[64];
 	size_t cap = 0;
@@ -240,5 +240,7 @@ int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file
 			buf[i] = sep;
 	buf[n] = '\0';
 	*out = buf;
+	if (len)
+		*len = (size_t)n;
 	return 0;
 }

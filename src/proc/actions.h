@@ -32,7 +32,10 @@ const char *proc_ioprio_fmt(int cls, int level, char *buf, size_t size);
 
 
 /* The whole of /proc/PID/<file> ("cmdline", "environ"), NULs turned into
- * sep; *out is malloc'd (hostile text). Refusals name the door. */
+ * sep (sep '\0': kept, so the items stay apart even when one holds a
+ * newline); *out is malloc'd and NUL-terminated (hostile text), *len (if
+ * not NULL) gets its length without the trailing NULs. Refusals name the
+ * door. */
 int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file, char sep, char **out,
-		       struct ps_error *e);
+		       size_t *len, struct ps_error *e);
 #endif
