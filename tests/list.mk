@@ -26,9 +26,15 @@ TESTS += tests/e2e/hscroll.sh
 EXTRA_DIST += tests/e2e/hscroll.sh
 TESTS += tests/e2e/text-search.sh
 EXTRA_DIST += tests/e2e/text-search.sh
+# The function-key bar of every screen at widths from 200 down to 20.
+TESTS += tests/e2e/fbar.sh
+EXTRA_DIST += tests/e2e/fbar.sh
 # Hostile and long text on the TUI's text screens, prompts and results.
 TESTS += tests/e2e/text-safety.sh
 EXTRA_DIST += tests/e2e/text-safety.sh
 # pscoperc and the command line, broken files, unknown keys.
 TESTS += tests/e2e/settings-cli.sh
 EXTRA_DIST += tests/e2e/settings-cli.sh
+# Usage: the sort keys listed from their table, usage errors alike everywhere.
+TESTS += tests/e2e/usage.sh
+EXTRA_DIST += tests/e2e/usage.sh

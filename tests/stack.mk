@@ -67,3 +67,6 @@ EXTRA_DIST += tests/e2e/python-core.sh tests/e2e/python-layout.sh tests/e2e/pyth
 	tests/python/check-stack.py tests/python/check-top.py
 BENCHES += tests/bench/python.sh tests/bench/python-core.sh
 EXTRA_DIST += tests/bench/python.sh tests/bench/python-core.sh tests/targets/py-work.py
+# The Stacks screen's header and a bystander's lock, in the TUI and batch.
+TESTS += tests/e2e/stack-header.sh
+EXTRA_DIST += tests/e2e/stack-header.sh

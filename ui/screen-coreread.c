@@ -212,10 +212,10 @@ static void coreread_draw(struct ui *ui, void *p, int y0, int rows)
 	}
 	const struct stk_dump *d = s->sv.d;
 	const struct core_info *ci = &s->cv->core->info;
-	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE),
-			    _(" Core %s: PID %d (%s) | %zu threads, %zu groups, %zu frames%s"), s->path, d->target.pid,
-			    ci->fname[0] ? ci->fname : "?", d->n_threads, d->n_groups, d->n_frames,
-			    s->cv->core->truncated ? _(" | CUT SHORT") : "");
+	char sum[200];
+	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core %s: PID %d (%s) | %zu threads, %s%s"), s->path,
+			    d->target.pid, ci->fname[0] ? ci->fname : "?", d->n_threads,
+			    stack_view_summary(&s->sv, sum, sizeof(sum)), s->cv->core->truncated ? _(" | CUT SHORT") : "");
 	stack_view_draw_python(&s->sv, y0, tx);
 	int y = draw_header(s, y0 + 1);
 	int left = rows - (y - y0);

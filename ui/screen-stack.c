@@ -84,10 +84,10 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 		return;
 	}
 	const struct stk_dump *d = s->v.d;
-	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE),
-			    _(" Stacks of %d (%s): stopped %zu threads for %.1f ms | %zu groups, %zu frames | %s%s"),
-			    (int)d->target.pid, d->comm, d->n_stopped, d->pause_ms, d->n_groups, d->n_frames,
-			    s->v.show_lines ? _("file:line ") : "", s->v.inlines ? _("inlines") : "");
+	char sum[200];
+	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Stacks of %d (%s): stopped %zu threads for %.1f ms | %s"),
+			    (int)d->target.pid, d->comm, d->n_stopped, d->pause_ms,
+			    stack_view_summary(&s->v, sum, sizeof(sum)));
 	stack_view_draw_python(&s->v, y0, tx);
 	stack_view_draw(&s->v, y0 + 1, rows - 1);
 }

@@ -99,8 +99,7 @@ static void edge_msg(const struct stk_dump *d, const struct row *r, bool en, cha
 	const struct sym_info *fs = e->frame ? e->frame->sym : NULL;
 	char lock[600];
 
-	snprintf(lock, sizeof(lock), "0x%llx%s%s%s", (unsigned long long)e->lock_addr, e->lock_name ? " (" : "",
-		 e->lock_name ? e->lock_name : "", e->lock_name ? ")" : "");
+	stk_lock_str(e->lock_addr, e->lock_name, lock, sizeof(lock));
 	snprintf(buf, size, T_(en, "TID %d \"%s\" waits for lock %s held by TID %d, in %s+0x%llx"), (int)e->tid,
 		 thread_name(d, e->tid), lock, (int)e->waits_for_tid, fs && fs->function ? fs->function : "??",
 		 (unsigned long long)(fs ? fs->offset : 0));
@@ -124,10 +123,12 @@ static void group_behind_msg(const struct stk_dump *d, const struct row *r, bool
 /* A thread blocked behind the deadlock: which cycle, lock and holder. */
 static void thread_behind_msg(const struct stk_thread *t, bool en, char *buf, size_t size)
 {
+	char lock[600];
+
 	buf[0] = '\0';
 	if (t->behind_cycle)
-		snprintf(buf, size, T_(en, "  blocked behind deadlock %d (lock 0x%llx held by TID %d)"), t->behind_cycle,
-			 (unsigned long long)t->wait_lock, (int)t->waits_for);
+		snprintf(buf, size, T_(en, "  blocked behind deadlock %d (lock %s held by TID %d)"), t->behind_cycle,
+			 stk_lock_str(t->wait_lock, t->wait_lock_name, lock, sizeof(lock)), (int)t->waits_for);
 }
 
 static void draw_row(struct stack_view *s, const struct row *r, int y, bool selected)
@@ -315,6 +316,23 @@ int stack_view_draw_python(const struct stack_view *s, int y, int x)
 		return 0;
 	return draw_textf(y, x, -1, draw_attr(COL_TITLE), _(" | CPython %s, %s view (v)"), d->py_version,
 			  _(views[s->view % 3]));
+}
+
+const char *stack_view_summary(const struct stack_view *s, char *buf, size_t size)
+{
+	const struct stk_dump *d = s->d;
+	size_t frames = 0;
+	char g[64], f[64];
+
+	for (size_t i = 0; i < d->n_groups; i++) {
+		const struct stk_thread *t = &d->threads[d->groups[i].members[0]];
+		for (size_t k = 0; k < t->n_frames; k++)
+			frames += stk_frame_shown(t, &t->frames[k], (enum stk_view)s->view);
+	}
+	snprintf(g, sizeof(g), P_("%zu group", "%zu groups", d->n_groups), d->n_groups);
+	snprintf(f, sizeof(f), P_("%zu frame", "%zu frames", frames), frames);
+	snprintf(buf, size, "%s, %s%s%s", g, f, s->show_lines ? _(" | file:line") : "", s->inlines ? _(" | inlines") : "");
+	return buf;
 }
 
 /* What a row says, for '/': names, TIDs, modules, files, the chain. */

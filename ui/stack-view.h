@@ -27,6 +27,10 @@ void stack_view_draw(struct stack_view *v, int y0, int rows);
 /* " | CPython 3.11.2, mixed view (v)" on a title line at (y, x) when the
  * dump has Python frames; returns the columns drawn. */
 int stack_view_draw_python(const struct stack_view *v, int y, int x);
+/* "2 groups, 9 frames | file:line | inlines" for a title line: the
+ * groups, the frames of their stacks in the view shown (each group's once,
+ * as the expanded groups list them) and the options on. Returns buf. */
+const char *stack_view_summary(const struct stack_view *v, char *buf, size_t size);
 /* Enter/+/-/e expand, l file:line, i inlines, and the list keys (Left/
  * Right scroll sideways). */
 bool stack_view_key(struct stack_view *v, int ch);

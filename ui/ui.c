@@ -110,33 +110,6 @@ void ui_set_delay(struct ui *ui, long tenths)
 	ui_message(ui, false, _("refresh every %.1f s"), (double)tenths / 10);
 }
 
-/* The function-key bar: each label padded to six columns as in htop when
- * that fits, else each label followed by one blank, else labels packed
- * (their colour sets them apart), and at last only the entries that fit
- * whole (never half a label). Widths are display columns, so translated
- * labels line up as English ones do. */
-static void draw_fkeys(const struct screen_ops *ops, int y)
-{
-	int n = 0, packed = 0, roomy = 0, cols = draw_cols(), x = 0, gap;
-
-	draw_blank(y, 0, -1, draw_attr(COL_FKEY_LABEL));
-	for (const struct ui_fkey *k = ops->fkeys; k && k->key; k++, n++) {
-		int kw = draw_width(k->key), lw = draw_width(_(k->label));
-		packed += kw + lw;
-		roomy += kw + (lw > 6 ? lw : 6);
-	}
-	gap = roomy <= cols ? -1 : packed + n <= cols ? 1 : 0;
-	for (const struct ui_fkey *k = ops->fkeys; k && k->key; k++) {
-		const char *label = _(k->label);
-		int kw = draw_width(k->key), lw = draw_width(label);
-		if (x + kw + lw > cols)
-			break;
-		draw_text(y, x, kw, draw_attr(COL_FKEY), k->key);
-		draw_text(y, x + kw, lw, draw_attr(COL_FKEY_LABEL), label);
-		x += kw + (gap < 0 ? (lw > 6 ? lw : 6) : lw + gap);
-	}
-}
-
 static void redraw(struct ui *ui)
 {
 	struct screen_slot *top = &stack[depth - 1];
@@ -162,7 +135,7 @@ static void redraw(struct ui *ui)
 	if (nmsg)
 		draw_wrapped(draw_rows() - 1 - nmsg, 0, cols, nmsg, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD,
 			     ui->status, true, 0);
-	draw_fkeys(top->ops, draw_rows() - 1);
+	ui_draw_fkeys(top->ops->fkeys, draw_rows() - 1);
 	draw_flush();
 	ui->dirty = false;
 }

@@ -19,6 +19,9 @@ struct ui;
 struct ui_fkey {
 	const char *key, *label;
 };
+/* Draw the function-key bar keys (NULL-terminated) on row y (ui/fbar.c):
+ * every key shown while the keys fit, labels shortened first. */
+void ui_draw_fkeys(const struct ui_fkey *keys, int y);
 
 struct screen_ops {
 	const char *name;        /* title; also the help text: data/help/<help>.txt */

@@ -58,6 +58,8 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 
 static void print_thread_line(const struct stk_thread *t)
 {
+	char lock[600];
+
 	printf("TID %d \"%s\"", (int)t->tid, esc(t->name));
 	if (t->nstid)
 		printf(_(" [TID %d in its pid namespace]"), (int)t->nstid);
@@ -76,8 +78,8 @@ static void print_thread_line(const struct stk_thread *t)
 			printf(_(" received signal %d"), t->signal);
 	}
 	if (t->behind_cycle)
-		printf(_(" blocked behind deadlock %d (lock 0x%llx held by TID %d)"), t->behind_cycle,
-		       (unsigned long long)t->wait_lock, (int)t->waits_for);
+		printf(_(" blocked behind deadlock %d (lock %s held by TID %d)"), t->behind_cycle,
+		       esc(stk_lock_str(t->wait_lock, t->wait_lock_name, lock, sizeof(lock))), (int)t->waits_for);
 	printf("\n");
 	if (t->skipped)
 		printf(_("   not stopped: %s\n"), t->skipped);
@@ -100,6 +102,8 @@ static const char *frame_fn(const struct stk_frame *f)
 
 static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
 {
+	char lock[600];
+
 	if (d->py_version[0] && !d->py_error[0])
 		printf(_("CPython %s\n\n"), esc(d->py_version));
 	for (size_t c = 0; c < d->n_cycles; c++) {
@@ -115,10 +119,8 @@ static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
 			for (size_t i = 0; i < d->n_threads; i++)
 				if (d->threads[i].tid == e->tid)
 					name = d->threads[i].name;
-			printf(_("  TID %d \"%s\" waits for lock 0x%llx"), (int)e->tid, esc(name),
-			       (unsigned long long)e->lock_addr);
-			if (e->lock_name)
-				printf(" (%s)", esc(e->lock_name));
+			printf(_("  TID %d \"%s\" waits for lock %s"), (int)e->tid, esc(name),
+			       esc(stk_lock_str(e->lock_addr, e->lock_name, lock, sizeof(lock))));
 			printf(_(" held by TID %d, in %s"), (int)e->waits_for_tid, esc(frame_fn(e->frame)));
 			if (e->frame && e->frame->sym && e->frame->sym->function)
 				printf("+0x%llx", (unsigned long long)e->frame->sym->offset);
@@ -215,6 +217,13 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 		out_json_str(jt, "python_name", t->python_name);
 		out_json_bool(jt, "gil", t->gil);
 		out_json_str(jt, "idle", t->idle);
+		if (t->behind_cycle) {
+			/* blocked behind a deadlock: its lock as the cycle's edges name one */
+			out_json_int(jt, "behind_deadlock", t->behind_cycle);
+			out_json_int(jt, "waits_for_tid", t->waits_for);
+			hex(jt, "lock_addr", t->wait_lock);
+			out_json_str(jt, "lock_name", t->wait_lock_name);
+		}
 		for (size_t k = 0; k < t->n_frames; k++) {
 			const struct stk_frame *f = &t->frames[k];
 			const struct sym_info *s = f->sym;
@@ -340,16 +349,12 @@ static int stack_exec(void *state, pid_t pid)
 	struct stk_dump *d;
 
 	if (fl.core && pid) {
-		fprintf(stderr, _("pscope stack: a PID and --core: --core reads no process\n"
-				  "Try 'pscope stack --help' for more information.\n"));
-		return 2;
+		return cmd_usage_error("stack", "%s", _("a PID and --core: --core reads no process"));
 	}
 	if (fl.core)
 		return stack_core(&fl);
 	if (fl.exe || fl.sysroot) {
-		fprintf(stderr, _("pscope stack: --exe and --sysroot go with --core\n"
-				  "Try 'pscope stack --help' for more information.\n"));
-		return 2;
+		return cmd_usage_error("stack", "%s", _("--exe and --sysroot go with --core"));
 	}
 	if (!pid)
 		return cmd_parse_pid("stack", NULL) < 0 ? 2 : 2;

@@ -128,6 +128,25 @@ static const struct stk_frame *wait_frame(const struct stk_thread *t)
 	return &t->frames[0];
 }
 
+/* The symbol of the lock each thread blocked behind a deadlock waits on,
+ * looked up once per lock (many bystanders usually wait on a few). */
+static void name_behind_locks(struct stk_dump *d)
+{
+	for (size_t i = 0; i < d->n_threads; i++) {
+		struct stk_thread *t = &d->threads[i];
+		size_t j;
+		if (!t->behind_cycle)
+			continue;
+		for (j = 0; j < i; j++)
+			if (d->threads[j].behind_cycle && d->threads[j].wait_lock == t->wait_lock)
+				break;
+		if (j < i)
+			t->wait_lock_name = d->threads[j].wait_lock_name ? strdup(d->threads[j].wait_lock_name) : NULL;
+		else
+			t->wait_lock_name = sym_data_name(d->syms, t->wait_lock);
+	}
+}
+
 static int find_deadlocks(struct stk_dump *d, const struct stk_snap *st, size_t nst)
 {
 	size_t n = d->n_threads;
@@ -156,6 +175,7 @@ static int find_deadlocks(struct stk_dump *d, const struct stk_snap *st, size_t 
 			d->threads[i].wait_lock = addr[i];
 			d->threads[i].behind_cycle = (int)behind[i];
 		}
+		name_behind_locks(d);
 		free(behind);
 	}
 	if (d->n_cycles) {
@@ -293,6 +313,7 @@ void stk_dump_free(struct stk_dump *d)
 	for (size_t i = 0; i < d->n_threads; i++) {
 		free(d->threads[i].frames);
 		free(d->threads[i].python_name);
+		free(d->threads[i].wait_lock_name);
 	}
 	free(d->threads);
 	py_proc_free(d->py);

@@ -50,11 +50,19 @@ int stk_wait_lock(pid_t pid, int dirfd, struct sym_proc *syms, long nr, const un
 	return 0;
 }
 
+char *stk_lock_str(uint64_t addr, const char *name, char *buf, size_t size)
+{
+	if (name && name[0])
+		snprintf(buf, size, "%s (0x%llx)", name, (unsigned long long)addr);
+	else
+		snprintf(buf, size, "0x%llx", (unsigned long long)addr);
+	return buf;
+}
+
 char *stk_wait_lock_str(const struct stk_wait_lock *l, char *buf, size_t size)
 {
-	int n = l->name[0] ? snprintf(buf, size, "%s (0x%llx)", l->name, (unsigned long long)l->addr)
-			   : snprintf(buf, size, "0x%llx", (unsigned long long)l->addr);
-	if (l->owner && n >= 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, _(" held by TID %d"), (int)l->owner);
+	size_t n = strlen(stk_lock_str(l->addr, l->name, buf, size));
+	if (l->owner && n + 1 < size)
+		snprintf(buf + n, size - n, _(" held by TID %d"), (int)l->owner);
 	return buf;
 }

@@ -54,6 +54,7 @@ struct stk_thread {
 	pid_t waits_for;     /* the holder of the lock it sleeps on (futex), 0 none */
 	uint64_t wait_lock;  /* that lock's address */
 	int behind_cycle;    /* not in a deadlock, but blocked behind cycle N (1-based), 0 none */
+	char *wait_lock_name; /* blocked behind: the lock's symbol ("ledger"), or NULL */
 	size_t n_py;         /* Python frames among frames */
 	char *python_name;   /* threading name (hostile), or NULL */
 	bool python;         /* has a CPython thread state */
@@ -137,6 +138,9 @@ int stk_wait_lock(pid_t pid, int dirfd, struct sym_proc *syms, long nr, const un
 		  struct stk_wait_lock *out);
 /* "ledger (0x55e0c0a0) held by TID 4242" */
 char *stk_wait_lock_str(const struct stk_wait_lock *l, char *buf, size_t size);
+/* A lock as every view names it: "ledger (0x55e0c0a0)" when its symbol
+ * name is known (NULL or "": not), else "0x55e0c0a0". Returns buf. */
+char *stk_lock_str(uint64_t addr, const char *name, char *buf, size_t size);
 /* Run the dump of the process `id` as an ATTACH-lane job: RING_PROGRESS
  * while it runs, then a RING_RESULT whose payload is the struct stk_dump
  * (or a RING_ERROR); cancel releases the target. Returns the job id, 0 on

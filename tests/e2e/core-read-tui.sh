@@ -77,7 +77,7 @@ kill -9 "$D"
 tui_start 120x40 "$PSCOPE -c $tmp/dl.core"
 check "pscope's core of a deadlock: no signal" tui_wait_for "^ no signal recorded: a snapshot of a running process"
 check "... the cycle, as live" tui_wait_for "DEADLOCK: 2 threads wait for each other"
-check "... with the lock names" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'waits for lock 0x[0-9a-f]* (ledger)' && tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'waits for lock 0x[0-9a-f]* (journal)'"
+check "... with the lock names" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'waits for lock ledger (0x[0-9a-f]*)' && tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'waits for lock journal (0x[0-9a-f]*)'"
 tui_keys q
 
 # systemd-coredump's compressed form: opened through a private temporary

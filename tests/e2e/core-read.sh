@@ -168,7 +168,7 @@ start_quiet_target deadlock || exit 1
 D=$TPID
 "$PSCOPE" stack "$D" >"$tmp/live" 2>/dev/null
 sed -n '/^deadlock:/,/^$/p' "$tmp/live" >"$tmp/live.dl"
-check "live: a cycle with ledger and journal" sh -c "grep -q '(ledger) held by' '$tmp/live.dl' && grep -q '(journal) held by' '$tmp/live.dl'"
+check "live: a cycle with ledger and journal" sh -c "grep -q 'ledger (0x[0-9a-f]*) held by' '$tmp/live.dl' && grep -q 'journal (0x[0-9a-f]*) held by' '$tmp/live.dl'"
 "$PSCOPE" core "$D" -o "$tmp/ps.core" >/dev/null 2>&1
 if command -v gcore >/dev/null; then
 	gcore -o "$tmp/g" "$D" >/dev/null 2>&1

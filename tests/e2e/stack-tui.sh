@@ -104,6 +104,6 @@ tui_start 120x40 "$PSCOPE -p $TPID"
 tui_wait_for "PID $TPID" >/dev/null
 tui_keys s
 check "deadlock cycle at the top" tui_wait_for "DEADLOCK: 3 threads wait for each other"
-check "deadlock edge names the lock and the frame" tui_wait_for "waits for lock 0x[0-9a-f]+ \(ledger\) held by TID [0-9]+, in transfer\+0x"
+check "deadlock edge names the lock and the frame" tui_wait_for "waits for lock ledger \(0x[0-9a-f]+\) held by TID [0-9]+, in transfer\+0x"
 tui_keys q
 done_testing

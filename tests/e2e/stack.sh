@@ -131,9 +131,9 @@ for n in 2 3; do
 	start_quiet_target deadlock $n || exit 1
 	"$PSCOPE" stack "$TPID" >"$tmp/dl" 2>/dev/null
 	check "$n-thread deadlock found" grep -q "^deadlock: $n threads wait for each other" "$tmp/dl"
-	check "$n-thread deadlock: lock names and frame" sh -c "grep -q 'waits for lock 0x[0-9a-f]* (ledger) held by TID [0-9]*, in transfer+0x' '$tmp/dl' && grep -q '(journal)' '$tmp/dl'"
+	check "$n-thread deadlock: lock names and frame" sh -c "grep -q 'waits for lock ledger (0x[0-9a-f]*) held by TID [0-9]*, in transfer+0x' '$tmp/dl' && grep -q 'journal (0x' '$tmp/dl'"
 	check "$n-thread deadlock: the bystander is not in the cycle" sh -c "[ \$(grep -c 'waits for lock' '$tmp/dl') = $n ]"
-	check "$n-thread deadlock: the bystander is marked blocked behind it, with the lock (ledger's holder)" sh -c "[ \$(grep -c 'blocked behind deadlock 1 (lock 0x[0-9a-f]* held by TID [0-9]*)' '$tmp/dl') = 1 ]"
+	check "$n-thread deadlock: the bystander is marked blocked behind it, with the lock (ledger's holder)" sh -c "[ \$(grep -c 'blocked behind deadlock 1 (lock ledger (0x[0-9a-f]*) held by TID [0-9]*)' '$tmp/dl') = 1 ]"
 	if [ $have_py = 1 ]; then
 		"$PSCOPE" stack --json "$TPID" >"$tmp/dlj" 2>/dev/null
 		check "$n-thread deadlock in JSON" pyq "$tmp/dlj" "

@@ -1,0 +1,136 @@
+/* The function-key bar at the bottom of every screen: each entry a key (in
+ * the key colour) and its label (in the label colour), one blank between
+ * entries. Every key stays on screen as long as the keys alone fit; labels
+ * give way first:
+ *   1. labels padded to six columns, as in htop, when that fits;
+ *   2. else the labels as they are;
+ *   3. else the labels of F-keys dropped, right to left (htop's users know
+ *      what F2..F9 do; F1 goes last);
+ *   4. else the labels of the other keys dropped, right to left.
+ * The last entry (the way out: Quit, Back, Stop) keeps its label
+ * throughout. When not even the keys fit, the entries that fit whole with
+ * their labels are shown from the left, the last entry after them. Widths
+ * are display columns, so a translated label counts as wide as it draws. */
+#include "uipriv.h"
+#include "draw.h"
+#include "i18n.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#define FBAR_MAX 32
+#define FBAR_PAD 6 /* htop pads its labels to six columns */
+
+enum fbar_show { FB_HIDE, FB_KEY, FB_FULL };
+
+struct fbar {
+	int n;
+	int kw[FBAR_MAX], lw[FBAR_MAX];
+	const char *label[FBAR_MAX];
+	bool fkey[FBAR_MAX]; /* F1..F12: known to htop's users */
+	enum fbar_show show[FBAR_MAX];
+	int pad;
+};
+
+/* Columns the bar takes as b->show says. */
+static int fbar_width(const struct fbar *b)
+{
+	int w = 0, shown = 0;
+
+	for (int i = 0; i < b->n; i++) {
+		if (b->show[i] == FB_HIDE)
+			continue;
+		w += b->kw[i];
+		if (b->show[i] == FB_FULL)
+			w += b->lw[i] > b->pad ? b->lw[i] : b->pad;
+		shown++;
+	}
+	return w + (shown > 1 ? shown - 1 : 0);
+}
+
+static bool is_fkey(const char *k)
+{
+	if (k[0] != 'F' || !k[1])
+		return false;
+	for (k++; *k; k++)
+		if (*k < '0' || *k > '9')
+			return false;
+	return true;
+}
+
+/* Labels dropped one at a time (F-keys first, right to left, then the
+ * others) until the bar fits in cols; false when the keys alone do not. */
+static bool fbar_shorten(struct fbar *b, int cols)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = b->n - 2; i >= 0; i--) {
+			if (fbar_width(b) <= cols)
+				return true;
+			if (b->fkey[i] == (pass == 0))
+				b->show[i] = FB_KEY;
+		}
+	return fbar_width(b) <= cols;
+}
+
+/* Not even the keys fit: whole entries from the left, the last after them. */
+static void fbar_prefix(struct fbar *b, int cols)
+{
+	int last = b->n - 1;
+
+	for (int i = 0; i < b->n; i++)
+		b->show[i] = FB_HIDE;
+	b->show[last] = FB_FULL;
+	if (fbar_width(b) > cols)
+		b->show[last] = FB_KEY; /* cut at the edge if even this is too wide */
+	for (int i = 0; i < last; i++) {
+		b->show[i] = FB_FULL;
+		if (fbar_width(b) > cols) {
+			b->show[i] = FB_HIDE;
+			break;
+		}
+	}
+}
+
+static void fbar_layout(struct fbar *b, int cols)
+{
+	for (int i = 0; i < b->n; i++)
+		b->show[i] = FB_FULL;
+	b->pad = FBAR_PAD;
+	if (fbar_width(b) <= cols)
+		return;
+	b->pad = 0;
+	if (!fbar_shorten(b, cols))
+		fbar_prefix(b, cols);
+}
+
+void ui_draw_fkeys(const struct ui_fkey *keys, int y)
+{
+	struct fbar b;
+	int cols = draw_cols(), x = 0;
+
+	memset(&b, 0, sizeof(b));
+	for (const struct ui_fkey *k = keys; k && k->key && b.n < FBAR_MAX; k++, b.n++) {
+		b.label[b.n] = _(k->label);
+		b.kw[b.n] = draw_width(k->key);
+		b.lw[b.n] = draw_width(b.label[b.n]);
+		b.fkey[b.n] = is_fkey(k->key);
+	}
+	draw_blank(y, 0, -1, draw_attr(COL_FKEY_LABEL));
+	if (!b.n)
+		return;
+	fbar_layout(&b, cols);
+	for (int i = 0; i < b.n && x < cols; i++) {
+		if (b.show[i] == FB_HIDE)
+			continue;
+		if (x) {
+			draw_blank(y, x, 1, draw_attr(COL_FKEY));
+			x++;
+		}
+		x += draw_text(y, x, cols - x, draw_attr(COL_FKEY), keys[i].key);
+		if (b.show[i] == FB_FULL && x < cols) {
+			int lw = b.lw[i] > b.pad ? b.lw[i] : b.pad;
+			draw_text(y, x, lw < cols - x ? lw : cols - x, draw_attr(COL_FKEY_LABEL), b.label[i]);
+			x += lw;
+		}
+	}
+}
