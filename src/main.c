@@ -39,8 +39,8 @@ static void usage(FILE *f)
 		"  -p, --pid=PID          open the detail screen of PID\n"
 		"  -u, --user=USER        show only the processes of USER (name or uid)\n"
 		"  -t, --tree             start in tree view\n"
-		"  -s, --sort-key=KEY     sort by KEY (pid, user, cpu, mem, time, command, ...;\n"
-		"                         --sort-key=help lists them)\n"
+		"  -s, --sort-key=KEY     sort by KEY, one of the sort keys below\n"
+		"                         (--sort-key=help lists them with their titles)\n"
 		"  -C, --no-color         no colours (also when NO_COLOR is set and not empty)\n"
 		"  -c, --core=CORE [EXE]  open a core file: the crash, every thread's stack, the maps\n"
 		"  -h, --help             display this help and exit\n"
@@ -53,6 +53,9 @@ static void usage(FILE *f)
 		"Commands (each takes --help):\n"), f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  pscope %s %s\n", commands[i]->name, commands[i]->args);
+	char keys[1024];
+	proc_sort_list(keys, sizeof(keys), 2, 78);
+	fprintf(f, "\n%s\n%s", _("Sort keys (-s, and pscope list --sort and --columns):"), keys);
 	fputs(_("\nKeys inside pscope: press F1 or ? for help.\n"
 		"Permissions: `pscope doors` shows which kernel doors are open.\n"
 		"Full documentation: man pscope\n"), f);
@@ -108,36 +111,29 @@ int main(int argc, char **argv)
 			esc(argv[1]));
 		return 2;
 	}
-	while ((c = getopt_long(argc, argv, "d:p:u:ts:c:hVC", opts, NULL)) != -1) {
+	/* getopt's own messages would name argv[0] (a path): ours name pscope. */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:p:u:ts:c:hVC", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'd':
 			errno = 0;
 			uo.delay_tenths = strtol(optarg, &end, 10);
-			if (errno || *end || uo.delay_tenths < 1 || uo.delay_tenths > 600) {
-				fprintf(stderr, _("pscope: invalid delay '%s' (tenths of a second, 1..600)\n"), esc(optarg));
-				return 2;
-			}
+			if (errno || *end || end == optarg || uo.delay_tenths < 1 || uo.delay_tenths > 600)
+				return cmd_usage_error(NULL, _("invalid delay '%s' (tenths of a second, 1..600)"), esc(optarg));
 			break;
 		case 'p':
 			errno = 0;
 			uo.pid = (int)strtol(optarg, &end, 10);
-			if (errno || *end || uo.pid <= 0) {
-				fprintf(stderr, _("pscope: invalid PID '%s'\nTry 'pscope --help' for more information.\n"),
-					esc(optarg));
-				return 2;
-			}
-			if (!proc_exists(uo.pid)) {
-				fprintf(stderr, _("pscope: no process with PID %d\n"), uo.pid);
-				return 2;
-			}
+			if (errno || *end || end == optarg || uo.pid <= 0)
+				return cmd_usage_error(NULL, _("invalid PID '%s'"), esc(optarg));
+			if (!proc_exists(uo.pid))
+				return cmd_usage_error(NULL, _("no process with PID %d"), uo.pid);
 			break;
 		case 'u':
 			uo.user = optarg;
-			if (!user_exists(optarg)) {
-				fprintf(stderr, _("pscope: no user '%s'\n"), esc(optarg));
-				return 2;
-			}
+			if (!user_exists(optarg))
+				return cmd_usage_error(NULL, _("no user '%s'"), esc(optarg));
 			break;
 		case 'C':
 			uo.no_color = 1;
@@ -154,9 +150,9 @@ int main(int argc, char **argv)
 				return 0;
 			}
 			if (proc_sort_parse(optarg) < 0) {
-				fprintf(stderr, _("pscope: unknown sort key '%s' (pscope --sort-key=help lists them)\n"),
-					esc(optarg));
-				return 2;
+				char keys[512];
+				proc_sort_list(keys, sizeof(keys), 0, 0);
+				return cmd_usage_error(NULL, _("unknown sort key '%s' (one of: %s)"), esc(optarg), keys);
 			}
 			break;
 		case 'c':
@@ -168,19 +164,15 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("pscope %s\n", PACKAGE_VERSION);
 			return 0;
-		default:
-			fprintf(stderr, _("Try 'pscope --help' for more information.\n"));
-			return 2;
+		default: /* ':' a value missing, '?' an unknown option */
+			return cmd_getopt_error(NULL, c, argv);
 		}
 	}
 	/* -c CORE [EXE]: the program may follow the core, as for gdb. */
 	if (uo.core && optind < argc)
 		uo.core_exe = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, _("pscope: unexpected argument '%s'\nTry 'pscope --help' for more information.\n"),
-			esc(argv[optind]));
-		return 2;
-	}
+	if (optind < argc)
+		return cmd_usage_error(NULL, _("unexpected argument '%s'"), esc(argv[optind]));
 	if (uo.core) {
 		/* A file that is no core is said here, before the screen opens. */
 		struct core_open_opts co = { .headers_only = true };

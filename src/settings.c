@@ -146,16 +146,34 @@ static int parse_line(struct pscope_config *c, const char *key, char *v, char *w
 			return -EINVAL;
 		}
 	} else {
-		snprintf(why, wsize, _("unknown setting '%.40s'"), key);
-		return -EINVAL;
+		return 1; /* unknown: the caller keeps the line */
 	}
+	return 0;
+}
+
+/* An unknown key's line, kept as it was; -E2BIG when there is no room
+ * (then the file is refused rather than a setting lost on the next save). */
+static int keep_unknown(struct pscope_config *c, const char *raw, size_t n, int lineno, const char *key,
+			int *count)
+{
+	size_t used = strlen(c->unknown);
+
+	if (used + n + 2 > sizeof(c->unknown))
+		return -E2BIG;
+	memcpy(c->unknown + used, raw, n);
+	c->unknown[used + n] = '\n';
+	c->unknown[used + n + 1] = '\0';
+	if (++*count == 1)
+		snprintf(c->warning, sizeof(c->warning),
+			 _("pscoperc line %d: unknown setting '%.40s' (ignored, kept in the file)"), lineno, key);
 	return 0;
 }
 
 int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_error *e)
 {
 	const char *p = buf, *end = buf + len;
-	int lineno = 0;
+	int lineno = 0, nunknown = 0, first_unknown = 0, r;
+	char first_key[48] = "";
 
 	cfg_defaults(c);
 	if (memchr(buf, '\0', len))
@@ -170,11 +188,15 @@ int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_er
 			cfg_defaults(c);
 			return ps_error_set(e, EINVAL, _("pscoperc line %d: too long"), lineno);
 		}
+		const char *raw = p;
+		size_t rawlen = n;
 		memcpy(line, p, n);
 		line[n] = '\0';
 		p = eol + 1;
 		while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
 			line[--n] = '\0';
+		while (rawlen && raw[rawlen - 1] == '\r')
+			rawlen--;
 		char *s = line + strspn(line, " \t");
 		if (!*s || *s == '#')
 			continue;
@@ -189,11 +211,27 @@ int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_er
 		*kend = '\0';
 		char *v = eq + 1;
 		v += strspn(v, " \t");
-		if (parse_line(c, k, v, why, sizeof(why)) < 0) {
+		if ((r = parse_line(c, k, v, why, sizeof(why))) < 0) {
 			cfg_defaults(c);
 			return ps_error_set(e, EINVAL, _("pscoperc line %d: %s"), lineno, why);
 		}
+		if (r > 0) {
+			if (keep_unknown(c, raw, rawlen, lineno, k, &nunknown) < 0) {
+				cfg_defaults(c);
+				return ps_error_set(e, E2BIG, _("pscoperc line %d: too many unknown settings to keep"), lineno);
+			}
+			if (nunknown == 1) {
+				first_unknown = lineno;
+				snprintf(first_key, sizeof(first_key), "%.40s", k);
+			}
+		}
 	}
+	if (nunknown > 1)
+		snprintf(c->warning, sizeof(c->warning),
+			 P_("pscoperc line %d: unknown setting '%s' and %d more (ignored, kept in the file)",
+			    "pscoperc line %d: unknown setting '%s' and %d more (ignored, kept in the file)",
+			    (unsigned long)(nunknown - 1)),
+			 first_unknown, first_key, nunknown - 1);
 	return 0;
 }
 
@@ -219,7 +257,7 @@ size_t cfg_format(const struct pscope_config *c, char *buf, size_t size)
 	ADD("\ncolor_scheme=%s\npane_order=", c->theme);
 	for (int i = 0; i < CFG_NPANES; i++)
 		ADD("%s%s", i ? " " : "", pane_names[c->pane_order[i]]);
-	ADD("\n");
+	ADD("\n%s", c->unknown);
 #undef ADD
 	return o;
 }

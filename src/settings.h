@@ -25,11 +25,18 @@ struct pscope_config {
 	unsigned meters;            /* 1 << enum cfg_meter */
 	char theme[32];             /* a name in data/themes/ */
 	int pane_order[CFG_NPANES]; /* detail panes: indexes into cfg_pane_name */
+	/* Lines whose key this pscope does not know (a newer one's settings):
+	 * ignored, kept as they were and written back after the known ones. */
+	char unknown[2048];
+	/* Said about them (the first one's line and key), "" when none. */
+	char warning[200];
 };
 
 void cfg_defaults(struct pscope_config *c);
 /* Parse pscoperc text into c (which starts from cfg_defaults). On the
- * first bad line: -EINVAL, e says which line and why, c is defaults. */
+ * first bad line (a bad value for a known key, no '='): -EINVAL, e says
+ * which line and why, c is defaults. An unknown key is no error: its line
+ * goes to c->unknown and c->warning names it. */
 int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_error *e);
 /* The text of c; returns its length (>= size: cut). */
 size_t cfg_format(const struct pscope_config *c, char *buf, size_t size);

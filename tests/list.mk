@@ -47,3 +47,6 @@ EXTRA_DIST += tests/e2e/text-safety.sh
 # pscoperc and the command line, broken files, unknown keys.
 TESTS += tests/e2e/settings-cli.sh
 EXTRA_DIST += tests/e2e/settings-cli.sh
+# Usage: the sort keys listed from their table, usage errors alike everywhere.
+TESTS += tests/e2e/usage.sh
+EXTRA_DIST += tests/e2e/usage.sh

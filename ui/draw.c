@@ -292,18 +292,23 @@ size_t draw_wrap(const char *s, int w, bool spaces, size_t *next)
 		memcpy(one, s + i, k);
 		one[k] = '\0';
 		int cw = draw_width(one);
+		if (spaces && s[i] == ' ' && i > 0 && s[i - 1] != ' ')
+			brk = i; /* the end of the last word that fits */
 		if (used + cw > w && i > 0)
 			break;
-		if (spaces && s[i] == ' ' && used >= w / 2)
-			brk = i;
 		used += cw;
 		i += k;
 	}
-	if (i < len && brk)
+	/* At a blank when the text goes on: the words that fit, the next one
+	 * whole on the next line (split only when it alone is wider). */
+	if (i < len && brk && s[i] != ' ')
 		i = brk;
 	*next = i;
 	while (spaces && *next < len && s[*next] == ' ')
 		(*next)++;
+	if (spaces) /* no trailing blanks on a line */
+		while (i > 0 && s[i - 1] == ' ' && *next < len)
+			i--;
 	return i;
 }
 

@@ -71,9 +71,10 @@ int draw_width(const char *s);
  * Longer text is left whole (draw_text cuts it at a character). */
 const char *draw_pad(char *buf, size_t size, const char *s, int w, bool right);
 /* Wrapping s at w columns: the byte length of its first line, whole
- * characters only (a wide one never split across lines), broken after the
- * last blank past the middle when spaces is true. *next gets where the
- * next line starts (blanks at a break skipped). */
+ * characters only (a wide one never split across lines). When spaces is
+ * true it breaks at the last blank that fits, so a word is never split
+ * unless it alone is wider than w (then it is cut at w). *next gets where
+ * the next line starts (blanks at a break skipped). */
 size_t draw_wrap(const char *s, int w, bool spaces, size_t *next);
 /* s wrapped at w columns (draw_wrap) from (y, x): its rows [first,
  * first + rows) drawn (rows 0: nothing drawn). Returns the rows s takes. */

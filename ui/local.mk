@@ -1,6 +1,6 @@
 # ui/: the ncursesw front end: the loop, the drawing layer, one file per
 # screen, one per pane of the detail screen, and the list table.
-libpsui_a_SOURCES += ui/ui.c ui/ui-settings.c ui/ui.h ui/uipriv.h ui/term.c ui/draw.c ui/draw.h ui/fbar.c \
+libpsui_a_SOURCES += ui/ui.c ui/ui-settings.c ui/prompt.c ui/ui.h ui/uipriv.h ui/term.c ui/draw.c ui/draw.h ui/fbar.c \
 	ui/screen-list.c ui/screen-help.c ui/screen-detail.c ui/screen-stack.c \
 	ui/screen-hot.c ui/screen-machine.c ui/hot.h ui/hot-draw.c ui/hot-rel.c ui/hot-rel.h ui/screen-core.c ui/screen-doors.c ui/meters.c ui/meters.h \
 	ui/screen-text.c ui/screen-setup.c ui/list.h ui/list-view.c ui/list-act.c \

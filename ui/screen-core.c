@@ -117,8 +117,9 @@ static const char *method_text(const struct core_estimate *est, char *buf, size_
 	return buf;
 }
 
-/* A labelled row; a long text (a path, the gdb command) wraps onto the
- * next rows instead of being cut at the edge. */
+/* A labelled row; a long text (a path, a sentence) wraps at its blanks
+ * onto the next rows instead of being cut at the edge (a word is split
+ * only when it alone is wider than the column). */
 static int row(int y, const char *label, int attr, const char *text)
 {
 	int w = draw_cols() - 15;
@@ -129,7 +130,20 @@ static int row(int y, const char *label, int attr, const char *text)
 	int rows = draw_rows() - 2 - y;
 	if (rows <= 0)
 		return y;
-	int n = draw_wrapped(y, 15, w, rows, attr, text, false, 0);
+	int n = draw_wrapped(y, 15, w, rows, attr, text, true, 0);
+	return y + (n < rows ? n : rows);
+}
+
+/* A command the user copies (gdb EXE CORE): on rows of its own from the
+ * first column, unindented, so a triple-click takes it whole when it fits
+ * the width; longer, it wraps at its blanks. */
+static int command_rows(int y, int attr, const char *cmd)
+{
+	int rows = draw_rows() - 2 - y;
+
+	if (rows <= 0)
+		return y;
+	int n = draw_wrapped(y, 0, draw_cols() > 1 ? draw_cols() : 1, rows, attr, cmd, true, 0);
 	return y + (n < rows ? n : rows);
 }
 
@@ -201,8 +215,10 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 			y = row(y, i ? "" : _("No data"), draw_attr(COL_WARN), line);
 		}
 		core_gdb_command(r, line, sizeof(line));
-		if (y + 1 < end)
-			y = row(y + 1, _("Open it with"), draw_attr(COL_NORMAL) | A_BOLD, line);
+		if (y + 2 < end) {
+			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), _("Open it with"));
+			y = command_rows(y + 2, draw_attr(COL_NORMAL) | A_BOLD, line);
+		}
 		if (y + 1 < end)
 			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), _("Esc returns to the list."));
 		break;

@@ -99,6 +99,19 @@ static void setup_draw(struct ui *ui, void *p, int y0, int rows)
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	draw_text(y0, 0, -1, draw_attr(COL_TITLE),
 		  _(" Setup   Up/Down choose, Space/Enter/Right change, Left back a value, [ ] or F7 F8 move, Esc done"));
+	/* A settings file that did not parse is never overwritten: said here,
+	 * where the changes that will not be saved are made. */
+	int nmsg = 0;
+	if (ui->cfg_broken && rows > 4) {
+		char msg[1600];
+		snprintf(msg, sizeof(msg), _("%s has an error: %s. Changes made here will not be saved until it is fixed."),
+			 ui->cfg_path, ui->cfg_error);
+		nmsg = draw_wrapped(y0 + 1, 1, draw_cols() - 2, rows / 3, draw_attr(COL_ERROR) | A_BOLD, msg, true, 0);
+		if (nmsg > rows / 3)
+			nmsg = rows / 3;
+		y0 += nmsg;
+		rows -= nmsg;
+	}
 	int body = table_layout(&s->tab, y0 + 1, rows - 1, false), top = s->tab.top;
 	bool first_col = true;
 	for (int i = 0; i < s->n; i++) {

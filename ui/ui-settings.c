@@ -4,6 +4,7 @@
  * the session left alone keeps the file's value, as htop does. */
 #include "uipriv.h"
 #include "i18n.h"
+#include "out/escape.h"
 #include "util.h"
 #include "proc/ptable.h"
 
@@ -27,6 +28,10 @@ void ui_settings_load(struct ui *ui, const struct ui_opts *o)
 		ui_message(ui, true, _("settings not read (the file is left as it is): %s"), ui->cfg_error);
 	} else if (rc == 1) {
 		ui->cfg_absent = true;
+	} else if (ui->cfg.warning[0]) {
+		/* A newer pscope's setting: the others apply, the line is kept. */
+		ui_message(ui, false, "%s", ui->cfg.warning);
+		ui->status_until = now_s() + 10;
 	}
 	ui->cfg_file = ui->cfg;
 	if (o->delay_tenths > 0)
@@ -57,8 +62,8 @@ void ui_settings_save(struct ui *ui)
 		return;
 	if (ui->cfg_broken) {
 		if (!cfg_same(&ui->cfg, &ui->cfg_start))
-			fprintf(stderr, _("pscope: settings changed in this session not saved: %s: %s\n"), ui->cfg_path,
-				ui->cfg_error);
+			fprintf(stderr, _("pscope: settings changed in this session not saved: %s: %s\n"), esc(ui->cfg_path),
+				esc(ui->cfg_error));
 		return;
 	}
 	/* Nothing changed: the file stays as it is, byte for byte. */

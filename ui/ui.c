@@ -263,7 +263,7 @@ static bool read_quit_signal(void)
 
 /* A nested modal read (prompt, confirmation). Returns Esc when the terminal
  * goes away or a quit signal arrives, and marks it so the main loop quits. */
-static int modal_getch(void)
+int ui_modal_getch(void)
 {
 	for (;;) {
 		struct pollfd p[2] = {
@@ -282,68 +282,6 @@ static int modal_getch(void)
 			return 27;
 		}
 	}
-}
-
-/* One key typed into a line of text: Backspace drops a whole UTF-8
- * character; text, Korean included, arrives byte by byte. True when the
- * line changed. The prompt below and the list's live search and filter
- * edit their lines through it. */
-bool ui_edit_line(char *buf, size_t size, int ch)
-{
-	size_t len = strlen(buf);
-
-	if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
-		while (len > 0 && ((unsigned char)buf[len - 1] & 0xc0) == 0x80)
-			len--;
-		if (len > 0)
-			len--;
-		buf[len] = '\0';
-		return true;
-	}
-	if (ch >= 0x20 && ch <= 0xff && ch != 0x7f && len + 1 < size) {
-		buf[len++] = (char)ch;
-		buf[len] = '\0';
-		return true;
-	}
-	return false;
-}
-
-bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
-{
-	int y = draw_rows() - 2;
-
-	for (;;) {
-		int x;
-		draw_blank(y, 0, -1, draw_attr(COL_TITLE));
-		x = draw_text(y, 0, -1, draw_attr(COL_TITLE), label);
-		x += draw_text(y, x, -1, draw_attr(COL_NORMAL), buf);
-		draw_cursor(1, y, x < draw_cols() ? x : draw_cols() - 1);
-		draw_flush();
-		int ch = modal_getch();
-		if (ch == 27) {
-			draw_cursor(0, 0, 0);
-			ui->dirty = true;
-			return false;
-		}
-		if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-			draw_cursor(0, 0, 0);
-			ui->dirty = true;
-			return true;
-		}
-		ui_edit_line(buf, size, ch);
-	}
-}
-
-bool ui_confirm(struct ui *ui, const char *question)
-{
-	int y = draw_rows() - 2;
-	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
-	int x = draw_text(y, 0, -1, draw_attr(COL_TITLE), question);
-	draw_text(y, x, -1, draw_attr(COL_TITLE), _(" [y/N] "));
-	draw_flush();
-	int ch = modal_getch();
-	ui->dirty = true;
-	return ch == 'y' || ch == 'Y';
 }
 
 /* -p PID: the detail screen of the process that has that PID now. */

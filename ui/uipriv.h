@@ -96,11 +96,19 @@ void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((
 void ui_error(struct ui *ui, const struct ps_error *e);
 /* Change the refresh interval (tenths of a second, clamped 1..600). */
 void ui_set_delay(struct ui *ui, long tenths);
-/* Ask for a modal yes/no; returns true on y/Y/Enter. Hostile text is fine. */
+/* Ask for a modal yes/no (ui/prompt.c): true on y/Y, anything else is no.
+ * The question wraps over the rows it needs, its end kept visible.
+ * Hostile text is fine. */
 bool ui_confirm(struct ui *ui, const char *question);
-/* Read a line of text in the status line (prefilled with buf). false on Esc. */
+/* Read a line of text above the function bar (prefilled with buf; the
+ * label wraps, long input shows its end). false on Esc. */
 bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size);
+/* One editing key on buf: Backspace, Ctrl-U (clear), Ctrl-W (the word
+ * before the cursor), or a byte of text. True when buf changed. */
 bool ui_edit_line(char *buf, size_t size, int ch);
+/* A key read inside a modal loop; Esc when the terminal went away or a
+ * quit signal came (the main loop then quits). */
+int ui_modal_getch(void);
 
 /* Search in a view: select the next (dir +1) or previous (-1) match of
  * text, from the current one (again) or from the selection; false when

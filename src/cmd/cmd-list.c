@@ -305,10 +305,12 @@ static int list_option(void *state, int opt, const char *arg)
 	switch (opt) {
 	case 's':
 		a->key = proc_sort_parse(arg);
-		if (a->key < 0)
-			return cmd_bad_value("list",
-					     _("unknown sort key '%s' (pid, user, pri, ni, virt, res, shr, state, cpu, mem, time, command)"),
-					     arg);
+		if (a->key < 0) {
+			char keys[512], msg[1024];
+			proc_sort_list(keys, sizeof(keys), 0, 0);
+			snprintf(msg, sizeof(msg), _("unknown sort key '%s' (one of: %s)"), arg, keys);
+			return cmd_bad_value("list", "%s", msg);
+		}
 		break;
 	case 'o': {
 		char names[512], msg[1024];
@@ -407,6 +409,15 @@ out:
 	return rc ? cmd_fail("list", &e) : 0;
 }
 
+/* After --help: the sort keys, from the table they are parsed with. */
+static void list_help_more(FILE *f)
+{
+	char keys[1024];
+
+	proc_sort_list(keys, sizeof(keys), 2, 78);
+	fprintf(f, "\n%s\n%s", _("Sort keys (each is also a column name for --columns):"), keys);
+}
+
 static const struct option list_options[] = {
 	{ "sort", required_argument, NULL, 's' },   { "tree", no_argument, NULL, 't' },
 	{ "threads", no_argument, NULL, 'H' },      { "interval", required_argument, NULL, 'i' },
@@ -419,8 +430,8 @@ const struct cmd_entry cmd_list_entry = {
 	.args = "[--sort KEY] [--tree] [--threads] [--kthreads] [--columns LIST] [--interval SEC] [--json]",
 	.help = N_("Print one snapshot of every process, like `top -b -n 1`.\n"
 		   "\n"
-		   "  -s, --sort=KEY       pid, user, pri, ni, virt, res, shr, state, cpu (default),\n"
-		   "                       mem, time or command; numbers biggest first\n"
+		   "  -s, --sort=KEY       sort by KEY, one of the keys below (default cpu);\n"
+		   "                       numbers biggest first\n"
 		   "  -t, --tree           parents before their children, indented\n"
 		   "  -H, --threads        one row per thread as well\n"
 		   "  -k, --kthreads       list kernel threads too (hidden by default, as on the\n"
@@ -431,6 +442,7 @@ const struct cmd_entry cmd_list_entry = {
 		   "  -i, --interval=SEC   measure CPU% over SEC seconds (default 0.5; 0: no CPU%)\n"
 		   "      --json           JSON instead of text\n"
 		   "  -h, --help           display this help and exit\n"),
+	.help_more = list_help_more,
 	.shortopts = "s:tHi:o:k",
 	.options = list_options,
 	.pid = CMD_PID_NONE,

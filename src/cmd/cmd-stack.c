@@ -349,16 +349,12 @@ static int stack_exec(void *state, pid_t pid)
 	struct stk_dump *d;
 
 	if (fl.core && pid) {
-		fprintf(stderr, _("pscope stack: a PID and --core: --core reads no process\n"
-				  "Try 'pscope stack --help' for more information.\n"));
-		return 2;
+		return cmd_usage_error("stack", "%s", _("a PID and --core: --core reads no process"));
 	}
 	if (fl.core)
 		return stack_core(&fl);
 	if (fl.exe || fl.sysroot) {
-		fprintf(stderr, _("pscope stack: --exe and --sysroot go with --core\n"
-				  "Try 'pscope stack --help' for more information.\n"));
-		return 2;
+		return cmd_usage_error("stack", "%s", _("--exe and --sysroot go with --core"));
 	}
 	if (!pid)
 		return cmd_parse_pid("stack", NULL) < 0 ? 2 : 2;

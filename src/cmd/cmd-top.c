@@ -236,8 +236,7 @@ static int top_python(const struct top_args *a, pid_t pid)
 	long freq = a->freq ? a->freq : SAMP_PY_FREQ_DEFAULT;
 
 	if (freq > SAMP_PY_FREQ_MAX) {
-		fprintf(stderr, _("pscope top: the Python sampler runs at 1 to %d Hz, not %ld\n"), SAMP_PY_FREQ_MAX, freq);
-		return 2;
+		return cmd_usage_error("top", _("the Python sampler runs at 1 to %d Hz, not %ld"), SAMP_PY_FREQ_MAX, freq);
 	}
 	struct samp_py_opts o = { .pid = pid, .freq = (int)freq, .idle = a->idle };
 	ps_error_clear(&e);
@@ -285,19 +284,16 @@ static int top_exec(void *state, pid_t pid)
 	double duration = a->duration;
 
 	if (pid && a->all) {
-		fprintf(stderr, _("pscope top: --all samples every process: give it no PID\n"));
-		return 2;
+		return cmd_usage_error("top", "%s", _("--all samples every process: give it no PID"));
 	}
 	if (!pid) {
 		if (a->mode_set || a->events_set || a->idle) {
-			fprintf(stderr, _("pscope top: --python, --native, --idle and --events need a PID\n"));
-			return 2;
+			return cmd_usage_error("top", "%s", _("--python, --native, --idle and --events need a PID"));
 		}
 		return top_machine(a);
 	}
 	if (a->by_comm) {
-		fprintf(stderr, _("pscope top: --by is for every process (no PID, or --all)\n"));
-		return 2;
+		return cmd_usage_error("top", "%s", _("--by is for every process (no PID, or --all)"));
 	}
 	if (a->mode != TOP_NATIVE) {
 		int r = top_python(a, pid);
@@ -305,8 +301,7 @@ static int top_exec(void *state, pid_t pid)
 			return r;
 	}
 	if (a->freq && a->freq < SAMP_FREQ_MIN) {
-		fprintf(stderr, _("pscope top: invalid frequency '%ld' (Hz, 49..3999)\n"), a->freq);
-		return 2;
+		return cmd_usage_error("top", _("invalid frequency '%ld' (Hz, 49..3999)"), a->freq);
 	}
 	struct samp_session *s;
 	struct ps_error e;

@@ -22,6 +22,7 @@ struct cmd_entry {
 	const char *name;
 	const char *args;               /* synopsis after "pscope NAME " */
 	const char *help;               /* N_(): what it does, then its options */
+	void (*help_more)(FILE *f);     /* after it, text made from tables; may be NULL */
 	const char *shortopts;          /* getopt template of options[] ("h" is added) */
 	const struct option *options;   /* long options; --help is added */
 	enum cmd_pid_arg pid;
@@ -42,11 +43,20 @@ int cmd_run(const struct cmd_entry *ce, int argc, char **argv);
 /* "Usage: pscope NAME ARGS" and the help text. */
 void cmd_usage(const struct cmd_entry *ce, FILE *f);
 
+/* A usage error, alike for every command and the screen's own options:
+ * "pscope: MESSAGE", then "Try 'pscope [CMD] --help' for more
+ * information." (cmd NULL: the screen's options). Returns 2, the status. */
+int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* getopt_long returned ':' (a value missing) or '?' (an unknown option),
+ * with opterr 0 and ':' first in its option string: the usage error for
+ * it (the option named as given). Returns 2. */
+int cmd_getopt_error(const char *cmd, int c, char **argv);
 /* Parse a PID argument; prints a usage error and returns -1 if invalid. */
 pid_t cmd_parse_pid(const char *prog, const char *arg);
 /* Print "pscope CMD: <error sentence, door, fix>" to stderr; returns 1. */
 int cmd_fail(const char *cmd, const struct ps_error *e);
-/* Print "pscope CMD: <message>" for a bad option value; returns -1. */
+/* The usage error for a bad option value (fmt gets the escaped arg);
+ * returns -1. */
 int cmd_bad_value(const char *cmd, const char *fmt, const char *arg);
 
 /* A core's header (signal, command line...), warnings and JSON object. */

@@ -5,8 +5,37 @@
 #include "out/escape.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+int cmd_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("pscope: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	if (cmd)
+		fprintf(stderr, _("Try 'pscope %s --help' for more information.\n"), cmd);
+	else
+		fputs(_("Try 'pscope --help' for more information.\n"), stderr);
+	return 2;
+}
+
+int cmd_getopt_error(const char *cmd, int c, char **argv)
+{
+	char opt[3] = { '-', (char)optopt, 0 };
+	/* An unknown short option is optopt; a long one, or an option whose
+	 * value is missing, is the word as typed. */
+	const char *name = c == '?' && optopt ? opt : argv[optind - 1];
+
+	if (c == ':')
+		return cmd_usage_error(cmd, _("option '%s' needs a value"), esc(name));
+	return cmd_usage_error(cmd, _("unknown option '%s'"), esc(name));
+}
 
 pid_t cmd_parse_pid(const char *prog, const char *arg)
 {
@@ -14,14 +43,13 @@ pid_t cmd_parse_pid(const char *prog, const char *arg)
 	long v;
 
 	if (!arg) {
-		fprintf(stderr, _("pscope %s: missing PID\nTry 'pscope %s --help' for more information.\n"), prog,
-			prog);
+		cmd_usage_error(prog, "%s", _("missing PID"));
 		return -1;
 	}
 	errno = 0;
 	v = strtol(arg, &end, 10);
 	if (errno || *end || end == arg || v <= 0 || v > 4194304) {
-		fprintf(stderr, _("pscope %s: invalid PID '%s'\n"), prog, esc(arg));
+		cmd_usage_error(prog, _("invalid PID '%s'"), esc(arg));
 		return -1;
 	}
 	return (pid_t)v;
@@ -36,9 +64,10 @@ int cmd_fail(const char *cmd, const struct ps_error *e)
 
 int cmd_bad_value(const char *cmd, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "pscope %s: ", cmd);
-	fprintf(stderr, fmt, esc(arg));
-	fputc('\n', stderr);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	cmd_usage_error(cmd, fmt, esc(arg));
+#pragma GCC diagnostic pop
 	return -1;
 }
 
@@ -62,12 +91,8 @@ void cmd_usage(const struct cmd_entry *ce, FILE *f)
 	}
 	fputc('\n', f);
 	fputs(_(ce->help), f);
-}
-
-static int usage_error(const struct cmd_entry *ce)
-{
-	fprintf(stderr, _("Try 'pscope %s --help' for more information.\n"), ce->name);
-	return 2;
+	if (ce->help_more)
+		ce->help_more(f);
 }
 
 /* The entry's long options followed by --help and the terminator. */
@@ -102,9 +127,6 @@ static int parse(const struct cmd_entry *ce, void *st, int argc, char **argv, pi
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
-		char opt[3] = { '-', (char)optopt, 0 };
-		const char *name = c == '?' && optopt ? opt : argv[optind - 1];
-
 		if (c == 'h') {
 			free(lo);
 			cmd_usage(ce, stdout);
@@ -112,11 +134,7 @@ static int parse(const struct cmd_entry *ce, void *st, int argc, char **argv, pi
 		}
 		if (c == ':' || c == '?') {
 			free(lo);
-			if (c == ':')
-				fprintf(stderr, _("pscope %s: option '%s' needs a value\n"), ce->name, esc(name));
-			else
-				fprintf(stderr, _("pscope %s: unknown option '%s'\n"), ce->name, esc(name));
-			return usage_error(ce);
+			return cmd_getopt_error(ce->name, c, argv);
 		}
 		if (ce->option(st, c, optarg) < 0) {
 			free(lo);
@@ -132,8 +150,7 @@ static int parse(const struct cmd_entry *ce, void *st, int argc, char **argv, pi
 		optind++;
 	}
 	if (optind < argc) {
-		fprintf(stderr, _("pscope %s: unexpected argument '%s'\n"), ce->name, esc(argv[optind]));
-		return usage_error(ce);
+		return cmd_usage_error(ce->name, _("unexpected argument '%s'"), esc(argv[optind]));
 	}
 	return 0;
 }
@@ -141,7 +158,7 @@ static int parse(const struct cmd_entry *ce, void *st, int argc, char **argv, pi
 int cmd_run(const struct cmd_entry *ce, int argc, char **argv)
 {
 	void *st = calloc(1, ce->state_size ? ce->state_size : 1);
-	pid_t pid;
+	pid_t pid = 0;
 	int rc;
 
 	if (!st) {

@@ -195,8 +195,7 @@ int top_machine(const struct top_args *a)
 			       .stack_copy = a->stack_copy };
 
 	if (a->freq && a->freq < SAMP_FREQ_MIN) {
-		fprintf(stderr, _("pscope top: invalid frequency '%ld' (Hz, 49..3999)\n"), a->freq);
-		return 2;
+		return cmd_usage_error("top", _("invalid frequency '%ld' (Hz, 49..3999)"), a->freq);
 	}
 	ps_error_clear(&e);
 	if (samp_open(&s, &o, &e) < 0)

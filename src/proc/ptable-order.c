@@ -65,6 +65,36 @@ int proc_sort_parse(const char *s)
 	return -1;
 }
 
+size_t proc_sort_list(char *buf, size_t size, int indent, int width)
+{
+	size_t o = 0;
+	int col = 0;
+
+#define ADD(...) o += (size_t)snprintf(buf + (o < size ? o : size), o < size ? size - o : 0, __VA_ARGS__)
+	if (size)
+		buf[0] = '\0';
+	for (int k = 0; k < PSORT_COUNT; k++) {
+		int n = (int)strlen(sort_keys[k].name) + (k < PSORT_COUNT - 1 ? 1 : 0); /* "name," */
+		if (width > 0 && (k == 0 || col + 1 + n > width)) {
+			if (k)
+				ADD("\n");
+			ADD("%*s%s", indent, "", sort_keys[k].name);
+			col = indent + (int)strlen(sort_keys[k].name);
+		} else {
+			ADD("%s%s", k ? " " : "", sort_keys[k].name);
+			col += (k ? 1 : 0) + (int)strlen(sort_keys[k].name);
+		}
+		if (k < PSORT_COUNT - 1) {
+			ADD(",");
+			col++;
+		}
+	}
+	if (width > 0)
+		ADD("\n");
+#undef ADD
+	return o;
+}
+
 bool proc_sort_desc_default(enum proc_sort k)
 {
 	return (unsigned)k < PSORT_COUNT && sort_keys[k].desc;

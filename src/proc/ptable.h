@@ -101,6 +101,10 @@ const char *proc_sort_title(enum proc_sort k);
  * ("CPU%", "TIME+"), case-insensitively. -1 when unknown. */
 const char *proc_sort_name(enum proc_sort k);
 int proc_sort_parse(const char *s);
+/* Every key's name from the one table, ", " between them; width > 0:
+ * broken into lines of at most width columns, each after indent blanks
+ * and ending in a newline. Returns the length (>= size: cut). */
+size_t proc_sort_list(char *buf, size_t size, int indent, int width);
 /* Numeric columns sort biggest first by default, names A to Z. */
 bool proc_sort_desc_default(enum proc_sort k);
 

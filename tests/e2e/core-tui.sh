@@ -28,7 +28,8 @@ tui_keys Enter
 check "the confirmation shows the estimate and the free space" tui_wait_for 'Write the core\? about .* on disk \(.* in all\), .* free' 20
 check "the confirmation names the fork snapshot's copy-on-write cost" tui_wait_for 'fork snapshot: each first write to a page costs the process ~2\.9 us' 5
 tui_keys y
-check "the result: written, size, pause, the gdb command" tui_wait_for_joined 'Open it with +gdb .*core-threads .*core\.core-threads\.'"$P" 50
+check "the result: written, size, pause, the gdb command" tui_wait_for_joined 'Open it with *gdb .*core-threads .*core\.core-threads\.'"$P" 50
+check "the gdb command on a row of its own, unindented" tui_wait_for '^gdb .*core-threads' 5
 check "the screen shows the pause" tui_wait_for 'Pause +[0-9.]+ ms' 5
 f=$(ls $dir/core.core-threads.$P.* 2>/dev/null | head -1)
 check "the core exists, mode 0600" test -n "$f" -a "$(stat -c %a "$f" 2>/dev/null)" = 600
@@ -67,7 +68,7 @@ if true; then
 		tui_wait_for "core of $B: (writing|syncing)" 40
 	check "b: the status line says when it is written" tui_wait_for "core written: $dir/core\.core-big\.$B\." 100
 	tui_keys C
-	check "C shows the result again" tui_wait_for 'Open it with +gdb' 20
+	check "C shows the result again" tui_wait_for_joined 'Open it with *gdb ' 20
 	check "the core exists" sh -c "ls $dir/core.core-big.$B.* >/dev/null"
 	check "the target runs on" target_runs_on $B
 fi

@@ -134,7 +134,7 @@ ok "$([ $? = 1 ]; echo $?)" "a missing PID fails with status 1"
 check "a missing PID is named" grep -qx "pscope doors: no process with PID 4194303" "$out/none.txt"
 $PSCOPE doors 12x >/dev/null 2>"$out/bad.txt"
 ok "$([ $? = 2 ]; echo $?)" "a bad PID is a usage error"
-check "a bad PID is quoted" grep -qx "pscope doors: invalid PID '12x'" "$out/bad.txt"
+check "a bad PID is quoted" grep -qx "pscope: invalid PID '12x'" "$out/bad.txt"
 for f in "" --json; do
 	$PSCOPE doors $f >/dev/full 2>"$out/full.txt"
 	ok "$([ $? = 1 ]; echo $?)" "a full disk fails with status 1 ($f)"

@@ -103,7 +103,9 @@ check "stack: English plural for four" grep -q '^stopped 4 threads for [0-9.]* m
 
 # ---- usage errors ----
 err=$($KO "$PSCOPE" top "$TPID" --freq 5000 2>&1)
-check "a bad option value is Korean" test "$err" = "pscope top: 잘못된 주파수 '5000' (Hz, 49..3999; Python은 1..1000)"
+check "a bad option value is Korean" test "$err" = "pscope: 잘못된 주파수 '5000' (Hz, 49..3999; Python은 1..1000)
+자세한 내용은 'pscope top --help'를 참고하세요."
 err=$($EN "$PSCOPE" top "$TPID" --freq 5000 2>&1)
-check "... and English under LANG=C" test "$err" = "pscope top: invalid frequency '5000' (Hz, 49..3999; 1..1000 for Python)"
+check "... and English under LANG=C" test "$err" = "pscope: invalid frequency '5000' (Hz, 49..3999; 1..1000 for Python)
+Try 'pscope top --help' for more information."
 done_testing

@@ -1,7 +1,9 @@
 #!/bin/bash
 # pscoperc and the command line: options apply to this run only (the file
 # keeps its values for what the session did not change, byte for byte when
-# nothing changed); what the user changes in the session is saved.
+# nothing changed); what the user changes in the session is saved. A
+# broken file: F2 says changes will not be saved, and quitting after a
+# change says so on stderr. An unknown key: a warning, and kept.
 . "$top_srcdir/tests/lib.sh"
 export LC_ALL=C.UTF-8
 command -v tmux >/dev/null || { skip "tmux is not installed"; done_testing; exit 0; }
@@ -89,6 +91,49 @@ check "no file: written" test -f "$rc"
 check "no file: the default delay, not the option's" grep -qx 'delay=15' "$rc"
 check "no file: the default sort, not the option's" grep -qx 'sort_key=cpu' "$rc"
 check "no file: no tree" grep -qx 'tree_view=0' "$rc"
+tmux -L "$TMUX_S" kill-server 2>/dev/null
+
+# A broken file: F2 says so (file, line, what) and that changes will not
+# be saved; q after a change leaves the file and says so once on stderr.
+printf 'sort_key=zzz\n' >"$rc"
+cp "$rc" "$tmp/rc.orig"
+TUI_KEEP_SETTINGS=1 tui_start 200x50 "$PSCOPE 2>$tmp/err; echo EXIT=\$?; sleep 60"
+check "broken: reported at start" tui_wait_for "settings not read .*pscoperc line 1: unknown sort key 'zzz'"
+tui_keys F2
+check "broken, F2: the file and its error" tui_wait_for_joined "pscoperc has an error: pscoperc line 1: unknown sort key 'zzz'"
+check "broken, F2: changes will not be saved" tui_wait_for_joined "Changes made here will not be saved until it is fixed"
+tui_keys Down Down Space
+check "broken, F2: the tree still turns on (for this run)" tui_wait_for '^ Tree view +on'
+tui_keys Escape q
+check "broken, q: exit 0" tui_wait_for '^EXIT=0'
+check "broken: the file never overwritten" cmp "$rc" "$tmp/rc.orig"
+check "broken: one line on stderr" test "$(wc -l <"$tmp/err")" = 1
+check "broken: it names the file and the error" \
+	grep -qF "pscope: settings changed in this session not saved: $rc: pscoperc line 1: unknown sort key 'zzz'" "$tmp/err"
+tmux -L "$TMUX_S" kill-server 2>/dev/null
+
+# Broken, nothing changed: nothing lost, nothing said on quit.
+TUI_KEEP_SETTINGS=1 tui_start 200x50 "$PSCOPE -t 2>$tmp/err; echo EXIT=\$?; sleep 60"
+tui_wait_for 'Load average' >/dev/null
+tui_keys q
+check "broken, no change, q: exit 0" tui_wait_for '^EXIT=0'
+check "broken, no change: stderr empty" test ! -s "$tmp/err"
+check "broken, no change: the file as it was" cmp "$rc" "$tmp/rc.orig"
+tmux -L "$TMUX_S" kill-server 2>/dev/null
+
+# An unknown key (a newer pscope's): a warning with its line, the other
+# settings apply, and a save keeps the line as it was.
+printf 'sort_key=mem\nunknown_key=5\n' >"$rc"
+TUI_KEEP_SETTINGS=1 tui_start 200x50 "$PSCOPE 2>$tmp/err; echo EXIT=\$?; sleep 60"
+check "unknown key: warned with its line" tui_wait_for "pscoperc line 2: unknown setting 'unknown_key' \\(ignored, kept in the file\\)"
+check "unknown key: the other settings apply (MEM%)" tui_wait_for 'MEM%▽'
+tui_keys t
+tui_keys q
+check "unknown key, q: exit 0" tui_wait_for '^EXIT=0'
+check "unknown key: the session's change saved" grep -qx 'tree_view=1' "$rc"
+check "unknown key: its line kept" grep -qx 'unknown_key=5' "$rc"
+check "unknown key: the file's sort kept" grep -qx 'sort_key=mem' "$rc"
+check "unknown key: nothing on stderr" test ! -s "$tmp/err"
 tmux -L "$TMUX_S" kill-server 2>/dev/null
 
 done_testing

@@ -184,13 +184,13 @@ else
 fi
 
 # ---- bad input ----
-"$PSCOPE" top 1 --all 2>"$tmp/e"; [ $? = 2 ] && grep -qx "pscope top: --all samples every process: give it no PID" "$tmp/e"
+"$PSCOPE" top 1 --all 2>"$tmp/e"; [ $? = 2 ] && grep -qx "pscope: --all samples every process: give it no PID" "$tmp/e"
 ok $? "--all with a PID: usage error"
-"$PSCOPE" top 1 --by comm 2>"$tmp/e"; [ $? = 2 ] && grep -qx "pscope top: --by is for every process (no PID, or --all)" "$tmp/e"
+"$PSCOPE" top 1 --by comm 2>"$tmp/e"; [ $? = 2 ] && grep -qx "pscope: --by is for every process (no PID, or --all)" "$tmp/e"
 ok $? "--by with a PID: usage error"
 "$PSCOPE" top --by thread 2>"$tmp/e"; [ $? = 2 ] && grep -q "invalid --by 'thread' (comm or pid)" "$tmp/e"
 ok $? "--by with an unknown key: usage error"
-"$PSCOPE" top --python 2>"$tmp/e"; [ $? = 2 ] && grep -qx "pscope top: --python, --native, --idle and --events need a PID" "$tmp/e"
+"$PSCOPE" top --python 2>"$tmp/e"; [ $? = 2 ] && grep -qx "pscope: --python, --native, --idle and --events need a PID" "$tmp/e"
 ok $? "--python without a PID: usage error"
 
 done_testing

@@ -69,7 +69,7 @@ static void test_settings(void)
 		{ "columns=pid pid\n", "column 'pid' twice" },
 		{ "delay=0\n", "delay is 1..600" },
 		{ "tree_view=maybe\n", "tree_view is 0 or 1" },
-		{ "frobnicate=1\n", "unknown setting 'frobnicate'" },
+		{ "frobnicate=1\nsort_key=zzz\n", "line 2: unknown sort key 'zzz'" },
 		{ "pane_order=status fd\n", "names 2 of the 5 panes" },
 		{ "color_scheme=../../etc/passwd\n", "bad color_scheme name" },
 		{ "config_version=9\n", "unsupported config_version" },
@@ -81,6 +81,37 @@ static void test_settings(void)
 		is_int(d.sort_key, PSORT_CPU, "refused file: defaults in effect");
 	}
 	ok(cfg_parse("a\0b", 3, &d, &e) == -EINVAL, "a NUL byte: not a text file");
+
+	/* An unknown key (a newer pscope's): a warning, the rest applies, the
+	 * line is written back as it was. */
+	const char *newer = "sort_key=mem\n  unknown_key = 5 \r\ntree_view=1\n";
+	ps_error_clear(&e);
+	ok(cfg_parse(newer, strlen(newer), &d, &e) == 0, "an unknown key is no error (%s)", e.msg);
+	ok(d.sort_key == PSORT_MEM && d.tree, "an unknown key: the other settings apply");
+	is_str(d.warning, "pscoperc line 2: unknown setting 'unknown_key' (ignored, kept in the file)",
+	       "an unknown key: warned with its line and name");
+	is_str(d.unknown, "  unknown_key = 5 \n", "the line kept as it was");
+	n = cfg_format(&d, buf, sizeof(buf));
+	ok(strstr(buf, "\n  unknown_key = 5 \n") != NULL && strstr(buf, "sort_key=mem\n"), "and written back");
+	struct pscope_config d2;
+	ok(cfg_parse(buf, n, &d2, &e) == 0 && !strcmp(d2.unknown, d.unknown), "which parses again, kept again");
+	const char *two = "a_key=1\nsort_key=pid\nb_key=2\nc_key=3\n";
+	ok(cfg_parse(two, strlen(two), &d, &e) == 0 &&
+		   !strcmp(d.warning, "pscoperc line 1: unknown setting 'a_key' and 2 more (ignored, kept in the file)"),
+	   "three unknown keys: the first named, the others counted (%s)", d.warning);
+	is_str(d.unknown, "a_key=1\nb_key=2\nc_key=3\n", "all three kept, in order");
+	cfg_defaults(&d2);
+	ok(!d2.warning[0] && !d2.unknown[0], "defaults: no warning, nothing kept");
+	char many[8192];
+	size_t o = 0;
+	for (int i = 0; i < 200; i++)
+		o += (size_t)snprintf(many + o, sizeof(many) - o, "future_setting_%03d=1\n", i);
+	ps_error_clear(&e);
+	ok(cfg_parse(many, o, &d, &e) == -E2BIG && strstr(e.msg, "too many unknown settings"),
+	   "more unknown lines than can be kept: refused (so never lost on a save) (%s)", e.msg);
+	const char *badval = "unknown_key=5\ndelay=abc\n";
+	ok(cfg_parse(badval, strlen(badval), &d, &e) == -EINVAL && strstr(e.msg, "line 2: delay is"),
+	   "a bad value for a known key is still an error (%s)", e.msg);
 
 	/* path */
 	setenv("XDG_CONFIG_HOME", "/x/y", 1);
