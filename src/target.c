@@ -163,6 +163,10 @@ int target_execd(const struct target *t, char *now_comm, size_t size)
 	 * once and never shows this. */
 	if (!x.start_code && t->exec.start_code)
 		return 0;
+	/* exe gone since: the image was released between the stat read and
+	 * this one (exiting), unless the stat figures changed too */
+	if (!x.exe_ino && t->exec.exe_ino)
+		return x.start_code != t->exec.start_code || x.start_stack != t->exec.start_stack;
 	return memcmp(&x, &t->exec, sizeof(x)) != 0;
 }
 
