@@ -157,6 +157,16 @@ int target_execd(const struct target *t, char *now_comm, size_t size)
 	exec_of(t->dirfd, &st, &x);
 	if (now_comm)
 		strlcpy_ps(now_comm, st.comm, size);
+	/* No memory image at all (stat shows start_code 0 only without an
+	 * mm; 1 when we may not see it): the process is exiting, its memory
+	 * already released and not yet a zombie. An exec swaps the image at
+	 * once and never shows this. */
+	if (!x.start_code && t->exec.start_code)
+		return 0;
+	/* exe gone since: the image was released between the stat read and
+	 * this one (exiting), unless the stat figures changed too */
+	if (!x.exe_ino && t->exec.exe_ino)
+		return x.start_code != t->exec.start_code || x.start_stack != t->exec.start_stack;
 	return memcmp(&x, &t->exec, sizeof(x)) != 0;
 }
 

@@ -39,8 +39,8 @@ int target_open(struct target *t, pid_t pid, const struct target_id *want, struc
  * its pid now names another process. */
 int target_verify(const struct target *t, struct ps_error *e);
 /* 1 when the process has exec'd since target_open (now_comm, if not
- * NULL, gets its new name: hostile), 0 when it runs the same image,
- * -ESRCH when it is gone. */
+ * NULL, gets its new name: hostile), 0 when it runs the same image (or
+ * is exiting, its image already released), -ESRCH when it is gone. */
 int target_execd(const struct target *t, char *now_comm, size_t size);
 /* The refusal for an operation the exec cut short: "process 42 exec'd
  * during the stack dump (it now runs NAME): ...". Returns -ESTALE. */

@@ -371,11 +371,12 @@ static void test_live(void)
 	if (getuid() == 0 && pipe(dropped) == 0 && pipe(hold) == 0) {
 		pid_t u = fork();
 		if (u == 0) {
-			char g;
+			char hold_go;
 			close(dropped[0]);
 			close(hold[1]);
-			if (read(hold[0], &g, 1) != 1) /* root until the first scan saw it */
-				_exit(5);
+			/* root until the first scan has seen it */
+			if (read(hold[0], &hold_go, 1) != 1)
+				_exit(2);
 			if (setresgid(65534, 65534, 65534) < 0 || setresuid(65534, 65534, 65534) < 0)
 				_exit(3);
 			if (write(dropped[1], "x", 1) != 1)
@@ -384,14 +385,16 @@ static void test_live(void)
 			_exit(0);
 		}
 		close(dropped[1]);
-		close(hold[0]);
 		char ch;
 		ptable_scan(pt, false, &e);
 		struct proc_row *ur = ptable_find(pt, u);
 		bool was_root = ur && ur->uid == 0;
-		/* held as root until the first scan saw it, then let go */
-		ok(write(hold[1], "g", 1) == 1 && read(dropped[0], &ch, 1) == 1, "the child dropped to nobody");
+		/* the first scan saw it as root's: now let it drop */
+		close(hold[0]);
+		if (write(hold[1], "x", 1) != 1)
+			ok(0, "let the child drop");
 		close(hold[1]);
+		ok(read(dropped[0], &ch, 1) == 1, "the child dropped to nobody");
 		close(dropped[0]);
 		int scans = 0;
 		for (; scans < 2; scans++) {
@@ -488,9 +491,55 @@ static void test_lazy_period(void)
 	is_int((int)ptable_lazy_period_(0.0001), 250, "a burst of scans: at most every 250th");
 }
 
+/* An exiting process releases its memory before it turns zombie: for a
+ * while (long with a big heap) stat shows no image and /proc/PID/exe is
+ * gone. That is an exit, never an exec. */
+static void test_exiting_not_execd(void)
+{
+	struct ps_error e;
+	struct target t;
+	int fds[2];
+	const size_t big = 256u << 20;
+
+	if (pipe(fds) < 0)
+		return;
+	pid_t c = fork();
+	if (c == 0) {
+		char *m = malloc(big);
+		if (m)
+			memset(m, 1, big);
+		if (write(fds[1], "x", 1) != 1)
+			_exit(2);
+		pause();
+		_exit(0);
+	}
+	char ch;
+	close(fds[1]);
+	ok(read(fds[0], &ch, 1) == 1, "a child with 256 MiB resident");
+	close(fds[0]);
+	ps_error_clear(&e);
+	is_int(target_open(&t, c, NULL, &e), 0, "target opened");
+	is_int(target_execd(&t, NULL, 0), 0, "running: not exec'd");
+	kill(c, SIGKILL);
+	int execd = 0, polls = 0, zombie = 0;
+	for (; polls < 100000 && !zombie; polls++) {
+		struct proc_stat st;
+		execd += target_execd(&t, NULL, 0) == 1;
+		zombie = proc_stat_read(t.dirfd, &st) == 0 && (st.state == 'Z' || st.state == 'X');
+	}
+	printf("# %d polls until the zombie\n", polls);
+	ok(zombie, "the child became a zombie");
+	is_int(execd, 0, "exiting and zombie: never reported as exec'd");
+	is_int(target_execd(&t, NULL, 0), 0, "the zombie: not exec'd");
+	waitpid(c, NULL, 0);
+	ok(target_execd(&t, NULL, 0) < 0, "reaped: gone (-ESRCH)");
+	target_close(&t);
+}
+
 int main(void)
 {
 	test_lazy_period();
+	test_exiting_not_execd();
 	test_stat_fixtures();
 	test_cmdline();
 	test_sys_parsers();
