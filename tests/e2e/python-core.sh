@@ -99,7 +99,9 @@ interp() { # interp LABEL PYTHON
 		return
 	fi
 	minor=$("$py" -c 'import sys; print(sys.version_info[1])')
-	if ! start_py "$py" "$src"; then
+	# py_settled: every thread in its blocking call before the core (the
+	# main thread prints "ready" on its way to its sleep)
+	if ! start_py "$py" "$src" || ! py_settled "$TPID"; then
 		ok 1 "$label: the target started"
 		return
 	fi
