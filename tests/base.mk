@@ -12,4 +12,4 @@ TESTS += tests/e2e/i18n.sh tests/e2e/i18n-batch.sh tests/e2e/potfiles.sh tests/e
 EXTRA_DIST += tests/e2e/i18n.sh tests/e2e/i18n-batch.sh tests/e2e/potfiles.sh tests/e2e/tui-ko.sh
 noinst_PROGRAMS += tests/targets/korean-threads
 tests_targets_korean_threads_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_korean_threads_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_korean_threads_LDFLAGS = $(TARGET_LINK_FLAGS)

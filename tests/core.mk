@@ -6,11 +6,11 @@ TESTS += tests/unit/test-core
 
 noinst_PROGRAMS += tests/targets/core-threads tests/targets/core-big tests/targets/core-fork
 tests_targets_core_threads_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_core_threads_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_core_threads_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_core_big_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_core_big_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_core_big_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_core_fork_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_core_fork_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_core_fork_LDFLAGS = $(TARGET_LINK_FLAGS)
 
 TESTS += tests/e2e/core.sh tests/e2e/core-tui.sh tests/e2e/core-fork.sh tests/e2e/core-data.sh
 EXTRA_DIST += tests/e2e/core.sh tests/e2e/core-tui.sh tests/e2e/core-fork.sh tests/e2e/core-data.sh tests/fixtures/core-smaps.txt
@@ -20,7 +20,7 @@ EXTRA_DIST += tests/bench/core.sh
 # The core reader: a target that crashes in a known function.
 noinst_PROGRAMS += tests/targets/crash
 tests_targets_crash_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_crash_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_crash_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_crash_LDADD = -ldl
 TESTS += tests/e2e/core-read.sh
 EXTRA_DIST += tests/e2e/core-read.sh

@@ -5,17 +5,17 @@ noinst_PROGRAMS += tests/targets/lab-nodump tests/targets/lab-tracer \
 	tests/targets/lab-fdleak tests/targets/lab-faults tests/targets/lab-deadlock \
 	tests/targets/lab-seccomp
 tests_targets_lab_nodump_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_lab_nodump_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_lab_nodump_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_lab_tracer_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_lab_tracer_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_lab_tracer_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_lab_fdleak_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_lab_fdleak_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_lab_fdleak_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_lab_faults_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_lab_faults_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_lab_faults_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_lab_deadlock_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_lab_deadlock_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_lab_deadlock_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_lab_seccomp_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_lab_seccomp_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_lab_seccomp_LDFLAGS = $(TARGET_LINK_FLAGS)
 
 check_PROGRAMS += tests/unit/test-doors
 tests_unit_test_doors_SOURCES = tests/unit/test-doors.c tests/unit/tap.h

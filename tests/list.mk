@@ -7,11 +7,11 @@ TESTS += tests/unit/test-list
 
 noinst_PROGRAMS += tests/targets/hostile tests/targets/korean tests/targets/family
 tests_targets_hostile_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_hostile_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_hostile_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_korean_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_korean_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_korean_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_family_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_family_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_family_LDFLAGS = $(TARGET_LINK_FLAGS)
 
 TESTS += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/e2e/list-meters.sh
 EXTRA_DIST += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/e2e/list-meters.sh tests/bench/list.sh

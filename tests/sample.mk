@@ -4,10 +4,10 @@
 noinst_PROGRAMS += tests/targets/hotloop tests/targets/hotloop-nofp
 tests_targets_hotloop_SOURCES = tests/targets/hotloop.c
 tests_targets_hotloop_CFLAGS = $(TARGET_CFLAGS) -fno-omit-frame-pointer
-tests_targets_hotloop_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_hotloop_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_hotloop_nofp_SOURCES = tests/targets/hotloop.c
 tests_targets_hotloop_nofp_CFLAGS = $(TARGET_CFLAGS) -fomit-frame-pointer
-tests_targets_hotloop_nofp_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_hotloop_nofp_LDFLAGS = $(TARGET_LINK_FLAGS)
 BENCHES += tests/bench/sample.sh
 EXTRA_DIST += tests/bench/sample.sh
 check_PROGRAMS += tests/unit/test-sample
@@ -21,7 +21,7 @@ EXTRA_DIST += tests/e2e/top.sh tests/e2e/hot-tui.sh tests/e2e/top-machine.sh tes
 noinst_PROGRAMS += tests/targets/hotplugin.so
 tests_targets_hotplugin_so_SOURCES = tests/targets/hotplugin.c
 tests_targets_hotplugin_so_CFLAGS = $(TARGET_CFLAGS) -fPIC
-tests_targets_hotplugin_so_LDFLAGS = $(TARGET_LDFLAGS) -shared
+tests_targets_hotplugin_so_LDFLAGS = $(TARGET_LINK_FLAGS) -shared
 
 # The symbolizer (src/sym): pure parts and views of the test itself.
 check_PROGRAMS += tests/unit/test-sym
@@ -37,14 +37,14 @@ tests_targets_hotcpp_CXXFLAGS = -O1 -g
 noinst_PROGRAMS += tests/targets/leafchain tests/targets/leafchain-nofp
 tests_targets_leafchain_SOURCES = tests/targets/leafchain.c
 tests_targets_leafchain_CFLAGS = $(TARGET_CFLAGS) -O2 -fno-omit-frame-pointer -momit-leaf-frame-pointer
-tests_targets_leafchain_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_leafchain_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_leafchain_nofp_SOURCES = tests/targets/leafchain.c
 tests_targets_leafchain_nofp_CFLAGS = $(TARGET_CFLAGS) -O2 -fomit-frame-pointer
-tests_targets_leafchain_nofp_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_leafchain_nofp_LDFLAGS = $(TARGET_LINK_FLAGS)
 # Any thread count: 10,000 threads, 50 of them busy.
 noinst_PROGRAMS += tests/targets/manythreads
 tests_targets_manythreads_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_manythreads_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_manythreads_LDFLAGS = $(TARGET_LINK_FLAGS)
 TESTS += tests/e2e/top-threads.sh
 EXTRA_DIST += tests/e2e/top-threads.sh
 BENCHES += tests/bench/dwarf.sh

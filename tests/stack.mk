@@ -2,7 +2,7 @@
 # Stack dump: targets with known stacks, unit and end-to-end tests, bench.
 noinst_PROGRAMS += tests/targets/stack-threads
 tests_targets_stack_threads_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_stack_threads_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_stack_threads_LDFLAGS = $(TARGET_LINK_FLAGS)
 
 check_PROGRAMS += tests/unit/test-freeze tests/unit/test-stack
 tests_unit_test_freeze_SOURCES = tests/unit/test-freeze.c tests/unit/tap.h
@@ -12,7 +12,7 @@ tests_unit_test_stack_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-freeze tests/unit/test-stack
 noinst_PROGRAMS += tests/targets/deadlock
 tests_targets_deadlock_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_deadlock_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_deadlock_LDFLAGS = $(TARGET_LINK_FLAGS)
 
 # Ring and workers: unit tests, and a stress test under ThreadSanitizer
 # with its own copy of ring.c/worker.c (per-target flags replace AM_CFLAGS,
@@ -32,14 +32,14 @@ noinst_PROGRAMS += tests/targets/stack-threads-nofp tests/targets/stack-threads-
 	tests/targets/stack-threads-stripped
 tests_targets_stack_threads_nofp_SOURCES = tests/targets/stack-threads.c
 tests_targets_stack_threads_nofp_CFLAGS = $(TARGET_CFLAGS) -O2 -fomit-frame-pointer
-tests_targets_stack_threads_nofp_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_stack_threads_nofp_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_stack_threads_nocfi_SOURCES = tests/targets/stack-threads.c
 tests_targets_stack_threads_nocfi_CFLAGS = $(TARGET_CFLAGS) -fno-omit-frame-pointer \
 	-fno-asynchronous-unwind-tables -fno-unwind-tables
-tests_targets_stack_threads_nocfi_LDFLAGS = $(TARGET_LDFLAGS)
+tests_targets_stack_threads_nocfi_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_stack_threads_stripped_SOURCES = tests/targets/stack-threads.c
 tests_targets_stack_threads_stripped_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_stack_threads_stripped_LDFLAGS = $(TARGET_LDFLAGS) -s
+tests_targets_stack_threads_stripped_LDFLAGS = $(TARGET_LINK_FLAGS) -s
 
 TESTS += tests/e2e/stack.sh
 EXTRA_DIST += tests/e2e/stack.sh
@@ -60,7 +60,7 @@ TESTS += tests/unit/test-python
 EXTRA_DIST += tests/fixtures/py-linetables.h tests/fixtures/py-linetables.py tests/targets/py-threads.py
 noinst_PROGRAMS += tests/targets/py-hostile
 tests_targets_py_hostile_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_py_hostile_LDFLAGS = $(TARGET_LDFLAGS) -rdynamic
+tests_targets_py_hostile_LDFLAGS = $(TARGET_LINK_FLAGS) -rdynamic
 TESTS += tests/e2e/python-layout.sh tests/e2e/python-stack.sh tests/e2e/python-tui.sh tests/e2e/python-top.sh \
 	tests/e2e/python-core.sh
 EXTRA_DIST += tests/e2e/python-core.sh tests/e2e/python-layout.sh tests/e2e/python-stack.sh tests/e2e/python-tui.sh tests/e2e/python-top.sh tests/python/layout-check.c \
