@@ -182,6 +182,15 @@ tui_screen_settled() { # tui_screen_settled [GAP]
 	done
 	printf '%s\n' "$a"
 }
+tui_marked() { # tui_marked REGEX: poll until a reverse-video (selected) row holds it, its other attributes aside
+	for _ in $(seq 1 30); do
+		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E "$(printf '\033')\\[([0-9]+;)*7m" |
+			sed 's/\x1b\[[0-9;]*m//g' | grep -qE "$1" && return 0
+		sleep 0.2
+	done
+	tui_screen | sed 's/^/#   /'
+	return 1
+}
 tui_wait_for() { # tui_wait_for REGEX [TRIES]
 	for _ in $(seq 1 "${2:-30}"); do
 		tui_screen | grep -qE "$1" && return 0

@@ -41,14 +41,6 @@ right() { # right N: N presses of Right, sent in batches
 	done
 	sleep 0.5
 }
-marked() { # marked REGEX: a reverse-video row holds it
-	for _ in $(seq 1 30); do
-		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | sed 's/\x1b\[[0-9;]*m//g' | grep -qE "$1" && return 0
-		sleep 0.2
-	done
-	tui_screen | sed 's/^/#   /'
-	return 1
-}
 
 # The list: filtered to the target, Right to the end of its command line.
 tui_start 120x30 "env NO_COLOR=1 $PSCOPE; echo EXIT=\$?; sleep 60"
@@ -78,7 +70,7 @@ check "the header's command line starts in view" tui_wait_for "family 0 $NAME w0
 tui_keys /
 tui_keys -l "ENDMARK$$"
 tui_keys Enter
-check "Status pane: '/' marks its Command line and scrolls to the marker word" marked "w08400 ENDMARK$$"
+check "Status pane: '/' marks its Command line and scrolls to the marker word" tui_marked "w08400 ENDMARK$$"
 right 7600
 check "Right to the end: the header's command line ends with the marker word" tui_wait_for "w08400 ENDMARK$$ *\$"
 check "Right to the end: the Status pane's Command row too (two rows)" \

@@ -23,14 +23,6 @@ rows_with() { # rows_with REGEX N: at least N rows hold it
 	tui_screen | sed 's/^/#   /'
 	return 1
 }
-marked() { # marked REGEX: a reverse-video row holds it (its attributes aside: a match is marked in it)
-	for _ in $(seq 1 30); do
-		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | sed 's/\x1b\[[0-9;]*m//g' | grep -qE "$1" && return 0
-		sleep 0.2
-	done
-	tui_screen | sed 's/^/#   /'
-	return 1
-}
 search() { # search TEXT: '/', clear the prompt, type, Enter
 	tui_keys /
 	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" C-u
@@ -52,11 +44,11 @@ check "Left: the pane back to its start too" tui_left_until "^CapEff "
 check "still the detail screen (the header and the pane scrolled back together)" tui_wait_for "1 Status"
 tui_keys Home
 search Seccomp
-check "/ in the Status pane marks the line" marked 'Seccomp +(disabled|strict|filter)'
+check "/ in the Status pane marks the line" tui_marked 'Seccomp +(disabled|strict|filter)'
 tui_keys 4
 check "Memory pane up" tui_wait_for 'Pss'
 search Private_Dirty
-check "/ in the Memory pane marks the line" marked 'Private_Dirty +[0-9]+ kB'
+check "/ in the Memory pane marks the line" tui_marked 'Private_Dirty +[0-9]+ kB'
 # (the Threads pane's Right: tests/e2e/threads-lock.sh)
 tui_keys Escape
 check "back on the list" tui_wait_for 'PID USER'
@@ -102,7 +94,7 @@ left $RIGHTS
 tui_keys D
 check "doors screen up" tui_wait_for 'Doors: what the kernel lets pscope do'
 search perf_event_paranoid
-check "/ in the doors screen marks the line" marked 'perf_event_paranoid'
+check "/ in the doors screen marks the line" tui_marked 'perf_event_paranoid'
 tui_keys Escape Escape
 tui_keys q
 
@@ -114,7 +106,7 @@ tui_keys F1
 check "help up" tui_wait_for 'pscope help'
 check "a long help line is cut" not_on_screen 'second; F3 or'
 search 'incremental search'
-check "/ in help marks the line" marked 'F3, / +incremental'
+check "/ in help marks the line" tui_marked 'F3, / +incremental'
 right 4
 check "Right in help: the rest of the line" tui_wait_for 'name; F3 or'
 right 30
@@ -125,7 +117,7 @@ check "help again, from its start" tui_wait_for 'pscope help'
 tui_keys Home
 tui_keys Home
 search 'tree view'
-check "/ tree view: a line is marked" marked 'tree view'
+check "/ tree view: a line is marked" tui_marked 'tree view'
 first=$(tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | grep 'tree view' | head -1)
 tui_keys -l n
 marked_other() { # marked_other REGEX LINE: a reverse-video row holds REGEX and is not LINE
@@ -137,7 +129,7 @@ marked_other() { # marked_other REGEX LINE: a reverse-video row holds REGEX and 
 }
 check "n: the next match is marked" marked_other 'tree view' "$first"
 tui_keys -l N
-check "N: back to the first one" marked "$(echo "$first" | sed 's/\x1b\[[0-9;]*m//g; s/[][\\.*^$+?(){}|]/./g' | sed 's/^ *//; s/ *$//')"
+check "N: back to the first one" tui_marked "$(echo "$first" | sed 's/\x1b\[[0-9;]*m//g; s/[][\\.*^$+?(){}|]/./g' | sed 's/^ *//; s/ *$//')"
 search 'no-such-help-text'
 check "a miss is said" tui_wait_for 'not found: no-such-help-text'
 tui_keys Escape
@@ -158,9 +150,9 @@ right 40
 check "Right stops where the longest row on screen ends: the chain's end still shows" tui_wait_for '<- __clone3? *$'
 check "Left back to the start (a step at a time)" tui_left_until '^\[-\] 4 threads: leaf_wait'
 search level2
-check "/ in the stack screen selects a row holding it" marked 'level2'
+check "/ in the stack screen selects a row holding it" tui_marked 'level2'
 tui_keys -l n
-check "n: the next one (another row)" marked 'level2'
+check "n: the next one (another row)" tui_marked 'level2'
 tui_keys Escape Escape
 tui_keys q
 check "q: exit 0 (stacks)" tui_wait_for '^EXIT=0'
