@@ -1,5 +1,6 @@
 #include "util.h"
 
+#include <ctype.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -216,4 +217,31 @@ bool lazy_lib_open(struct lazy_lib *l)
 	}
 	pthread_mutex_unlock(&l->lock);
 	return l->ok;
+}
+
+const char *shell_word(const char *s, char *out, size_t size)
+{
+	size_t o = 0;
+	bool plain = *s != '\0';
+
+	for (const char *p = s; *p && plain; p++)
+		plain = isalnum((unsigned char)*p) || strchr("_./:@%+=,-", *p);
+	if (plain) {
+		strlcpy_ps(out, s, size);
+		return out;
+	}
+#define PUT(ch) do { if (o + 1 < size) out[o++] = (ch); } while (0)
+	PUT('\'');
+	for (const char *p = s; *p; p++) {
+		if (*p == '\'') {
+			PUT('\'');
+			PUT('\\');
+			PUT('\'');
+		}
+		PUT(*p);
+	}
+	PUT('\'');
+#undef PUT
+	out[o] = '\0';
+	return out;
 }

@@ -31,6 +31,10 @@ double now_s(void);
 size_t copy_cstr(char *dst, size_t size, const char *src, size_t len);
 /* Copy at most size-1 bytes, always terminating. Returns strlen(dst). */
 size_t strlcpy_ps(char *dst, const char *src, size_t size);
+/* s as one POSIX shell word, into out: as is when it holds only
+ * characters no shell treats specially, else in single quotes (a quote
+ * inside as '\''). A word that does not fit is cut (size > 0). */
+const char *shell_word(const char *s, char *out, size_t size);
 /* Make room for one more element in a growing array (*v holds n of *cap
  * elements of elem bytes; it doubles, starting at first). 0 or -ENOMEM. */
 int array_reserve(void **v, size_t *cap, size_t n, size_t elem, size_t first);

@@ -116,15 +116,20 @@ const char *core_pause_part_name(enum core_pause_part p)
 	return (unsigned)p < sizeof(names) / sizeof(names[0]) ? names[p] : "?";
 }
 
+/* Ready to paste into a shell: each path one word (quoted when it holds
+ * a space, a quote, ...). */
 const char *core_gdb_command(const struct core_result *r, char *buf, size_t size)
 {
-	const char *exe = r->exe[0] ? r->exe : "EXE";
+	char exe[2 * PATH_MAX + 64], core[2 * PATH_MAX + 16], full[PATH_MAX + 64];
 
-	if (r->root_other && r->exe[0])
-		snprintf(buf, size, "gdb -ex 'set sysroot /proc/%d/root' /proc/%d/root%s %s", (int)r->pid, (int)r->pid,
-			 exe, r->path);
-	else
-		snprintf(buf, size, "gdb %s %s", exe, r->path);
+	shell_word(r->path, core, sizeof(core));
+	if (r->root_other && r->exe[0]) {
+		snprintf(full, sizeof(full), "/proc/%d/root%s", (int)r->pid, r->exe);
+		snprintf(buf, size, "gdb -ex 'set sysroot /proc/%d/root' %s %s", (int)r->pid,
+			 shell_word(full, exe, sizeof(exe)), core);
+	} else {
+		snprintf(buf, size, "gdb %s %s", r->exe[0] ? shell_word(r->exe, exe, sizeof(exe)) : "EXE", core);
+	}
 	return buf;
 }
 

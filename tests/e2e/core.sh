@@ -96,6 +96,19 @@ check "text output: path, size, pause and the gdb command" sh -c \
 	"grep -q '^core written: $dir/core.core-threads.$P.' $dir/o4 && grep -q 'pause' $dir/o4 && grep -q '^open it with: gdb $EXE $dir/core.core-threads' $dir/o4"
 rm -f $dir/core.core-threads.*
 
+# 7b. A destination with a space and a quote: the gdb line is still one
+# command to paste (each path quoted), and gdb opens the core with it.
+odd="$dir/a b'c"
+mkdir -p "$odd"
+$PSCOPE core $P -o "$odd/core" >$dir/o5 2>$dir/e5
+ok $? "a destination with a space and a quote"
+gdbline=$(sed -n 's/^open it with: //p' $dir/o5)
+check "the gdb line quotes the core's path" test "$gdbline" = "gdb $EXE '$dir/a b'\\''c/core'"
+check "pasted into a shell, the gdb line opens the core" sh -c \
+	"$gdbline -batch -nx -ex 'print the_global' 2>&1 | grep -q '= 271828'"
+rm -rf "$odd"
+check "the target runs on" target_runs_on $P
+
 # 8. Bad PIDs.
 sh -c 'exit 0' & dead=$!; wait $dead
 $PSCOPE core $dead -o $dir/c5 >/dev/null 2>$dir/e5

@@ -198,8 +198,22 @@ static void test_lazy_lib(void)
 	ok(strstr(nofn.why, "pscope_no_such_function") != NULL, "... dlerror names it (%s)", nofn.why);
 }
 
+/* One shell word, for a command the user pastes (the core's gdb line). */
+static void test_shell_word(void)
+{
+	char b[64];
+
+	is_str(shell_word("/tmp/core.x.1", b, sizeof(b)), "/tmp/core.x.1", "a plain path stays as is");
+	is_str(shell_word("/tmp/a b/core", b, sizeof(b)), "'/tmp/a b/core'", "a space: quoted");
+	is_str(shell_word("/tmp/it's", b, sizeof(b)), "'/tmp/it'\\''s'", "a quote inside: '\\''");
+	is_str(shell_word("$(rm x)`;&|*?~", b, sizeof(b)), "'$(rm x)`;&|*?~'", "shell syntax: quoted, inert");
+	is_str(shell_word("", b, sizeof(b)), "''", "empty: ''");
+	is_str(shell_word("/tmp/a b c d e f", b, 8), "'/tmp/a", "cut to fit");
+}
+
 int main(void)
 {
+	test_shell_word();
 	test_stat();
 	test_status();
 	test_escape();
