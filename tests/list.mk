@@ -36,8 +36,8 @@ TESTS += tests/e2e/nocolor-screens.sh
 EXTRA_DIST += tests/e2e/nocolor-screens.sh
 TESTS += tests/e2e/list-sortcols.sh
 EXTRA_DIST += tests/e2e/list-sortcols.sh
-TESTS += tests/e2e/settings-rc.sh
-EXTRA_DIST += tests/e2e/settings-rc.sh
+TESTS += tests/e2e/settings-rc.sh tests/e2e/setup-keys.sh
+EXTRA_DIST += tests/e2e/settings-rc.sh tests/e2e/setup-keys.sh
 # The function-key bar of every screen at widths from 200 down to 20.
 TESTS += tests/e2e/fbar.sh
 EXTRA_DIST += tests/e2e/fbar.sh

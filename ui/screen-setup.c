@@ -26,6 +26,8 @@ struct setup {
 	struct item items[16 + CFG_M_COUNT + CFG_NPANES + PSORT_COUNT];
 	int n;
 	struct table tab;          /* selection and scrolling over items[] */
+	struct ui *ui;
+	struct ui_search search;   /* '/': a setting or column by name */
 };
 
 static const char *const themes[] = { "default", "monochrome", "black-on-white" };
@@ -98,7 +100,7 @@ static void setup_draw(struct ui *ui, void *p, int y0, int rows)
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	draw_text(y0, 0, -1, draw_attr(COL_TITLE),
-		  _(" Setup   Up/Down choose, Space/Enter/Right change, Left back a value, [ ] or F7 F8 move, Esc done"));
+		  _(" Setup   Up/Down choose, Space/Enter/Right change, Left back a value, [ ] or F7 F8 move, / search, Esc done"));
 	/* A settings file that did not parse is never overwritten: said here,
 	 * where the changes that will not be saved are made. */
 	int nmsg = 0;
@@ -113,22 +115,25 @@ static void setup_draw(struct ui *ui, void *p, int y0, int rows)
 		rows -= nmsg;
 	}
 	int body = table_layout(&s->tab, y0 + 1, rows - 1, false), top = s->tab.top;
+	int cols = draw_cols(), nw = cols >= 64 ? 24 : cols * 2 / 5, vw = cols - nw - 3;
+	if (vw > 36)
+		vw = 36;
 	bool first_col = true;
 	for (int i = 0; i < s->n; i++) {
 		if (s->items[i].kind == IT_COLUMN && first_col) {
 			first_col = false;
 			if (i >= top && i - top < body)
-				draw_text(y0 + 1 + i - top, 1, 24, draw_attr(COL_GOOD) | A_BOLD, _("Columns (order)"));
+				draw_text(y0 + 1 + i - top, 1, nw, draw_attr(COL_GOOD) | A_BOLD, _("Columns (order)"));
 		}
 		if (i < top || i - top >= body)
 			continue;
 		int y = y0 + 1 + i - top, attr = i == s->tab.sel ? draw_attr(COL_SELECT) : draw_attr(COL_NORMAL);
 		describe(ui, &s->items[i], &name, val, sizeof(val));
 		/* the setting's name on the left, its value on the right, where
-		 * the selection bar is */
-		draw_text(y, 1, 24, draw_attr(COL_GOOD) | A_BOLD, name);
-		draw_blank(y, 26, 36, attr);
-		draw_text(y, 26, 36, attr, val);
+		 * the selection bar is; a narrow terminal gives the names less */
+		draw_text(y, 1, nw, draw_attr(COL_GOOD) | A_BOLD, name);
+		draw_blank(y, nw + 2, vw, attr);
+		draw_text(y, nw + 2, vw, attr, val);
 	}
 }
 
@@ -153,7 +158,11 @@ static void move_item(struct ui *ui, struct setup *s, int dir)
 		table_select(&s->tab, s->tab.sel + dir);
 	} else if (it->kind == IT_COLUMN) {
 		int a = col_pos(c, it->arg), b = a + dir;
-		if (a < 0 || b < 0 || b >= c->ncolumns)
+		if (a < 0) {
+			ui_message(ui, false, "%s", _("a hidden column has no place: show it first (Space), then move it"));
+			return;
+		}
+		if (b < 0 || b >= c->ncolumns)
 			return;
 		int t = c->columns[a];
 		c->columns[a] = c->columns[b];
@@ -162,6 +171,7 @@ static void move_item(struct ui *ui, struct setup *s, int dir)
 		table_set_count(&s->tab, s->n);
 		table_select(&s->tab, s->tab.sel + dir);
 	} else {
+		ui_message(ui, false, "%s", _("only the detail panes and the shown columns can be moved"));
 		return;
 	}
 	changed(ui);
@@ -230,10 +240,30 @@ static void change(struct ui *ui, struct setup *s, int dir)
 	changed(ui);
 }
 
+/* '/': a setting, a meter, a pane or a column whose name or value holds
+ * the text (a group's members by the group's title too). */
+static bool item_matches(void *st, int row, const char *text)
+{
+	struct setup *s = st;
+	char val[128];
+	const char *name;
+
+	describe(s->ui, &s->items[row], &name, val, sizeof(val));
+	return strcasestr(name, text) || strcasestr(val, text);
+}
+
+static bool setup_find(void *st, const char *text, int dir, bool again)
+{
+	struct setup *s = st;
+	return table_search(&s->tab, s->tab.sel + (again ? dir : 0), dir, text, s, item_matches);
+}
+
 static bool setup_key(struct ui *ui, void *p, int ch)
 {
 	struct setup *s = p;
 
+	if (ui_search_key(ui, &s->search, ch, setup_find, s))
+		return true;
 	switch (ch) {
 	case ' ': case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: change(ui, s, +1); break;
 	case KEY_LEFT: change(ui, s, -1); break;
@@ -276,6 +306,7 @@ void screen_setup_open(struct ui *ui)
 	struct setup *s = calloc(1, sizeof(*s));
 	if (!s)
 		return;
+	s->ui = ui;
 	build(s, &ui->cfg);
 	table_init(&s->tab, NULL, 0, 0, false);
 	table_set_count(&s->tab, s->n);
