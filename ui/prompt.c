@@ -128,6 +128,10 @@ bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
 			ui->dirty = true;
 			return true;
 		}
+		if (ch == KEY_RESIZE) { /* the screen under it at the new size */
+			ui_redraw(ui);
+			continue;
+		}
 		ui_edit_line(buf, size, ch);
 	}
 }
@@ -135,15 +139,20 @@ bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size)
 bool ui_confirm(struct ui *ui, const char *question)
 {
 	char *q = NULL;
-	int x;
+	int x, ch;
 
 	/* the question and its answer wrap as one text: [y/N] ends it */
 	if (asprintf(&q, "%s%s", question, _(" [y/N] ")) < 0)
 		q = NULL;
-	draw_block(q ? q : question, draw_rows() - 2, max_rows(), draw_attr(COL_TITLE), &x);
+	for (;;) {
+		draw_block(q ? q : question, draw_rows() - 2, max_rows(), draw_attr(COL_TITLE), &x);
+		draw_flush();
+		ch = ui_modal_getch();
+		if (ch != KEY_RESIZE)
+			break;
+		ui_redraw(ui); /* a resize is no answer: asked again at the new size */
+	}
 	free(q);
-	draw_flush();
-	int ch = ui_modal_getch();
 	ui->dirty = true;
 	return ch == 'y' || ch == 'Y';
 }

@@ -110,7 +110,7 @@ void ui_set_delay(struct ui *ui, long tenths)
 	ui_message(ui, false, _("refresh every %.1f s"), (double)tenths / 10);
 }
 
-static void redraw(struct ui *ui)
+void ui_redraw(struct ui *ui)
 {
 	struct screen_slot *top = &stack[depth - 1];
 	int rows = draw_rows() - 1;
@@ -344,7 +344,7 @@ int ui_run(const struct ui_opts *o)
 			{ .fd = sfd, .events = POLLIN },
 		};
 		if (ui.dirty)
-			redraw(&ui);
+			ui_redraw(&ui);
 		if (poll(fds, 4, ui.status[0] ? 1000 : -1) < 0) {
 			if (errno == EINTR) { /* SIGWINCH: ncurses queues KEY_RESIZE */
 				int ch;

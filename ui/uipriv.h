@@ -102,6 +102,9 @@ void ui_set_delay(struct ui *ui, long tenths);
 bool ui_confirm(struct ui *ui, const char *question);
 /* Read a line of text above the function bar (prefilled with buf; the
  * label wraps, long input shows its end). false on Esc. */
+/* The whole screen now: the top screen, the status line, the function bar
+ * (a prompt redraws what is under it after a resize). */
+void ui_redraw(struct ui *ui);
 bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size);
 /* One editing key on buf: Backspace, Ctrl-U (clear), Ctrl-W (the word
  * before the cursor), or a byte of text. True when buf changed. */

@@ -102,6 +102,26 @@ check "40x7: n answers no" tui_wait_for 'no core written'
 check "no core was written" sh -c "! ls $dir/core.* 2>/dev/null"
 tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 80 -y 30 2>/dev/null ||
 	tmux -L "$TMUX_S" resize-pane -t "$TMUX_S" -x 80 -y 30
+
+# A resize while a prompt or a confirmation waits: the screen under it is
+# drawn again at the new size, the prompt keeps its text, and a resize is
+# no answer.
+resize() { tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x "$1" -y "$2" 2>/dev/null ||
+	tmux -L "$TMUX_S" resize-pane -t "$TMUX_S" -x "$1" -y "$2"; sleep 0.5; }
+tui_keys C
+tui_wait_for "Core file:" >/dev/null
+tui_keys -l "xyz"
+resize 100 35
+check "resized prompt: the screen under it drawn at the new size (function bar)" tui_wait_for 'F10'
+check "resized prompt: the typed text kept" tui_wait_for "Core file: .*core\.ct\.$CP\.[^ ]*xyz *\$"
+tui_keys BSpace BSpace BSpace Enter
+check "the confirmation" tui_wait_for '\[y/N\] *$' 20
+resize 90 30
+check "resized confirmation: still asked" tui_wait_for '\[y/N\] *$' 20
+check "resized confirmation: the screen under it drawn at the new size" tui_wait_for 'F10'
+tui_keys n
+check "then n answers no" tui_wait_for 'no core written'
+check "still no core written" sh -c "! ls $dir/core.* 2>/dev/null"
 tui_keys Escape
 tui_keys q
 tmux -L "$TMUX_S" kill-server 2>/dev/null
