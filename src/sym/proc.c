@@ -24,6 +24,7 @@ struct pmap {
 	struct sym_module *mod; /* PM_MODULE */
 	uint64_t bias;
 	char *name;             /* PM_NOFILE, PM_SPECIAL: what the maps call it */
+	const char *why;        /* PM_NOFILE: why the file was not read, or NULL */
 	bool deleted;
 };
 
@@ -227,7 +228,12 @@ static int bind(struct sym_proc *p, struct pmap *old, size_t nold)
 			q->mod = m->deleted ? NULL : sym_module_find(dev, m->inode, m->path);
 			if (!q->mod) {
 				int fd = open_mapped(p, m, real, sizeof(real));
-				q->mod = fd >= 0 ? sym_module_get(fd, real, m->path, dev, m->inode) : NULL;
+				/* A file its owner can rewrite while it is read
+				 * is read from a private copy (sym/file.c). */
+				int sfd = fd >= 0 ? sym_file_stable(fd) : -1;
+				q->mod = sfd >= 0 ? sym_module_get(sfd, real, m->path, dev, m->inode) : NULL;
+				if (fd >= 0 && sfd < 0)
+					q->why = sym_file_why(sfd);
 			}
 			q->kind = q->mod ? PM_MODULE : PM_NOFILE;
 		} else {
@@ -496,8 +502,10 @@ static const struct sym_info *resolve(struct sym_proc *p, uint64_t pc, bool acti
 		return own(p, r ? r->name : "[anon/JIT]", "[anon/JIT]", pc - m->start, SYM_F_ANON);
 	}
 	case PM_NOFILE:
-		/* The file is gone or unreadable: name the offset in it. */
-		snprintf(buf, sizeof(buf), "%s+0x%llx", m->name, (unsigned long long)(pc - m->start + m->off));
+		/* The file is gone or unreadable: name the offset in it (and
+		 * why the file was not read, when it was there). */
+		snprintf(buf, sizeof(buf), m->why ? "%s+0x%llx (%s)" : "%s+0x%llx", m->name,
+			 (unsigned long long)(pc - m->start + m->off), m->why);
 		return own(p, buf, m->name, pc - m->start + m->off,
 			   SYM_F_STRIPPED | (m->deleted ? SYM_F_DELETED : 0));
 	case PM_SPECIAL:
