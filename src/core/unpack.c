@@ -15,6 +15,7 @@
 #include "config.h"
 #include "core/read.h"
 #include "i18n.h"
+#include "out/save.h"
 #include "util.h"
 
 #include <elf.h>
@@ -431,21 +432,6 @@ out:
 }
 #endif
 
-/* A private file under dir: O_TMPFILE, else a name unlinked at once. */
-static int private_file(const char *dir)
-{
-	int fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
-
-	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-		return fd;
-	char p[4096];
-	snprintf(p, sizeof(p), "%s/pscope-core.XXXXXX", dir);
-	fd = mkostemp(p, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(p);
-	return fd;
-}
-
 /* The shell command that decompresses path by hand. */
 static void hand_command(const char *path, enum core_comp k, char *cmd, size_t size)
 {
@@ -529,10 +515,13 @@ int core_unpack(int in, const char *path, enum core_comp k, uint64_t head, int *
 		return no_library(path, k, e);
 	if (k != CORE_COMP_NONE && !lib_open(k, &lib))
 		return no_load(path, k, lib, e);
-	int fd = private_file(dir);
+	/* Unnamed (gone when closed, even after SIGKILL), in a directory
+	 * checked like every one pscope writes to (src/out/save.c). */
+	struct ps_error se;
+	int fd = out_scratch(dir, &se);
 	if (fd < 0)
-		return ps_error_set(e, errno, _("cannot make a temporary file in %s to decompress %s into: %s (set TMPDIR)"),
-				    dir, path, strerror(errno));
+		return ps_error_set(e, -fd, _("cannot make a temporary file in %s to decompress %s into: %s (set TMPDIR)"),
+				    dir, path, se.msg);
 	/* What $TMPDIR may take: its free space, less a margin for others. */
 	uint64_t room = UINT64_MAX;
 	if (fstatvfs(fd, &sv) == 0) {
