@@ -13,8 +13,13 @@
  * every packaged library and executable, so the copy costs nothing in the
  * common case. Package managers replace files (a new inode) rather than
  * rewrite them, and a replaced file stays whole under an old mapping. */
-#include "sym/sym.h"
+#include "sym/local.h"
 #include "i18n.h"
+
+#include <elfutils/libdwelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -147,4 +152,65 @@ const char *sym_file_why(int err)
 	case EINVAL: return _("not a regular file");
 	default: return _("the file could not be copied");
 	}
+}
+
+/* Whether the debug file in fd has the build-id of mod. */
+static bool same_build_id(Dwfl_Module *mod, int fd)
+{
+	const unsigned char *want = NULL;
+	const void *have = NULL;
+	GElf_Addr va;
+	int wn = dwfl_module_build_id(mod, &want, &va);
+	Elf *elf = wn > 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
+	ssize_t hn = elf ? dwelf_elf_gnu_build_id(elf, &have) : -1;
+	bool ok = hn == wn && !memcmp(want, have, (size_t)wn);
+
+	if (elf)
+		elf_end(elf);
+	return ok;
+}
+
+/* Separate debug files. libdwfl's standard search would open and map a
+ * .gnu_debuglink file next to the module itself (checking its CRC from the
+ * mapping), where its owner can cut it short under the mapping; so: by
+ * build-id under /usr/lib/debug (root's files, with the dwz file of a
+ * debug package), then the debug link next to the file, in .debug/ there
+ * and under /usr/lib/debug, each through a stable copy (sym/file.c) and
+ * taken only with the module's build-id. */
+int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
+		       const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		       char **debuginfo_file_name)
+{
+	int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					      debuglink_crc, debuginfo_file_name);
+	if (fd >= 0) {
+		fd = sym_file_stable(fd);
+		return fd >= 0 ? fd : -1;
+	}
+	/* No link, or the dwz file of a module (no CRC): nothing more. */
+	if (!file_name || !debuglink_file || !debuglink_crc || strchr(debuglink_file, '/'))
+		return -1;
+	const char *slash = strrchr(file_name, '/'), *host = file_name;
+	int dl = slash ? (int)(slash - file_name) : 0;
+	if (!strncmp(host, "/proc/", 6) && (host = strchr(host + 6, '/')) && !strncmp(host, "/root/", 6))
+		host += 5; /* /proc/PID/root/usr/lib/x.so: /usr/lib under /usr/lib/debug */
+	else
+		host = file_name;
+	int hl = slash && slash >= host ? (int)(slash - host) : 0;
+	for (int i = 0; i < 3; i++) {
+		char path[PATH_MAX];
+		if (i == 0)
+			snprintf(path, sizeof(path), "%.*s/%s", dl, file_name, debuglink_file);
+		else if (i == 1)
+			snprintf(path, sizeof(path), "%.*s/.debug/%s", dl, file_name, debuglink_file);
+		else
+			snprintf(path, sizeof(path), "/usr/lib/debug%.*s/%s", hl, host, debuglink_file);
+		fd = sym_file_stable(open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+		if (fd < 0)
+			continue;
+		if (same_build_id(mod, fd) && (*debuginfo_file_name = strdup(path)))
+			return fd;
+		close(fd);
+	}
+	return -1;
 }

@@ -2,6 +2,7 @@
  * inode), each a single-module Dwfl at the file's own virtual addresses,
  * with a cache of resolved module-relative addresses. */
 #include "sym/local.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <dwarf.h>
@@ -21,70 +22,9 @@ static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sym_module *registry;
 static char *debuginfo_path;
 
-/* Whether the debug file in fd has the build-id of mod. */
-static bool same_build_id(Dwfl_Module *mod, int fd)
-{
-	const unsigned char *want = NULL;
-	const void *have = NULL;
-	GElf_Addr va;
-	int wn = dwfl_module_build_id(mod, &want, &va);
-	Elf *elf = wn > 0 ? elf_begin(fd, ELF_C_READ_MMAP, NULL) : NULL;
-	ssize_t hn = elf ? dwelf_elf_gnu_build_id(elf, &have) : -1;
-	bool ok = hn == wn && !memcmp(want, have, (size_t)wn);
-
-	if (elf)
-		elf_end(elf);
-	return ok;
-}
-
-/* Separate debug files. libdwfl's standard search would open and map a
- * .gnu_debuglink file next to the module itself (checking its CRC from the
- * mapping), where its owner can cut it short under the mapping; so: by
- * build-id under /usr/lib/debug (root's files, with the dwz file of a
- * debug package), then the debug link next to the file, in .debug/ there
- * and under /usr/lib/debug, each through a stable copy (sym/file.c) and
- * taken only with the module's build-id. */
-static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
-			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
-			  char **debuginfo_file_name)
-{
-	int fd = dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
-					      debuglink_crc, debuginfo_file_name);
-	if (fd >= 0) {
-		fd = sym_file_stable(fd);
-		return fd >= 0 ? fd : -1;
-	}
-	/* No link, or the dwz file of a module (no CRC): nothing more. */
-	if (!file_name || !debuglink_file || !debuglink_crc || strchr(debuglink_file, '/'))
-		return -1;
-	const char *slash = strrchr(file_name, '/'), *host = file_name;
-	int dl = slash ? (int)(slash - file_name) : 0;
-	if (!strncmp(host, "/proc/", 6) && (host = strchr(host + 6, '/')) && !strncmp(host, "/root/", 6))
-		host += 5; /* /proc/PID/root/usr/lib/x.so: /usr/lib under /usr/lib/debug */
-	else
-		host = file_name;
-	int hl = slash && slash >= host ? (int)(slash - host) : 0;
-	for (int i = 0; i < 3; i++) {
-		char path[PATH_MAX];
-		if (i == 0)
-			snprintf(path, sizeof(path), "%.*s/%s", dl, file_name, debuglink_file);
-		else if (i == 1)
-			snprintf(path, sizeof(path), "%.*s/.debug/%s", dl, file_name, debuglink_file);
-		else
-			snprintf(path, sizeof(path), "/usr/lib/debug%.*s/%s", hl, host, debuglink_file);
-		fd = sym_file_stable(open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-		if (fd < 0)
-			continue;
-		if (same_build_id(mod, fd) && (*debuginfo_file_name = strdup(path)))
-			return fd;
-		close(fd);
-	}
-	return -1;
-}
-
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = find_debuginfo,
+	.find_debuginfo = sym_find_debuginfo,
 	.debuginfo_path = &debuginfo_path,
 };
 
@@ -389,6 +329,10 @@ static void build_syms(struct sym_module *m)
 {
 	m->syms_built = true;
 	int n = m->mod ? dwfl_module_getsymtab(m->mod) : -1;
+	if (n > 1 && (unsigned)n - 1 > SYM_MODULE_MAX_SYMS) {
+		m->syms_cut = true;
+		n = (int)SYM_MODULE_MAX_SYMS + 1;
+	}
 	if (n <= 1 || !(m->syms = malloc((size_t)n * sizeof(*m->syms))))
 		return;
 	for (int i = 1; i < n; i++) {
@@ -446,7 +390,9 @@ static struct sym_msym *find_sym(struct sym_module *m, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
-	struct sym_msym *near = &m->syms[lo - 1], *hit = near->size ? NULL : near;
+	/* Unsized symbols name what follows them up to the next one: not
+	 * when some were not read (one of those may be nearer). */
+	struct sym_msym *near = &m->syms[lo - 1], *hit = near->size || m->syms_cut ? NULL : near;
 	/* Sized symbols may nest or overlap: look a little further down. */
 	for (size_t i = lo, k = 0; i-- > 0 && k < 32; k++)
 		if (m->syms[i].size && addr - m->syms[i].start < m->syms[i].size) {
@@ -458,12 +404,34 @@ static struct sym_msym *find_sym(struct sym_module *m, uint64_t addr)
 	return hit;
 }
 
+/* Whether the module's DWARF line table is within SYM_LINES_MAX_BYTES
+ * (libdw decodes a unit's whole line program at the first lookup in it). */
+static bool lines_within_cap(struct sym_module *m)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw;
+
+	if (!m->lines_ok) {
+		m->lines_ok = 1;
+		Elf *elf = (dw = dwfl_module_getdwarf(m->mod, &bias)) ? dwarf_getelf(dw) : NULL;
+		size_t shstrndx;
+		if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0)
+			for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+				GElf_Shdr sh;
+				const char *nm = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+				if (nm && !strcmp(nm, ".debug_line") && sh.sh_size > SYM_LINES_MAX_BYTES)
+					m->lines_ok = -1;
+			}
+	}
+	return m->lines_ok > 0;
+}
+
 /* Resolve module-relative addr (the call itself: pc - 1 for a return
  * address); offsets are shown relative to pc. Called with m->lock held. */
 static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t addr, bool source)
 {
 	struct sym_info *s = calloc(1, sizeof(*s));
-	char buf[64];
+	char buf[128];
 
 	if (!s)
 		return NULL;
@@ -480,14 +448,17 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 		s->offset = addr - sym->start + (rel_pc - addr);
 	} else {
 		s->flags |= SYM_F_STRIPPED;
-		snprintf(buf, sizeof(buf), "+0x%llx", (unsigned long long)rel_pc);
+		snprintf(buf, sizeof(buf), m->syms_cut ? _("+0x%llx (over %u symbols: not all read)") : "+0x%llx",
+			 (unsigned long long)rel_pc, SYM_MODULE_MAX_SYMS);
 		size_t l = strlen(m->name) + strlen(buf) + 1;
 		s->function = malloc(l);
 		if (s->function)
 			snprintf(s->function, l, "%s%s", m->name, buf);
 	}
 	Dwarf_Addr bias;
-	if (source && m->mod && dwfl_module_getdwarf(m->mod, &bias)) {
+	if (source && m->mod && !lines_within_cap(m)) {
+		s->file = strdup(_("(line table over the 256 MiB cap: not read)"));
+	} else if (source && m->mod && dwfl_module_getdwarf(m->mod, &bias)) {
 		Dwfl_Line *l = dwfl_module_getsrc(m->mod, addr);
 		int line = 0;
 		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;

@@ -1,6 +1,7 @@
 /* A process view: the executable mappings of one address space bound to
  * shared modules, a cache by pc, /tmp/perf-PID.map for anonymous code. */
 #include "sym/local.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <errno.h>
@@ -56,6 +57,7 @@ struct sym_proc {
 	struct sym_range *jit;
 	size_t njit;
 	char *jit_pool;
+	const char *jit_why;    /* why /tmp/perf-PID.map was not (all) read, or NULL */
 };
 
 static const struct sym_info unknown_info = {
@@ -418,44 +420,11 @@ static struct pmap *pmap_find(struct sym_proc *p, uint64_t pc)
 
 static void load_perfmap(struct sym_proc *p)
 {
-	char path[64], *buf = NULL;
-	struct stat sb;
-	int fd;
-
 	p->anon_stale = false;
 	free(p->jit);
 	free(p->jit_pool);
-	p->jit = NULL;
-	p->jit_pool = NULL;
 	p->njit = 0;
-	if (p->pid <= 0)
-		return;
-	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)p->pid);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	/* Like perf: only a regular file owned by the target's user (or root),
-	 * so nobody else can put names on its code. */
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || (sb.st_uid != p->uid && sb.st_uid != 0) ||
-	    sb.st_size > (64 << 20)) {
-		close(fd);
-		return;
-	}
-	ssize_t len = 0;
-	size_t cap = (size_t)sb.st_size + 1;
-	buf = malloc(cap);
-	while (buf && (size_t)len + 1 < cap) {
-		ssize_t r = read(fd, buf + len, cap - 1 - (size_t)len);
-		if (r <= 0)
-			break;
-		len += r;
-	}
-	close(fd);
-	if (buf) {
-		ssize_t n = sym_perfmap_parse(buf, (size_t)len, &p->jit, &p->jit_pool);
-		p->njit = n > 0 ? (size_t)n : 0;
-	}
-	free(buf);
+	p->jit_why = p->pid > 0 ? sym_perfmap_load(p->pid, p->uid, &p->jit, &p->njit, &p->jit_pool) : NULL;
 }
 
 /* A result the view owns: anonymous code, files it cannot open. */
@@ -467,7 +436,8 @@ static const struct sym_info *own(struct sym_proc *p, const char *function, cons
 
 	if (no)
 		p->owned = no;
-	if (!s || !no || !(s->function = strdup(function)) || (module && !(s->module = strdup(module)))) {
+	if (!s || !no || !(s->function = sym_name_cut(function, strnlen(function, SYM_NAME_MAX + 1))) ||
+	    (module && !(s->module = strdup(module)))) {
 		sym_info_free(s);
 		return &unknown_info;
 	}
@@ -499,6 +469,10 @@ static const struct sym_info *resolve(struct sym_proc *p, uint64_t pc, bool acti
 			load_perfmap(p);
 		}
 		const struct sym_range *r = sym_range_find(p->jit, p->njit, pc, true);
+		if (!r && p->jit_why) {
+			snprintf(buf, sizeof(buf), "[anon/JIT] (%s)", p->jit_why);
+			return own(p, buf, "[anon/JIT]", pc - m->start, SYM_F_ANON);
+		}
 		return own(p, r ? r->name : "[anon/JIT]", "[anon/JIT]", pc - m->start, SYM_F_ANON);
 	}
 	case PM_NOFILE:

@@ -151,6 +151,10 @@ struct sym_range {
  * type name [module]", text symbols only): a sorted, malloc'd array; names
  * point into *pool (malloc'd). Return the count or -errno. */
 ssize_t sym_perfmap_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
+/* Caps of a perf map (the target writes it): a larger file is not read,
+ * entries past the cap are not parsed (a count equal to it means cut). */
+#define SYM_PERFMAP_MAX_BYTES (64 << 20)
+#define SYM_PERFMAP_MAX_ENTRIES (1u << 20)
 ssize_t sym_kallsyms_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
 /* Binary search: the range holding pc, or NULL. Unsized (kallsyms): the
  * last symbol at or below pc. */
@@ -161,6 +165,12 @@ const struct sym_range *sym_range_find(const struct sym_range *r, size_t n, uint
  * the mark "…[name cut at 1024 bytes]". Mangled names longer than
  * SYM_MANGLED_MAX are not demangled (they are kept mangled, cut). */
 #define SYM_NAME_MAX 1024
+/* Caps of one module's tables (the file's owner sets their sizes): code
+ * symbols past SYM_MODULE_MAX_SYMS are not read (addresses only they
+ * would name say so), and file:line is not looked up in a .debug_line
+ * larger than SYM_LINES_MAX_BYTES (the source says so). */
+#define SYM_MODULE_MAX_SYMS (1u << 22)
+#define SYM_LINES_MAX_BYTES (256u << 20)
 #define SYM_MANGLED_MAX 4096
 /* A malloc'd copy of the len bytes at name, cut with the mark past
  * SYM_NAME_MAX. */
