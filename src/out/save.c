@@ -264,6 +264,11 @@ static const char *split(const char *path, char *dir, size_t size)
 
 int out_save(const char *path, int (*write)(FILE *f, void *arg), void *arg, struct ps_error *e)
 {
+	return out_save_mode(path, 0644, write, arg, e);
+}
+
+int out_save_mode(const char *path, mode_t mode, int (*write)(FILE *f, void *arg), void *arg, struct ps_error *e)
+{
 	char dir[PATH_MAX];
 	const char *base = split(path, dir, sizeof(dir));
 	struct out_file of;
@@ -273,7 +278,7 @@ int out_save(const char *path, int (*write)(FILE *f, void *arg), void *arg, stru
 		return refused(e, path, EISDIR);
 	if ((dirfd = dir_open(dir, path, e)) < 0)
 		return dirfd;
-	if ((r = out_file_begin(&of, dirfd, "out", 0644, NULL)) < 0) {
+	if ((r = out_file_begin(&of, dirfd, "out", mode, NULL)) < 0) {
 		close(dirfd);
 		return refused(e, path, -r);
 	}

@@ -58,5 +58,7 @@ int out_scratch(const char *dir, struct ps_error *e);
  * 0644), replacing an old one. write returns 0 or -errno. Returns 0 or
  * -errno with e filled. */
 int out_save(const char *path, int (*write)(FILE *f, void *arg), void *arg, struct ps_error *e);
+/* The same with the file's mode (0600 for settings). */
+int out_save_mode(const char *path, mode_t mode, int (*write)(FILE *f, void *arg), void *arg, struct ps_error *e);
 
 #endif
