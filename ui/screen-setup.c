@@ -258,26 +258,44 @@ static bool setup_find(void *st, const char *text, int dir, bool again)
 	return table_search(&s->tab, s->tab.sel + (again ? dir : 0), dir, text, s, item_matches);
 }
 
+static bool k_next(struct ui *ui, void *p, int ch)
+{
+	change(ui, p, +1);
+	return true;
+}
+
+static bool k_prev(struct ui *ui, void *p, int ch)
+{
+	change(ui, p, -1);
+	return true;
+}
+
+static bool k_up(struct ui *ui, void *p, int ch)
+{
+	move_item(ui, p, -1);
+	return true;
+}
+
+static bool k_down(struct ui *ui, void *p, int ch)
+{
+	move_item(ui, p, +1);
+	return true;
+}
+
+static bool k_done(struct ui *ui, void *p, int ch)
+{
+	ui_pop(ui);
+	return true;
+}
+
+/* Search and moving (arrows, pages, mouse); the screen is modal: other
+ * keys do nothing. */
 static bool setup_key(struct ui *ui, void *p, int ch)
 {
 	struct setup *s = p;
 
-	if (ui_search_key(ui, &s->search, ch, setup_find, s))
-		return true;
-	switch (ch) {
-	case ' ': case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: change(ui, s, +1); break;
-	case KEY_LEFT: change(ui, s, -1); break;
-	case '[': case KEY_F(7): move_item(ui, s, -1); break;
-	case ']': case KEY_F(8): move_item(ui, s, +1); break;
-	case 27: case 'q': case KEY_F(2): case KEY_F(10):
-		ui_pop(ui);
-		return true;
-	case KEY_F(1): case '?':
-		return false; /* the loop opens the help */
-	default:
-		table_key(&s->tab, ch, NULL, NULL); /* moving: arrows, pages, mouse */
-		break;
-	}
+	if (!ui_search_key(ui, &s->search, ch, setup_find, s))
+		table_key(&s->tab, ch, NULL, NULL);
 	return true;
 }
 
@@ -288,14 +306,25 @@ static void setup_destroy(void *p)
 	free(s);
 }
 
-static const struct ui_fkey setup_fkeys[] = {
-	{ "Space", N_("Change") }, { "F7", N_("MoveUp") }, { "F8", N_("MoveDn") }, { "Esc", N_("Done") }, { NULL, NULL },
+static const struct ui_key setup_keys[] = {
+	UI_SECTION(N_("Keys")),
+	UI_KEY("Up/Down PgUp/PgDn Home/End", NULL, NULL, N_("choose a setting")),
+	UI_KEY("Space, Enter, Right", k_next, N_("Change"),
+	  N_("change it (next value, or on/off)"), ' ', '\n', '\r', KEY_ENTER, KEY_RIGHT),
+	UI_KEY("Left", k_prev, NULL, N_("back to the previous value"), KEY_LEFT),
+	{ .keys = N_("[ ]  or  F7 F8"), .codes = { '[', KEY_F(7) }, .fn = k_up, .label = N_("MoveUp"), .help = N_("move a column or a detail pane up / down"), .bar = "F7" },
+	{ .codes = { ']', KEY_F(8) }, .fn = k_down, .label = N_("MoveDn"), .bar = "F8" },
+	UI_KEY("/   n N", NULL, NULL, N_("find a setting or a column by name (next, previous)")),
+	UI_KEY("Esc, F2, q", k_done, N_("Done"), N_("back to the list"), 27, 'q', KEY_F(2), KEY_F(10)),
+	UI_LOOP("F1, ?", KEY_F(1), '?'),
+	UI_KEYS_END,
 };
 
-static const struct screen_ops setup_ops = {
+const struct screen_ops screen_setup_ops = {
 	.name = N_("Setup"),
 	.help = "setup",
-	.fkeys = setup_fkeys,
+	.keys = setup_keys,
+	.fbar = "Space F7 F8 Esc",
 	.draw = setup_draw,
 	.key = setup_key,
 	.destroy = setup_destroy,
@@ -310,5 +339,5 @@ void screen_setup_open(struct ui *ui)
 	build(s, &ui->cfg);
 	table_init(&s->tab, NULL, 0, 0, false);
 	table_set_count(&s->tab, s->n);
-	ui_push(ui, &setup_ops, s);
+	ui_push(ui, &screen_setup_ops, s);
 }

@@ -39,7 +39,7 @@ struct pane_desc {
 	const char *name;              /* "fd": `pscope show --pane fd`, the JSON key */
 	const char *aliases[2];        /* other names --pane takes ("fds") */
 	const char *title;             /* N_("FDs"): the detail screen's tab bar */
-	int hotkey;                    /* '2' switches to it */
+	const char *summary;           /* N_(): what it shows, in a line of help */
 	const char *source;            /* where the data comes from ("PID": the pid) */
 	const char *file;              /* the /proc/PID file named when access is refused */
 	int refresh_ms;                /* the TUI reads it at most this often */

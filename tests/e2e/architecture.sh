@@ -27,6 +27,15 @@ ok "$([ -z "$tty_writes" ]; echo $?)" "nothing opens /dev/tty behind the termina
 # Navigation is written once, in the list widget.
 nav=$(grep -nE 'case[[:space:]]+KEY_(UP|DOWN|PPAGE|NPAGE|HOME|END)\b' ui/*.c | grep -v '^ui/table\.c:' || true)
 ok "$([ -z "$nav" ]; echo $?)" "navigation keys are handled only in ui/table.c ${nav:+(found: $nav)}"
+# Keys are declared once, in each screen's and pane's key table
+# (ui/keys.h): dispatch, the function bar and the help read it. Outside
+# the widgets that own their keys (table.c: moving; search.c: '/', n, N;
+# prompt.c: editing a line; keys.c: the dispatch), no code tests a key:
+# no case label of a character or KEY_ constant, no comparison of a key
+# with one (KEY_RESIZE is the terminal's event, not a key).
+keysw=$(grep -nE "case[[:space:]]+('([^'\\]|\\.+)'|KEY_[A-Z_]+|27|12)[[:space:]]*[:(]|\b(ch|key)[[:space:]]*[!=<>]=?[[:space:]]*('([^'\\]|\\.+)'|KEY_[A-Z_]+)|switch[[:space:]]*\([[:space:]]*(ch|key)[[:space:]]*\)" ui/*.c |
+	grep -vE '^ui/(table|search|prompt|keys)\.c:' | grep -v 'KEY_RESIZE' || true)
+ok "$([ -z "$keysw" ]; echo $?)" "keys are dispatched from the key tables only (no key switch in a screen) ${keysw:+(found: $keysw)}"
 # The terminal size comes from one place.
 size=$(grep -nE '\b(LINES|COLS)\b' ui/*.c | grep -v '^ui/draw\.c:' || true)
 ok "$([ -z "$size" ]; echo $?)" "the terminal size is read only in ui/draw.c (draw_rows/draw_cols) ${size:+(found: $size)}"
