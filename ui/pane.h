@@ -73,6 +73,9 @@ struct pane_key {
  * handled. */
 bool pane_key(struct ui *ui, const struct pane_ops *p, void *st, const struct pane_ctx *c, int ch, int rows);
 
-extern const struct pane_ops pane_status, pane_fd, pane_maps, pane_mem, pane_threads;
+/* The TUI side of each pane of the registry (src/pane/panes.h). */
+#define PANE(name) extern const struct pane_ops pane_##name;
+#include "pane/panes.h"
+#undef PANE
 
 #endif

@@ -17,14 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The TUI side of each pane of the registry (src/pane/), in its order. */
+/* The TUI side of each pane of the registry, in its order
+ * (src/pane/panes.h). Shown in the order the settings give (F2,
+ * pane_order); keys 1-N by position. */
 static const struct pane_ops *const panes[PANE_COUNT] = {
-	[PANE_STATUS] = &pane_status, [PANE_FD] = &pane_fd,   [PANE_MAPS] = &pane_maps,
-	[PANE_MEM] = &pane_mem,       [PANE_THREADS] = &pane_threads,
+#define PANE(name) &pane_##name,
+#include "pane/panes.h"
+#undef PANE
 };
-#define NPANES ((int)ARRAY_SIZE(panes))
-/* Shown in the order the settings give (F2, pane_order); keys 1-5 by position. */
-_Static_assert(NPANES == CFG_NPANES, "one pane per pane_order entry");
+#define NPANES PANE_COUNT
 
 struct detail {
 	struct target t;

@@ -23,7 +23,7 @@ struct item {
 };
 
 struct setup {
-	struct item items[16 + CFG_M_COUNT + CFG_NPANES + PSORT_COUNT];
+	struct item items[16 + CFG_M_COUNT + PANE_COUNT + PSORT_COUNT];
 	int n;
 	struct table tab;          /* selection and scrolling over items[] */
 	struct ui *ui;
@@ -33,7 +33,6 @@ struct setup {
 static const char *const themes[] = { "default", "monochrome", "black-on-white" };
 static const char *const meter_titles[CFG_M_COUNT] = { N_("CPU bars"), N_("Memory bar"), N_("Swap bar"),
 						       N_("Tasks"), N_("Load average"), N_("Uptime") };
-static const char *const pane_titles[CFG_NPANES] = { N_("Status"), N_("FDs"), N_("Maps"), N_("Memory"), N_("Threads") };
 
 static int col_pos(const struct pscope_config *c, int col)
 {
@@ -52,7 +51,7 @@ static void build(struct setup *s, const struct pscope_config *c)
 		s->items[s->n++] = (struct item){ fixed[i], 0 };
 	for (int m = 0; m < CFG_M_COUNT; m++)
 		s->items[s->n++] = (struct item){ IT_METER, m };
-	for (int p = 0; p < CFG_NPANES; p++)
+	for (int p = 0; p < PANE_COUNT; p++)
 		s->items[s->n++] = (struct item){ IT_PANE, p };
 	for (int i = 0; i < c->ncolumns; i++)
 		s->items[s->n++] = (struct item){ IT_COLUMN, c->columns[i] };
@@ -84,7 +83,7 @@ static void describe(const struct ui *ui, const struct item *it, const char **na
 	case IT_PANE:
 		if (!it->arg)
 			*name = _("Detail panes (order)");
-		snprintf(val, size, "%d %s", it->arg + 1, _(pane_titles[c->pane_order[it->arg]]));
+		snprintf(val, size, "%d %s", it->arg + 1, _(pane_descs[c->pane_order[it->arg]]->title));
 		break;
 	case IT_COLUMN:
 		snprintf(val, size, "[%s] %s", col_pos(c, it->arg) >= 0 ? "x" : " ", proc_sort_title((enum proc_sort)it->arg));
@@ -150,7 +149,7 @@ static void move_item(struct ui *ui, struct setup *s, int dir)
 
 	if (it->kind == IT_PANE) {
 		int a = it->arg, b = a + dir;
-		if (b < 0 || b >= CFG_NPANES)
+		if (b < 0 || b >= PANE_COUNT)
 			return;
 		int t = c->pane_order[a];
 		c->pane_order[a] = c->pane_order[b];

@@ -128,7 +128,6 @@ out:
 }
 
 const struct pane_desc pane_desc_fd = {
-	.id = PANE_FD,
 	.name = "fd",
 	.aliases = { "fds" },
 	.title = N_("FDs"),

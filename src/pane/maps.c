@@ -115,7 +115,6 @@ out:
 }
 
 const struct pane_desc pane_desc_maps = {
-	.id = PANE_MAPS,
 	.name = "maps",
 	.title = N_("Maps"),
 	.summary = N_("memory mappings (like pmap -x)"),

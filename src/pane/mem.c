@@ -40,7 +40,6 @@ static void show_mem(struct pane_show *s)
 }
 
 const struct pane_desc pane_desc_mem = {
-	.id = PANE_MEM,
 	.name = "mem",
 	.aliases = { "memory" },
 	.title = N_("Memory"),

@@ -226,7 +226,6 @@ static void show_status(struct pane_show *s)
 }
 
 const struct pane_desc pane_desc_status = {
-	.id = PANE_STATUS,
 	.name = "status",
 	.title = N_("Status"),
 	.summary = N_("identity, memory, switches, faults, capabilities"),

@@ -134,7 +134,6 @@ out:
 }
 
 const struct pane_desc pane_desc_threads = {
-	.id = PANE_THREADS,
 	.name = "threads",
 	.title = N_("Threads"),
 	.summary = N_("per-thread state, system call, run-queue delay"),

@@ -60,16 +60,21 @@ ok "$([ -z "$direct" ]; echo $?)" "ui/ submits jobs through the backends' *_subm
 bcast=$(grep -nE 'ops->message|ui_watch' ui/*.c ui/*.h || true)
 ok "$([ -z "$bcast" ]; echo $?)" "ring messages go to their job's handler only ${bcast:+(found: $bcast)}"
 
-# Every pane is described once, in src/pane/, and the detail screen and
-# pscope show both take it from there.
+# Every pane is described once, in src/pane/, and named once, in the list
+# src/pane/panes.h that the registry, the detail screen, pscoperc and
+# pscope show are made from.
 for f in src/pane/*.c; do
 	n=$(basename "$f" .c)
 	[ "$n" = pane ] && continue
-	check "src/pane/$n.c is in the registry (pane_descs[])" grep -q "&pane_desc_$n\b" src/pane/pane.c
+	check "src/pane/$n.c is in the list of panes (src/pane/panes.h)" grep -qx "PANE($n)" src/pane/panes.h
 	check "ui/pane-$n.c shows it on the detail screen" grep -q "&pane_desc_$n\b" "ui/pane-$n.c"
 done
-dup=$(grep -nE '\.(source|hotkey|refresh_ms)[[:space:]]*=' ui/*.c || true)
+dup=$(grep -nE '\.(source|refresh_ms|summary)[[:space:]]*=' ui/*.c || true)
 ok "$([ -z "$dup" ]; echo $?)" "no pane describes itself again in ui/ ${dup:+(found: $dup)}"
+# No list of the panes written by hand beside the registry's.
+names=$(grep -rnE '"status",[[:space:]]*"fd"|"status, fd, maps|&pane_(desc_)?status,[[:space:]]*&pane_' src ui --include=*.c --include=*.h |
+	grep -v '^src/pane/panes\.h:' || true)
+ok "$([ -z "$names" ]; echo $?)" "the panes are listed once, in src/pane/panes.h ${names:+(found: $names)}"
 
 # Smaller shapes: one PF_KTHREAD, signals through target_signal, the
 # freeze shared at src/ level.

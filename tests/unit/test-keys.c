@@ -22,7 +22,11 @@ static const struct screen_ops *const screens[] = {
 };
 #define NSCREENS (int)(sizeof(screens) / sizeof(screens[0]))
 
-static const struct pane_ops *const panes[] = { &pane_status, &pane_fd, &pane_maps, &pane_mem, &pane_threads };
+static const struct pane_ops *const panes[] = {
+#define PANE(name) &pane_##name,
+#include "pane/panes.h"
+#undef PANE
+};
 #define NPANES (int)(sizeof(panes) / sizeof(panes[0]))
 
 /* Display columns of a UTF-8 line (the locale is a UTF-8 one). */
