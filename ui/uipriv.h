@@ -44,10 +44,12 @@ struct screen_ops {
 	void (*destroy)(void *st);
 };
 
+/* The loop's state. The terminal's size is not kept here: draw_rows(),
+ * draw_cols(). */
 struct ui {
 	const struct ui_opts *opts;
 	struct ring *ring;
-	struct workers *workers;     /* the terminal size: draw_rows(), draw_cols() */
+	struct workers *workers;
 	long delay_tenths;
 	bool quit;
 	bool dirty;              /* redraw wanted */
