@@ -214,31 +214,29 @@ static bool k_help(struct ui *ui, void *st, int ch)
 	return true;
 }
 
-static bool k_stack(struct ui *ui, void *st, int ch)
+/* s, h, C: the screen for the process the top screen names. */
+static bool open_on_selected(struct ui *ui, void (*open)(struct ui *ui, const struct target_id *id))
 {
 	struct target_id id;
 
 	if (ui_selected_target(ui, &id))
-		screen_stack_open(ui, &id);
+		open(ui, &id);
 	return true;
+}
+
+static bool k_stack(struct ui *ui, void *st, int ch)
+{
+	return open_on_selected(ui, screen_stack_open);
 }
 
 static bool k_hot(struct ui *ui, void *st, int ch)
 {
-	struct target_id id;
-
-	if (ui_selected_target(ui, &id))
-		screen_hot_open(ui, &id);
-	return true;
+	return open_on_selected(ui, screen_hot_open);
 }
 
 static bool k_core(struct ui *ui, void *st, int ch)
 {
-	struct target_id id;
-
-	if (ui_selected_target(ui, &id))
-		screen_core_open(ui, &id);
-	return true;
+	return open_on_selected(ui, screen_core_open);
 }
 
 static bool k_doors(struct ui *ui, void *st, int ch)
