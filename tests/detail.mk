@@ -21,7 +21,6 @@ tests/unit/throwaway/pane/panes.h: $(top_srcdir)/src/pane/panes.h
 	(cat $(top_srcdir)/src/pane/panes.h && echo 'PANE(throwaway)') >$@
 CLEANFILES += tests/unit/throwaway/pane/panes.h
 TESTS += tests/unit/test-panes
-EXTRA_DIST += tests/fixtures/pscoperc-5-panes
 TESTS += tests/e2e/detail-show.sh
 EXTRA_DIST += tests/e2e/detail-show.sh tests/e2e/detail-lib.sh
 TESTS += tests/e2e/detail-tui.sh
