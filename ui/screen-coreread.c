@@ -27,7 +27,8 @@ static const char *const tab_names[TAB_N] = { N_("Stacks"), N_("Maps"), N_("File
 
 struct coreread {
 	struct ui *ui;
-	char path[4096];
+	struct core_file_id id;        /* the file to read (ino 0: the one there now) */
+	const char *path;              /* id.path */
 	char *exe;
 	struct ui_job job;
 	struct core_view *cv;
@@ -44,7 +45,7 @@ static void submit(struct coreread *s)
 {
 	struct job_handler h = { coreread_message, s };
 
-	ui_job_started(&s->job, core_read_submit(s->ui->workers, s->path, s->exe, NULL, &h), _("reading the core"),
+	ui_job_started(&s->job, core_read_submit(s->ui->workers, &s->id, s->exe, NULL, &h), _("reading the core"),
 		       _("cannot start reading the core (out of memory)"));
 }
 
@@ -249,6 +250,7 @@ static bool coreread_key(struct ui *ui, void *p, int ch)
 		return false;
 	}
 	if (ch == 'r' && (s->job.failed || !s->cv)) {
+		s->id.ino = 0; /* again: whatever file is there now */
 		submit(s);
 		return true;
 	}
@@ -320,14 +322,15 @@ static const struct screen_ops coreread_ops = {
 	.destroy = coreread_destroy,
 };
 
-void screen_coreread_open(struct ui *ui, const char *path, const char *exe)
+void screen_coreread_open(struct ui *ui, const struct core_file_id *id, const char *exe)
 {
 	struct coreread *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return;
 	s->ui = ui;
-	strlcpy_ps(s->path, path, sizeof(s->path));
+	s->id = *id;
+	s->path = s->id.path;
 	s->exe = exe ? strdup(exe) : NULL;
 	s->maps = pane_maps.create();
 	textview_init(&s->files, 1);

@@ -328,7 +328,7 @@ int ui_run(const struct ui_opts *o)
 	arm_timer(tfd, ui.delay_tenths);
 
 	if (o->core)
-		screen_coreread_open(&ui, o->core, o->core_exe);
+		screen_coreread_open(&ui, o->core_id, o->core_exe);
 	else
 		screen_list_open(&ui);
 	if (o->pid > 0)
@@ -395,6 +395,7 @@ int ui_run(const struct ui_opts *o)
 		if (stack[depth].ops->destroy)
 			stack[depth].ops->destroy(stack[depth].st);
 	}
+	screen_core_free(&ui);
 	ui_term_close();
 	ring_free(ui.ring);
 	close(tfd);

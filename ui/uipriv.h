@@ -63,6 +63,7 @@ struct ui {
 	char cfg_path[4096];     /* "" when there is no place for it */
 	char cfg_error[768];     /* why the file was not read (cfg_broken) */
 	unsigned cfg_gen;        /* bumped by every change the F2 screen makes */
+	struct core_screen *core_writer; /* the core being (or last) written: C */
 	bool colour;             /* colours allowed (not -C, not NO_COLOR) */
 };
 
@@ -136,9 +137,12 @@ void screen_hot_open(struct ui *ui, const struct target_id *id);
 /* Every process on every CPU (perf top without -p). */
 void screen_machine_open(struct ui *ui);
 void screen_core_open(struct ui *ui, const struct target_id *id);
+/* At the end: the last core written, forgotten. */
+void screen_core_free(struct ui *ui);
 void screen_doors_open(struct ui *ui, pid_t pid);
 /* A core file: its header, stacks, maps and files (read by a job). */
-void screen_coreread_open(struct ui *ui, const char *path, const char *exe);
+struct core_file_id;
+void screen_coreread_open(struct ui *ui, const struct core_file_id *id, const char *exe);
 /* F2: the settings in ui->cfg. */
 void screen_setup_open(struct ui *ui);
 /* Items in a scrolled view (environment, the whole command line): rows

@@ -58,5 +58,5 @@ unsigned core_job_submit(struct workers *w, const struct target_id *id, const ch
 	if (!a)
 		return 0;
 	strlcpy_ps(a->path, path, sizeof(a->path));
-	return workers_submit(w, LANE_ATTACH, JOB_CORE, id, core_job, a, free, h);
+	return workers_submit(w, LANE_ATTACH, id, core_job, a, free, h);
 }

@@ -11,13 +11,13 @@
 #include <string.h>
 
 struct read_arg {
-	char *path, *exe, *sysroot;
+	struct core_file_id id;
+	char *exe, *sysroot;
 };
 
 static void arg_free(void *p)
 {
 	struct read_arg *a = p;
-	free(a->path);
 	free(a->exe);
 	free(a->sysroot);
 	free(a);
@@ -57,8 +57,11 @@ static void read_job(struct job *j)
 		job_error(j, &e);
 		return;
 	}
-	job_progress(j, 0, _("reading %s"), a->path);
-	if (core_open(a->path, &co, &v->core, &e) < 0 || core_stack_dump(v->core, &o, &v->dump, &e) < 0) {
+	job_progress(j, 0, _("reading %s"), a->id.path);
+	if (core_open(a->id.path, &co, &v->core, &e) == 0 && a->id.ino && !core_file_id_equal(&a->id, &v->core->id))
+		ps_error_set(&e, ESTALE, _("%s is another file now (replaced since it was read): r reads the new one"),
+			     a->id.path);
+	if (e.code || core_stack_dump(v->core, &o, &v->dump, &e) < 0) {
 		if (e.code != ECANCELED)
 			job_error(j, &e);
 		core_view_free(v);
@@ -68,7 +71,7 @@ static void read_job(struct job *j)
 	job_result(j, v, view_free);
 }
 
-unsigned core_read_submit(struct workers *w, const char *path, const char *exe, const char *sysroot,
+unsigned core_read_submit(struct workers *w, const struct core_file_id *id, const char *exe, const char *sysroot,
 			  const struct job_handler *h)
 {
 	struct read_arg *a = calloc(1, sizeof(*a));
@@ -76,12 +79,12 @@ unsigned core_read_submit(struct workers *w, const char *path, const char *exe, 
 
 	if (!a)
 		return 0;
-	a->path = strdup(path);
+	a->id = *id;
 	a->exe = exe ? strdup(exe) : NULL;
 	a->sysroot = sysroot ? strdup(sysroot) : NULL;
-	if (!a->path || (exe && !a->exe) || (sysroot && !a->sysroot)) {
+	if ((exe && !a->exe) || (sysroot && !a->sysroot)) {
 		arg_free(a);
 		return 0;
 	}
-	return workers_submit(w, LANE_ATTACH, JOB_CORE_READ, &none, read_job, a, arg_free, h);
+	return workers_submit(w, LANE_ATTACH, &none, read_job, a, arg_free, h);
 }

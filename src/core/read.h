@@ -105,6 +105,20 @@ struct core_module {
 	bool is_exe;
 };
 
+/* Which file a core is, as a target_id says which process: its path, and
+ * the file that was there when it was read (device, inode, size and
+ * modification time). A file replaced under the same name is another core.
+ * ino 0: whatever file has that path now. */
+struct core_file_id {
+	char path[4096];
+	unsigned long long dev, ino, size;
+	long long mtime_ns;
+};
+/* The identity of the file at id->path now (0, or -errno: gone). */
+int core_file_id_read(struct core_file_id *id);
+/* The same file (path, device, inode, size and mtime). */
+bool core_file_id_equal(const struct core_file_id *a, const struct core_file_id *b);
+
 struct core_open_opts {
 	const char *exe;               /* the executable, instead of NT_FILE's path */
 	const char *sysroot;           /* prefix for every file of the core */
@@ -113,6 +127,7 @@ struct core_open_opts {
 
 struct core {
 	char path[4096];
+	struct core_file_id id;        /* the file opened (before any decompression) */
 	int fd;                        /* the core, or the private file it was decompressed into */
 	const char *compression;       /* "zstd", "xz", "lz4", or NULL */
 	uint64_t packed_size;          /* the compressed file's size */
@@ -186,11 +201,13 @@ struct core_view {
 	char *maps_text;
 };
 void core_view_free(struct core_view *v);
-/* Read path as an ATTACH-lane job whose RING_RESULT payload is a struct
- * core_view (or a RING_ERROR). Returns the job id, 0 on failure. */
+/* Read the core id names as an ATTACH-lane job whose RING_RESULT payload
+ * is a struct core_view (or a RING_ERROR: also when id->ino is set and the
+ * file at id->path is no longer that one). Returns the job id, 0 on
+ * failure. */
 struct workers;
 struct job_handler;
-unsigned core_read_submit(struct workers *w, const char *path, const char *exe, const char *sysroot,
+unsigned core_read_submit(struct workers *w, const struct core_file_id *id, const char *exe, const char *sysroot,
 			  const struct job_handler *h);
 
 #endif
