@@ -48,13 +48,18 @@ void id_set_del(struct id_set *s, pid_t pid, unsigned long long start)
 		}
 }
 
-struct proc_row *list_selected(struct list_state *ls)
+const struct proc_row *list_selected(struct list_state *ls)
 {
 	int i = table_selected(&ls->tab);
-	return i >= 0 && i < (int)ls->view.n ? ls->view.v[i] : NULL;
+	return i >= 0 && i < (int)ls->view.n ? ls->view.v[i].r : NULL;
 }
 
-void list_tag_toggle(struct list_state *ls, struct proc_row *r)
+const struct proc_row *list_find(const struct list_state *ls, pid_t pid)
+{
+	return ls->snap ? snap_list_find(ls->snap, pid) : NULL;
+}
+
+void list_tag_toggle(struct list_state *ls, const struct proc_row *r)
 {
 	if (!r)
 		return;
@@ -65,9 +70,9 @@ void list_tag_toggle(struct list_state *ls, struct proc_row *r)
 }
 
 /* r and every descendant (by ppid) in the table, tagged. */
-void list_tag_children(struct list_state *ls, struct proc_row *r)
+void list_tag_children(struct list_state *ls, const struct proc_row *r)
 {
-	size_t n = ptable_size(ls->pt);
+	size_t n = ls->snap ? ls->snap->n : 0;
 	bool grew = true;
 
 	if (!r)
@@ -77,10 +82,10 @@ void list_tag_children(struct list_state *ls, struct proc_row *r)
 	while (grew) {
 		grew = false;
 		for (size_t i = 0; i < n; i++) {
-			struct proc_row *c = ptable_row(ls->pt, i);
+			const struct proc_row *c = &ls->snap->rows[i];
 			if (c->is_thread || id_set_has(&ls->tags, c->pid, c->starttime))
 				continue;
-			struct proc_row *p = ptable_find(ls->pt, c->ppid);
+			const struct proc_row *p = list_find(ls, c->ppid);
 			if (p && id_set_has(&ls->tags, p->pid, p->starttime)) {
 				id_set_add(&ls->tags, c->pid, c->starttime);
 				grew = true;
@@ -100,10 +105,10 @@ static size_t targets(struct list_state *ls, struct target_id *out, size_t max)
 			out[n++] = ls->tags.v[i];
 		return n;
 	}
-	struct proc_row *r = list_selected(ls);
+	const struct proc_row *r = list_selected(ls);
 	if (!r)
 		return 0;
-	struct proc_row *p = r->is_thread ? ptable_find(ls->pt, r->tgid) : r;
+	const struct proc_row *p = r->is_thread ? list_find(ls, r->tgid) : r;
 	if (!p) {
 		ui_message(ls->ui, true, _("process %d has exited"), (int)r->tgid);
 		return 0;
@@ -116,7 +121,7 @@ static size_t targets(struct list_state *ls, struct target_id *out, size_t max)
 
 static const char *comm_of(struct list_state *ls, pid_t pid)
 {
-	struct proc_row *r = ptable_find(ls->pt, pid);
+	const struct proc_row *r = list_find(ls, pid);
 	return r ? r->comm : "?";
 }
 
@@ -261,7 +266,7 @@ void list_ioprio(struct list_state *ls)
  * each (sep '\0'), or joined by sep into one row. */
 static void show_list(struct list_state *ls, const char *file, char sep, const char *what)
 {
-	struct proc_row *r = list_selected(ls);
+	const struct proc_row *r = list_selected(ls);
 	struct ps_error e;
 	char *text, title[160];
 	size_t len;
@@ -270,7 +275,7 @@ static void show_list(struct list_state *ls, const char *file, char sep, const c
 		return;
 	ps_error_clear(&e);
 	pid_t pid = r->tgid;
-	struct proc_row *p = ptable_find(ls->pt, pid);
+	const struct proc_row *p = list_find(ls, pid);
 	if (!p || proc_read_nul_list(pid, p->starttime, file, sep, &text, &len, &e) < 0) {
 		if (!p)
 			ui_message(ls->ui, true, _("process %d has exited"), (int)pid);

@@ -1,5 +1,5 @@
 /* The process table's indexes: uid -> user name (cached), pid -> row
- * (open addressing). Shared by ptable.c and ptable-order.c. */
+ * (open addressing, also a snapshot's). */
 #include "proc/ptable-priv.h"
 #include "util.h"
 
@@ -36,52 +36,59 @@ const char *ptable_user_name_(struct ptable *pt, uid_t uid)
 	return u->name;
 }
 
-/* ---- the pid -> row hash ---- */
+/* ---- the pid -> row index ---- */
 
-static size_t hslot(const struct ptable *pt, pid_t pid)
+static size_t hslot(const struct pid_index *ix, pid_t pid)
 {
-	return ((uint32_t)pid * 2654435761u) & (pt->hcap - 1);
+	return ((uint32_t)pid * 2654435761u) & (ix->cap - 1);
 }
 
-int ptable_hash_rebuild_(struct ptable *pt)
+int pid_index_build(struct pid_index *ix, const struct proc_row *rows, size_t n)
 {
 	size_t want = 1024;
-	while (want < pt->n * 2 + 16)
+	while (want < n * 2 + 16)
 		want *= 2;
-	if (want != pt->hcap) {
-		int *h = realloc(pt->hash, want * sizeof(*h));
+	if (want != ix->cap) {
+		int *h = realloc(ix->slot, want * sizeof(*h));
 		if (!h)
 			return -ENOMEM;
-		pt->hash = h;
-		pt->hcap = want;
+		ix->slot = h;
+		ix->cap = want;
 	}
-	memset(pt->hash, 0, pt->hcap * sizeof(*pt->hash));
-	for (size_t i = 0; i < pt->n; i++) {
-		size_t s = hslot(pt, pt->rows[i].pid);
-		while (pt->hash[s])
-			s = (s + 1) & (pt->hcap - 1);
-		pt->hash[s] = (int)i + 1;
+	memset(ix->slot, 0, ix->cap * sizeof(*ix->slot));
+	for (size_t i = 0; i < n; i++) {
+		size_t s = hslot(ix, rows[i].pid);
+		while (ix->slot[s])
+			s = (s + 1) & (ix->cap - 1);
+		ix->slot[s] = (int)i + 1;
 	}
 	return 0;
 }
 
-long ptable_hash_find_(const struct ptable *pt, pid_t pid)
+long pid_index_find(const struct pid_index *ix, const struct proc_row *rows, pid_t pid)
 {
-	if (!pt->hcap)
+	if (!ix->cap)
 		return -1;
-	for (size_t s = hslot(pt, pid); pt->hash[s]; s = (s + 1) & (pt->hcap - 1))
-		if (pt->rows[pt->hash[s] - 1].pid == pid)
-			return pt->hash[s] - 1;
+	for (size_t s = hslot(ix, pid); ix->slot[s]; s = (s + 1) & (ix->cap - 1))
+		if (rows[ix->slot[s] - 1].pid == pid)
+			return ix->slot[s] - 1;
 	return -1;
 }
 
-int ptable_hash_add_(struct ptable *pt, size_t idx)
+int pid_index_add(struct pid_index *ix, const struct proc_row *rows, size_t n, size_t idx)
 {
-	if ((pt->n + 1) * 2 > pt->hcap)
-		return ptable_hash_rebuild_(pt); /* n already counts idx */
-	size_t s = hslot(pt, pt->rows[idx].pid);
-	while (pt->hash[s])
-		s = (s + 1) & (pt->hcap - 1);
-	pt->hash[s] = (int)idx + 1;
+	if (n * 2 > ix->cap)
+		return pid_index_build(ix, rows, n); /* n already counts idx */
+	size_t s = hslot(ix, rows[idx].pid);
+	while (ix->slot[s])
+		s = (s + 1) & (ix->cap - 1);
+	ix->slot[s] = (int)idx + 1;
 	return 0;
+}
+
+void pid_index_free(struct pid_index *ix)
+{
+	free(ix->slot);
+	ix->slot = NULL;
+	ix->cap = 0;
 }

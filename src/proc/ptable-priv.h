@@ -8,16 +8,29 @@
 #include <dirent.h>
 #include <stdint.h>
 
+#include "clock.h"
+
 struct user_ent {
 	uid_t uid;
 	char name[33];
 };
 
+/* What the table keeps about a row besides the row (same index). */
+struct ptable_priv {
+	int fd;                    /* held /proc/PID/stat, or -1 */
+	unsigned gen, shr_gen, skip_gen;
+	unsigned extra_gen, cgroup_gen; /* scans x's reads were made in */
+	unsigned long long cticks; /* cutime + cstime: reaped children */
+	unsigned char idle;        /* reads in a row without CPU time */
+	unsigned char reads;       /* re-reads of stat, wrapping (when to check the owner) */
+};
+
 struct ptable {
 	struct proc_row *rows;
+	struct ptable_priv *priv;  /* one per row */
 	size_t n, cap;
-	int *hash;                 /* open addressing: row index + 1, 0 = empty */
-	size_t hcap;
+	struct pid_index ix;
+	const struct ps_clock *clk;
 	DIR *proc;
 	unsigned gen;
 	uint64_t last_ns;
@@ -40,16 +53,22 @@ struct ptable {
 };
 
 
+/* The private state of row r. */
+static inline struct ptable_priv *ptable_priv_(const struct ptable *pt, const struct proc_row *r)
+{
+	return &pt->priv[r - pt->rows];
+}
+
 /* ptable-index.c: the user name of uid (cached; "?" when out of memory);
- * the pid -> row hash: rebuilt (0 or -ENOMEM), looked up (row or -1),
- * row idx added. */
+ * the row of pid (index, or -1). */
 const char *ptable_user_name_(struct ptable *pt, uid_t uid);
 /* ptable.c: every how many scans an idle process is re-read, for scans
  * interval seconds apart (about every 12 s). */
 unsigned ptable_lazy_period_(double interval);
-int ptable_hash_rebuild_(struct ptable *pt);
-long ptable_hash_find_(const struct ptable *pt, pid_t pid);
-int ptable_hash_add_(struct ptable *pt, size_t idx);
+static inline long ptable_hash_find_(const struct ptable *pt, pid_t pid)
+{
+	return pid_index_find(&pt->ix, pt->rows, pid);
+}
 
 /* ptable-row.c: a row appended (zeroed, fd -1; NULL when out of memory);
  * a process seen for the first time (or its pid reused) read into r (0 or
@@ -60,8 +79,7 @@ struct proc_stat;
 struct proc_row *ptable_row_append_(struct ptable *pt);
 int ptable_row_open_(struct ptable *pt, struct proc_row *r, pid_t pid, const char *name, uint64_t now);
 bool ptable_row_refresh_(struct ptable *pt, struct proc_row *r, const char *name, uint64_t now);
-void ptable_row_from_stat_(struct ptable *pt, struct proc_row *r, const struct proc_stat *st,
-			   unsigned long long prev_ticks, bool have_prev, uint64_t now);
+void ptable_row_from_stat_(struct ptable *pt, struct proc_row *r, const struct proc_stat *st, uint64_t now);
 void ptable_evict_lru_(struct ptable *pt, unsigned n, uint64_t before);
 
 /* The held /proc dirfd and the scan generation. */

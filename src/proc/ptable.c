@@ -1,4 +1,5 @@
 #include "proc/ptable.h"
+#include "clock.h"
 #include "i18n.h"
 #include "proc/ptable-priv.h"
 #include "proc/stat.h"
@@ -62,7 +63,7 @@ unsigned ptable_gen_(const struct ptable *pt)
 	return pt->gen;
 }
 
-struct ptable *ptable_new(void)
+struct ptable *ptable_new(const struct ps_clock *clk)
 {
 	struct ptable *pt = calloc(1, sizeof(*pt));
 	struct sys_meminfo mi;
@@ -70,8 +71,9 @@ struct ptable *ptable_new(void)
 
 	if (!pt)
 		return NULL;
+	pt->clk = clk;
 	pt->proc = opendir("/proc");
-	if (!pt->proc || ptable_hash_rebuild_(pt) < 0) {
+	if (!pt->proc || pid_index_build(&pt->ix, pt->rows, 0) < 0) {
 		ptable_free(pt);
 		return NULL;
 	}
@@ -103,15 +105,17 @@ struct ptable *ptable_new(void)
 
 static void row_release(struct ptable *pt, struct proc_row *r)
 {
-	if (r->fd >= 0) {
-		close(r->fd);
+	struct ptable_priv *p = ptable_priv_(pt, r);
+
+	if (p->fd >= 0) {
+		close(p->fd);
 		pt->nfds--;
 	}
 	free(r->cmdline);
 	if (r->x)
 		free(r->x->cgroup);
 	free(r->x);
-	r->fd = -1;
+	p->fd = -1;
 	r->cmdline = NULL;
 	r->x = NULL;
 }
@@ -126,7 +130,8 @@ void ptable_free(struct ptable *pt)
 		free(pt->users[i]);
 	free(pt->users);
 	free(pt->rows);
-	free(pt->hash);
+	free(pt->priv);
+	pid_index_free(&pt->ix);
 	if (pt->proc)
 		closedir(pt->proc);
 	free(pt);
@@ -144,7 +149,7 @@ long proc_hz(void)
  * ptable_scan). */
 static bool lazy_skip(const struct ptable *pt, const struct proc_row *r)
 {
-	return pt->lazy && r->idle >= 2 && (unsigned)(r->pid + pt->gen) % pt->lazy_period != 0;
+	return pt->lazy && ptable_priv_(pt, r)->idle >= 2 && (unsigned)(r->pid + pt->gen) % pt->lazy_period != 0;
 }
 
 static const char *pid_name(char *buf, size_t size, pid_t pid)
@@ -162,25 +167,27 @@ static void scan_process(struct ptable *pt, pid_t pid, const char *name, uint64_
 
 	if (idx >= 0) {
 		struct proc_row *r = &pt->rows[idx];
+		struct ptable_priv *p = &pt->priv[idx];
 		if (!r->is_thread && lazy_skip(pt, r)) {
-			r->gen = r->skip_gen = pt->gen;
+			p->gen = p->skip_gen = pt->gen;
 			pt->nskipped++;
 			return;
 		}
 		if (!name)
 			name = pid_name(buf, sizeof(buf), pid);
 		if (ptable_row_refresh_(pt, r, name, now)) {
-			r->gen = pt->gen;
+			p->gen = pt->gen;
 			return;
 		}
 		/* Gone, or the pid now names another process (or a thread
 		 * row's tid became a process): start the row afresh. */
 		row_release(pt, r);
 		memset(r, 0, sizeof(*r));
-		r->fd = -1;
+		memset(p, 0, sizeof(*p));
+		p->fd = -1;
 		r->pid = pid; /* keep the hash slot valid */
 		if (ptable_row_open_(pt, r, pid, name, now) == 0)
-			r->gen = pt->gen;
+			p->gen = pt->gen;
 		return;
 	}
 	struct proc_row *r = ptable_row_append_(pt);
@@ -192,8 +199,8 @@ static void scan_process(struct ptable *pt, pid_t pid, const char *name, uint64_
 		pt->n--; /* vanished: normal */
 		return;
 	}
-	r->gen = pt->gen;
-	ptable_hash_add_(pt, (size_t)(r - pt->rows));
+	ptable_priv_(pt, r)->gen = pt->gen;
+	pid_index_add(&pt->ix, pt->rows, pt->n, (size_t)(r - pt->rows));
 }
 
 /* user + nice + system ticks of all CPUs, from the first line of /proc/stat. */
@@ -212,7 +219,7 @@ static int read_busy(unsigned long long *busy)
 }
 
 /* Thread rows of one process: task/TID/stat, read by path (not held). */
-static void scan_threads(struct ptable *pt, pid_t tgid)
+static void scan_threads(struct ptable *pt, pid_t tgid, uint64_t now)
 {
 	char path[64];
 	int tfd;
@@ -249,13 +256,9 @@ static void scan_threads(struct ptable *pt, pid_t tgid)
 			break;
 		long idx = ptable_hash_find_(pt, tid);
 		struct proc_row *r;
-		bool have_prev = false;
-		unsigned long long prev = 0;
 		if (idx >= 0 && pt->rows[idx].is_thread && pt->rows[idx].tgid == tgid &&
 		    pt->rows[idx].starttime == st.starttime) {
 			r = &pt->rows[idx];
-			prev = r->ticks;
-			have_prev = true;
 			r->fresh = false;
 		} else if (idx >= 0) {
 			continue; /* the tid is still a process row this scan */
@@ -263,19 +266,21 @@ static void scan_threads(struct ptable *pt, pid_t tgid)
 			if (!(r = ptable_row_append_(pt)))
 				break;
 			r->fresh = true;
-			ptable_hash_add_(pt, (size_t)(r - pt->rows));
+			r->pid = tid;
+			pid_index_add(&pt->ix, pt->rows, pt->n, (size_t)(r - pt->rows));
 		}
 		const struct proc_row *owner = &pt->rows[pidx];
 		r->pid = tid;
 		r->tgid = tgid;
 		r->is_thread = true;
 		r->starttime = st.starttime;
+		r->owner_start = owner->starttime;
 		r->uid = owner->uid;
 		r->user = owner->user;
 		strlcpy_ps(r->comm, st.comm, sizeof(r->comm));
-		ptable_row_from_stat_(pt, r, &st, prev, have_prev, now_ns());
+		ptable_row_from_stat_(pt, r, &st, now);
 		r->ppid = tgid;
-		r->gen = pt->gen;
+		ptable_priv_(pt, r)->gen = pt->gen;
 	}
 	closedir(d);
 }
@@ -284,7 +289,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 {
 	struct dirent *de;
 	struct sys_loadavg la;
-	uint64_t now = now_ns();
+	uint64_t now = clock_mono_ns(pt->clk);
 	unsigned long long busy = 0;
 	bool dir = true, have_busy;
 	size_t nproc;
@@ -335,10 +340,10 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 		unsigned long long gone = 0;
 		for (size_t i = 0; i < pt->n; i++) {
 			const struct proc_row *r = &pt->rows[i];
-			if (r->gen == pt->gen || r->is_thread)
+			if (pt->priv[i].gen == pt->gen || r->is_thread)
 				continue;
 			long pi = ptable_hash_find_(pt, r->ppid);
-			if (pi >= 0 && pt->rows[pi].gen == pt->gen && pt->rows[pi].skip_gen != pt->gen)
+			if (pi >= 0 && pt->priv[pi].gen == pt->gen && pt->priv[pi].skip_gen != pt->gen)
 				gone += r->ticks;
 		}
 		long long unacc = (long long)(busy_end - pt->busy_prev) - (long long)pt->accounted + (long long)gone;
@@ -347,13 +352,14 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 			pt->stats.full_passes++;
 			for (size_t i = 0, n = pt->n; i < n; i++) {
 				struct proc_row *r = &pt->rows[i];
+				struct ptable_priv *p = &pt->priv[i];
 				char name[16];
-				if (r->skip_gen != pt->gen || r->is_thread)
+				if (p->skip_gen != pt->gen || r->is_thread)
 					continue;
 				snprintf(name, sizeof(name), "%d", (int)r->pid);
 				if (!ptable_row_refresh_(pt, r, name, now))
-					r->gen = 0; /* gone: dropped below */
-				r->skip_gen = 0; /* read after all */
+					p->gen = 0; /* gone: dropped below */
+				p->skip_gen = 0; /* read after all */
 			}
 		}
 	}
@@ -365,8 +371,8 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 	if (threads)
 		for (size_t i = 0; i < nproc; i++) {
 			struct proc_row *r = &pt->rows[i];
-			if (!r->is_thread && r->gen == pt->gen && r->nlwp > 1 && !r->is_kthread)
-				scan_threads(pt, r->pid);
+			if (!r->is_thread && pt->priv[i].gen == pt->gen && r->nlwp > 1 && !r->is_kthread)
+				scan_threads(pt, r->pid, now);
 		}
 
 	/* Drop what was not seen (exited, or threads no longer wanted). */
@@ -374,7 +380,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 	memset(&pt->counts, 0, sizeof(pt->counts));
 	for (size_t i = 0; i < pt->n; i++) {
 		struct proc_row *r = &pt->rows[i];
-		if (r->gen != pt->gen) {
+		if (pt->priv[i].gen != pt->gen) {
 			row_release(pt, r);
 			continue;
 		}
@@ -386,8 +392,10 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 		}
 		if (r->state == 'R' && (threads || !r->is_thread))
 			pt->counts.running++;
-		if (o != i)
+		if (o != i) {
 			pt->rows[o] = *r;
+			pt->priv[o] = pt->priv[i];
+		}
 		o++;
 	}
 	pt->n = o;
@@ -400,7 +408,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 		pt->stats.fd_evictions += (unsigned long)(before - pt->nfds);
 	}
 	pt->fd_misses = 0;
-	return ptable_hash_rebuild_(pt);
+	return pid_index_build(&pt->ix, pt->rows, pt->n);
 }
 
 int ptable_fds(const struct ptable *pt, int *budget)
@@ -410,9 +418,9 @@ int ptable_fds(const struct ptable *pt, int *budget)
 	return pt->nfds;
 }
 
-double ptable_interval(const struct ptable *pt)
+uint64_t ptable_scan_ns(const struct ptable *pt)
 {
-	return pt->interval;
+	return pt->last_ns;
 }
 
 size_t ptable_size(const struct ptable *pt)
@@ -454,9 +462,10 @@ void ptable_fill_shr(struct ptable *pt, struct proc_row *r)
 
 	/* Once per scan; a row whose stat was skipped this scan (idle) keeps
 	 * its memory figures as they were read with it. */
-	if (r->shr_gen == pt->gen || (r->shr_gen && r->skip_gen == pt->gen))
+	struct ptable_priv *p = ptable_priv_(pt, r);
+	if (p->shr_gen == pt->gen || (p->shr_gen && p->skip_gen == pt->gen))
 		return;
-	r->shr_gen = pt->gen;
+	p->shr_gen = pt->gen;
 	if (r->is_thread)
 		snprintf(path, sizeof(path), "%d/task/%d/statm", (int)r->tgid, (int)r->pid);
 	else
