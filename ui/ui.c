@@ -54,6 +54,21 @@ void ui_pop(struct ui *ui)
 	ui->dirty = true;
 }
 
+void ui_remove(struct ui *ui, void *st)
+{
+	for (int i = depth - 1; i > 0; i--) {
+		if (stack[i].st != st)
+			continue;
+		const struct screen_ops *ops = stack[i].ops;
+		memmove(&stack[i], &stack[i + 1], (size_t)(depth - i - 1) * sizeof(stack[0]));
+		depth--;
+		if (ops->destroy)
+			ops->destroy(st);
+		ui->dirty = true;
+		return;
+	}
+}
+
 static struct screen_slot *slot_below(void *st)
 {
 	for (int i = depth - 1; i > 0; i--)
@@ -284,17 +299,13 @@ int ui_modal_getch(void)
 	}
 }
 
-/* -p PID: the detail screen of the process that has that PID now. */
+/* -p PID: the detail screen of the process that has that PID now (its
+ * source finds out which one, or says there is none). */
 static void open_detail_of(struct ui *ui, pid_t pid)
 {
-	struct target_id id;
-	struct ps_error e;
+	struct target_id id = { .pid = pid };
 
-	ps_error_clear(&e);
-	if (target_id_of(pid, &id, &e) == 0)
-		screen_detail_open(ui, &id);
-	else
-		ui_error(ui, &e);
+	screen_detail_open(ui, &id);
 }
 
 int ui_run(const struct ui_opts *o)

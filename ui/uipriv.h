@@ -83,6 +83,9 @@ bool ui_apply_theme(struct ui *ui);
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st);
 /* Close the top screen (never the last one). */
 void ui_pop(struct ui *ui);
+/* Close the screen whose state is st, wherever it is (never the last
+ * one): a screen whose source failed before it had anything to show. */
+void ui_remove(struct ui *ui, void *st);
 /* For a screen running a job in a small panel while the screen below it
  * stays usable: draw, key and tick the screen just below st's. */
 void ui_below_draw(struct ui *ui, void *st, int y0, int rows);

@@ -12,6 +12,7 @@
 #ifndef PS_CORE_READ_H
 #define PS_CORE_READ_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include <sys/user.h>
 
 #include "error.h"
+#include "reads.h"
 
 struct core_thread {
 	pid_t tid;
@@ -201,13 +203,11 @@ struct core_view {
 	char *maps_text;
 };
 void core_view_free(struct core_view *v);
-/* Read the core id names as an ATTACH-lane job whose RING_RESULT payload
- * is a struct core_view (or a RING_ERROR: also when id->ino is set and the
- * file at id->path is no longer that one). Returns the job id, 0 on
- * failure. */
-struct workers;
-struct job_handler;
-unsigned core_read_submit(struct workers *w, const struct core_file_id *id, const char *exe, const char *sysroot,
-			  const struct job_handler *h);
+/* Read the core id names (when id->ino is set, refused with ESTALE when
+ * the file at id->path is no longer that one), its stacks with progress
+ * (may be NULL) until *cancel (ECANCELED). 0 or -errno with e filled. */
+PS_READS int core_view_read(const struct core_file_id *id, const char *exe, const char *sysroot, atomic_bool *cancel,
+			    void (*progress)(void *arg, double fraction, const char *text), void *arg,
+			    struct core_view **out, struct ps_error *e);
 
 #endif

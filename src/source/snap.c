@@ -191,3 +191,78 @@ void snap_list_rates(const struct snap_list *prev, struct snap_list *cur)
 		sys_snapshot_usage(prev && prev->have_sys ? &prev->sys : NULL, &cur->sys);
 	}
 }
+
+/* ---- one process ---- */
+
+struct pane_data *pane_data_new(enum pane_id id, uint64_t t_ns)
+{
+	struct pane_data *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	atomic_init(&d->refs, 1);
+	d->id = id;
+	d->t_ns = t_ns;
+	return d;
+}
+
+struct pane_data *pane_data_get(struct pane_data *d)
+{
+	if (d)
+		atomic_fetch_add(&d->refs, 1);
+	return d;
+}
+
+void pane_data_put(struct pane_data *d)
+{
+	if (!d || atomic_fetch_sub(&d->refs, 1) != 1)
+		return;
+	switch (d->id) {
+	case PANE_FD:
+		free(d->u.fd.v);
+		proc_net_free(&d->u.fd.net);
+		break;
+	case PANE_MAPS:
+		proc_maps_free(&d->u.maps);
+		break;
+	case PANE_THREADS:
+		free(d->u.threads.v);
+		free(d->u.threads.locks);
+		break;
+	default:
+		break;
+	}
+	free(d);
+}
+
+static void proc_free(struct snap_head *h)
+{
+	struct snap_proc *s = (struct snap_proc *)h;
+
+	for (int k = 0; k < PANE_COUNT; k++)
+		pane_data_put(s->pane[k]);
+	snap_core_put(s->core);
+	free(s->cmdline);
+	free(s);
+}
+
+struct snap_proc *snap_proc_next(const struct snap_proc *last)
+{
+	struct snap_proc *s = malloc(sizeof(*s));
+
+	if (!s)
+		return NULL;
+	if (last) {
+		*s = *last;
+		s->cmdline = last->cmdline ? strdup(last->cmdline) : NULL;
+		for (int k = 0; k < PANE_COUNT; k++)
+			pane_data_get(s->pane[k]);
+		s->core = snap_core_get(last->core);
+	} else {
+		memset(s, 0, sizeof(*s));
+	}
+	atomic_init(&s->h.refs, 1);
+	s->h.free = proc_free;
+	s->h.seq = 0;
+	return s;
+}

@@ -14,8 +14,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h"
+#include "pane/pane.h"
+#include "proc/fd.h"
+#include "proc/info.h"
+#include "proc/maps.h"
+#include "proc/net.h"
 #include "proc/ptable.h"
+#include "proc/rollup.h"
 #include "proc/sysinfo.h"
+#include "proc/task.h"
+#include "stack/stack.h"
+#include "target.h"
 
 /* What every snapshot starts with. */
 struct snap_head {
@@ -65,5 +75,78 @@ int snap_list_order(const struct snap_list *s, enum proc_sort key, bool desc, bo
  * counter not read again since prev keeps prev's rate; a row new since
  * prev has none. The meters' CPU usage likewise. Pure: nothing is read. */
 void snap_list_rates(const struct snap_list *prev, struct snap_list *cur);
+
+/* ---- one process ---- */
+
+/* The FDs pane's read: every fd (by number), the fdinfo of those on
+ * screen (or of all), and the sockets they name. */
+struct snap_fds {
+	struct proc_fd *v;
+	size_t n;
+	size_t count[FDT_COUNT];
+	struct proc_net net;       /* only the sockets of v */
+};
+
+/* The Threads pane's read: every thread with its rates since the
+ * previous read, and the lock each one in futex() waits on. */
+struct snap_threads {
+	struct proc_thread *v;
+	size_t n;
+	double when;               /* the read's time, seconds (the rates' clock) */
+	struct stk_wait_lock *locks; /* one per thread; addr 0: none */
+};
+
+/* One pane's data as read at one instant (a pane is read at its own
+ * interval, so snapshots share it until it is read again), or why it
+ * could not be read. Reference counted, immutable once made. */
+struct pane_data {
+	atomic_int refs;
+	enum pane_id id;
+	uint64_t t_ns;             /* when it was read */
+	bool more;                 /* the same read as the previous one, with more
+				    * in it (fdinfo of fds scrolled into view) */
+	int err;                   /* 0, or -errno */
+	struct ps_error e;         /* err: the door sentence */
+	union {
+		struct snap_fds fd;
+		struct proc_maps maps;
+		struct proc_rollup mem;
+		struct snap_threads threads;
+	} u;
+};
+struct pane_data *pane_data_new(enum pane_id id, uint64_t t_ns);
+struct pane_data *pane_data_get(struct pane_data *d);
+void pane_data_put(struct pane_data *d);
+
+/* One process at one instant: the header (stat, status and the extras)
+ * read on every tick with its rates, the whole command line, and the
+ * newest read of each pane. Once the process is gone (exited, exec'd,
+ * its PID reused) the last data stays, frozen, with why. A core file is
+ * one process at one instant too: then core holds what only a core has. */
+struct snap_proc {
+	struct snap_head h;
+	struct target_id id;
+	struct proc_info info;
+	uint64_t info_ns;          /* when info was read (a new one: a new tick) */
+	struct proc_info_rates rates; /* since the previous read of info */
+	bool have_rates;
+	char *cmdline;             /* the whole command line; NULL: not read */
+	bool frozen;
+	char frozen_msg[256];
+	struct ps_error cwd_err, exe_err; /* why cwd and exe are unreadable ("") */
+	struct pane_data *pane[PANE_COUNT];
+	struct snap_core *core;    /* a core's stacks and files (core.c), or NULL */
+	char note[256];            /* about the whole snapshot ("" none): the core
+				    * file was replaced since it was read */
+};
+/* A new snapshot of the same process carrying last's data (a reference
+ * to each pane's), to be read into; NULL when out of memory. */
+struct snap_proc *snap_proc_next(const struct snap_proc *last);
+/* The core part of a process snapshot (src/source/core.c): the core read,
+ * its stacks and its map. */
+struct core_view;
+struct snap_core *snap_core_get(struct snap_core *c);
+void snap_core_put(struct snap_core *c);
+struct core_view *snap_core_view(const struct snap_core *c);
 
 #endif

@@ -101,7 +101,11 @@ struct source {
  * rates). One process: id (start time 0: whichever process has the pid
  * when the job starts), its header on every tick and the pane w asks for. */
 int source_live_list(struct source *out, const struct ps_clock *clk, bool primed);
-
+int source_live_proc(struct source *out, const struct target_id *id, const struct ps_clock *clk);
+/* A core file: read once (with progress), then on every tick its
+ * identity checked: a file replaced under the screen is said. */
+struct core_file_id;
+int source_core(struct source *out, const struct core_file_id *id, const char *exe, const struct ps_clock *clk);
 void source_close(struct source *s);
 
 /* Run src as a job on the long lane until cancelled (it is closed there),
