@@ -262,33 +262,57 @@ void list_ioprio(struct list_state *ls)
 	report(ls, failed, &first, done);
 }
 
+/* A file of a process read on a worker, then shown in the text screen. */
+struct text_ask {
+	struct ui *ui;
+	char title[160];
+};
+
+static bool text_message(void *ctx, struct ring_msg *m)
+{
+	struct text_ask *a = ctx;
+
+	if (m->kind == RING_RESULT && m->payload) {
+		const struct proc_text *t = m->payload;
+		if (t->len)
+			screen_text_open(a->ui, a->title, t->text, t->len);
+		else
+			screen_text_open(a->ui, a->title, _("(empty)"), strlen(_("(empty)")));
+	} else if (m->kind == RING_ERROR) {
+		ui_error(a->ui, &m->err);
+	} else if (m->kind == RING_DONE) {
+		free(a);
+	}
+	return false;
+}
+
 /* /proc/PID/<file> in the text screen: its NUL-separated items one row
  * each (sep '\0'), or joined by sep into one row. */
 static void show_list(struct list_state *ls, const char *file, char sep, const char *what)
 {
 	const struct proc_row *r = list_selected(ls);
-	struct ps_error e;
-	char *text, title[160];
-	size_t len;
 
 	if (!r)
 		return;
-	ps_error_clear(&e);
 	pid_t pid = r->tgid;
 	const struct proc_row *p = list_find(ls, pid);
-	if (!p || proc_read_nul_list(pid, p->starttime, file, sep, &text, &len, &e) < 0) {
-		if (!p)
-			ui_message(ls->ui, true, _("process %d has exited"), (int)pid);
-		else
-			ui_error(ls->ui, &e);
+	if (!p) {
+		ui_message(ls->ui, true, _("process %d has exited"), (int)pid);
 		return;
 	}
-	snprintf(title, sizeof(title), " %s %d (%s)   %s", what, (int)pid, p->comm, _("Esc returns"));
-	if (len)
-		screen_text_open(ls->ui, title, text, len);
-	else
-		screen_text_open(ls->ui, title, _("(empty)"), strlen(_("(empty)")));
-	free(text);
+	struct text_ask *a = calloc(1, sizeof(*a));
+	struct target_id id = { .pid = pid, .starttime = p->starttime };
+	struct job_handler h = { text_message, a };
+	if (!a) {
+		ui_message(ls->ui, true, "%s", _("out of memory"));
+		return;
+	}
+	a->ui = ls->ui;
+	snprintf(a->title, sizeof(a->title), " %s %d (%s)   %s", what, (int)pid, p->comm, _("Esc returns"));
+	if (!proc_text_submit(ls->ui->workers, &id, file, sep, &h)) {
+		free(a);
+		ui_message(ls->ui, true, "%s", _("out of memory"));
+	}
 }
 
 void list_show_environ(struct list_state *ls)

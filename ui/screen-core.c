@@ -279,14 +279,111 @@ static void show(struct ui *ui, struct core_screen *cs)
 	ui_push(ui, &core_ops, cs);
 }
 
+/* The estimate on its way (the prompt waits for it): the path asked for. */
+struct core_ask {
+	struct ui *ui;
+	char path[PATH_MAX];        /* "" the default place */
+	bool asked;                 /* the path was asked for: now confirm */
+};
+
+static void ask_estimate(struct ui *ui, const struct target_id *id, struct core_ask *a);
+
+/* The estimate came: ask where (the default place first), then whether,
+ * and write. */
+static void estimated(struct core_ask *a, const struct core_check *k)
+{
+	struct ui *ui = a->ui;
+	const struct core_estimate *est = &k->est;
+	char path[PATH_MAX], q[PATH_MAX + 768], m[512], b1[32], b2[32], b3[32];
+	struct core_screen *cs;
+
+	if (!a->asked) {
+		strlcpy_ps(path, est->path, sizeof(path));
+		if (!ui_prompt(ui, _("Core file: "), path, sizeof(path)) || !path[0]) {
+			ui_message(ui, false, "%s", _("no core written"));
+			return;
+		}
+		if (strcmp(path, est->path)) {
+			/* Another place: its free space estimated again. */
+			struct core_ask *n = calloc(1, sizeof(*n));
+			if (!n)
+				return;
+			*n = (struct core_ask){ .ui = ui, .asked = true };
+			strlcpy_ps(n->path, path, sizeof(n->path));
+			ask_estimate(ui, &k->id, n);
+			return;
+		}
+	}
+	human_bytes(est->bytes, b1, sizeof(b1));
+	human_bytes(est->disk_bytes, b2, sizeof(b2));
+	human_bytes(est->free_bytes, b3, sizeof(b3));
+	if (est->disk_bytes + (1u << 20) > est->free_bytes) {
+		ui_message(ui, true, _("not enough space for %s: the core needs about %s on disk, %s is free"), est->path,
+			   b2, b3);
+		return;
+	}
+	if (est->method == CORE_METHOD_FORK)
+		snprintf(m, sizeof(m), _("by fork snapshot: each first write to a page costs the process ~%.1f us until done"),
+			 CORE_COW_US_PER_PAGE);
+	else
+		snprintf(m, sizeof(m), _("%s, not fork: %s"), core_method_name(est->method), est->method_why);
+	snprintf(q, sizeof(q), _("Write the core? about %s on disk (%s in all), %s free; %s; PID %d to %s"), b2, b1, b3,
+		 m, (int)k->id.pid, est->path);
+	if (!ui_confirm(ui, q)) {
+		ui_message(ui, false, "%s", _("no core written"));
+		return;
+	}
+	if (ui->core_writer && (ui->core_writer->job.running || ui->core_writer->shown)) {
+		/* One started meanwhile (C again while this one was asked). */
+		ui_message(ui, false, _("a core of PID %d is being written: one at a time"), (int)ui->core_writer->pid);
+		return;
+	}
+	if (!(cs = calloc(1, sizeof(*cs)))) {
+		ui_message(ui, true, "%s", _("cannot queue the core job"));
+		return;
+	}
+	screen_core_free(ui);
+	ui->core_writer = cs;
+	cs->ui = ui;
+	cs->pid = k->id.pid;
+	cs->id = k->id;
+	cs->est = *est;
+	strlcpy_ps(cs->comm, k->comm, sizeof(cs->comm));
+	struct job_handler h = { core_message, cs };
+	ui_job_started(&cs->job, core_job_submit(ui->workers, &k->id, est->path, &h), "", _("cannot queue the core job"));
+	cs->job.fraction = -1; /* no bar before the first progress */
+	show(ui, cs);
+}
+
+static bool estimate_message(void *ctx, struct ring_msg *m)
+{
+	struct core_ask *a = ctx;
+
+	if (m->kind == RING_RESULT && m->payload)
+		estimated(a, m->payload);
+	else if (m->kind == RING_ERROR)
+		ui_error(a->ui, &m->err);
+	else if (m->kind == RING_DONE)
+		free(a);
+	return false;
+}
+
+static void ask_estimate(struct ui *ui, const struct target_id *id, struct core_ask *a)
+{
+	struct job_handler h = { estimate_message, a };
+
+	if (!core_estimate_submit(ui->workers, id, a->path[0] ? a->path : NULL, &h)) {
+		free(a);
+		ui_message(ui, true, "%s", _("out of memory"));
+	}
+}
+
+/* C: the core of want, estimated on a worker (the process checked: a
+ * reused PID is refused), then asked for. */
 void screen_core_open(struct ui *ui, const struct target_id *want)
 {
-	struct core_screen *old = ui->core_writer, *cs;
+	struct core_screen *old = ui->core_writer;
 	pid_t pid = want->pid;
-	struct ps_error e;
-	struct core_opts o = { 0 };
-	struct core_estimate est;
-	char path[PATH_MAX], q[PATH_MAX + 768], m[512], a[32], b[32], c[32];
 
 	if (old && (old->job.running || old->shown)) {
 		if (pid != old->pid)
@@ -298,67 +395,11 @@ void screen_core_open(struct ui *ui, const struct target_id *want)
 		show(ui, old);
 		return;
 	}
-
-	ps_error_clear(&e);
-	struct target_id id = *want;
-	struct target t;
-	/* The process the user picked, or nothing: a reused PID is refused. */
-	if (target_open(&t, pid, want, &e) < 0) {
-		ui_error(ui, &e);
+	struct core_ask *a = calloc(1, sizeof(*a));
+	if (!a) {
+		ui_message(ui, true, "%s", _("out of memory"));
 		return;
 	}
-	char comm[sizeof(t.comm)];
-	strlcpy_ps(comm, t.comm, sizeof(comm));
-	target_close(&t);
-	if (core_estimate(pid, &id, &o, &est, &e) < 0) {
-		ui_error(ui, &e);
-		return;
-	}
-	strlcpy_ps(path, est.path, sizeof(path));
-	if (!ui_prompt(ui, _("Core file: "), path, sizeof(path)) || !path[0]) {
-		ui_message(ui, false, "%s", _("no core written"));
-		return;
-	}
-	if (strcmp(path, est.path)) {
-		o.path = path;
-		if (core_estimate(pid, &id, &o, &est, &e) < 0) {
-			ui_error(ui, &e);
-			return;
-		}
-	}
-	human_bytes(est.bytes, a, sizeof(a));
-	human_bytes(est.disk_bytes, b, sizeof(b));
-	human_bytes(est.free_bytes, c, sizeof(c));
-	if (est.disk_bytes + (1u << 20) > est.free_bytes) {
-		ui_message(ui, true, _("not enough space for %s: the core needs about %s on disk, %s is free"), est.path, b,
-			   c);
-		return;
-	}
-	if (est.method == CORE_METHOD_FORK)
-		snprintf(m, sizeof(m), _("by fork snapshot: each first write to a page costs the process ~%.1f us until done"),
-			 CORE_COW_US_PER_PAGE);
-	else
-		snprintf(m, sizeof(m), _("%s, not fork: %s"), core_method_name(est.method), est.method_why);
-	snprintf(q, sizeof(q), _("Write the core? about %s on disk (%s in all), %s free; %s; PID %d to %s"), b, a, c, m,
-		 (int)pid, est.path);
-	if (!ui_confirm(ui, q)) {
-		ui_message(ui, false, "%s", _("no core written"));
-		return;
-	}
-
-	if (!(cs = calloc(1, sizeof(*cs)))) {
-		ui_message(ui, true, "%s", _("cannot queue the core job"));
-		return;
-	}
-	screen_core_free(ui);
-	ui->core_writer = cs;
-	cs->ui = ui;
-	cs->pid = pid;
-	cs->id = id;
-	cs->est = est;
-	strlcpy_ps(cs->comm, comm, sizeof(cs->comm));
-	struct job_handler h = { core_message, cs };
-	ui_job_started(&cs->job, core_job_submit(ui->workers, &id, est.path, &h), "", _("cannot queue the core job"));
-	cs->job.fraction = -1; /* no bar before the first progress */
-	show(ui, cs);
+	a->ui = ui;
+	ask_estimate(ui, want, a);
 }

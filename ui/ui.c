@@ -191,22 +191,14 @@ static pid_t selected_pid(void)
 }
 
 /* The identity of the top screen's process, for s, h and C: as the user
- * saw it, so a PID reused meanwhile is refused, never acted on. */
+ * saw it, so a PID reused meanwhile is refused, never acted on (a start
+ * time of 0 is the process with that PID when the screen's check runs). */
 bool ui_selected_target(struct ui *ui, struct target_id *id)
 {
 	struct screen_slot *top = &stack[depth - 1];
-	struct ps_error e;
 
-	if (!top->ops->selected || !top->ops->selected(top->st, id) || id->pid <= 0)
-		return false;
-	if (id->starttime)
-		return true;
-	ps_error_clear(&e);
-	if (target_id_of(id->pid, id, &e) < 0) {
-		ui_error(ui, &e);
-		return false;
-	}
-	return true;
+	(void)ui;
+	return top->ops->selected && top->ops->selected(top->st, id) && id->pid > 0;
 }
 
 static void handle_key(struct ui *ui, int ch)

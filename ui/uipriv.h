@@ -91,9 +91,9 @@ void ui_remove(struct ui *ui, void *st);
 void ui_below_draw(struct ui *ui, void *st, int y0, int rows);
 bool ui_below_key(struct ui *ui, void *st, int ch);
 void ui_below_tick(struct ui *ui, void *st);
-/* The top screen's process (its selected callback), identified: a start
- * time of 0 is resolved to the process with that PID now (errors go to
- * the status line). false when there is none. */
+/* The top screen's process (its selected callback), as that screen knows
+ * it: a start time of 0 stands for the process with that PID now (the
+ * screens opened for it check it on a worker). false when there is none. */
 bool ui_selected_target(struct ui *ui, struct target_id *id);
 /* Transient message on the status line (hostile text is fine: drawn safely). */
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -117,7 +117,7 @@ struct core_file_id {
 	long long mtime_ns;
 };
 /* The identity of the file at id->path now (0, or -errno: gone). */
-int core_file_id_read(struct core_file_id *id);
+PS_READS int core_file_id_read(struct core_file_id *id);
 /* The same file (path, device, inode, size and mtime). */
 bool core_file_id_equal(const struct core_file_id *a, const struct core_file_id *b);
 
@@ -148,7 +148,7 @@ struct core {
 
 /* Open a core; a compressed one (systemd-coredump's .zst, .xz, .lz4) is
  * decompressed first (core_unpack). */
-int core_open(const char *path, const struct core_open_opts *o, struct core **out, struct ps_error *e);
+PS_READS int core_open(const char *path, const struct core_open_opts *o, struct core **out, struct ps_error *e);
 void core_close(struct core *c);
 /* Read memory of the dumped process. file_fallback: also read
  * file-backed pages that are not in the core from the file on disk. Returns

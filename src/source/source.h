@@ -117,4 +117,26 @@ struct job_handler;
 unsigned source_submit(struct workers *w, const struct target_id *id, struct source *src, struct source_ctl *ctl,
 		       const struct job_handler *h);
 
+/* One-shot reads (once.c), each a job on the long lane with one
+ * RING_RESULT or a RING_ERROR: who id is now (start time 0: the process
+ * with that pid), checked as the user saw it, before a screen opens for
+ * it (payload: struct target_info); the Doors report of pid (0: the
+ * system's; a gone process: the error, then the system's report; payload:
+ * struct door_report); the file of id's process (environ, cmdline) with
+ * its NUL-separated items (payload: struct proc_text). */
+struct target_info {
+	struct target_id id;
+	uid_t uid;
+	char comm[64];             /* hostile */
+};
+unsigned target_check_submit(struct workers *w, const struct target_id *id, const struct job_handler *h);
+unsigned door_report_submit(struct workers *w, pid_t pid, const struct job_handler *h);
+struct proc_text {
+	char *text;
+	size_t len;
+};
+unsigned proc_text_submit(struct workers *w, const struct target_id *id, const char *file, char sep,
+			  const struct job_handler *h);
+void proc_text_free(void *p);
+
 #endif
