@@ -20,19 +20,30 @@ struct once_arg {
 	char sep;
 };
 
+/* A zeroed payload, or NULL with the job's error posted. */
+static void *payload(struct job *j, size_t size)
+{
+	void *p = calloc(1, size);
+	struct ps_error e;
+
+	if (!p) {
+		ps_error_clear(&e);
+		ps_error_set(&e, ENOMEM, "%s", _("out of memory"));
+		job_error(j, &e);
+	}
+	return p;
+}
+
 static void target_check_job(struct job *j)
 {
 	struct once_arg *a = j->arg;
-	struct target_info *info = calloc(1, sizeof(*info));
+	struct target_info *info = payload(j, sizeof(*info));
 	struct target t;
 	struct ps_error e;
 
 	ps_error_clear(&e);
-	if (!info) {
-		ps_error_set(&e, ENOMEM, "%s", _("out of memory"));
-		job_error(j, &e);
+	if (!info)
 		return;
-	}
 	if (target_open(&t, a->id.pid, a->id.starttime ? &a->id : NULL, &e) < 0) {
 		free(info);
 		job_error(j, &e);
@@ -67,15 +78,12 @@ unsigned target_check_submit(struct workers *w, const struct target_id *id, cons
 static void doors_job(struct job *j)
 {
 	struct once_arg *a = j->arg;
-	struct door_report *r = calloc(1, sizeof(*r));
+	struct door_report *r = payload(j, sizeof(*r));
 	struct ps_error e;
 
 	ps_error_clear(&e);
-	if (!r) {
-		ps_error_set(&e, ENOMEM, "%s", _("out of memory"));
-		job_error(j, &e);
+	if (!r)
 		return;
-	}
 	if (door_report_build(r, a->id.pid, NULL, &e) < 0) {
 		/* Gone: said, and the system's report instead. */
 		job_error(j, &e);
@@ -93,15 +101,12 @@ unsigned door_report_submit(struct workers *w, pid_t pid, const struct job_handl
 static void text_job(struct job *j)
 {
 	struct once_arg *a = j->arg;
-	struct proc_text *t = calloc(1, sizeof(*t));
+	struct proc_text *t = payload(j, sizeof(*t));
 	struct ps_error e;
 
 	ps_error_clear(&e);
-	if (!t) {
-		ps_error_set(&e, ENOMEM, "%s", _("out of memory"));
-		job_error(j, &e);
+	if (!t)
 		return;
-	}
 	if (proc_read_nul_list(a->id.pid, a->id.starttime, a->file, a->sep, &t->text, &t->len, &e) < 0) {
 		free(t);
 		job_error(j, &e);
