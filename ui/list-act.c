@@ -82,7 +82,7 @@ void list_tag_children(struct list_state *ls, const struct proc_row *r)
 	while (grew) {
 		grew = false;
 		for (size_t i = 0; i < n; i++) {
-			const struct proc_row *c = &ls->snap->rows[i];
+			const struct proc_row *c = ls->snap->rows[i];
 			if (c->is_thread || id_set_has(&ls->tags, c->pid, c->starttime))
 				continue;
 			const struct proc_row *p = list_find(ls, c->ppid);

@@ -101,17 +101,24 @@ static void fill_cgroup(int dfd, const struct proc_row *r, struct proc_extra *x)
 	proc_cgroup_container(p, x->container, sizeof(x->container));
 }
 
-void ptable_fill_extra(struct ptable *pt, struct proc_row *r, unsigned px)
+void ptable_fill_extra(struct ptable *pt, pid_t pid, unsigned px)
 {
 	unsigned gen = ptable_gen_(pt);
 	int dfd = ptable_dirfd_(pt);
 	uint64_t now = clock_mono_ns(pt->clk);
-	struct ptable_priv *p = ptable_priv_(pt, r);
+	long idx = ptable_hash_find_(pt, pid);
 
 	if (px & PX_SHR)
-		ptable_fill_shr(pt, r);
-	if (!(px &= ~(unsigned)PX_SHR))
+		ptable_fill_shr(pt, pid);
+	if (idx < 0 || !(px &= ~(unsigned)PX_SHR))
 		return;
+	const struct ptable_priv *cp = ptable_priv_(pt, pt->rows[idx]);
+	bool stats = cp->extra_gen != gen && (px & (PX_IO | PX_CTXT | PX_OOM));
+	bool cgroup = (px & PX_CGROUP) && (!cp->cgroup_gen || gen - cp->cgroup_gen >= 64);
+	struct proc_row *r;
+	if ((!stats && !cgroup && pt->rows[idx]->x) || !(r = ptable_mut_(pt, (size_t)idx)))
+		return; /* nothing to read again this scan (or out of memory) */
+	struct ptable_priv *p = ptable_priv_(pt, r);
 	if (!r->x) {
 		r->x = calloc(1, sizeof(*r->x));
 		if (!r->x)
@@ -135,8 +142,11 @@ void ptable_fill_extra(struct ptable *pt, struct proc_row *r, unsigned px)
 	}
 }
 
-unsigned ptable_filled(const struct ptable *pt, const struct proc_row *r)
+unsigned ptable_filled(const struct ptable *pt, pid_t pid)
 {
+	const struct proc_row *r = ptable_find(pt, pid);
+	if (!r)
+		return ~0u; /* no such row: nothing to read */
 	const struct ptable_priv *p = ptable_priv_(pt, r);
 	unsigned gen = ptable_gen_(pt), px = 0;
 

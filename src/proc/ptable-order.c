@@ -190,8 +190,8 @@ int proc_view_index(const struct proc_view *v, pid_t pid)
 }
 
 /* Depth-first walk of the (already sorted) rows by parent. */
-static int tree_order(const struct proc_row *rows, size_t nrows, const struct pid_index *ix, struct proc_view_row *sorted,
-		      size_t n, struct proc_view_row *out)
+static int tree_order(const struct proc_row *const *rows, size_t nrows, const struct pid_index *ix,
+		      struct proc_view_row *sorted, size_t n, struct proc_view_row *out)
 {
 	long *parent = malloc(n * sizeof(long));
 	size_t *first = calloc(n + 1, sizeof(size_t)), *kids = malloc(n * sizeof(size_t));
@@ -207,7 +207,7 @@ static int tree_order(const struct proc_row *rows, size_t nrows, const struct pi
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		pos[sorted[i].r - rows] = (long)i;
+		pos[sorted[i].idx] = (long)i;
 	for (size_t i = 0; i < n; i++) {
 		const struct proc_row *r = sorted[i].r;
 		pid_t pp = r->is_thread ? r->tgid : r->ppid;
@@ -271,7 +271,7 @@ out:
 	return rc;
 }
 
-int proc_rows_order(const struct proc_row *rows, size_t n, const struct pid_index *ix, enum proc_sort key, bool desc,
+int proc_rows_order(const struct proc_row *const *rows, size_t n, const struct pid_index *ix, enum proc_sort key, bool desc,
 		    bool tree, bool (*keep)(const struct proc_row *r, void *arg), void *arg, struct proc_view *out)
 {
 	struct order_ctx c = { key, desc };
@@ -281,7 +281,7 @@ int proc_rows_order(const struct proc_row *rows, size_t n, const struct pid_inde
 	if (view_reserve(out, n ? n : 1) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		out->v[i] = (struct proc_view_row){ .r = &rows[i], .tree_last = true };
+		out->v[i] = (struct proc_view_row){ .r = rows[i], .idx = i, .tree_last = true };
 	qsort_r(out->v, n, sizeof(*out->v), row_cmp, &c);
 	if (tree && n) {
 		tmp = malloc(n * sizeof(*tmp));

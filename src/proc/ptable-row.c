@@ -80,8 +80,8 @@ void ptable_evict_lru_(struct ptable *pt, unsigned n, uint64_t before)
 	if (!v)
 		return;
 	for (size_t i = 0; i < pt->n && k < (size_t)pt->nfds; i++)
-		if (pt->priv[i].fd >= 0 && pt->rows[i].read_ns < before)
-			v[k++] = &pt->rows[i];
+		if (ptable_priv_(pt, pt->rows[i])->fd >= 0 && pt->rows[i]->read_ns < before)
+			v[k++] = pt->rows[i];
 	qsort(v, k, sizeof(*v), cmp_read_ns);
 	for (size_t i = 0; i < k && i < n; i++) {
 		struct ptable_priv *p = ptable_priv_(pt, v[i]);
@@ -152,23 +152,24 @@ static int read_stat(struct ptable *pt, struct proc_row *r, const char *name, st
 	return proc_stat_parse(buf, (size_t)n, st);
 }
 
+struct proc_row *ptable_row_new_(void)
+{
+	struct ptable_obj *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	atomic_init(&o->refs, 1);
+	o->p.fd = -1;
+	return &o->row;
+}
+
 struct proc_row *ptable_row_append_(struct ptable *pt)
 {
-	size_t cap = pt->cap;
-	if (array_reserve((void **)&pt->rows, &cap, pt->n, sizeof(*pt->rows), 512) < 0)
+	struct proc_row *r;
+
+	if (array_reserve((void **)&pt->rows, &pt->cap, pt->n, sizeof(*pt->rows), 512) < 0 || !(r = ptable_row_new_()))
 		return NULL;
-	if (cap != pt->cap) {
-		struct ptable_priv *p = realloc(pt->priv, cap * sizeof(*p));
-		if (!p)
-			return NULL; /* rows grew, priv did not: cap stays */
-		pt->priv = p;
-		pt->cap = cap;
-	}
-	struct proc_row *r = &pt->rows[pt->n];
-	struct ptable_priv *p = &pt->priv[pt->n++];
-	memset(r, 0, sizeof(*r));
-	memset(p, 0, sizeof(*p));
-	p->fd = -1;
+	pt->rows[pt->n++] = r;
 	return r;
 }
 

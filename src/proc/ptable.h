@@ -14,9 +14,11 @@
 #include "reads.h"
 
 /* One row of the process list: plain data, the same in the table the
- * scan keeps and in the snapshots a source makes of it (src/source/):
- * the counters as read and, filled by snap_list_rates() from two
- * snapshots, the rates. Strings are the table's or the snapshot's. */
+ * scan keeps and in the snapshots a source makes of it (src/source/),
+ * which share the rows that did not change: the counters as read and,
+ * filled by snap_list_rates() from two snapshots, the rates. A row the
+ * table holds with a snapshot is never written again: the table writes a
+ * copy. */
 struct proc_row {
 	pid_t pid;                 /* the TID for thread rows */
 	pid_t tgid;                /* the process (== pid for process rows) */
@@ -76,12 +78,23 @@ struct pid_index {
 	size_t cap;
 };
 /* (Re)build for n rows: 0 or -ENOMEM. */
-int pid_index_build(struct pid_index *ix, const struct proc_row *rows, size_t n);
+int pid_index_build(struct pid_index *ix, const struct proc_row *const *rows, size_t n);
 /* The index of pid's row, or -1. */
-long pid_index_find(const struct pid_index *ix, const struct proc_row *rows, pid_t pid);
+long pid_index_find(const struct pid_index *ix, const struct proc_row *const *rows, pid_t pid);
 /* Add row idx (rows[0..n) with n counting it): 0 or -ENOMEM. */
-int pid_index_add(struct pid_index *ix, const struct proc_row *rows, size_t n, size_t idx);
+int pid_index_add(struct pid_index *ix, const struct proc_row *const *rows, size_t n, size_t idx);
 void pid_index_free(struct pid_index *ix);
+
+/* A row of the table, shared with a snapshot (snap_list_of): one more
+ * reference, one less (the last frees it). */
+const struct proc_row *proc_row_get(const struct proc_row *r);
+void proc_row_put(const struct proc_row *r);
+/* The table's user names, which its rows point into: one more reference
+ * for a snapshot, one less. */
+struct ptable;
+struct ptable_users;
+struct ptable_users *ptable_users_get(struct ptable *pt);
+void ptable_users_put(struct ptable_users *u);
 
 /* What the rows' times are relative to: STARTTIME, TIME+. */
 struct proc_times {
@@ -156,20 +169,20 @@ PS_READS int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e);
 /* The clock time of the last scan. */
 uint64_t ptable_scan_ns(const struct ptable *pt);
 size_t ptable_size(const struct ptable *pt);
-struct proc_row *ptable_row(struct ptable *pt, size_t i);
-struct proc_row *ptable_find(struct ptable *pt, pid_t pid);
+const struct proc_row *ptable_row(const struct ptable *pt, size_t i);
+const struct proc_row *ptable_find(const struct ptable *pt, pid_t pid);
 void ptable_counts(const struct ptable *pt, struct ptable_counts *c);
 void ptable_stats(const struct ptable *pt, struct ptable_stats *s);
 /* Read the PX_* extras for one row, at most once per scan each: the
  * counters, with the time they were read. */
-PS_READS void ptable_fill_extra(struct ptable *pt, struct proc_row *r, unsigned px);
+PS_READS void ptable_fill_extra(struct ptable *pt, pid_t pid, unsigned px);
 /* Boot time (seconds since 1970) for STARTTIME; 0 when unknown. */
 unsigned long long ptable_btime(const struct ptable *pt);
 /* Read SHR (statm) for one row, once per scan; the scan itself skips it. */
-PS_READS void ptable_fill_shr(struct ptable *pt, struct proc_row *r);
-/* Whether SHR and each PX_* extra of r were read in this scan: a second
- * call reads nothing. */
-unsigned ptable_filled(const struct ptable *pt, const struct proc_row *r);
+PS_READS void ptable_fill_shr(struct ptable *pt, pid_t pid);
+/* Whether SHR and each PX_* extra of pid's row were read in this scan: a
+ * second call reads nothing. */
+unsigned ptable_filled(const struct ptable *pt, pid_t pid);
 /* Memory total used for MEM% (kB); read from /proc/meminfo at creation. */
 void ptable_set_mem_total(struct ptable *pt, unsigned long long kb);
 
@@ -179,6 +192,7 @@ void ptable_set_mem_total(struct ptable *pt, unsigned long long kb);
  * rows (a snapshot's): rebuild it for every new one. */
 struct proc_view_row {
 	const struct proc_row *r;
+	size_t idx;                /* its index in the rows ordered */
 	/* Tree order: depth, last among its siblings, and bit d set when the
 	 * ancestor at depth d+1 has later siblings. */
 	int depth;
@@ -189,7 +203,7 @@ struct proc_view {
 	struct proc_view_row *v;
 	size_t n, cap;
 };
-int proc_rows_order(const struct proc_row *rows, size_t n, const struct pid_index *ix, enum proc_sort key, bool desc,
+int proc_rows_order(const struct proc_row *const *rows, size_t n, const struct pid_index *ix, enum proc_sort key, bool desc,
 		    bool tree, bool (*keep)(const struct proc_row *r, void *arg), void *arg, struct proc_view *out);
 void proc_view_free(struct proc_view *v);
 int proc_view_index(const struct proc_view *v, pid_t pid);

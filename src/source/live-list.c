@@ -58,11 +58,11 @@ static void read_sys(struct live_list *l)
 
 /* The extras w asks for; true when something was read. A row's extras
  * are read in one go (ptable_fill_extra reads each at most once a scan). */
-static bool fill(struct live_list *l, struct proc_row *r, unsigned want)
+static bool fill(struct live_list *l, pid_t pid, unsigned want)
 {
-	if (!r || !want || (ptable_filled(l->pt, r) & want) == want)
+	if (!want || (ptable_filled(l->pt, pid) & want) == want)
 		return false;
-	ptable_fill_extra(l->pt, r, want);
+	ptable_fill_extra(l->pt, pid, want);
 	return true;
 }
 
@@ -71,9 +71,9 @@ static bool read_extras(struct live_list *l, const struct source_want *w)
 	bool any = false;
 
 	for (int k = 0; w->px_rows && k < w->nrows; k++)
-		any |= fill(l, ptable_find(l->pt, w->rows[k]), w->px_rows | w->px_all);
+		any |= fill(l, w->rows[k], w->px_rows | w->px_all);
 	for (size_t i = 0; w->px_all && i < ptable_size(l->pt); i++)
-		any |= fill(l, ptable_row(l->pt, i), w->px_all);
+		any |= fill(l, ptable_row(l->pt, i)->pid, w->px_all);
 	return any;
 }
 

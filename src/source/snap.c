@@ -2,6 +2,7 @@
  * made of two of them. */
 #include "source/snap.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,46 +27,24 @@ void snap_put_void(void *h)
 static void list_free(struct snap_head *h)
 {
 	struct snap_list *s = (struct snap_list *)h;
+
+	for (size_t i = 0; i < s->n; i++)
+		proc_row_put(s->rows[i]);
+	ptable_users_put(s->users);
 	pid_index_free(&s->ix);
 	free(s);
-}
-
-static size_t str_size(const char *p)
-{
-	return p ? strlen(p) + 1 : 0;
-}
-
-static char *str_put(char **arena, const char *p)
-{
-	if (!p)
-		return NULL;
-	size_t n = strlen(p) + 1;
-	char *d = memcpy(*arena, p, n);
-	*arena += n;
-	return d;
 }
 
 struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, double wall,
 			      const struct sys_snapshot *sys)
 {
-	size_t n = ptable_size(pt), nx = 0, strings = 0;
+	size_t n = ptable_size(pt);
 	int ncpu = sys ? sys->ncpu : 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct proc_row *r = ptable_row(pt, i);
-		strings += str_size(r->user) + str_size(r->cmdline);
-		if (r->x) {
-			nx++;
-			strings += str_size(r->x->cgroup);
-		}
-	}
-	size_t off_rows = sizeof(struct snap_list);
-	size_t off_x = off_rows + n * sizeof(struct proc_row);
-	size_t off_cpu = off_x + nx * sizeof(struct proc_extra);
-	off_cpu = (off_cpu + 15) & ~(size_t)15;
+	size_t off_rows = (sizeof(struct snap_list) + 15) & ~(size_t)15;
+	size_t off_cpu = (off_rows + n * sizeof(struct proc_row *) + 15) & ~(size_t)15;
 	size_t cpu_bytes = (size_t)ncpu * (sizeof(int) + sizeof(struct sys_cpu_times) + sizeof(struct sys_cpu_usage));
-	size_t off_str = off_cpu + cpu_bytes;
-	char *b = malloc(off_str + strings + 1);
+	char *b = malloc(off_cpu + cpu_bytes + 1);
+
 	if (!b)
 		return NULL;
 	struct snap_list *s = (struct snap_list *)b;
@@ -78,31 +57,26 @@ struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, d
 	s->times.hz = proc_hz();
 	s->times.btime = ptable_btime(pt);
 	s->times.wall = wall;
-	s->rows = (struct proc_row *)(b + off_rows);
-	s->n = n;
+	s->rows = (const struct proc_row **)(void *)(b + off_rows);
 	ptable_counts(pt, &s->counts);
-	struct proc_extra *x = (struct proc_extra *)(b + off_x);
-	char *arena = b + off_str;
-	for (size_t i = 0; i < n; i++) {
-		const struct proc_row *r = ptable_row(pt, i);
-		struct proc_row *d = &s->rows[i];
-		*d = *r;
-		d->user = str_put(&arena, r->user);
-		d->cmdline = str_put(&arena, r->cmdline);
-		if (r->x) {
-			*x = *r->x;
-			x->cgroup = str_put(&arena, r->x->cgroup);
-			d->x = x++;
-		}
+	if (pid_index_build(&s->ix, NULL, 0) < 0) {
+		free(b);
+		return NULL;
 	}
+	/* The rows themselves are shared: the table writes a copy of a row
+	 * from now on. */
+	for (size_t i = 0; i < n; i++)
+		s->rows[i] = proc_row_get(ptable_row(pt, i));
+	s->n = n;
+	s->users = ptable_users_get(pt);
 	if (sys) {
 		struct sys_snapshot *y = &s->sys;
 		char *c = b + off_cpu;
 		s->have_sys = true;
 		y->ncpu = ncpu;
-		y->cpu_t = (struct sys_cpu_times *)c;
-		y->cpu = (struct sys_cpu_usage *)(c + (size_t)ncpu * sizeof(struct sys_cpu_times));
-		y->cpu_id = (int *)(c + (size_t)ncpu * (sizeof(struct sys_cpu_times) + sizeof(struct sys_cpu_usage)));
+		y->cpu_t = (struct sys_cpu_times *)(void *)c;
+		y->cpu = (struct sys_cpu_usage *)(void *)(c + (size_t)ncpu * sizeof(struct sys_cpu_times));
+		y->cpu_id = (int *)(void *)(c + (size_t)ncpu * (sizeof(struct sys_cpu_times) + sizeof(struct sys_cpu_usage)));
 		memcpy(y->cpu_t, sys->cpu_t, (size_t)ncpu * sizeof(*y->cpu_t));
 		memcpy(y->cpu_id, sys->cpu_id, (size_t)ncpu * sizeof(*y->cpu_id));
 		y->total_t = sys->total_t;
@@ -111,7 +85,7 @@ struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, d
 		y->uptime = sys->uptime;
 	}
 	if (pid_index_build(&s->ix, s->rows, s->n) < 0) {
-		free(b);
+		list_free(&s->h);
 		return NULL;
 	}
 	return s;
@@ -120,7 +94,7 @@ struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, d
 const struct proc_row *snap_list_find(const struct snap_list *s, pid_t pid)
 {
 	long i = pid_index_find(&s->ix, s->rows, pid);
-	return i >= 0 ? &s->rows[i] : NULL;
+	return i >= 0 ? s->rows[i] : NULL;
 }
 
 int snap_list_order(const struct snap_list *s, enum proc_sort key, bool desc, bool tree,
@@ -169,8 +143,12 @@ void snap_list_rates(const struct snap_list *prev, struct snap_list *cur)
 	if (prev)
 		cur->interval = cur->h.t_ns > prev->h.t_ns ? (double)(cur->h.t_ns - prev->h.t_ns) / 1e9 : prev->interval;
 	for (size_t i = 0; i < cur->n; i++) {
-		struct proc_row *r = &cur->rows[i];
-		const struct proc_row *p = prev ? snap_list_find(prev, r->pid) : NULL;
+		const struct proc_row *p = prev ? snap_list_find(prev, cur->rows[i]->pid) : NULL;
+		if (p == cur->rows[i])
+			continue; /* the row prev shares: its rates as they were */
+		/* A row of cur alone (and of the table that made it): its rates
+		 * are written once, before cur is posted. */
+		struct proc_row *r = (struct proc_row *)(uintptr_t)cur->rows[i];
 		if (p && (p->starttime != r->starttime || p->is_thread != r->is_thread))
 			p = NULL; /* another process (or thread) under the same pid */
 		r->cpu = 0;

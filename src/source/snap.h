@@ -50,17 +50,20 @@ struct snap_list {
 	double interval;           /* seconds the rates cover, 0: no rates yet */
 	bool threads;              /* thread rows are in */
 	struct proc_times times;   /* hz, boot time, and h.wall */
-	struct proc_row *rows;
+	const struct proc_row **rows; /* shared with the table, and with the
+				    * snapshot before when they did not change */
 	size_t n;
+	struct ptable_users *users; /* the user names the rows point into */
 	struct pid_index ix;       /* pid -> row */
 	struct ptable_counts counts;
 	bool have_sys;
 	struct sys_snapshot sys;
 };
 
-/* The table as it is now (and the meters, NULL: none), copied into one
- * block: rows, extras, the meters' CPU arrays and every string. No rates
- * yet (snap_list_rates). NULL when out of memory. */
+/* The table as it is now (and the meters, NULL: none): its rows shared
+ * (the table writes a copy of a row a snapshot holds), the meters' CPU
+ * arrays copied. No rates yet (snap_list_rates). NULL when out of
+ * memory. */
 struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, double wall,
 			      const struct sys_snapshot *sys);
 /* pid's row, NULL if none. */
@@ -72,8 +75,10 @@ int snap_list_order(const struct snap_list *s, enum proc_sort key, bool desc, bo
 /* The rates of cur from prev (NULL: none yet): each row's CPU% and its
  * extras' bytes/s and switches/s from the same process's counters in prev
  * (matched by pid and start time) over the time between their reads; a
- * counter not read again since prev keeps prev's rate; a row new since
- * prev has none. The meters' CPU usage likewise. Pure: nothing is read. */
+ * counter not read again since prev keeps prev's rate (a row prev shares
+ * is left as it is); a row new since prev has none. The meters' CPU usage
+ * likewise. Pure: nothing is read. cur is the snapshot the table was just
+ * made into (prev the one made before it). */
 void snap_list_rates(const struct snap_list *prev, struct snap_list *cur);
 
 /* ---- one process ---- */

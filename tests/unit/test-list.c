@@ -233,7 +233,7 @@ static void test_live(void)
 	struct ps_error e;
 	struct proc_view v = { 0 };
 	pthread_t th;
-	struct proc_row *me;
+	const struct proc_row *me;
 
 	ok(pt != NULL, "ptable_new");
 	is_int(ptable_scan(pt, false, &e), 0, "first scan");
@@ -271,7 +271,7 @@ static void test_live(void)
 	}
 	ptable_scan(pt, false, &e);
 	ok(ptable_find(pt, c) != NULL, "a new child is listed");
-	struct proc_row *cr = ptable_find(pt, c);
+	const struct proc_row *cr = ptable_find(pt, c);
 	ok(cr && cr->ppid == getpid(), "its ppid is us");
 	kill(c, SIGKILL);
 	waitpid(c, NULL, 0);
@@ -321,7 +321,7 @@ static void test_live(void)
 	ptable_scan(pt, true, &e);
 	bool found = false;
 	for (size_t i = 0; i < ptable_size(pt); i++) {
-		struct proc_row *r = ptable_row(pt, i);
+		const struct proc_row *r = ptable_row(pt, i);
 		if (r->is_thread && r->tgid == getpid() && !strcmp(r->comm, "test-thread"))
 			found = true;
 	}
@@ -406,7 +406,7 @@ static void test_live(void)
 		close(dropped[1]);
 		char ch;
 		ptable_scan(pt, false, &e);
-		struct proc_row *ur = ptable_find(pt, u);
+		const struct proc_row *ur = ptable_find(pt, u);
 		bool was_root = ur && ur->uid == 0;
 		/* the first scan saw it as root's: now let it drop */
 		close(hold[0]);
@@ -434,8 +434,8 @@ static void test_live(void)
 	}
 
 	/* SHR on demand */
+	ptable_fill_shr(pt, getpid());
 	me = ptable_find(pt, getpid());
-	ptable_fill_shr(pt, me);
 	ok(me->shr_kb > 0, "SHR from statm");
 
 	proc_view_free(&v);

@@ -9,6 +9,7 @@
 
 #include <poll.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,26 +17,43 @@
 
 /* ---- rates: pure ---- */
 
+/* A snapshot made by hand: its rows copied (its own), or shared with
+ * another's (share[i] not NULL). */
+struct hand {
+	struct snap_list s;
+	struct proc_row *own;
+};
+
 static void hand_free(struct snap_head *h)
 {
-	struct snap_list *s = (struct snap_list *)h;
-	pid_index_free(&s->ix);
-	free(s->rows);
-	free(s);
+	struct hand *x = (struct hand *)h;
+	pid_index_free(&x->s.ix);
+	free(x->s.rows);
+	free(x->own);
+	free(x);
 }
 
-static struct snap_list *hand_snap(uint64_t t_ns, const struct proc_row *rows, size_t n)
+static struct snap_list *hand_snap(uint64_t t_ns, const struct proc_row *rows, size_t n, const struct snap_list *share)
 {
-	struct snap_list *s = calloc(1, sizeof(*s));
+	struct hand *x = calloc(1, sizeof(*x));
+	struct snap_list *s = &x->s;
 	atomic_init(&s->h.refs, 1);
 	s->h.t_ns = t_ns;
 	s->h.free = hand_free;
 	s->times.hz = 100;
-	s->rows = calloc(n, sizeof(*rows));
-	memcpy(s->rows, rows, n * sizeof(*rows));
+	x->own = calloc(n, sizeof(*rows));
+	memcpy(x->own, rows, n * sizeof(*rows));
+	s->rows = calloc(n, sizeof(*s->rows));
+	for (size_t i = 0; i < n; i++)
+		s->rows[i] = share && i < share->n ? share->rows[i] : &x->own[i];
 	s->n = n;
 	pid_index_build(&s->ix, s->rows, n);
 	return s;
+}
+
+static struct proc_row *row_of(struct snap_list *s, size_t i)
+{
+	return (struct proc_row *)(uintptr_t)s->rows[i];
 }
 
 static void test_rates(void)
@@ -48,22 +66,22 @@ static void test_rates(void)
 		{ .pid = 11, .starttime = 7, .ticks = 40, .read_ns = 9 * s1 },             /* skipped next */
 		{ .pid = 12, .starttime = 7, .ticks = 500, .read_ns = 10 * s1 },           /* pid reused next */
 	};
-	struct snap_list *prev = hand_snap(10 * s1, a, 3);
-	prev->rows[1].cpu = 12.5; /* its rate when it was last read */
+	struct snap_list *prev = hand_snap(10 * s1, a, 3, NULL);
+	row_of(prev, 1)->cpu = 12.5; /* its rate when it was last read */
 	struct proc_row b[] = {
 		{ .pid = 10, .starttime = 7, .ticks = 150, .read_ns = 12 * s1, .x = &x2 },
 		{ .pid = 11, .starttime = 7, .ticks = 40, .read_ns = 9 * s1 },
 		{ .pid = 12, .starttime = 99, .ticks = 3, .read_ns = 12 * s1 },
 		{ .pid = 13, .starttime = 7, .ticks = 80, .read_ns = 12 * s1 },            /* new */
 	};
-	struct snap_list *cur = hand_snap(12 * s1, b, 4);
+	struct snap_list *cur = hand_snap(12 * s1, b, 4, NULL);
 	snap_list_rates(prev, cur);
 	ok(cur->interval > 1.999 && cur->interval < 2.001, "interval from the two stamps (%.3f s)", cur->interval);
-	ok(cur->rows[0].cpu > 24.99 && cur->rows[0].cpu < 25.01, "CPU%%: 50 ticks at 100 Hz over 2 s = 25%% (%.2f)",
-	   cur->rows[0].cpu);
-	is_int((int)(cur->rows[1].cpu * 10), 125, "a row not read again keeps its rate");
-	ok(cur->rows[2].cpu == 0, "a reused pid (another start time) starts with no rate");
-	ok(cur->rows[3].cpu == 0, "a new process has no rate yet");
+	ok(cur->rows[0]->cpu > 24.99 && cur->rows[0]->cpu < 25.01, "CPU%%: 50 ticks at 100 Hz over 2 s = 25%% (%.2f)",
+	   cur->rows[0]->cpu);
+	is_int((int)(cur->rows[1]->cpu * 10), 125, "a row not read again keeps its rate");
+	ok(cur->rows[2]->cpu == 0, "a reused pid (another start time) starts with no rate");
+	ok(cur->rows[3]->cpu == 0, "a new process has no rate yet");
 	ok(x2.io_read_rate > 1999 && x2.io_read_rate < 2001, "read bytes/s from the extras' own read times (%.0f)",
 	   x2.io_read_rate);
 	ok(x2.io_write_rate > 1023 && x2.io_write_rate < 1025, "written bytes/s (%.0f)", x2.io_write_rate);
@@ -71,13 +89,20 @@ static void test_rates(void)
 	/* The same reading again (rows scrolled into view): the same rates. */
 	struct proc_extra x3 = x2;
 	b[0].x = &x3;
-	struct snap_list *again = hand_snap(12 * s1, b, 4);
+	struct snap_list *again = hand_snap(12 * s1, b, 4, NULL);
 	snap_list_rates(cur, again);
-	ok(again->rows[0].cpu == cur->rows[0].cpu && x3.io_read_rate == x2.io_read_rate,
+	ok(again->rows[0]->cpu == cur->rows[0]->cpu && x3.io_read_rate == x2.io_read_rate,
 	   "a snapshot of the same scan keeps the rates (nothing divided by zero)");
 	ok(again->interval == cur->interval, "and the interval");
+	/* A row shared with the snapshot before is not written at all. */
+	struct snap_list *shared = hand_snap(13 * s1, b, 4, again);
+	double was = again->rows[0]->cpu;
+	row_of(again, 0)->ticks += 1000; /* would make another rate */
+	snap_list_rates(again, shared);
+	ok(shared->rows[0] == again->rows[0] && again->rows[0]->cpu == was, "a row the snapshot before shares is left as it is");
+	snap_put(&shared->h);
 	snap_list_rates(NULL, again);
-	ok(again->rows[0].cpu == 0 && again->interval == 0, "no previous snapshot: no rates");
+	ok(again->rows[0]->cpu == 0 && again->interval == 0, "no previous snapshot: no rates");
 	snap_put(&prev->h);
 	snap_put(&cur->h);
 	snap_put(&again->h);
