@@ -73,10 +73,10 @@ static int first_read(struct core_src *c, const struct source_io *io, struct sna
 	s->frozen = true; /* no process to read again */
 	/* The Maps pane's data, as for a live process: from NT_FILE and
 	 * PT_LOAD (the mappings never change). */
-	struct pane_data *d = pane_data_new(PANE_MAPS, s->h.t_ns);
+	struct pane_data *d = pane_data_new(PANE_ID_maps, s->h.t_ns);
 	if (d && v->maps_text && (d->err = proc_maps_parse(v->maps_text, strlen(v->maps_text), false, &d->u.maps)) < 0)
 		ps_error_set(&d->e, -d->err, "%s", _("the core's memory map does not parse"));
-	s->pane[PANE_MAPS] = d;
+	s->pane[PANE_ID_maps] = d;
 	return 0;
 }
 

@@ -119,7 +119,7 @@ static struct pane_data *more_fds(struct live_proc *l, const struct pane_data *l
 		missing = f->v[i].info_err == -EAGAIN && (w->fd_all || has_fd(w, f->v[i].fd));
 	if (!missing)
 		return NULL;
-	struct pane_data *d = pane_data_new(PANE_FD, last->t_ns);
+	struct pane_data *d = pane_data_new(PANE_ID_fd, last->t_ns);
 	if (!d)
 		return NULL;
 	d->more = true;
@@ -173,14 +173,14 @@ static int read_pane(struct live_proc *l, const struct snap_proc *s, struct pane
 	const struct pane_data *last = s->pane[d->id];
 
 	switch (d->id) {
-	case PANE_FD:
+	case PANE_ID_fd:
 		return read_fds(l, d, w);
-	case PANE_MAPS:
+	case PANE_ID_maps:
 		return proc_maps_read(l->t.dirfd, smaps, &d->u.maps);
-	case PANE_MEM:
+	case PANE_ID_mem:
 		/* A kernel thread has no address space: nothing to read. */
 		return s->info.kthread ? 0 : proc_rollup_read(l->t.dirfd, &d->u.mem);
-	case PANE_THREADS:
+	case PANE_ID_threads:
 		return read_threads(l, d, last, s->info.status.uid_real);
 	default:
 		return 0;
@@ -196,18 +196,18 @@ bool live_pane_read(struct live_proc *l, struct snap_proc *s, const struct sourc
 	bool forced = w->tick_now != l->tick_now;
 
 	l->tick_now = w->tick_now;
-	if (!desc || k == PANE_STATUS) /* the status pane is the header */
+	if (!desc || k == PANE_ID_status) /* the status pane is the header */
 		return false;
 	/* Read on a tick when due, when never read, on F5; between ticks
 	 * when switched to (and due), or when smaps was switched on or off. */
-	bool switched = k != l->pane, toggled = k == PANE_MAPS && w->smaps != l->smaps_on;
+	bool switched = k != l->pane, toggled = k == PANE_ID_maps && w->smaps != l->smaps_on;
 	l->pane = k;
-	if (k == PANE_MAPS)
+	if (k == PANE_ID_maps)
 		l->smaps_on = w->smaps;
 	bool time_due = !last || now - l->read_ns[k] >= (uint64_t)desc->refresh_ms * 1000000ull;
 	bool due = !last || forced || toggled || (tick ? time_due : switched && time_due);
 	bool smaps = false;
-	if (k == PANE_MAPS && w->smaps) {
+	if (k == PANE_ID_maps && w->smaps) {
 		/* smaps at most every few seconds; between, maps is not read
 		 * again (the last read keeps its Rss/Pss/Swap). */
 		smaps = toggled || !last || last->err || !last->u.maps.smaps || now - l->smaps_ns >= SMAPS_EVERY_NS;
@@ -216,7 +216,7 @@ bool live_pane_read(struct live_proc *l, struct snap_proc *s, const struct sourc
 	}
 	if (!due) {
 		/* Between reads: only what the screen newly asks for. */
-		struct pane_data *more = k == PANE_FD && last && !last->err ? more_fds(l, last, w) : NULL;
+		struct pane_data *more = k == PANE_ID_fd && last && !last->err ? more_fds(l, last, w) : NULL;
 		if (!more)
 			return false;
 		pane_data_put(s->pane[k]);

@@ -196,14 +196,14 @@ void pane_data_put(struct pane_data *d)
 	if (!d || atomic_fetch_sub(&d->refs, 1) != 1)
 		return;
 	switch (d->id) {
-	case PANE_FD:
+	case PANE_ID_fd:
 		free(d->u.fd.v);
 		proc_net_free(&d->u.fd.net);
 		break;
-	case PANE_MAPS:
+	case PANE_ID_maps:
 		proc_maps_free(&d->u.maps);
 		break;
-	case PANE_THREADS:
+	case PANE_ID_threads:
 		free(d->u.threads.v);
 		free(d->u.threads.locks);
 		break;

@@ -223,7 +223,7 @@ static void test_live_proc(void)
 {
 	struct target_id me = { .pid = getpid() };
 	struct source src;
-	struct source_want w = { .pane = PANE_FD };
+	struct source_want w = { .pane = PANE_ID_fd };
 	atomic_bool cancel = false;
 	struct source_io io = { .cancel = &cancel };
 	struct snap_head *a = NULL, *b = NULL;
@@ -235,7 +235,7 @@ static void test_live_proc(void)
 	is_int(src.ops->read(src.st, &io, &w, NULL, true, &a, &e), 0, "the first read");
 	const struct snap_proc *s = (const struct snap_proc *)a;
 	ok(s && s->id.pid == getpid() && s->id.starttime, "pinned: our pid and start time");
-	ok(s && s->pane[PANE_FD] && !s->pane[PANE_FD]->err && s->pane[PANE_FD]->u.fd.n >= 3, "the FDs pane read");
+	ok(s && s->pane[PANE_ID_fd] && !s->pane[PANE_ID_fd]->err && s->pane[PANE_ID_fd]->u.fd.n >= 3, "the FDs pane read");
 	/* A pipe at an fd number never open before (the list caches a
 	 * number's target for a few reads). */
 	if (pipe(pfd) == 0) {
@@ -243,17 +243,17 @@ static void test_live_proc(void)
 		close(pfd[0]);
 		pfd[0] = 250;
 	}
-	w.pane = PANE_THREADS;
+	w.pane = PANE_ID_threads;
 	is_int(src.ops->read(src.st, &io, &w, a, false, &b, &e), 0, "a switch to another pane between ticks");
 	s = (const struct snap_proc *)b;
-	ok(s && s->pane[PANE_THREADS] && s->pane[PANE_THREADS]->u.threads.n >= 1, "reads that pane at once");
-	ok(s && s->pane[PANE_FD] == ((const struct snap_proc *)a)->pane[PANE_FD],
+	ok(s && s->pane[PANE_ID_threads] && s->pane[PANE_ID_threads]->u.threads.n >= 1, "reads that pane at once");
+	ok(s && s->pane[PANE_ID_fd] == ((const struct snap_proc *)a)->pane[PANE_ID_fd],
 	   "the other pane's data is shared, not read again");
 	ok(s && s->info_ns == ((const struct snap_proc *)a)->info_ns, "nor the header between ticks");
 	snap_put(a);
 	a = b;
 	b = NULL;
-	w.pane = PANE_FD;
+	w.pane = PANE_ID_fd;
 	w.nfds = 1;
 	w.fds[0] = pfd[0];
 	usleep(20000);
@@ -262,8 +262,8 @@ static void test_live_proc(void)
 	s = (const struct snap_proc *)b;
 	ok(s && s->info_ns > ((const struct snap_proc *)a)->info_ns && s->have_rates, "a new header, with rates");
 	bool seen = false;
-	for (size_t i = 0; s && s->pane[PANE_FD] && i < s->pane[PANE_FD]->u.fd.n; i++) {
-		const struct proc_fd *f = &s->pane[PANE_FD]->u.fd.v[i];
+	for (size_t i = 0; s && s->pane[PANE_ID_fd] && i < s->pane[PANE_ID_fd]->u.fd.n; i++) {
+		const struct proc_fd *f = &s->pane[PANE_ID_fd]->u.fd.v[i];
 		if (f->fd == pfd[0])
 			seen = f->type == FDT_PIPE && f->info_err == 0;
 	}
