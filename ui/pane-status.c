@@ -3,7 +3,7 @@
  * namespaces, start time, cwd and exe. The data is the screen's header
  * read (stat, status and the extras), refreshed on every tick. */
 #include "pane.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "draw.h"
 #include "i18n.h"
 #include "textview.h"

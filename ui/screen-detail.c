@@ -3,7 +3,7 @@
  * dirfd and start time: once the process exits (or its PID names another
  * process) the screen says so and keeps the last data frozen. */
 #include "uipriv.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "draw.h"
 #include "i18n.h"
 #include "pane.h"

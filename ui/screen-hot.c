@@ -4,7 +4,7 @@
 #include "uipriv.h"
 #include "draw.h"
 #include "hot.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "out/folded.h"
 #include "sample/sample.h"
