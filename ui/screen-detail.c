@@ -4,7 +4,7 @@
  * once the process exits (or its PID names another process) the screen
  * says so and keeps the last data frozen. */
 #include "uipriv.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "job.h"
 #include "draw.h"
 #include "i18n.h"

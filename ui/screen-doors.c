@@ -1,9 +1,9 @@
 /* Doors screen: what the kernel lets pscope do here and, for one process,
- * each operation probed for real (src/doors-probe.c, on a worker), with
+ * each operation probed for real (src/doors/probe.c, on a worker), with
  * the door and the fix of every refusal, then the tool -> door table. The
  * same lines as `pscope doors [PID]`. */
 #include "uipriv.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "job.h"
 #include "source/source.h"
 #include "draw.h"

@@ -5,7 +5,7 @@
 #include "source/source.h"
 #include "draw.h"
 #include "hot.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "out/folded.h"
 #include "sample/sample.h"

@@ -3,7 +3,7 @@
  * disk for read-only pages the core leaves out). */
 #include "core/read.h"
 #include "sym/sym.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "util.h"
 

@@ -6,7 +6,7 @@
  * few seconds while asked; Memory: smaps_rollup; Threads: task/TID/ and,
  * for a thread in futex(), the lock word from the process's memory. */
 #include "source/live.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "util.h"
 

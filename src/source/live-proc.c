@@ -5,7 +5,7 @@
  * or its PID names another one, the last data is kept, frozen, and the
  * source stops. */
 #include "source/live.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "util.h"
 

@@ -4,7 +4,7 @@
  * (its environment, its whole command line). Each is a job on the long
  * lane posting one RING_RESULT (or a RING_ERROR with why). */
 #include "source/source.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "proc/actions.h"
 #include "util.h"

@@ -98,7 +98,7 @@ ok "$([ -z "$names" ]; echo $?)" "the panes are listed once, in src/pane/panes.h
 # freeze shared at src/ level.
 kt=$(grep -rnE '0x0*200000' src ui --include=*.c --include=*.h | grep -v '^src/proc/stat\.h:' || true)
 ok "$([ -z "$kt" ]; echo $?)" "PF_KTHREAD is defined once (src/proc/stat.h) ${kt:+(found: $kt)}"
-sig=$(grep -rlE '\bkill[[:space:]]*\([a-z_]|SYS_pidfd_send_signal' src ui --include=*.c | grep -vE '^src/(target|doors-probe)\.c$' || true)
+sig=$(grep -rlE '\bkill[[:space:]]*\([a-z_]|SYS_pidfd_send_signal' src ui --include=*.c | grep -vE '^src/(target|doors/probe)\.c$' || true)
 ok "$([ -z "$sig" ]; echo $?)" "signals are sent through target_signal() ${sig:+(found in $sig)}"
 ok "$([ -e src/freeze.c ] && ! [ -e src/stack/freeze.c ]; echo $?)" "the freeze lives at src/ level (shared by stack and core)"
 

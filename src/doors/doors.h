@@ -82,7 +82,7 @@ bool door_have_perfmon(void);
  * dirfd is /proc/PID; euid its effective uid. */
 PS_READS int door_target_dumpable(int dirfd, uid_t euid);
 
-/* ---- The report: facts and real probes (doors-probe.c) ---- */
+/* ---- The report: facts and real probes (probe.c) ---- */
 
 struct door_facts_sys {
 	struct door_sys k;
@@ -148,7 +148,7 @@ PS_READS void door_facts_self_read(struct door_facts_self *s);
  * with e filled when pid does not exist. */
 PS_READS int door_report_build(struct door_report *r, pid_t pid, const char *core_dir, struct ps_error *e);
 
-/* ---- The tool -> door table (doors-text.c) ---- */
+/* ---- The tool -> door table (text.c) ---- */
 
 struct door_tool {
 	const char *tool;          /* "pscope stack dump", "gdb -p PID" */
