@@ -9,6 +9,10 @@ cd "$top_srcdir" || exit 1
 curses_in_src=$(grep -rlE '#include[[:space:]]*[<"](n?curses|ncursesw/)' src || true)
 ok "$([ -z "$curses_in_src" ]; echo $?)" "src/ never includes curses ${curses_in_src:+(found in $curses_in_src)}"
 
+# The /proc readers return errnos; naming the door is their callers' work.
+doors_in_proc=$(grep -lE '#include[[:space:]]*"doors/' src/proc/*.c src/proc/*.h || true)
+ok "$([ -z "$doors_in_proc" ]; echo $?)" "src/proc/ never calls up into the doors ${doors_in_proc:+(found in $doors_in_proc)}"
+
 attach_in_ui=$(grep -rlE '\b(ptrace|perf_event_open|process_vm_readv|syscall)[[:space:]]*\(' ui || true)
 ok "$([ -z "$attach_in_ui" ]; echo $?)" "ui/ never calls ptrace, perf_event_open or process_vm_readv ${attach_in_ui:+(found in $attach_in_ui)}"
 
