@@ -10,6 +10,8 @@ curses_in_src=$(grep -rlE '#include[[:space:]]*[<"](n?curses|ncursesw/)' src || 
 ok "$([ -z "$curses_in_src" ]; echo $?)" "src/ never includes curses ${curses_in_src:+(found in $curses_in_src)}"
 
 # The /proc readers return errnos; naming the door is their callers' work.
+ui_in_src=$(grep -rlE '#include[[:space:]]*"(\.\./)?ui/' src || true)
+ok "$([ -z "$ui_in_src" ]; echo $?)" "src/ includes nothing of ui/ ${ui_in_src:+(found in $ui_in_src)}"
 doors_in_proc=$(grep -lE '#include[[:space:]]*"doors/' src/proc/*.c src/proc/*.h || true)
 ok "$([ -z "$doors_in_proc" ]; echo $?)" "src/proc/ never calls up into the doors ${doors_in_proc:+(found in $doors_in_proc)}"
 
@@ -70,7 +72,7 @@ for f in src/cmd/cmd-*.c; do
 	n=$(basename "$f" .c | sed 's/^cmd-//')
 	check "$f exports one const struct cmd_entry cmd_${n}_entry" \
 		sh -c "[ \$(grep -cE '^const struct cmd_entry cmd_${n}_entry = \\{' '$f') = 1 ]"
-	check "src/main.c lists &cmd_${n}_entry" grep -q "&cmd_${n}_entry" src/main.c
+	check "src/cli.c lists &cmd_${n}_entry" grep -q "&cmd_${n}_entry" src/cli.c
 done
 parsers=$(grep -lE '\bgetopt(_long)?[[:space:]]*\(' src/cmd/*.c | grep -v '^src/cmd/run\.c$' || true)
 ok "$([ -z "$parsers" ]; echo $?)" "only src/cmd/run.c calls getopt ${parsers:+(found in $parsers)}"
