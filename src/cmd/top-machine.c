@@ -189,7 +189,7 @@ out:
 
 int top_machine(const struct top_args *a)
 {
-	struct samp_session *s;
+	struct samp_source *s;
 	struct ps_error e;
 	struct samp_opts o = { .pid = 0, .freq = a->freq ? (int)a->freq : SAMP_FREQ_DEFAULT,
 			       .stack_copy = a->stack_copy };
@@ -198,19 +198,11 @@ int top_machine(const struct top_args *a)
 		return cmd_usage_error("top", _("invalid frequency '%ld' (Hz, 49..3999)"), a->freq);
 	}
 	ps_error_clear(&e);
-	if (samp_open(&s, &o, &e) < 0)
+	if (samp_perf_open(&s, &o, &e) < 0)
 		return cmd_fail("top", &e);
-	top_signals(true);
-	uint64_t deadline = now_ns() + (uint64_t)(a->duration * 1e9);
-	for (uint64_t now = now_ns(); now < deadline && !top_interrupted(); now = now_ns()) {
-		uint64_t left_ms = (deadline - now) / 1000000;
-		samp_poll(s, left_ms < 100 ? (int)left_ms : 100);
-		if (a->samples && samp_count(s) >= a->samples)
-			break;
-	}
-	struct samp_snapshot *snap = samp_publish(s, NULL);
-	samp_close(s);
-	top_signals(false);
+	const char *ended;
+	char why[192];
+	struct samp_snapshot *snap = top_run(a, s, false, &ended, why, sizeof(why));
 	if (!snap) {
 		ps_error_set(&e, ENOMEM, _("out of memory"));
 		return cmd_fail("top", &e);

@@ -1,5 +1,5 @@
 /* The process table's indexes: uid -> user name (cached), pid -> row
- * (open addressing). Shared by ptable.c and ptable-order.c. */
+ * (the one hash table, src/hmap.c). Shared by ptable.c and ptable-order.c. */
 #include "proc/ptable-priv.h"
 #include "util.h"
 
@@ -36,52 +36,35 @@ const char *ptable_user_name_(struct ptable *pt, uid_t uid)
 	return u->name;
 }
 
-/* ---- the pid -> row hash ---- */
+/* ---- the pid -> row hash (src/hmap.c) ---- */
 
-static size_t hslot(const struct ptable *pt, pid_t pid)
+/* The first row of pid: a row of that pid already there keeps its slot. */
+static int hash_put(struct ptable *pt, size_t idx)
 {
-	return ((uint32_t)pid * 2654435761u) & (pt->hcap - 1);
+	pid_t pid = pt->rows[idx].pid;
+
+	if (ptable_hash_find_(pt, pid) >= 0)
+		return 0;
+	return hmap_put(&pt->hash, (uint64_t)(uint32_t)pid, idx);
 }
 
 int ptable_hash_rebuild_(struct ptable *pt)
 {
-	size_t want = 1024;
-	while (want < pt->n * 2 + 16)
-		want *= 2;
-	if (want != pt->hcap) {
-		int *h = realloc(pt->hash, want * sizeof(*h));
-		if (!h)
+	hmap_clear(&pt->hash);
+	for (size_t i = 0; i < pt->n; i++)
+		if (hash_put(pt, i) < 0)
 			return -ENOMEM;
-		pt->hash = h;
-		pt->hcap = want;
-	}
-	memset(pt->hash, 0, pt->hcap * sizeof(*pt->hash));
-	for (size_t i = 0; i < pt->n; i++) {
-		size_t s = hslot(pt, pt->rows[i].pid);
-		while (pt->hash[s])
-			s = (s + 1) & (pt->hcap - 1);
-		pt->hash[s] = (int)i + 1;
-	}
 	return 0;
 }
 
 long ptable_hash_find_(const struct ptable *pt, pid_t pid)
 {
-	if (!pt->hcap)
-		return -1;
-	for (size_t s = hslot(pt, pid); pt->hash[s]; s = (s + 1) & (pt->hcap - 1))
-		if (pt->rows[pt->hash[s] - 1].pid == pid)
-			return pt->hash[s] - 1;
-	return -1;
+	uint64_t i = hmap_get(&pt->hash, (uint64_t)(uint32_t)pid);
+	/* A row added before its pid was set is found after the next rebuild. */
+	return i != HMAP_NONE && pt->rows[i].pid == pid ? (long)i : -1;
 }
 
 int ptable_hash_add_(struct ptable *pt, size_t idx)
 {
-	if ((pt->n + 1) * 2 > pt->hcap)
-		return ptable_hash_rebuild_(pt); /* n already counts idx */
-	size_t s = hslot(pt, pt->rows[idx].pid);
-	while (pt->hash[s])
-		s = (s + 1) & (pt->hcap - 1);
-	pt->hash[s] = (int)idx + 1;
-	return 0;
+	return hash_put(pt, idx);
 }

@@ -2,6 +2,7 @@
 #ifndef PS_PROC_PTABLE_PRIV_H
 #define PS_PROC_PTABLE_PRIV_H
 
+#include "hmap.h"
 #include "proc/ptable.h"
 #include "proc/sysinfo.h"
 
@@ -16,8 +17,7 @@ struct user_ent {
 struct ptable {
 	struct proc_row *rows;
 	size_t n, cap;
-	int *hash;                 /* open addressing: row index + 1, 0 = empty */
-	size_t hcap;
+	struct hmap hash;          /* pid -> row index */
 	DIR *proc;
 	unsigned gen;
 	uint64_t last_ns;

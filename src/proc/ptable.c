@@ -126,7 +126,7 @@ void ptable_free(struct ptable *pt)
 		free(pt->users[i]);
 	free(pt->users);
 	free(pt->rows);
-	free(pt->hash);
+	hmap_free(&pt->hash);
 	if (pt->proc)
 		closedir(pt->proc);
 	free(pt);

@@ -1,6 +1,6 @@
-/* The sampler's pure parts: the perf ring protocol (records that wrap),
- * sample record parsing, the perf-map and kallsyms parsers, the views of a
- * snapshot (Self%, Total%, callers/callees, history) and the folded writer. */
+/* The sampler's pure parts: the perf-map and kallsyms parsers, the views
+ * of a snapshot (Self%, Total%, callers/callees, history) and the folded
+ * writer. (The perf records and ring are src/perf/'s: test-perf.c.) */
 #include "out/folded.h"
 #include "sample/local.h"
 #include "sample/sample.h"
@@ -10,154 +10,6 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned seen_types[16], nseen;
-static uint64_t seen_ip;
-
-static void collect(void *ctx, const struct perf_event_header *h)
-{
-	(void)ctx;
-	if (nseen < 16)
-		seen_types[nseen++] = h->type;
-	struct samp_rec_sample s;
-	if (samp_parse_sample(h, 0, &s) == 0)
-		seen_ip = s.ip;
-}
-
-/* Put a sample record (ip, pid/tid, time, period, 2-frame chain) at off. */
-static size_t put_sample(unsigned char *ring, uint64_t size, uint64_t off, uint64_t ip)
-{
-	unsigned char rec[8 + 40 + 16];
-	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(rec) };
-	uint32_t pt[2] = { 10, 11 };
-	uint64_t t = 5, period = 1000, nr = 2, ips[2] = { ip, 0x400000 };
-
-	memcpy(rec, &h, 8);
-	memcpy(rec + 8, &ip, 8);
-	memcpy(rec + 16, pt, 8);
-	memcpy(rec + 24, &t, 8);
-	memcpy(rec + 32, &period, 8);
-	memcpy(rec + 40, &nr, 8);
-	memcpy(rec + 48, ips, 16);
-	for (size_t i = 0; i < sizeof(rec); i++)
-		ring[(off + i) & (size - 1)] = rec[i];
-	return sizeof(rec);
-}
-
-static void test_ring(void)
-{
-	unsigned char ring[128], out[8];
-	struct perf_event_mmap_page pg;
-	unsigned char *scratch = aligned_alloc(8, 65536);
-
-	for (int i = 0; i < 128; i++)
-		ring[i] = (unsigned char)i;
-	samp_ring_copy(ring, 128, 124, out, 8);
-	ok(out[0] == 124 && out[3] == 127 && out[4] == 0 && out[7] == 3, "ring copy wraps at the end of the buffer");
-	samp_ring_copy(ring, 128, 128 + 2, out, 4);
-	ok(out[0] == 2 && out[3] == 5, "ring offsets are taken modulo the size");
-
-	/* Two 64-byte samples starting at 100: the second one wraps. */
-	memset(&pg, 0, sizeof(pg));
-	memset(ring, 0, sizeof(ring));
-	uint64_t off = 100;
-	off += put_sample(ring, 128, off, 0x1111);
-	off += put_sample(ring, 128, off, 0x2222);
-	pg.data_tail = 100;
-	pg.data_head = off;
-	nseen = 0;
-	size_t n = samp_ring_drain(&pg, ring, 128, scratch, collect, NULL);
-	is_int(n, 2, "two records read across the wrap");
-	is_int(seen_ip, 0x2222, "the wrapped record is reassembled");
-	is_int(pg.data_tail, off, "data_tail released up to data_head");
-	n = samp_ring_drain(&pg, ring, 128, scratch, collect, NULL);
-	is_int(n, 0, "nothing new: nothing read");
-
-	/* A record whose header claims more than what is published is not read. */
-	put_sample(ring, 128, off, 0x3333);
-	pg.data_head = off + 20;
-	n = samp_ring_drain(&pg, ring, 128, scratch, collect, NULL);
-	is_int(n, 0, "a partial record is not delivered");
-	free(scratch);
-}
-
-static void test_parse(void)
-{
-	uint64_t buf[16] = { 0 };
-	struct perf_event_header *h = (struct perf_event_header *)buf;
-	struct samp_rec_sample s;
-
-	h->type = PERF_RECORD_SAMPLE;
-	h->size = 8 + 40 + 8;
-	buf[1] = 0xabc;
-	buf[2] = ((uint64_t)7 << 32) | 6;
-	buf[5] = 1;
-	buf[6] = 0xabc;
-	ok(samp_parse_sample(h, 0, &s) == 0 && s.pid == 6 && s.tid == 7 && s.nr == 1 && s.ips[0] == 0xabc,
-	   "sample record fields");
-	buf[5] = 1000;
-	ok(samp_parse_sample(h, 0, &s) < 0, "a call chain longer than the record is refused");
-	h->type = PERF_RECORD_MMAP2;
-	ok(samp_parse_sample(h, 0, &s) < 0, "only samples parse as samples");
-
-	/* With user registers (mask of 3) and a 16-byte stack copy of which
-	 * 8 bytes were filled (dyn_size). */
-	uint64_t d[32] = { 0 };
-	h = (struct perf_event_header *)d;
-	h->type = PERF_RECORD_SAMPLE;
-	d[1] = 0x1000;
-	d[2] = ((uint64_t)9 << 32) | 8;
-	d[5] = 0;                 /* no callchain */
-	d[6] = 2;                 /* abi 64 */
-	d[7] = 0x11, d[8] = 0x22, d[9] = 0x33;
-	d[10] = 16;               /* stack size */
-	d[11] = 0xaaaa, d[12] = 0xbbbb;
-	d[13] = 8;                /* dyn_size */
-	h->size = 14 * 8;
-	ok(samp_parse_sample(h, 7, &s) == 0 && s.regs_abi == 2 && s.regs && s.regs[2] == 0x33 && s.stack &&
-		   s.stack_size == 8 && !memcmp(s.stack, &d[11], 8),
-	   "registers and the stack copy (dyn_size bytes of it)");
-	d[6] = 0;                 /* abi none: no registers follow */
-	d[7] = 0;                 /* stack size 0: nothing more */
-	h->size = 8 * 8;
-	ok(samp_parse_sample(h, 7, &s) == 0 && !s.regs && !s.stack, "a sample without user registers or stack");
-	d[6] = 2;
-	d[10] = 4096;             /* claims more stack than the record holds */
-	h->size = 14 * 8;
-	ok(samp_parse_sample(h, 7, &s) < 0, "a stack copy longer than the record is refused");
-	h->size = 9 * 8;          /* registers cut short */
-	ok(samp_parse_sample(h, 7, &s) < 0, "registers cut short are refused");
-
-	/* MMAP2: pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot,
-	 * flags, then the file name (padded to 8 bytes). */
-	unsigned char m[8 + 64 + 16] = { 0 };
-	struct samp_rec_mmap2 mm;
-	uint32_t u;
-	uint64_t v;
-	h = (struct perf_event_header *)m;
-	h->type = PERF_RECORD_MMAP2;
-	h->size = sizeof(m);
-	u = 41, memcpy(m + 8, &u, 4);
-	u = 42, memcpy(m + 12, &u, 4);
-	v = 0x400000, memcpy(m + 16, &v, 8);
-	v = 0x2000, memcpy(m + 24, &v, 8);
-	v = 0x1000, memcpy(m + 32, &v, 8);
-	u = 8, memcpy(m + 40, &u, 4);
-	u = 1, memcpy(m + 44, &u, 4);
-	v = 1234, memcpy(m + 48, &v, 8);
-	u = 4, memcpy(m + 64, &u, 4); /* PROT_EXEC */
-	memcpy(m + 72, "/bin/true", 10);
-	ok(samp_parse_mmap2(h, &mm) == 0 && mm.pid == 41 && mm.tid == 42 && mm.start == 0x400000 && mm.len == 0x2000 &&
-		   mm.pgoff == 0x1000 && mm.maj == 8 && mm.min == 1 && mm.ino == 1234 && mm.prot == 4 &&
-		   !strcmp(mm.name, "/bin/true") && mm.name_ok && !mm.build_id,
-	   "MMAP2 record fields and file name");
-	memset(m + 72, 'x', 16);
-	ok(samp_parse_mmap2(h, &mm) == 0 && !mm.name_ok, "an MMAP2 file name not ended inside the record is marked");
-	h->misc = PERF_RECORD_MISC_MMAP_BUILD_ID;
-	ok(samp_parse_mmap2(h, &mm) == 0 && mm.build_id, "an MMAP2 record with a build id says so");
-	h->size = 8 + 64 + 4;
-	ok(samp_parse_mmap2(h, &mm) < 0, "an MMAP2 record too short for its fields is refused");
-}
 
 static void test_maps(void)
 {
@@ -303,26 +155,10 @@ static void test_names(void)
 	is_str(samp_module_short("[anon/JIT]"), "[anon/JIT]", "bracketed pseudo-modules stay whole");
 }
 
-static void test_hmap(void)
-{
-	struct hmap m = { 0 };
-	int bad = 0;
-	for (uint64_t i = 0; i < 5000; i++)
-		hmap_put(&m, i * 0x1000, (uint32_t)i);
-	for (uint64_t i = 0; i < 5000; i++)
-		bad += hmap_get(&m, i * 0x1000) != i;
-	is_int(bad, 0, "hash map keeps 5000 keys through growth");
-	ok(hmap_get(&m, 0x1001) == HMAP_EMPTY, "absent key");
-	hmap_free(&m);
-}
-
 int main(void)
 {
-	test_ring();
-	test_parse();
 	test_maps();
 	test_views();
 	test_names();
-	test_hmap();
 	return tap_done();
 }
