@@ -116,7 +116,11 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	out_json_int(o, "pid", s->target.pid);
 	out_json_str(o, "event", s->event);
 	out_json_int(o, "freq", s->freq);
-	out_json_int(o, "samples", (long long)v->samples);
+	out_json_int(o, "samples", (long long)(s->unit == SAMP_UNIT_SAMPLES ? v->samples : s->samples));
+	if (s->unit != SAMP_UNIT_SAMPLES) { /* a weighted profile: "weight" counts its unit */
+		out_json_str(o, "unit", samp_unit_key(s->unit));
+		out_json_int(o, "weight", (long long)v->samples);
+	}
 	out_json_int(o, "lost", (long long)s->lost);
 	out_json_int(o, "truncated", (long long)s->truncated);
 	out_json_str(o, "unwind", samp_unwind_method(s));
@@ -142,7 +146,7 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 			json_object_object_add(fo, "line", NULL);
 		out_json_double(fo, "self_pct", round(r->self_pct * 100) / 100);
 		out_json_double(fo, "total_pct", round(r->total_pct * 100) / 100);
-		out_json_int(fo, "samples", (long long)r->self);
+		out_json_int(fo, s->unit == SAMP_UNIT_SAMPLES ? "samples" : "weight", (long long)r->self);
 		json_object_array_add(fa, fo);
 	}
 	json_object_object_add(o, "functions", fa);

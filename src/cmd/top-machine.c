@@ -93,7 +93,11 @@ static struct json_object *json_report(const struct samp_snapshot *s, const stru
 	out_json_str(o, "scope", "machine");
 	out_json_str(o, "event", s->event);
 	out_json_int(o, "freq", s->freq);
-	out_json_int(o, "samples", (long long)pv->samples);
+	out_json_int(o, "samples", (long long)(s->unit == SAMP_UNIT_SAMPLES ? pv->samples : s->samples));
+	if (s->unit != SAMP_UNIT_SAMPLES) { /* a weighted profile: "weight" counts its unit */
+		out_json_str(o, "unit", samp_unit_key(s->unit));
+		out_json_int(o, "weight", (long long)pv->samples);
+	}
 	out_json_int(o, "idle", (long long)s->idle);
 	out_json_int(o, "lost", (long long)s->lost);
 	out_json_int(o, "truncated", (long long)s->truncated);
@@ -115,7 +119,7 @@ static struct json_object *json_report(const struct samp_snapshot *s, const stru
 			out_json_double(po, "cpu_sampled", round(r->cpu_sampled * 100) / 100);
 			out_json_double(po, "cpu_proc", round(r->cpu_proc * 100) / 100);
 		}
-		out_json_int(po, "samples", (long long)r->samples);
+		out_json_int(po, s->unit == SAMP_UNIT_SAMPLES ? "samples" : "weight", (long long)r->samples);
 		out_json_double(po, "share_pct", round(r->pct * 100) / 100);
 		json_object_array_add(pa, po);
 	}
@@ -131,7 +135,7 @@ static struct json_object *json_report(const struct samp_snapshot *s, const stru
 		out_json_str(fo, "module", f->module);
 		out_json_double(fo, "self_pct", round(r->self_pct * 100) / 100);
 		out_json_double(fo, "total_pct", round(r->total_pct * 100) / 100);
-		out_json_int(fo, "samples", (long long)r->self);
+		out_json_int(fo, s->unit == SAMP_UNIT_SAMPLES ? "samples" : "weight", (long long)r->self);
 		if (top[i] < s->nprocs) {
 			out_json_int(fo, "pid", s->procs[top[i]].pid);
 			out_json_str(fo, "comm", s->procs[top[i]].comm);

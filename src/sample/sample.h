@@ -58,8 +58,10 @@ enum samp_unit {
 /* English and stable (JSON "unit", the folded header): "samples",
  * "ns-blocked", "ns-syscall", "faults". */
 const char *samp_unit_key(enum samp_unit u);
-/* For people: a column title ("SAMPLES", "BLOCKED", "IN SYSCALL",
- * "FAULTS") and a weight in that unit ("1.25 ms", "42"). */
+/* For people: a column title, untranslated (N_: translated where drawn,
+ * as struct table_col titles): "SAMPLES", "BLOCKED", "SYSCALL",
+ * "FAULTS"; and a weight in that unit ("1.25s", "3.1ms", "42": a sample
+ * count prints as "%llu"). */
 const char *samp_unit_title(enum samp_unit u);
 const char *samp_unit_format(enum samp_unit u, unsigned long long w, char *buf, size_t size);
 

@@ -34,7 +34,7 @@ const char *samp_unit_key(enum samp_unit u)
 
 const char *samp_unit_title(enum samp_unit u)
 {
-	return (unsigned)u < SAMP_UNIT_COUNT ? _(unit_titles[u]) : "?";
+	return (unsigned)u < SAMP_UNIT_COUNT ? unit_titles[u] : "?";
 }
 
 const char *samp_unit_format(enum samp_unit u, unsigned long long w, char *buf, size_t size)

@@ -2,6 +2,7 @@
  * of a snapshot (Self%, Total%, callers/callees, history) and the folded
  * writer. (The perf records and ring are src/perf/'s: test-perf.c.) */
 #include "out/folded.h"
+#include "sample/agg.h"
 #include "sample/local.h"
 #include "sample/sample.h"
 #include "tap.h"
@@ -155,10 +156,83 @@ static void test_names(void)
 	is_str(samp_module_short("[anon/JIT]"), "[anon/JIT]", "bracketed pseudo-modules stay whole");
 }
 
+/* A weighted profile (ns blocked) built through agg: weights and
+ * categories through the snapshot, the views and the folded file. */
+static void test_weighted(void)
+{
+	struct agg *a = agg_new(SAMP_UNIT_NS_BLOCKED);
+	struct samp_fninfo fm = { .name = "main", .module = "/bin/app" }, fr = { .name = "read", .module = "/lib/libc.so.6" },
+			   fl = { .name = "lock", .module = "/lib/libc.so.6" };
+	uint32_t m = agg_func(a, &fm), r = agg_func(a, &fr), l = agg_func(a, &fl);
+	uint32_t io = agg_category(a, "I/O"), fx = agg_category(a, "futex");
+	uint32_t s1[] = { r, m }, s2[] = { l, m };
+
+	ok(io != SAMP_NONE && agg_category(a, "I/O") == io && fx != io, "categories are interned functions");
+	ok(agg_add(a, 1, s1, 2, io, 3000000) == 0 && agg_add(a, 1, s2, 2, fx, 1000000) == 0 &&
+		   agg_add(a, 2, s2, 2, fx, 500) == 0 && agg_add(a, 1, s1, 2, io, 2000000) == 0,
+	   "four blocks weighed");
+	agg_close_interval(a, 1.0);
+	struct samp_thread th[2] = { { .tid = 1, .comm = "app" }, { .tid = 2, .comm = "app2" } };
+	struct samp_snapshot *sn = calloc(1, sizeof(*sn));
+	sn->elapsed = 1;
+	ok(agg_finish(a, sn, th, sizeof(th[0]), 2, NULL) == 0 && sn->nthreads == 2, "published");
+	ok(sn->unit == SAMP_UNIT_NS_BLOCKED && sn->weight == 6000500 && sn->all.samples == 4 && sn->nstacks == 3,
+	   "the snapshot: its unit, the weight, 4 blocks in 3 stacks");
+	struct samp_view v;
+	ok(samp_view_compute(sn, SAMP_WIN_ALL, 0, SAMP_SORT_TOTAL, &v) == 0 && v.samples == 6000500, "a view weighs");
+	bool cat_ok = false, read_ok = false;
+	for (unsigned i = 0; i < v.nrows; i++) {
+		const struct samp_func *f = &sn->funcs[v.rows[i].func];
+		if (!strcmp(f->name, "[futex]"))
+			cat_ok = (f->flags & SAMP_F_CATEGORY) && v.rows[i].total == 1000500 && v.rows[i].self == 0;
+		if (!strcmp(f->name, "read"))
+			read_ok = v.rows[i].self == 5000000 && fabs(v.rows[i].self_pct - 100.0 * 5000000 / 6000500) < 1e-9;
+	}
+	ok(cat_ok, "a category: the outermost frame, its Total the weight under it");
+	ok(read_ok, "a function's Self is its weight, Self%% its share of the weight");
+	samp_view_free(&v);
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	unsigned long total = 0;
+	ok(out_folded_write(f, sn, SAMP_WIN_ALL, 0, &total) == 0 && total == 6000500, "folded write of the weights");
+	fclose(f);
+	ok(!strncmp(buf, "# pscope: counts are ns-blocked, not samples\n", 45), "the folded file names its unit first");
+	ok(strstr(buf, "\napp-1;[I/O];main;read 5000000\n") && strstr(buf, "\napp2-2;[futex];main;lock 500\n"),
+	   "the category is the outermost frame, the count the weight");
+	free(buf);
+	samp_snapshot_free(sn);
+	agg_free(a);
+
+	/* A sample-count profile says nothing of units (its files unchanged). */
+	a = agg_new(SAMP_UNIT_SAMPLES);
+	m = agg_func(a, &fm);
+	agg_add(a, 1, &m, 1, SAMP_NONE, 1);
+	agg_close_interval(a, 1.0);
+	sn = calloc(1, sizeof(*sn));
+	agg_finish(a, sn, th, sizeof(th[0]), 1, NULL);
+	f = open_memstream(&buf, &len);
+	out_folded_write(f, sn, SAMP_WIN_ALL, 0, NULL);
+	fclose(f);
+	is_str(buf, "app-1;main 1\n", "a sample count's folded file is only its stacks");
+	free(buf);
+	samp_snapshot_free(sn);
+	agg_free(a);
+
+	char w[32];
+	is_str(samp_unit_format(SAMP_UNIT_NS_BLOCKED, 1500000000, w, sizeof(w)), "1.50s", "ns shown in s");
+	is_str(samp_unit_format(SAMP_UNIT_NS_SYSCALL, 3100000, w, sizeof(w)), "3.1ms", "ns shown in ms");
+	is_str(samp_unit_format(SAMP_UNIT_NS_SYSCALL, 999, w, sizeof(w)), "999ns", "a few ns as ns");
+	is_str(samp_unit_format(SAMP_UNIT_FAULTS, 42, w, sizeof(w)), "42", "faults as a count");
+	is_str(samp_unit_key(SAMP_UNIT_NS_SYSCALL), "ns-syscall", "the unit's stable name");
+}
+
 int main(void)
 {
 	test_maps();
 	test_views();
 	test_names();
+	test_weighted();
 	return tap_done();
 }
