@@ -88,48 +88,46 @@ void perf_ring_copy(const unsigned char *data, uint64_t size, uint64_t off, void
 		memcpy((unsigned char *)dst + first, data, len - first);
 }
 
-size_t perf_ring_drain(struct perf_ring *r, unsigned char *scratch, perf_record_fn *fn, void *ctx)
+/* The complete records from data_tail up to head (acquired by the
+ * caller): those of type (0: all) copied whole into scratch for fn; *n
+ * counts the calls. */
+static void walk(const struct perf_ring *r, uint64_t head, uint32_t type, unsigned char *scratch,
+		     perf_record_fn *fn, void *ctx, size_t *n)
 {
-	/* Acquire: the records below head are fully written once we see head. */
-	uint64_t head = __atomic_load_n(&r->pg->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = r->pg->data_tail;
-	size_t n = 0;
 
 	while (tail + sizeof(struct perf_event_header) <= head) {
 		struct perf_event_header h;
 		perf_ring_copy(r->data, r->size, tail, &h, sizeof(h));
 		if (h.size < sizeof(h) || tail + h.size > head)
 			break; /* corrupt or partial: never happens with a sane kernel */
-		perf_ring_copy(r->data, r->size, tail, scratch, h.size);
-		fn(ctx, (const struct perf_event_header *)scratch);
+		if (!type || h.type == type) {
+			perf_ring_copy(r->data, r->size, tail, scratch, h.size);
+			fn(ctx, (const struct perf_event_header *)scratch);
+			(*n)++;
+		}
 		tail += h.size;
-		n++;
 	}
-	if (tail != head)
-		tail = head; /* unparseable data: skip it rather than spin on it */
-	/* Release: the kernel may overwrite what we consumed only after our reads. */
-	__atomic_store_n(&r->pg->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+size_t perf_ring_drain(struct perf_ring *r, unsigned char *scratch, perf_record_fn *fn, void *ctx)
+{
+	/* Acquire: the records below head are fully written once we see head. */
+	uint64_t head = __atomic_load_n(&r->pg->data_head, __ATOMIC_ACQUIRE);
+	size_t n = 0;
+
+	walk(r, head, 0, scratch, fn, ctx, &n);
+	/* Release: the kernel may overwrite what we consumed only after our
+	 * reads. Unparseable data is skipped rather than spun on. */
+	__atomic_store_n(&r->pg->data_tail, head, __ATOMIC_RELEASE);
 	return n;
 }
 
 size_t perf_ring_peek(const struct perf_ring *r, uint32_t type, unsigned char *scratch, perf_record_fn *fn,
 		      void *ctx)
 {
-	uint64_t head = __atomic_load_n(&r->pg->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = r->pg->data_tail;
 	size_t n = 0;
 
-	while (tail + sizeof(struct perf_event_header) <= head) {
-		struct perf_event_header h;
-		perf_ring_copy(r->data, r->size, tail, &h, sizeof(h));
-		if (h.size < sizeof(h) || tail + h.size > head)
-			break;
-		if (h.type == type) {
-			perf_ring_copy(r->data, r->size, tail, scratch, h.size);
-			fn(ctx, (const struct perf_event_header *)scratch);
-			n++;
-		}
-		tail += h.size;
-	}
+	walk(r, __atomic_load_n(&r->pg->data_head, __ATOMIC_ACQUIRE), type, scratch, fn, ctx, &n);
 	return n;
 }

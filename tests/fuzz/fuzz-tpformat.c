@@ -1,7 +1,8 @@
 /* Tracepoint format files (src/perf/tp.c): the parser, binding to the
  * tracepoints pscope decodes by name, the field readers and the decoders,
  * with the input's own bytes as the raw record.
- * fuzz-seeds: perf/*.format */
+ * The seeds are this kernel's format files:
+ * fuzz-seeds: perf/sched_switch.format perf/sched_wakeup*.format perf/sys_enter.format perf/sys_exit.format */
 #include "fuzz.h"
 #include "perf/perf.h"
 
