@@ -7,7 +7,8 @@
  *             name (tp.c); a refusal names its door (perf_refused).
  *   rings     perf_ring_map/open/close, and the ring protocol: acquire
  *             data_head, copy each record out (it may wrap), release
- *             data_tail (perf_ring_drain, perf_ring_peek).
+ *             data_tail (perf_ring_drain, perf_ring_peek); waiting on
+ *             rings and on task events (POLLHUP: the task is gone).
  *   records   one pure decoder per record type (decode.c), each with a
  *             unit test and a fuzz harness, and a reader that decodes a
  *             ring's records and hands each to a consumer's callback of
@@ -21,6 +22,7 @@
 #define PS_PERF_H
 
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -111,6 +113,27 @@ size_t perf_ring_drain(struct perf_ring *r, unsigned char *scratch, perf_record_
  * found before the samples of other rings are read). */
 size_t perf_ring_peek(const struct perf_ring *r, uint32_t type, unsigned char *scratch, perf_record_fn *fn,
 		      void *ctx);
+
+/* ---- waiting (poll.c) ---- */
+
+/* The rings to read (POLLIN) and the per-task events to watch: a task's
+ * event hangs up (POLLHUP) once the task has exited -- that task, and with
+ * inherit what it cloned, is gone. (An event with no ring, neither mapped
+ * nor redirected, hangs up at once.) Each fd carries the caller's tag. */
+struct perf_pollset {
+	struct pollfd *fds;
+	uint64_t *tags;
+	unsigned n, cap;
+};
+void perf_pollset_clear(struct perf_pollset *p);
+/* 0, or -ENOMEM (the set holds what was added before). */
+int perf_pollset_add(struct perf_pollset *p, int fd, bool ring, uint64_t tag);
+/* poll(2) on the set: the fds ready, 0 after timeout_ms, or -errno. */
+int perf_pollset_wait(struct perf_pollset *p, int timeout_ms);
+/* After a wait, from *at on: the next task event that hung up, its fd
+ * and tag; false when there is none left. */
+bool perf_pollset_gone(const struct perf_pollset *p, unsigned *at, int *fd, uint64_t *tag);
+void perf_pollset_free(struct perf_pollset *p);
 
 /* ---- records (decode.c): pure decoders, one per record type ---- */
 

@@ -15,7 +15,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,39 +370,29 @@ static int perf_set(struct samp_source *src, int hz, bool idle, struct ps_error 
 
 static void build_pfds(struct samp_session *s)
 {
-	unsigned need = s->nrings + s->nfds;
-	if (need > s->cappfds) {
-		struct pollfd *np = realloc(s->pfds, need * sizeof(*np));
-		uint32_t *no = realloc(s->pfd_owner, need * sizeof(*no));
-		if (np)
-			s->pfds = np;
-		if (no)
-			s->pfd_owner = no;
-		if (!np || !no)
-			return;
-		s->cappfds = need;
-	}
-	s->npfds = 0;
+	perf_pollset_clear(&s->ps);
 	for (unsigned c = 0; c < s->nrings; c++)
-		s->pfds[s->npfds++] = (struct pollfd){ .fd = s->rings[c].r.fd, .events = POLLIN };
+		if (perf_pollset_add(&s->ps, s->rings[c].r.fd, true, 0) < 0)
+			return; /* stale still: again at the next poll */
 	for (unsigned i = 0; i < s->nthreads; i++)
 		for (unsigned c = 0; c < s->nrings; c++)
-			if (s->threads[i].fds[c] >= 0 && s->npfds < need) {
-				s->pfd_owner[s->npfds] = i * s->nrings + c;
-				s->pfds[s->npfds++] = (struct pollfd){ .fd = s->threads[i].fds[c], .events = 0 };
-			}
+			if (s->threads[i].fds[c] >= 0 &&
+			    perf_pollset_add(&s->ps, s->threads[i].fds[c], false, (uint64_t)i * s->nrings + c) < 0)
+				return;
 	s->pfds_stale = false;
 }
 
-/* POLLHUP on a thread's event: that thread (and what it cloned) is gone. */
+/* A thread's event hung up: that thread (and what it cloned) is gone. */
 static void reap_hups(struct samp_session *s)
 {
-	for (unsigned k = s->nrings; k < s->npfds; k++) {
-		if (!(s->pfds[k].revents & (POLLHUP | POLLERR)))
-			continue;
-		struct sthread *t = &s->threads[s->pfd_owner[k] / s->nrings];
-		unsigned c = s->pfd_owner[k] % s->nrings;
-		if (t->fds[c] != s->pfds[k].fd)
+	unsigned at = 0;
+	uint64_t tag;
+	int fd;
+
+	while (perf_pollset_gone(&s->ps, &at, &fd, &tag)) {
+		struct sthread *t = &s->threads[tag / s->nrings];
+		unsigned c = (unsigned)(tag % s->nrings);
+		if (t->fds[c] != fd)
 			continue;
 		close(t->fds[c]);
 		t->fds[c] = -1;
@@ -424,7 +413,7 @@ static int perf_poll(struct samp_source *src, int timeout_ms)
 		return -ESTALE;
 	if (s->pfds_stale)
 		build_pfds(s);
-	int n = poll(s->pfds, s->npfds, timeout_ms);
+	int n = perf_pollset_wait(&s->ps, timeout_ms);
 	drain(s);
 	if (s->execd)
 		return -ESTALE;
@@ -533,8 +522,7 @@ static void perf_close(struct samp_source *src)
 	for (unsigned c = 0; c < s->nrings; c++)
 		perf_ring_close(&s->rings[c].r);
 	free(s->rings);
-	free(s->pfds);
-	free(s->pfd_owner);
+	perf_pollset_free(&s->ps);
 	perf_reader_fini(&s->rd);
 	hmap_free(&s->tids);
 	hmap_free(&s->kpcs);

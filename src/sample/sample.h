@@ -1,12 +1,14 @@
-/* The perf_event_open sampler and its aggregation.
+/* The samplers and their aggregation.
  *
- * A session opens one sampling event per (thread, CPU) of the target, all
- * redirected into one ring buffer per CPU, with inherit so threads cloned by
- * a sampled thread are sampled from their first instruction; the task list
- * is rescanned to catch the rest. samp_poll() reads the rings, symbolizes
- * (libdwfl, kallsyms, perf maps) and counts interned call stacks in
- * per-second buckets. samp_publish() closes the current second and returns an
- * immutable snapshot: the UI and the batch command compute their tables from
+ * The perf sampler opens one sampling event per (thread, CPU) of the
+ * target (through src/perf/), all redirected into one ring buffer per CPU,
+ * with inherit so threads cloned by a sampled thread are sampled from their
+ * first instruction; the task list is rescanned to catch the rest. The
+ * CPython sampler reads frames from memory. Both are sources
+ * (sample/source.h): polling reads what came, symbolizes (libdwfl,
+ * kallsyms, perf maps) and weighs interned call stacks in per-second
+ * buckets; publishing closes the current second and returns an immutable
+ * snapshot: the UI and the batch command compute their tables from
  * snapshots only (samp_view_*), never from the live session. */
 #ifndef PS_SAMPLE_H
 #define PS_SAMPLE_H

@@ -80,9 +80,7 @@ struct samp_session {
 	 * Else one event per (thread, CPU), at most fd_budget fds. */
 	bool percpu;
 	unsigned nfds, fd_budget, fd_limit;
-	struct pollfd *pfds;
-	uint32_t *pfd_owner;   /* per pfd past the rings: thread index * nrings + ring */
-	unsigned npfds, cappfds;
+	struct perf_pollset ps; /* the rings, and each thread event (tag: thread index * nrings + ring) */
 	bool pfds_stale;
 
 	struct samp_space one; /* the target's address space */

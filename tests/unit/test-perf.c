@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* ---- the ring ---- */
 
@@ -299,11 +301,55 @@ static void test_reader(void)
 	perf_reader_fini(&rd);
 }
 
+/* For real: a child's event hangs up once the child has exited. */
+static void test_pollset(void)
+{
+	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK,
+				     .exclude_kernel = 1, .exclude_hv = 1 };
+	struct perf_pollset ps = { 0 };
+	int go[2], fd;
+	uint64_t tag;
+	unsigned at = 0;
+
+	if (pipe(go) < 0)
+		return;
+	pid_t kid = fork();
+	if (kid == 0) {
+		char c;
+		close(go[1]);
+		_exit(read(go[0], &c, 1) == 1 ? 0 : 1);
+	}
+	close(go[0]);
+	int ev = perf_open(&a, kid, -1, -1);
+	if (ev < 0) {
+		printf("ok %d - # SKIP a task event's hang-up: perf_event_open refused (%d)\n", ++tap_n, -ev);
+		close(go[1]);
+		waitpid(kid, NULL, 0);
+		return;
+	}
+	/* An event without a ring hangs up at once (the kernel's perf_poll):
+	 * this one has its own, as the sampler's go to theirs. */
+	struct perf_ring ring;
+	struct ps_error e;
+	ok(perf_ring_map(&ring, ev, -1, 2, &e) == 0, "the event has its ring");
+	ok(perf_pollset_add(&ps, ev, false, 7) == 0, "a task's event in the poll set");
+	ok(perf_pollset_wait(&ps, 0) == 0 && !perf_pollset_gone(&ps, &at, &fd, &tag), "the task runs: nothing gone");
+	close(go[1]); /* the child exits */
+	waitpid(kid, NULL, 0);
+	at = 0;
+	ok(perf_pollset_wait(&ps, 5000) == 1 && perf_pollset_gone(&ps, &at, &fd, &tag) && fd == ev && tag == 7,
+	   "the task exited: its event hung up, found by its tag");
+	ok(!perf_pollset_gone(&ps, &at, &fd, &tag), "and nothing else");
+	perf_ring_close(&ring); /* closes ev */
+	perf_pollset_free(&ps);
+}
+
 int main(void)
 {
 	test_ring();
 	test_sample();
 	test_records();
 	test_reader();
+	test_pollset();
 	return tap_done();
 }
