@@ -1,5 +1,6 @@
 #include "settings.h"
 #include "i18n.h"
+#include "out/save.h"
 #include "util.h"
 
 #include <errno.h>
@@ -395,31 +396,29 @@ static int make_parents(const char *path)
 	return 0;
 }
 
+struct cfg_text {
+	const char *text;
+	size_t len;
+};
+
+static int cfg_write(FILE *f, void *arg)
+{
+	const struct cfg_text *t = arg;
+	return fwrite(t->text, 1, t->len, f) == t->len ? 0 : -EIO;
+}
+
 int cfg_save(const char *path, const struct pscope_config *c, struct ps_error *e)
 {
-	char text[4096], tmp[4200];
+	char text[4096];
 	size_t len = cfg_format(c, text, sizeof(text));
-	int fd, err;
+	struct cfg_text t = { text, len };
+	int err;
 
 	if (len >= sizeof(text))
 		return ps_error_set(e, E2BIG, _("settings too long to write"));
 	if ((err = make_parents(path)) < 0)
 		return ps_error_set(e, -err, _("cannot create the directory of %s: %s"), path, strerror(-err));
-	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return ps_error_set(e, errno, _("cannot write %s: %s"), tmp, strerror(errno));
-	ssize_t w = write(fd, text, len);
-	err = w == (ssize_t)len ? 0 : w < 0 ? errno : ENOSPC;
-	if (!err && fsync(fd) < 0)
-		err = errno;
-	if (close(fd) < 0 && !err)
-		err = errno;
-	if (!err && rename(tmp, path) < 0)
-		err = errno;
-	if (err) {
-		unlink(tmp);
-		return ps_error_set(e, err, _("cannot write %s: %s"), path, strerror(err));
-	}
-	return 0;
+	/* Like every file pscope writes (src/out/save.c): never through a
+	 * link swapped in, complete or not at all. */
+	return out_save_mode(path, 0600, cfg_write, &t, e);
 }
