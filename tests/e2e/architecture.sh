@@ -108,4 +108,21 @@ sig=$(grep -rlE '\bkill[[:space:]]*\([a-z_]|SYS_pidfd_send_signal' src ui --incl
 ok "$([ -z "$sig" ]; echo $?)" "signals are sent through target_signal() ${sig:+(found in $sig)}"
 ok "$([ -e src/freeze.c ] && ! [ -e src/stack/freeze.c ]; echo $?)" "the freeze lives at src/ level (shared by stack and core)"
 
+# One perf_event_open layer: the syscall, the event ioctls, the ring
+# protocol and the mapping of a perf fd live in src/perf/ only (the
+# benchmarks' helpers too).
+perf_calls=$(grep -rnE 'SYS_perf_event_open|__NR_perf_event_open|PERF_EVENT_IOC_|data_head|data_tail' \
+	src ui tests/bench --include=*.c --include=*.h | grep -v '^src/perf/' || true)
+ok "$([ -z "$perf_calls" ]; echo $?)" "perf events are opened, controlled and read only in src/perf/ ${perf_calls:+(found: $perf_calls)}"
+perf_mmap=$(grep -rlE '\bmmap[[:space:]]*\(' src ui tests/bench --include=*.c | grep -v '^src/perf/' |
+	xargs -r grep -lE '\b(perf|PERF)_' || true)
+ok "$([ -z "$perf_mmap" ]; echo $?)" "perf ring buffers are mapped only in src/perf/ ${perf_mmap:+(found in $perf_mmap)}"
+
+# One hash table: no open-addressing probe loop or multiplicative hash
+# constant outside src/hmap.[ch].
+probe='\([[:space:]]*[a-z_]+[[:space:]]*\+[[:space:]]*1[[:space:]]*\)[[:space:]]*&[[:space:]]*\(?[[:space:]]*[a-z_>.-]+[[:space:]]*-[[:space:]]*1'
+consts='0x9e3779b9|2654435761|0x61c88647|0xff51afd7ed558ccd|0xc4ceb9fe1a85ec53'
+hashes=$(grep -rniE "$probe|$consts" src ui --include=*.c --include=*.h | grep -vE '^src/hmap\.[ch]:' || true)
+ok "$([ -z "$hashes" ]; echo $?)" "one hash table (src/hmap.c): no other probe loop or hash constant ${hashes:+(found: $hashes)}"
+
 done_testing
