@@ -13,3 +13,8 @@ EXTRA_DIST += tests/e2e/i18n.sh tests/e2e/i18n-batch.sh tests/e2e/potfiles.sh te
 noinst_PROGRAMS += tests/targets/korean-threads
 tests_targets_korean_threads_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_korean_threads_LDFLAGS = $(TARGET_LINK_FLAGS)
+# The TUI tests' wait for a pane's program to take its keys in (tests/lib.sh).
+noinst_PROGRAMS += tests/tui-idle
+tests_tui_idle_SOURCES = tests/tui-idle.c
+tests_tui_idle_CFLAGS = $(TARGET_CFLAGS)
+tests_tui_idle_LDFLAGS = $(TARGET_LINK_FLAGS)

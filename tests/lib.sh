@@ -53,11 +53,8 @@ start_target() { # start_target NAME ARGS...
 	"$_tlinks/$@" >"$out" 2>&1 &
 	TPID=$!
 	at_exit "kill -9 $TPID 2>/dev/null; rm -f $out"
-	for _ in $(seq 1 100); do
-		grep -q ready "$out" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	diag "target $1 did not get ready"; cat "$out" | sed 's/^/#   /'
+	wait_until grep -q ready "$out" && return 0
+	diag "target $1 did not get ready"; sed 's/^/#   /' "$out"
 	return 1
 }
 
@@ -75,7 +72,7 @@ start_deep_family() { # start_deep_family BIN OUT ARGS...
 	"$DEEP/$bin" "$@" >"$DEEP/$out" 2>&1 &
 	DP=$!
 	at_exit "kill -9 $DP 2>/dev/null"
-	poll 100 grep -q ready "$DEEP/$out"
+	wait_until grep -q ready "$DEEP/$out"
 }
 
 # The Korean tests need NLS built in and the ko_KR.UTF-8 locale; without
@@ -91,31 +88,40 @@ need_korean() { # need_korean WHAT-STAYS-ENGLISH
 	fi
 }
 
-# poll TRIES COMMAND...: run COMMAND every 0.1 s until it succeeds, at most
-# TRIES times.
+# wait_until [-t SECONDS] COMMAND...: the one way a test waits. Runs
+# COMMAND every 0.05 s until it succeeds; fails after SECONDS (default 60:
+# a cap for a machine that is busy, reached only when the check fails).
+# Wait for what the check asserts, never sleep a fixed time before a
+# positive check (tests/README).
+wait_until() {
+	local cap=60 i=0 n
+	if [ "$1" = -t ]; then cap=$2; shift 2; fi
+	n=$(awk -v c="$cap" 'BEGIN { printf "%d", c * 20 }')
+	while :; do
+		"$@" && return 0
+		i=$((i + 1))
+		[ "$i" -lt "$n" ] || return 1
+		sleep 0.05
+	done
+}
+# poll TRIES COMMAND...: wait_until with a cap of TRIES tenths of a second,
+# at least the default cap.
 poll() {
 	local n=$1; shift
-	for _ in $(seq 1 "$n"); do
-		"$@" && return 0
-		sleep 0.1
-	done
-	return 1
+	wait_until -t "$(awk -v n="$n" 'BEGIN { print (n / 10 > 60 ? n / 10 : 60) }')" "$@"
 }
 
 # A target whose threads all block once set up (stack-threads without
 # --probe/--churn, deadlock...): "ready" is printed just before the last
 # threads reach their blocking call, so on a loaded machine a dump right
-# after it may catch one on its way. Wait (polled, 20 s cap) until no
-# thread is runnable: every one sits where the test expects it.
+# after it may catch one on its way. Wait until no thread is runnable: every one sits where the test expects it.
 wait_quiet() { # wait_quiet PID
-	local s
-	for _ in $(seq 1 400); do
-		s=$(cat /proc/$1/task/*/stat 2>/dev/null | sed 's/.*) //' | cut -c1 | sort -u | tr -d '\n')
-		case $s in *R*|"") sleep 0.05 ;; *) return 0 ;; esac
-	done
-	diag "process $1 did not settle (thread states: $s)"
+	wait_until _quiet "$1" && return 0
+	diag "process $1 did not settle (thread states: $(_states "$1"))"
 	return 1
 }
+_states() { cat /proc/$1/task/*/stat 2>/dev/null | sed 's/.*) //' | cut -c1 | sort -u | tr -d '\n'; }
+_quiet() { case $(_states "$1") in *R*|"") return 1 ;; esac; }
 start_quiet_target() { # start_quiet_target NAME ARGS...: start_target, then wait_quiet
 	start_target "$@" && wait_quiet "$TPID"
 }
@@ -127,16 +133,16 @@ start_quiet_target() { # start_quiet_target NAME ARGS...: start_target, then wai
 # select, pselect6, poll) and the locked one in futex() with no timeout (a
 # GIL wait has one).
 py_settled() { # py_settled PID
-	for _ in $(seq 1 400); do
-		cat /proc/"$1"/task/*/syscall 2>/dev/null | awk '
-			$1 == 7 || $1 == 23 || $1 == 230 || $1 == 270 { s++ }
-			$1 == 202 && $5 == "0x0" { f++ }
-			END { exit !(s >= 3 && f >= 1) }' && return 0
-		sleep 0.05
-	done
+	wait_until _py_blocked "$1" && return 0
 	diag "the Python threads of $1 did not reach their blocking calls:"
 	sed 's/^/#   /' /proc/"$1"/task/*/syscall
 	return 1
+}
+_py_blocked() {
+	cat /proc/"$1"/task/*/syscall 2>/dev/null | awk '
+		$1 == 7 || $1 == 23 || $1 == 230 || $1 == 270 { s++ }
+		$1 == 202 && $5 == "0x0" { f++ }
+		END { exit !(s >= 3 && f >= 1) }'
 }
 
 # A target's threads all running on: none in t/T, TracerPid 0 for every thread.
@@ -153,7 +159,9 @@ target_runs_on() { # target_runs_on PID
 	return 0
 }
 
-# tmux session for TUI tests: TMUX_S is the session name.
+# tmux session for TUI tests: TMUX_S is the session name; TUI_PANE_PID and
+# TUI_PANE_TTY its pane's first process and terminal. Returns once the
+# command has drawn something and waits for keys (tui_idle).
 tui_start() { # tui_start COLSxROWS COMMAND...
 	local size=$1; shift
 	# each session starts from the defaults unless the test keeps them
@@ -162,63 +170,70 @@ tui_start() { # tui_start COLSxROWS COMMAND...
 	TMUX_S=pscope-test-$$-$_tui_n
 	tmux -L "$TMUX_S" new-session -d -s "$TMUX_S" -x "${size%x*}" -y "${size#*x}" "$*; sleep 0.5"
 	at_exit "tmux -L $TMUX_S kill-server 2>/dev/null"
-	sleep 0.6
+	set -- $(tmux -L "$TMUX_S" display-message -p -t "$TMUX_S" '#{pane_pid} #{pane_tty}')
+	TUI_PANE_PID=$1 TUI_PANE_TTY=$2
+	wait_until -t 30 _tui_drawn || diag "tui_start: nothing on the screen after 30 s"
+	tui_idle
 }
-tui_keys() { tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "$@"; sleep 0.4; }
+_tui_drawn() { [ -n "$(tui_screen | tr -d ' \n')" ]; }
+# tui_idle [CAP-MS]: wait until the pane's program has read every key sent
+# and waits for more (tests/tui-idle.c): what it drew for them is on its
+# way to the screen. Before a negative check ("X does not appear") this is
+# the wait that proves the keys were taken; a positive check still polls
+# (tui_wait_for).
+tui_idle() {
+	"$top_builddir/tests/tui-idle" "$TUI_PANE_PID" "$TUI_PANE_TTY" "${1:-20000}" 2>&1 | sed 's/^/# /'
+}
+# tui_keys KEYS...: tmux send-keys, then tui_idle.
+tui_keys() { tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "$@"; tui_idle; }
 tui_screen() { tmux -L "$TMUX_S" capture-pane -p -t "$TMUX_S"; }
 # The screen between two redraws: a capture can land while tmux has taken in
 # only part of a redraw (a row's first columns new, the rest old), so take
-# captures GAP seconds apart (default 0.2; under the refresh interval) until
+# captures GAP seconds apart (default 0.1; under the refresh interval) until
 # two agree. A row that is wrong on the screen, not just caught mid-draw,
 # stays for the whole refresh and is kept.
 tui_screen_settled() { # tui_screen_settled [GAP]
 	local a b
+	[ -z "${TUI_PANE_PID:-}" ] || tui_idle >&2
 	a=$(tui_screen)
 	for _ in $(seq 1 20); do
-		sleep "${1:-0.2}"
+		sleep "${1:-0.1}"
 		b=$(tui_screen)
 		[ "$a" = "$b" ] && break
 		a=$b
 	done
 	printf '%s\n' "$a"
 }
-tui_marked() { # tui_marked REGEX: poll until a reverse-video (selected) row holds it, its other attributes aside
-	for _ in $(seq 1 30); do
-		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E "$(printf '\033')\\[([0-9]+;)*7m" |
-			sed 's/\x1b\[[0-9;]*m//g' | grep -qE "$1" && return 0
-		sleep 0.2
-	done
-	tui_screen | sed 's/^/#   /'
-	return 1
+# The checks on the screen: each polls (wait_until) until what it asserts
+# shows, and on failure prints the screen. TRIES, where given, is a cap in
+# fifths of a second, raised to the default cap.
+_tui_cap() { awk -v n="${1:-0}" 'BEGIN { print (n / 5 > 60 ? n / 5 : 60) }'; }
+_tui_fail() { tui_screen | sed 's/^/#   /'; return 1; }
+_tui_has() { tui_screen | grep -qE "$1"; }
+_tui_has_joined() { tui_screen | sed 's/^ *//' | tr -d '\n' | grep -qE "$1"; }
+_tui_has_marked() {
+	tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E "$(printf '\033')\\[([0-9]+;)*7m" |
+		sed 's/\x1b\[[0-9;]*m//g' | grep -qE "$1"
+}
+tui_marked() { # tui_marked REGEX: a reverse-video (selected) row holds it, its other attributes aside
+	wait_until _tui_has_marked "$1" || _tui_fail
 }
 tui_wait_for() { # tui_wait_for REGEX [TRIES]
-	for _ in $(seq 1 "${2:-30}"); do
-		tui_screen | grep -qE "$1" && return 0
-		sleep 0.2
-	done
-	tui_screen | sed 's/^/#   /'
-	return 1
+	wait_until -t "$(_tui_cap "${2:-}")" _tui_has "$1" || _tui_fail
 }
 # Same, on the screen's text with each line's leading blanks dropped and
 # the lines joined: for text that wraps onto the next rows.
 tui_wait_for_joined() { # tui_wait_for_joined REGEX [TRIES]
-	for _ in $(seq 1 "${2:-30}"); do
-		tui_screen | sed 's/^ *//' | tr -d '\n' | grep -qE "$1" && return 0
-		sleep 0.2
-	done
-	tui_screen | sed 's/^/#   /'
-	return 1
+	wait_until -t "$(_tui_cap "${2:-}")" _tui_has_joined "$1" || _tui_fail
 }
 # Left, one at a time, until REGEX shows (at most 40): back to the start
 # of a view scrolled sideways, and not one Left more (Left at the start
 # goes back a screen).
 tui_left_until() { # tui_left_until REGEX
 	for _ in $(seq 1 40); do
-		tui_screen | grep -qE "$1" && return 0
-		tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Left
-		sleep 0.3
+		_tui_has "$1" && return 0
+		tui_keys Left
 	done
-	tui_screen | sed 's/^/#   /'
-	return 1
+	_tui_fail
 }
 tui_alive() { tmux -L "$TMUX_S" has-session -t "$TMUX_S" 2>/dev/null; }
