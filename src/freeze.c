@@ -302,6 +302,22 @@ static void realtime(bool on)
 	pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp);
 }
 
+/* Whether a thread that refused PTRACE_SEIZE with EPERM has exited: the
+ * kernel refuses a thread that is dying (exit_state set) while it is still
+ * listed in task/ -- a thread that exits as it is found, not a permission. */
+static bool exiting(struct freeze *fz, pid_t tid)
+{
+	char path[64], buf[1024];
+	struct proc_stat st;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "task/%d/stat", (int)tid);
+	n = read_file_at(fz->target->dirfd, path, buf, sizeof(buf));
+	if (n == -ENOENT || n == -ESRCH)
+		return true;
+	return n > 0 && proc_stat_parse(buf, (size_t)n, &st) == 0 && (st.state == 'Z' || st.state == 'X');
+}
+
 static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_error *e)
 {
 	pid_t pid = fz->target->id.pid;
@@ -329,7 +345,7 @@ static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_er
 				continue;
 			}
 			int err = errno;
-			if (err == ESRCH && th->tid != pid)
+			if ((err == ESRCH || (err == EPERM && exiting(fz, th->tid))) && th->tid != pid)
 				continue; /* exited meanwhile: dropped below */
 			char what[64];
 			snprintf(what, sizeof(what), _("attach to thread %d"), (int)th->tid);

@@ -22,8 +22,8 @@ ok() { # ok COND-EXIT-STATUS DESCRIPTION
 }
 check() { # check DESCRIPTION COMMAND...
 	local d=$1; shift
-	if "$@" >/tmp/pscope-check.$$ 2>&1; then ok 0 "$d"; else ok 1 "$d"; sed 's/^/#   /' /tmp/pscope-check.$$ | head -20; fi
-	rm -f /tmp/pscope-check.$$
+	if "$@" >"$_tlinks/check.out" 2>&1; then ok 0 "$d"; else ok 1 "$d"; sed 's/^/#   /' "$_tlinks/check.out" | head -20; fi
+	rm -f "$_tlinks/check.out"
 }
 skip() { _n=$((_n + 1)); echo "ok $_n - # SKIP $1"; }
 diag() { echo "# $*"; }
@@ -40,9 +40,21 @@ chmod 755 "$_xdg" # tests that drop to nobody read it too
 at_exit "rm -rf $_xdg"
 
 # Targets start through a short symlink, so their command lines (what the
-# TUI tests look for on screen) do not depend on the checkout's path.
+# TUI tests look for on screen) do not depend on the checkout's path. The
+# directory's name is unique on the machine (unlike $$ in a PID namespace):
+# the test's scratch files and tmux socket are named after it.
 _tlinks=$(mktemp -d /tmp/pst.XXXXXX)
 at_exit "rm -rf $_tlinks"
+
+# kill_at_exit PID...: kill -9 each process at the end if it is still the
+# same one (its start time unchanged). With a small pid_max a PID comes back
+# within seconds on a busy machine; a bare kill of a process that has ended
+# would hit another test's, or another suite's.
+kill_at_exit() {
+	for _p; do at_exit "_kill_same $_p $(_starttime "$_p")"; done
+}
+_starttime() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f20; }
+_kill_same() { [ -n "$2" ] && [ "$(_starttime "$1")" = "$2" ] && kill -9 "$1" 2>/dev/null; }
 
 # Start a target in the background; sets $TPID. Waits until it is running
 # (the targets print "ready" on stdout when their state is set up).
@@ -52,10 +64,20 @@ start_target() { # start_target NAME ARGS...
 	[ -e "$_tlinks/$1" ] || ln -s "$TARGETS/$1" "$_tlinks/$1"
 	"$_tlinks/$@" >"$out" 2>&1 &
 	TPID=$!
-	at_exit "kill -9 $TPID 2>/dev/null; rm -f $out"
+	kill_at_exit "$TPID"
+	at_exit "rm -f $out"
 	wait_until grep -q ready "$out" && return 0
 	diag "target $1 did not get ready"; sed 's/^/#   /' "$out"
 	return 1
+}
+
+# start_target on a copy of the program in the same short directory: for a
+# test that shows the program's own path (/proc/PID/exe) on the screen, such
+# as the gdb command of the core screen, so its rows do not depend on the
+# checkout's path. Sets $TPID.
+start_copied_target() { # start_copied_target NAME ARGS...
+	[ -e "$_tlinks/$1" ] || cp "$TARGETS/$1" "$_tlinks/$1" || return 1
+	start_target "$@"
 }
 
 # A copy of the family target in a directory whose path is longer than a
@@ -71,7 +93,7 @@ start_deep_family() { # start_deep_family BIN OUT ARGS...
 	mkdir -p "$DEEP" && cp "$TARGETS/family" "$DEEP/$bin" || return 1
 	"$DEEP/$bin" "$@" >"$DEEP/$out" 2>&1 &
 	DP=$!
-	at_exit "kill -9 $DP 2>/dev/null"
+	kill_at_exit "$DP"
 	wait_until grep -q ready "$DEEP/$out"
 }
 
@@ -167,7 +189,7 @@ tui_start() { # tui_start COLSxROWS COMMAND...
 	# each session starts from the defaults unless the test keeps them
 	[ -n "${TUI_KEEP_SETTINGS:-}" ] || rm -f "$XDG_CONFIG_HOME/pscope/pscoperc"
 	_tui_n=$((${_tui_n:-0} + 1)) # (sh has no $RANDOM)
-	TMUX_S=pscope-test-$$-$_tui_n
+	TMUX_S=pscope-test-${_tlinks##*.}-$_tui_n
 	tmux -L "$TMUX_S" new-session -d -s "$TMUX_S" -x "${size%x*}" -y "${size#*x}" "$*; sleep 0.5"
 	at_exit "tmux -L $TMUX_S kill-server 2>/dev/null"
 	set -- $(tmux -L "$TMUX_S" display-message -p -t "$TMUX_S" '#{pane_pid} #{pane_tty}')

@@ -48,7 +48,7 @@ if command -v python3 >/dev/null; then
 		$(a=$(head -c 100000 /dev/zero | tr '\0' x); for _ in $(seq 1 15); do echo "$a"; done) \
 		>"$T/big.out" 2>&1 &
 	B=$!
-	at_exit "kill -9 $B 2>/dev/null"
+	kill_at_exit $B
 	for _ in $(seq 1 200); do grep -q ready "$T/big.out" 2>/dev/null && break; sleep 0.05; done
 	"$PSCOPE" list --json >"$T/list.json"
 	check "list --json: a 1.5 MB command line is marked cut" python3 - "$T/list.json" "$B" "$$" <<'PY'

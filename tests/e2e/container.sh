@@ -24,11 +24,11 @@ ct_start() {
 		"mount -t tmpfs none '$T/in' && cp '$TARGETS/$name' '$T/in/ct-$name' && exec '$T/in/ct-$name' $*" \
 		>"$T/$name.out" 2>&1 &
 	local up=$!
-	at_exit "kill -9 $up 2>/dev/null"
+	kill_at_exit $up
 	CP=
 	for _ in $(seq 1 200); do
 		[ -z "$CP" ] && CP=$(cat /proc/$up/task/$up/children 2>/dev/null) && CP=${CP% }
-		[ -n "$CP" ] && grep -q ready "$T/$name.out" && { at_exit "kill -9 $CP 2>/dev/null"; return 0; }
+		[ -n "$CP" ] && grep -q ready "$T/$name.out" && { kill_at_exit $CP; return 0; }
 		sleep 0.05
 	done
 	diag "$name did not start in its container"; sed 's/^/#   /' "$T/$name.out"
@@ -109,14 +109,14 @@ check "no unknown frame in the program" sh -c "! grep -E '\?\? \\(ct-hotloop\\)'
 # ---- a pid namespace alone (the files are where they are here) ----
 unshare --pid --fork sh -c "exec '$TARGETS/stack-threads' 2" >"$T/pidns.out" 2>&1 &
 up=$!
-at_exit "kill -9 $up 2>/dev/null"
+kill_at_exit $up
 Q=
 for _ in $(seq 1 200); do
 	[ -z "$Q" ] && Q=$(cat /proc/$up/task/$up/children 2>/dev/null) && Q=${Q% }
 	[ -n "$Q" ] && grep -q ready "$T/pidns.out" && break
 	sleep 0.05
 done
-at_exit "kill -9 $Q 2>/dev/null"
+kill_at_exit $Q
 wait_quiet "$Q"
 "$PSCOPE" show "$Q" >"$T/show" 2>&1
 check "pid namespace only: its PID there, no mount namespace named" \

@@ -8,7 +8,7 @@
 dir=$(mktemp -d /tmp/pscope-core-tui.XXXXXX)
 at_exit "rm -rf $dir"
 
-start_target core-threads 2 || { done_testing; exit 1; }
+start_copied_target core-threads 2 || { done_testing; exit 1; }
 P=$TPID
 
 # Open the core prompt for $P; fails (and backs out) if the prompt is for
@@ -41,7 +41,7 @@ rm -f $dir/core.*
 # Cancel: a slow dump (the test hook delays every memory read) of a bigger target.
 if true; then
 	tmux -L $TMUX_S kill-server 2>/dev/null
-	start_target core-big 128 || { done_testing; exit 1; }
+	start_copied_target core-big 128 || { done_testing; exit 1; }
 	B=$TPID
 	tui_start 150x30 "cd $dir && PSCOPE_TEST_SLOW_CORE=300000 $PSCOPE -p $B"
 	# C, accept the default destination, confirm, wait for the copy.

@@ -83,7 +83,7 @@ ok $([ $? = 1 ] && grep -q "no process with PID 4194000" "$OUT"; echo $?) "missi
 # zombie but the process is alive, and is shown as such.
 "$TARGETS/detail-target" "$DT_DIR" exit-main >"$DT_DIR/out3" 2>&1 &
 MPID=$!
-at_exit "kill -9 $MPID 2>/dev/null"
+kill_at_exit $MPID
 for _ in $(seq 1 100); do grep -q ready "$DT_DIR/out3" && break; sleep 0.05; done
 sleep 0.3
 "$PSCOPE" show "$MPID" --pane status,threads >"$OUT" 2>&1

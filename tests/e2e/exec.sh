@@ -36,7 +36,7 @@ run_paused() {
 	rm -f "$T/go"
 	PSCOPE_TEST_PAUSE=$step PSCOPE_TEST_PAUSE_FILE=$T/go "$PSCOPE" "$@" >"$o" 2>"$e" &
 	BG=$!
-	at_exit "kill -9 $BG 2>/dev/null"
+	kill_at_exit $BG
 }
 
 # ---- stack dump: the exec between the open and the freeze ----
@@ -80,7 +80,7 @@ P=$TPID
 rm -f "$T/go"
 PSCOPE_TEST_PAUSE=sampling PSCOPE_TEST_PAUSE_MS=1 "$PSCOPE" top "$P" --duration 60 >"$T/out" 2>"$T/err" &
 BG=$!
-at_exit "kill -9 $BG 2>/dev/null"
+kill_at_exit $BG
 check "top: sampling started" wait_for_text "$T/err" "pscope: paused at sampling"
 # Let it sample the old program: until the target used 0.5 s more CPU.
 ticks() { awk '{ sub(/.*\) /, ""); split($0, f, " "); print f[12] + f[13] }' /proc/$P/stat; }

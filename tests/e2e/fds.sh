@@ -18,7 +18,7 @@ check "every child listed" test "$(grep -c '"comm":"ps-child"' "$T/l.json")" -ge
 # Under a limit of 2048 the list holds at most 512 stat fds.
 (ulimit -n 2048 && exec "$PSCOPE" list --interval 4 >"$T/l.txt" 2>&1) &
 P=$!
-at_exit "kill -9 $P 2>/dev/null"
+kill_at_exit $P
 peak=0
 for _ in $(seq 1 60); do
 	n=$(ls /proc/$P/fd 2>/dev/null | wc -l)

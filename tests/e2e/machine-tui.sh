@@ -12,7 +12,7 @@ N=mwu$$ # this run's own name (the suite may run in other checkouts at once)
 cp "$TARGETS/hotloop" "$tmp/$N"
 "$tmp/$N" -w >"$tmp/out" 2>&1 &
 TPID=$!
-at_exit "kill -9 $TPID 2>/dev/null"
+kill_at_exit $TPID
 for _ in $(seq 1 100); do grep -q ready "$tmp/out" && break; sleep 0.05; done
 
 export PSCOPE_DATA="${PSCOPE_DATA:-$top_srcdir/data}"

@@ -29,7 +29,7 @@ start_py() {
 	rm -f "$tmp/out"
 	(ulimit -c unlimited && exec "$@") >"$tmp/out" 2>&1 &
 	TPID=$!
-	at_exit "kill -9 $TPID 2>/dev/null"
+	kill_at_exit $TPID
 	for _ in $(seq 1 200); do
 		grep -q ready "$tmp/out" 2>/dev/null && return 0
 		sleep 0.05

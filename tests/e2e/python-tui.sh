@@ -17,7 +17,8 @@ fi
 out=$(mktemp)
 "$py" "$src" >"$out" 2>&1 &
 P=$!
-at_exit "kill -9 $P 2>/dev/null; rm -f $out"
+kill_at_exit $P
+at_exit "rm -f $out"
 for _ in $(seq 1 200); do grep -q ready "$out" && break; sleep 0.05; done
 py_settled "$P"
 line=$(grep -n 'LINE:price_rules' "$src" | cut -d: -f1)

@@ -81,7 +81,7 @@ kill -9 "$P"
 TOUT=$tmp/sig.out
 "$TARGETS/stack-threads" 500 >"$TOUT" 2>&1 &
 P=$!
-at_exit "kill -9 $P 2>/dev/null"
+kill_at_exit $P
 for _ in $(seq 1 200); do grep -q ready "$TOUT" && break; sleep 0.05; done
 # Signals that come between the seize and the stop make signal-delivery
 # stops: pscope must hand them back when it detaches.
@@ -255,7 +255,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	cp "$TARGETS/stack-threads" "$tmp/st" && chmod 755 "$tmp/st"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$tmp/st" 3 >"$tmp/nb.out" 2>&1 &
 	NB=$!
-	at_exit "kill -9 $NB 2>/dev/null"
+	kill_at_exit $NB
 	for _ in $(seq 1 100); do grep -q ready "$tmp/nb.out" && break; sleep 0.05; done
 	scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo none)
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \

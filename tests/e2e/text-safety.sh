@@ -56,7 +56,7 @@ at_exit "rm -rf $dir"
 cp "$TARGETS/core-threads" "$dir/ct" || exit 1
 "$dir/ct" 2 >"$dir/out" 2>&1 &
 CP=$!
-at_exit "kill -9 $CP 2>/dev/null"
+kill_at_exit $CP
 poll 100 grep -q ready "$dir/out" || { diag "ct did not get ready"; exit 1; }
 # joined TEXT...: the settled screen's rows, leading blanks dropped, joined
 # by one blank (a row broken at a blank joins back to the text; a word

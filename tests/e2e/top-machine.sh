@@ -24,7 +24,7 @@ start_copy() {
 	shift 2
 	nice -n -5 "$tmp/$name" "$@" >"$tmp/$name.$var.out" 2>&1 &
 	eval "$var=$!"
-	at_exit "kill -9 $! 2>/dev/null"
+	kill_at_exit $!
 	for _ in $(seq 1 100); do
 		grep -q ready "$tmp/$name.$var.out" 2>/dev/null && return 0
 		sleep 0.05

@@ -15,7 +15,7 @@ at_exit "rm -rf $tmp"
 for try in 1 2 3; do
 	"$TARGETS/manythreads" 10000 50 >"$tmp/target.out" 2>&1 &
 	TPID=$!
-	at_exit "kill -9 $TPID 2>/dev/null"
+	kill_at_exit $TPID
 	for _ in $(seq 1 3000); do
 		grep -q ready "$tmp/target.out" && break
 		kill -0 "$TPID" 2>/dev/null || break

@@ -124,7 +124,7 @@ strip "$tmp/stripped-hotloop"
 dpid=$!
 "$tmp/stripped-hotloop" >"$tmp/strip.out" 2>&1 &
 spid=$!
-at_exit "kill -9 $dpid $spid 2>/dev/null"
+kill_at_exit $dpid $spid
 for _ in $(seq 1 100); do grep -q ready "$tmp/del.out" && grep -q ready "$tmp/strip.out" && break; sleep 0.05; done
 rm -f "$tmp/del-hotloop"
 "$PSCOPE" top "$dpid" --duration 120 --samples 100 --json >"$tmp/del.json" 2>&1
@@ -265,7 +265,7 @@ if [ "$paranoid" -le 2 ]; then
 	nobody "$tmp/hotloop" >"$tmp/own.out" 2>&1 &
 	for _ in $(seq 1 100); do grep -q ready "$tmp/own.out" 2>/dev/null && break; sleep 0.05; done
 	opid=$(pgrep -u nobody -f "$tmp/hotloop" | head -1)
-	at_exit "kill -9 $opid 2>/dev/null"
+	kill_at_exit $opid
 	nobody "$tmp/pscope" top "$opid" --duration 2 >"$tmp/own.txt" 2>&1
 	ok $? "nobody samples its own process"
 	check "kernel samples are excluded and the report says why" \
