@@ -189,8 +189,9 @@ static void read_regs(struct frozen_thread *th, bool core)
 	th->have_siginfo = ptrace(PTRACE_GETSIGINFO, th->tid, NULL, &th->siginfo) == 0;
 }
 
-/* Whether a thread that has not stopped yet is runnable (R): the
- * interrupt woke it and it waits for a CPU to reach the stop. On a loaded
+/* Whether a thread that has not stopped yet is on its way to the stop:
+ * the interrupt woke it and it waits for a CPU (R), or the wakeup is still
+ * queued for its CPU (it shows S until that CPU takes it). On a loaded
  * machine that can take longer than the deadline; it is no reason to
  * leave the thread out. A thread in D (uninterruptible sleep) is. */
 static bool still_on_its_way(struct freeze *fz, pid_t tid)
@@ -201,7 +202,7 @@ static bool still_on_its_way(struct freeze *fz, pid_t tid)
 
 	snprintf(path, sizeof(path), "task/%d/stat", (int)tid);
 	n = read_file_at(fz->target->dirfd, path, buf, sizeof(buf));
-	return n > 0 && proc_stat_parse(buf, (size_t)n, &st) == 0 && st.state == 'R';
+	return n > 0 && proc_stat_parse(buf, (size_t)n, &st) == 0 && (st.state == 'R' || st.state == 'S');
 }
 
 /* Wait for the threads [from, n) to stop until the deadline; read each
@@ -216,7 +217,8 @@ static void wait_stops(struct freeze *fz, size_t from, const struct freeze_opts 
 	enum { BURST = 64 };
 	uint64_t wait_ns = (uint64_t)(o->deadline_ms > 0 ? o->deadline_ms : 500) * 1000000ull;
 	uint64_t deadline = now_ns() + wait_ns;
-	/* Runnable threads are waited for past the deadline, up to ten times it. */
+	/* Threads on their way to the stop are waited for past the deadline, up
+	 * to ten times it. */
 	uint64_t hard = deadline + 9 * wait_ns;
 	size_t *pend = malloc((fz->n - from + 1) * sizeof(*pend));
 	size_t np = 0, cur = 0;
