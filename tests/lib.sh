@@ -167,6 +167,20 @@ _py_blocked() {
 		END { exit !(s >= 3 && f >= 1) }'
 }
 
+# wait_cpu PID TICKS: wait until the process has run TICKS more clock ticks
+# (1/100 s each here) on a CPU from now: "sampled long enough for N
+# samples" on a machine where it gets only a share of a CPU.
+wait_cpu() {
+	local t0
+	t0=$(_cpu_ticks "$1") || return 1
+	wait_until -t 120 sh -c "[ \$((\$(sed 's/.*) //' /proc/$1/stat | cut -d' ' -f12-13 | tr ' ' '+'))) -ge $((t0 + $2)) ]"
+}
+_cpu_ticks() { # utime + stime
+	local f
+	f=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f12-13) || return 1
+	[ -n "$f" ] && echo $((${f% *} + ${f#* }))
+}
+
 # A target's threads all running on: none in t/T, TracerPid 0 for every thread.
 target_runs_on() { # target_runs_on PID
 	local p=$1
