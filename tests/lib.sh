@@ -148,6 +148,19 @@ start_quiet_target() { # start_quiet_target NAME ARGS...: start_target, then wai
 	start_target "$@" && wait_quiet "$TPID"
 }
 
+# python_wanted TOKEN LABEL: whether the Python tests run under that
+# interpreter (TOKEN 3.9 ... 3.13 for the pyenv builds, 3.11d for Debian's
+# /usr/bin/python3.11). All of them, unless PSCOPE_TEST_PYTHONS lists the
+# tokens to keep (the sanitizer run of .ci/run keeps one interpreter per
+# code path of src/python: 3.11d 3.9 3.12 3.13); one left out is a SKIP.
+python_wanted() {
+	case " ${PSCOPE_TEST_PYTHONS:-$1} " in
+	*" $1 "*) return 0 ;;
+	esac
+	skip "$2: not in PSCOPE_TEST_PYTHONS ($PSCOPE_TEST_PYTHONS)"
+	return 1
+}
+
 # tests/targets/py-threads.py prints "ready" once its hot worker runs; on a loaded machine
 # the other threads may still be on their way to their blocking calls (or
 # waiting for the GIL there). Wait until they are in them, as the kernel

@@ -167,8 +167,9 @@ interp() { # interp N LABEL PYTHON
 
 TUI_ON=
 command -v tmux >/dev/null && TUI_ON="Debian python3.11"
-interp 0 "Debian python3.11" /usr/bin/python3.11
+python_wanted 3.11d "Debian python3.11" && interp 0 "Debian python3.11" /usr/bin/python3.11
 for m in 9 10 11 12 13; do
+	python_wanted 3.$m "pyenv 3.$m" || continue
 	py=$(ls -d "$root"/versions/3."$m".*/bin/python3."$m" 2>/dev/null | tail -1)
 	interp $((m - 8)) "pyenv 3.$m" "${py:-$root/versions/3.$m/bin/python3.$m}"
 done

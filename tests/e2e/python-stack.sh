@@ -16,10 +16,7 @@ start_py() { # start_py PYTHON ARGS...: sets TPID once it printed ready
 	"$@" >"$tmp/out" 2>&1 &
 	TPID=$!
 	kill_at_exit $TPID
-	for _ in $(seq 1 200); do
-		grep -q ready "$tmp/out" 2>/dev/null && return 0
-		sleep 0.05
-	done
+	wait_until grep -q ready "$tmp/out" && return 0
 	sed 's/^/#   /' "$tmp/out"
 	return 1
 }
@@ -55,8 +52,9 @@ interp() { # interp LABEL PYTHON
 	kill -9 "$TPID"
 }
 
-interp "Debian python3.11 (stripped, non-PIE)" /usr/bin/python3.11
+python_wanted 3.11d "Debian python3.11" && interp "Debian python3.11 (stripped, non-PIE)" /usr/bin/python3.11
 for minor in 9 10 11 12 13; do
+	python_wanted 3.$minor "pyenv 3.$minor" || continue
 	py=$(ls -d "$root"/versions/3."$minor".*/bin/python3."$minor" 2>/dev/null | tail -1)
 	interp "pyenv 3.$minor" "${py:-$root/versions/3.$minor/bin/python3.$minor}"
 done

@@ -39,8 +39,9 @@ interp() { # interp LABEL PYTHON
 	kill -9 "$TPID"
 }
 
-interp "Debian python3.11 (stripped, non-PIE)" /usr/bin/python3.11
+python_wanted 3.11d "Debian python3.11" && interp "Debian python3.11 (stripped, non-PIE)" /usr/bin/python3.11
 for minor in 9 10 11 12 13; do
+	python_wanted 3.$minor "pyenv 3.$minor" || continue
 	py=$(ls -d "$root"/versions/3."$minor".*/bin/python3."$minor" 2>/dev/null | tail -1)
 	interp "pyenv 3.$minor" "${py:-$root/versions/3.$minor/bin/python3.$minor}"
 done
