@@ -39,7 +39,7 @@ right() { # right N: N presses of Right, sent in batches
 		tmux -L "$TMUX_S" send-keys -t "$TMUX_S" $(printf 'Right %.0s' $(seq 1 $k))
 		n=$((n - k))
 	done
-	sleep 0.5
+	tui_idle
 }
 
 # The list: filtered to the target, Right to the end of its command line.

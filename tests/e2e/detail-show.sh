@@ -84,8 +84,8 @@ ok $([ $? = 1 ] && grep -q "no process with PID 4194000" "$OUT"; echo $?) "missi
 "$TARGETS/detail-target" "$DT_DIR" exit-main >"$DT_DIR/out3" 2>&1 &
 MPID=$!
 kill_at_exit $MPID
-for _ in $(seq 1 100); do grep -q ready "$DT_DIR/out3" && break; sleep 0.05; done
-sleep 0.3
+wait_until grep -q ready "$DT_DIR/out3"
+wait_until sh -c "[ \$(ls /proc/$MPID/task | wc -l) -ge 2 ] && grep -q '^State:.*Z' /proc/$MPID/status" # its main thread gone, the others on
 "$PSCOPE" show "$MPID" --pane status,threads >"$OUT" 2>&1
 ok $? "show works on a process whose main thread exited"
 check "its threads are listed" has "dt-sleeper +S .*clock_nanosleep"

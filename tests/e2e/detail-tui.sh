@@ -54,7 +54,6 @@ check "exit is reported with its status" tui_wait_for "process $TPID has exited 
 check "last data stays frozen"     tui_wait_for "^Threads +4"
 tui_keys Escape
 
-sleep 0.5
 tui_screen | grep -q "^Source:"
 ok $([ $? != 0 ] && tui_alive; echo $?) "back on the list, still running"
 

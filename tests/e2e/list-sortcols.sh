@@ -82,7 +82,7 @@ tui_keys Enter
 check "a hidden sort column is named: [sorted by NLWP▽]" tui_wait_for '\[sorted by NLWP▽\]'
 tui_keys N
 check "sorted by PID (shown): the mark on its header" tui_wait_for ' PID△ '
-check "... and no [sorted by] note" sh -c "sleep 0.5; ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'sorted by'"
+check "... and no [sorted by] note" sh -c "! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'sorted by'"
 tui_keys q
 check "q: exit 0 (default columns)" tui_wait_for '^EXIT=0'
 done_testing

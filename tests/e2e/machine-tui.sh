@@ -33,8 +33,7 @@ ok $? "pscope holds per-CPU perf events while the view is open"
 search() {
 	tui_keys /
 	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -N 40 BSpace
-	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "$1" Enter
-	sleep 0.4
+	tui_keys "$1" Enter
 }
 # Find the target by name, whatever the machine's other load.
 search "$N"

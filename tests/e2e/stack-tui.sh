@@ -43,12 +43,11 @@ check "frames numbered once each" numbered_once
 tui_keys l
 check "l: file:line shown" tui_wait_for "level3\+0x[0-9a-f]+ +\(stack-threads\) +.*stack-threads\.c:[0-9]+"
 tui_keys e
-check "e: groups collapse" sh -c "sleep 0.3; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^\[+\] 16 threads'"
+check "e: groups collapse" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^\[+\] 16 threads'"
 check "target runs on after the dump" runs_on_soon "$P"
 tui_keys Escape
 check "Esc: back to the detail screen" tui_wait_for "TracerPid"
 tui_keys q
-sleep 0.5
 
 # A dump held long (test hook): the panel shows, the screen below stays
 # drawn, Esc cancels and the target runs on.

@@ -107,7 +107,7 @@ tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 80 -y 30 2>/dev/null ||
 # drawn again at the new size, the prompt keeps its text, and a resize is
 # no answer.
 resize() { tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x "$1" -y "$2" 2>/dev/null ||
-	tmux -L "$TMUX_S" resize-pane -t "$TMUX_S" -x "$1" -y "$2"; sleep 0.5; }
+	tmux -L "$TMUX_S" resize-pane -t "$TMUX_S" -x "$1" -y "$2"; tui_idle; }
 tui_keys C
 tui_wait_for "Core file:" >/dev/null
 tui_keys -l "xyz"

@@ -111,7 +111,7 @@ settled_col() { # settled_col REGEX [ROW]
 }
 keys_n() { # keys_n KEY N
 	for _ in $(seq 1 "$2"); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "$1"; done
-	sleep 0.5
+	tui_idle
 }
 
 # A process whose command line is Korean (60 syllables, 120 columns) and
