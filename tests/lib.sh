@@ -253,6 +253,11 @@ tui_screen_settled() { # tui_screen_settled [GAP]
 	done
 	printf '%s\n' "$a"
 }
+# tui_wait_change: wait until the screen differs from what it shows now
+# (a refresh has drawn new figures): for "X still holds after a refresh",
+# in place of a sleep longer than the refresh interval.
+tui_wait_change() { _tui_was=$(tui_screen); wait_until _tui_changed; }
+_tui_changed() { [ "$(tui_screen)" != "$_tui_was" ]; }
 # The checks on the screen: each polls (wait_until) until what it asserts
 # shows, and on failure prints the screen. TRIES, where given, is a cap in
 # fifths of a second, raised to the default cap.

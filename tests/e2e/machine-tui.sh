@@ -69,7 +69,7 @@ tui_keys c
 tui_wait_for "\[by process\]" 10 >/dev/null
 search "$N"
 # The selection stays on the process while the rows are sorted again.
-sleep 2.5
+tui_wait_change
 tui_wait_for "^ +[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$TPID $N" 10 >/dev/null
 tui_keys Enter
 tui_wait_for "Hot functions: PID $TPID $N" 20

@@ -96,13 +96,13 @@ col_is() { # col_is REGEX COL [ROW]: REGEX shows at COL (polled)
 	tui_screen | sed 's/^/#   /'
 	return 1
 }
-# The column of REGEX once the keys sent are all taken: the same twice in
-# a row, half a second apart (polled, a generous cap).
+# The column of REGEX once the keys sent are all taken (keys_n waits for
+# that): the same twice in a row, 0.1 s apart (polled, a generous cap).
 settled_col() { # settled_col REGEX [ROW]
 	local a b
 	b=$(col_of "$1" "${2:-}")
-	for _ in $(seq 1 40); do
-		sleep 0.5
+	for _ in $(seq 1 600); do
+		sleep 0.1
 		a=$b
 		b=$(col_of "$1" "${2:-}")
 		[ "$a" = "$b" ] && [ "$b" != -1 ] && break
@@ -128,8 +128,8 @@ P=$TPID
 # scrolls nothing away.
 tui_start 100x70 "env NO_COLOR=1 $PSCOPE -p $P; echo EXIT=\$?; sleep 60"
 check "detail screen up (Status pane)" tui_wait_for "PID $P"
-check "the Status pane fits: its first line and its command line both show" sh -c "sleep 0.5; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^State ' && tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^Command .*ps-ts-$$'"
-check "the marked word is past the right edge" sh -c "sleep 0.5; ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q NEEDLE"
+check "the Status pane fits: its first line and its command line both show" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^State ' && tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^Command .*ps-ts-$$'"
+check "the marked word is past the right edge" sh -c "! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q NEEDLE"
 search NEEDLE
 check "/NEEDLE: the pane scrolls sideways to the match, after the Korean text" tui_wait_for "차가나다라마바사아자차-NEEDLE-끝말"
 check "/NEEDLE: the match itself is marked, the rest of its line in the bar" attrs_are marked NEEDLE
@@ -160,7 +160,7 @@ tui_keys -l "ps-ts-$$"
 tui_keys Enter
 check "filtered to the long one" tui_wait_for "^ +$P "
 tui_keys Left
-check "list: Left at the left edge changes nothing" sh -c "sleep 0.5; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'PID USER' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'scrolled'"
+check "list: Left at the left edge changes nothing" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'PID USER' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'scrolled'"
 keys_n Right 60
 check "list: many Right, the end of the command line still shows" tui_wait_for "TAILMARK"
 c=$(settled_col MIDMARK "^ +$P ")
