@@ -111,8 +111,9 @@ need_korean() { # need_korean WHAT-STAYS-ENGLISH
 }
 
 # wait_until [-t SECONDS] COMMAND...: the one way a test waits. Runs
-# COMMAND every 0.05 s until it succeeds; fails after SECONDS (default 60:
-# a cap for a machine that is busy, reached only when the check fails).
+# COMMAND (its stderr dropped) every 0.05 s until it succeeds; fails after
+# SECONDS (default 60: a cap for a machine that is busy, reached only when
+# the check fails).
 # Wait for what the check asserts, never sleep a fixed time before a
 # positive check (tests/README).
 wait_until() {
@@ -120,7 +121,7 @@ wait_until() {
 	if [ "$1" = -t ]; then cap=$2; shift 2; fi
 	n=$(awk -v c="$cap" 'BEGIN { printf "%d", c * 20 }')
 	while :; do
-		"$@" && return 0
+		"$@" 2>/dev/null && return 0
 		i=$((i + 1))
 		[ "$i" -lt "$n" ] || return 1
 		sleep 0.05

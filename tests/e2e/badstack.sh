@@ -49,7 +49,7 @@ if command -v python3 >/dev/null; then
 		>"$T/big.out" 2>&1 &
 	B=$!
 	kill_at_exit $B
-	for _ in $(seq 1 200); do grep -q ready "$T/big.out" 2>/dev/null && break; sleep 0.05; done
+	wait_until grep -q ready "$T/big.out"
 	"$PSCOPE" list --json >"$T/list.json"
 	check "list --json: a 1.5 MB command line is marked cut" python3 - "$T/list.json" "$B" "$$" <<'PY'
 import json, sys

@@ -181,7 +181,7 @@ if command -v strace >/dev/null; then
 	kill -KILL $(pgrep -P $S) 2>/dev/null
 	wait $S
 	check "SIGKILL mid-dump: no file left" sh -c "! test -e $dir/c11 && ! ls -A $dir | grep -q '^\.pscope-core'"
-	for _ in $(seq 1 50); do target_runs_on $Y && break; sleep 0.1; done
+	wait_until target_runs_on $Y
 	check "SIGKILL mid-dump: the target runs on" target_runs_on $Y
 else
 	for i in 1 2 3 4 5 6 7 8 9; do skip "strace missing"; done

@@ -62,7 +62,7 @@ ok $([ $? != 0 ] && tui_alive; echo $?) "back on the list, still running"
 "$TARGETS/detail-target" "$DT_DIR" >"$DT_DIR/out2" 2>&1 &
 RPID=$!
 kill_at_exit $RPID
-for _ in $(seq 1 100); do grep -q ready "$DT_DIR/out2" && break; sleep 0.05; done
+wait_until grep -q ready "$DT_DIR/out2"
 RANDOM=101 # a new tmux socket name (bash: a new seed; dash: a plain variable)
 tui_start 150x45 "PSCOPE_DATA=$top_srcdir/data $PSCOPE -d 5 -p $RPID"
 check "second target shown"        tui_wait_for "PID $RPID detail-target"

@@ -50,7 +50,7 @@ if command -v bash >/dev/null && command -v python3 >/dev/null; then
 	bash -c 'exec -a "$(printf "x\033]2;T\a\377")" sleep 300' &
 	BP=$!
 	kill_at_exit $BP
-	for _ in $(seq 1 100); do grep -q 'x' "/proc/$BP/cmdline" 2>/dev/null && break; sleep 0.05; done
+	wait_until grep -q 'x' "/proc/$BP/cmdline"
 	"$PSCOPE" list --json >"$T/list.json"
 	check "list --json: cmdline and command raw" python3 - "$T/list.json" "$BP" <<'PY'
 import json, sys

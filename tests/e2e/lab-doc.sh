@@ -76,7 +76,7 @@ DL=$TPID
 python3 "$top_srcdir/tests/targets/py-threads.py" >"$tmp/py.out" 2>&1 &
 PY=$!
 at_exit "kill $PY 2>/dev/null"
-for _ in $(seq 1 100); do grep -q ready "$tmp/py.out" && break; sleep 0.1; done
+wait_until grep -q ready "$tmp/py.out"
 check "py-threads.py is ready" grep -q ready "$tmp/py.out"
 
 grep -E '^    ' "$en" | grep -E '(^|[ (/;])pscope ' | sed -e 's/^ *//' -e 's/  *# .*//' | awk '!seen[$0]++' >"$tmp/run"

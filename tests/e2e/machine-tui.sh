@@ -13,7 +13,7 @@ cp "$TARGETS/hotloop" "$tmp/$N"
 "$tmp/$N" -w >"$tmp/out" 2>&1 &
 TPID=$!
 kill_at_exit $TPID
-for _ in $(seq 1 100); do grep -q ready "$tmp/out" && break; sleep 0.05; done
+wait_until grep -q ready "$tmp/out"
 
 export PSCOPE_DATA="${PSCOPE_DATA:-$top_srcdir/data}"
 tui_start 140x40 "cd $tmp && $PSCOPE"

@@ -196,7 +196,7 @@ tui_keys F2
 check "TUI setup screen" tui_wait_for "Setup"
 tui_keys Escape
 tui_keys q
-for _ in $(seq 1 50); do [ -s "$rc" ] && break; sleep 0.1; done
+wait_until [ -s "$rc" ]
 check "TUI: q exits with status 0" test "$(cat "$rc" 2>/dev/null)" = 0
 check "root target runs on after the TUI" target_runs_on "$R"
 
@@ -212,7 +212,7 @@ check "TUI environment of the root process: refused, the door" \
 check "TUI environment: the fix" \
 	screen_has "fix: run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope))"
 tui_keys q
-for _ in $(seq 1 50); do [ -s "$rc" ] && break; sleep 0.1; done
+wait_until [ -s "$rc" ]
 check "TUI list: q exits with status 0" test "$(cat "$rc" 2>/dev/null)" = 0
 
 # ---- the TUI against its own process: the same screens work ----
@@ -226,7 +226,7 @@ tui_keys C
 check "own TUI: the core prompt" tui_wait_for "Core file: "
 tui_keys Escape
 tui_keys q
-for _ in $(seq 1 50); do [ -s "$rc" ] && break; sleep 0.1; done
+wait_until [ -s "$rc" ]
 check "own TUI: q exits with status 0" test "$(cat "$rc" 2>/dev/null)" = 0
 check "own target runs on after the TUI" target_runs_on "$O"
 done_testing

@@ -19,7 +19,7 @@ out=$(mktemp)
 P=$!
 kill_at_exit $P
 at_exit "rm -f $out"
-for _ in $(seq 1 200); do grep -q ready "$out" && break; sleep 0.05; done
+wait_until grep -q ready "$out"
 py_settled "$P"
 line=$(grep -n 'LINE:price_rules' "$src" | cut -d: -f1)
 

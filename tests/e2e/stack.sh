@@ -82,7 +82,7 @@ TOUT=$tmp/sig.out
 "$TARGETS/stack-threads" 500 >"$TOUT" 2>&1 &
 P=$!
 kill_at_exit $P
-for _ in $(seq 1 200); do grep -q ready "$TOUT" && break; sleep 0.05; done
+wait_until grep -q ready "$TOUT"
 # Signals that come between the seize and the stop make signal-delivery
 # stops: pscope must hand them back when it detaches.
 ( for _ in $(seq 1 10); do "$PSCOPE" stack "$P" >/dev/null 2>&1; done ) &
@@ -117,7 +117,7 @@ else
 	skip "python3 missing"
 fi
 kill -STOP "$P"
-for _ in $(seq 1 50); do grep -q '^State:.*T' /proc/$P/status && break; sleep 0.05; done
+wait_until grep -q '^State:.*T' /proc/$P/status
 "$PSCOPE" stack "$P" >"$tmp/stopped" 2>/dev/null
 ok $? "a process stopped by SIGSTOP can be dumped"
 check "its stacks are there" grep -q 'leaf_wait <- level3' "$tmp/stopped"
@@ -256,7 +256,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$tmp/st" 3 >"$tmp/nb.out" 2>&1 &
 	NB=$!
 	kill_at_exit $NB
-	for _ in $(seq 1 100); do grep -q ready "$tmp/nb.out" && break; sleep 0.05; done
+	wait_until grep -q ready "$tmp/nb.out"
 	scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo none)
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
 		"$tmp/pscope" stack "$NB" >"$tmp/nb" 2>"$tmp/e5"
