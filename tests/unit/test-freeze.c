@@ -265,7 +265,7 @@ static void test_dstate(void)
 	if (child > 0)
 		kill(child, SIGKILL);
 	int again = 0;
-	for (int i = 0; i < 200 && !again; i++) {
+	for (int i = 0; i < 1200 && !again; i++) {
 		children_of(pid, now, sizeof(now));
 		int lines = 0;
 		for (const char *c = now; *c; c++)
