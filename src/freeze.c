@@ -189,12 +189,9 @@ static void read_regs(struct frozen_thread *th, bool core)
 	th->have_siginfo = ptrace(PTRACE_GETSIGINFO, th->tid, NULL, &th->siginfo) == 0;
 }
 
-/* Whether a thread that has not stopped yet is on its way to the stop:
- * the interrupt woke it and it waits for a CPU (R), or the wakeup is still
- * queued for its CPU (it shows S until that CPU takes it). On a loaded
- * machine that can take longer than the deadline; it is no reason to
- * leave the thread out. A thread in D (uninterruptible sleep) is. */
-static bool still_on_its_way(struct freeze *fz, pid_t tid)
+/* A thread's state letter from task/TID/stat: 0 when the thread is gone,
+ * '?' when it cannot be read. */
+static char task_state(struct freeze *fz, pid_t tid)
 {
 	char path[64], buf[1024];
 	struct proc_stat st;
@@ -202,7 +199,20 @@ static bool still_on_its_way(struct freeze *fz, pid_t tid)
 
 	snprintf(path, sizeof(path), "task/%d/stat", (int)tid);
 	n = read_file_at(fz->target->dirfd, path, buf, sizeof(buf));
-	return n > 0 && proc_stat_parse(buf, (size_t)n, &st) == 0 && (st.state == 'R' || st.state == 'S');
+	if (n == -ENOENT || n == -ESRCH)
+		return 0;
+	return n > 0 && proc_stat_parse(buf, (size_t)n, &st) == 0 ? st.state : '?';
+}
+
+/* Whether a thread that has not stopped yet is on its way to the stop:
+ * the interrupt woke it and it waits for a CPU (R), or the wakeup is still
+ * queued for its CPU (it shows S until that CPU takes it). On a loaded
+ * machine that can take longer than the deadline; it is no reason to
+ * leave the thread out. A thread in D (uninterruptible sleep) is. */
+static bool still_on_its_way(struct freeze *fz, pid_t tid)
+{
+	char s = task_state(fz, tid);
+	return s == 'R' || s == 'S';
 }
 
 /* Wait for the threads [from, n) to stop until the deadline; read each
@@ -309,15 +319,8 @@ static void realtime(bool on)
  * listed in task/ -- a thread that exits as it is found, not a permission. */
 static bool exiting(struct freeze *fz, pid_t tid)
 {
-	char path[64], buf[1024];
-	struct proc_stat st;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "task/%d/stat", (int)tid);
-	n = read_file_at(fz->target->dirfd, path, buf, sizeof(buf));
-	if (n == -ENOENT || n == -ESRCH)
-		return true;
-	return n > 0 && proc_stat_parse(buf, (size_t)n, &st) == 0 && (st.state == 'Z' || st.state == 'X');
+	char s = task_state(fz, tid);
+	return !s || s == 'Z' || s == 'X';
 }
 
 static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_error *e)

@@ -225,7 +225,7 @@ tui_start() { # tui_start COLSxROWS COMMAND...
 	wait_until -t 30 _tui_drawn || diag "tui_start: nothing on the screen after 30 s"
 	tui_idle
 }
-_tui_drawn() { [ -n "$(tui_screen | tr -d ' \n')" ]; }
+_tui_drawn() { [ -n "$(tui_screen | tr -d ' \n')" ] || ! tui_alive; } # (or it has ended)
 # tui_idle [CAP-MS]: wait until the pane's program has read every key sent
 # and waits for more (tests/tui-idle.c): what it drew for them is on its
 # way to the screen. Before a negative check ("X does not appear") this is
