@@ -209,6 +209,10 @@ target_runs_on() { # target_runs_on PID
 	return 0
 }
 
+# runs_on_soon PID: target_runs_on, polled. Right after a detach a thread
+# still shows t until its CPU takes the wakeup (a busy machine, a VM).
+runs_on_soon() { wait_until target_runs_on "$1"; }
+
 # tmux session for TUI tests: TMUX_S is the session name; TUI_PANE_PID and
 # TUI_PANE_TTY its pane's first process and terminal. Returns once the
 # command has drawn something and waits for keys (tui_idle).

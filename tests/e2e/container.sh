@@ -72,7 +72,7 @@ check "worker stacks symbolized from the container's program" \
 check "no unknown frame in the program" sh -c "! grep -E '\?\? \\(ct-stack-threads\\)' '$T/stack'"
 check "thread line: host TID and its TID in the container" \
 	grep -qxF "TID $P \"ct-stack-thread\" [TID 1 in its pid namespace] (S, rt_sigtimedwait)" "$T/stack"
-check "target runs on" target_runs_on "$P"
+check "target runs on" runs_on_soon "$P"
 
 # ---- core: the gdb command works from here ----
 "$PSCOPE" core "$P" -o "$T/core" >"$T/core.out" 2>"$T/err"
@@ -91,7 +91,7 @@ fi
 "$PSCOPE" stack --core "$T/core" --sysroot "/proc/$P/root" >"$T/cstack" 2>"$T/err"
 ok $? "stack --core --sysroot /proc/PID/root exits 0"
 check "it symbolizes the core from the container's files" grep -qE '^4 threads: .*leaf_wait <- level3' "$T/cstack"
-check "target runs on after the core" target_runs_on "$P"
+check "target runs on after the core" runs_on_soon "$P"
 
 # ---- top: samples symbolized from the container's program ----
 ct_start hotloop || { done_testing; exit 1; }

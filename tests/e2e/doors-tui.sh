@@ -32,7 +32,7 @@ check "the title names the probed process" tui_wait_for "^ Doors: what the kerne
 tui_keys NPage
 check "a page down shows the operations probed" tui_wait_for "^Operations on PID $T \(probed at "
 check "root may read its /proc" tui_wait_for '^  read /proc +open$'
-check "the target still runs, untraced" target_runs_on $T
+check "the target still runs, untraced" runs_on_soon $T
 
 # Narrow: the lines rewrap under the width.
 tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 60 -y 30 2>/dev/null || tmux -L "$TMUX_S" resize-pane -t "$TMUX_S" -x 60

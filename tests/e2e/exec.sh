@@ -51,7 +51,7 @@ check "stack: exit 1" test $? = 1
 printf '%s\n' "pscope stack: process $P exec'd during the stack dump (it now runs execed): nothing is shown, as it would mix two programs; run it again" >"$T/want"
 check "stack: the exact message" sh -c "grep -v '^pscope: paused at' '$T/err' | diff '$T/want' -"
 check "stack: nothing on stdout" test ! -s "$T/out"
-check "target runs on" target_runs_on "$P"
+check "target runs on" runs_on_soon "$P"
 wait_quiet "$P"
 "$PSCOPE" stack "$P" >"$T/out2" 2>/dev/null
 check "a dump after the exec shows the new program" grep -qE '^2 threads: .*after_wait <- worker' "$T/out2"
@@ -71,7 +71,7 @@ check "core: exit 1" test $? = 1
 printf '%s\n' "pscope core: process $P exec'd during the core dump (it now runs execed): nothing is shown, as it would mix two programs; run it again" >"$T/want"
 check "core: the exact message" sh -c "grep -v '^pscope: paused at' '$T/err' | diff '$T/want' -"
 check "core: no file, no temporary file" test -z "$(ls -A "$T/cores")"
-check "target runs on" target_runs_on "$P"
+check "target runs on" runs_on_soon "$P"
 kill -9 "$P"
 
 # ---- pscope top: sampling ends at the exec with the old program's table ----

@@ -39,7 +39,7 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && unshare -m true 2>/dev
 	check "core to a read-only filesystem exits 1" test $? = 1
 	check "it names the read-only filesystem" grep -q "cannot create a file in $T/ro: Read-only file system (door: filesystem" "$T/err"
 	check "not the free space" sh -c "! grep -q 'space' '$T/err'"
-	check "target left running" target_runs_on "$TPID"
+	check "target left running" runs_on_soon "$TPID"
 else
 	skip "read-only destination: needs root and unshare -m"
 fi

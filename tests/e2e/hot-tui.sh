@@ -144,7 +144,7 @@ wait_until sh -c "! ls -l /proc/$pspid/fd 2>/dev/null | grep -q perf_event"
 ok $? "Esc stops sampling: pscope ($pspid) runs with no perf event left open"
 tui_alive
 ok $? "pscope still runs"
-target_runs_on "$TPID"
+runs_on_soon "$TPID"
 ok $? "the target runs on"
 tui_keys q
 
@@ -172,7 +172,7 @@ tui_keys q
 wait_until test -s "$tmp/quit.rc"
 [ "$(cat "$tmp/quit.rc" 2>/dev/null)" = 0 ]
 ok $? "q while sampling: pscope exits 0 (got $(cat "$tmp/quit.rc" 2>/dev/null))"
-target_runs_on "$TPID"
+runs_on_soon "$TPID"
 ok $? "the target runs on"
 
 # An unprivileged user against a root process: the screen names the door.

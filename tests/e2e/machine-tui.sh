@@ -93,7 +93,7 @@ for _ in $(seq 1 50); do
 done
 [ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" = 0 ]
 ok $? "Esc stops sampling: no perf events left open"
-target_runs_on "$TPID"
+runs_on_soon "$TPID"
 ok $? "the target runs on"
 tui_keys q
 done_testing

@@ -91,7 +91,7 @@ ok $? "doors: exit 0"
 check "doors: attach CLOSED for the root process" grep -qE "^  attach \(ptrace\) +CLOSED$" "$B/out"
 np cores --dir "$B/w" >"$B/out" 2>"$B/err"
 ok $? "cores: exit 0"
-check "root target runs on" target_runs_on "$R"
+check "root target runs on" runs_on_soon "$R"
 
 # ---- batch, against its own processes ----
 np show "$O" --pane all >"$B/out" 2>"$B/err"
@@ -119,7 +119,7 @@ rm -f "$B/w/own-core"
 np doors "$O" >"$B/out" 2>"$B/err"
 ok $? "own: doors: exit 0"
 check "own: attach open" grep -qE "^  attach \(ptrace\) +open$" "$B/out"
-check "own target runs on" target_runs_on "$O"
+check "own target runs on" runs_on_soon "$O"
 
 # ---- its own process made not dumpable (prctl(PR_SET_DUMPABLE, 0)) ----
 start_nobody lab-nodump || { done_testing; exit 1; }
@@ -150,7 +150,7 @@ ok $? "non-dumpable, as root: core works"
 check "non-dumpable, as root: the core is root's, mode 0600" test "$(stat -c '%u %a' "$B/nd-root-core")" = "0 600"
 "$PSCOPE" show "$N" --pane fd >"$B/out" 2>&1
 ok $? "non-dumpable, as root: the fd pane reads"
-check "non-dumpable target runs on" target_runs_on "$N"
+check "non-dumpable target runs on" runs_on_soon "$N"
 
 # screen_has TEXT: the screen, its rows joined with one space (text that
 # wraps at a space), holds TEXT; polled
@@ -198,7 +198,7 @@ tui_keys Escape
 tui_keys q
 wait_until [ -s "$rc" ]
 check "TUI: q exits with status 0" test "$(cat "$rc" 2>/dev/null)" = 0
-check "root target runs on after the TUI" target_runs_on "$R"
+check "root target runs on after the TUI" runs_on_soon "$R"
 
 # ---- the list's environment view (e) of the root process ----
 rm -f "$rc"
@@ -228,5 +228,5 @@ tui_keys Escape
 tui_keys q
 wait_until [ -s "$rc" ]
 check "own TUI: q exits with status 0" test "$(cat "$rc" 2>/dev/null)" = 0
-check "own target runs on after the TUI" target_runs_on "$O"
+check "own target runs on after the TUI" runs_on_soon "$O"
 done_testing

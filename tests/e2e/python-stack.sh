@@ -48,7 +48,7 @@ interp() { # interp LABEL PYTHON
 	ok $? "$label: text shows 'price_rules (file:line)' as frame 0"
 	grep -q "holds the GIL" "$tmp/t" && grep -q "idle: lock acquire" "$tmp/t"
 	ok $? "$label: text marks the GIL holder and the idle threads"
-	check "$label: the target runs on after the dump" target_runs_on "$TPID"
+	check "$label: the target runs on after the dump" runs_on_soon "$TPID"
 	kill -9 "$TPID"
 }
 
@@ -94,7 +94,7 @@ for mode in garbage tloop floop deep debug; do
 	grep -q "^pscope stack: not a readable CPython: " "$tmp/err"
 	ok $? "hostile $mode: 'not a readable CPython: ...'"
 	sed 's/^/#   /' "$tmp/err" | head -3
-	check "hostile $mode: runs on" target_runs_on "$TPID"
+	check "hostile $mode: runs on" runs_on_soon "$TPID"
 	kill -9 "$TPID"
 done
 done_testing

@@ -6,13 +6,6 @@
 command -v tmux >/dev/null || { skip "tmux not installed"; done_testing; exit 0; }
 export PSCOPE_DATA
 
-runs_on_soon() {
-	for _ in $(seq 1 50); do
-		target_runs_on "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 traced() { [ "$(awk '/^TracerPid/{print $2}' /proc/$1/status)" != 0 ]; }
 
 start_quiet_target stack-threads 16 || exit 1

@@ -12,13 +12,6 @@ have_py=0
 command -v python3 >/dev/null && have_py=1
 pyq() { python3 -c "import json,sys; d=json.load(open('$1')); $2"; }
 
-runs_on_soon() { # the target runs on (polled: a detach is immediate, /proc may lag)
-	for _ in $(seq 1 50); do
-		target_runs_on "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # ---- known stacks, grouped ----
 start_quiet_target stack-threads 16 || exit 1

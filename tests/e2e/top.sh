@@ -70,7 +70,7 @@ for l in open(sys.argv[1]):
         vialoop += int(n) if frames[i - 1] == "loop" else 0
 assert hot and vialoop >= 0.9 * hot, (hot, vialoop)
 ' "$tmp/fp.folded"
-target_runs_on "$TPID"
+runs_on_soon "$TPID"
 ok $? "the target runs on, untraced"
 kill -9 "$TPID"
 
