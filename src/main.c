@@ -16,6 +16,7 @@
 #include "core/read.h"
 #include "i18n.h"
 #include "out/escape.h"
+#include "pane/pane.h"
 #include "proc/ptable.h"
 #include "../ui/ui.h"
 
@@ -27,12 +28,16 @@ static const struct cmd_entry *const commands[] = {
 
 static void usage(FILE *f)
 {
+	char panes[256];
+
 	fputs(_("Usage: pscope [OPTION]...            interactive inspector\n"
 		"  or:  pscope COMMAND [ARG]...       one snapshot to stdout\n"
-		"\n"
-		"A live, top-like inspector for Linux processes: process list, per-process\n"
-		"panes (status, fds, maps, memory, threads), hot functions from perf sampling,\n"
-		"all-thread stack dumps with deadlock detection, and core files.\n"), f);
+		"\n"), f);
+	/* The panes named from their registry (src/pane/panes.h). */
+	fprintf(f, _("A live, top-like inspector for Linux processes: process list, per-process\n"
+		     "panes (%s), hot functions from perf sampling,\n"
+		     "all-thread stack dumps with deadlock detection, and core files.\n"),
+		pane_names(panes, sizeof(panes), true));
 	fputs(_("\n"
 		"Options:\n"
 		"  -d, --delay=TENTHS     refresh every TENTHS of a second (default 15)\n"

@@ -1,5 +1,6 @@
 #include "settings.h"
 #include "i18n.h"
+#include "out/save.h"
 #include "util.h"
 
 #include <errno.h>
@@ -12,7 +13,6 @@
 #include <unistd.h>
 
 static const char *const meter_names[CFG_M_COUNT] = { "cpus", "memory", "swap", "tasks", "load", "uptime" };
-static const char *const pane_names[CFG_NPANES] = { "status", "fd", "maps", "mem", "threads" };
 
 const char *cfg_meter_name(enum cfg_meter m)
 {
@@ -21,7 +21,7 @@ const char *cfg_meter_name(enum cfg_meter m)
 
 const char *cfg_pane_name(int pane)
 {
-	return (unsigned)pane < CFG_NPANES ? pane_names[pane] : "?";
+	return (unsigned)pane < PANE_COUNT ? pane_descs[pane]->name : "?";
 }
 
 void cfg_defaults(struct pscope_config *c)
@@ -36,7 +36,7 @@ void cfg_defaults(struct pscope_config *c)
 	c->delay_tenths = 15;
 	c->meters = CFG_ALL_METERS;
 	snprintf(c->theme, sizeof(c->theme), "default");
-	for (int i = 0; i < CFG_NPANES; i++)
+	for (int i = 0; i < PANE_COUNT; i++)
 		c->pane_order[i] = i;
 }
 
@@ -59,7 +59,8 @@ static int parse_bool(const char *v, bool *out)
 	return 0;
 }
 
-/* One "key=value" line (no newline, trimmed); a sentence in why on error. */
+/* One "key=value" line (no newline, trimmed): 0, 1 for a key this pscope
+ * does not know, 2 applied with a warning in why, or -EINVAL with why. */
 static int parse_line(struct pscope_config *c, const char *key, char *v, char *why, size_t wsize)
 {
 	char *save = NULL, *w;
@@ -130,21 +131,28 @@ static int parse_line(struct pscope_config *c, const char *key, char *v, char *w
 		}
 		memcpy(c->theme, v, n + 1);
 	} else if (!strcmp(key, "pane_order")) {
-		unsigned seen = 0;
-		int n = 0;
+		bool seen[PANE_COUNT] = { false };
+		int n = 0, warn = 0;
 		for (w = strtok_r(v, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-			int p = find_name(pane_names, CFG_NPANES, w);
-			if (p < 0 || (seen & (1u << p))) {
-				snprintf(why, wsize, p < 0 ? _("unknown pane '%.40s'") : _("pane '%.40s' twice"), w);
+			int p = pane_find(w, false);
+			if (p >= 0 && seen[p]) {
+				snprintf(why, wsize, _("pane '%.40s' twice"), w);
 				return -EINVAL;
 			}
-			seen |= 1u << p;
+			if (p < 0) {
+				/* A newer pscope's pane, or one since removed. */
+				if (!warn++)
+					snprintf(why, wsize, _("pane_order: unknown pane '%.40s' (ignored)"), w);
+				continue;
+			}
+			seen[p] = true;
 			c->pane_order[n++] = p;
 		}
-		if (n != CFG_NPANES) {
-			snprintf(why, wsize, _("pane_order names %d of the %d panes"), n, CFG_NPANES);
-			return -EINVAL;
-		}
+		/* Panes the file does not name (added since): after the others. */
+		for (int p = 0; p < PANE_COUNT; p++)
+			if (!seen[p])
+				c->pane_order[n++] = p;
+		return warn ? 2 : 0;
 	} else {
 		return 1; /* unknown: the caller keeps the line */
 	}
@@ -163,7 +171,7 @@ static int keep_unknown(struct pscope_config *c, const char *raw, size_t n, int 
 	memcpy(c->unknown + used, raw, n);
 	c->unknown[used + n] = '\n';
 	c->unknown[used + n + 1] = '\0';
-	if (++*count == 1)
+	if (++*count == 1 && !c->warning[0])
 		snprintf(c->warning, sizeof(c->warning),
 			 _("pscoperc line %d: unknown setting '%.40s' (ignored, kept in the file)"), lineno, key);
 	return 0;
@@ -173,6 +181,7 @@ int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_er
 {
 	const char *p = buf, *end = buf + len;
 	int lineno = 0, nunknown = 0, first_unknown = 0, r;
+	bool unknown_warned = false;
 	char first_key[48] = "";
 
 	cfg_defaults(c);
@@ -215,7 +224,12 @@ int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_er
 			cfg_defaults(c);
 			return ps_error_set(e, EINVAL, _("pscoperc line %d: %s"), lineno, why);
 		}
-		if (r > 0) {
+		if (r == 2) {
+			if (!c->warning[0]) /* one warning: the first */
+				snprintf(c->warning, sizeof(c->warning), _("pscoperc line %d: %s"), lineno, why);
+		} else if (r == 1) {
+			if (!c->warning[0])
+				unknown_warned = true;
 			if (keep_unknown(c, raw, rawlen, lineno, k, &nunknown) < 0) {
 				cfg_defaults(c);
 				return ps_error_set(e, E2BIG, _("pscoperc line %d: too many unknown settings to keep"), lineno);
@@ -226,7 +240,8 @@ int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_er
 			}
 		}
 	}
-	if (nunknown > 1)
+	/* The unknown keys warned first: count them all in the warning. */
+	if (nunknown > 1 && unknown_warned)
 		snprintf(c->warning, sizeof(c->warning),
 			 P_("pscoperc line %d: unknown setting '%s' and %d more (ignored, kept in the file)",
 			    "pscoperc line %d: unknown setting '%s' and %d more (ignored, kept in the file)",
@@ -255,8 +270,8 @@ size_t cfg_format(const struct pscope_config *c, char *buf, size_t size)
 		if (c->meters & (1u << m))
 			ADD("%s%s", n++ ? " " : "", meter_names[m]);
 	ADD("\ncolor_scheme=%s\npane_order=", c->theme);
-	for (int i = 0; i < CFG_NPANES; i++)
-		ADD("%s%s", i ? " " : "", pane_names[c->pane_order[i]]);
+	for (int i = 0; i < PANE_COUNT; i++)
+		ADD("%s%s", i ? " " : "", cfg_pane_name(c->pane_order[i]));
 	ADD("\n%s", c->unknown);
 #undef ADD
 	return o;
@@ -381,31 +396,29 @@ static int make_parents(const char *path)
 	return 0;
 }
 
+struct cfg_text {
+	const char *text;
+	size_t len;
+};
+
+static int cfg_write(FILE *f, void *arg)
+{
+	const struct cfg_text *t = arg;
+	return fwrite(t->text, 1, t->len, f) == t->len ? 0 : -EIO;
+}
+
 int cfg_save(const char *path, const struct pscope_config *c, struct ps_error *e)
 {
-	char text[4096], tmp[4200];
+	char text[4096];
 	size_t len = cfg_format(c, text, sizeof(text));
-	int fd, err;
+	struct cfg_text t = { text, len };
+	int err;
 
 	if (len >= sizeof(text))
 		return ps_error_set(e, E2BIG, _("settings too long to write"));
 	if ((err = make_parents(path)) < 0)
 		return ps_error_set(e, -err, _("cannot create the directory of %s: %s"), path, strerror(-err));
-	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return ps_error_set(e, errno, _("cannot write %s: %s"), tmp, strerror(errno));
-	ssize_t w = write(fd, text, len);
-	err = w == (ssize_t)len ? 0 : w < 0 ? errno : ENOSPC;
-	if (!err && fsync(fd) < 0)
-		err = errno;
-	if (close(fd) < 0 && !err)
-		err = errno;
-	if (!err && rename(tmp, path) < 0)
-		err = errno;
-	if (err) {
-		unlink(tmp);
-		return ps_error_set(e, err, _("cannot write %s: %s"), path, strerror(err));
-	}
-	return 0;
+	/* Like every file pscope writes (src/out/save.c): never through a
+	 * link swapped in, complete or not at all. */
+	return out_save_mode(path, 0600, cfg_write, &t, e);
 }

@@ -10,10 +10,10 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "pane/pane.h"
 #include "proc/ptable.h"
 
 enum cfg_meter { CFG_M_CPUS, CFG_M_MEMORY, CFG_M_SWAP, CFG_M_TASKS, CFG_M_LOAD, CFG_M_UPTIME, CFG_M_COUNT };
-#define CFG_NPANES 5
 #define CFG_ALL_METERS ((1u << CFG_M_COUNT) - 1)
 
 struct pscope_config {
@@ -24,7 +24,7 @@ struct pscope_config {
 	int delay_tenths;           /* 1..600 */
 	unsigned meters;            /* 1 << enum cfg_meter */
 	char theme[32];             /* a name in data/themes/ */
-	int pane_order[CFG_NPANES]; /* detail panes: indexes into cfg_pane_name */
+	int pane_order[PANE_COUNT]; /* detail panes in tab order: enum pane_id (the registry's) */
 	/* Lines whose key this pscope does not know (a newer one's settings):
 	 * ignored, kept as they were and written back after the known ones. */
 	char unknown[2048];
@@ -36,7 +36,10 @@ void cfg_defaults(struct pscope_config *c);
 /* Parse pscoperc text into c (which starts from cfg_defaults). On the
  * first bad line (a bad value for a known key, no '='): -EINVAL, e says
  * which line and why, c is defaults. An unknown key is no error: its line
- * goes to c->unknown and c->warning names it. */
+ * goes to c->unknown and c->warning names it. A pane_order that names a
+ * pane this pscope does not have is warned about and the name ignored; the
+ * panes it leaves out (added since the file was written) follow the others
+ * in their registry order. */
 int cfg_parse(const char *buf, size_t len, struct pscope_config *c, struct ps_error *e);
 /* The text of c; returns its length (>= size: cut). */
 size_t cfg_format(const struct pscope_config *c, char *buf, size_t size);
@@ -53,7 +56,7 @@ bool cfg_same(const struct pscope_config *a, const struct pscope_config *b);
 
 /* Names in the file. */
 const char *cfg_meter_name(enum cfg_meter m);
-const char *cfg_pane_name(int pane);   /* "status", "fd", "maps", "mem", "threads" */
+const char *cfg_pane_name(int pane);   /* the registry's name of a pane ("fd") */
 
 /* The path: $XDG_CONFIG_HOME/pscope/pscoperc, else $HOME/.config/...
  * -ENOENT when neither is set. */

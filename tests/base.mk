@@ -3,6 +3,11 @@ check_PROGRAMS += tests/unit/test-base
 tests_unit_test_base_SOURCES = tests/unit/test-base.c tests/unit/tap.h
 tests_unit_test_base_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-base
+# The key tables of the screens and panes (ui/keys.h).
+check_PROGRAMS += tests/unit/test-keys
+tests_unit_test_keys_SOURCES = tests/unit/test-keys.c tests/unit/tap.h
+tests_unit_test_keys_LDADD = libpsui.a $(MODEL_LIBS) $(NCURSESW_LIBS)
+TESTS += tests/unit/test-keys
 EXTRA_DIST += tests/lib.sh tests/fixtures tests/README
 TESTS += tests/e2e/architecture.sh
 EXTRA_DIST += tests/e2e/architecture.sh

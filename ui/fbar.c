@@ -1,4 +1,5 @@
-/* The function-key bar at the bottom of every screen: each entry a key (in
+/* The function-key bar at the bottom of every screen, laid out from the
+ * screen's key table (ui/keys.h): each entry a key (in
  * the key colour) and its label (in the label colour), one blank between
  * entries. Every key stays on screen as long as the keys alone fit; labels
  * give way first:
@@ -103,14 +104,15 @@ static void fbar_layout(struct fbar *b, int cols)
 		fbar_prefix(b, cols);
 }
 
-void ui_draw_fkeys(const struct ui_fkey *keys, int y)
+void ui_draw_fbar(const struct screen_ops *ops, int y)
 {
+	struct ui_fkey keys[FBAR_MAX];
 	struct fbar b;
-	int cols = draw_cols(), x = 0;
+	int cols = draw_cols(), x = 0, n = ui_keys_fbar(ops->keys, ops->fbar, keys, FBAR_MAX);
 
 	memset(&b, 0, sizeof(b));
-	for (const struct ui_fkey *k = keys; k && k->key && b.n < FBAR_MAX; k++, b.n++) {
-		b.label[b.n] = _(k->label);
+	for (const struct ui_fkey *k = keys; b.n < n; k++, b.n++) {
+		b.label[b.n] = k->label ? _(k->label) : "";
 		b.kw[b.n] = draw_width(k->key);
 		b.lw[b.n] = draw_width(b.label[b.n]);
 		b.fkey[b.n] = is_fkey(k->key);

@@ -54,9 +54,9 @@ static void sparkline(const struct samp_row *r, int w, char *out, size_t size)
 
 static const char *thread_label(const struct hot_state *h, char *buf, size_t size)
 {
-	if (!h->tid)
+	if (!h->samp.tid)
 		return _("all threads");
-	snprintf(buf, size, _("thread %d %s"), (int)h->tid, h->samp.shown ? samp_thread_comm(h->samp.shown, h->tid) : "");
+	snprintf(buf, size, _("thread %d %s"), (int)h->samp.tid, h->samp.shown ? samp_thread_comm(h->samp.shown, h->samp.tid) : "");
 	return buf;
 }
 
@@ -67,7 +67,7 @@ static void draw_status(struct hot_state *h, int y)
 
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	draw_textf(y, 0, -1, draw_attr(COL_TITLE), _(" Hot functions: PID %d %s   window %s  sort %s  %s%s%s"),
-		   (int)h->id.pid, h->comm, samp_window_name(h->win), samp_sort_name(h->sort),
+		   (int)h->id.pid, h->comm, samp_window_name(h->samp.win), samp_sort_name(h->samp.sort),
 		   thread_label(h, tl, sizeof(tl)), h->samp.frozen ? _("  [FROZEN]") : "",
 		   s && s->ended ? _("  [ENDED]") : "");
 	if (!s)
@@ -115,7 +115,7 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 	char pa[32], pb[32], pc[32];
 	draw_textf(y0, 0, fixed, draw_attr(COL_HEADER), "%s %s %s  ", draw_pad(pa, sizeof(pa), _("SELF%"), 6, true),
 		   draw_pad(pb, sizeof(pb), _("TOTAL%"), 6, true), draw_pad(pc, sizeof(pc), _("SAMPLES"), 8, true));
-	draw_text(y0, x, name_w, draw_attr(COL_HEADER), h->sort == SAMP_SORT_NAME ? _("FUNCTION (sorted)") : _("FUNCTION"));
+	draw_text(y0, x, name_w, draw_attr(COL_HEADER), h->samp.sort == SAMP_SORT_NAME ? _("FUNCTION (sorted)") : _("FUNCTION"));
 	x += name_w + 1;
 	draw_text(y0, x, mod_w, draw_attr(COL_HEADER), _("MODULE"));
 	x += mod_w + 1;

@@ -1,5 +1,6 @@
 /* The callers/callees view of the hot-functions screen (hot-rel.h). */
 #include "hot-rel.h"
+#include "keys.h"
 #include "draw.h"
 #include "i18n.h"
 
@@ -104,23 +105,48 @@ void hot_rel_draw(struct hot_rel *r, const struct samp_snapshot *s, unsigned lon
 	}
 }
 
+/* Its keys' state: the view and what it was opened over. */
+struct rel_key {
+	struct hot_rel *r;
+	const struct samp_snapshot *s;
+	enum samp_window w;
+	pid_t tid;
+};
+
+/* Enter: the caller or callee under the cursor becomes the function. */
+static bool k_follow(struct ui *ui, void *st, int ch)
+{
+	struct rel_key *k = st;
+	long f = func_at(k->r, k->r->tab.sel);
+
+	if (f >= 0)
+		hot_rel_open(k->r, k->s, k->w, k->tid, (unsigned)f);
+	return true;
+}
+
+static bool k_close(struct ui *ui, void *st, int ch)
+{
+	struct rel_key *k = st;
+
+	hot_rel_close(k->r);
+	return true;
+}
+
+static const struct ui_key rel_keys[] = {
+	UI_ALSO(k_follow, '\n', '\r', KEY_ENTER),
+	UI_ALSO(k_close, 27, KEY_LEFT, KEY_BACKSPACE),
+	UI_KEYS_END,
+};
+
 bool hot_rel_key(struct hot_rel *r, int ch, const struct samp_snapshot *s, enum samp_window w, pid_t tid)
 {
+	struct rel_key k = { r, s, w, tid };
 	int before = r->tab.sel;
-	long f = func_at(r, before);
 
-	switch (ch) {
-	case '\n': case '\r': case KEY_ENTER:
-		if (f >= 0)
-			hot_rel_open(r, s, w, tid, (unsigned)f);
+	if (ui_keys_dispatch(NULL, rel_keys, &k, ch) == UI_KEY_DONE)
 		return true;
-	case 27: case KEY_LEFT: case KEY_BACKSPACE:
-		hot_rel_close(r);
-		return true;
-	default:
-		if (!table_key(&r->tab, ch, NULL, NULL))
-			return false;
-		step(r, r->tab.sel < before ? -1 : 1);
-		return true;
-	}
+	if (!table_key(&r->tab, ch, NULL, NULL))
+		return false;
+	step(r, r->tab.sel < before ? -1 : 1);
+	return true;
 }

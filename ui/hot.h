@@ -15,9 +15,6 @@ struct hot_state {
 	struct target_id id;
 	char comm[64];
 	struct ui_samp_job samp;       /* the sampler job, its snapshots */
-	enum samp_window win;
-	enum samp_sort sort;
-	pid_t tid;                     /* thread filter, 0 = all */
 	bool show_src;
 	struct samp_view view;         /* computed when samp.stale */
 	struct table tab;              /* rows: view.rows[] in the view's order */

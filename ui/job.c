@@ -55,6 +55,7 @@ void ui_job_leave(struct ui *ui, struct ui_job *j)
 
 bool ui_samp_start(struct ui *ui, struct ui_samp_job *s, const struct target_id *id, const struct job_handler *h)
 {
+	s->pid = id->pid;
 	ui_job_started(&s->job, samp_job_submit(ui->workers, id, s->ctl, h), "", _("out of memory"));
 	if (!s->job.id)
 		ui_message(ui, true, "%s", _("out of memory"));

@@ -10,11 +10,11 @@
 
 #include "error.h"
 #include "ring.h"
+#include "sample/sample.h"
+#include "keys.h"
 
 struct ui;
 struct job_handler;
-struct samp_ctl;
-struct samp_snapshot;
 struct target_id;
 
 struct ui_job {
@@ -47,7 +47,20 @@ struct ui_samp_job {
 	                                 * changed: compute the rows again */
 	struct ps_error err;            /* why sampling could not start */
 	bool have_err;
+	/* How the screen views the snapshots; the sampler keys change them. */
+	enum samp_window win;
+	enum samp_sort sort;
+	pid_t tid;                      /* one thread only; 0: all */
+	pid_t pid;                      /* the process sampled, 0: every one (ui_samp_start) */
+	int freq_max;                   /* + stops here (Hz); 0: no limit */
 };
+
+/* The keys of every profile screen (a fragment: UI_USE with its
+ * ui_samp_job): Space freeze, w window, s sort, + - rate, E export. */
+extern const struct ui_key ui_samp_keys[];
+/* Where E offers to write the folded stacks of pid (0: every process) in
+ * window w: "pscope-PID-10s.folded", "pscope-all-10s.folded". */
+void ui_samp_export_name(char *buf, size_t size, pid_t pid, enum samp_window w);
 
 /* Sample id (pid 0: every process) with s->ctl; h's handler passes the
  * messages to ui_samp_message. false: it could not start (out of

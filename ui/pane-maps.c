@@ -2,6 +2,7 @@
  * path); 'r' adds Rss/Pss/Swap from smaps (read on demand, slowly), 'a'
  * shows one line per file like pmap -x. */
 #include "pane.h"
+#include "keys.h"
 #include "draw.h"
 #include "i18n.h"
 #include "proc/maps.h"
@@ -222,22 +223,39 @@ static void maps_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	}
 }
 
+static bool k_smaps(struct ui *ui, void *k, int ch)
+{
+	struct pane_key *pk = k;
+	struct maps_pane *p = pk->st;
+
+	if (pk->c->maps_text)
+		return false; /* a core's: no smaps */
+	p->smaps = !p->smaps;
+	if (!pk->c->frozen)
+		read_maps(p, pk->c);
+	return true;
+}
+
+static bool k_aggregate(struct ui *ui, void *k, int ch)
+{
+	struct pane_key *pk = k;
+	struct maps_pane *p = pk->st;
+
+	p->aggregate = !p->aggregate;
+	return true;
+}
+
+static const struct ui_key maps_keys[] = {
+	UI_SECTION(N_("Keys")),
+	UI_KEY("r", k_smaps, NULL, N_("Rss/Pss/Swap columns from smaps on/off"), 'r'),
+	UI_KEY("a", k_aggregate, NULL, N_("one line per file (like pmap -x) / every mapping"), 'a'),
+	UI_KEYS_END,
+};
+
 static bool maps_key(void *st, const struct pane_ctx *c, int ch, int rows)
 {
 	struct maps_pane *p = st;
 
-	switch (ch) {
-	case 'r':
-		if (c->maps_text)
-			return false;
-		p->smaps = !p->smaps;
-		if (!c->frozen)
-			read_maps(p, c);
-		return true;
-	case 'a':
-		p->aggregate = !p->aggregate;
-		return true;
-	}
 	if (p->aggregate)
 		return table_key(&p->files, ch, p, agg_cmp);
 	return table_key(&p->list, ch, p, maps_cmp);
@@ -256,6 +274,7 @@ const struct pane_ops pane_maps = {
 	.destroy = maps_destroy,
 	.update = maps_refresh,
 	.draw = maps_draw,
+	.keys = maps_keys,
 	.on_key = maps_key,
 	.search = maps_search,
 };

@@ -13,6 +13,7 @@
 #include "error.h"
 #include "pane/pane.h"
 #include "proc/info.h"
+#include "keys.h"
 #include "table.h"
 
 struct ui;
@@ -50,7 +51,11 @@ struct pane_ops {
 	 * into the door message, ESRCH into "process exited"). */
 	int (*update)(void *st, const struct pane_ctx *c);
 	void (*draw)(void *st, const struct pane_ctx *c, int y0, int rows);
-	/* Pane keys (sort, toggles, scrolling). true when handled. */
+	/* Its keys (ui/keys.h; NULL: none), called with a struct pane_key as
+	 * their state; its help (F1 on the detail screen) shows them. */
+	const struct ui_key *keys;
+	/* The rest: the list widget's keys (moving, sorting, scrolling).
+	 * true when handled. */
 	bool (*on_key)(void *st, const struct pane_ctx *c, int ch, int rows);
 	/* '/' and n: select the next row (dir +1/-1 from the selection, or
 	 * from it when again is false) whose text holds text; false when none
@@ -58,6 +63,19 @@ struct pane_ops {
 	bool (*search)(void *st, const char *text, int dir, bool again);
 };
 
-extern const struct pane_ops pane_status, pane_fd, pane_maps, pane_mem, pane_threads;
+/* What a pane's key functions get as their state. */
+struct pane_key {
+	void *st;                          /* the pane's */
+	const struct pane_ctx *c;
+	int rows;
+};
+/* A key for pane p (state st): its table, then its on_key. true when
+ * handled. */
+bool pane_key(struct ui *ui, const struct pane_ops *p, void *st, const struct pane_ctx *c, int ch, int rows);
+
+/* The TUI side of each pane of the registry (src/pane/panes.h). */
+#define PANE(name) extern const struct pane_ops pane_##name;
+#include "pane/panes.h"
+#undef PANE
 
 #endif

@@ -237,27 +237,23 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 	}
 }
 
-static bool core_key(struct ui *ui, void *st, int ch)
+/* Esc: cancel while the core is written, else back. */
+static bool k_esc(struct ui *ui, void *st, int ch)
 {
-	(void)st;
-	switch (ch) {
-	case 27:
-		if (cs.state == CS_RUNNING) {
-			workers_cancel(ui->workers, cs.job);
-			cs.state = CS_CANCELLING;
-			return true;
-		}
-		if (cs.state == CS_CANCELLING)
-			return true;
-		ui_pop(ui);
+	if (cs.state == CS_RUNNING) {
+		workers_cancel(ui->workers, cs.job);
+		cs.state = CS_CANCELLING;
 		return true;
-	case 'b':
-	case KEY_LEFT:
-		ui_pop(ui);
-		return true;
-	default:
-		return false;
 	}
+	if (cs.state != CS_CANCELLING)
+		ui_pop(ui);
+	return true;
+}
+
+static bool k_back(struct ui *ui, void *st, int ch)
+{
+	ui_pop(ui);
+	return true;
 }
 
 static void core_destroy(void *st)
@@ -266,16 +262,27 @@ static void core_destroy(void *st)
 	cs.shown = false;
 }
 
-static const struct ui_fkey core_fkeys[] = {
-	{ "F1", N_("Help") }, { "Esc", N_("Cancel/close") }, { "b", N_("Back") }, { "F10", N_("Quit") }, { NULL, NULL },
+static const struct ui_key core_keys[] = {
+	UI_LOOP_AS("C (list or detail)", NULL, N_("write a core file of the selected process"), 'C'),
+	UI_KEY(N_("Enter at the prompt"), NULL, NULL,
+	  N_("accept the destination (edit it first if you like; an existing directory gets the default "
+	     "name inside)")),
+	UI_KEY("y", NULL, NULL, N_("confirm: the estimate and the free space are shown")),
+	UI_KEY("Esc", k_esc, N_("Cancel/close"),
+	  N_("while it is written: cancel (the partial file is removed and the process runs on); "
+	     "afterwards: back"), 27),
+	UI_KEY("b, Left", k_back, N_("Back"),
+	  N_("back to the list while the core is written; the status line follows it and C shows it again"), 'b', KEY_LEFT),
+	UI_LOOP("F1, ?", KEY_F(1), '?'),
+	UI_KEYS_END,
 };
 
-static const struct screen_ops core_ops = {
+const struct screen_ops screen_core_ops = {
 	.name = N_("Core file"),
 	.help = "core",
-	.fkeys = core_fkeys,
+	.keys = core_keys,
+	.fbar = "F1 Esc b F10",
 	.draw = core_draw,
-	.key = core_key,
 	.destroy = core_destroy,
 };
 
@@ -285,7 +292,7 @@ static void show(struct ui *ui)
 		return;
 	cs.shown = true;
 	cs.unseen = false;
-	ui_push(ui, &core_ops, &cs);
+	ui_push(ui, &screen_core_ops, &cs);
 }
 
 static void at_exit_free(void)

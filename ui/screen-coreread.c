@@ -236,39 +236,99 @@ static void coreread_draw(struct ui *ui, void *p, int y0, int rows)
 	}
 }
 
+/* While the core is read: Esc cancels, the loop has the other keys. */
+static bool k_cancel(struct ui *ui, void *p, int ch)
+{
+	struct coreread *s = p;
+
+	workers_cancel(ui->workers, s->job.id);
+	return true;
+}
+
+static const struct ui_key reading_keys[] = {
+	UI_KEY("Esc", k_cancel, NULL, N_("while the core is read: stop reading it"), 27),
+	UI_KEYS_END,
+};
+
+static bool k_retry(struct ui *ui, void *p, int ch)
+{
+	submit(p);
+	return true;
+}
+
+static const struct ui_key failed_keys[] = {
+	UI_KEY("r", k_retry, NULL, N_("read the core again after it failed"), 'r'),
+	UI_KEYS_END,
+};
+
+/* Reading, or nothing read (only r, and the loop's keys), or read. */
+static enum ui_key_result coreread_mode(struct ui *ui, void *p, int ch)
+{
+	struct coreread *s = p;
+
+	if (s->job.running)
+		return ui_keys_dispatch(ui, reading_keys, s, ch) == UI_KEY_DONE ? UI_KEY_DONE : UI_KEY_LOOP;
+	if ((s->job.failed || !s->cv) && ui_keys_dispatch(ui, failed_keys, s, ch) == UI_KEY_DONE)
+		return UI_KEY_DONE;
+	return s->cv ? UI_KEY_NEXT : UI_KEY_LOOP;
+}
+
+static bool k_tab(struct ui *ui, void *p, int ch)
+{
+	struct coreread *s = p;
+
+	s->tab = ch - '1';
+	return true;
+}
+
+static bool k_next_tab(struct ui *ui, void *p, int ch)
+{
+	struct coreread *s = p;
+
+	s->tab = (s->tab + 1) % TAB_N;
+	return true;
+}
+
+static bool k_prev_tab(struct ui *ui, void *p, int ch)
+{
+	struct coreread *s = p;
+
+	s->tab = (s->tab + TAB_N - 1) % TAB_N;
+	return true;
+}
+
+static bool on_stacks(const void *p)
+{
+	return ((const struct coreread *)p)->tab == TAB_STACKS;
+}
+
+static const struct ui_key coreread_keys[] = {
+	UI_SECTION(N_("Keys")),
+	{ .keys = N_("1 2 3, Tab, Shift-Tab"), .codes = { '1', '2', '3' }, .fn = k_tab, .label = N_("Tab"), .help = N_("the tabs: Stacks, Maps, Files"), .bar = "1-3" },
+	UI_ALSO(k_next_tab, '\t'),
+	UI_ALSO(k_prev_tab, KEY_BTAB),
+	UI_USE_IF(stack_view_keys, struct coreread, sv, on_stacks),
+	UI_HELP_OF(failed_keys),
+	UI_HELP_OF(reading_keys),
+	UI_LOOP_AS("q  F10", N_("Quit"), NULL, 'q', KEY_F(10)),
+	UI_LOOP("F1 ?", KEY_F(1), '?'),
+	UI_KEYS_END,
+};
+
+/* The tab's own keys: search, and the stack view's list, the maps pane
+ * (its keys, then its list) or the files' text. */
 static bool coreread_key(struct ui *ui, void *p, int ch)
 {
 	struct coreread *s = p;
 	struct pane_ctx c;
 
-	if (s->job.running) {
-		if (ch == 27) {
-			workers_cancel(ui->workers, s->job.id);
-			return true;
-		}
-		return false;
-	}
-	if (ch == 'r' && (s->job.failed || !s->cv)) {
-		submit(s);
-		return true;
-	}
-	if (!s->cv)
-		return false;
-	if (ch >= '1' && ch < '1' + TAB_N) {
-		s->tab = ch - '1';
-		return true;
-	}
-	if (ch == '\t' || ch == KEY_BTAB) {
-		s->tab = (s->tab + (ch == '\t' ? 1 : TAB_N - 1)) % TAB_N;
-		return true;
-	}
 	switch (s->tab) {
 	case TAB_STACKS:
 		return ui_search_key(ui, &s->search, ch, stack_view_find, &s->sv) || stack_view_key(&s->sv, ch);
 	case TAB_MAPS:
 		pane_ctx_of(s, &c);
 		return ui_search_key(ui, &s->search, ch, s->maps ? pane_maps.search : NULL, s->maps) ||
-		       (s->maps && pane_maps.on_key(s->maps, &c, ch, draw_rows()));
+		       (s->maps && pane_key(ui, &pane_maps, s->maps, &c, ch, draw_rows()));
 	default:
 		return ui_search_key(ui, &s->search, ch, textview_find, &s->files) || textview_key(&s->files, ch);
 	}
@@ -306,15 +366,12 @@ static void coreread_destroy(void *p)
 	free(s);
 }
 
-static const struct ui_fkey coreread_fkeys[] = {
-	{ "F1", N_("Help") }, { "1-3", N_("Tab") }, { "Enter", N_("Open") }, { "e", N_("All") },
-	{ "l", N_("Lines") }, { "i", N_("Inl") }, { "q", N_("Quit") }, { NULL, NULL },
-};
-
-static const struct screen_ops coreread_ops = {
+const struct screen_ops screen_coreread_ops = {
 	.name = N_("Core"),
 	.help = "coreread",
-	.fkeys = coreread_fkeys,
+	.keys = coreread_keys,
+	.fbar = "F1 1-3 Enter e l i q",
+	.mode_key = coreread_mode,
 	.draw = coreread_draw,
 	.key = coreread_key,
 	.destroy = coreread_destroy,
@@ -332,5 +389,5 @@ void screen_coreread_open(struct ui *ui, const char *path, const char *exe)
 	s->maps = pane_maps.create();
 	textview_init(&s->files, 1);
 	submit(s);
-	ui_push(ui, &coreread_ops, s);
+	ui_push(ui, &screen_coreread_ops, s);
 }

@@ -17,14 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The TUI side of each pane of the registry (src/pane/), in its order. */
+/* The TUI side of each pane of the registry, in its order
+ * (src/pane/panes.h). Shown in the order the settings give (F2,
+ * pane_order); keys 1-N by position. */
 static const struct pane_ops *const panes[PANE_COUNT] = {
-	[PANE_STATUS] = &pane_status, [PANE_FD] = &pane_fd,   [PANE_MAPS] = &pane_maps,
-	[PANE_MEM] = &pane_mem,       [PANE_THREADS] = &pane_threads,
+#define PANE(name) &pane_##name,
+#include "pane/panes.h"
+#undef PANE
 };
-#define NPANES ((int)ARRAY_SIZE(panes))
-/* Shown in the order the settings give (F2, pane_order); keys 1-5 by position. */
-_Static_assert(NPANES == CFG_NPANES, "one pane per pane_order entry");
+#define NPANES PANE_COUNT
 
 struct detail {
 	struct target t;
@@ -237,7 +238,7 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 			x += draw_text(y, x, -1, draw_attr(COL_DIM), "|");
 		}
 		d->tab_x[NPANES] = x;
-		draw_text(y, x, -1, draw_attr(COL_DIM), _(" Tab/Shift-Tab or 1-5 switch"));
+		draw_textf(y, x, -1, draw_attr(COL_DIM), _(" Tab/Shift-Tab or 1-%d switch"), NPANES);
 		y++;
 	}
 	if (y - y0 < rows) {
@@ -272,55 +273,188 @@ static void switch_pane(struct detail *d, struct ui *ui, int k)
 	refresh_pane(d, ui, false);
 }
 
-static bool detail_key(struct ui *ui, void *st, int ch)
+bool pane_key(struct ui *ui, const struct pane_ops *p, void *st, const struct pane_ctx *c, int ch, int rows)
+{
+	struct pane_key k = { st, c, rows };
+
+	return ui_keys_dispatch(ui, p->keys, &k, ch) == UI_KEY_DONE || (p->on_key && p->on_key(st, c, ch, rows));
+}
+
+static int pane_rows(const struct detail *d)
+{
+	return d->body_rows > 0 ? d->body_rows : draw_rows() - 6;
+}
+
+static bool k_next(struct ui *ui, void *st, int ch)
 {
 	struct detail *d = st;
 
-	switch (ch) {
-	case '\t': switch_pane(d, ui, d->cur + 1); return true;
-	case KEY_BTAB: switch_pane(d, ui, d->cur - 1); return true;
-	case KEY_F(1):
-		screen_help_open(ui, d->panes[d->cur]->desc->help, _(d->panes[d->cur]->desc->title));
+	switch_pane(d, ui, d->cur + 1);
+	return true;
+}
+
+static bool k_prev(struct ui *ui, void *st, int ch)
+{
+	struct detail *d = st;
+
+	switch_pane(d, ui, d->cur - 1);
+	return true;
+}
+
+/* 1-N: the pane at that place in the tab bar. */
+static bool k_nth(struct ui *ui, void *st, int ch)
+{
+	struct detail *d = st;
+	int k = ch - '1';
+
+	if (k >= NPANES)
+		return false;
+	switch_pane(d, ui, k);
+	return true;
+}
+
+static bool k_pane_help(struct ui *ui, void *st, int ch)
+{
+	struct detail *d = st;
+	const struct pane_ops *p = d->panes[d->cur];
+
+	screen_help_open(ui, p->desc->help, _(p->desc->title), p->keys);
+	return true;
+}
+
+/* Left/Right: the pane's long lines and the header's scroll together. */
+static bool hscroll(struct ui *ui, struct detail *d, int ch)
+{
+	struct pane_ctx c;
+
+	fill_ctx(d, ui, &c);
+	bool pane = d->panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : 1);
+	bool head = table_hscroll_key(&d->hscroll, ch) != TABLE_KEY_NONE;
+	return pane || head;
+}
+
+static bool k_right(struct ui *ui, void *st, int ch)
+{
+	hscroll(ui, st, ch);
+	return true;
+}
+
+/* Left with both at their left edge goes back. */
+static bool k_left(struct ui *ui, void *st, int ch)
+{
+	if (!hscroll(ui, st, ch))
+		ui_pop(ui);
+	return true;
+}
+
+/* A click on a tab switches to it; the rest goes to the pane. */
+static bool k_click(struct ui *ui, void *st, int ch)
+{
+	struct detail *d = st;
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
 		return true;
-	case 27: return false; /* the loop pops the screen */
-	case KEY_LEFT: case KEY_RIGHT: {
-		/* The pane's long lines and the header's scroll together;
-		 * Left with both at their left edge goes back. */
-		struct pane_ctx c;
-		fill_ctx(d, ui, &c);
-		bool pane = d->panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : 1);
-		bool head = table_hscroll_key(&d->hscroll, ch) != TABLE_KEY_NONE;
-		return pane || head;
+	if (ev.y == d->tab_y && (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))) {
+		for (int k = 0; k < NPANES; k++)
+			if (ev.x >= d->tab_x[k] && ev.x < d->tab_x[k + 1])
+				switch_pane(d, ui, k);
+		return true;
 	}
-	case KEY_MOUSE: {
-		/* A click on a tab switches to it; the rest goes to the pane. */
-		MEVENT ev;
-		if (getmouse(&ev) != OK)
-			return true;
-		if (ev.y == d->tab_y && (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))) {
-			for (int k = 0; k < NPANES; k++)
-				if (ev.x >= d->tab_x[k] && ev.x < d->tab_x[k + 1])
-					switch_pane(d, ui, k);
+	ungetmouse(&ev); /* for the pane's list */
+	return false;
+}
+
+static bool k_read(struct ui *ui, void *st, int ch)
+{
+	struct detail *d = st;
+
+	refresh_info(d);
+	refresh_pane(d, ui, true);
+	return true;
+}
+
+/* Ctrl-L reads again too, then the loop redraws. */
+static bool k_read_redraw(struct ui *ui, void *st, int ch)
+{
+	k_read(ui, st, ch);
+	return false;
+}
+
+/* "1-5", then each pane at its default place, from the registry. */
+static bool pane_list_rows(int i, char *keys, size_t ksize, char *help, size_t hsize)
+{
+	if (i > NPANES)
+		return false;
+	if (!i) {
+		snprintf(keys, ksize, "1-%d", NPANES);
+		snprintf(help, hsize, "%s", _("the panes in the order F2 (setup) gives; by default:"));
+	} else {
+		snprintf(keys, ksize, "%d", i);
+		snprintf(help, hsize, "%s: %s", _(panes[i - 1]->desc->title), _(panes[i - 1]->desc->summary));
+	}
+	return true;
+}
+
+/* The panes' own keys (their tables), each said with its pane. */
+static bool pane_own_rows(int i, char *keys, size_t ksize, char *help, size_t hsize)
+{
+	for (int p = 0; p < NPANES; p++)
+		for (const struct ui_key *k = panes[p]->keys; k && !ui_key_is_end(k); k++) {
+			if (!k->keys || !k->help || i--)
+				continue;
+			snprintf(keys, ksize, "%s", _(k->keys));
+			snprintf(help, hsize, "%s: %s", _(panes[p]->desc->title), _(k->help));
 			return true;
 		}
-		ungetmouse(&ev); /* for the pane's list */
-		break;
-	}
-	case KEY_F(5): case 12:
-		refresh_info(d);
-		refresh_pane(d, ui, true);
-		return ch == KEY_F(5);
-	}
+	return false;
+}
+
+static const struct ui_key detail_keys[] = {
+	UI_SECTION(N_("Switching panes")),
+	UI_KEY("Tab, Shift-Tab", k_next, N_("Pane"), N_("next / previous pane (or click a tab)"), '\t'),
+	UI_ALSO(k_prev, KEY_BTAB),
+	UI_ALSO(k_click, KEY_MOUSE),
+	{ .codes = { '1', '2', '3', '4', '5', '6', '7', '8', '9' }, .fn = k_nth, .rows = pane_list_rows },
+	UI_SECTION(N_("Inside a pane")),
+	UI_KEY("Up/Down, j/k", NULL, NULL, N_("move the selection / scroll")),
+	UI_KEY("PgUp/PgDn, Space", NULL, NULL, N_("page")),
+	UI_KEY("Home/End, g/G", NULL, NULL, N_("first / last row")),
+	UI_KEY("Left/Right", k_left, NULL,
+	  N_("scroll sideways: the header's long lines and the pane (Status, Memory: every line; FDs, "
+	     "Maps, Threads: the last column); Left at the start goes back"), KEY_LEFT),
+	UI_ALSO(k_right, KEY_RIGHT),
+	UI_KEY(N_("< >  (or , .)"), NULL, NULL,
+	  N_("sort by the previous / next column (the header marks it with ^ ascending or v descending)")),
+	UI_KEY("I", NULL, NULL, N_("invert the sort order")),
+	{ .rows = pane_own_rows },
+	UI_KEY("/", NULL, NULL,
+	  N_("select the next row (a text pane: mark the next line) holding a text, in every pane")),
+	UI_KEY("n, N", NULL, NULL, N_("the next / previous one (also F3, Shift-F3)")),
+	UI_KEY("F5", k_read, N_("Read"), N_("read the pane again now"), KEY_F(5)),
+	UI_ALSO(k_read_redraw, 12),
+	UI_SECTION(N_("Elsewhere from here")),
+	UI_LOOP("s", 's'),
+	UI_LOOP_AS("h", NULL, N_("hot functions of this process (perf sampling)"), 'h'),
+	UI_LOOP_AS("C", NULL, N_("write a core file of this process"), 'C'),
+	UI_LOOP("D", 'D'),
+	UI_KEY("F1", k_pane_help, N_("Help"), N_("what each field of the current pane means"), KEY_F(1)),
+	UI_LOOP_AS("?", N_("Keys"), NULL, '?'),
+	UI_LOOP_AS("Esc, Left", NULL, N_("back to the process list (the selection is kept)"), 27),
+	UI_LOOP("F10, q", KEY_F(10), 'q'),
+	UI_KEYS_END,
+};
+
+/* Search, then the pane's keys. */
+static bool detail_key(struct ui *ui, void *st, int ch)
+{
+	struct detail *d = st;
+	struct pane_ctx c;
+
 	if (ui_search_key(ui, &d->search, ch, d->panes[d->cur]->search ? find_in_pane : NULL, d))
 		return true;
-	for (int k = 0; k < NPANES; k++)
-		if (ch == '1' + k) {
-			switch_pane(d, ui, k);
-			return true;
-		}
-	struct pane_ctx c;
 	fill_ctx(d, ui, &c);
-	return d->panes[d->cur]->on_key && d->panes[d->cur]->on_key(d->pst[d->cur], &c, ch, d->body_rows > 0 ? d->body_rows : draw_rows() - 6);
+	return pane_key(ui, d->panes[d->cur], d->pst[d->cur], &c, ch, pane_rows(d));
 }
 
 static void detail_tick(struct ui *ui, void *st)
@@ -341,11 +475,6 @@ static void detail_destroy(void *st)
 	free(d);
 }
 
-static const struct ui_fkey detail_fkeys[] = {
-	{ "F1", N_("Help") }, { "?", N_("Keys") }, { "Tab", N_("Pane") }, { "s", N_("Stack") }, { "h", N_("Hot") },
-	{ "C", N_("Core") }, { "F5", N_("Read") }, { "Esc", N_("Back") }, { "F10", N_("Quit") }, { NULL, NULL },
-};
-
 /* s, h, C and D act on this process. */
 static bool detail_selected(void *p, struct target_id *id)
 {
@@ -353,10 +482,11 @@ static bool detail_selected(void *p, struct target_id *id)
 	return true;
 }
 
-static const struct screen_ops detail_ops = {
+const struct screen_ops screen_detail_ops = {
 	.name = N_("Process detail"),
 	.help = "detail",
-	.fkeys = detail_fkeys,
+	.keys = detail_keys,
+	.fbar = "F1 ? Tab s h C F5 Esc F10",
 	.draw = detail_draw,
 	.key = detail_key,
 	.tick = detail_tick,
@@ -416,5 +546,5 @@ void screen_detail_open(struct ui *ui, const struct target_id *id)
 	} else {
 		refresh_pane(d, ui, true);
 	}
-	ui_push(ui, &detail_ops, d);
+	ui_push(ui, &screen_detail_ops, d);
 }

@@ -91,41 +91,49 @@ static void doors_draw(struct ui *ui, void *p, int y0, int rows)
 	}
 }
 
+static bool k_again(struct ui *ui, void *p, int ch)
+{
+	struct doors_state *d = p;
+
+	if (!doors_probe(ui, d, d->pid))
+		return true;
+	if (d->pid)
+		ui_message(ui, false, _("probed PID %d again"), (int)d->pid);
+	else
+		ui_message(ui, false, "%s", _("read the system again"));
+	return true;
+}
+
+static bool k_pid(struct ui *ui, void *p, int ch)
+{
+	struct doors_state *d = p;
+	char buf[16] = "", *end;
+	long v;
+
+	if (!ui_prompt(ui, _("Probe PID (empty: system only): "), buf, sizeof(buf)))
+		return true;
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (!buf[0])
+		doors_probe(ui, d, 0);
+	else if (errno || *end || v <= 0 || v > 4194304)
+		ui_message(ui, true, _("not a PID: %s"), buf);
+	else
+		doors_probe(ui, d, (pid_t)v);
+	return true;
+}
+
+static bool k_here(struct ui *ui, void *p, int ch)
+{
+	return true; /* already here */
+}
+
+/* Search and scrolling. */
 static bool doors_key(struct ui *ui, void *p, int ch)
 {
 	struct doors_state *d = p;
-	char buf[16];
 
-	switch (ch) {
-	case 'r':
-		if (!doors_probe(ui, d, d->pid))
-			break;
-		if (d->pid)
-			ui_message(ui, false, _("probed PID %d again"), (int)d->pid);
-		else
-			ui_message(ui, false, "%s", _("read the system again"));
-		break;
-	case 'p':
-		buf[0] = '\0';
-		if (ui_prompt(ui, _("Probe PID (empty: system only): "), buf, sizeof(buf))) {
-			char *end;
-			long v;
-			errno = 0;
-			v = strtol(buf, &end, 10);
-			if (!buf[0])
-				doors_probe(ui, d, 0);
-			else if (errno || *end || v <= 0 || v > 4194304)
-				ui_message(ui, true, _("not a PID: %s"), buf);
-			else
-				doors_probe(ui, d, (pid_t)v);
-		}
-		break;
-	case 'D':
-		break; /* already here */
-	default:
-		return ui_search_key(ui, &d->search, ch, textview_find, &d->tv) || textview_key(&d->tv, ch);
-	}
-	return true;
+	return ui_search_key(ui, &d->search, ch, textview_find, &d->tv) || textview_key(&d->tv, ch);
 }
 
 /* The process probed, if any: s, h and C act on the one with that PID now. */
@@ -144,15 +152,27 @@ static void doors_destroy(void *p)
 	free(d);
 }
 
-static const struct ui_fkey doors_fkeys[] = {
-	{ "F1", N_("Help") }, { "r", N_("Probe") }, { "p", N_("PID") }, { "/", N_("Search") }, { "Esc", N_("Back") },
-	{ "F10", N_("Quit") }, { NULL, NULL },
+static const struct ui_key doors_keys[] = {
+	UI_SECTION(N_("Keys")),
+	UI_KEY("Up/Down, j/k", NULL, NULL, N_("scroll a line")),
+	UI_KEY("PgUp/PgDn, b/Space", NULL, NULL, N_("scroll a page")),
+	UI_KEY("Home/End, g/G", NULL, NULL, N_("top / bottom")),
+	UI_KEY("/, n, N", NULL, N_("Search"), N_("search the report; n / N the next / previous match")),
+	UI_KEY("r", k_again, N_("Probe"),
+	  N_("probe again (the report is a snapshot: it does not refresh by itself)"), 'r'),
+	UI_KEY("p", k_pid, N_("PID"), N_("probe another PID (empty: the system only)"), 'p'),
+	UI_LOOP("F1, ?", KEY_F(1), '?'),
+	UI_LOOP("Esc", 27),
+	UI_LOOP("F10, q", KEY_F(10), 'q'),
+	UI_KEY("D", k_here, NULL, N_("on any screen opens this screen on the process selected there"), 'D'),
+	UI_KEYS_END,
 };
 
-static const struct screen_ops doors_ops = {
+const struct screen_ops screen_doors_ops = {
 	.name = N_("Doors"),
 	.help = "doors",
-	.fkeys = doors_fkeys,
+	.keys = doors_keys,
+	.fbar = "F1 r p / Esc F10",
 	.draw = doors_draw,
 	.key = doors_key,
 	.selected = doors_selected,
@@ -166,5 +186,5 @@ void screen_doors_open(struct ui *ui, pid_t pid)
 	if (!d)
 		return;
 	doors_probe(ui, d, pid);
-	ui_push(ui, &doors_ops, d);
+	ui_push(ui, &screen_doors_ops, d);
 }

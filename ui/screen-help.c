@@ -1,5 +1,6 @@
-/* Help screen: the keys and fields of the screen it was opened from, read
- * from data/help/<name>.txt, scrollable. */
+/* Help screen: the keys and fields of the screen it was opened from: the
+ * text of data/help/<name>.txt, its "@keys" line replaced by the key
+ * section made from the screen's key table (ui/keys.h), scrollable. */
 #include "uipriv.h"
 #include "draw.h"
 #include "i18n.h"
@@ -27,23 +28,30 @@ static void help_draw(struct ui *ui, void *p, int y0, int rows)
 	textview_draw(&h->tv, y0 + 1, rows - 1);
 }
 
+static bool k_close(struct ui *ui, void *p, int ch)
+{
+	ui_pop(ui);
+	return true;
+}
+
+/* Left scrolls back; at the left edge it goes back. */
+static bool k_left(struct ui *ui, void *p, int ch)
+{
+	struct help_state *h = p;
+
+	if (!textview_key(&h->tv, ch))
+		ui_pop(ui);
+	return true;
+}
+
+/* Search and scrolling; help is modal: other keys do nothing. */
 static bool help_key(struct ui *ui, void *p, int ch)
 {
 	struct help_state *h = p;
 
-	switch (ch) {
-	case 'q': case 27: case KEY_F(1): case '?': case KEY_F(10):
-		ui_pop(ui);
-		return true;
-	case KEY_LEFT:
-		if (!textview_key(&h->tv, ch))
-			ui_pop(ui); /* at the left edge: back */
-		return true;
-	default:
-		if (!ui_search_key(ui, &h->search, ch, textview_find, &h->tv))
-			textview_key(&h->tv, ch);
-		return true; /* help is modal: other keys do nothing */
-	}
+	if (!ui_search_key(ui, &h->search, ch, textview_find, &h->tv))
+		textview_key(&h->tv, ch);
+	return true;
 }
 
 static void help_destroy(void *p)
@@ -53,18 +61,44 @@ static void help_destroy(void *p)
 	free(h);
 }
 
-static const struct ui_fkey help_fkeys[] = { { "/", N_("Search") }, { "Esc", N_("Back") }, { NULL, NULL } };
+static const struct ui_key help_keys[] = {
+	UI_KEY("/, n, N", NULL, N_("Search"), NULL),
+	UI_KEY("Esc, q, F1", k_close, N_("Back"), NULL, 27, 'q', KEY_F(1), '?', KEY_F(10)),
+	UI_KEY("Left", k_left, NULL, NULL, KEY_LEFT),
+	UI_KEYS_END,
+};
 
-static const struct screen_ops help_ops = {
+const struct screen_ops screen_help_ops = {
 	.name = N_("Help"),
 	.help = "help",
-	.fkeys = help_fkeys,
+	.keys = help_keys,
+	.fbar = "/ Esc",
 	.draw = help_draw,
 	.key = help_key,
 	.destroy = help_destroy,
 };
 
-void screen_help_open(struct ui *ui, const char *help_name, const char *title)
+/* Each line of text (cut at its newlines): section titles, at the left
+ * edge, stand out; a "@keys" line is the key section of keys. */
+static void add_text(struct help_state *h, char *text, const struct ui_key *keys)
+{
+	for (char *p = text; p && *p;) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		if (keys && !strcmp(p, "@keys")) {
+			char *k = ui_keys_help(keys);
+			add_text(h, k, NULL);
+			free(k);
+		} else {
+			textview_add(&h->tv, (p[0] && p[0] != ' ') ? (int)(draw_attr(COL_GOOD) | A_BOLD) : draw_attr(COL_NORMAL),
+				     NULL, p);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+void screen_help_open(struct ui *ui, const char *help_name, const char *title, const struct ui_key *keys)
 {
 	struct help_state *h = calloc(1, sizeof(*h));
 	char rel[128];
@@ -80,14 +114,7 @@ void screen_help_open(struct ui *ui, const char *help_name, const char *title)
 		snprintf(msg, sizeof(msg), _("No help text found (data/%s). Set PSCOPE_DATA to the data directory."), rel);
 		textview_add(&h->tv, draw_attr(COL_ERROR), NULL, msg);
 	}
-	for (char *p = text; p && *p;) {
-		char *nl = strchr(p, '\n');
-		if (nl)
-			*nl = '\0';
-		/* section titles start at the left edge */
-		textview_add(&h->tv, (p[0] && p[0] != ' ') ? (int)(draw_attr(COL_GOOD) | A_BOLD) : draw_attr(COL_NORMAL), NULL, p);
-		p = nl ? nl + 1 : NULL;
-	}
+	add_text(h, text, keys);
 	free(text);
-	ui_push(ui, &help_ops, h);
+	ui_push(ui, &screen_help_ops, h);
 }

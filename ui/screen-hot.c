@@ -19,9 +19,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const int freq_steps[] = { 49, 99, 199, 499, 999, 1999, 3999 };
-static const int py_freq_steps[] = { 10, 20, 50, 100, 200, 500, 1000 };
-
 /* Keep the selection on a row and remember which function it is. */
 static void clamp_sel(struct hot_state *h)
 {
@@ -35,7 +32,7 @@ void hot_refresh_view(struct hot_state *h)
 	if (!h->samp.stale || !h->samp.shown)
 		return;
 	samp_view_free(&h->view);
-	samp_view_compute(h->samp.shown, h->win, h->tid, h->sort, &h->view);
+	samp_view_compute(h->samp.shown, h->samp.win, h->samp.tid, h->samp.sort, &h->view);
 	h->samp.stale = false;
 	table_set_count(&h->tab, (int)h->view.nrows);
 	/* Follow the selected function, not the row number. */
@@ -45,37 +42,12 @@ void hot_refresh_view(struct hot_state *h)
 			break;
 		}
 	clamp_sel(h);
-	hot_rel_refresh(&h->rel, h->samp.shown, h->win, h->tid);
+	hot_rel_refresh(&h->rel, h->samp.shown, h->samp.win, h->samp.tid);
 }
 
 static void set_stale(struct hot_state *h)
 {
 	h->samp.stale = true;
-}
-
-static void export_folded(struct ui *ui, struct hot_state *h)
-{
-	char path[512];
-	struct ps_error e;
-	unsigned long total = 0;
-
-	if (!h->samp.shown) {
-		ui_message(ui, true, "%s", _("nothing sampled yet"));
-		return;
-	}
-	snprintf(path, sizeof(path), "pscope-%d-%s.folded", (int)h->id.pid,
-		 h->win == SAMP_WIN_ALL ? "all" : h->win == SAMP_WIN_1S ? "1s" : h->win == SAMP_WIN_10S ? "10s" : "60s");
-	if (!ui_prompt(ui, _("Export folded stacks to: "), path, sizeof(path)) || !path[0])
-		return;
-	if (access(path, F_OK) == 0 && !ui_confirm(ui, _("File exists. Overwrite?")))
-		return;
-	ps_error_clear(&e);
-	if (out_folded_save(path, h->samp.shown, h->win, h->tid, &total, &e) < 0) {
-		ui_error(ui, &e);
-		return;
-	}
-	ui_message(ui, false, P_("wrote %lu sample (window %s, %s) to %s", "wrote %lu samples (window %s, %s) to %s", total), total,
-		   samp_window_name(h->win), h->tid ? _("one thread") : _("all threads"), path);
 }
 
 static void next_thread(struct ui *ui, struct hot_state *h)
@@ -88,30 +60,22 @@ static void next_thread(struct ui *ui, struct hot_state *h)
 		return;
 	/* Threads ordered by samples (then TID): go to the one after the current. */
 	for (unsigned i = 0; i < s->nthreads; i++)
-		if (s->threads[i].tid == h->tid)
+		if (s->threads[i].tid == h->samp.tid)
 			cur = s->threads[i].samples;
 	for (unsigned i = 0; i < s->nthreads; i++) {
 		const struct samp_thread *t = &s->threads[i];
-		bool after = !h->tid || t->samples < cur || (t->samples == cur && t->tid > h->tid);
+		bool after = !h->samp.tid || t->samples < cur || (t->samples == cur && t->tid > h->samp.tid);
 		if (!after)
 			continue;
 		if (!best || t->samples > best->samples || (t->samples == best->samples && t->tid < best->tid))
 			best = t;
 	}
-	h->tid = best ? best->tid : 0;
-	if (h->tid)
-		ui_message(ui, false, _("only thread %d (%s); t: next thread, T: all threads"), (int)h->tid, best->comm);
+	h->samp.tid = best ? best->tid : 0;
+	if (h->samp.tid)
+		ui_message(ui, false, _("only thread %d (%s); t: next thread, T: all threads"), (int)h->samp.tid, best->comm);
 	else
 		ui_message(ui, false, "%s", _("all threads"));
 	set_stale(h);
-}
-
-static void change_freq(struct ui *ui, struct hot_state *h, int dir)
-{
-	if (h->samp.shown && h->samp.shown->python[0])
-		ui_samp_step_freq(ui, &h->samp, py_freq_steps, (int)(sizeof(py_freq_steps) / sizeof(py_freq_steps[0])), dir);
-	else
-		ui_samp_step_freq(ui, &h->samp, freq_steps, (int)(sizeof(freq_steps) / sizeof(freq_steps[0])), dir);
 }
 
 static bool hot_message(void *ctx, struct ring_msg *m);
@@ -171,68 +135,103 @@ static bool hot_find(void *st, const char *text, int dir, bool again)
 	return r;
 }
 
-static bool hot_key(struct ui *ui, void *p, int ch)
+/* The callers/callees view takes its keys first; the screen's other keys
+ * work there too. */
+static enum ui_key_result hot_mode(struct ui *ui, void *p, int ch)
 {
 	struct hot_state *h = p;
 
 	hot_refresh_view(h);
-	/* The callers/callees view takes its keys first; the screen's other
-	 * keys work there too. */
-	if (h->rel.open && h->samp.shown && hot_rel_key(&h->rel, ch, h->samp.shown, h->win, h->tid))
+	if (h->rel.open && h->samp.shown && hot_rel_key(&h->rel, ch, h->samp.shown, h->samp.win, h->samp.tid))
+		return UI_KEY_DONE;
+	return UI_KEY_NEXT;
+}
+
+static bool k_callers(struct ui *ui, void *p, int ch)
+{
+	struct hot_state *h = p;
+
+	if (h->view.nrows)
+		hot_rel_open(&h->rel, h->samp.shown, h->samp.win, h->samp.tid, h->view.rows[h->tab.sel].func);
+	return true;
+}
+
+static bool k_source(struct ui *ui, void *p, int ch)
+{
+	struct hot_state *h = p;
+
+	h->show_src = !h->show_src;
+	return true;
+}
+
+static bool k_next_thread(struct ui *ui, void *p, int ch)
+{
+	next_thread(ui, p);
+	return true;
+}
+
+static bool k_all_threads(struct ui *ui, void *p, int ch)
+{
+	struct hot_state *h = p;
+
+	h->samp.tid = 0;
+	set_stale(h);
+	ui_message(ui, false, "%s", _("all threads"));
+	return true;
+}
+
+static bool k_python(struct ui *ui, void *p, int ch)
+{
+	switch_view(ui, p);
+	return true;
+}
+
+static bool k_idle(struct ui *ui, void *p, int ch)
+{
+	struct hot_state *h = p;
+
+	if (!h->samp.shown || !h->samp.shown->python[0])
 		return true;
-	switch (ch) {
-	case '\n': case '\r': case KEY_ENTER:
-		if (h->view.nrows)
-			hot_rel_open(&h->rel, h->samp.shown, h->win, h->tid, h->view.rows[h->tab.sel].func);
+	samp_ctl_set_idle(h->samp.ctl, !samp_ctl_idle(h->samp.ctl));
+	ui_message(ui, false, samp_ctl_idle(h->samp.ctl) ? _("idle threads counted from now on")
+						    : _("idle threads left out from now on"));
+	return true;
+}
+
+static const struct ui_key hot_keys[] = {
+	UI_SECTION(N_("Keys")),
+	UI_KEY("Up/Down, j/k", NULL, NULL, N_("move the selection")),
+	UI_KEY("PgUp/PgDn, Home/End", NULL, NULL, NULL),
+	UI_KEY("Enter", k_callers, N_("Callers"),
+	  N_("callers and callees of the selected function (from the call stacks); Enter there follows "
+	     "one, Esc comes back"), '\n', '\r', KEY_ENTER),
+	UI_USE(ui_samp_keys, struct hot_state, samp),
+	UI_KEY("t / T", k_next_thread, N_("Thread"),
+	  N_("show one thread only (next busiest with each t) / all"), 't'),
+	UI_ALSO(k_all_threads, 'T'),
+	UI_KEY("l", k_source, NULL, N_("show or hide the SOURCE column (file:line)"), 'l'),
+	UI_KEY("Left/Right", NULL, NULL, N_("scroll long function names sideways (Left at the start: back)")),
+	UI_KEY("/, n, N", NULL, NULL,
+	  N_("select the next function whose name, module or file holds a text; n / N the next / previous "
+	     "one")),
+	UI_KEY("p", k_python, N_("Py/nat"),
+	  N_("CPython: Python view (the CPython sampler) / native view (perf); a CPython process opens in "
+	     "the Python view"), 'p'),
+	UI_KEY("i", k_idle, NULL, N_("Python view: count idle threads too (left out by default)"), 'i'),
+	UI_LOOP_AS("Esc", N_("Stop"), N_("stop sampling and go back"), 27),
+	UI_LOOP("F1, ?", KEY_F(1), '?'),
+	UI_KEYS_END,
+};
+
+/* Search and the list keys. */
+static bool hot_key(struct ui *ui, void *p, int ch)
+{
+	struct hot_state *h = p;
+
+	if (ui_search_key(ui, &h->search, ch, hot_find, h))
 		return true;
-	case ' ':
-		ui_samp_freeze(ui, &h->samp);
-		return true;
-	case 'w':
-		h->win = (h->win + 1) % SAMP_WIN_COUNT;
-		set_stale(h);
-		return true;
-	case 's': case KEY_F(6):
-		h->sort = (h->sort + 1) % SAMP_SORT_COUNT;
-		set_stale(h);
-		return true;
-	case 'l':
-		h->show_src = !h->show_src;
-		return true;
-	case '+': case '=':
-		change_freq(ui, h, 1);
-		return true;
-	case '-':
-		change_freq(ui, h, -1);
-		return true;
-	case 't':
-		next_thread(ui, h);
-		return true;
-	case 'T':
-		h->tid = 0;
-		set_stale(h);
-		ui_message(ui, false, "%s", _("all threads"));
-		return true;
-	case 'E':
-		export_folded(ui, h);
-		return true;
-	case 'p':
-		switch_view(ui, h);
-		return true;
-	case 'i':
-		if (!h->samp.shown || !h->samp.shown->python[0])
-			return true;
-		samp_ctl_set_idle(h->samp.ctl, !samp_ctl_idle(h->samp.ctl));
-		ui_message(ui, false, samp_ctl_idle(h->samp.ctl) ? _("idle threads counted from now on")
-							    : _("idle threads left out from now on"));
-		return true;
-	default:
-		if (ui_search_key(ui, &h->search, ch, hot_find, h))
-			return true;
-		if (!table_key(&h->tab, ch, NULL, NULL))
-			return false;
-		break;
-	}
+	if (!table_key(&h->tab, ch, NULL, NULL))
+		return false;
 	clamp_sel(h);
 	return true;
 }
@@ -267,15 +266,12 @@ static void hot_destroy(void *p)
 	free(h);
 }
 
-static const struct ui_fkey hot_fkeys[] = {
-	{ "F1", N_("Help") }, { "Enter", N_("Callers") }, { "Spc", N_("Freeze") }, { "w", N_("Window") }, { "s", N_("Sort") },
-	{ "+-", N_("Rate") }, { "t", N_("Thread") }, { "p", N_("Py/nat") }, { "E", N_("Export") }, { "Esc", N_("Stop") }, { NULL, NULL },
-};
-
-static const struct screen_ops hot_ops = {
+const struct screen_ops screen_hot_ops = {
 	.name = N_("Hot functions"),
 	.help = "hot",
-	.fkeys = hot_fkeys,
+	.keys = hot_keys,
+	.fbar = "F1 Enter Spc w s +- t p E Esc",
+	.mode_key = hot_mode,
 	.draw = hot_draw,
 	.key = hot_key,
 	.destroy = hot_destroy,
@@ -299,7 +295,8 @@ void screen_hot_open(struct ui *ui, const struct target_id *id)
 	strlcpy_ps(h->comm, t.comm, sizeof(h->comm));
 	target_close(&t);
 	h->ui = ui;
-	h->win = SAMP_WIN_10S;
+	h->samp.win = SAMP_WIN_10S;
+	h->samp.freq_max = 3999;
 	h->show_src = true;
 	h->sel_func = UINT32_MAX; /* nothing chosen yet: the top row */
 	table_init(&h->tab, NULL, 0, 0, false);
@@ -316,5 +313,5 @@ void screen_hot_open(struct ui *ui, const struct target_id *id)
 		free(h);
 		return;
 	}
-	ui_push(ui, &hot_ops, h);
+	ui_push(ui, &screen_hot_ops, h);
 }

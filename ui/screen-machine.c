@@ -21,8 +21,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const int freq_steps[] = { 49, 99, 199, 499, 999 };
-
 enum { P_SHARE, P_SAMPLES, P_SAMPLED, P_PROC, P_PID, P_COMM, P_NCOLS };
 static const struct table_col mach_proc_cols[P_NCOLS] = {
 	[P_SHARE] = { "SHARE%", 6, true },   [P_SAMPLES] = { "SAMPLES", 8, true },
@@ -44,8 +42,6 @@ struct mach_state {
 	struct ui *ui;
 	struct ui_samp_job samp;   /* the sampler job, its snapshots */
 	bool funcs, by_comm;
-	enum samp_window win;
-	enum samp_sort sort;
 	struct samp_pview pv;
 	struct samp_view fv;
 	unsigned *ftop, *fnprocs;  /* per function row: its process, how many */
@@ -113,12 +109,12 @@ static void recompute(struct mach_state *m)
 	free(m->ftop);
 	free(m->fnprocs);
 	m->ftop = m->fnprocs = NULL;
-	if (samp_view_procs(m->samp.shown, m->win, m->by_comm, m->sort, &m->pv) < 0 ||
-	    samp_view_compute(m->samp.shown, m->win, 0, m->sort, &m->fv) < 0)
+	if (samp_view_procs(m->samp.shown, m->samp.win, m->by_comm, m->samp.sort, &m->pv) < 0 ||
+	    samp_view_compute(m->samp.shown, m->samp.win, 0, m->samp.sort, &m->fv) < 0)
 		return;
 	m->ftop = calloc(m->fv.nrows + 1, sizeof(*m->ftop));
 	m->fnprocs = calloc(m->fv.nrows + 1, sizeof(*m->fnprocs));
-	if (!m->ftop || !m->fnprocs || samp_view_func_procs(m->samp.shown, m->win, &m->fv, m->ftop, m->fnprocs) < 0) {
+	if (!m->ftop || !m->fnprocs || samp_view_func_procs(m->samp.shown, m->samp.win, &m->fv, m->ftop, m->fnprocs) < 0) {
 		samp_view_free(&m->fv);
 		free(m->ftop);
 		free(m->fnprocs);
@@ -128,7 +124,7 @@ static void recompute(struct mach_state *m)
 	table_set_count(&m->ftab, (int)m->fv.nrows);
 	sel_restore(m, &k);
 	if (m->rel.open)
-		hot_rel_refresh(&m->rel, m->samp.shown, m->win, 0);
+		hot_rel_refresh(&m->rel, m->samp.shown, m->samp.win, 0);
 }
 
 static void set_stale(struct mach_state *m)
@@ -203,7 +199,7 @@ static void draw_status(struct mach_state *m, int y)
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
 	draw_textf(y, 0, -1, draw_attr(COL_TITLE), _(" Hot processes: every process   %s   window %s  sort %s%s%s"),
 		   m->funcs ? _("[functions]") : m->by_comm ? _("[by command]") : _("[by process]"),
-		   samp_window_name(m->win), samp_sort_name(m->sort), m->samp.frozen ? _("  [FROZEN]") : "",
+		   samp_window_name(m->samp.win), samp_sort_name(m->samp.sort), m->samp.frozen ? _("  [FROZEN]") : "",
 		   s && s->ended ? "  [ENDED]" : "");
 	if (!s)
 		return;
@@ -262,10 +258,10 @@ static void mach_draw(struct ui *ui, void *st, int y0, int rows)
 	if (!m->funcs) {
 		t->cols = m->by_comm ? mach_comm_cols : mach_proc_cols;
 		t->ncols = m->by_comm ? C_NCOLS : P_NCOLS;
-		t->sort_col = m->sort == SAMP_SORT_SELF ? 0 : m->sort == SAMP_SORT_NAME ? (m->by_comm ? C_COMM : P_COMM)
+		t->sort_col = m->samp.sort == SAMP_SORT_SELF ? 0 : m->samp.sort == SAMP_SORT_NAME ? (m->by_comm ? C_COMM : P_COMM)
 							     : (m->by_comm ? -1 : P_PROC);
 	} else {
-		t->sort_col = m->sort == SAMP_SORT_SELF ? F_SELF : m->sort == SAMP_SORT_TOTAL ? F_TOTAL : F_NAME;
+		t->sort_col = m->samp.sort == SAMP_SORT_SELF ? F_SELF : m->samp.sort == SAMP_SORT_TOTAL ? F_TOTAL : F_NAME;
 	}
 	table_draw(t, y0 + 3, rows - 3, m, m->funcs ? func_cell : proc_cell);
 }
@@ -334,31 +330,6 @@ static void mach_tick(struct ui *ui, void *st)
 	ui_message(ui, false, _("sampling every process again"));
 }
 
-static void export_folded(struct ui *ui, struct mach_state *m)
-{
-	char path[512];
-	struct ps_error e;
-	unsigned long total = 0;
-
-	if (!m->samp.shown) {
-		ui_message(ui, true, _("nothing sampled yet"));
-		return;
-	}
-	snprintf(path, sizeof(path), "pscope-all-%s.folded",
-		 m->win == SAMP_WIN_ALL ? "all" : m->win == SAMP_WIN_1S ? "1s" : m->win == SAMP_WIN_10S ? "10s" : "60s");
-	if (!ui_prompt(ui, _("Export folded stacks to: "), path, sizeof(path)) || !path[0])
-		return;
-	if (access(path, F_OK) == 0 && !ui_confirm(ui, _("File exists. Overwrite?")))
-		return;
-	ps_error_clear(&e);
-	if (out_folded_save(path, m->samp.shown, m->win, 0, &total, &e) < 0) {
-		ui_error(ui, &e);
-		return;
-	}
-	ui_message(ui, false, _("wrote %lu samples (window %s, every process) to %s"), total, samp_window_name(m->win),
-		   path);
-}
-
 /* '/': the next row whose cells (name, PID, module, process) hold the text. */
 static bool mach_find(void *st, const char *text, int dir, bool again)
 {
@@ -370,59 +341,81 @@ static bool mach_find(void *st, const char *text, int dir, bool again)
 	return table_search_cells(t, t->sel + (again ? dir : 0), dir, text, m, m->funcs ? func_cell : proc_cell);
 }
 
-static bool mach_key(struct ui *ui, void *st, int ch)
+/* On the functions, the callers/callees view takes its keys first; the
+ * screen's other keys work there too. */
+static enum ui_key_result mach_mode(struct ui *ui, void *st, int ch)
 {
 	struct mach_state *m = st;
 
 	recompute(m);
-	if (m->funcs && m->rel.open && m->samp.shown && hot_rel_key(&m->rel, ch, m->samp.shown, m->win, 0))
-		return true;
-	switch (ch) {
-	case '\t':
-		m->funcs = !m->funcs;
-		return true;
-	case '\n': case '\r': case KEY_ENTER:
-		if (!m->funcs) {
-			open_process(ui, m);
-		} else if (m->fv.nrows && table_selected(&m->ftab) >= 0) {
-			hot_rel_open(&m->rel, m->samp.shown, m->win, 0, m->fv.rows[table_selected(&m->ftab)].func);
-		}
-		return true;
-	case 'o': case 'h':
+	if (m->funcs && m->rel.open && m->samp.shown && hot_rel_key(&m->rel, ch, m->samp.shown, m->samp.win, 0))
+		return UI_KEY_DONE;
+	return UI_KEY_NEXT;
+}
+
+static bool k_tab(struct ui *ui, void *st, int ch)
+{
+	struct mach_state *m = st;
+
+	m->funcs = !m->funcs;
+	return true;
+}
+
+static bool k_enter(struct ui *ui, void *st, int ch)
+{
+	struct mach_state *m = st;
+
+	if (!m->funcs)
 		open_process(ui, m);
+	else if (m->fv.nrows && table_selected(&m->ftab) >= 0)
+		hot_rel_open(&m->rel, m->samp.shown, m->samp.win, 0, m->fv.rows[table_selected(&m->ftab)].func);
+	return true;
+}
+
+static bool k_open(struct ui *ui, void *st, int ch)
+{
+	open_process(ui, st);
+	return true;
+}
+
+static bool k_by_comm(struct ui *ui, void *st, int ch)
+{
+	struct mach_state *m = st;
+
+	m->by_comm = !m->by_comm;
+	m->funcs = false;
+	table_select(&m->ptab, 0);
+	set_stale(m);
+	ui_message(ui, false, m->by_comm ? _("samples by command name; c: by process") : _("samples by process; c: by command name"));
+	return true;
+}
+
+static const struct ui_key mach_keys[] = {
+	UI_SECTION(N_("Keys")),
+	UI_KEY("Tab", k_tab, N_("Procs/Funcs"), N_("processes / functions"), '\t'),
+	UI_KEY("Enter", k_enter, N_("Open"),
+	  N_("on a process: its own hot view (threads, callers, source lines); on a function: its callers "
+	     "and callees (Esc comes back)"), '\n', '\r', KEY_ENTER),
+	UI_KEY("c", k_by_comm, N_("ByComm"),
+	  N_("processes / command names (all processes of one name in one row)"), 'c'),
+	UI_USE(ui_samp_keys, struct mach_state, samp),
+	UI_KEY("Left/Right", NULL, NULL,
+	  N_("scroll the last column (commands, processes) sideways (Left at the start: back)")),
+	UI_KEY("/, n, N", NULL, NULL, N_("search the table (a name, a PID); n/N: next/previous")),
+	UI_KEY("h C D", k_open, NULL, N_("on the selected process: hot view, core, doors"), 'h', 'o'),
+	UI_LOOP_AS("Esc", N_("Stop"), N_("stop sampling and go back"), 27),
+	UI_LOOP("F1, ?", KEY_F(1), '?'),
+	UI_KEYS_END,
+};
+
+/* Search and the list keys. */
+static bool mach_key(struct ui *ui, void *st, int ch)
+{
+	struct mach_state *m = st;
+
+	if (ui_search_key(ui, &m->search, ch, mach_find, m))
 		return true;
-	case 'c':
-		m->by_comm = !m->by_comm;
-		m->funcs = false;
-		table_select(&m->ptab, 0);
-		set_stale(m);
-		ui_message(ui, false, m->by_comm ? _("samples by command name; c: by process") : _("samples by process; c: by command name"));
-		return true;
-	case ' ':
-		ui_samp_freeze(ui, &m->samp);
-		return true;
-	case 'w':
-		m->win = (m->win + 1) % SAMP_WIN_COUNT;
-		set_stale(m);
-		return true;
-	case 's': case KEY_F(6):
-		m->sort = (m->sort + 1) % SAMP_SORT_COUNT;
-		set_stale(m);
-		return true;
-	case '+': case '=':
-		ui_samp_step_freq(ui, &m->samp, freq_steps, (int)(sizeof(freq_steps) / sizeof(freq_steps[0])), 1);
-		return true;
-	case '-':
-		ui_samp_step_freq(ui, &m->samp, freq_steps, (int)(sizeof(freq_steps) / sizeof(freq_steps[0])), -1);
-		return true;
-	case 'E':
-		export_folded(ui, m);
-		return true;
-	default:
-		if (ui_search_key(ui, &m->search, ch, mach_find, m))
-			return true;
-		return table_key(m->funcs ? &m->ftab : &m->ptab, ch, NULL, NULL) != TABLE_KEY_NONE;
-	}
+	return table_key(m->funcs ? &m->ftab : &m->ptab, ch, NULL, NULL) != TABLE_KEY_NONE;
 }
 
 static bool mach_message(void *ctx, struct ring_msg *msg)
@@ -446,16 +439,12 @@ static void mach_destroy(void *st)
 	free(m);
 }
 
-static const struct ui_fkey mach_fkeys[] = {
-	{ "F1", N_("Help") },     { "Tab", N_("Procs/Funcs") }, { "Enter", N_("Open") }, { "c", N_("ByComm") },
-	{ "Spc", N_("Freeze") }, { "w", N_("Window") },        { "s", N_("Sort") },     { "+-", N_("Rate") },
-	{ "E", N_("Export") },   { "Esc", N_("Stop") },        { NULL, NULL },
-};
-
-static const struct screen_ops mach_ops = {
+const struct screen_ops screen_machine_ops = {
 	.name = N_("Hot processes"),
 	.help = "hot-all",
-	.fkeys = mach_fkeys,
+	.keys = mach_keys,
+	.fbar = "F1 Tab Enter c Spc w s +- E Esc",
+	.mode_key = mach_mode,
 	.draw = mach_draw,
 	.key = mach_key,
 	.tick = mach_tick,
@@ -471,7 +460,8 @@ void screen_machine_open(struct ui *ui)
 	if (!m)
 		return;
 	m->ui = ui;
-	m->win = SAMP_WIN_10S;
+	m->samp.win = SAMP_WIN_10S;
+	m->samp.freq_max = 999; /* an event per CPU for every task */
 	table_init(&m->ptab, mach_proc_cols, P_NCOLS, P_SHARE, true);
 	table_init(&m->ftab, mach_func_cols, F_NCOLS, F_SELF, true);
 	m->ptab.hkeys = m->ftab.hkeys = true; /* long commands and process lists scroll */
@@ -488,5 +478,5 @@ void screen_machine_open(struct ui *ui)
 		free(m);
 		return;
 	}
-	ui_push(ui, &mach_ops, m);
+	ui_push(ui, &screen_machine_ops, m);
 }

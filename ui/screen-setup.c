@@ -23,7 +23,7 @@ struct item {
 };
 
 struct setup {
-	struct item items[16 + CFG_M_COUNT + CFG_NPANES + PSORT_COUNT];
+	struct item items[16 + CFG_M_COUNT + PANE_COUNT + PSORT_COUNT];
 	int n;
 	struct table tab;          /* selection and scrolling over items[] */
 	struct ui *ui;
@@ -33,7 +33,6 @@ struct setup {
 static const char *const themes[] = { "default", "monochrome", "black-on-white" };
 static const char *const meter_titles[CFG_M_COUNT] = { N_("CPU bars"), N_("Memory bar"), N_("Swap bar"),
 						       N_("Tasks"), N_("Load average"), N_("Uptime") };
-static const char *const pane_titles[CFG_NPANES] = { N_("Status"), N_("FDs"), N_("Maps"), N_("Memory"), N_("Threads") };
 
 static int col_pos(const struct pscope_config *c, int col)
 {
@@ -52,7 +51,7 @@ static void build(struct setup *s, const struct pscope_config *c)
 		s->items[s->n++] = (struct item){ fixed[i], 0 };
 	for (int m = 0; m < CFG_M_COUNT; m++)
 		s->items[s->n++] = (struct item){ IT_METER, m };
-	for (int p = 0; p < CFG_NPANES; p++)
+	for (int p = 0; p < PANE_COUNT; p++)
 		s->items[s->n++] = (struct item){ IT_PANE, p };
 	for (int i = 0; i < c->ncolumns; i++)
 		s->items[s->n++] = (struct item){ IT_COLUMN, c->columns[i] };
@@ -84,7 +83,7 @@ static void describe(const struct ui *ui, const struct item *it, const char **na
 	case IT_PANE:
 		if (!it->arg)
 			*name = _("Detail panes (order)");
-		snprintf(val, size, "%d %s", it->arg + 1, _(pane_titles[c->pane_order[it->arg]]));
+		snprintf(val, size, "%d %s", it->arg + 1, _(pane_descs[c->pane_order[it->arg]]->title));
 		break;
 	case IT_COLUMN:
 		snprintf(val, size, "[%s] %s", col_pos(c, it->arg) >= 0 ? "x" : " ", proc_sort_title((enum proc_sort)it->arg));
@@ -150,7 +149,7 @@ static void move_item(struct ui *ui, struct setup *s, int dir)
 
 	if (it->kind == IT_PANE) {
 		int a = it->arg, b = a + dir;
-		if (b < 0 || b >= CFG_NPANES)
+		if (b < 0 || b >= PANE_COUNT)
 			return;
 		int t = c->pane_order[a];
 		c->pane_order[a] = c->pane_order[b];
@@ -258,26 +257,44 @@ static bool setup_find(void *st, const char *text, int dir, bool again)
 	return table_search(&s->tab, s->tab.sel + (again ? dir : 0), dir, text, s, item_matches);
 }
 
+static bool k_next(struct ui *ui, void *p, int ch)
+{
+	change(ui, p, +1);
+	return true;
+}
+
+static bool k_prev(struct ui *ui, void *p, int ch)
+{
+	change(ui, p, -1);
+	return true;
+}
+
+static bool k_up(struct ui *ui, void *p, int ch)
+{
+	move_item(ui, p, -1);
+	return true;
+}
+
+static bool k_down(struct ui *ui, void *p, int ch)
+{
+	move_item(ui, p, +1);
+	return true;
+}
+
+static bool k_done(struct ui *ui, void *p, int ch)
+{
+	ui_pop(ui);
+	return true;
+}
+
+/* Search and moving (arrows, pages, mouse); the screen is modal: other
+ * keys do nothing. */
 static bool setup_key(struct ui *ui, void *p, int ch)
 {
 	struct setup *s = p;
 
-	if (ui_search_key(ui, &s->search, ch, setup_find, s))
-		return true;
-	switch (ch) {
-	case ' ': case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: change(ui, s, +1); break;
-	case KEY_LEFT: change(ui, s, -1); break;
-	case '[': case KEY_F(7): move_item(ui, s, -1); break;
-	case ']': case KEY_F(8): move_item(ui, s, +1); break;
-	case 27: case 'q': case KEY_F(2): case KEY_F(10):
-		ui_pop(ui);
-		return true;
-	case KEY_F(1): case '?':
-		return false; /* the loop opens the help */
-	default:
-		table_key(&s->tab, ch, NULL, NULL); /* moving: arrows, pages, mouse */
-		break;
-	}
+	if (!ui_search_key(ui, &s->search, ch, setup_find, s))
+		table_key(&s->tab, ch, NULL, NULL);
 	return true;
 }
 
@@ -288,14 +305,25 @@ static void setup_destroy(void *p)
 	free(s);
 }
 
-static const struct ui_fkey setup_fkeys[] = {
-	{ "Space", N_("Change") }, { "F7", N_("MoveUp") }, { "F8", N_("MoveDn") }, { "Esc", N_("Done") }, { NULL, NULL },
+static const struct ui_key setup_keys[] = {
+	UI_SECTION(N_("Keys")),
+	UI_KEY("Up/Down PgUp/PgDn Home/End", NULL, NULL, N_("choose a setting")),
+	UI_KEY("Space, Enter, Right", k_next, N_("Change"),
+	  N_("change it (next value, or on/off)"), ' ', '\n', '\r', KEY_ENTER, KEY_RIGHT),
+	UI_KEY("Left", k_prev, NULL, N_("back to the previous value"), KEY_LEFT),
+	{ .keys = N_("[ ]  or  F7 F8"), .codes = { '[', KEY_F(7) }, .fn = k_up, .label = N_("MoveUp"), .help = N_("move a column or a detail pane up / down"), .bar = "F7" },
+	{ .codes = { ']', KEY_F(8) }, .fn = k_down, .label = N_("MoveDn"), .bar = "F8" },
+	UI_KEY("/   n N", NULL, NULL, N_("find a setting or a column by name (next, previous)")),
+	UI_KEY("Esc, F2, q", k_done, N_("Done"), N_("back to the list"), 27, 'q', KEY_F(2), KEY_F(10)),
+	UI_LOOP("F1, ?", KEY_F(1), '?'),
+	UI_KEYS_END,
 };
 
-static const struct screen_ops setup_ops = {
+const struct screen_ops screen_setup_ops = {
 	.name = N_("Setup"),
 	.help = "setup",
-	.fkeys = setup_fkeys,
+	.keys = setup_keys,
+	.fbar = "Space F7 F8 Esc",
 	.draw = setup_draw,
 	.key = setup_key,
 	.destroy = setup_destroy,
@@ -310,5 +338,5 @@ void screen_setup_open(struct ui *ui)
 	build(s, &ui->cfg);
 	table_init(&s->tab, NULL, 0, 0, false);
 	table_set_count(&s->tab, s->n);
-	ui_push(ui, &setup_ops, s);
+	ui_push(ui, &screen_setup_ops, s);
 }

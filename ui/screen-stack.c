@@ -92,27 +92,50 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 	stack_view_draw(&s->v, y0 + 1, rows - 1);
 }
 
+/* While the dump runs: Esc cancels it, other keys go to the screen below. */
+static bool k_cancel(struct ui *ui, void *p, int ch)
+{
+	struct stack_state *s = p;
+
+	workers_cancel(ui->workers, s->job.id);
+	s->job.running = false;
+	ui_message(ui, false, _("stack dump of %d cancelled; the process runs on"), (int)s->pid);
+	ui_pop(ui);
+	return true;
+}
+
+static const struct ui_key running_keys[] = {
+	UI_SECTION(N_("While the dump runs")),
+	UI_KEY("Esc", k_cancel, NULL, N_("cancel: the process is let go at once"), 27),
+	UI_KEY(N_("other keys"), NULL, NULL, N_("go to the screen below, which stays usable")),
+	UI_KEYS_END,
+};
+
+static enum ui_key_result stack_mode(struct ui *ui, void *p, int ch)
+{
+	struct stack_state *s = p;
+	enum ui_key_result r;
+
+	if (!s->job.running)
+		return UI_KEY_NEXT;
+	r = ui_keys_dispatch(ui, running_keys, s, ch);
+	if (r != UI_KEY_NEXT)
+		return r;
+	return ui_below_key(ui, s, ch) ? UI_KEY_DONE : UI_KEY_LOOP;
+}
+
+static bool k_again(struct ui *ui, void *p, int ch)
+{
+	submit(p);
+	return true;
+}
+
+/* Search and the list keys. */
 static bool stack_key(struct ui *ui, void *p, int ch)
 {
 	struct stack_state *s = p;
 
-	if (s->job.running) {
-		if (ch == 27) {
-			workers_cancel(ui->workers, s->job.id);
-			s->job.running = false;
-			ui_message(ui, false, _("stack dump of %d cancelled; the process runs on"), (int)s->pid);
-			ui_pop(ui);
-			return true;
-		}
-		return ui_below_key(ui, s, ch);
-	}
-	switch (ch) {
-	case 'r': case KEY_F(5):
-		submit(s);
-		return true;
-	default:
-		return ui_search_key(ui, &s->search, ch, s->v.d ? stack_view_find : NULL, &s->v) || stack_view_key(&s->v, ch);
-	}
+	return ui_search_key(ui, &s->search, ch, s->v.d ? stack_view_find : NULL, &s->v) || stack_view_key(&s->v, ch);
 }
 
 static void stack_tick(struct ui *ui, void *p)
@@ -149,15 +172,22 @@ static void stack_destroy(void *p)
 	free(s);
 }
 
-static const struct ui_fkey stack_fkeys[] = {
-	{ "F1", N_("Help") }, { "Enter", N_("Open") }, { "e", N_("All") }, { "l", N_("Lines") }, { "i", N_("Inl") },
-	{ "v", N_("View") }, { "r", N_("Again") }, { "Esc", N_("Back") }, { NULL, NULL },
+static const struct ui_key stack_keys[] = {
+	UI_HELP_OF(running_keys),
+	UI_SECTION(N_("Keys")),
+	UI_USE(stack_view_keys, struct stack_state, v),
+	UI_KEY("r  F5", k_again, N_("Again"), N_("take a new dump"), 'r', KEY_F(5)),
+	UI_LOOP("Esc", 27),
+	UI_LOOP("F1 ?", KEY_F(1), '?'),
+	UI_KEYS_END,
 };
 
-static const struct screen_ops stack_ops = {
+const struct screen_ops screen_stack_ops = {
 	.name = N_("Stacks"),
 	.help = "stack",
-	.fkeys = stack_fkeys,
+	.keys = stack_keys,
+	.fbar = "F1 Enter e l i v r Esc",
+	.mode_key = stack_mode,
 	.draw = stack_draw,
 	.key = stack_key,
 	.tick = stack_tick,
@@ -177,5 +207,5 @@ void screen_stack_open(struct ui *ui, const struct target_id *id)
 		free(s);
 		return;
 	}
-	ui_push(ui, &stack_ops, s);
+	ui_push(ui, &screen_stack_ops, s);
 }

@@ -77,19 +77,20 @@ static bool text_find(void *p, const char *text, int dir, bool again)
 	return false;
 }
 
+static bool k_close(struct ui *ui, void *p, int ch)
+{
+	ui_pop(ui);
+	return true;
+}
+
+/* Search and scrolling; the view is modal: other keys do nothing. */
 static bool text_key(struct ui *ui, void *p, int ch)
 {
 	struct text_state *t = p;
 
-	switch (ch) {
-	case 'q': case 27: case KEY_F(10): case KEY_LEFT: case 'w': case 'e':
-		ui_pop(ui);
-		return true;
-	default:
-		if (!ui_search_key(ui, &t->search, ch, text_find, t))
-			table_key(&t->view, ch, NULL, NULL);
-		return true; /* modal: other keys do nothing */
-	}
+	if (!ui_search_key(ui, &t->search, ch, text_find, t))
+		table_key(&t->view, ch, NULL, NULL);
+	return true;
 }
 
 static void text_destroy(void *p)
@@ -101,12 +102,17 @@ static void text_destroy(void *p)
 	free(t);
 }
 
-static const struct ui_fkey text_fkeys[] = { { "/", N_("Search") }, { "Esc", N_("Back") }, { NULL, NULL } };
+static const struct ui_key text_keys[] = {
+	UI_KEY("/, n, N", NULL, N_("Search"), NULL),
+	UI_KEY("Esc, q, Left", k_close, N_("Back"), NULL, 27, 'q', KEY_F(10), KEY_LEFT, 'w', 'e'),
+	UI_KEYS_END,
+};
 
-static const struct screen_ops text_ops = {
+const struct screen_ops screen_text_ops = {
 	.name = N_("Text"),
 	.help = "help",
-	.fkeys = text_fkeys,
+	.keys = text_keys,
+	.fbar = "/ Esc",
 	.draw = text_draw,
 	.key = text_key,
 	.destroy = text_destroy,
@@ -139,5 +145,5 @@ void screen_text_open(struct ui *ui, const char *title, const char *rows, size_t
 	}
 	table_init_plain(&t->view);
 	t->hit = -1;
-	ui_push(ui, &text_ops, t);
+	ui_push(ui, &screen_text_ops, t);
 }

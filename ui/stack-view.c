@@ -1,5 +1,6 @@
 /* The body of a stack dump (stack-view.h). */
 #include "stack-view.h"
+#include "keys.h"
 #include "draw.h"
 #include "i18n.h"
 #include "stack/stack.h"
@@ -420,28 +421,95 @@ bool stack_view_find(void *st, const char *text, int dir, bool again)
 	return r;
 }
 
+static bool k_toggle(struct ui *ui, void *st, int ch)
+{
+	struct stack_view *s = st;
+
+	if (s->d)
+		toggle_at_sel(s, 0);
+	return true;
+}
+
+static bool k_expand(struct ui *ui, void *st, int ch)
+{
+	struct stack_view *s = st;
+
+	if (s->d)
+		toggle_at_sel(s, 1);
+	return true;
+}
+
+static bool k_collapse(struct ui *ui, void *st, int ch)
+{
+	struct stack_view *s = st;
+
+	if (s->d)
+		toggle_at_sel(s, -1);
+	return true;
+}
+
+/* e, *: expand every group, or collapse them all when all are open. */
+static bool k_all(struct ui *ui, void *st, int ch)
+{
+	struct stack_view *s = st;
+	bool any_closed = false;
+
+	if (!s->d || !s->open)
+		return true;
+	for (size_t g = 0; g < s->d->n_groups; g++)
+		any_closed |= !s->open[g];
+	for (size_t g = 0; g < s->d->n_groups; g++)
+		s->open[g] = any_closed;
+	return true;
+}
+
+static bool k_lines(struct ui *ui, void *st, int ch)
+{
+	struct stack_view *s = st;
+
+	s->show_lines = !s->show_lines;
+	return true;
+}
+
+static bool k_inlines(struct ui *ui, void *st, int ch)
+{
+	struct stack_view *s = st;
+
+	s->inlines = !s->inlines;
+	return true;
+}
+
+static bool k_view(struct ui *ui, void *st, int ch)
+{
+	struct stack_view *s = st;
+
+	s->view = (s->view + 1) % 3;
+	return true;
+}
+
+const struct ui_key stack_view_keys[] = {
+	UI_KEY("Up/Down j/k", NULL, NULL, N_("move")),
+	UI_KEY("PgUp/PgDn", NULL, NULL, N_("page")),
+	UI_KEY("Home/End", NULL, NULL, N_("first/last line")),
+	UI_KEY("Enter", k_toggle, N_("Open"),
+	  N_("expand or collapse the group under the cursor; on a group's \"[+] N threads\" line, list "
+	     "its threads or hide them"), '\n', '\r', KEY_ENTER),
+	UI_KEY("+  -", k_expand, NULL, N_("expand / collapse (Right no longer expands: it scrolls)"), '+'),
+	UI_ALSO(k_collapse, '-'),
+	UI_KEY("Left/Right", NULL, NULL, N_("scroll the long lines sideways (Left at the start: back)")),
+	UI_KEY("/  n  N", NULL, NULL,
+	  N_("search the lines shown (names, TIDs, modules, files, a closed group's chain); n / N the "
+	     "next / previous match")),
+	UI_KEY("e  *", k_all, N_("All"), N_("expand all groups, or collapse them all"), 'e', '*'),
+	UI_KEY("l", k_lines, N_("Lines"), N_("show/hide file:line of each frame (needs debug info)"), 'l'),
+	UI_KEY("i", k_inlines, N_("Inl"), N_("show/hide inlined calls as frames of their own"), 'i'),
+	UI_KEY("v", k_view, N_("View"), N_("CPython: mixed, Python-only or native-only frames"), 'v'),
+	UI_KEYS_END,
+};
+
 bool stack_view_key(struct stack_view *s, int ch)
 {
-	switch (ch) {
-	case '\n': case '\r': case KEY_ENTER: if (s->d) toggle_at_sel(s, 0); break;
-	case '+': if (s->d) toggle_at_sel(s, 1); break;
-	case '-': if (s->d) toggle_at_sel(s, -1); break;
-	case 'e': case '*':
-		if (s->d && s->open) {
-			bool any_closed = false;
-			for (size_t g = 0; g < s->d->n_groups; g++)
-				any_closed |= !s->open[g];
-			for (size_t g = 0; g < s->d->n_groups; g++)
-				s->open[g] = any_closed;
-		}
-		break;
-	case 'l': s->show_lines = !s->show_lines; break;
-	case 'i': s->inlines = !s->inlines; break;
-	case 'v': s->view = (s->view + 1) % 3; break;
-	default:
-		return table_key(&s->tab, ch, NULL, NULL) != TABLE_KEY_NONE;
-	}
-	return true;
+	return table_key(&s->tab, ch, NULL, NULL) != TABLE_KEY_NONE;
 }
 
 void stack_view_free(struct stack_view *s)

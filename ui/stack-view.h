@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "keys.h"
 #include "table.h"
 
 struct stk_dump;
@@ -31,8 +32,10 @@ int stack_view_draw_python(const struct stack_view *v, int y, int x);
  * groups, the frames of their stacks in the view shown (each group's once,
  * as the expanded groups list them) and the options on. Returns buf. */
 const char *stack_view_summary(const struct stack_view *v, char *buf, size_t size);
-/* Enter/+/-/e expand, l file:line, i inlines, and the list keys (Left/
- * Right scroll sideways). */
+/* Its keys (a fragment of the screen's table: UI_USE): Enter/+/-/e
+ * expand, l file:line, i inlines, v the CPython view. */
+extern const struct ui_key stack_view_keys[];
+/* The list keys: moving, Left/Right scroll sideways. */
 bool stack_view_key(struct stack_view *v, int ch);
 /* A ui_find_fn over the rows shown (closed groups: their header line). */
 bool stack_view_find(void *v, const char *text, int dir, bool again);

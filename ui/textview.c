@@ -182,10 +182,12 @@ void textview_draw(struct textview *tv, int y0, int rows)
 
 bool textview_key(struct textview *tv, int ch)
 {
+	int hscroll = tv->view.hscroll;
+
 	if (table_key(&tv->view, ch, NULL, NULL) == TABLE_KEY_NONE)
 		return false;
-	if (ch != KEY_LEFT && ch != KEY_RIGHT)
-		tv->view.hit = -1; /* the user moved: the next search starts here */
+	if (tv->view.hscroll == hscroll)
+		tv->view.hit = -1; /* the user moved up or down: the next search starts here */
 	return true;
 }
 

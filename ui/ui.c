@@ -72,7 +72,7 @@ void ui_below_draw(struct ui *ui, void *st, int y0, int rows)
 bool ui_below_key(struct ui *ui, void *st, int ch)
 {
 	struct screen_slot *b = slot_below(st);
-	return b && b->ops->key && b->ops->key(ui, b->st, ch);
+	return b && ui_screen_key(ui, b->ops, b->st, ch) == UI_KEY_DONE;
 }
 
 void ui_below_tick(struct ui *ui, void *st)
@@ -135,7 +135,7 @@ void ui_redraw(struct ui *ui)
 	if (nmsg)
 		draw_wrapped(draw_rows() - 1 - nmsg, 0, cols, nmsg, draw_attr(ui->status_error ? COL_ERROR : COL_WARN) | A_BOLD,
 			     ui->status, true, 0);
-	ui_draw_fkeys(top->ops->fkeys, draw_rows() - 1);
+	ui_draw_fbar(top->ops, draw_rows() - 1);
 	draw_flush();
 	ui->dirty = false;
 }
@@ -194,53 +194,92 @@ bool ui_selected_target(struct ui *ui, struct target_id *id)
 	return true;
 }
 
+/* ---- the loop's keys: every screen's unless it takes them ---- */
+
+static bool k_quit(struct ui *ui, void *st, int ch)
+{
+	ui->quit = true;
+	return true;
+}
+
+static bool k_back(struct ui *ui, void *st, int ch)
+{
+	ui_pop(ui);
+	return true;
+}
+
+static bool k_help(struct ui *ui, void *st, int ch)
+{
+	ui_help(ui);
+	return true;
+}
+
+/* s, h, C: the screen for the process the top screen names. */
+static bool open_on_selected(struct ui *ui, void (*open)(struct ui *ui, const struct target_id *id))
+{
+	struct target_id id;
+
+	if (ui_selected_target(ui, &id))
+		open(ui, &id);
+	return true;
+}
+
+static bool k_stack(struct ui *ui, void *st, int ch)
+{
+	return open_on_selected(ui, screen_stack_open);
+}
+
+static bool k_hot(struct ui *ui, void *st, int ch)
+{
+	return open_on_selected(ui, screen_hot_open);
+}
+
+static bool k_core(struct ui *ui, void *st, int ch)
+{
+	return open_on_selected(ui, screen_core_open);
+}
+
+static bool k_doors(struct ui *ui, void *st, int ch)
+{
+	screen_doors_open(ui, selected_pid());
+	return true;
+}
+
+static bool k_redraw(struct ui *ui, void *st, int ch)
+{
+	clearok(curscr, TRUE);
+	return true;
+}
+
+const struct ui_key ui_loop_keys[] = {
+	UI_KEY("F1, ?", k_help, N_("Help"), N_("this help"), KEY_F(1), '?'),
+	UI_KEY("s", k_stack, N_("Stack"), N_("dump every thread's stack (short ptrace attach)"), 's'),
+	UI_KEY("h", k_hot, N_("Hot"), N_("hot functions (perf sampling)"), 'h'),
+	UI_KEY("C", k_core, N_("Core"), N_("write a core file"), 'C'),
+	UI_KEY("D", k_doors, N_("Doors"), N_("doors: what the kernel lets pscope do"), 'D'),
+	UI_KEY("Esc, Left", k_back, N_("Back"), N_("back to the screen you came from"), 27, KEY_LEFT),
+	UI_KEY("Ctrl-L", k_redraw, NULL, N_("draw the whole screen again"), 12),
+	UI_KEY("F10, q", k_quit, N_("Quit"), N_("quit"), KEY_F(10), 'q'),
+	UI_KEYS_END,
+};
+
+void ui_help(struct ui *ui)
+{
+	struct screen_slot *top = &stack[depth - 1];
+
+	screen_help_open(ui, top->ops->help, _(top->ops->name), top->ops->keys);
+}
+
 static void handle_key(struct ui *ui, int ch)
 {
 	struct screen_slot *top = &stack[depth - 1];
-	struct target_id id;
 
 	if (ch == KEY_RESIZE) {
 		ui->dirty = true;
 		return;
 	}
-	if (top->ops->key && top->ops->key(ui, top->st, ch)) {
-		ui->dirty = true;
-		return;
-	}
-	switch (ch) {
-	case 'q':
-	case KEY_F(10):
-		ui->quit = true;
-		break;
-	case 27: /* Esc */
-	case KEY_LEFT:
-		ui_pop(ui);
-		break;
-	case KEY_F(1):
-	case '?':
-		screen_help_open(ui, top->ops->help, _(top->ops->name));
-		break;
-	case 's':
-		if (ui_selected_target(ui, &id))
-			screen_stack_open(ui, &id);
-		break;
-	case 'h':
-		if (ui_selected_target(ui, &id))
-			screen_hot_open(ui, &id);
-		break;
-	case 'C':
-		if (ui_selected_target(ui, &id))
-			screen_core_open(ui, &id);
-		break;
-	case 'D':
-		screen_doors_open(ui, selected_pid());
-		break;
-	case 12: /* ^L */
-		clearok(curscr, TRUE);
-		break;
-	default:
-		break;
-	}
+	if (ui_screen_key(ui, top->ops, top->st, ch) != UI_KEY_DONE)
+		ui_keys_dispatch(ui, ui_loop_keys, NULL, ch);
 	ui->dirty = true;
 }
 

@@ -12,24 +12,25 @@
 #include "target.h"
 #include "ui.h"
 #include "worker.h"
+#include "keys.h"
 
 struct ui;
-
-/* Function-key bar entry at the bottom of a screen: {"F1", "Help"}. */
-struct ui_fkey {
-	const char *key, *label;
-};
-/* Draw the function-key bar keys (NULL-terminated) on row y (ui/fbar.c):
- * every key shown while the keys fit, labels shortened first. */
-void ui_draw_fkeys(const struct ui_fkey *keys, int y);
 
 struct screen_ops {
 	const char *name;        /* title; also the help text: data/help/<help>.txt */
 	const char *help;
-	const struct ui_fkey *fkeys; /* NULL-terminated (key == NULL) */
+	/* Its keys (ui/keys.h): what they do, the bar's labels, the help's
+	 * key section. A key goes through mode_key, the table, key, then the
+	 * loop's keys (ui_loop_keys), until one takes it. */
+	const struct ui_key *keys;
+	const char *fbar;        /* the function bar: "F1 F3 Esc" (keys of the table, or the loop's) */
+	/* A mode that takes keys before the table (a prompt's line, a menu,
+	 * a job running). May be NULL. */
+	enum ui_key_result (*mode_key)(struct ui *ui, void *st, int ch);
 	/* Draw the body into rows [y0, y0 + rows) of the terminal. */
 	void (*draw)(struct ui *ui, void *st, int y0, int rows);
-	/* A key (ncurses code). Return true when handled. */
+	/* What the table leaves (ncurses code): the list widget's keys
+	 * (table_key), the search. true when handled. May be NULL. */
 	bool (*key)(struct ui *ui, void *st, int ch);
 	/* The refresh timer fired (only for the top screen, unless paused). */
 	void (*tick)(struct ui *ui, void *st);
@@ -43,10 +44,12 @@ struct screen_ops {
 	void (*destroy)(void *st);
 };
 
+/* The loop's state. The terminal's size is not kept here: draw_rows(),
+ * draw_cols(). */
 struct ui {
 	const struct ui_opts *opts;
 	struct ring *ring;
-	struct workers *workers;     /* the terminal size: draw_rows(), draw_cols() */
+	struct workers *workers;
 	long delay_tenths;
 	bool quit;
 	bool dirty;              /* redraw wanted */
@@ -78,6 +81,10 @@ void ui_settings_load(struct ui *ui, const struct ui_opts *o);
 void ui_settings_save(struct ui *ui);
 /* Apply cfg.theme (after the F2 screen changed it); false if it has none. */
 bool ui_apply_theme(struct ui *ui);
+
+/* Draw the top screen's function bar on row y (ui/fbar.c): every key
+ * shown while the keys fit, labels shortened first. */
+void ui_draw_fbar(const struct screen_ops *ops, int y);
 
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st);
 /* Close the top screen (never the last one). */
@@ -125,9 +132,16 @@ struct ui_search {
  * these keys. find NULL: the view has nothing to search. */
 bool ui_search_key(struct ui *ui, struct ui_search *s, int ch, ui_find_fn find, void *st);
 
-/* Screens: each opens itself on the stack. */
+/* Screens: each opens itself on the stack. Their operations, for the
+ * tests of their key tables (tests/unit/test-keys.c). */
+extern const struct screen_ops screen_list_ops, screen_help_ops, screen_text_ops, screen_detail_ops, screen_stack_ops,
+	screen_hot_ops, screen_machine_ops, screen_core_ops, screen_doors_ops, screen_coreread_ops, screen_setup_ops;
 void screen_list_open(struct ui *ui);
-void screen_help_open(struct ui *ui, const char *help_name, const char *title);
+/* The help of a screen or pane: data/help/<help_name>.txt, its "@keys"
+ * line replaced by the key section of keys (ui_keys_help). */
+void screen_help_open(struct ui *ui, const char *help_name, const char *title, const struct ui_key *keys);
+/* The help of the top screen (F1, ?). */
+void ui_help(struct ui *ui);
 /* The screens that act on a process take its identity (pid + start time)
  * as the user saw it, so a PID reused meanwhile is refused, never acted on. */
 void screen_detail_open(struct ui *ui, const struct target_id *id);

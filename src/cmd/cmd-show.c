@@ -30,9 +30,9 @@ static int parse_panes(const char *arg, unsigned *panes)
 
 	snprintf(buf, sizeof(buf), "%s", arg);
 	for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct pane_desc *p = pane_desc_find(tok);
-		if (p)
-			*panes |= 1u << p->id;
+		int p = pane_find(tok, true);
+		if (p >= 0)
+			*panes |= 1u << p;
 		else if (!strcmp(tok, "all"))
 			*panes |= (1u << PANE_COUNT) - 1;
 		else
@@ -55,8 +55,11 @@ static int show_option(void *state, int opt, const char *arg)
 
 	switch (opt) {
 	case 'p':
-		if (parse_panes(arg, &a->panes) < 0)
-			return cmd_bad_value("show", _("unknown pane '%s' (status, fd, maps, mem, threads, all)"), arg);
+		if (parse_panes(arg, &a->panes) < 0) {
+			char names[256], fmt[384];
+			snprintf(fmt, sizeof(fmt), _("unknown pane '%%s' (%s, all)"), pane_names(names, sizeof(names), false));
+			return cmd_bad_value("show", fmt, arg);
+		}
 		break;
 	case 'j':
 		a->json = true;
@@ -149,7 +152,7 @@ static int show_exec(void *state, pid_t pid)
 	struct ps_error e;
 	struct proc_info hdr, last;
 	struct json_object *root = NULL;
-	unsigned panes = a->panes ? a->panes : 1u << PANE_STATUS;
+	unsigned panes = a->panes ? a->panes : 1u << PANE_ID_status;
 	int r;
 
 	ps_error_clear(&e);
@@ -204,6 +207,21 @@ static int show_exec(void *state, pid_t pid)
 	return s.failed;
 }
 
+/* The options, the panes named from the registry. */
+static void show_help(FILE *f)
+{
+	char names[256];
+
+	fprintf(f, _("  --pane NAME      %s or all (default: status);\n"
+		     "                   repeatable or comma-separated\n"),
+		pane_names(names, sizeof(names), false));
+	fputs(_("  --json           JSON output (field names: man pscope, JSON OUTPUT)\n"
+		"  --smaps          maps: read smaps for per-mapping Rss/Pss/Swap (slow)\n"
+		"  --interval SEC   status/threads: sample twice SEC apart for rates (default 0.2; 0: none)\n"
+		"  --repeat N       re-read the panes N times and print the read times to stderr\n"),
+	      f);
+}
+
 static const struct option show_options[] = {
 	{ "pane", required_argument, NULL, 'p' }, { "json", no_argument, NULL, 'j' },
 	{ "smaps", no_argument, NULL, 'S' },      { "interval", required_argument, NULL, 'i' },
@@ -213,13 +231,8 @@ static const struct option show_options[] = {
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",
 	.args = "PID [--pane NAME] [--json] [--smaps] [--interval SEC] [--repeat N]",
-	.help = N_("One snapshot of the detail panes of process PID.\n"
-		   "  --pane NAME      status, fd, maps, mem, threads or all (default: status);\n"
-		   "                   repeatable or comma-separated\n"
-		   "  --json           JSON output (field names: man pscope, JSON OUTPUT)\n"
-		   "  --smaps          maps: read smaps for per-mapping Rss/Pss/Swap (slow)\n"
-		   "  --interval SEC   status/threads: sample twice SEC apart for rates (default 0.2; 0: none)\n"
-		   "  --repeat N       re-read the panes N times and print the read times to stderr\n"),
+	.help = N_("One snapshot of the detail panes of process PID.\n"),
+	.help_more = show_help,
 	.shortopts = "p:jSi:r:",
 	.options = show_options,
 	.pid = CMD_PID_REQUIRED,

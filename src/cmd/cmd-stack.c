@@ -50,8 +50,10 @@ static void print_frame(const struct stk_frame *f, int *no, const struct stack_f
 		 * calls at the pc have their own lines, with --inlines). */
 		const char *file = s->file;
 		int line = s->line;
-		if (file)
+		if (file && line > 0)
 			printf(" [%s:%d]", esc(file), line);
+		else if (file) /* a note: "(line table over the ... cap)" */
+			printf(" [%s]", esc(file));
 	}
 	printf("\n");
 }

@@ -19,6 +19,7 @@
 #include "core/notes.h"
 #include "core/reaper.h"
 #include "freeze.h"
+#include "out/save.h"
 
 #define CORE_BUF ((size_t)4 << 20)    /* the bounded buffer: one read, one write */
 #define EXTRA_SEGS 64                 /* room for unreadable ranges splitting mappings */
@@ -60,8 +61,8 @@ struct cw {
 	int dirfd, fd;
 	int dfd;                       /* the same file opened O_DIRECT, or -1 */
 	bool sized;                    /* extended to its final size */
-	char dir[PATH_MAX], base[NAME_MAX + 1], tmp[64];
-	bool anon;                     /* O_TMPFILE: no name until linked in */
+	char dir[PATH_MAX], base[NAME_MAX + 1];
+	struct out_file of;            /* fd's unnamed or temporary file (src/out/save.c) */
 	uint64_t since_kick;           /* bytes written through the page cache since the last kick */
 
 	/* Layout. */

@@ -351,43 +351,38 @@ static void open_direct(struct cw *c, int dirfd, const char *path, int flags)
 
 int cw_make_temp(struct cw *c)
 {
-	unsigned rnd = 0;
+	/* An unnamed file first: if pscope dies, nothing is left behind;
+	 * else a hidden name, removed on every error (src/out/save.c). */
+	int r = out_file_begin(&c->of, c->dirfd, "core", 0600, NULL);
 
-	/* An unnamed file first: if pscope dies, nothing is left behind. */
-	c->fd = openat(c->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-	if (c->fd >= 0) {
+	if (r < 0)
+		return door_file_refused(c->e, c->dir, -r, _("create a file in"));
+	c->fd = c->of.fd;
+	if (c->of.unnamed) {
 		char self[64];
-		c->anon = true;
-		c->tmp[0] = '\0';
 		snprintf(self, sizeof(self), "/proc/self/fd/%d", c->fd);
 		open_direct(c, AT_FDCWD, self, 0); /* a magic link: followed */
-		return 0;
+	} else {
+		open_direct(c, c->dirfd, c->of.tmp, O_NOFOLLOW);
 	}
-	/* Filesystems without O_TMPFILE: a hidden name, removed on every error. */
-	for (int tries = 0; tries < 100; tries++) {
-		if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-			rnd = (unsigned)now_ns() ^ (unsigned)tries;
-		snprintf(c->tmp, sizeof(c->tmp), ".pscope-core.%d.%08x.tmp", (int)c->pid, rnd);
-		c->fd = openat(c->dirfd, c->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (c->fd >= 0) {
-			fchmod(c->fd, 0600);
-			open_direct(c, c->dirfd, c->tmp, O_NOFOLLOW);
-			return 0;
-		}
-		if (errno != EEXIST)
-			return door_file_refused(c->e, c->dir, errno, _("create a file in"));
-	}
-	return cw_fs_error(c->e, EEXIST, NULL, _("cannot create a temporary file in %s"), c->dir);
+	return 0;
 }
 
 int cw_open_dest(struct cw *c)
 {
 	struct stat sb;
+	struct ps_error de;
 
-	c->dirfd = open(c->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (c->dirfd < 0)
-		return cw_fs_error(c->e, errno, _("choose another destination (-o FILE)"), _("cannot open the directory %s"),
-				c->dir);
+	/* Symlinks only root or we own, no directory others can write
+	 * without the sticky bit (src/out/save.c). */
+	c->dirfd = out_dir_open(c->dir, &de);
+	if (c->dirfd < 0) {
+		if (c->e)
+			*c->e = de;
+		if (c->e && !c->e->fix[0])
+			strlcpy_ps(c->e->fix, _("choose another destination (-o FILE)"), sizeof(c->e->fix));
+		return c->dirfd;
+	}
 	if (fstatat(c->dirfd, c->base, &sb, AT_SYMLINK_NOFOLLOW) == 0) {
 		ps_error_set(c->e, EEXIST, _("%s/%s already exists: pscope never overwrites a file"), c->dir, c->base);
 		if (c->e) {
@@ -409,25 +404,12 @@ int cw_finish_file(struct cw *c)
 	if (ftruncate(c->fd, (off_t)c->data_end) < 0 || fsync(c->fd) < 0)
 		return write_error(c, errno);
 	c->res->sync_ms = (double)(now_ns() - t) / 1e6;
-	if (c->anon) {
-		/* Give the unnamed file its name; link(2) never replaces a file. */
-		char self[64];
-		snprintf(self, sizeof(self), "/proc/self/fd/%d", c->fd);
-		r = linkat(AT_FDCWD, self, c->dirfd, c->base, AT_SYMLINK_FOLLOW);
-	} else {
-		r = (int)syscall(SYS_renameat2, c->dirfd, c->tmp, c->dirfd, c->base, 1 /* RENAME_NOREPLACE */);
-	}
-	if (r < 0 && !c->anon && (errno == EINVAL || errno == ENOSYS)) {
-		/* No RENAME_NOREPLACE here: link(2) never replaces either. */
-		r = linkat(c->dirfd, c->tmp, c->dirfd, c->base, 0);
-		if (r == 0)
-			unlinkat(c->dirfd, c->tmp, 0);
-	}
+	/* Named only now, never over an existing file. */
+	r = out_file_commit(&c->of, c->dirfd, c->base, false);
+	errno = -r;
 	if (r < 0)
 		return cw_fs_error(c->e, errno, errno == EEXIST ? _("choose another name (-o FILE)") : NULL,
 				_("cannot rename the core to %s/%s"), c->dir, c->base);
-	c->tmp[0] = '\0';
-	fsync(c->dirfd);
 	if (fstat(c->fd, &sb) == 0) {
 		c->res->bytes = (uint64_t)sb.st_size;
 		c->res->disk_bytes = (uint64_t)sb.st_blocks * 512;

@@ -75,7 +75,8 @@ static size_t id_from_file(const char *path, unsigned char *id, size_t size, int
 		return 0;
 	}
 	elf_version(EV_CURRENT);
-	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	/* Read, not mapped: a file another user can cut short (SIGBUS). */
+	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf) {
 		const void *p;
 		ssize_t l = dwelf_elf_gnu_build_id(elf, &p);

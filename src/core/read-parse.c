@@ -6,6 +6,7 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -231,6 +232,12 @@ int core_nt_file_parse(const void *buf, size_t len, struct core_info *ci)
 		if (nl == left) {
 			core_warn(ci, _("NT_FILE ends inside the name of file %llu of %llu: the rest are left out"),
 				  (unsigned long long)i + 1, (unsigned long long)count);
+			break;
+		}
+		if (nl >= PATH_MAX) {
+			/* No path is that long: the note is forged. */
+			core_warn(ci, _("NT_FILE names file %llu with %zu bytes, over the %d of a path: the rest are left out"),
+				  (unsigned long long)i + 1, nl, PATH_MAX);
 			break;
 		}
 		if (v[1] > v[0] && (!page || v[2] <= UINT64_MAX / page)) {

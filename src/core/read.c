@@ -2,6 +2,7 @@
  * dumped process's memory from it (falling back to the mapped files on
  * disk for read-only pages the core leaves out). */
 #include "core/read.h"
+#include "sym/sym.h"
 #include "doors.h"
 #include "i18n.h"
 #include "util.h"
@@ -145,7 +146,8 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 		return ps_error_set(e, ENOMEM, _("out of memory"));
 	c->fd = -1;
 	strlcpy_ps(c->path, path, sizeof(c->path));
-	c->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO put in the core's place must not hang the open. */
+	c->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (c->fd < 0) {
 		r = door_file_refused(e, path, errno, _("open the core"));
 		goto fail;
@@ -162,7 +164,11 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 	enum core_comp k = pread(c->fd, magic, sizeof(magic), 0) == sizeof(magic)
 				   ? core_compression(magic, sizeof(magic))
 				   : CORE_COMP_NONE;
-	if (k != CORE_COMP_NONE) {
+	/* A core its owner can change (not root's) is copied to a private
+	 * file first, as a compressed one is decompressed: cut short under
+	 * the mapping it would raise SIGBUS (src/sym/file.c). */
+	bool copy = k == CORE_COMP_NONE && !sym_file_trusted(c->fd, &st);
+	if (k != CORE_COMP_NONE || copy) {
 		/* Listing needs the headers and notes only: the kernel writes
 		 * them first. */
 		int fd;
@@ -172,7 +178,7 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 		close(c->fd);
 		c->fd = fd;
 		c->compression = core_comp_name(k);
-		c->packed_size = (uint64_t)st.st_size;
+		c->packed_size = k != CORE_COMP_NONE ? (uint64_t)st.st_size : 0;
 		if (fstat(c->fd, &st) < 0) {
 			r = ps_error_set(e, errno, _("cannot read %s: %s"), path, strerror(errno));
 			goto fail;

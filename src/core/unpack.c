@@ -15,8 +15,10 @@
 #include "config.h"
 #include "core/read.h"
 #include "i18n.h"
+#include "out/save.h"
 #include "util.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,6 +39,13 @@
 #endif
 
 enum { CHUNK = 128 * 1024 };
+
+/* Caps against a compressed "bomb" (a few KB that expand without end): a
+ * core is never read past the end its own ELF headers give, nor past
+ * UNPACK_MAX bytes; a decompressor never takes more than UNPACK_MEM of
+ * memory (zstd's default window limit is 128 MiB, xz is given this). */
+#define UNPACK_MAX (64ull << 30)
+#define UNPACK_MEM (256ull << 20)
 
 #ifdef HAVE_ZSTD
 static struct {
@@ -111,6 +120,9 @@ struct sink {
 	uint64_t written;          /* the size so far */
 	uint64_t used, room;       /* bytes on disk (zero blocks are holes); what $TMPDIR may take */
 	uint64_t head;             /* stop after this many bytes (0: all) */
+	uint64_t end;              /* where the ELF headers say the core ends (0: not known yet) */
+	uint64_t ph_end;           /* where its program headers end (0: not known yet) */
+	const char *kind;          /* "zstd", ... or NULL (a copy) */
 	struct ps_error *e;
 };
 
@@ -129,15 +141,66 @@ STREAM_HELPER int write_failed(struct sink *s, int err)
 			    human_bytes(s->written, b, sizeof(b)), strerror(err));
 }
 
-/* 0: go on, 1: enough (head), <0: error set. Cores are mostly holes: a
- * block of zeros is skipped (lseek), not written. */
+STREAM_HELPER int too_large(struct sink *s, uint64_t size)
+{
+	char a[32], b[32];
+
+	return ps_error_set(s->e, EFBIG,
+			    _("%s: the core would be %s, over the %s cap for a core pscope copies or decompresses: "
+			      "it is not read"),
+			    s->path, human_bytes(size, a, sizeof(a)), human_bytes(UNPACK_MAX, b, sizeof(b)));
+}
+
+/* Read back the ELF headers written so far: the end of the core (the last
+ * segment or section header table) once its program headers are in. */
+STREAM_HELPER int elf_bound(struct sink *s)
+{
+	Elf64_Ehdr eh;
+
+	if (s->end || s->written < sizeof(eh))
+		return 0;
+	if (pread(s->fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_type != ET_CORE)
+		return ps_error_set(s->e, EINVAL, _("%s: the %s data is not an ELF core"), s->path,
+				    s->kind ? s->kind : "ELF");
+	if (eh.e_phnum == PN_XNUM || eh.e_phentsize != sizeof(Elf64_Phdr)) {
+		s->end = UINT64_MAX; /* the count is elsewhere: rely on the cap */
+		return 0;
+	}
+	s->ph_end = eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr);
+	if (s->written < s->ph_end)
+		return 0;
+	uint64_t end = eh.e_shnum ? eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize : s->ph_end;
+	Elf64_Phdr *ph = malloc(eh.e_phnum ? eh.e_phnum * sizeof(*ph) : 1);
+	if (!ph)
+		return ps_error_set(s->e, ENOMEM, _("out of memory"));
+	if (pread(s->fd, ph, eh.e_phnum * sizeof(*ph), (off_t)eh.e_phoff) != (ssize_t)(eh.e_phnum * sizeof(*ph))) {
+		free(ph);
+		return ps_error_set(s->e, errno ? errno : EIO, _("cannot read %s: %s"), s->path, strerror(errno ? errno : EIO));
+	}
+	for (unsigned i = 0; i < eh.e_phnum; i++)
+		if (ph[i].p_offset + ph[i].p_filesz > end)
+			end = ph[i].p_offset + ph[i].p_filesz;
+	free(ph);
+	s->end = end < s->written ? s->written : end;
+	return s->end > UNPACK_MAX ? too_large(s, s->end) : 0;
+}
+
+/* 0: go on, 1: enough (head, or the end of the core), <0: error set.
+ * Cores are mostly holes: a block of zeros is skipped (lseek), not
+ * written. */
 STREAM_HELPER int sink_put(struct sink *s, const void *buf, size_t n)
 {
 	const char *p = buf;
 	char a[32];
+	int r;
 
 	if (s->head && s->written + n > s->head)
 		n = (size_t)(s->head - s->written);
+	if (s->end && s->written + n > s->end)
+		n = (size_t)(s->end - s->written);
+	if (s->written + n > UNPACK_MAX)
+		return too_large(s, s->written + n);
 	if (s->used + n > s->room)
 		return ps_error_set(s->e, ENOSPC,
 				    _("decompressing %s needs more than the %s free in %s: set TMPDIR to a directory "
@@ -162,8 +225,10 @@ STREAM_HELPER int sink_put(struct sink *s, const void *buf, size_t n)
 		p += k;
 		n -= k;
 		s->written += k;
+		if (!s->end && (r = elf_bound(s)) < 0)
+			return r;
 	}
-	return s->head && s->written >= s->head ? 1 : 0;
+	return (s->head && s->written >= s->head) || (s->end && s->written >= s->end) ? 1 : 0;
 }
 
 STREAM_HELPER ssize_t read_in(int fd, void *buf, size_t n)
@@ -182,9 +247,40 @@ STREAM_HELPER int damaged(struct sink *s, const char *kind, const char *why)
 			    kind, why);
 }
 
+/* A window or dictionary over the memory cap (a bomb, or a stream
+ * compressed for another machine). */
+STREAM_HELPER int needs_memory(struct sink *s)
+{
+	char a[32];
+
+	return ps_error_set(s->e, ENOMEM,
+			    _("%s: the %s data needs more than %s of memory to decompress, the cap: it is not read "
+			      "(decompress it by hand if you trust it)"),
+			    s->path, s->kind, human_bytes(UNPACK_MEM, a, sizeof(a)));
+}
+
 STREAM_HELPER int read_failed(struct sink *s)
 {
 	return ps_error_set(s->e, errno, _("cannot read %s: %s"), s->path, strerror(errno));
+}
+
+/* A plain core its owner can change: copied as it is (holes kept). */
+static int run_copy(int in, struct sink *s)
+{
+	char *b = malloc(CHUNK);
+	int r = 0;
+
+	if (!b)
+		return ps_error_set(s->e, ENOMEM, _("out of memory"));
+	for (;;) {
+		ssize_t n = read_in(in, b, CHUNK);
+		if (n < 0)
+			r = read_failed(s);
+		if (n <= 0 || (r = sink_put(s, b, (size_t)n)) != 0)
+			break;
+	}
+	free(b);
+	return r < 0 ? r : 0;
 }
 
 #ifdef HAVE_ZSTD
@@ -213,6 +309,10 @@ static int run_zstd(int in, struct sink *s, bool *cut)
 		while (zi.pos < zi.size) {
 			ZSTD_outBuffer zo = { ob, ocap, 0 };
 			last = zs.decompressStream(dc, &zo, &zi);
+			if (zs.isError(last) && strstr(zs.getErrorName(last), "memory")) {
+				r = needs_memory(s);
+				goto out;
+			}
 			if (zs.isError(last)) {
 				r = damaged(s, "zstd", zs.getErrorName(last));
 				goto out;
@@ -239,7 +339,7 @@ static int run_xz(int in, struct sink *s, bool *cut)
 	lzma_action act = LZMA_RUN;
 	int r = 0;
 
-	if (!ib || !ob || lzma_stream_decoder(&z, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK) {
+	if (!ib || !ob || lzma_stream_decoder(&z, UNPACK_MEM, LZMA_CONCATENATED) != LZMA_OK) {
 		r = ps_error_set(s->e, ENOMEM, _("out of memory"));
 		goto out;
 	}
@@ -266,6 +366,10 @@ static int run_xz(int in, struct sink *s, bool *cut)
 		if (lr == LZMA_BUF_ERROR && act == LZMA_FINISH) {
 			*cut = true; /* the input ended inside the stream */
 			break;
+		}
+		if (lr == LZMA_MEMLIMIT_ERROR) {
+			r = needs_memory(s);
+			goto out;
 		}
 		if (lr != LZMA_OK) {
 			r = damaged(s, "xz", lr == LZMA_FORMAT_ERROR ? _("not an xz stream")
@@ -327,21 +431,6 @@ out:
 	return r < 0 ? r : 0;
 }
 #endif
-
-/* A private file under dir: O_TMPFILE, else a name unlinked at once. */
-static int private_file(const char *dir)
-{
-	int fd = open(dir, O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600);
-
-	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL))
-		return fd;
-	char p[4096];
-	snprintf(p, sizeof(p), "%s/pscope-core.XXXXXX", dir);
-	fd = mkostemp(p, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(p);
-	return fd;
-}
 
 /* The shell command that decompresses path by hand. */
 static void hand_command(const char *path, enum core_comp k, char *cmd, size_t size)
@@ -422,14 +511,17 @@ int core_unpack(int in, const char *path, enum core_comp k, uint64_t head, int *
 		dir = "/tmp";
 	struct lazy_lib *lib;
 
-	if (!have_lib(k))
+	if (k != CORE_COMP_NONE && !have_lib(k))
 		return no_library(path, k, e);
-	if (!lib_open(k, &lib))
+	if (k != CORE_COMP_NONE && !lib_open(k, &lib))
 		return no_load(path, k, lib, e);
-	int fd = private_file(dir);
+	/* Unnamed (gone when closed, even after SIGKILL), in a directory
+	 * checked like every one pscope writes to (src/out/save.c). */
+	struct ps_error se;
+	int fd = out_scratch(dir, &se);
 	if (fd < 0)
-		return ps_error_set(e, errno, _("cannot make a temporary file in %s to decompress %s into: %s (set TMPDIR)"),
-				    dir, path, strerror(errno));
+		return ps_error_set(e, -fd, _("cannot make a temporary file in %s to decompress %s into: %s (set TMPDIR)"),
+				    dir, path, se.msg);
 	/* What $TMPDIR may take: its free space, less a margin for others. */
 	uint64_t room = UINT64_MAX;
 	if (fstatvfs(fd, &sv) == 0) {
@@ -437,13 +529,15 @@ int core_unpack(int in, const char *path, enum core_comp k, uint64_t head, int *
 		uint64_t margin = avail / 10 < (64u << 20) ? avail / 10 : (64u << 20);
 		room = avail - margin;
 	}
-	struct sink s = { .fd = fd, .path = path, .dir = dir, .room = room, .head = head, .e = e };
+	struct sink s = { .fd = fd, .path = path, .dir = dir, .room = room, .head = head, .kind = core_comp_name(k),
+			  .e = e };
 	if (lseek(in, 0, SEEK_SET) < 0) {
 		r = read_failed(&s);
 		close(fd);
 		return r;
 	}
 	switch (k) {
+	case CORE_COMP_NONE: r = run_copy(in, &s); break;
 #ifdef HAVE_ZSTD
 	case CORE_COMP_ZSTD: r = run_zstd(in, &s, cut); break;
 #endif
@@ -456,7 +550,7 @@ int core_unpack(int in, const char *path, enum core_comp k, uint64_t head, int *
 	default: r = no_library(path, k, e); break;
 	}
 	if (r == 0 && !s.written)
-		r = ps_error_set(e, EINVAL, _("%s: the %s data holds nothing"), path, core_comp_name(k));
+		r = ps_error_set(e, EINVAL, _("%s: the %s data holds nothing"), path, s.kind ? s.kind : "ELF");
 	/* A hole at the end needs the size set. */
 	if (r == 0 && ftruncate(fd, (off_t)s.written) < 0)
 		r = write_failed(&s, errno);

@@ -295,8 +295,8 @@ static void cleanup(struct cw *c)
 		close(c->fd);
 	if (c->dfd >= 0)
 		close(c->dfd);
-	if (c->tmp[0] && c->dirfd >= 0)
-		unlinkat(c->dirfd, c->tmp, 0);
+	c->of.fd = -1;
+	out_file_abort(&c->of, c->dirfd); /* its temporary name, if any */
 	if (c->dirfd >= 0)
 		close(c->dirfd);
 	if (c->pagemap_fd >= 0)

@@ -1,17 +1,64 @@
-/* Writing a whole file atomically: the content goes to an unnamed (or
- * temporary) file in the destination's directory, is synced, then renamed
- * over the destination. A reader never sees half a file, a pscope killed
- * while writing leaves nothing behind, and a full disk or an unwritable
- * directory is an error that names the filesystem door and the fix. */
+/* Writing files where another user may be waiting: every file pscope
+ * writes (cores, doors reports, folded stacks, settings, decompressed
+ * cores, and any export to come) goes through here, because pscope runs
+ * as root and is told to write into directories other users can change.
+ *
+ *  - The directory is opened once (out_dir_open): its path is walked one
+ *    component at a time and a symbolic link is followed only when root or
+ *    pscope's own user owns it (another user's link can be turned to point
+ *    anywhere); a directory others can write without the sticky bit is
+ *    refused (anyone there could rename the file pscope writes). Every
+ *    later step is relative to that descriptor: a link swapped in during
+ *    the write is never followed.
+ *  - The content goes to an unnamed file in that directory (O_TMPFILE; on
+ *    a filesystem without it a hidden name made O_CREAT|O_EXCL|O_NOFOLLOW),
+ *    is synced, and only then gets its name: link(2) (never replaces:
+ *    cores) or a temporary name renamed over the old one (reports). A
+ *    rename replaces a symlink itself, never the file it points to, and a
+ *    pscope killed while writing leaves nothing behind.
+ *  - Scratch data (a decompressed core) is an unnamed file: gone when it
+ *    is closed, even after SIGKILL. */
 #ifndef PS_OUT_SAVE_H
 #define PS_OUT_SAVE_H
 
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "error.h"
 
-/* Call write(f, arg) on a temporary file and put it in place as path (mode
- * 0644). write returns 0 or -errno. Returns 0 or -errno with e filled. */
+/* The directory dir as a descriptor (O_RDONLY|O_DIRECTORY), checked as
+ * above; -errno with e filled (a refusal names the filesystem door). */
+int out_dir_open(const char *dir, struct ps_error *e);
+
+/* A file being written in a directory. */
+struct out_file {
+	int fd;                      /* the content goes here */
+	bool unnamed;                /* O_TMPFILE: no name until committed */
+	char tmp[NAME_MAX + 1];      /* else its hidden temporary name */
+};
+
+/* Start a new file in dirfd with mode (hint: a word for the temporary
+ * name). 0 or -errno (e filled when not NULL). */
+int out_file_begin(struct out_file *f, int dirfd, const char *hint, mode_t mode, struct ps_error *e);
+/* Sync it and give it the name base in dirfd: replace false fails with
+ * -EEXIST when base exists, true replaces base (a symlink there is
+ * replaced, not followed). The descriptor stays open (the caller closes
+ * f->fd). 0 or -errno; on error the temporary name is removed. */
+int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replace);
+/* Give up: the temporary name removed, the descriptor closed. */
+void out_file_abort(struct out_file *f, int dirfd);
+
+/* An unnamed read-write scratch file under dir (O_TMPFILE, else a name
+ * unlinked at once). A descriptor or -errno with e filled. */
+int out_scratch(const char *dir, struct ps_error *e);
+
+/* Call write(f, arg) on a new file and put it in place as path (mode
+ * 0644), replacing an old one. write returns 0 or -errno. Returns 0 or
+ * -errno with e filled. */
 int out_save(const char *path, int (*write)(FILE *f, void *arg), void *arg, struct ps_error *e);
+/* The same with the file's mode (0600 for settings). */
+int out_save_mode(const char *path, mode_t mode, int (*write)(FILE *f, void *arg), void *arg, struct ps_error *e);
 
 #endif

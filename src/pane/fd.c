@@ -128,11 +128,10 @@ out:
 }
 
 const struct pane_desc pane_desc_fd = {
-	.id = PANE_FD,
 	.name = "fd",
 	.aliases = { "fds" },
 	.title = N_("FDs"),
-	.hotkey = '2',
+	.summary = N_("open file descriptors and sockets"),
 	.source = N_("/proc/PID/fd + fdinfo, sockets via sock_diag (NETLINK_SOCK_DIAG; else /proc/PID/net/{unix,udp,udp6,netlink,tcp,tcp6}); needs ptrace-read access"),
 	.file = "fd",
 	.refresh_ms = 900,

@@ -115,10 +115,9 @@ out:
 }
 
 const struct pane_desc pane_desc_maps = {
-	.id = PANE_MAPS,
 	.name = "maps",
 	.title = N_("Maps"),
-	.hotkey = '3',
+	.summary = N_("memory mappings (like pmap -x)"),
 	.source = N_("/proc/PID/maps, smaps on demand; needs ptrace-read access"),
 	.file = "maps",
 	.refresh_ms = 1400,

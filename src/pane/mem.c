@@ -40,11 +40,10 @@ static void show_mem(struct pane_show *s)
 }
 
 const struct pane_desc pane_desc_mem = {
-	.id = PANE_MEM,
 	.name = "mem",
 	.aliases = { "memory" },
 	.title = N_("Memory"),
-	.hotkey = '4',
+	.summary = N_("smaps_rollup and the RSS trend of the last minute"),
 	.source = N_("/proc/PID/smaps_rollup (it takes the mmap lock: the detail screen reads it every 5 s); needs ptrace-read access"),
 	.file = "smaps_rollup",
 	.refresh_ms = 5000,

@@ -12,21 +12,40 @@
 #include <time.h>
 
 const struct pane_desc *const pane_descs[PANE_COUNT] = {
-	[PANE_STATUS] = &pane_desc_status, [PANE_FD] = &pane_desc_fd,   [PANE_MAPS] = &pane_desc_maps,
-	[PANE_MEM] = &pane_desc_mem,       [PANE_THREADS] = &pane_desc_threads,
+#define PANE(name) &pane_desc_##name,
+#include "pane/panes.h"
+#undef PANE
 };
 
-const struct pane_desc *pane_desc_find(const char *name)
+int pane_find(const char *name, bool aliases)
 {
 	for (int i = 0; i < PANE_COUNT; i++) {
 		const struct pane_desc *p = pane_descs[i];
 		if (!strcmp(name, p->name))
-			return p;
-		for (size_t a = 0; a < sizeof(p->aliases) / sizeof(p->aliases[0]); a++)
+			return i;
+		for (size_t a = 0; aliases && a < sizeof(p->aliases) / sizeof(p->aliases[0]); a++)
 			if (p->aliases[a] && !strcmp(name, p->aliases[a]))
-				return p;
+				return i;
 	}
-	return NULL;
+	return -1;
+}
+
+const char *pane_names(char *buf, size_t size, bool titles)
+{
+	size_t o = 0;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	for (int i = 0; i < PANE_COUNT && o + 1 < size; i++) {
+		int n = snprintf(buf + o, size - o, "%s%s", i ? ", " : "", titles ? _(pane_descs[i]->title) : pane_descs[i]->name);
+		size_t end = n < 0 ? o : o + (size_t)n < size ? o + (size_t)n : size - 1;
+		for (size_t k = o; titles && k < end; k++)
+			if (buf[k] >= 'A' && buf[k] <= 'Z') /* ASCII only: a translation's bytes stay */
+				buf[k] = (char)(buf[k] - 'A' + 'a');
+		o = end;
+	}
+	return buf;
 }
 
 const char *pane_source(const struct pane_desc *p, pid_t pid, char *buf, size_t size)

@@ -5,9 +5,10 @@
  * `pscope show` (text and JSON) both take them from here, as door_render
  * feeds both `pscope doors` and the Doors screen.
  *
- * Adding a pane: src/pane/NAME.c (its struct pane_desc and its show
- * function), an entry in pane_descs[] (pane.c), ui/pane-NAME.c for the TUI
- * and data/help/pane-NAME.txt. */
+ * Adding a pane: doc/architecture.md, Recipes: its name in
+ * src/pane/panes.h, src/pane/NAME.c (its struct pane_desc and its show
+ * function), ui/pane-NAME.c for the TUI, its help texts, and the build
+ * lists. */
 #ifndef PS_PANE_PANE_H
 #define PS_PANE_PANE_H
 
@@ -17,7 +18,13 @@
 
 #include "out/json.h"
 
-enum pane_id { PANE_STATUS, PANE_FD, PANE_MAPS, PANE_MEM, PANE_THREADS, PANE_COUNT };
+/* The panes' places in tab order (src/pane/panes.h): PANE_ID_status... */
+enum pane_id {
+#define PANE(name) PANE_ID_##name,
+#include "pane/panes.h"
+#undef PANE
+	PANE_COUNT
+};
 
 /* One `pscope show` run over the panes of one process. */
 struct pane_show {
@@ -35,11 +42,10 @@ struct pane_show {
 };
 
 struct pane_desc {
-	enum pane_id id;
 	const char *name;              /* "fd": `pscope show --pane fd`, the JSON key */
 	const char *aliases[2];        /* other names --pane takes ("fds") */
 	const char *title;             /* N_("FDs"): the detail screen's tab bar */
-	int hotkey;                    /* '2' switches to it */
+	const char *summary;           /* N_(): what it shows, in a line of help */
 	const char *source;            /* where the data comes from ("PID": the pid) */
 	const char *file;              /* the /proc/PID file named when access is refused */
 	int refresh_ms;                /* the TUI reads it at most this often */
@@ -48,7 +54,9 @@ struct pane_desc {
 	void (*show)(struct pane_show *s);
 };
 
-extern const struct pane_desc pane_desc_status, pane_desc_fd, pane_desc_maps, pane_desc_mem, pane_desc_threads;
+#define PANE(name) extern const struct pane_desc pane_desc_##name;
+#include "pane/panes.h"
+#undef PANE
 /* Every pane, in tab order (index: enum pane_id). */
 extern const struct pane_desc *const pane_descs[PANE_COUNT];
 
@@ -58,8 +66,13 @@ enum pane_threads_col {
 };
 extern const char *const pane_threads_cols[PT_NCOLS];
 
-/* The pane with that name or alias, NULL if none. */
-const struct pane_desc *pane_desc_find(const char *name);
+/* The place (enum pane_id) of the pane with that name, or also an alias
+ * when aliases is true; -1 if none. */
+int pane_find(const char *name, bool aliases);
+/* The panes' names ("status, fd, ..."), or their titles translated in
+ * lower case ("status, fds, ..."), in tab order joined by ", " into buf.
+ * Returns buf. */
+const char *pane_names(char *buf, size_t size, bool titles);
 /* The source line for pid ("PID" replaced; pid 0 keeps "PID"). */
 const char *pane_source(const struct pane_desc *p, pid_t pid, char *buf, size_t size);
 

@@ -226,10 +226,9 @@ static void show_status(struct pane_show *s)
 }
 
 const struct pane_desc pane_desc_status = {
-	.id = PANE_STATUS,
 	.name = "status",
 	.title = N_("Status"),
-	.hotkey = '1',
+	.summary = N_("identity, memory, switches, faults, capabilities"),
 	.source = N_("/proc/PID/{stat,status,cgroup,ns/*,oom_score,cwd,exe}; cwd and exe need ptrace-read access"),
 	.file = "status",
 	.refresh_ms = 0,

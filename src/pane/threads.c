@@ -134,10 +134,9 @@ out:
 }
 
 const struct pane_desc pane_desc_threads = {
-	.id = PANE_THREADS,
 	.name = "threads",
 	.title = N_("Threads"),
-	.hotkey = '5',
+	.summary = N_("per-thread state, system call, run-queue delay"),
 	.source = N_("/proc/PID/task/TID/{stat,status,syscall,wchan,schedstat}, a futex's lock word; syscall and lock need ptrace access"),
 	.file = "task",
 	.refresh_ms = 900,

@@ -59,7 +59,10 @@ static int elf_read_syms(int fd, struct elf_syms *s)
 
 	memset(s, 0, sizeof(*s));
 	elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	/* Read (pread into private memory), not mapped: the file belongs to
+	 * the target's user, who may cut it short while it is read (a
+	 * mapping would raise SIGBUS; see src/sym/file.c). */
+	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf)
 		return -ENOEXEC;
 	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &nph) < 0) {

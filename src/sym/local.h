@@ -43,6 +43,8 @@ struct sym_module {
 	struct sym_msym *syms;       /* code symbols by address (names: libdwfl's) */
 	size_t nsyms;
 	bool syms_built;
+	bool syms_cut;               /* more than SYM_MODULE_MAX_SYMS: the rest not read */
+	int lines_ok;                /* 0 not checked, 1 line table within the cap, -1 over it */
 	unsigned refs;               /* under the registry lock */
 	struct sym_module *next;
 };
@@ -62,6 +64,15 @@ char *sym_module_data_name(struct sym_module *m, uint64_t rel);
 int sym_module_symbol(struct sym_module *m, const char *name, uint64_t *value, uint64_t *size);
 
 void sym_info_free(struct sym_info *s);
+/* Load /tmp/perf-PID.map of a process owned by uid (kernel.c): NULL, or
+ * why it was not (all) read (a link, not a regular file, another user's,
+ * over a cap). */
+const char *sym_perfmap_load(pid_t pid, uid_t uid, struct sym_range **jit, size_t *njit, char **pool);
+/* libdwfl's find_debuginfo callback (file.c): separate debug files found
+ * by build-id or debug link, each read through sym_file_stable(). */
+int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,
+		       const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+		       char **debuginfo_file_name);
 /* strdup of a symbol name, demangled when it is a C++ name. */
 char *sym_name_dup(const char *name);
 

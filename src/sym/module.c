@@ -2,6 +2,7 @@
  * inode), each a single-module Dwfl at the file's own virtual addresses,
  * with a cache of resolved module-relative addresses. */
 #include "sym/local.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <dwarf.h>
@@ -9,6 +10,8 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +24,7 @@ static char *debuginfo_path;
 
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_debuginfo = sym_find_debuginfo,
 	.debuginfo_path = &debuginfo_path,
 };
 
@@ -242,7 +245,7 @@ static char *dup_or_null(const char *s)
 char *sym_name_dup(const char *name)
 {
 	char *d = sym_demangle(name);
-	return d ? d : strdup(name);
+	return d ? d : sym_name_cut(name, strnlen(name, SYM_NAME_MAX + 1));
 }
 
 static const char *die_name(Dwarf_Die *die)
@@ -326,6 +329,10 @@ static void build_syms(struct sym_module *m)
 {
 	m->syms_built = true;
 	int n = m->mod ? dwfl_module_getsymtab(m->mod) : -1;
+	if (n > 1 && (unsigned)n - 1 > SYM_MODULE_MAX_SYMS) {
+		m->syms_cut = true;
+		n = (int)SYM_MODULE_MAX_SYMS + 1;
+	}
 	if (n <= 1 || !(m->syms = malloc((size_t)n * sizeof(*m->syms))))
 		return;
 	for (int i = 1; i < n; i++) {
@@ -383,7 +390,9 @@ static struct sym_msym *find_sym(struct sym_module *m, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
-	struct sym_msym *near = &m->syms[lo - 1], *hit = near->size ? NULL : near;
+	/* Unsized symbols name what follows them up to the next one: not
+	 * when some were not read (one of those may be nearer). */
+	struct sym_msym *near = &m->syms[lo - 1], *hit = near->size || m->syms_cut ? NULL : near;
 	/* Sized symbols may nest or overlap: look a little further down. */
 	for (size_t i = lo, k = 0; i-- > 0 && k < 32; k++)
 		if (m->syms[i].size && addr - m->syms[i].start < m->syms[i].size) {
@@ -395,12 +404,34 @@ static struct sym_msym *find_sym(struct sym_module *m, uint64_t addr)
 	return hit;
 }
 
+/* Whether the module's DWARF line table is within SYM_LINES_MAX_BYTES
+ * (libdw decodes a unit's whole line program at the first lookup in it). */
+static bool lines_within_cap(struct sym_module *m)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw;
+
+	if (!m->lines_ok) {
+		m->lines_ok = 1;
+		Elf *elf = (dw = dwfl_module_getdwarf(m->mod, &bias)) ? dwarf_getelf(dw) : NULL;
+		size_t shstrndx;
+		if (elf && elf_getshdrstrndx(elf, &shstrndx) == 0)
+			for (Elf_Scn *scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
+				GElf_Shdr sh;
+				const char *nm = gelf_getshdr(scn, &sh) ? elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+				if (nm && !strcmp(nm, ".debug_line") && sh.sh_size > SYM_LINES_MAX_BYTES)
+					m->lines_ok = -1;
+			}
+	}
+	return m->lines_ok > 0;
+}
+
 /* Resolve module-relative addr (the call itself: pc - 1 for a return
  * address); offsets are shown relative to pc. Called with m->lock held. */
 static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t addr, bool source)
 {
 	struct sym_info *s = calloc(1, sizeof(*s));
-	char buf[64];
+	char buf[128];
 
 	if (!s)
 		return NULL;
@@ -417,14 +448,17 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 		s->offset = addr - sym->start + (rel_pc - addr);
 	} else {
 		s->flags |= SYM_F_STRIPPED;
-		snprintf(buf, sizeof(buf), "+0x%llx", (unsigned long long)rel_pc);
+		snprintf(buf, sizeof(buf), m->syms_cut ? _("+0x%llx (over %u symbols: not all read)") : "+0x%llx",
+			 (unsigned long long)rel_pc, SYM_MODULE_MAX_SYMS);
 		size_t l = strlen(m->name) + strlen(buf) + 1;
 		s->function = malloc(l);
 		if (s->function)
 			snprintf(s->function, l, "%s%s", m->name, buf);
 	}
 	Dwarf_Addr bias;
-	if (source && m->mod && dwfl_module_getdwarf(m->mod, &bias)) {
+	if (source && m->mod && !lines_within_cap(m)) {
+		s->file = strdup(_("(line table over the 256 MiB cap: not read)"));
+	} else if (source && m->mod && dwfl_module_getdwarf(m->mod, &bias)) {
 		Dwfl_Line *l = dwfl_module_getsrc(m->mod, addr);
 		int line = 0;
 		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;

@@ -1,6 +1,7 @@
 /* A process view: the executable mappings of one address space bound to
  * shared modules, a cache by pc, /tmp/perf-PID.map for anonymous code. */
 #include "sym/local.h"
+#include "i18n.h"
 #include "util.h"
 
 #include <errno.h>
@@ -24,6 +25,7 @@ struct pmap {
 	struct sym_module *mod; /* PM_MODULE */
 	uint64_t bias;
 	char *name;             /* PM_NOFILE, PM_SPECIAL: what the maps call it */
+	const char *why;        /* PM_NOFILE: why the file was not read, or NULL */
 	bool deleted;
 };
 
@@ -55,6 +57,7 @@ struct sym_proc {
 	struct sym_range *jit;
 	size_t njit;
 	char *jit_pool;
+	const char *jit_why;    /* why /tmp/perf-PID.map was not (all) read, or NULL */
 };
 
 static const struct sym_info unknown_info = {
@@ -227,7 +230,12 @@ static int bind(struct sym_proc *p, struct pmap *old, size_t nold)
 			q->mod = m->deleted ? NULL : sym_module_find(dev, m->inode, m->path);
 			if (!q->mod) {
 				int fd = open_mapped(p, m, real, sizeof(real));
-				q->mod = fd >= 0 ? sym_module_get(fd, real, m->path, dev, m->inode) : NULL;
+				/* A file its owner can rewrite while it is read
+				 * is read from a private copy (sym/file.c). */
+				int sfd = fd >= 0 ? sym_file_stable(fd) : -1;
+				q->mod = sfd >= 0 ? sym_module_get(sfd, real, m->path, dev, m->inode) : NULL;
+				if (fd >= 0 && sfd < 0)
+					q->why = sym_file_why(sfd);
 			}
 			q->kind = q->mod ? PM_MODULE : PM_NOFILE;
 		} else {
@@ -412,44 +420,11 @@ static struct pmap *pmap_find(struct sym_proc *p, uint64_t pc)
 
 static void load_perfmap(struct sym_proc *p)
 {
-	char path[64], *buf = NULL;
-	struct stat sb;
-	int fd;
-
 	p->anon_stale = false;
 	free(p->jit);
 	free(p->jit_pool);
-	p->jit = NULL;
-	p->jit_pool = NULL;
 	p->njit = 0;
-	if (p->pid <= 0)
-		return;
-	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)p->pid);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return;
-	/* Like perf: only a regular file owned by the target's user (or root),
-	 * so nobody else can put names on its code. */
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || (sb.st_uid != p->uid && sb.st_uid != 0) ||
-	    sb.st_size > (64 << 20)) {
-		close(fd);
-		return;
-	}
-	ssize_t len = 0;
-	size_t cap = (size_t)sb.st_size + 1;
-	buf = malloc(cap);
-	while (buf && (size_t)len + 1 < cap) {
-		ssize_t r = read(fd, buf + len, cap - 1 - (size_t)len);
-		if (r <= 0)
-			break;
-		len += r;
-	}
-	close(fd);
-	if (buf) {
-		ssize_t n = sym_perfmap_parse(buf, (size_t)len, &p->jit, &p->jit_pool);
-		p->njit = n > 0 ? (size_t)n : 0;
-	}
-	free(buf);
+	p->jit_why = p->pid > 0 ? sym_perfmap_load(p->pid, p->uid, &p->jit, &p->njit, &p->jit_pool) : NULL;
 }
 
 /* A result the view owns: anonymous code, files it cannot open. */
@@ -461,7 +436,8 @@ static const struct sym_info *own(struct sym_proc *p, const char *function, cons
 
 	if (no)
 		p->owned = no;
-	if (!s || !no || !(s->function = strdup(function)) || (module && !(s->module = strdup(module)))) {
+	if (!s || !no || !(s->function = sym_name_cut(function, strnlen(function, SYM_NAME_MAX + 1))) ||
+	    (module && !(s->module = strdup(module)))) {
 		sym_info_free(s);
 		return &unknown_info;
 	}
@@ -493,11 +469,17 @@ static const struct sym_info *resolve(struct sym_proc *p, uint64_t pc, bool acti
 			load_perfmap(p);
 		}
 		const struct sym_range *r = sym_range_find(p->jit, p->njit, pc, true);
+		if (!r && p->jit_why) {
+			snprintf(buf, sizeof(buf), "[anon/JIT] (%s)", p->jit_why);
+			return own(p, buf, "[anon/JIT]", pc - m->start, SYM_F_ANON);
+		}
 		return own(p, r ? r->name : "[anon/JIT]", "[anon/JIT]", pc - m->start, SYM_F_ANON);
 	}
 	case PM_NOFILE:
-		/* The file is gone or unreadable: name the offset in it. */
-		snprintf(buf, sizeof(buf), "%s+0x%llx", m->name, (unsigned long long)(pc - m->start + m->off));
+		/* The file is gone or unreadable: name the offset in it (and
+		 * why the file was not read, when it was there). */
+		snprintf(buf, sizeof(buf), m->why ? "%s+0x%llx (%s)" : "%s+0x%llx", m->name,
+			 (unsigned long long)(pc - m->start + m->off), m->why);
 		return own(p, buf, m->name, pc - m->start + m->off,
 			   SYM_F_STRIPPED | (m->deleted ? SYM_F_DELETED : 0));
 	case PM_SPECIAL:

@@ -151,15 +151,52 @@ struct sym_range {
  * type name [module]", text symbols only): a sorted, malloc'd array; names
  * point into *pool (malloc'd). Return the count or -errno. */
 ssize_t sym_perfmap_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
+/* Caps of a perf map (the target writes it): a larger file is not read,
+ * entries past the cap are not parsed (a count equal to it means cut). */
+#define SYM_PERFMAP_MAX_BYTES (64 << 20)
+#define SYM_PERFMAP_MAX_ENTRIES (1u << 20)
 ssize_t sym_kallsyms_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
 /* Binary search: the range holding pc, or NULL. Unsized (kallsyms): the
  * last symbol at or below pc. */
 const struct sym_range *sym_range_find(const struct sym_range *r, size_t n, uint64_t pc, bool sized);
 
-/* C++ (Itanium ABI) demangling: a malloc'd demangled name, or NULL when
- * name is not mangled (or the C++ runtime, opened at the first mangled
- * name, is not installed). */
+/* Names are capped: a symbol, a demangled name, an inlined function or a
+ * perf map entry longer than SYM_NAME_MAX bytes is cut there and ends with
+ * the mark "…[name cut at 1024 bytes]". Mangled names longer than
+ * SYM_MANGLED_MAX are not demangled (they are kept mangled, cut). */
+#define SYM_NAME_MAX 1024
+/* Caps of one module's tables (the file's owner sets their sizes): code
+ * symbols past SYM_MODULE_MAX_SYMS are not read (addresses only they
+ * would name say so), and file:line is not looked up in a .debug_line
+ * larger than SYM_LINES_MAX_BYTES (the source says so). */
+#define SYM_MODULE_MAX_SYMS (1u << 22)
+#define SYM_LINES_MAX_BYTES (256u << 20)
+#define SYM_MANGLED_MAX 4096
+/* A malloc'd copy of the len bytes at name, cut with the mark past
+ * SYM_NAME_MAX. */
+char *sym_name_cut(const char *name, size_t len);
+/* C++ (Itanium ABI) demangling within the cap: a malloc'd demangled name
+ * (cut with the mark when it would be longer), or NULL when name is not a
+ * valid mangling or is longer than SYM_MANGLED_MAX. */
 char *sym_demangle(const char *name);
+
+/* ---- files another user can change (src/sym/file.c) ----
+ * Every ELF file, debug file and core pscope maps goes through
+ * sym_file_stable(): a file only root can change is used as it is; any
+ * other is copied into a sealed memfd, so it cannot shrink (SIGBUS) or
+ * change under the parsers. Larger than SYM_FILE_COPY_MAX: not read. */
+#define SYM_FILE_COPY_MAX (1ull << 30)
+struct stat;
+/* Owned by root, not group/other-writable, not on FUSE (or one of
+ * pscope's sealed copies). */
+bool sym_file_trusted(int fd, const struct stat *st);
+/* Consumes fd: returns an fd safe to map (fd itself, or the copy), or
+ * -ESTALE (it kept changing while it was copied), -EFBIG (over the cap),
+ * -EINVAL (not a regular file), -errno. */
+int sym_file_stable(int fd);
+/* A short phrase for sym_file_stable's error: "the file changed while it
+ * was read". */
+const char *sym_file_why(int err);
 
 /* Load bias of an ELF file mapped at map_start from file offset map_off,
  * given its program headers: the value to subtract from a run-time address

@@ -27,6 +27,15 @@ ok "$([ -z "$tty_writes" ]; echo $?)" "nothing opens /dev/tty behind the termina
 # Navigation is written once, in the list widget.
 nav=$(grep -nE 'case[[:space:]]+KEY_(UP|DOWN|PPAGE|NPAGE|HOME|END)\b' ui/*.c | grep -v '^ui/table\.c:' || true)
 ok "$([ -z "$nav" ]; echo $?)" "navigation keys are handled only in ui/table.c ${nav:+(found: $nav)}"
+# Keys are declared once, in each screen's and pane's key table
+# (ui/keys.h): dispatch, the function bar and the help read it. Outside
+# the widgets that own their keys (table.c: moving; search.c: '/', n, N;
+# prompt.c: editing a line; keys.c: the dispatch), no code tests a key:
+# no case label of a character or KEY_ constant, no comparison of a key
+# with one (KEY_RESIZE is the terminal's event, not a key).
+keysw=$(grep -nE "case[[:space:]]+('([^'\\]|\\.+)'|KEY_[A-Z_]+|27|12)[[:space:]]*[:(]|\b(ch|key)[[:space:]]*[!=<>]=?[[:space:]]*('([^'\\]|\\.+)'|KEY_[A-Z_]+)|switch[[:space:]]*\([[:space:]]*(ch|key)[[:space:]]*\)" ui/*.c |
+	grep -vE '^ui/(table|search|prompt|keys)\.c:' | grep -v 'KEY_RESIZE' || true)
+ok "$([ -z "$keysw" ]; echo $?)" "keys are dispatched from the key tables only (no key switch in a screen) ${keysw:+(found: $keysw)}"
 # The terminal size comes from one place.
 size=$(grep -nE '\b(LINES|COLS)\b' ui/*.c | grep -v '^ui/draw\.c:' || true)
 ok "$([ -z "$size" ]; echo $?)" "the terminal size is read only in ui/draw.c (draw_rows/draw_cols) ${size:+(found: $size)}"
@@ -51,16 +60,21 @@ ok "$([ -z "$direct" ]; echo $?)" "ui/ submits jobs through the backends' *_subm
 bcast=$(grep -nE 'ops->message|ui_watch' ui/*.c ui/*.h || true)
 ok "$([ -z "$bcast" ]; echo $?)" "ring messages go to their job's handler only ${bcast:+(found: $bcast)}"
 
-# Every pane is described once, in src/pane/, and the detail screen and
-# pscope show both take it from there.
+# Every pane is described once, in src/pane/, and named once, in the list
+# src/pane/panes.h that the registry, the detail screen, pscoperc and
+# pscope show are made from.
 for f in src/pane/*.c; do
 	n=$(basename "$f" .c)
 	[ "$n" = pane ] && continue
-	check "src/pane/$n.c is in the registry (pane_descs[])" grep -q "&pane_desc_$n\b" src/pane/pane.c
+	check "src/pane/$n.c is in the list of panes (src/pane/panes.h)" grep -qx "PANE($n)" src/pane/panes.h
 	check "ui/pane-$n.c shows it on the detail screen" grep -q "&pane_desc_$n\b" "ui/pane-$n.c"
 done
-dup=$(grep -nE '\.(source|hotkey|refresh_ms)[[:space:]]*=' ui/*.c || true)
+dup=$(grep -nE '\.(source|refresh_ms|summary)[[:space:]]*=' ui/*.c || true)
 ok "$([ -z "$dup" ]; echo $?)" "no pane describes itself again in ui/ ${dup:+(found: $dup)}"
+# No list of the panes written by hand beside the registry's.
+names=$(grep -rnE '"status",[[:space:]]*"fd"|"status, fd, maps|&pane_(desc_)?status,[[:space:]]*&pane_' src ui --include=*.c --include=*.h |
+	grep -v '^src/pane/panes\.h:' || true)
+ok "$([ -z "$names" ]; echo $?)" "the panes are listed once, in src/pane/panes.h ${names:+(found: $names)}"
 
 # Smaller shapes: one PF_KTHREAD, signals through target_signal, the
 # freeze shared at src/ level.

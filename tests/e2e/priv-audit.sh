@@ -21,7 +21,7 @@ cp "$PSCOPE" "$TARGETS/stack-threads" "$TARGETS/hotloop" "$TARGETS/lab-nodump" "
 cp -r "$top_srcdir/data" "$B/data"
 mkdir "$B/w"
 chmod -R a+rX "$B"
-chmod 777 "$B/w"
+chmod 1777 "$B/w" # sticky: pscope refuses to write where anyone may swap its file
 np() { (cd "$B/w" && $NP "$B/pscope" "$@"); }
 
 # (b) a root process; (a) nobody's own, through a wrapper start_target runs.

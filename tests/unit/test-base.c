@@ -4,11 +4,14 @@
 #include "doors.h"
 #include "out/escape.h"
 #include "out/json.h"
+#include "out/save.h"
 #include "proc/stat.h"
 #include "proc/status.h"
 #include "util.h"
 
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <locale.h>
 #include <pthread.h>
 
@@ -211,6 +214,59 @@ static void test_shell_word(void)
 	is_str(shell_word("/tmp/a b c d e f", b, 8), "'/tmp/a", "cut to fit");
 }
 
+static int write_hello(FILE *f, void *arg)
+{
+	return fputs(arg, f) < 0 ? -EIO : 0;
+}
+
+/* Safe writes (src/out/save.c): refused directories, a symlink at the
+ * destination replaced rather than followed, nothing left behind. */
+static void test_save(void)
+{
+	char base[] = "/tmp/pscope-test-save.XXXXXX", p[256], q[256], buf[64] = { 0 };
+	struct ps_error e;
+
+	ok(mkdtemp(base) != NULL, "a scratch directory");
+	snprintf(p, sizeof(p), "%s/open", base);
+	mkdir(p, 0700);
+	chmod(p, 0777);
+	ok(out_dir_open(p, &e) == -EPERM && strstr(e.msg, "without the sticky bit"), "0777 without sticky: refused (%s)", e.msg);
+	chmod(p, 01777);
+	int fd = out_dir_open(p, &e);
+	ok(fd >= 0, "with the sticky bit: opened");
+	if (fd >= 0)
+		close(fd);
+	snprintf(q, sizeof(q), "%s/link", base);
+	ok(symlink(p, q) == 0 && (fd = out_dir_open(q, &e)) >= 0, "a link of our own is followed");
+	if (fd >= 0)
+		close(fd);
+	snprintf(p, sizeof(p), "%s/target", base);
+	snprintf(q, sizeof(q), "%s/out.txt", base);
+	FILE *t = fopen(p, "w");
+	fputs("keep", t);
+	fclose(t);
+	ok(symlink(p, q) == 0, "out.txt: a link to another file");
+	ok(out_save(q, write_hello, "hello", &e) == 0, "out_save writes over it");
+	struct stat st;
+	ok(lstat(q, &st) == 0 && S_ISREG(st.st_mode), "... the link itself replaced by the file");
+	t = fopen(p, "r");
+	ok(t && fgets(buf, sizeof(buf), t) && !strcmp(buf, "keep"), "... the file it pointed to untouched");
+	if (t)
+		fclose(t);
+	ok(out_save(base, write_hello, "x", &e) < 0, "a directory as the file: refused");
+	snprintf(p, sizeof(p), "%s/none/x", base);
+	ok(out_save(p, write_hello, "x", &e) == -ENOENT && strstr(e.msg, p), "a missing directory: named (%s)", e.msg);
+	fd = out_scratch(base, &e);
+	ok(fd >= 0 && write(fd, "s", 1) == 1, "a scratch file");
+	if (fd >= 0)
+		close(fd);
+	char cmd[512];
+	snprintf(cmd, sizeof(cmd), "test \"$(ls -A %s | tr '\\n' ' ')\" = 'link open out.txt target '", base);
+	ok(system(cmd) == 0, "nothing else left in the directory");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", base);
+	system(cmd);
+}
+
 int main(void)
 {
 	test_shell_word();
@@ -221,5 +277,6 @@ int main(void)
 	test_error();
 	test_esc_threads();
 	test_lazy_lib();
+	test_save();
 	return tap_done();
 }

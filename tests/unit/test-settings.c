@@ -54,7 +54,7 @@ static void test_settings(void)
 	is_str(d.theme, "monochrome", "colour scheme kept");
 	is_int(d.pane_order[0], 4, "pane order kept");
 
-	for (int i = 0; i < CFG_NPANES; i++)
+	for (int i = 0; i < PANE_COUNT; i++)
 		is_str(cfg_pane_name(i), pane_descs[i]->name, "pane_order names follow the pane registry (%d)", i);
 
 	/* comments, blanks, CRLF, spaces around = */
@@ -70,7 +70,7 @@ static void test_settings(void)
 		{ "delay=0\n", "delay is 1..600" },
 		{ "tree_view=maybe\n", "tree_view is 0 or 1" },
 		{ "frobnicate=1\nsort_key=zzz\n", "line 2: unknown sort key 'zzz'" },
-		{ "pane_order=status fd\n", "names 2 of the 5 panes" },
+		{ "pane_order=fd status fd\n", "pane 'fd' twice" },
 		{ "color_scheme=../../etc/passwd\n", "bad color_scheme name" },
 		{ "config_version=9\n", "unsupported config_version" },
 	};
@@ -81,6 +81,22 @@ static void test_settings(void)
 		is_int(d.sort_key, PSORT_CPU, "refused file: defaults in effect");
 	}
 	ok(cfg_parse("a\0b", 3, &d, &e) == -EINVAL, "a NUL byte: not a text file");
+
+	/* A pane_order that leaves panes out (written before they were added)
+	 * or names one this pscope does not have (a newer one's) still loads:
+	 * the missing ones follow, the unknown one is warned about. */
+	const char *fewer = "pane_order=fd status\n";
+	ok(cfg_parse(fewer, strlen(fewer), &d, &e) == 0, "pane_order naming fewer panes loads (%s)", e.msg);
+	ok(d.pane_order[0] == PANE_ID_fd && d.pane_order[1] == PANE_ID_status && d.pane_order[2] == PANE_ID_maps &&
+		   d.pane_order[PANE_COUNT - 1] == PANE_COUNT - 1 && !d.warning[0],
+	   "... its panes first, the others after them in registry order, no warning");
+	const char *unknown = "pane_order=threads gpu fd\n";
+	ok(cfg_parse(unknown, strlen(unknown), &d, &e) == 0, "pane_order naming an unknown pane loads (%s)", e.msg);
+	is_str(d.warning, "pscoperc line 1: pane_order: unknown pane 'gpu' (ignored)", "... with a warning naming it");
+	ok(d.pane_order[0] == PANE_ID_threads && d.pane_order[1] == PANE_ID_fd && d.pane_order[2] == PANE_ID_status,
+	   "... the known ones in its order, the rest after");
+	cfg_format(&d, buf, sizeof(buf));
+	ok(strstr(buf, "\npane_order=threads fd status maps mem") != NULL, "... and written back with every pane");
 
 	/* An unknown key (a newer pscope's): a warning, the rest applies, the
 	 * line is written back as it was. */

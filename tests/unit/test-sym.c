@@ -6,14 +6,17 @@
 #include "sym/local.h"
 #include "sym/sym.h"
 #include "tap.h"
+#include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -65,21 +68,95 @@ static bool stdcxx_mapped(void)
 
 static void test_demangle(void)
 {
-	/* The C++ runtime is opened at the first mangled name, not at start
-	 * (a sanitizer build links it through libubsan). */
+	/* libiberty's demangler is linked in: the C++ runtime is never
+	 * loaded for names (a sanitizer build links it through libubsan). */
 	bool linked = stdcxx_mapped();
 
 	ok(sym_demangle("main") == NULL, "a C name is left alone");
-	if (linked)
-		ok(1, "# SKIP the C++ runtime is linked into this build");
-	else
-		ok(!stdcxx_mapped(), "the C++ runtime is not loaded for a C name");
 	char *d = sym_demangle("_ZN3hot6WorkerIiE4spinEj");
 	is_str(d ? d : "(null)", "hot::Worker<int>::spin(unsigned int)", "C++ name demangled");
 	free(d);
-	ok(stdcxx_mapped(), "the first C++ name loaded the C++ runtime");
+	if (linked)
+		ok(1, "# SKIP the C++ runtime is linked into this build");
+	else
+		ok(!stdcxx_mapped(), "demangling loads no C++ runtime");
 	ok(sym_demangle("_Z!!garbage") == NULL, "not a valid mangling: left alone");
 	ok(sym_demangle(NULL) == NULL, "NULL is no name");
+
+	/* A symbol bomb: each level's type is two of the one before, 24
+	 * levels (about 500 MB in full). Cut at the cap, quickly. */
+	char bomb[512] = "_Z4spinI";
+	for (int i = 0; i < 24; i++)
+		strcat(bomb, "PFv");
+	strcat(bomb, "Pi");
+	for (int i = 0; i < 24; i++)
+		strcat(bomb, i ? "S0_S0_E" : "S_S_E");
+	strcat(bomb, "EvT_");
+	uint64_t t0 = now_ns();
+	d = sym_demangle(bomb);
+	double ms = (double)(now_ns() - t0) / 1e6;
+	ok(d && !strncmp(d, "void spin<void (*)(void (*)(", 28), "a symbol bomb demangles (%.40s...)", d ? d : "(null)");
+	const char *mark = d ? strstr(d, "…[name cut at 1024 bytes]") : NULL;
+	ok(mark && !mark[strlen("…[name cut at 1024 bytes]")], "... cut, ending with the mark");
+	ok(mark && (size_t)(mark - d) <= SYM_NAME_MAX && (size_t)(mark - d) > SYM_NAME_MAX - 4,
+	   "... at the cap (%zu bytes kept)", mark ? (size_t)(mark - d) : 0);
+	ok(ms < 500, "... in %.1f ms, not the seconds a full demangling takes", ms);
+	free(d);
+	char *longm = malloc(SYM_MANGLED_MAX + 8);
+	memset(longm, 'a', SYM_MANGLED_MAX + 7);
+	memcpy(longm, "_Z3foo", 6);
+	longm[SYM_MANGLED_MAX + 7] = '\0';
+	ok(sym_demangle(longm) == NULL, "a mangled name over %d bytes is not demangled", SYM_MANGLED_MAX);
+	free(longm);
+
+	/* Raw names: kept whole up to the cap, cut with the mark past it,
+	 * never in the middle of a UTF-8 character. */
+	char raw[SYM_NAME_MAX + 100];
+	memset(raw, 'x', sizeof(raw));
+	char *c = sym_name_cut(raw, SYM_NAME_MAX);
+	ok(c && strlen(c) == SYM_NAME_MAX && !strchr(c, '[' ), "a name of exactly the cap is kept whole");
+	free(c);
+	c = sym_name_cut(raw, sizeof(raw));
+	ok(c && strlen(c) == SYM_NAME_MAX + strlen("…[name cut at 1024 bytes]") &&
+		   !strcmp(c + SYM_NAME_MAX, "…[name cut at 1024 bytes]"),
+	   "a longer name: the cap, then the mark");
+	free(c);
+	for (size_t i = SYM_NAME_MAX - 2; i + 2 < sizeof(raw); i += 3)
+		memcpy(raw + i, "가", 3); /* a 3-byte character across the cut */
+	c = sym_name_cut(raw, sizeof(raw));
+	const char *m2 = c ? strstr(c, "…[name cut") : NULL;
+	ok(m2 && (size_t)(m2 - c) == SYM_NAME_MAX - 2, "the cut backs off to a whole character (%zu)",
+	   m2 ? (size_t)(m2 - c) : 0);
+	free(c);
+}
+
+/* Files another user can change: read from a sealed copy, never in place. */
+static void test_file_stable(void)
+{
+	char path[] = "/tmp/pscope-test-sym.XXXXXX";
+	int fd = mkstemp(path);
+	struct stat st;
+
+	ok(fd >= 0 && write(fd, "hello, file", 11) == 11, "a file to copy");
+	fchmod(fd, 0666); /* others may write it */
+	fstat(fd, &st);
+	ok(!sym_file_trusted(fd, &st), "writable by others: not trusted");
+	int c = sym_file_stable(dup(fd));
+	ok(c >= 0 && c != fd, "copied");
+	ok(ftruncate(fd, 0) == 0 && write(fd, "junk", 4) == 4, "the original cut and rewritten");
+	char buf[32] = { 0 };
+	ok(c >= 0 && pread(c, buf, sizeof(buf), 0) == 11 && !memcmp(buf, "hello, file", 11), "the copy is unchanged");
+	ok(c >= 0 && ftruncate(c, 0) < 0 && errno == EPERM, "the copy is sealed: it cannot be cut");
+	ok(c >= 0 && fstat(c, &st) == 0 && sym_file_trusted(c, &st), "and is trusted");
+	ok(sym_file_stable(c) == c, "a trusted file is used as it is");
+	close(c);
+	fchmod(fd, 0644);
+	fstat(fd, &st);
+	ok(st.st_uid != 0 || sym_file_trusted(fd, &st), "root's, not writable by others: trusted");
+	unlink(path);
+	close(fd);
+	ok(sym_file_stable(open("/dev/null", O_RDONLY)) == -EINVAL, "a device is refused");
+	ok(!strcmp(sym_file_why(-ESTALE), "the file changed while it was read"), "the reason of a change");
 }
 
 static void test_smaps(void)
@@ -175,6 +252,7 @@ int main(void)
 {
 	test_bias();
 	test_demangle();
+	test_file_stable();
 	test_smaps();
 	test_self();
 	printf("1..%d\n", tap_n);
