@@ -57,7 +57,7 @@ cp "$HBASE/cores/c1" "$HD/core" && cp "$HBASE/cores/c1" "$HD/core.orig"
 chown nobody:nogroup "$HD/core" "$HD/core.orig"
 $AS_NOBODY sh -c "while :; do truncate -s 65536 '$HD/core'; cat '$HD/core.orig' >'$HD/core'; done" &
 CUT=$!
-at_exit "kill $CUT 2>/dev/null"
+kill_at_exit $CUT
 for i in 1 2 3; do
 	hpscope stack --core "$HD/core" >"$HBASE/cstack.$i"
 	hostile_end "stack --core of a core being cut short, run $i"
