@@ -178,7 +178,8 @@ kill -9 $Q
 
 start_fork_target v vfork
 V=$TPID
-for _ in $(seq 1 100); do no_children $V || break; sleep 0.05; done
+has_children() { ! no_children "$1"; }
+wait_until has_children $V
 VFORK_CHILD=1 # the vfork child stays
 fallback "a thread in vfork" $V $dir/status.v 'vfork'
 VFORK_CHILD=

@@ -9,10 +9,7 @@ start_detail_target() {
 	sh -c '"$1" "$2" >"$2/out" 2>&1 & echo $! >"$2/pid"; exec sleep 600' sh "$TARGETS/detail-target" "$DT_DIR" &
 	DT_PARENT=$!
 	kill_at_exit $DT_PARENT
-	for _ in $(seq 1 100); do
-		grep -q ready "$DT_DIR/out" 2>/dev/null && break
-		sleep 0.05
-	done
+	wait_until grep -q ready "$DT_DIR/out"
 	TPID=$(cat "$DT_DIR/pid")
 	kill_at_exit $TPID
 	grep -q ready "$DT_DIR/out" || { diag "detail-target did not get ready"; return 1; }

@@ -93,10 +93,8 @@ kill -9 "$MPID"
 
 # A zombie: its exit status is still readable.
 kill -TERM "$TPID"
-for _ in $(seq 1 50); do
-	[ "$(awk '{ sub(/.*\) /, ""); print substr($0,1,1) }' /proc/$TPID/stat 2>/dev/null)" = Z ] && break
-	sleep 0.1
-done
+zombie() { [ "$(awk '{ sub(/.*\) /, ""); print substr($0,1,1) }' /proc/$1/stat 2>/dev/null)" = Z ]; }
+wait_until zombie "$TPID"
 "$PSCOPE" show "$TPID" >"$OUT" 2>&1
 grep -q "state Z (zombie)" "$OUT"
 ok $? "a zombie is shown as one"

@@ -20,7 +20,7 @@ check "every child listed" test "$(grep -c '"comm":"ps-child"' "$T/l.json")" -ge
 P=$!
 kill_at_exit $P
 peak=0
-for _ in $(seq 1 60); do
+for _ in $(seq 1 1200); do # until past 400, at most 60 s
 	n=$(ls /proc/$P/fd 2>/dev/null | wc -l)
 	[ "$n" -gt "$peak" ] && peak=$n
 	[ "$n" -gt 400 ] && break

@@ -176,13 +176,8 @@ tui_keys F9 Enter
 tui_wait_for 'Send SIGTERM' >/dev/null
 tui_keys y
 check "y: SIGTERM sent" tui_wait_for "sent SIGTERM to PID $KPID"
-gone=1
-for _ in $(seq 1 50); do
-	[ "$(awk '{ sub(/.*\) /, ""); print $1 }' /proc/$KPID/stat 2>/dev/null)" = Z ] && { gone=0; break; }
-	kill -0 "$KPID" 2>/dev/null || { gone=0; break; }
-	sleep 0.1
-done
-ok $gone "y: the process got it and exited"
+exited() { [ "$(awk '{ sub(/.*\) /, ""); print $1 }' /proc/$1/stat 2>/dev/null)" = Z ] || ! kill -0 "$1" 2>/dev/null; }
+check "y: the process got it and exited" wait_until exited "$KPID"
 tui_keys q
 tmux -L "$TMUX_S" kill-server 2>/dev/null
 

@@ -79,19 +79,14 @@ ok $? "with its functions"
 tui_keys Escape
 tui_wait_for "Hot processes: every process" 10
 ok $? "Esc comes back to the machine-wide view"
-for _ in $(seq 1 50); do
-	[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" -ge 2 ] && break
-	sleep 0.1
-done
-[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" -ge 2 ]
+perf_fds() { ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event; }
+perf_fds_at_least() { [ "$(perf_fds)" -ge "$1" ]; }
+perf_fds_none() { [ "$(perf_fds)" = 0 ]; }
+wait_until perf_fds_at_least 2
 ok $? "and samples every process again"
 tui_keys Escape
 tui_wait_for "AllHot" 10 >/dev/null
-for _ in $(seq 1 50); do
-	[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" = 0 ] && break
-	sleep 0.1
-done
-[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" = 0 ]
+wait_until perf_fds_none
 ok $? "Esc stops sampling: no perf events left open"
 runs_on_soon "$TPID"
 ok $? "the target runs on"

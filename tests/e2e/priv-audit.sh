@@ -154,11 +154,9 @@ check "non-dumpable target runs on" runs_on_soon "$N"
 
 # screen_has TEXT: the screen, its rows joined with one space (text that
 # wraps at a space), holds TEXT; polled
+_screen_has() { tui_screen | sed 's/^ *//; s/ *$//' | tr '\n' ' ' | grep -qF "$1"; }
 screen_has() {
-	for _ in $(seq 1 30); do
-		tui_screen | sed 's/^ *//; s/ *$//' | tr '\n' ' ' | grep -qF "$1" && return 0
-		sleep 0.2
-	done
+	wait_until _screen_has "$1" && return 0
 	tui_screen | sed 's/^/#   /'
 	return 1
 }

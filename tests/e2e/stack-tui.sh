@@ -48,9 +48,7 @@ tui_start 120x40 "PSCOPE_STACK_HOLD_MS=60000 $PSCOPE -p $P"
 check "detail screen up (held run)" tui_wait_for "PID $P"
 tui_keys s
 check "progress panel with the cancel key" tui_wait_for "Esc cancels"
-frozen=1
-for _ in $(seq 1 100); do traced "$P" && { frozen=0; break; }; sleep 0.05; done
-ok $frozen "the target is frozen while the panel shows"
+check "the target is frozen while the panel shows" wait_until traced "$P"
 check "the screen below is still drawn" tui_wait_for "TracerPid"
 tui_keys Escape
 check "Esc cancels: the target runs on, TracerPid 0" runs_on_soon "$P"
@@ -62,9 +60,7 @@ for sig in TERM KILL; do
 	tui_start 120x40 "PSCOPE_STACK_HOLD_MS=60000 $PSCOPE -p $P"
 	tui_wait_for "PID $P" >/dev/null
 	tui_keys s
-	frozen=1
-	for _ in $(seq 1 100); do traced "$P" && { frozen=0; break; }; sleep 0.05; done
-	ok $frozen "SIG$sig run: the target is frozen by the UI's dump"
+	check "SIG$sig run: the target is frozen by the UI's dump" wait_until traced "$P"
 	# TracerPid: the thread of pscope that froze it (never 0 here: that
 	# would signal our own process group).
 	UIPID=$(awk '/^TracerPid/{print $2}' /proc/$P/status)

@@ -87,7 +87,7 @@ done
 wait "$D"
 kill -s RTMIN "$P" && sent=$((sent + 1))
 got=
-for _ in $(seq 1 50); do
+for _ in $(seq 1 600); do # polled, at most about 60 s
 	kill -s USR2 "$P"
 	sleep 0.1
 	got=$(grep '^signals' "$TOUT" | tail -1 | awk '{print $2}')
@@ -195,16 +195,12 @@ kill -9 "$P"
 # ---- pscope killed while the target is frozen ----
 start_quiet_target stack-threads 8 || exit 1
 P=$TPID
+has_tracer() { [ "$(awk '/^TracerPid/{print $2}' /proc/$1/status)" != 0 ]; }
 for sig in KILL INT TERM SEGV; do
 	# A shell starts background jobs with SIGINT ignored: restore it.
 	PSCOPE_STACK_HOLD_MS=20000 env --default-signal=INT "$PSCOPE" stack "$P" >/dev/null 2>&1 &
 	D=$!
-	frozen=1
-	for _ in $(seq 1 100); do
-		[ "$(awk '/^TracerPid/{print $2}' /proc/$P/status)" != 0 ] && { frozen=0; break; }
-		sleep 0.05
-	done
-	ok $frozen "SIG$sig: target frozen by pscope first"
+	check "SIG$sig: target frozen by pscope first" wait_until has_tracer "$P"
 	kill -$sig "$D"
 	wait "$D" 2>/dev/null
 	st=$?
@@ -228,10 +224,7 @@ check "kernel thread: says so, not a permission door" grep -q 'process 2 is a ke
 if command -v gdb >/dev/null; then
 	gdb -q -batch -p "$P" -ex 'shell sleep 4' >/dev/null 2>&1 &
 	G=$!
-	for _ in $(seq 1 100); do
-		[ "$(awk '/^TracerPid/{print $2}' /proc/$P/status)" != 0 ] && break
-		sleep 0.05
-	done
+	wait_until has_tracer "$P"
 	"$PSCOPE" stack "$P" >/dev/null 2>"$tmp/e3"
 	check "already traced: names the tracer" grep -qE "already traced by PID [0-9]+ \\(gdb\\)" "$tmp/e3"
 	wait "$G" 2>/dev/null

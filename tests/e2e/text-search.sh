@@ -19,7 +19,7 @@ command -v python3 >/dev/null || { skip "python3 not installed"; done_testing; e
 # reverse video, and every other non-blank character of the row is in
 # reverse video (the bar). "plain NEEDLE": the row holding it is neither.
 attrs_py=$(mktemp /tmp/pscope-ts.XXXXXX)
-at_exit "rm -f $attrs_py /tmp/pscope-ts-$$.why"
+at_exit "rm -f $attrs_py"
 cat >"$attrs_py" <<'PY'
 import re, sys
 mode, needle = sys.argv[1], sys.argv[2]
@@ -61,12 +61,10 @@ for raw in sys.stdin.read().split("\n"):
           "in the bar" if ok_out else "NOT in the bar"))
 sys.exit(1)
 PY
+_attrs_are() { tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | python3 "$attrs_py" "$1" "$2" >"$_tlinks/ts.why"; }
 attrs_are() { # attrs_are marked|plain NEEDLE (polled)
-	for _ in $(seq 1 40); do
-		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | python3 "$attrs_py" "$1" "$2" >/tmp/pscope-ts-$$.why && return 0
-		sleep 0.25
-	done
-	cat /tmp/pscope-ts-$$.why
+	wait_until _attrs_are "$1" "$2" && return 0
+	cat "$_tlinks/ts.why"
 	tui_screen | sed 's/^/#   /'
 	return 1
 }
@@ -86,12 +84,10 @@ for line in sys.stdin.read().split("\n"):
     if m and re.search(sys.argv[2], line):
         print(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line[:m.start()])); sys.exit(0)
 print(-1)' "$1" "${2:-}"; }
+_col_at() { [ "$(col_of "$1" "${3:-}")" = "$2" ]; }
 col_is() { # col_is REGEX COL [ROW]: REGEX shows at COL (polled)
 	[ "$2" -ge 0 ] || { diag "$1 was not on screen to begin with"; return 1; }
-	for _ in $(seq 1 30); do
-		[ "$(col_of "$1" "${3:-}")" = "$2" ] && return 0
-		sleep 0.2
-	done
+	wait_until _col_at "$@" && return 0
 	diag "$1 at column $(col_of "$1" "${3:-}"), wanted $2"
 	tui_screen | sed 's/^/#   /'
 	return 1

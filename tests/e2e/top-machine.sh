@@ -25,10 +25,7 @@ start_copy() {
 	nice -n -5 "$tmp/$name" "$@" >"$tmp/$name.$var.out" 2>&1 &
 	eval "$var=$!"
 	kill_at_exit $!
-	for _ in $(seq 1 100); do
-		grep -q ready "$tmp/$name.$var.out" 2>/dev/null && return 0
-		sleep 0.05
-	done
+	wait_until grep -q ready "$tmp/$name.$var.out" && return 0
 	diag "$name did not get ready"
 	return 1
 }
