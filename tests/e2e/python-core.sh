@@ -18,7 +18,11 @@
 # way out (trap).
 . "$top_srcdir/tests/lib.sh"
 
-src=$top_srcdir/tests/targets/py-threads.py
+# Run from a copy under /tmp: the core screen shows the script's path,
+# which must not depend on the checkout's (a long one pushed file:line off
+# the screen).
+src=$_tlinks/py-threads.py
+cp "$top_srcdir/tests/targets/py-threads.py" "$src" || exit 1
 root=$(pyenv root 2>/dev/null || echo /root/.pyenv)
 tmp=$(mktemp -d /tmp/pscope-pycore.XXXXXX)
 at_exit "rm -rf $tmp"

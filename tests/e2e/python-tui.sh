@@ -6,7 +6,10 @@
 command -v tmux >/dev/null || { skip "tmux not installed"; done_testing; exit 0; }
 export PSCOPE_DATA
 
-src=$top_srcdir/tests/targets/py-threads.py
+# Run from a copy under /tmp: the frames show the script's path, which must
+# not depend on the checkout's (a long one pushed file:line off the screen).
+src=$_tlinks/py-threads.py
+cp "$top_srcdir/tests/targets/py-threads.py" "$src" || exit 1
 py=/usr/bin/python3.11
 [ -x $py ] || py=$(ls -d "$(pyenv root 2>/dev/null || echo /root/.pyenv)"/versions/3.1[0-3].*/bin/python3.1? 2>/dev/null | tail -1)
 if [ -z "$py" ] || [ ! -x "$py" ]; then
