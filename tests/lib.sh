@@ -12,6 +12,12 @@ if [ -z "${_PSCOPE_SUITE_LOCK:-}" ] && [ -n "${top_builddir:-}" ] && command -v 
 	exec flock "$([ -n "${PSCOPE_HEAVY:-}" ] && echo -x || echo -s)" \
 		"$top_builddir/tests/.suite.lock" "$(readlink /proc/$$/exe)" "$0" "$@"
 fi
+# The harness hands the script open files of the build tree (the test's log
+# as fd 3, the suite lock, whatever ran make): close them, so the targets a
+# test starts do not inherit them and an FDs pane shows only the target's
+# own files, whatever the checkout's path (a log under a 200-character path
+# was the widest line of the pane). The lock stays held by flock itself.
+exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-
 _n=0
 _failed=0
 _cleanups=""
