@@ -2,7 +2,7 @@
  * registers, let go. See freeze.h and DESIGN.md ("Stack dump"). */
 #include "freeze.h"
 #include "i18n.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "proc/stat.h"
 #include "util.h"
 

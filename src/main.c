@@ -189,6 +189,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "pscope: %s\n", esc(ps_error_str(&e, buf, sizeof(buf))));
 			return 1;
 		}
+		static struct core_file_id id; /* the screen reads this file, not one put there since */
+		id = cf->id;
+		uo.core_id = &id;
 		core_close(cf);
 	}
 	return ui_run(&uo);

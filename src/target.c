@@ -1,5 +1,5 @@
 #include "target.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "proc/stat.h"
 #include "util.h"

@@ -2,6 +2,8 @@
 #ifndef PS_UI_H
 #define PS_UI_H
 
+struct core_file_id;
+
 struct ui_opts {
 	long delay_tenths;     /* refresh interval, tenths of a second; 0: from pscoperc */
 	int pid;               /* open this process's detail screen first */
@@ -10,6 +12,7 @@ struct ui_opts {
 	const char *sort_key;  /* a valid key (main checks it), or NULL */
 	int no_color;          /* -C, or NO_COLOR set */
 	const char *core;      /* -c CORE: open the core instead of the process list */
+	const struct core_file_id *core_id; /* the file main checked is a core */
 	const char *core_exe;  /* its program, when not where the core says */
 };
 

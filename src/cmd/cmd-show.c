@@ -1,7 +1,7 @@
 /* pscope show PID [--pane NAME] [--json]: one snapshot of the detail panes
  * (src/pane/: the same panes as the detail screen), as text or JSON. */
 #include "cmd/cmd.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "out/escape.h"
 #include "proc/actions.h"

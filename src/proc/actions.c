@@ -2,7 +2,7 @@
 #include "proc/cmdline.h"
 #include "i18n.h"
 #include "proc/stat.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "util.h"
 
 #include <ctype.h>

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "reads.h"
 #include "error.h"
 
 int proc_get_nice(pid_t pid, int *nice, struct ps_error *e);
@@ -36,6 +37,6 @@ const char *proc_ioprio_fmt(int cls, int level, char *buf, size_t size);
  * newline); *out is malloc'd and NUL-terminated (hostile text), *len (if
  * not NULL) gets its length without the trailing NULs. Refusals name the
  * door. */
-int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file, char sep, char **out,
+PS_READS int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file, char sep, char **out,
 		       size_t *len, struct ps_error *e);
 #endif

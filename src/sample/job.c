@@ -1,6 +1,7 @@
-/* The sampler as a job on the SAMPLER lane: sample until cancelled, publish
- * a snapshot about once per second. The screen talks back only through a
- * control block of atomics (the requested frequency). */
+/* The sampler as a job on the long lane (beside the other long jobs):
+ * sample until cancelled, publish a snapshot about once per second. The
+ * screen talks back only through a control block of atomics (the
+ * requested frequency). */
 #include "sample/sample.h"
 #include "i18n.h"
 #include "util.h"
@@ -181,5 +182,5 @@ unsigned samp_job_submit(struct workers *w, const struct target_id *target, stru
 			 const struct job_handler *h)
 {
 	atomic_fetch_add(&ctl->refs, 1);
-	return workers_submit(w, LANE_SAMPLER, JOB_SAMPLE, target, sample_job, ctl, ctl_put, h);
+	return workers_submit(w, LANE_LONG, target, sample_job, ctl, ctl_put, h);
 }

@@ -3,7 +3,7 @@
 #include "tap.h"
 #include "out/escape.h"
 #include <locale.h>
-#include "doors.h"
+#include "doors/doors.h"
 #include "error.h"
 
 #include <errno.h>
