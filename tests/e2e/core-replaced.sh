@@ -23,6 +23,11 @@ mv "$tmp/new.core" "$tmp/crash.core"
 check "replaced: the header says so" tui_wait_for "crash\.core changed on disk since it was read \(replaced or rewritten\): this is the old one" 60
 check "... and still shows what was read" tui_wait_for "^ Core $tmp/crash.core: PID [0-9]+ \(crash\) \| 3 threads"
 tui_keys r
-check "r: the new file read, the warning gone" sh -c "for i in \$(seq 60); do s=\$(tmux -L $TMUX_S capture-pane -p -t $TMUX_S); echo \"\$s\" | grep -qE '^ Core .*crash.core: PID [0-9]+ \(crash\) \| 3 threads' && ! echo \"\$s\" | grep -q 'changed on disk' && exit 0; sleep 0.2; done; exit 1"
+reread() { # the core shown again, the warning gone
+	local s
+	s=$(tui_screen)
+	printf '%s\n' "$s" | grep -qE '^ Core .*crash.core: PID [0-9]+ \(crash\) \| 3 threads' && ! printf '%s\n' "$s" | grep -q 'changed on disk'
+}
+check "r: the new file read, the warning gone" wait_until reread
 tui_keys q
 done_testing
