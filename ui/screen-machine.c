@@ -465,7 +465,7 @@ static void mach_destroy(void *st)
 
 const struct screen_ops screen_machine_ops = {
 	.name = N_("Hot processes"),
-	.help = "hot-all",
+	.help = "hot-processes",
 	.keys = mach_keys,
 	.fbar = "F1 Tab Enter c Spc w s +- E Esc",
 	.mode_key = mach_mode,

@@ -15,7 +15,7 @@ P=$TPID
 # another process.
 open_prompt() { # open_prompt PID
 	tui_keys C
-	if ! tui_wait_for "Core file: .*core\.[^ ]*\.$1\." 25; then
+	if ! tui_wait_for "Write the core to: .*core\.[^ ]*\.$1\." 25; then
 		tui_keys Escape
 		return 1
 	fi

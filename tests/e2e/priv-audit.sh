@@ -221,7 +221,7 @@ tui_keys s
 check "own TUI: stacks" tui_wait_for "Stacks of $O \(stack-threads\): stopped 3 threads"
 tui_keys Escape
 tui_keys C
-check "own TUI: the core prompt" tui_wait_for "Core file: "
+check "own TUI: the core prompt" tui_wait_for "Write the core to: "
 tui_keys Escape
 tui_keys q
 wait_until [ -s "$rc" ]

@@ -139,7 +139,7 @@ interp() { # interp N LABEL PYTHON
 	[ "$_f" = "$_failed" ] || sed 's/^/#   pscope core: /' "$tmp/cout"
 	if [ "$label" = "$TUI_ON" ]; then
 		tui_start 160x50 "$PSCOPE -c $tmp/pscope.core"
-		check "$label, pscope -c: CPython named in the title" tui_wait_for "^ Core .*\| CPython 3\.$minor\.[0-9]+, mixed view \(v\)"
+		check "$label, pscope -c: CPython named in the title" tui_wait_for "^ Core file .*\| CPython 3\.$minor\.[0-9]+, mixed view \(v\)"
 		check "$label, pscope -c: the hot group's chain is its Python functions" tui_wait_for "price_rules <- handle <- worker_hot"
 		tui_keys e
 		check "$label, pscope -c: Python frames with file:line" tui_wait_for "py +price_rules +\(.*py-threads\.py:$line\)"
