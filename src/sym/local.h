@@ -64,10 +64,33 @@ char *sym_module_data_name(struct sym_module *m, uint64_t rel);
 int sym_module_symbol(struct sym_module *m, const char *name, uint64_t *value, uint64_t *size);
 
 void sym_info_free(struct sym_info *s);
-/* Load /tmp/perf-PID.map of a process owned by uid (kernel.c): NULL, or
- * why it was not (all) read (a link, not a regular file, another user's,
- * over a cap). */
-const char *sym_perfmap_load(pid_t pid, uid_t uid, struct sym_range **jit, size_t *njit, char **pool);
+/* Names of a process's anonymous code (jit.c): /tmp/perf-PID.map and a
+ * mapped jit-PID.dump, read again as they grow. */
+struct sym_jit {
+	struct sym_range *r;         /* sorted; at one start the newest last */
+	size_t n;
+	char **pools;
+	size_t npools;
+	unsigned gen;                /* changes whenever r does */
+	uint64_t polled_ns;
+	const char *why;             /* why the perf map was not (all) read, or NULL */
+	bool map_seen;               /* the perf map as last read: */
+	uint64_t map_ino, map_size, map_off;
+	int64_t map_mtime;
+	char tail[32];               /* the bytes before map_off */
+	uint64_t dump_ino, dump_off; /* the jitdump: read up to dump_off */
+	bool dump_broken;
+};
+#define SYM_JIT_POLL_NS 100000000ull
+/* Read what was added to the perf map and the jitdump since the last poll
+ * (maps: the view's, where the jitdump is found; root: their prefix). */
+void sym_jit_poll(struct sym_jit *j, pid_t pid, uid_t uid, const struct proc_maps *maps, const char *root);
+/* The name of the JIT code at pc, or NULL. */
+const char *sym_jit_name(struct sym_jit *j, uint64_t pc);
+/* Why code is not named: a refused perf map, "not in its perf map",
+ * "no perf map or jitdump". */
+const char *sym_jit_why(const struct sym_jit *j);
+void sym_jit_free(struct sym_jit *j);
 /* libdwfl's find_debuginfo callback (file.c): separate debug files found
  * by build-id or debug link, each read through sym_file_stable(). */
 int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,

@@ -32,6 +32,7 @@ struct pmap {
 struct pslot {
 	uint64_t key;           /* (pc << 1 | activation) + 1; 0 = empty */
 	const struct sym_info *info;
+	unsigned jit_gen;       /* anonymous code: the names it was resolved with */
 };
 
 struct sym_proc {
@@ -51,13 +52,10 @@ struct sym_proc {
 	struct pslot *slots;
 	size_t nslots, cap;
 	size_t resolved;
-	bool stale, anon_stale, perfmap_loaded;
+	bool stale, anon_stale;
 	unsigned gen;           /* maps re-read count */
 	uint64_t refreshed_ns;
-	struct sym_range *jit;
-	size_t njit;
-	char *jit_pool;
-	const char *jit_why;    /* why /tmp/perf-PID.map was not (all) read, or NULL */
+	struct sym_jit jit;
 };
 
 static const struct sym_info unknown_info = {
@@ -348,8 +346,7 @@ void sym_proc_free(struct sym_proc *p)
 		sym_info_free(p->owned[i]);
 	free(p->owned);
 	free(p->slots);
-	free(p->jit);
-	free(p->jit_pool);
+	sym_jit_free(&p->jit);
 	free(p->root);
 	proc_maps_free(&p->maps);
 	free(p);
@@ -418,13 +415,10 @@ static struct pmap *pmap_find(struct sym_proc *p, uint64_t pc)
 	return NULL;
 }
 
-static void load_perfmap(struct sym_proc *p)
+static void poll_jit(struct sym_proc *p)
 {
 	p->anon_stale = false;
-	free(p->jit);
-	free(p->jit_pool);
-	p->njit = 0;
-	p->jit_why = p->pid > 0 ? sym_perfmap_load(p->pid, p->uid, &p->jit, &p->njit, &p->jit_pool) : NULL;
+	sym_jit_poll(&p->jit, p->pid, p->uid, &p->maps, p->root);
 }
 
 /* A result the view owns: anonymous code, files it cannot open. */
@@ -464,16 +458,18 @@ static const struct sym_info *resolve(struct sym_proc *p, uint64_t pc, bool acti
 	case PM_MODULE:
 		return sym_module_lookup(m->mod, pc - m->bias, activation, p->opts & SYM_SOURCE);
 	case PM_ANON: {
-		if (p->anon_stale || !p->perfmap_loaded) {
-			p->perfmap_loaded = true;
-			load_perfmap(p);
+		if (p->anon_stale)
+			poll_jit(p);
+		const char *name = sym_jit_name(&p->jit, pc);
+		if (!name && now_ns() - p->jit.polled_ns > SYM_JIT_POLL_NS) {
+			poll_jit(p);
+			name = sym_jit_name(&p->jit, pc);
 		}
-		const struct sym_range *r = sym_range_find(p->jit, p->njit, pc, true);
-		if (!r && p->jit_why) {
-			snprintf(buf, sizeof(buf), "[anon/JIT] (%s)", p->jit_why);
-			return own(p, buf, "[anon/JIT]", pc - m->start, SYM_F_ANON);
+		if (!name) {
+			snprintf(buf, sizeof(buf), "[anon/JIT] (%s)", sym_jit_why(&p->jit));
+			name = buf;
 		}
-		return own(p, r ? r->name : "[anon/JIT]", "[anon/JIT]", pc - m->start, SYM_F_ANON);
+		return own(p, name, "[anon/JIT]", pc - m->start, SYM_F_ANON);
 	}
 	case PM_NOFILE:
 		/* The file is gone or unreadable: name the offset in it (and
@@ -513,6 +509,14 @@ static bool grow(struct sym_proc *p)
 	return true;
 }
 
+static struct pslot *slot_find(struct sym_proc *p, uint64_t key)
+{
+	size_t h = slot_of(key, p->cap);
+	while (p->slots[h].key && p->slots[h].key != key)
+		h = (h + 1) & (p->cap - 1);
+	return &p->slots[h];
+}
+
 const struct sym_info *sym_lookup(struct sym_proc *p, uint64_t pc, bool activation)
 {
 	uint64_t key = ((pc << 1) | (activation ? 1 : 0)) + 1;
@@ -521,23 +525,28 @@ const struct sym_info *sym_lookup(struct sym_proc *p, uint64_t pc, bool activati
 		sym_proc_refresh(p);
 	if (p->nslots * 2 >= p->cap && !grow(p))
 		return &unknown_info;
-	size_t h = slot_of(key, p->cap);
-	while (p->slots[h].key) {
-		if (p->slots[h].key == key)
-			return p->slots[h].info;
-		h = (h + 1) & (p->cap - 1);
+	struct pslot *sl = slot_find(p, key);
+	if (sl->key) {
+		if (!(sl->info->flags & SYM_F_ANON))
+			return sl->info;
+		/* JIT code: its names grow while it runs. */
+		if (!strncmp(sl->info->function, "[anon/JIT] (", 12) && now_ns() - p->jit.polled_ns > SYM_JIT_POLL_NS)
+			poll_jit(p);
+		if (sl->jit_gen == p->jit.gen)
+			return sl->info;
 	}
 	const struct sym_info *s = resolve(p, pc, activation);
 	if (!s)
 		return &unknown_info;
-	/* resolve() may have refreshed and cleared the cache: find a slot again. */
-	h = slot_of(key, p->cap);
-	while (p->slots[h].key)
-		h = (h + 1) & (p->cap - 1);
-	p->slots[h].key = key;
-	p->slots[h].info = s;
-	p->nslots++;
-	p->resolved++;
+	/* resolve() may have refreshed and cleared the cache: find the slot again. */
+	sl = slot_find(p, key);
+	if (!sl->key) {
+		sl->key = key;
+		p->nslots++;
+		p->resolved++;
+	}
+	sl->info = s;
+	sl->jit_gen = p->jit.gen;
 	return s;
 }
 

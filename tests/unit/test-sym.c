@@ -219,7 +219,8 @@ static void test_self(void)
 	if (jit != MAP_FAILED) {
 		sym_proc_stale(p, true);
 		s = sym_lookup(p, (uint64_t)(uintptr_t)jit + 16, true);
-		is_str(s->function, "[anon/JIT]", "anonymous executable memory is [anon/JIT]");
+		is_str(s->function, "[anon/JIT] (no perf map or jitdump)",
+		       "anonymous executable memory is [anon/JIT], and why it has no name");
 		ok(s->flags & SYM_F_ANON, "flagged anon");
 		munmap(jit, 4096);
 	}
@@ -248,6 +249,65 @@ static void test_self(void)
 	is_int(sym_module_count(), 0, "every module released with its last view");
 }
 
+/* jitdump records, built as a runtime writes them. */
+static size_t jd_load(unsigned char *b, uint64_t addr, uint64_t size, const char *name)
+{
+	size_t nl = strlen(name) + 1, n = 16 + 8 + 32 + nl + 2;
+	uint32_t id = 0, tsize = (uint32_t)n;
+	memset(b, 0, n);
+	memcpy(b, &id, 4);
+	memcpy(b + 4, &tsize, 4);
+	memcpy(b + 24 + 8, &addr, 8);
+	memcpy(b + 24 + 16, &size, 8);
+	memcpy(b + 24 + 32, name, nl);
+	return n;
+}
+
+static void test_jit(void)
+{
+	static const char jdk[] = "0x00007f44e4ec71c0 0x0000000000000270 long Busy.fib(int)\n"
+				  "0X00007f44e4ec8000 0X10 Interpreter\n0x 0x10 nothing\n";
+	struct sym_range *r;
+	char *pool;
+	ssize_t n = sym_perfmap_parse(jdk, sizeof(jdk) - 1, &r, &pool);
+	is_int(n, 2, "JDK perf map: 0x and 0X prefixes read, a bare 0x is no number");
+	const struct sym_range *f = sym_range_find(r, n > 0 ? (size_t)n : 0, 0x7f44e4ec7200, true);
+	is_str(f ? f->name : NULL, "long Busy.fib(int)", "JDK perf map: the entry's name");
+	free(r);
+	free(pool);
+
+	unsigned char b[1024];
+	uint32_t hdr[10] = { 0x4A695444, 1, 40, 62, 0, 42 };
+	memcpy(b, hdr, 40);
+	size_t l = 40;
+	l += jd_load(b + l, 0x10000, 0x40, "jit_alpha");
+	size_t second = l;
+	l += jd_load(b + l, 0x20000, 0x20, "jit_beta");
+	size_t used;
+	n = sym_jitdump_parse(b, l - 3, true, &used, &r, &pool);
+	is_int(n, 1, "jitdump: a record still being written is not read");
+	ok(used == second, "jitdump: the next read starts at the record being written");
+	f = n > 0 ? sym_range_find(r, (size_t)n, 0x10010, true) : NULL;
+	is_str(f ? f->name : NULL, "jit_alpha", "jitdump: JIT_CODE_LOAD's name and range");
+	free(r);
+	free(pool);
+	n = sym_jitdump_parse(b + used, l - used, false, &used, &r, &pool);
+	is_int(n, 1, "jitdump: the rest read from where the last read stopped");
+	f = n > 0 ? sym_range_find(r, (size_t)n, 0x2001f, true) : NULL;
+	is_str(f ? f->name : NULL, "jit_beta", "jitdump: the second function");
+	free(r);
+	free(pool);
+	b[0] ^= 0xff;
+	is_int(sym_jitdump_parse(b, l, true, &used, &r, &pool), -EINVAL, "jitdump: a wrong magic is refused");
+	b[0] ^= 0xff;
+	uint32_t tiny = 8;
+	memcpy(b + second + 4, &tiny, 4);
+	n = sym_jitdump_parse(b, l, true, &used, &r, &pool);
+	ok(n == 1 && used == second, "jitdump: a record shorter than its header ends the read");
+	free(r);
+	free(pool);
+}
+
 int main(void)
 {
 	test_bias();
@@ -255,6 +315,7 @@ int main(void)
 	test_file_stable();
 	test_smaps();
 	test_self();
+	test_jit();
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
 }
