@@ -8,3 +8,16 @@ TESTS += tests/e2e/jit.sh
 EXTRA_DIST += tests/e2e/jit.sh
 BENCHES += tests/bench/jit.sh
 EXTRA_DIST += tests/bench/jit.sh
+
+# Static non-PIE programs: gcc -static links without .eh_frame_hdr unless
+# asked for one (-Wl,--eh-frame-hdr).
+noinst_PROGRAMS += tests/targets/static-prog tests/targets/static-prog-hdr
+tests_targets_static_prog_SOURCES = tests/targets/static-prog.c
+tests_targets_static_prog_CFLAGS = $(TARGET_CFLAGS) -O2 -fno-pie
+tests_targets_static_prog_LDFLAGS = $(TARGET_LINK_FLAGS) -static -no-pie
+tests_targets_static_prog_hdr_SOURCES = tests/targets/static-prog.c
+tests_targets_static_prog_hdr_CFLAGS = $(TARGET_CFLAGS) -O2 -fno-pie
+tests_targets_static_prog_hdr_LDFLAGS = $(TARGET_LINK_FLAGS) -static -no-pie -Wl,--eh-frame-hdr
+TESTS += tests/e2e/static.sh
+EXTRA_DIST += tests/binaries-lib.sh
+EXTRA_DIST += tests/e2e/static.sh

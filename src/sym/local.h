@@ -64,6 +64,9 @@ char *sym_module_data_name(struct sym_module *m, uint64_t rel);
 int sym_module_symbol(struct sym_module *m, const char *name, uint64_t *value, uint64_t *size);
 
 void sym_info_free(struct sym_info *s);
+/* The file vaddr and size of the module's allocated section `name`
+ * (ehframe.c). Returns 0 or -ENOENT. */
+int sym_module_section(struct sym_module *m, const char *name, uint64_t *vaddr, uint64_t *size);
 /* Names of a process's anonymous code (jit.c): /tmp/perf-PID.map and a
  * mapped jit-PID.dump, read again as they grow. */
 struct sym_jit {

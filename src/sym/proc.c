@@ -415,6 +415,17 @@ static struct pmap *pmap_find(struct sym_proc *p, uint64_t pc)
 	return NULL;
 }
 
+int sym_proc_eh_frame(struct sym_proc *p, uint64_t pc, uint64_t *addr, uint64_t *size)
+{
+	struct pmap *m = pmap_find(p, pc);
+	uint64_t v;
+
+	if (!m || m->kind != PM_MODULE || sym_module_section(m->mod, ".eh_frame", &v, size) < 0)
+		return -ENOENT;
+	*addr = v + m->bias;
+	return 0;
+}
+
 static void poll_jit(struct sym_proc *p)
 {
 	p->anon_stale = false;

@@ -131,6 +131,10 @@ const struct proc_maps *sym_proc_maps(const struct sym_proc *p);
 /* Re-read the maps if a new mapping was reported (sym_proc_stale). Returns
  * the maps' generation: it changes whenever they were re-read. */
 unsigned sym_proc_sync(struct sym_proc *p);
+/* The run-time address and size of the .eh_frame section of the module
+ * mapped at pc (from its section headers: for modules without
+ * .eh_frame_hdr). Returns 0 or -ENOENT. */
+int sym_proc_eh_frame(struct sym_proc *p, uint64_t pc, uint64_t *addr, uint64_t *size);
 /* Re-read /proc/PID/maps now (live views). Returns 0 or -errno. */
 int sym_proc_refresh(struct sym_proc *p);
 
@@ -162,6 +166,14 @@ ssize_t sym_perfmap_parse(const char *buf, size_t len, struct sym_range **out, c
  * a jitdump of this byte order), -ENOMEM. */
 ssize_t sym_jitdump_parse(const void *buf, size_t len, bool at_start, size_t *used, struct sym_range **out,
 			  char **pool);
+/* The FDEs of an .eh_frame section read from run-time address addr: the
+ * run-time start of the code each covers and the FDE's address, sorted by
+ * pc (the table .eh_frame_hdr would hold). Returns the count or -ENOMEM. */
+struct sym_fde {
+	uint64_t pc, fde;
+};
+#define SYM_EHFRAME_MAX_FDES (1u << 22)
+ssize_t sym_ehframe_index(const void *buf, size_t len, uint64_t addr, struct sym_fde **out);
 ssize_t sym_kallsyms_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
 /* Binary search: the range holding pc, or NULL. Unsized (kallsyms): the
  * last symbol at or below pc. */

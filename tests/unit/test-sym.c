@@ -308,6 +308,50 @@ static void test_jit(void)
 	free(pool);
 }
 
+/* .eh_frame as gcc -static leaves it (no .eh_frame_hdr): a "zR" CIE with
+ * pcrel|sdata4 FDE pointers, two FDEs out of order, a broken record. */
+static size_t put32(unsigned char *b, size_t at, uint32_t v)
+{
+	memcpy(b + at, &v, 4);
+	return at + 4;
+}
+
+static size_t fde_at(unsigned char *b, size_t at, size_t cie, uint64_t addr, uint64_t pc, uint32_t range)
+{
+	at = put32(b, at, 12);                                  /* length */
+	at = put32(b, at, (uint32_t)(at - cie));                /* CIE pointer */
+	at = put32(b, at, (uint32_t)(int32_t)(pc - (addr + at))); /* pcrel */
+	at = put32(b, at, range);
+	return at;
+}
+
+static void test_ehframe(void)
+{
+	unsigned char b[128] = { 0 };
+	const uint64_t at = 0x48b000;
+	struct sym_fde *f;
+	/* CIE: length 16, id 0, version 1, "zR", code 1, data -8, ra 16,
+	 * augmentation length 1, R = 0x1b; padded with DW_CFA_nop. */
+	static const unsigned char cie[] = { 16, 0, 0, 0, 0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 16, 1, 0x1b, 0, 0, 0 };
+	memcpy(b, cie, sizeof(cie));
+	size_t o = fde_at(b, sizeof(cie), 0, at, 0x401800, 0x40);
+	o = fde_at(b, o, 0, at, 0x401000, 0x10);
+	size_t second = sizeof(cie) + 16;
+	o = put32(b, o, 0); /* the terminator */
+	ssize_t n = sym_ehframe_index(b, o, at, &f);
+	ok(n == 2, "two FDEs indexed (%zd)", n);
+	ok(n == 2 && f[0].pc == 0x401000 && f[0].fde == at + second && f[1].pc == 0x401800 &&
+		   f[1].fde == at + sizeof(cie),
+	   "sorted by pc, each with its FDE's run-time address");
+	free(f);
+	put32(b, sizeof(cie), 0xfff0); /* the first FDE's length past the end */
+	n = sym_ehframe_index(b, o, at, &f);
+	ok(n == 0, "a record running past the section ends the index (%zd)", n);
+	free(f);
+	ok(sym_ehframe_index(b, 3, at, &f) == 0, "too short: nothing");
+	free(f);
+}
+
 int main(void)
 {
 	test_bias();
@@ -316,6 +360,7 @@ int main(void)
 	test_smaps();
 	test_self();
 	test_jit();
+	test_ehframe();
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
 }
