@@ -21,3 +21,7 @@ tests_targets_static_prog_hdr_LDFLAGS = $(TARGET_LINK_FLAGS) -static -no-pie -Wl
 TESTS += tests/e2e/static.sh
 EXTRA_DIST += tests/binaries-lib.sh
 EXTRA_DIST += tests/e2e/static.sh
+
+# Cores read with the program given as users give it (--exe, --sysroot).
+TESTS += tests/e2e/core-exe.sh
+EXTRA_DIST += tests/e2e/core-exe.sh

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int core_modules_load(struct core *c, const struct core_open_opts *o);
+int core_modules_load(struct core *c, const struct core_open_opts *o, struct ps_error *e);
 
 /* What a listing decompresses of a compressed core: the headers and notes
  * (the kernel writes them first), not the memory. */
@@ -222,10 +222,8 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 	}
 	for (size_t i = 0; i < c->info.n_files; i++)
 		c->file_fds[i] = -2;
-	if (!o->headers_only && core_modules_load(c, o) < 0) {
-		r = ps_error_set(e, ENOMEM, _("out of memory"));
+	if (!o->headers_only && (r = core_modules_load(c, o, e)) < 0)
 		goto fail;
-	}
 	*out = c;
 	return 0;
 fail:
