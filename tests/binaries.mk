@@ -25,3 +25,9 @@ EXTRA_DIST += tests/e2e/static.sh
 # Cores read with the program given as users give it (--exe, --sysroot).
 TESTS += tests/e2e/core-exe.sh
 EXTRA_DIST += tests/e2e/core-exe.sh
+
+# Rust: built by the test with rustc when it is there.
+TESTS += tests/e2e/rust.sh
+EXTRA_DIST += tests/e2e/rust.sh tests/targets/rust-spin.rs
+BENCHES += tests/bench/rust.sh
+EXTRA_DIST += tests/bench/rust.sh

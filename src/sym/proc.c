@@ -65,15 +65,23 @@ static const struct sym_info unknown_info = {
 
 int sym_load_bias(const struct sym_phdr *ph, size_t n, uint64_t map_start, uint64_t map_off, uint64_t *bias)
 {
+	const struct sym_phdr *best = NULL;
+
+	/* Segments may share a file page (lld: the text starts in the last
+	 * page of the headers' segment, one page further in memory): the
+	 * mapping at map_off is of the segment starting last at or below it. */
 	for (size_t i = 0; i < n; i++) {
 		uint64_t page_off = ph[i].offset & ~0xfffull;
 		if (map_off < page_off || map_off >= ph[i].offset + (ph[i].filesz ? ph[i].filesz : 1))
 			continue;
-		/* The file byte at map_off has vaddr p_vaddr - p_offset + map_off. */
-		*bias = map_start - (ph[i].vaddr - ph[i].offset + map_off);
-		return 0;
+		if (!best || page_off > (best->offset & ~0xfffull))
+			best = &ph[i];
 	}
-	return -ENOENT;
+	if (!best)
+		return -ENOENT;
+	/* The file byte at map_off has vaddr p_vaddr - p_offset + map_off. */
+	*bias = map_start - (best->vaddr - best->offset + map_off);
+	return 0;
 }
 
 static ssize_t live_read(void *arg, uint64_t addr, void *buf, size_t len)

@@ -149,10 +149,12 @@ static int ctx_read(struct uw_ctx *c, uint64_t addr, void *buf, size_t len)
 	}
 	if (c->strict) {
 		/* A sample's copy is all there is of its stack: the live one
-		 * has moved on. Only read-only memory (text, .eh_frame) is
-		 * the same now. */
+		 * has moved on. Only read-only memory (text, .eh_frame) and
+		 * a file's relocated data are the same now: the CIE of
+		 * Rust and C++ code points at its personality routine
+		 * through a DW.ref slot in .data, read as each FDE is. */
 		const struct proc_map *m = proc_maps_find(c->u->maps, addr);
-		if (!m || m->perms[1] == 'w') {
+		if (!m || (m->perms[1] == 'w' && m->path[0] != '/')) {
 			if (c->stack && addr >= c->lo + c->len && addr - (c->lo + c->len) < (1u << 20))
 				c->cut = true;
 			return -1;

@@ -49,6 +49,16 @@ static void test_bias(void)
 	is_int(sym_load_bias(ex, 2, 0x401000, 0x1000, &b), 0, "ET_EXEC text");
 	is_int(b, 0, "ET_EXEC bias 0");
 	is_int(sym_load_bias(ex, 2, 0x900000, 0x90000, &b), -ENOENT, "an offset no segment covers");
+	/* lld (rustc): the text starts in the headers' last file page, one
+	 * page further in memory; both segments cover the page. */
+	struct sym_phdr lld[] = { { 0, 0, 0x15438, 0x15438 }, { 0x16440, 0x15440, 0x410c0, 0x410c0 },
+				  { 0x58500, 0x56500, 0x2bd8, 0x3b00 } };
+	is_int(sym_load_bias(lld, 3, 0x555500016000, 0x15000, &b), 0, "lld text mapping sharing a page");
+	is_int(b, 0x555500000000, "... its bias from the text segment, not the headers'");
+	is_int(sym_load_bias(lld, 3, 0x555500058000, 0x56000, &b), 0, "lld RELRO mapping");
+	is_int(b, 0x555500000000, "... the same bias");
+	is_int(sym_load_bias(lld, 3, 0x555500000000, 0, &b), 0, "lld headers mapping");
+	is_int(b, 0x555500000000, "... the same bias");
 }
 
 /* Whether this process maps the C++ runtime. */
