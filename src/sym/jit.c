@@ -81,15 +81,10 @@ ssize_t sym_jitdump_parse(const void *buf, size_t len, bool at_start, size_t *us
 			const char *name = (const char *)rec + 32;
 			size_t room = tsize - (16 + 8 + 32), nl = strnlen(name, room);
 			if (nl && nl < room && size && n < SYM_PERFMAP_MAX_ENTRIES) {
-				if (n == cap) {
-					cap = cap ? cap * 2 : 64;
-					struct sym_range *nr = realloc(r, cap * sizeof(*r));
-					if (!nr) {
-						free(r);
-						free(p);
-						return -ENOMEM;
-					}
-					r = nr;
+				if (sym_range_room(&r, n, &cap, 64) < 0) {
+					free(r);
+					free(p);
+					return -ENOMEM;
 				}
 				r[n].start = addr;
 				r[n].size = size;

@@ -87,15 +87,10 @@ static ssize_t parse_lines(const char *buf, size_t len, struct sym_range **out, 
 			continue;
 		if (!kallsyms && n == SYM_PERFMAP_MAX_ENTRIES)
 			break;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			struct sym_range *nr = realloc(r, cap * sizeof(*r));
-			if (!nr) {
-				free(r);
-				free(p);
-				return -ENOMEM;
-			}
-			r = nr;
+		if (sym_range_room(&r, n, &cap, 1024) < 0) {
+			free(r);
+			free(p);
+			return -ENOMEM;
 		}
 		r[n].start = a;
 		r[n].size = sz;

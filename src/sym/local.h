@@ -5,7 +5,9 @@
 #include "sym/sym.h"
 
 #include <elfutils/libdwfl.h>
+#include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 
 struct sym_mslot {
 	uint64_t key;                /* (rel_pc, activation, source) + 1; 0 = empty */
@@ -67,6 +69,20 @@ void sym_info_free(struct sym_info *s);
 /* The file vaddr and size of the module's allocated section `name`
  * (ehframe.c). Returns 0 or -ENOENT. */
 int sym_module_section(struct sym_module *m, const char *name, uint64_t *vaddr, uint64_t *size);
+/* Room for one more of the parsers' ranges: *r doubled from first when
+ * n reached *cap. Returns 0 or -ENOMEM (*r left as it was). */
+static inline int sym_range_room(struct sym_range **r, size_t n, size_t *cap, size_t first)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : first;
+	struct sym_range *nr = realloc(*r, nc * sizeof(**r));
+	if (!nr)
+		return -ENOMEM;
+	*r = nr;
+	*cap = nc;
+	return 0;
+}
 /* Names of a process's anonymous code (jit.c): /tmp/perf-PID.map and a
  * mapped jit-PID.dump, read again as they grow. */
 struct sym_jit {
