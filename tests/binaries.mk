@@ -31,3 +31,10 @@ TESTS += tests/e2e/rust.sh
 EXTRA_DIST += tests/e2e/rust.sh tests/targets/rust-spin.rs
 BENCHES += tests/bench/rust.sh
 EXTRA_DIST += tests/bench/rust.sh
+
+# Inlined calls, three nested.
+noinst_PROGRAMS += tests/targets/inlines
+tests_targets_inlines_SOURCES = tests/targets/inlines.c
+tests_targets_inlines_CFLAGS = $(TARGET_CFLAGS) -O2
+TESTS += tests/e2e/inlines.sh
+EXTRA_DIST += tests/e2e/inlines.sh

@@ -274,6 +274,18 @@ static void add_inlines(Dwfl_Module *mod, uint64_t addr, struct sym_info *s)
 	int n = dwarf_getscopes(cu, addr - bias, &scopes);
 	if (n <= 0)
 		return;
+	/* Past the innermost inlined call, dwarf_getscopes goes on with the
+	 * scopes of its abstract definition; the concrete nest of calls
+	 * around it (middle, outer, the function) is its DIE's own chain. */
+	if (dwarf_tag(&scopes[0]) == DW_TAG_inlined_subroutine) {
+		Dwarf_Die *chain = NULL;
+		int nc = dwarf_getscopes_die(&scopes[0], &chain);
+		if (nc > 0) {
+			free(scopes);
+			scopes = chain;
+			n = nc;
+		}
+	}
 	dwarf_getsrcfiles(cu, &files, &nfiles);
 	const char *file = s->file;
 	int line = s->line;
@@ -459,14 +471,19 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 	if (source && m->mod && !lines_within_cap(m)) {
 		s->file = strdup(_("(line table over the 256 MiB cap: not read)"));
 	} else if (source && m->mod && dwfl_module_getdwarf(m->mod, &bias)) {
-		Dwfl_Line *l = dwfl_module_getsrc(m->mod, addr);
+		/* libdwfl answers with the nearest unit's last line where no
+		 * unit covers addr (_start after main): no line there. */
+		Dwarf_Addr cb;
+		Dwarf_Die *cu = dwfl_module_addrdie(m->mod, addr, &cb);
+		Dwfl_Line *l = cu && dwarf_haspc(cu, addr - cb) > 0 ? dwfl_module_getsrc(m->mod, addr) : NULL;
 		int line = 0;
 		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 		if (file) {
 			s->file = strdup(file);
 			s->line = line;
 		}
-		add_inlines(m->mod, addr, s);
+		if (l)
+			add_inlines(m->mod, addr, s);
 	}
 	if (!s->function || !s->module || !s->path) {
 		sym_info_free(s);
