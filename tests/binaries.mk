@@ -38,3 +38,15 @@ tests_targets_inlines_SOURCES = tests/targets/inlines.c
 tests_targets_inlines_CFLAGS = $(TARGET_CFLAGS) -O2
 TESTS += tests/e2e/inlines.sh
 EXTRA_DIST += tests/e2e/inlines.sh
+
+# Separate debug info: a library whose DWARF the test moves under a private
+# .build-id directory (PSCOPE_DEBUG_DIR), and Debian's /usr/lib/debug.
+noinst_PROGRAMS += tests/targets/dbgsep tests/targets/dbgsep-lib.so
+tests_targets_dbgsep_CFLAGS = $(TARGET_CFLAGS)
+tests_targets_dbgsep_LDFLAGS = $(TARGET_LINK_FLAGS)
+tests_targets_dbgsep_LDADD = -ldl
+tests_targets_dbgsep_lib_so_SOURCES = tests/targets/dbgsep-lib.c
+tests_targets_dbgsep_lib_so_CFLAGS = $(TARGET_CFLAGS) -O2 -fPIC
+tests_targets_dbgsep_lib_so_LDFLAGS = $(TARGET_LINK_FLAGS) -shared -Wl,--build-id
+TESTS += tests/e2e/debug-dir.sh
+EXTRA_DIST += tests/e2e/debug-dir.sh

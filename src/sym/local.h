@@ -110,6 +110,10 @@ const char *sym_jit_name(struct sym_jit *j, uint64_t pc);
  * "no perf map or jitdump". */
 const char *sym_jit_why(const struct sym_jit *j);
 void sym_jit_free(struct sym_jit *j);
+/* libdwfl's search path of debug files (file.c): PSCOPE_DEBUG_DIR, then
+ * the default; set by sym_debug_path_init before the first dwfl_begin. */
+extern char *sym_debuginfo_path;
+void sym_debug_path_init(void);
 /* libdwfl's find_debuginfo callback (file.c): separate debug files found
  * by build-id or debug link, each read through sym_file_stable(). */
 int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,

@@ -20,12 +20,11 @@
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sym_module *registry;
-static char *debuginfo_path;
 
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = sym_find_debuginfo,
-	.debuginfo_path = &debuginfo_path,
+	.debuginfo_path = &sym_debuginfo_path,
 };
 
 static const char *base_name(const char *p)
@@ -138,6 +137,7 @@ struct sym_module *sym_module_get(int fd, const char *path, const char *display,
 	m->ino = ino;
 	m->path = strdup(display);
 	m->name = strdup(!strncmp(display, "[vdso", 5) ? "[vdso]" : base_name(display));
+	sym_debug_path_init();
 	m->dwfl = dwfl_begin(&callbacks);
 	if (!m->path || !m->name || !m->dwfl) {
 		close(fd);
