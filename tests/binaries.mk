@@ -50,3 +50,9 @@ tests_targets_dbgsep_lib_so_CFLAGS = $(TARGET_CFLAGS) -O2 -fPIC
 tests_targets_dbgsep_lib_so_LDFLAGS = $(TARGET_LINK_FLAGS) -shared -Wl,--build-id
 TESTS += tests/e2e/debug-dir.sh
 EXTRA_DIST += tests/e2e/debug-dir.sh
+
+# Functions GCC splits (.cold) and clones (.constprop.0): DWARF names.
+noinst_PROGRAMS += tests/targets/clones
+tests_targets_clones_CFLAGS = $(TARGET_CFLAGS) -O2
+TESTS += tests/e2e/dwarf-names.sh
+EXTRA_DIST += tests/e2e/dwarf-names.sh

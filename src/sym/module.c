@@ -438,6 +438,51 @@ static bool lines_within_cap(struct sym_module *m)
 	return m->lines_ok > 0;
 }
 
+/* GCC's names for parts and clones of one function: foo.cold,
+ * foo.lto_priv.0, foo.part.0, foo.isra.0, foo.constprop.0. Returns where
+ * the suffix starts, or NULL; *cold: the function's cold part. */
+static const char *clone_suffix(const char *name, bool *cold)
+{
+	static const char *const sfx[] = { ".cold", ".lto_priv.", ".part.", ".isra.", ".constprop.", ".localalias" };
+	const char *dot = strchr(name, '.');
+
+	*cold = false;
+	if (!dot || dot == name)
+		return NULL;
+	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++)
+		if (!strncmp(dot, sfx[i], strlen(sfx[i]))) {
+			*cold = i == 0;
+			return dot;
+		}
+	return NULL;
+}
+
+/* The DWARF name of the function whose code holds addr (gdb's), for a
+ * part or clone the symbol table names by its suffixed symbol: NULL
+ * without DWARF there. */
+static char *dwarf_function(Dwfl_Module *mod, uint64_t addr, bool cold)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias), *scopes = NULL;
+	int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	char *out = NULL;
+
+	for (int i = 0; i < n && !out; i++) {
+		const char *fn = dwarf_tag(&scopes[i]) == DW_TAG_subprogram ? die_name(&scopes[i]) : NULL;
+		char *d = fn ? sym_name_dup(fn) : NULL;
+		if (d && cold) {
+			size_t l = strlen(d) + 64;
+			if ((out = malloc(l)))
+				snprintf(out, l, _("%s (cold part)"), d);
+			free(d);
+		} else {
+			out = d;
+		}
+	}
+	free(scopes);
+	return out;
+}
+
 /* Resolve module-relative addr (the call itself: pc - 1 for a return
  * address); offsets are shown relative to pc. Called with m->lock held. */
 static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t addr, bool source)
@@ -455,8 +500,10 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 	if (!strcmp(m->name, "[vdso]"))
 		s->flags |= SYM_F_VDSO;
 	const struct sym_msym *sym = find_sym(m, addr);
+	bool cold;
 	if (sym) {
-		s->function = sym_name_dup(sym->name);
+		char *dn = clone_suffix(sym->name, &cold) && m->mod ? dwarf_function(m->mod, addr, cold) : NULL;
+		s->function = dn ? dn : sym_name_dup(sym->name);
 		s->offset = addr - sym->start + (rel_pc - addr);
 	} else {
 		s->flags |= SYM_F_STRIPPED;
