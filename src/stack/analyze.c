@@ -259,6 +259,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 		bool trunc = false;
 		int nf = sym_unwind(uw, &s->regs, s->stack, s->lo, s->len, false, pcs, byfp, o->max_frames, &trunc);
 		th->truncated = trunc;
+		th->unwind_end = sym_unwind_end(uw);
 		th->frames = calloc((size_t)nf + 1, sizeof(*th->frames));
 		if (!th->frames)
 			continue;

@@ -10,6 +10,7 @@
  * libunwind-ptrace's _UPT_find_proc_info does, but without re-reading
  * /proc/PID/maps and the ELF file at every miss. */
 #include "sym/unwind.h"
+#include "i18n.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -63,6 +64,7 @@ struct sym_unwinder {
 	struct sym_proc *view; /* finds .eh_frame where no header does */
 	unsigned char *exact;  /* of the last unwind: frame i's pc is exact */
 	int nexact;
+	const char *end;       /* of the last unwind: why it stopped short, or NULL */
 };
 
 struct uw_ctx {
@@ -476,6 +478,13 @@ static int fp_walk(struct uw_ctx *c, uint64_t bp, uint64_t *pcs, bool *by_fp, in
 	return n;
 }
 
+/* Whether code at ip is code: a return address elsewhere is garbage. */
+static bool in_code(const struct sym_unwinder *u, uint64_t ip)
+{
+	const struct proc_map *m = proc_maps_find(u->maps, ip);
+	return m && m->perms[2] == 'x';
+}
+
 int sym_unwind(struct sym_unwinder *u, const struct user_regs_struct *regs, const void *stack,
 	       uint64_t stack_lo, size_t stack_len, bool strict, uint64_t *pcs, bool *by_fp, int max,
 	       bool *truncated)
@@ -497,6 +506,7 @@ int sym_unwind(struct sym_unwinder *u, const struct user_regs_struct *regs, cons
 	}
 	if (u->exact)
 		memset(u->exact, 0, (size_t)u->nexact);
+	u->end = NULL;
 	bool after_signal = false;
 	if (unw_init_remote(&cur, u->as, &c) < 0) {
 		pcs[0] = regs->rip;
@@ -509,8 +519,14 @@ int sym_unwind(struct sym_unwinder *u, const struct user_regs_struct *regs, cons
 		unw_get_reg(&cur, UNW_REG_SP, &sp);
 		if (!ip)
 			break;
-		if (n > 0 && (sp < last_sp || (sp == last_sp && ip == last_ip)))
+		if (n > 0 && (sp < last_sp || (sp == last_sp && ip == last_ip))) {
+			u->end = N_("the unwinding went back up the stack (broken CFI or a corrupt stack): stopped");
 			break; /* the stack grows down: going back means garbage */
+		}
+		if (n > 0 && !in_code(u, ip)) {
+			u->end = N_("a return address outside any code (a corrupt stack, or a guess past code without CFI): stopped");
+			break;
+		}
 		last_sp = sp;
 		last_ip = ip;
 		/* A signal trampoline's pc is where its code starts, and the
@@ -526,20 +542,33 @@ int sym_unwind(struct sym_unwinder *u, const struct user_regs_struct *regs, cons
 			*truncated = true;
 			return n;
 		}
-		r = unw_step(&cur);
+		/* Code without CFI: libunwind would guess from frame pointers
+		 * itself, unchecked; follow them here, each checked. */
+		bool no_cfi = !module_for(u, &c, n > 1 ? ip - 1 : ip);
+		r = no_cfi ? -1 : unw_step(&cur);
 		if (r > 0)
 			continue;
 		if (r < 0) {
 			/* No CFI here: follow the frame pointers instead. */
 			unw_word_t bp = 0;
+			int n0 = n;
 			unw_get_reg(&cur, UNW_X86_64_RBP, &bp);
 			n = fp_walk(&c, bp, pcs, by_fp, n, max);
 			if (n == max)
 				*truncated = true;
+			if (n == n0)
+				u->end = N_("no CFI for this code and no frame-pointer chain from it: its callers cannot be found");
 		}
 		break;
 	}
-	if (c.cut)
+	if (c.cut) {
 		*truncated = true;
+		u->end = N_("the stack copy ends here (--stack-copy): the callers are beyond it");
+	}
 	return n;
+}
+
+const char *sym_unwind_end(const struct sym_unwinder *u)
+{
+	return u->end;
 }

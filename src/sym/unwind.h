@@ -45,5 +45,9 @@ int sym_unwind(struct sym_unwinder *u, const struct user_regs_struct *regs, cons
  * signal trampoline, the frame a signal interrupted) rather than a return
  * address: the activation argument of sym_lookup. */
 bool sym_unwind_exact(const struct sym_unwinder *u, int i);
+/* Why the last sym_unwind stopped short, or NULL: an N_() string (a
+ * return address outside code, a step back up the stack, the stack
+ * copy's end), translated where it is shown. */
+const char *sym_unwind_end(const struct sym_unwinder *u);
 
 #endif

@@ -34,6 +34,15 @@ assert m['status'] == 'ok' and m['file'] == '$tmp/moved/prog', m"
 	check "--exe $exe: leaf_wait named" grep -q '"leaf_wait"' "$tmp/j"
 done
 
+# No --exe, the program nowhere to be found: its frames are module-relative,
+# and what comes after them is not guessed (no stack address as a frame):
+# the dump says why the unwinding stops there.
+"$PSCOPE" stack --core ../c.core --no-group >"$tmp/m" 2>"$tmp/e"
+check "the program missing: its frames as prog+0x..., nothing invented after them" sh -c "
+	grep -qE '^#[0-9]+ 0x[0-9a-f]+ prog\+0x[0-9a-f]+ \(prog\)$' '$tmp/m' && ! grep -qE '\[unknown\]|\(\?\)$' '$tmp/m'"
+check "... and says why the unwinding stops there" grep -q '^   unwinding stopped: no CFI for this code and no frame-pointer chain from it' "$tmp/m"
+check "... and that the program is missing" grep -q 'prog: cannot open .*give the program with --exe' "$tmp/e"
+
 # No --exe: the program by its name next to the core.
 cp ../c.core next.core
 (cd / && "$PSCOPE" stack --core "$tmp/moved/next.core" --json) >"$tmp/j" 2>/dev/null
