@@ -56,3 +56,7 @@ noinst_PROGRAMS += tests/targets/clones
 tests_targets_clones_CFLAGS = $(TARGET_CFLAGS) -O2
 TESTS += tests/e2e/dwarf-names.sh
 EXTRA_DIST += tests/e2e/dwarf-names.sh
+
+# Cores without NT_FILE: the dynamic linker's list.
+TESTS += tests/e2e/core-nofile.sh
+EXTRA_DIST += tests/e2e/core-nofile.sh

@@ -238,6 +238,14 @@ static int module_find(struct core *c, const struct core_open_opts *o, struct co
 			return 0;
 		if (r < 0)
 			return ps_error_set(e, ENOMEM, _("out of memory"));
+	} else if (m->path[0] != '/') {
+		/* A name, not a path (no NT_FILE: the program's name from
+		 * the core): looked for next to the core and the program. */
+		free(m->disk_path);
+		if (!(m->disk_path = strdup(m->path)))
+			return ps_error_set(e, ENOMEM, _("out of memory"));
+		m->status = CORE_MOD_MISSING;
+		m->open_errno = ENOENT;
 	} else if (module_try(m, strdup(m->path)) < 0) {
 		return ps_error_set(e, ENOMEM, _("out of memory"));
 	}

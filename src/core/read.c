@@ -215,6 +215,15 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 		core_warn(&c->info, _("the %s data of the core ends early (the file is cut short): what it holds is read"),
 			  c->compression);
 	check_truncation(c);
+	if (!o->headers_only && !c->info.n_files) {
+		r = core_linkmap_files(c, o->exe);
+		if (r == -ENOMEM) {
+			r = ps_error_set(e, ENOMEM, _("out of memory"));
+			goto fail;
+		}
+		core_warn(&c->info, r == 0 ? _("the core has no NT_FILE note: its files were found from the dynamic linker's list in its memory")
+					   : _("the core has no NT_FILE note and no dynamic linker's list: only the program's own mappings are known"));
+	}
 	c->file_fds = malloc((c->info.n_files + 1) * sizeof(int));
 	if (!c->file_fds) {
 		r = ps_error_set(e, ENOMEM, _("out of memory"));
