@@ -34,3 +34,18 @@ same_as_eu() {
 	check "$label: the same functions per thread as eu-stack" cmp "$dir/eu" "$dir/ps"
 	cmp -s "$dir/eu" "$dir/ps" || diff "$dir/eu" "$dir/ps" | head -12 | sed 's/^/#   /'
 }
+
+# prog_core DIR CORE: stack-threads run from a copy DIR/prog, its core
+# written to CORE by pscope core (one check), the program then ended.
+prog_core() {
+	local dir=$1 core=$2 pid
+	cp "$TARGETS/stack-threads" "$dir/prog"
+	"$dir/prog" >"$dir/prog.out" 2>&1 &
+	pid=$!
+	at_exit "kill -9 $pid 2>/dev/null"
+	poll 100 grep -q ready "$dir/prog.out" || diag "the target did not get ready"
+	"$PSCOPE" core "$pid" -o "$core" >/dev/null 2>&1
+	ok $? "pscope core writes the core"
+	kill -9 "$pid"
+	wait "$pid" 2>/dev/null
+}

@@ -12,14 +12,7 @@ tmp=$(mktemp -d /tmp/pscope-core-exe-e2e.XXXXXX)
 at_exit "rm -rf $tmp"
 
 # The program runs from a copy that is then moved away: only --exe finds it.
-cp "$TARGETS/stack-threads" "$tmp/prog"
-"$tmp/prog" >"$tmp/out" 2>&1 &
-P=$!
-at_exit "kill -9 $P 2>/dev/null"
-poll 100 grep -q ready "$tmp/out" || diag "the target did not get ready"
-"$PSCOPE" core "$P" -o "$tmp/c.core" >/dev/null 2>&1
-ok $? "pscope core writes the core"
-kill -9 "$P"
+prog_core "$tmp" "$tmp/c.core"
 mkdir "$tmp/moved"
 mv "$tmp/prog" "$tmp/moved/prog"
 cd "$tmp/moved" || exit 1

@@ -9,14 +9,7 @@
 tmp=$(mktemp -d /tmp/pscope-core-nofile-e2e.XXXXXX)
 at_exit "rm -rf $tmp"
 
-cp "$TARGETS/stack-threads" "$tmp/prog"
-"$tmp/prog" >"$tmp/out" 2>&1 &
-P=$!
-at_exit "kill -9 $P 2>/dev/null"
-poll 100 grep -q ready "$tmp/out" || diag "the target did not get ready"
-"$PSCOPE" core "$P" -o "$tmp/full.core" >/dev/null 2>&1
-ok $? "pscope core writes the core"
-kill -9 "$P"
+prog_core "$tmp" "$tmp/full.core"
 python3 - "$tmp/full.core" "$tmp/c.core" <<'PY'
 import struct, sys
 b = bytearray(open(sys.argv[1], 'rb').read())
