@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,14 +141,29 @@ static char *join(const char *dir, const char *sep, const char *name)
 	return p;
 }
 
-/* A path the user gave, made absolute: the modules are opened from
- * elsewhere than the current directory. */
+/* A path made absolute from the current directory, links left as they
+ * are (/proc/PID/root must stay the process's root, not become ours);
+ * leading "./" dropped. */
+static char *absolute(const char *p)
+{
+	char cwd[PATH_MAX];
+
+	if (p[0] == '/')
+		return strdup(p);
+	while (p[0] == '.' && p[1] == '/')
+		for (p += 2; *p == '/'; p++)
+			;
+	if (!getcwd(cwd, sizeof(cwd)))
+		return strdup(p);
+	return join(cwd, strcmp(cwd, "/") ? "/" : "", p);
+}
+
+/* A path the user gave (--exe, --sysroot), made absolute: the modules are
+ * opened from elsewhere than the current directory. */
 static char *given_path(const char *dir, const char *path)
 {
-	char *abs = realpath(dir, NULL);
-	if (!abs && !(abs = strdup(dir)))
-		return NULL; /* missing: reported by its open */
-	if (!path)
+	char *abs = absolute(dir);
+	if (!abs || !path)
 		return abs;
 	char *p = join(abs, "", path);
 	free(abs);
@@ -163,7 +179,7 @@ static const char *base_name(const char *p)
 /* The directory of a file, absolute; NULL when it has none. */
 static char *dir_of(const char *path)
 {
-	char *abs = realpath(path, NULL);
+	char *abs = absolute(path);
 	char *slash = abs ? strrchr(abs, '/') : NULL;
 	if (!slash) {
 		free(abs);
