@@ -36,7 +36,7 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry cmd_list_entry, cmd_show_entry, cmd_stack_entry, cmd_top_entry,
-	cmd_core_entry, cmd_doors_entry, cmd_cores_entry;
+	cmd_core_entry, cmd_doors_entry, cmd_cores_entry, cmd_time_entry;
 
 /* Run ce over argv (argv[0] is the command's name); the exit status. */
 int cmd_run(const struct cmd_entry *ce, int argc, char **argv);
@@ -58,13 +58,5 @@ int cmd_fail(const char *cmd, const struct ps_error *e);
 /* The usage error for a bad option value (fmt gets the escaped arg);
  * returns -1. */
 int cmd_bad_value(const char *cmd, const char *fmt, const char *arg);
-
-/* A core's header (signal, command line...), warnings and JSON object. */
-#include <stdio.h>
-struct core;
-struct json_object;
-void core_print_header(FILE *f, const struct core *c);
-void core_print_warnings(FILE *f, const char *prog, const struct core *c);
-struct json_object *core_json(const struct core *c);
 
 #endif

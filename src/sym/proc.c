@@ -29,12 +29,6 @@ struct pmap {
 	bool deleted;
 };
 
-struct pslot {
-	uint64_t key;           /* (pc << 1 | activation) + 1; 0 = empty */
-	const struct sym_info *info;
-	unsigned jit_gen;       /* anonymous code: the names it was resolved with */
-};
-
 struct sym_proc {
 	pid_t pid;              /* > 0: a live process */
 	uid_t uid;
@@ -49,8 +43,8 @@ struct sym_proc {
 	size_t nheld;
 	struct sym_info **owned;  /* results not owned by a module */
 	size_t nowned;
-	struct pslot *slots;
-	size_t nslots, cap;
+	struct hmap cache;      /* pc << 1 | activation -> const struct sym_info * */
+	struct hmap jit_gens;   /* the same keys, anonymous code: the JIT names' generation */
 	size_t resolved;
 	bool stale, anon_stale;
 	unsigned gen;           /* maps re-read count */
@@ -187,9 +181,8 @@ static void pmap_clear(struct sym_proc *p)
 
 static void cache_clear(struct sym_proc *p)
 {
-	if (p->slots)
-		memset(p->slots, 0, p->cap * sizeof(*p->slots));
-	p->nslots = 0;
+	hmap_clear(&p->cache);
+	hmap_clear(&p->jit_gens);
 }
 
 /* Bind every executable mapping of p->maps, reusing what old already knew. */
@@ -353,7 +346,8 @@ void sym_proc_free(struct sym_proc *p)
 	for (size_t i = 0; i < p->nowned; i++)
 		sym_info_free(p->owned[i]);
 	free(p->owned);
-	free(p->slots);
+	hmap_free(&p->cache);
+	hmap_free(&p->jit_gens);
 	sym_jit_free(&p->jit);
 	free(p->root);
 	proc_maps_free(&p->maps);
@@ -503,69 +497,34 @@ static const struct sym_info *resolve(struct sym_proc *p, uint64_t pc, bool acti
 	return &unknown_info;
 }
 
-static size_t slot_of(uint64_t key, size_t cap)
-{
-	return (size_t)(key * 0x9e3779b97f4a7c15ull >> 17) & (cap - 1);
-}
-
-static bool grow(struct sym_proc *p)
-{
-	size_t nc = p->cap ? p->cap * 2 : 512;
-	struct pslot *ns = calloc(nc, sizeof(*ns));
-	if (!ns)
-		return false;
-	for (size_t i = 0; i < p->cap; i++) {
-		if (!p->slots[i].key)
-			continue;
-		size_t h = slot_of(p->slots[i].key, nc);
-		while (ns[h].key)
-			h = (h + 1) & (nc - 1);
-		ns[h] = p->slots[i];
-	}
-	free(p->slots);
-	p->slots = ns;
-	p->cap = nc;
-	return true;
-}
-
-static struct pslot *slot_find(struct sym_proc *p, uint64_t key)
-{
-	size_t h = slot_of(key, p->cap);
-	while (p->slots[h].key && p->slots[h].key != key)
-		h = (h + 1) & (p->cap - 1);
-	return &p->slots[h];
-}
-
 const struct sym_info *sym_lookup(struct sym_proc *p, uint64_t pc, bool activation)
 {
-	uint64_t key = ((pc << 1) | (activation ? 1 : 0)) + 1;
+	uint64_t key = (pc << 1) | (activation ? 1 : 0);
 
 	if (p->stale && p->pid > 0)
 		sym_proc_refresh(p);
-	if (p->nslots * 2 >= p->cap && !grow(p))
-		return &unknown_info;
-	struct pslot *sl = slot_find(p, key);
-	if (sl->key) {
-		if (!(sl->info->flags & SYM_F_ANON))
-			return sl->info;
+	const struct sym_info *s = hmap_get_ptr(&p->cache, key);
+	if (s && !(s->flags & SYM_F_ANON))
+		return s;
+	if (s) {
 		/* JIT code: its names grow while it runs. */
-		if (!strncmp(sl->info->function, "[anon/JIT] (", 12) && now_ns() - p->jit.polled_ns > SYM_JIT_POLL_NS)
+		if (!strncmp(s->function, "[anon/JIT] (", 12) && now_ns() - p->jit.polled_ns > SYM_JIT_POLL_NS)
 			poll_jit(p);
-		if (sl->jit_gen == p->jit.gen)
-			return sl->info;
+		if (hmap_get(&p->jit_gens, key) == p->jit.gen)
+			return s;
 	}
-	const struct sym_info *s = resolve(p, pc, activation);
+	bool cached = s != NULL;
+	s = resolve(p, pc, activation);
 	if (!s)
 		return &unknown_info;
-	/* resolve() may have refreshed and cleared the cache: find the slot again. */
-	sl = slot_find(p, key);
-	if (!sl->key) {
-		sl->key = key;
-		p->nslots++;
+	/* resolve() may have refreshed and cleared the cache: put it after. */
+	if (hmap_put_ptr(&p->cache, key, s) < 0)
+		return s; /* not cached: owned by its module or by p all the same */
+	/* Anonymous code: with the names' generation it was resolved with. */
+	if ((s->flags & SYM_F_ANON) && hmap_put(&p->jit_gens, key, p->jit.gen) < 0)
+		hmap_put_ptr(&p->cache, key, NULL);
+	if (!cached)
 		p->resolved++;
-	}
-	sl->info = s;
-	sl->jit_gen = p->jit.gen;
 	return s;
 }
 
