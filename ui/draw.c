@@ -13,6 +13,11 @@
 
 static int attrs[COL_COUNT];
 static bool colour_on;
+/* The fills of pictures (flame graphs): backgrounds after the theme's pairs. */
+static const short fill_bg[DRAW_FILLS] = { COLOR_RED, COLOR_YELLOW, COLOR_CYAN, COLOR_GREEN, COLOR_MAGENTA, COLOR_WHITE,
+					   COLOR_BLUE };
+static int fill_attrs[DRAW_FILLS];
+static bool fill_on;
 _Static_assert(THEME_NROLES == COL_COUNT, "theme roles follow enum ui_color");
 
 static int theme_attrs(unsigned a)
@@ -49,10 +54,21 @@ void draw_init(const struct theme *t, bool colour)
 			attrs[i] = mono[i];
 		}
 	}
+	fill_on = colour && colour_on && COLORS >= 8 && COLOR_PAIRS > COL_COUNT + DRAW_FILLS;
+	for (int k = 0; fill_on && k < DRAW_FILLS; k++) {
+		short fg = fill_bg[k] == COLOR_BLUE ? COLOR_WHITE : COLOR_BLACK;
+		init_pair((short)(COL_COUNT + 1 + k), fg, fill_bg[k]);
+		fill_attrs[k] = COLOR_PAIR(COL_COUNT + 1 + k);
+	}
 	if (colour && colour_on) /* the whole screen takes the normal colours */
 		bkgdset((chtype)' ' | (chtype)attrs[COL_NORMAL]);
 	else
 		bkgdset(' ');
+}
+
+int draw_fill(unsigned k)
+{
+	return fill_on ? fill_attrs[k % DRAW_FILLS] : -1;
 }
 
 bool draw_unicode(void)

@@ -32,6 +32,12 @@ enum ui_color {
  * (-C, NO_COLOR, a terminal without colours) attributes alone. May be
  * called again to switch schemes. */
 void draw_init(const struct theme *t, bool colour);
+/* The background fills of pictures (a flame graph's frames): fill k of
+ * DRAW_FILLS as an attribute, or -1 without colour (-C, NO_COLOR, a
+ * terminal without 8 colours): then pictures tell things apart by their
+ * fill characters. */
+#define DRAW_FILLS 7
+int draw_fill(unsigned k);
 /* The locale draws UTF-8; else pscope's own symbols fall back to ASCII. */
 bool draw_unicode(void);
 /* uni under a UTF-8 locale, else ascii. */
