@@ -186,15 +186,14 @@ unsigned long long samp_flame_match(const struct samp_snapshot *s, const struct 
 		free(state);
 		return 0;
 	}
+	state[under] = 1;
 	for (unsigned i = 1; i < f->n; i++) {
 		const struct samp_flame_node *n = &f->nodes[i];
 		const struct samp_func *fn = n->func != FLAME_NONE ? &s->funcs[n->func] : NULL;
 		char buf[64];
 		const char *name = fn ? fn->name : samp_flame_name(s, f, i, buf, sizeof(buf));
 		marks[i] = strcasestr(name, text) || (fn && fn->module && strcasestr(fn->module, text));
-		if (i == under)
-			state[i] = 1;
-		else if (state[n->parent])
+		if (i != under && state[n->parent])
 			state[i] = state[n->parent];
 		if (state[i] == 1 && marks[i]) {
 			sum += n->total;

@@ -1,0 +1,8 @@
+# Tests of the pictures of a profile: the flame graph tree and the SVG,
+# pprof and speedscope writers (unit), pscope top writing them and their
+# own readers opening them, the TUI flame graph through tmux (e2e), and
+# the flame graph's drawing and SVG speed (bench).
+check_PROGRAMS += tests/unit/test-pictures
+tests_unit_test_pictures_SOURCES = tests/unit/test-pictures.c tests/unit/tap.h
+tests_unit_test_pictures_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-pictures
