@@ -6,3 +6,5 @@ check_PROGRAMS += tests/unit/test-pictures
 tests_unit_test_pictures_SOURCES = tests/unit/test-pictures.c tests/unit/tap.h
 tests_unit_test_pictures_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-pictures
+TESTS += tests/e2e/pictures.sh
+EXTRA_DIST += tests/e2e/pictures.sh
