@@ -200,7 +200,7 @@ static void draw_key_line(const struct flame_view *v, int y, int w)
 		return;
 	}
 	if (v->by_module) {
-		draw_text(y, 1, w - 1, draw_attr(COL_DIM), _("colours: by module (c: by kind)"));
+		draw_text(y, 1, w - 1, draw_attr(COL_DIM), _("colours: by module (m: by kind)"));
 		return;
 	}
 	x += draw_text(y, x, w - x, draw_attr(COL_DIM), _("colours:"));
@@ -212,7 +212,7 @@ static void draw_key_line(const struct flame_view *v, int y, int w)
 		x += draw_text(y, x, w - x, draw_attr(COL_DIM), " ");
 		x += draw_text(y, x, w - x, draw_attr(COL_DIM), _(kind_names[k]));
 	}
-	draw_text(y, x, w - x, draw_attr(COL_DIM), _("  (c: by module)"));
+	draw_text(y, x, w - x, draw_attr(COL_DIM), _("  (m: by module)"));
 }
 
 /* The frame under the cursor: name, self, total, module, file:line. */
@@ -409,14 +409,14 @@ bool flame_view_find(void *st, const char *text, int dir, bool again)
 
 const struct ui_key flame_view_keys[] = {
 	UI_SECTION(N_("Flame graph (g)")),
-	UI_KEY("Left/Right", k_left, NULL, N_("the frame to the left / right"), KEY_LEFT, 'h'),
-	UI_ALSO(k_right, KEY_RIGHT, 'l'),
+	UI_KEY("Left/Right", k_left, NULL, N_("the frame to the left / right"), KEY_LEFT),
+	UI_ALSO(k_right, KEY_RIGHT),
 	UI_KEY("Up/Down", k_up, NULL, N_("the caller / the heaviest callee"), KEY_UP, 'k'),
 	UI_ALSO(k_down, KEY_DOWN, 'j'),
 	UI_KEY("Enter", k_zoom, N_("Zoom"), N_("zoom into the frame: it fills the width"), '\n', '\r', KEY_ENTER),
 	UI_KEY("Esc, Backspace", k_esc, NULL, N_("zoom back out (Esc at the top: the table again)"), 27),
 	UI_ALSO(k_back, KEY_BACKSPACE, 127, 8),
-	UI_KEY("c", k_colours, N_("Colour"), N_("colours by kind (native, kernel, Python, JIT) or by module"), 'c'),
+	UI_KEY("m", k_colours, N_("Colour"), N_("colours by kind (native, kernel, Python, JIT) or by module"), 'm'),
 	UI_KEY("/, n, N", NULL, NULL,
 	       N_("highlight the frames whose name or module holds a text and show the share they cover")),
 	UI_KEYS_END,

@@ -3,7 +3,7 @@
  * icicle, callers on top, each frame as wide as its share of the terminal,
  * its name cut to fit with its share. Enter zooms into the frame under the
  * cursor, Esc/Backspace goes back out, / highlights the frames whose name
- * holds a text and says the share they cover, c colours by kind or by
+ * holds a text and says the share they cover, m colours by kind or by
  * module; the detail line names the frame under the cursor. The screen
  * keeps the sampler (window, thread, Space freeze): the view is rebuilt
  * from each snapshot it shows, keeping the zoom and the cursor on the same
@@ -28,7 +28,7 @@ struct flame_path {
 
 struct flame_view {
 	bool open;
-	bool by_module;              /* c: colours by module instead of kind */
+	bool by_module;              /* m: colours by module instead of kind */
 	const struct samp_snapshot *snap; /* built from (the screen owns it) */
 	struct samp_flame tree;
 	uint32_t zoom, cur;          /* the frame at the top, the one under the cursor */
