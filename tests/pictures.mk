@@ -8,3 +8,10 @@ tests_unit_test_pictures_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-pictures
 TESTS += tests/e2e/pictures.sh
 EXTRA_DIST += tests/e2e/pictures.sh
+# Hangul thread and function names in a known 10/90 profile.
+noinst_PROGRAMS += tests/targets/flame-ko
+tests_targets_flame_ko_SOURCES = tests/targets/flame-ko.c
+tests_targets_flame_ko_CFLAGS = $(TARGET_CFLAGS) -fno-omit-frame-pointer
+tests_targets_flame_ko_LDFLAGS = $(TARGET_LINK_FLAGS)
+TESTS += tests/e2e/flame-tui.sh
+EXTRA_DIST += tests/e2e/flame-tui.sh
