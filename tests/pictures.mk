@@ -15,3 +15,9 @@ tests_targets_flame_ko_CFLAGS = $(TARGET_CFLAGS) -fno-omit-frame-pointer
 tests_targets_flame_ko_LDFLAGS = $(TARGET_LINK_FLAGS)
 TESTS += tests/e2e/flame-tui.sh
 EXTRA_DIST += tests/e2e/flame-tui.sh
+# make bench: the flame graph's drawing and SVG speed on 10,000 frames.
+noinst_PROGRAMS += tests/bench/flame-bench
+tests_bench_flame_bench_SOURCES = tests/bench/flame-bench.c
+tests_bench_flame_bench_LDADD = libpsui.a $(MODEL_LIBS) $(NCURSESW_LIBS)
+BENCHES += tests/bench/flame.sh
+EXTRA_DIST += tests/bench/flame.sh

@@ -139,17 +139,18 @@ static void draw_frame(const struct flame_view *v, uint32_t i, int y, int x, int
 								    sizeof(module_fills) / sizeof(module_fills[0]))]
 			      : kind_fill[k];
 	int fill = draw_fill(slot), attr = fill >= 0 ? fill : hit ? (int)(A_BOLD | A_UNDERLINE) : (int)A_NORMAL;
-	char ch[2] = { fill >= 0 ? ' ' : hit ? '*' : kind_char[k], 0 }, buf[512], pct[16];
-	int room = w > 1 ? w - 1 : w, used;
+	char ch = fill >= 0 ? ' ' : hit ? '*' : kind_char[k], buf[512], pct[16], rest[512];
+	int room = w > 1 ? w - 1 : w, used, nw;
 	const char *name = name_of(v, i, buf, sizeof(buf));
 
 	if (i == v->cur)
 		attr |= (int)(A_REVERSE | A_BOLD);
 	snprintf(pct, sizeof(pct), " %.1f%%", share(v, v->tree.nodes[i].total));
-	if (draw_width(name) + (int)strlen(pct) <= room) {
+	nw = draw_width(name);
+	if (nw + (int)strlen(pct) <= room) {
 		used = draw_text(y, x, room, attr, name);
 		used += draw_text(y, x + used, room - used, attr, pct);
-	} else if (draw_width(name) <= room) {
+	} else if (nw <= room) {
 		used = draw_text(y, x, room, attr, name);
 	} else if (room >= 2) {
 		used = draw_text(y, x, room - 1, attr, name);
@@ -157,8 +158,13 @@ static void draw_frame(const struct flame_view *v, uint32_t i, int y, int x, int
 	} else {
 		used = 0;
 	}
-	for (; used < room; used++)
-		draw_text(y, x + used, 1, attr, ch);
+	/* The rest of the frame in its fill, in one piece. */
+	if (used < room) {
+		int n = room - used < (int)sizeof(rest) - 1 ? room - used : (int)sizeof(rest) - 1;
+		memset(rest, ch, (size_t)n);
+		rest[n] = 0;
+		draw_text(y, x + used, n, attr, rest);
+	}
 	if (w > 1)
 		draw_text(y, x + room, 1, A_NORMAL, " ");
 }
