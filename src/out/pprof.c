@@ -221,7 +221,7 @@ static int put_gzip(FILE *f, const uint8_t *buf, size_t n)
 		fwrite(out, 1, sizeof(out) - z.avail_out, f);
 	} while (r != Z_STREAM_END);
 	deflateEnd(&z);
-	return r == Z_STREAM_END && !ferror(f) ? 0 : -EIO;
+	return ferror(f) ? -(errno ? errno : EIO) : r == Z_STREAM_END ? 0 : -EIO;
 }
 
 int out_pprof_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid)

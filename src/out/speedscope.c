@@ -108,7 +108,7 @@ int out_speedscope_write(FILE *f, const struct samp_snapshot *s, enum samp_windo
 	out_json_str(root, "name", name);
 	out_json_int(root, "activeProfileIndex", 0);
 	out_json_str(root, "exporter", "pscope " PACKAGE_VERSION);
-	r = out_json_print(f, root, 0) < 0 || ferror(f) ? -EIO : 0;
+	r = out_json_print(f, root, 0) < 0 || ferror(f) ? -(errno ? errno : EIO) : 0;
 	root = NULL; /* out_json_print puts it */
 done:
 	json_object_put(root);

@@ -161,7 +161,7 @@ int out_svg_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pi
 	if (total)
 		*total = fl.nodes[0].total;
 	samp_flame_free(&fl);
-	return ferror(f) ? -EIO : 0;
+	return ferror(f) ? -(errno ? errno : EIO) : 0; /* ENOSPC as the write said */
 }
 
 struct svg_args {
