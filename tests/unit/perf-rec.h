@@ -6,6 +6,9 @@
 #include "perf/perf.h"
 
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #define ST_CHAIN (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
 
@@ -105,5 +108,34 @@ static const struct perf_consumer consumer = {
 	.on_sample = s_sample, .on_tracepoint = s_tp, .on_comm = s_comm, .on_fork = s_fork,
 	.on_exit = s_exit,     .on_lost = s_lost,
 };
+
+/* A child named name that waits for a byte on *go (the write end, ours),
+ * then calls getppid() and sleeps 1 ms `rounds` times, and exits. -1 when
+ * it cannot start. */
+static inline pid_t kid_start(int *go, const char *name, int rounds)
+{
+	int p[2];
+
+	if (pipe(p) < 0)
+		return -1;
+	pid_t kid = fork();
+	if (kid == 0) {
+		char c;
+		close(p[1]);
+		prctl(PR_SET_NAME, name);
+		if (read(p[0], &c, 1) != 1)
+			_exit(1);
+		for (int i = 0; i < rounds; i++) {
+			syscall(SYS_getppid);
+			usleep(1000);
+		}
+		_exit(0);
+	}
+	close(p[0]);
+	if (kid < 0)
+		close(p[1]);
+	*go = p[1];
+	return kid;
+}
 
 #endif

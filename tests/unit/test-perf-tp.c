@@ -194,23 +194,10 @@ static void test_tp_live(void)
 		}
 	ok(tps[0].kind == PERF_TP_SCHED_SWITCH && tps[3].kind == PERF_TP_SYS_EXIT, "four tracepoints loaded from %s", dir);
 
-	int go[2];
-	if (pipe(go) < 0)
+	int go;
+	pid_t kid = kid_start(&go, "pscope-tp-kid", 20);
+	if (kid < 0)
 		return;
-	pid_t kid = fork();
-	if (kid == 0) {
-		char c;
-		close(go[1]);
-		prctl(PR_SET_NAME, "pscope-tp-kid");
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		for (int i = 0; i < 20; i++) {
-			syscall(SYS_getppid);
-			usleep(1000);
-		}
-		_exit(0);
-	}
-	close(go[0]);
 
 	/* Per (child, CPU) events into a ring per CPU of our own, as the
 	 * sampler opens them. sched_wakeup fires in the waker's context and
@@ -249,9 +236,9 @@ static void test_tp_live(void)
 		nr++;
 	}
 	ok(r == 0, "the events open on the child, %d per CPU (%s)", 4, r ? e.msg : "sched_switch, sched_wakeup, sys_enter, sys_exit");
-	if (write(go[1], "g", 1) != 1)
+	if (write(go, "g", 1) != 1)
 		r = -EIO;
-	close(go[1]);
+	close(go);
 	int st;
 	waitpid(kid, &st, 0);
 	for (int c = 0; c < nr && r == 0; c++)

@@ -307,23 +307,17 @@ static void test_pollset(void)
 	struct perf_event_attr a = { .size = sizeof(a), .type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_TASK_CLOCK,
 				     .exclude_kernel = 1, .exclude_hv = 1 };
 	struct perf_pollset ps = { 0 };
-	int go[2], fd;
+	int go, fd;
 	uint64_t tag;
 	unsigned at = 0;
+	pid_t kid = kid_start(&go, "pscope-hup-kid", 0);
 
-	if (pipe(go) < 0)
+	if (kid < 0)
 		return;
-	pid_t kid = fork();
-	if (kid == 0) {
-		char c;
-		close(go[1]);
-		_exit(read(go[0], &c, 1) == 1 ? 0 : 1);
-	}
-	close(go[0]);
 	int ev = perf_open(&a, kid, -1, -1);
 	if (ev < 0) {
 		printf("ok %d - # SKIP a task event's hang-up: perf_event_open refused (%d)\n", ++tap_n, -ev);
-		close(go[1]);
+		close(go);
 		waitpid(kid, NULL, 0);
 		return;
 	}
@@ -334,7 +328,7 @@ static void test_pollset(void)
 	ok(perf_ring_map(&ring, ev, -1, 2, &e) == 0, "the event has its ring");
 	ok(perf_pollset_add(&ps, ev, false, 7) == 0, "a task's event in the poll set");
 	ok(perf_pollset_wait(&ps, 0) == 0 && !perf_pollset_gone(&ps, &at, &fd, &tag), "the task runs: nothing gone");
-	close(go[1]); /* the child exits */
+	close(go); /* the child exits */
 	waitpid(kid, NULL, 0);
 	at = 0;
 	ok(perf_pollset_wait(&ps, 5000) == 1 && perf_pollset_gone(&ps, &at, &fd, &tag) && fd == ev && tag == 7,
