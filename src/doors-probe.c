@@ -156,6 +156,9 @@ static void target_facts(struct door_facts_target *f, const struct target *t, co
 	} else {
 		f->coredump_filter_err = n < 0 ? (int)-n : EINVAL;
 	}
+	char cg[4096];
+	n = read_file_at(t->dirfd, "cgroup", cg, sizeof(cg));
+	proc_cgroup_parse(cg, n > 0 ? (size_t)n : 0, &f->cgroup);
 }
 
 static void mark_open(struct door_probe *p, const char *note)

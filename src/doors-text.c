@@ -395,6 +395,12 @@ static void render_target(struct renderer *rd, const struct door_report *r)
 	} else {
 		kv(rd, DL_TEXT, "coredump_filter", _("unreadable (%s)"), strerror(t->coredump_filter_err));
 	}
+	if (t->cgroup.unit[0] && t->cgroup.slice[0])
+		kv(rd, DL_TEXT, "cgroup", _("%s (systemd unit %s, in %s)"), t->cgroup.path, t->cgroup.unit, t->cgroup.slice);
+	else if (t->cgroup.unit[0])
+		kv(rd, DL_TEXT, "cgroup", _("%s (systemd unit %s)"), t->cgroup.path, t->cgroup.unit);
+	else if (t->cgroup.path[0])
+		kv(rd, DL_TEXT, "cgroup", "%s", t->cgroup.path);
 	kv(rd, DL_TEXT, _("state"), P_("%c (%s), %ld thread%s", "%c (%s), %ld threads%s", t->threads), t->state,
 	   state_name(t->state), t->threads, t->no_mm ? _("; no user memory (kernel thread or zombie)") : "");
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "proc/cgroup.h"
 #include "error.h"
 
 /* Older kernel headers lack the capabilities of Linux 5.8. */
@@ -120,6 +121,7 @@ struct door_facts_target {
 	char tracer_comm[64];      /* hostile */
 	long coredump_filter;      /* -1 when unreadable */
 	int coredump_filter_err;
+	struct proc_cgroup cgroup; /* path "" when unreadable (kernel without cgroups) */
 };
 
 enum door_state { DOOR_OPEN, DOOR_CLOSED, DOOR_NA };

@@ -39,6 +39,7 @@ static int print_json(const struct core_result *r)
 	out_json_str(o, "exe", r->exe[0] ? r->exe : NULL);
 	char gdb[2 * PATH_MAX + 96];
 	out_json_str(o, "gdb_command", core_gdb_command(r, gdb, sizeof(gdb)));
+	out_json_str(o, "pscope_command", core_pscope_command(r, gdb, sizeof(gdb)));
 	json_object_object_add(o, "container", json_object_new_boolean(r->root_other));
 	out_json_int(o, "bytes", (long long)r->bytes);
 	out_json_int(o, "disk_bytes", (long long)r->disk_bytes);
@@ -100,6 +101,7 @@ static void print_text(const struct core_result *r)
 	}
 	char gdb[2 * PATH_MAX + 96];
 	printf(_("open it with: %s\n"), esc(core_gdb_command(r, gdb, sizeof(gdb))));
+	printf(_("or in pscope: %s\n"), esc(core_pscope_command(r, gdb, sizeof(gdb))));
 	if (r->root_other)
 		printf(_("  (process %d runs in a container: its files are read through /proc/%d/root while it runs;\n"
 			 "   later, copy them out and use gdb's sysroot or pscope stack --core CORE --sysroot DIR)\n"),

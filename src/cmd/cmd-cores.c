@@ -104,6 +104,10 @@ static int print_text(const struct core_where *w, const struct core_found *f, si
 		printf(_("cores go to: %s, through %s\n"), esc(w->dir), esc(w->handler));
 	if (advice(w, adv, sizeof(adv)))
 		printf("%s\n", esc(adv));
+	if (w->kind == CORE_WHERE_FILE && w->overwrites)
+		printf(_("warning: every core gets the same name (kernel.core_uses_pid is 0 and the pattern has no "
+			 "%%p, %%i or %%t): each crash overwrites the last core. "
+			 "sysctl -w kernel.core_uses_pid=1 keeps them apart.\n"));
 	if (ulimit_text(ul, sizeof(ul), &ulv))
 		printf("%s\n", ul);
 	if (w->kind == CORE_WHERE_PIPE || w->kind == CORE_WHERE_NONE || w->dir_varies)
@@ -138,6 +142,7 @@ static int print_json(const struct core_where *w, const struct core_found *f, si
 	out_json_str(root, "kind", kind_names[w->kind]);
 	out_json_str(root, "dir", w->dir[0] && !w->dir_varies ? w->dir : NULL);
 	out_json_bool(root, "relative", w->dir_relative);
+	out_json_bool(root, "overwrites", w->overwrites);
 	out_json_str(root, "handler", w->handler[0] ? w->handler : NULL);
 	ulimit_text(ul, sizeof(ul), &ulv);
 	if (ulv < 0)

@@ -112,6 +112,9 @@ static int print_json(FILE *f, const struct door_report *r)
 			json_object_object_add(tg, "dumpable", NULL);
 		out_json_int(tg, "tracer_pid", t->tracer_pid);
 		out_json_str(tg, "tracer_comm", t->tracer_pid > 0 ? t->tracer_comm : NULL);
+		out_json_str(tg, "cgroup", t->cgroup.path[0] ? t->cgroup.path : NULL);
+		out_json_str(tg, "systemd_unit", t->cgroup.unit[0] ? t->cgroup.unit : NULL);
+		out_json_str(tg, "systemd_slice", t->cgroup.slice[0] ? t->cgroup.slice : NULL);
 		if (t->coredump_filter >= 0)
 			out_json_int(tg, "coredump_filter", t->coredump_filter);
 		else

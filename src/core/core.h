@@ -153,6 +153,9 @@ void core_result_free(struct core_result *res);
  * has its files under /proc/PID/root while it runs, so the command reads
  * the executable and the libraries (gdb's sysroot) from there. */
 const char *core_gdb_command(const struct core_result *r, char *buf, size_t size);
+/* The same core in pscope: "pscope -c CORE", or for a process in a
+ * container its stacks with the files read through /proc/PID/root. */
+const char *core_pscope_command(const struct core_result *r, char *buf, size_t size);
 
 /* The writer as a job on the ATTACH lane (src/core/job.c): the result is a
  * struct core_result, released with core_result_release. */

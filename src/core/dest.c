@@ -133,6 +133,18 @@ const char *core_gdb_command(const struct core_result *r, char *buf, size_t size
 	return buf;
 }
 
+const char *core_pscope_command(const struct core_result *r, char *buf, size_t size)
+{
+	char core[2 * PATH_MAX + 16];
+
+	shell_word(r->path, core, sizeof(core));
+	if (r->root_other)
+		snprintf(buf, size, "pscope stack --core %s --sysroot /proc/%d/root", core, (int)r->pid);
+	else
+		snprintf(buf, size, "pscope -c %s", core);
+	return buf;
+}
+
 int core_method_parse(const char *s)
 {
 	for (int m = CORE_METHOD_AUTO; m <= CORE_METHOD_COPY; m++)

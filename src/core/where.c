@@ -48,6 +48,16 @@ static void name_glob(const char *t, bool add_pid, char *out, size_t size)
 	out[o] = '\0';
 }
 
+/* A file name that differs from one crash to the next: it holds the PID
+ * (%p, %P), the TID (%i, %I) or the time (%t). */
+static bool unique_name(const char *file)
+{
+	for (const char *p = strchr(file, '%'); p && p[1]; p = strchr(p + 2, '%'))
+		if (strchr("pPiIt", p[1]))
+			return true;
+	return false;
+}
+
 void core_where_parse(const char *pattern, bool uses_pid, const char *dir, struct core_where *w)
 {
 	memset(w, 0, sizeof(*w));
@@ -96,6 +106,7 @@ void core_where_parse(const char *pattern, bool uses_pid, const char *dir, struc
 		w->dir_varies = false;
 	}
 	name_glob(file, uses_pid && !strstr(file, "%p"), w->glob, sizeof(w->glob));
+	w->overwrites = !uses_pid && !w->dir_varies && !unique_name(file);
 }
 
 /* systemd: core.COMM.UID.BOOTID.PID.USEC[.zst|.lz4|.xz] */

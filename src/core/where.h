@@ -30,6 +30,7 @@ struct core_where {
 	bool dir_varies;          /* the directory has %-specifiers: not listable */
 	char glob[512];           /* fnmatch(3) pattern of the file names */
 	char handler[256];        /* the pipe's program */
+	bool overwrites;          /* one fixed name (no %p/%P/%i/%I/%t, core_uses_pid 0): each core replaces the last */
 };
 
 /* Read a core_pattern (pure). uses_pid: kernel.core_uses_pid. dir (may be

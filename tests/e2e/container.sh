@@ -79,6 +79,10 @@ check "target runs on" target_runs_on "$P"
 ok $? "core exits 0"
 want="open it with: gdb -ex 'set sysroot /proc/$P/root' /proc/$P/root$T/in/ct-stack-threads $T/core"
 check "the gdb command reads the program and libraries through /proc/PID/root" grep -qxF "$want" "$T/core.out"
+check "the pscope command reads the files through /proc/PID/root" grep -qxF "or in pscope: pscope stack --core $T/core --sysroot /proc/$P/root" "$T/core.out"
+cmd=$(sed -n 's/^or in pscope: pscope //p' "$T/core.out")
+eval "\"\$PSCOPE\" $cmd" >"$T/pstack" 2>&1 </dev/null
+check "... pasted: the four workers' frames, named from the container's program" grep -q '^4 threads: leaf_wait <- level3 <- level2 <- level1 <- worker' "$T/pstack"
 check "and says how long that holds" grep -qF "(process $P runs in a container: its files are read through /proc/$P/root while it runs;" "$T/core.out"
 if command -v gdb >/dev/null; then
 	cmd=$(sed -n 's/^open it with: //p' "$T/core.out")

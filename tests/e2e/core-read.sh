@@ -205,6 +205,18 @@ check "a relative pattern with --dir; a cut core is marked" sh -c "grep -q 'core
 "$PSCOPE" cores --pattern "|/usr/bin/nosuch-handler %p" >"$tmp/cores4.txt"
 check "a pipe to a handler that keeps nothing: said, with how to change it" \
 	grep -q "^core_pattern pipes every core to /usr/bin/nosuch-handler, which keeps nothing pscope can read. To keep cores as files: sysctl -w kernel.core_pattern=/var/tmp/core.%e.%p (and the same line in a file of /etc/sysctl.d/ to keep it after a reboot), then \`ulimit -c unlimited\` in the shell that starts the program.$" "$tmp/cores4.txt"
+"$PSCOPE" cores --pattern "$tmp/k/core.%e" >"$tmp/cores6.txt"
+"$PSCOPE" cores --pattern "$tmp/k/core.%e" --json >"$tmp/cores6.json"
+cores_uses_pid=$(cat /proc/sys/kernel/core_uses_pid)
+if [ "$cores_uses_pid" = 0 ]; then
+	check "a fixed core name with core_uses_pid 0: the overwrite is said, with the fix" \
+		grep -qx "warning: every core gets the same name (kernel.core_uses_pid is 0 and the pattern has no %p, %i or %t): each crash overwrites the last core. sysctl -w kernel.core_uses_pid=1 keeps them apart." "$tmp/cores6.txt"
+	check "... and in JSON" pyq "$tmp/cores6.json" "assert d['overwrites'] is True, d"
+else
+	skip "kernel.core_uses_pid is $cores_uses_pid here: no core is overwritten"
+	skip "... and in JSON"
+fi
+check "a name with the PID: no overwrite warning" sh -c "! grep -q 'overwrites the last core' '$tmp/cores.txt'"
 mkdir -p "$tmp/sd"
 cp "$C1" "$tmp/sd/core.crash.0.0123abcd.$P1.1700000000000000"
 : >"$tmp/sd/core.other.0.0123abcd.4242.1700000000000000.zst"

@@ -104,6 +104,8 @@ $PSCOPE core $P -o "$odd/core" >$dir/o5 2>$dir/e5
 ok $? "a destination with a space and a quote"
 gdbline=$(sed -n 's/^open it with: //p' $dir/o5)
 check "the gdb line quotes the core's path" test "$gdbline" = "gdb $EXE '$dir/a b'\\''c/core'"
+psline=$(sed -n 's/^or in pscope: //p' $dir/o5)
+check "... and so does the pscope line" test "$psline" = "pscope -c '$dir/a b'\\''c/core'"
 check "pasted into a shell, the gdb line opens the core" sh -c \
 	"$gdbline -batch -nx -ex 'print the_global' 2>&1 | grep -q '= 271828'"
 rm -rf "$odd"

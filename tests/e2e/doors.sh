@@ -81,6 +81,27 @@ check "root: sampling is open, kernel frames included" grep -qx "  sample (perf_
 check "the target is named" grep -qx "Target PID $TPID (lab-fdleak)" "$out/own.txt"
 check "coredump_filter is /proc's" grep -qx "  coredump_filter *0x$(sed 's/^0*//' /proc/$TPID/coredump_filter): .*" "$out/own.txt"
 check "the attach probe left the target running, untraced" target_runs_on $TPID
+# The cgroup and its systemd unit: a unit made for the test in systemd's own
+# hierarchy (v1 layout) or the unified one, where root can make one.
+cgdir=
+for h in /sys/fs/cgroup/systemd /sys/fs/cgroup/unified /sys/fs/cgroup; do
+	if [ -w "$h/cgroup.procs" ] && mkdir "$h/pscope-lab-$$.slice" 2>/dev/null; then
+		cgdir=$h/pscope-lab-$$.slice
+		break
+	fi
+done
+if [ -n "$cgdir" ] && mkdir "$cgdir/lab-doors.service" && echo "$TPID" >"$cgdir/lab-doors.service/cgroup.procs"; then
+	at_exit "echo $TPID >${cgdir%/*}/cgroup.procs 2>/dev/null; rmdir $cgdir/lab-doors.service $cgdir 2>/dev/null"
+	$PSCOPE doors $TPID >"$out/cg.txt" 2>&1
+	check "cgroup: the path and its systemd unit" grep -qx "  cgroup *$(grep -o '/pscope-lab-.*' /proc/$TPID/cgroup | head -1) (systemd unit lab-doors.service, in pscope-lab-$$.slice)" "$out/cg.txt"
+	$PSCOPE doors $TPID --json >"$out/cg.json"
+	check "... and in JSON" python3 -c "import json; t = json.load(open('$out/cg.json'))['target']; assert t['systemd_unit'] == 'lab-doors.service' and t['systemd_slice'] == 'pscope-lab-$$.slice', t"
+	echo "$TPID" >"${cgdir%/*}/cgroup.procs"
+else
+	[ -n "$cgdir" ] && rmdir "$cgdir" 2>/dev/null
+	skip "cgroup: no writable cgroup hierarchy here"
+	skip "... and in JSON"
+fi
 check "the memory probe names its address" grep -q "^      probe: process_vm_readv of 1 byte at 0x[0-9a-f]* (its first readable mapping)$" "$out/own.txt"
 $PSCOPE doors $TPID --json >"$out/own.json"
 check "JSON: every operation allowed" python3 - "$out/own.json" "$TPID" <<'EOF'

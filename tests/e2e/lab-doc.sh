@@ -91,6 +91,15 @@ while IFS= read -r line; do
 	ok $rc "lab runs: $line"
 	[ $rc = 0 ] || diag "$(echo "$out" | tail -5)"
 done <"$tmp/run"
+# Step 3 ranks the folded lines by their count (the last field): frames
+# hold spaces ("price_rules (slowapi.py:13)"), so the count is not field 2.
+for lab in "$en" "$ko"; do
+	rank=$(grep -E '^    .*lab-py\.folded \| ' "$lab" | sed -e 's/^ *//' -e "s|/tmp/lab-py.folded|$tmp/rank.folded|")
+	printf '%s\n' "main (a.py:1);handle (a.py:5) 7" "main (a.py:1);price_rules (slowapi.py:13) 120" \
+		"main (a.py:1);idle 9" "main (a.py:1);log (a.py:9) 30" >"$tmp/rank.folded"
+	ok "$([ "$(sh -c "$rank" 2>&1 | awk '{ print $NF }' | tr '\n' ' ')" = "120 30 9 " ]; echo $?)" \
+		"$(basename "$lab") step 3: the three largest counts first, frames with spaces or not"
+done
 # Step 8's machine-wide view by command name finds the lab's busy program
 # (sampling until 300 samples, so a loaded machine only makes it slower).
 (cd "$tmp" && "$PSCOPE" top --duration 60 --samples 300 --by comm) >"$tmp/by-comm" 2>&1

@@ -5,6 +5,7 @@
 #include "out/escape.h"
 #include "out/json.h"
 #include "out/save.h"
+#include "proc/cgroup.h"
 #include "proc/stat.h"
 #include "proc/status.h"
 #include "util.h"
@@ -267,8 +268,40 @@ static void test_save(void)
 	system(cmd);
 }
 
+static void test_cgroup(void)
+{
+	struct proc_cgroup cg;
+	const char *v2 = "0::/user.slice/user-1000.slice/user@1000.service/app.slice/foo.service\n";
+	const char *hybrid = "4:memory:/machine/x\n1:name=systemd:/system.slice/ssh.service\n0::/system.slice/ssh.service\n";
+	const char *docker = "0::/system.slice/docker-0123abcd.scope";
+
+	proc_cgroup_parse(v2, strlen(v2), &cg);
+	is_str(cg.path, "/user.slice/user-1000.slice/user@1000.service/app.slice/foo.service", "cgroup v2: the path");
+	is_str(cg.unit, "foo.service", "... the deepest unit (a service under the user's manager)");
+	is_str(cg.slice, "app.slice", "... and its slice");
+	proc_cgroup_parse(hybrid, strlen(hybrid), &cg);
+	is_str(cg.path, "/system.slice/ssh.service", "hybrid hierarchy: the unified (0::) line");
+	is_str(cg.unit, "ssh.service", "... ssh.service");
+	proc_cgroup_parse(docker, strlen(docker), &cg);
+	is_str(cg.unit, "docker-0123abcd.scope", "a scope without a newline at the end");
+	is_str(cg.slice, "system.slice", "... in system.slice");
+	proc_cgroup_parse("4:memory:/a\n", 12, &cg);
+	ok(!strcmp(cg.path, "/a") && !cg.unit[0] && !cg.slice[0], "cgroup v1 only: the first line's path, no unit");
+	const char *legacy = "2:cpu:/\n1:name=systemd:/system.slice/cron.service\n0::/\n";
+	proc_cgroup_parse(legacy, strlen(legacy), &cg);
+	ok(!strcmp(cg.path, "/system.slice/cron.service") && !strcmp(cg.unit, "cron.service"),
+	   "v1 layout (0:: is /): systemd's own hierarchy names the unit");
+	proc_cgroup_parse("0::/\n", 5, &cg);
+	ok(!strcmp(cg.path, "/") && !cg.unit[0], "the root cgroup: no unit");
+	proc_cgroup_parse("garbage", 7, &cg);
+	ok(!cg.path[0] && !cg.unit[0], "no ID:CONTROLLERS:PATH line: nothing");
+	proc_cgroup_parse("0::/a.service", 8, &cg);
+	is_str(cg.path, "/a.se", "only len bytes are read");
+}
+
 int main(void)
 {
+	test_cgroup();
 	test_shell_word();
 	test_stat();
 	test_status();

@@ -254,9 +254,17 @@ static void test_where(void)
 	core_where_parse("/var/tmp/core.%e.%p\n", false, NULL, &w);
 	ok(w.kind == CORE_WHERE_FILE && !strcmp(w.dir, "/var/tmp") && !w.dir_relative, "a file pattern: its directory");
 	is_str(w.glob, "core.*.*", "... the names it makes");
+	ok(!w.overwrites, "... one name per PID: nothing overwritten");
+	core_where_parse("/var/tmp/core.%e", false, NULL, &w);
+	ok(w.overwrites, "a name without PID, TID or time, core_uses_pid 0: each core replaces the last");
+	core_where_parse("/var/tmp/core.%e.%t", false, NULL, &w);
+	ok(!w.overwrites, "... the time in the name: kept apart");
+	core_where_parse("/var/tmp/core.%%p", false, NULL, &w);
+	ok(w.overwrites, "... %%%%p is a literal %%%%p, not the PID");
 	core_where_parse("core", true, "/home/u", &w);
 	ok(w.dir_relative && !strcmp(w.dir, "/home/u"), "relative: where the program ran");
 	is_str(w.glob, "core.*", "core_uses_pid adds .PID");
+	ok(!w.overwrites, "... so nothing is overwritten");
 	core_where_parse("/cores/%u/core[%p]", false, NULL, &w);
 	ok(w.dir_varies, "a directory with %%-specifiers varies");
 	is_str(w.glob, "core\\[*\\]", "fnmatch specials are literal");
