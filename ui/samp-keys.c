@@ -76,6 +76,21 @@ static bool k_slower(struct ui *ui, void *st, int ch)
 	return true;
 }
 
+/* The file to write the window to (ext: its kind), as the user names it;
+ * false when there is nothing to write or the user gave up. */
+static bool ask_file(struct ui *ui, const struct ui_samp_job *s, const char *ext, const char *question, char *path,
+		     size_t size)
+{
+	if (!s->shown) {
+		ui_message(ui, true, "%s", _("nothing sampled yet"));
+		return false;
+	}
+	ui_samp_export_name(path, size, s->pid, s->win, ext);
+	if (!ui_prompt(ui, question, path, size) || !path[0])
+		return false;
+	return access(path, F_OK) != 0 || ui_confirm(ui, _("File exists. Overwrite?"));
+}
+
 /* E: the window's stacks, folded, to a file the user names. */
 static bool k_export(struct ui *ui, void *st, int ch)
 {
@@ -84,14 +99,7 @@ static bool k_export(struct ui *ui, void *st, int ch)
 	struct ps_error e;
 	unsigned long total = 0;
 
-	if (!s->shown) {
-		ui_message(ui, true, "%s", _("nothing sampled yet"));
-		return true;
-	}
-	ui_samp_export_name(path, sizeof(path), s->pid, s->win, "folded");
-	if (!ui_prompt(ui, _("Export folded stacks to: "), path, sizeof(path)) || !path[0])
-		return true;
-	if (access(path, F_OK) == 0 && !ui_confirm(ui, _("File exists. Overwrite?")))
+	if (!ask_file(ui, s, "folded", _("Export folded stacks to: "), path, sizeof(path)))
 		return true;
 	ps_error_clear(&e);
 	if (out_folded_save(path, s->shown, s->win, s->tid, &total, &e) < 0) {
@@ -112,17 +120,10 @@ static bool k_svg(struct ui *ui, void *st, int ch)
 	struct ps_error e;
 	unsigned long long total = 0;
 
-	if (!s->shown) {
-		ui_message(ui, true, "%s", _("nothing sampled yet"));
-		return true;
-	}
-	ui_samp_export_name(path, sizeof(path), s->pid, s->win, "svg");
-	if (!ui_prompt(ui, _("Write the flame graph (SVG) to: "), path, sizeof(path)) || !path[0])
-		return true;
-	if (access(path, F_OK) == 0 && !ui_confirm(ui, _("File exists. Overwrite?")))
+	if (!ask_file(ui, s, "svg", _("Write the flame graph (SVG) to: "), path, sizeof(path)))
 		return true;
 	ps_error_clear(&e);
-	if (out_svg_save(path, s->shown, s->win, s->tid, &total, &e) < 0) {
+	if (out_profile_save(path, out_svg_write, s->shown, s->win, s->tid, &total, &e) < 0) {
 		ui_error(ui, &e);
 		return true;
 	}

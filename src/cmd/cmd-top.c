@@ -336,13 +336,13 @@ int top_exports(const struct top_args *a, const struct samp_snapshot *snap)
 	if (a->folded && out_folded_save(a->folded, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
 		rc = cmd_fail("top", &e);
 	ps_error_clear(&e);
-	if (a->svg && out_svg_save(a->svg, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
+	if (a->svg && out_profile_save(a->svg, out_svg_write, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
 		rc = cmd_fail("top", &e);
 	ps_error_clear(&e);
-	if (a->pprof && out_pprof_save(a->pprof, snap, SAMP_WIN_ALL, 0, &e) < 0)
+	if (a->pprof && out_profile_save(a->pprof, out_pprof_write, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
 		rc = cmd_fail("top", &e);
 	ps_error_clear(&e);
-	if (a->speedscope && out_speedscope_save(a->speedscope, snap, SAMP_WIN_ALL, 0, &e) < 0)
+	if (a->speedscope && out_profile_save(a->speedscope, out_speedscope_write, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
 		rc = cmd_fail("top", &e);
 	return rc;
 }

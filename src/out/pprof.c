@@ -4,7 +4,6 @@
 #include "out/escape.h"
 #include "out/folded.h"
 #include "out/pb.h"
-#include "out/save.h"
 #include "util.h"
 
 #include <errno.h>
@@ -224,7 +223,7 @@ static int put_gzip(FILE *f, const uint8_t *buf, size_t n)
 	return ferror(f) ? -(errno ? errno : EIO) : r == Z_STREAM_END ? 0 : -EIO;
 }
 
-int out_pprof_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid)
+int out_pprof_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid, unsigned long long *total)
 {
 	unsigned long long *counts = samp_view_stack_counts(s, w, tid);
 	struct strtab t = { 0 };
@@ -235,6 +234,11 @@ int out_pprof_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, 
 
 	if (!counts || s->nstacks > (1u << 30))
 		goto done;
+	if (total) {
+		*total = 0;
+		for (unsigned i = 0; i < s->nstacks; i++)
+			*total += s->stacks[i].nframes ? counts[i] : 0;
+	}
 	t.s = calloc(256, sizeof(*t.s));
 	if (!t.s)
 		goto done;
@@ -263,25 +267,4 @@ done:
 	pb_free(&out);
 	free(counts);
 	return r;
-}
-
-struct pprof_args {
-	const struct samp_snapshot *s;
-	enum samp_window w;
-	pid_t tid;
-};
-
-static int pprof_write(FILE *f, void *arg)
-{
-	struct pprof_args *a = arg;
-
-	return out_pprof_write(f, a->s, a->w, a->tid);
-}
-
-int out_pprof_save(const char *path, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
-		   struct ps_error *e)
-{
-	struct pprof_args a = { s, w, tid };
-
-	return out_save(path, pprof_write, &a, e);
 }

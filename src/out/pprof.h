@@ -14,11 +14,9 @@
 
 #include <stdio.h>
 
-#include "error.h"
-#include "sample/sample.h"
+#include "out/profile.h"
 
-int out_pprof_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid);
-int out_pprof_save(const char *path, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
-		   struct ps_error *e);
+/* An out_profile_fn (save it with out_profile_save). */
+int out_pprof_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid, unsigned long long *total);
 
 #endif

@@ -3,7 +3,6 @@
 #include "out/speedscope.h"
 #include "out/folded.h"
 #include "out/json.h"
-#include "out/save.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -70,7 +69,8 @@ static int cmp_tid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int out_speedscope_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid)
+int out_speedscope_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
+			 unsigned long long *total)
 {
 	unsigned long long *counts = samp_view_stack_counts(s, w, tid);
 	pid_t *tids = calloc(s->nstacks + 1, sizeof(*tids));
@@ -86,9 +86,14 @@ int out_speedscope_write(FILE *f, const struct samp_snapshot *s, enum samp_windo
 		goto done;
 	}
 	/* One profile per thread with weight in the window, by TID. */
+	if (total)
+		*total = 0;
 	for (unsigned i = 0; i < s->nstacks; i++)
-		if (counts[i] && s->stacks[i].nframes)
+		if (counts[i] && s->stacks[i].nframes) {
 			tids[n++] = s->stacks[i].tid;
+			if (total)
+				*total += counts[i];
+		}
 	qsort(tids, n, sizeof(*tids), cmp_tid);
 	for (unsigned i = 0; i < n; i++) {
 		if (i && tids[i] == tids[i - 1])
@@ -115,25 +120,4 @@ done:
 	free(counts);
 	free(tids);
 	return r;
-}
-
-struct ss_args {
-	const struct samp_snapshot *s;
-	enum samp_window w;
-	pid_t tid;
-};
-
-static int ss_write(FILE *f, void *arg)
-{
-	struct ss_args *a = arg;
-
-	return out_speedscope_write(f, a->s, a->w, a->tid);
-}
-
-int out_speedscope_save(const char *path, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
-			struct ps_error *e)
-{
-	struct ss_args a = { s, w, tid };
-
-	return out_save(path, ss_write, &a, e);
 }

@@ -7,7 +7,6 @@
 #include "i18n.h"
 #include "out/escape.h"
 #include "out/folded.h"
-#include "out/save.h"
 #include "sample/flame.h"
 #include "target.h"
 
@@ -162,26 +161,4 @@ int out_svg_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pi
 		*total = fl.nodes[0].total;
 	samp_flame_free(&fl);
 	return ferror(f) ? -(errno ? errno : EIO) : 0; /* ENOSPC as the write said */
-}
-
-struct svg_args {
-	const struct samp_snapshot *s;
-	enum samp_window w;
-	pid_t tid;
-	unsigned long long *total;
-};
-
-static int svg_write(FILE *f, void *arg)
-{
-	struct svg_args *a = arg;
-
-	return out_svg_write(f, a->s, a->w, a->tid, a->total);
-}
-
-int out_svg_save(const char *path, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
-		 unsigned long long *total, struct ps_error *e)
-{
-	struct svg_args a = { s, w, tid, total };
-
-	return out_save(path, svg_write, &a, e);
 }

@@ -10,14 +10,9 @@
 
 #include <stdio.h>
 
-#include "error.h"
-#include "sample/sample.h"
+#include "out/profile.h"
 
-/* Window w (thread filter tid, 0 = all) of s; *total (if not NULL) gets
- * the weight drawn. 0 or -errno. */
+/* An out_profile_fn (save it with out_profile_save). */
 int out_svg_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid, unsigned long long *total);
-/* The same into path, through out_save (never a partial file there). */
-int out_svg_save(const char *path, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
-		 unsigned long long *total, struct ps_error *e);
 
 #endif

@@ -96,6 +96,17 @@ for size in 80x24 200x50; do
 	[ -n "$a" ] && [ "$a" = "$b" ]
 	ok $? "$size: Space freezes the flame graph"
 	tui_keys Space
+	if [ "$W" = 200 ]; then
+		# G: the window as an SVG, under the name offered.
+		tui_keys G
+		tui_wait_for "Write the flame graph \\(SVG\\) to: pscope-$TPID-10s\\.svg" >/dev/null
+		ok $? "G offers pscope-PID-10s.svg"
+		tui_keys Enter
+		tui_wait_for "wrote the flame graph of window 10 s \\([0-9]+ samples\\) to pscope-$TPID-10s\\.svg" >/dev/null
+		ok $? "G writes it and says so"
+		check "the SVG written is well-formed and holds loop" sh -c \
+			"xmllint --noout '$tmp/pscope-$TPID-10s.svg' && grep -q '<title>loop</title>' '$tmp/pscope-$TPID-10s.svg'"
+	fi
 	tui_keys g
 	tui_wait_for '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +[^ ]' >/dev/null
 	ok $? "$size: g goes back to the table"

@@ -108,12 +108,12 @@ static int svg_fn(FILE *f, void *s)
 
 static int pprof_fn(FILE *f, void *s)
 {
-	return out_pprof_write(f, s, SAMP_WIN_ALL, 0);
+	return out_pprof_write(f, s, SAMP_WIN_ALL, 0, NULL);
 }
 
 static int ss_fn(FILE *f, void *s)
 {
-	return out_speedscope_write(f, s, SAMP_WIN_ALL, 0);
+	return out_speedscope_write(f, s, SAMP_WIN_ALL, 0, NULL);
 }
 
 static void test_svg(void)
