@@ -414,3 +414,39 @@ void draw_cursor(int visible, int y, int x)
 	if (visible)
 		move(y, x);
 }
+
+const char *draw_sparkline(const float *v, int n, float max, int w, char *buf, size_t size)
+{
+	static const char *const uni[8] = { "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char ascii[] = ".:-=+*#@";
+	size_t o = 0;
+
+	if (max <= 0)
+		for (int i = 0; i < n; i++)
+			if (v[i] == v[i] && v[i] > max) /* v[i] == v[i]: not NaN */
+				max = v[i];
+	buf[0] = 0;
+	for (int c = 0; c < w && n > 0 && o + 4 < size; c++) {
+		int a = c * n / w, b = (c + 1) * n / w, k = 0;
+		double sum = 0;
+		if (b <= a)
+			b = a + 1;
+		for (int i = a; i < b && i < n; i++)
+			if (v[i] == v[i]) {
+				sum += v[i];
+				k++;
+			}
+		if (!k) {
+			buf[o++] = ' ';
+		} else {
+			int lvl = max > 0 ? (int)(sum / k / max * 7.999) : 0;
+			lvl = lvl < 0 ? 0 : lvl > 7 ? 7 : lvl;
+			const char *g = draw_unicode() ? uni[lvl] : (char[]){ ascii[lvl], 0 };
+			size_t len = strlen(g);
+			memcpy(buf + o, g, len);
+			o += len;
+		}
+		buf[o] = 0;
+	}
+	return buf;
+}

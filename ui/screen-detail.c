@@ -151,6 +151,7 @@ static void refresh_info(struct detail *d)
 	int k = (h->head + h->n) % PANE_HIST_MAX;
 	h->t[k] = ni.when;
 	h->rss_kb[k] = ni.status.vm_rss > 0 ? ni.status.vm_rss : ni.stat.rss * (sysconf(_SC_PAGESIZE) / 1024);
+	h->cpu_pct[k] = (float)d->rates.cpu_pct;
 	if (h->n < PANE_HIST_MAX)
 		h->n++;
 	else

@@ -6,7 +6,8 @@
 # without colour (NO_COLOR), zoom into loop showing its two callees
 # across the whole width and Esc back out, / reporting the share matched,
 # Space freezing it; and Hangul thread and function names (flame-ko)
-# never cut through a character.
+# never cut through a character; and the Status pane's CPU% and RSS
+# graphs of the last minute.
 . "$top_srcdir/tests/lib.sh"
 
 tmp=$(mktemp -d /tmp/pscope-flame.XXXXXX)
@@ -85,14 +86,18 @@ for size in 80x24 200x50; do
 	tui_keys -l cold_work
 	tui_keys Enter
 	tui_wait_for '"cold_work": matched [0-9.]+%' >/dev/null
-	check "$size: / cold_work reports the share of cold_work" sh -c \
-		"s=\$(tmux -L $TMUX_S capture-pane -p -t $TMUX_S); m=\$(printf '%s\n' \"\$s\" | sed -n 's/.*\"cold_work\": matched \\([0-9.]*\\)%.*/\\1/p');
-		 [ -n \"\$m\" ] && printf '%s\n' \"\$s\" | grep -q \"cold_work \$m%\""
+	tui_screen_settled >"$tmp/search"
+	check "$size: / cold_work reports the share of cold_work" python3 -c '
+import re, sys
+t = open(sys.argv[1]).read()
+m = float(re.search(r"\"cold_work\": matched ([0-9.]+)%", t).group(1))
+frames = [float(x) for x in re.findall(r"cold_work ([0-9.]+)%", t)]  # every cold_work frame labelled
+assert frames and abs(m - sum(frames)) <= 0.1 * len(frames) + 0.05, (m, frames)' "$tmp/search"
 	tui_keys Space
 	tui_wait_for 'FROZEN' >/dev/null
-	a=$(tui_screen | grep -E '^cold_work')
+	a=$(tui_screen | sed -n "4,$(( ${size#*x} - 3 ))p")
 	sleep 2.5
-	b=$(tui_screen | grep -E '^cold_work')
+	b=$(tui_screen | sed -n "4,$(( ${size#*x} - 3 ))p")
 	[ -n "$a" ] && [ "$a" = "$b" ]
 	ok $? "$size: Space freezes the flame graph"
 	tui_keys Space
@@ -133,4 +138,12 @@ for n, line in enumerate(open(sys.argv[1], encoding="utf-8").read().split("\n")[
 rows = [l for l in open(sys.argv[1], encoding="utf-8") if "계산" in l and "다른일" in l]
 assert rows, "no row with both callees of 반복"
 ' "$tmp/ko.txt"
+# ---- history: CPU% and RSS over the last minute in the Status pane ----
+tmux -L "$TMUX_S" kill-server 2>/dev/null
+start_target hotloop -w
+tui_start 120x30 "cd $tmp && $PSCOPE -p $TPID"
+tui_wait_for '^CPU, 1 min +[▁▂▃▄▅▆▇█ ]*[▁▂▃▄▅▆▇█]{3}[▁▂▃▄▅▆▇█ ]* +[0-9.]+%  \(max [0-9.]+%\)' 100 >/dev/null
+ok $? "the Status pane graphs CPU% over the last minute (a busy target: three seconds of it)"
+tui_wait_for '^RSS, 1 min +[▁▂▃▄▅▆▇█ ]+ [0-9.]+[KMG]  \(max [0-9.]+[KMG]\)' 30 >/dev/null
+ok $? "and RSS"
 done_testing
