@@ -24,7 +24,6 @@ enum ring_kind {
 struct ring_msg {
 	enum ring_kind kind;
 	unsigned job_id;
-	int job_type;                  /* enum job_type (worker.h) */
 	struct target_id target;
 	void *payload;                 /* owned by the message */
 	void (*payload_free)(void *);  /* NULL: free() */

@@ -5,8 +5,10 @@
 #define PS_TARGET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
+#include "reads.h"
 #include "error.h"
 
 /* Copyable identity, carried by jobs and ring messages. */
@@ -32,16 +34,16 @@ struct target {
 };
 
 /* Read the identity of a live pid now. */
-int target_id_of(pid_t pid, struct target_id *out, struct ps_error *e);
+PS_READS int target_id_of(pid_t pid, struct target_id *out, struct ps_error *e);
 /* Open pid; if want is not NULL, refuse (ESRCH) unless it is that same process. */
-int target_open(struct target *t, pid_t pid, const struct target_id *want, struct ps_error *e);
+PS_READS int target_open(struct target *t, pid_t pid, const struct target_id *want, struct ps_error *e);
 /* 0 while the target is the same live process; -ESRCH once it exited or
  * its pid now names another process. */
-int target_verify(const struct target *t, struct ps_error *e);
+PS_READS int target_verify(const struct target *t, struct ps_error *e);
 /* 1 when the process has exec'd since target_open (now_comm, if not
  * NULL, gets its new name: hostile), 0 when it runs the same image (or
  * is exiting, its image already released), -ESRCH when it is gone. */
-int target_execd(const struct target *t, char *now_comm, size_t size);
+PS_READS int target_execd(const struct target *t, char *now_comm, size_t size);
 /* The refusal for an operation the exec cut short: "process 42 exec'd
  * during the stack dump (it now runs NAME): ...". Returns -ESTALE. */
 int target_exec_error(const struct target *t, const char *during, const char *now_comm, struct ps_error *e);
@@ -54,4 +56,11 @@ void target_close(struct target *t);
  * pid: -ESRCH once it is gone, a door sentence when refused. */
 int target_signal(const struct target_id *id, int sig, struct ps_error *e);
 
+/* The whole of /proc/PID/<file> ("cmdline", "environ"), NULs turned into
+ * sep (sep '\0': kept, so the items stay apart even when one holds a
+ * newline); *out is malloc'd and NUL-terminated (hostile text), *len (if
+ * not NULL) gets its length without the trailing NULs. Refusals name the
+ * door. */
+PS_READS int target_read_list(const struct target_id *id, const char *file, char sep, char **out, size_t *len,
+			      struct ps_error *e);
 #endif

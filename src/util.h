@@ -2,6 +2,8 @@
 #ifndef PS_UTIL_H
 #define PS_UTIL_H
 
+#include "reads.h"
+
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -13,15 +15,15 @@
 
 /* Read a whole file relative to dirfd into buf (NUL-terminated, at most
  * size-1 bytes). Returns bytes read or -errno. */
-ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t size);
+PS_READS ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t size);
 /* Same, growing *buf (malloc'd, *cap updated) until the file fits. */
-ssize_t read_file_alloc_at(int dirfd, const char *path, char **buf, size_t *cap);
+PS_READS ssize_t read_file_alloc_at(int dirfd, const char *path, char **buf, size_t *cap);
 /* Read a single integer from a file such as /proc/sys/kernel/perf_event_paranoid.
  * Returns 0 and sets *out, or -errno (-ENOENT when absent). */
-int read_long_file(const char *path, long *out);
+PS_READS int read_long_file(const char *path, long *out);
 /* Open /proc/PID as a directory fd (O_PATH is not enough for openat reads). */
-int proc_open_pid(pid_t pid);
-int proc_open_task(pid_t pid, pid_t tid);
+PS_READS int proc_open_pid(pid_t pid);
+PS_READS int proc_open_task(pid_t pid, pid_t tid);
 /* Monotonic clock in nanoseconds / seconds. */
 uint64_t now_ns(void);
 double now_s(void);

@@ -1,16 +1,24 @@
 #include "worker.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+/* A lane: its queue, the jobs running on it and the threads that run them.
+ * A thread takes the oldest queued job while fewer than max run; the long
+ * lane starts a thread whenever a job is queued and none is idle. */
 struct lane {
-	pthread_t thread;
+	int max;                   /* jobs at once */
 	struct job *head, *tail;   /* queued */
-	struct job *running;
-	bool started;
+	struct job *running;       /* running, linked through next */
+	int nqueued, nrunning, nidle;
+	pthread_t *threads;
+	int nthreads, capthreads;
+	pthread_cond_t cond;       /* a job was queued, or one ended */
 };
 
 struct route {
@@ -20,7 +28,7 @@ struct route {
 
 struct workers {
 	pthread_mutex_t lock;
-	pthread_cond_t cond;
+	pthread_cond_t waits;      /* job_wait: woken or cancelled */
 	struct ring *ring;
 	struct lane lanes[LANE_COUNT];
 	unsigned next_id;
@@ -39,7 +47,6 @@ static void msg_init(struct ring_msg *m, struct job *j, enum ring_kind kind)
 	memset(m, 0, sizeof(*m));
 	m->kind = kind;
 	m->job_id = j->id;
-	m->job_type = (int)j->type;
 	m->target = j->target;
 	m->fraction = -1;
 }
@@ -86,11 +93,40 @@ void job_error(struct job *j, const struct ps_error *e)
 	ring_post(j->ring, &m);
 }
 
+bool job_wait(struct job *j, uint64_t timeout_ns)
+{
+	struct workers *w = j->w;
+	struct timespec ts;
+	bool woken;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t end = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec + timeout_ns;
+	ts.tv_sec = (time_t)(end / 1000000000ull);
+	ts.tv_nsec = (long)(end % 1000000000ull);
+	pthread_mutex_lock(&w->lock);
+	while (!j->woken && !job_cancelled(j))
+		if (pthread_cond_timedwait(&w->waits, &w->lock, &ts) == ETIMEDOUT)
+			break;
+	woken = j->woken && !job_cancelled(j);
+	j->woken = false;
+	pthread_mutex_unlock(&w->lock);
+	return woken;
+}
+
 static void job_free(struct job *j)
 {
 	if (j->arg && j->arg_free)
 		j->arg_free(j->arg);
 	free(j);
+}
+
+static void unlink_running(struct lane *l, struct job *j)
+{
+	for (struct job **pp = &l->running; *pp; pp = &(*pp)->next)
+		if (*pp == j) {
+			*pp = j->next;
+			return;
+		}
 }
 
 static void *lane_main(void *p)
@@ -112,22 +148,30 @@ static void *lane_main(void *p)
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
-		while (!lane->head && !w->stopping)
-			pthread_cond_wait(&w->cond, &w->lock);
+		while (!w->stopping && (!lane->head || lane->nrunning >= lane->max)) {
+			lane->nidle++;
+			pthread_cond_wait(&lane->cond, &w->lock);
+			lane->nidle--;
+		}
 		if (w->stopping)
 			break;
 		struct job *j = lane->head;
 		lane->head = j->next;
 		if (!lane->head)
 			lane->tail = NULL;
+		lane->nqueued--;
+		j->next = lane->running;
 		lane->running = j;
+		lane->nrunning++;
 		pthread_mutex_unlock(&w->lock);
 
 		j->run(j);
 		post(j, RING_DONE, NULL, NULL);
 
 		pthread_mutex_lock(&w->lock);
-		lane->running = NULL;
+		unlink_running(lane, j);
+		lane->nrunning--;
+		pthread_cond_signal(&lane->cond); /* a queued job may run now */
 		pthread_mutex_unlock(&w->lock);
 		job_free(j);
 		pthread_mutex_lock(&w->lock);
@@ -136,26 +180,53 @@ static void *lane_main(void *p)
 	return NULL;
 }
 
+/* Called with the lock held: one more thread for the lane. */
+static int lane_grow(struct workers *w, struct lane *l)
+{
+	if (l->nthreads == l->capthreads) {
+		int nc = l->capthreads ? 2 * l->capthreads : 2;
+		pthread_t *t = realloc(l->threads, (size_t)nc * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		l->threads = t;
+		l->capthreads = nc;
+	}
+	struct lane_arg *la = malloc(sizeof(*la));
+	if (!la)
+		return -ENOMEM;
+	la->w = w;
+	la->lane = l;
+	int r = pthread_create(&l->threads[l->nthreads], NULL, lane_main, la);
+	if (r) {
+		free(la);
+		return -r;
+	}
+	l->nthreads++;
+	return 0;
+}
+
 struct workers *workers_new(struct ring *r)
 {
 	struct workers *w = calloc(1, sizeof(*w));
+	pthread_condattr_t ca;
 
 	if (!w)
 		return NULL;
 	w->ring = r;
 	pthread_mutex_init(&w->lock, NULL);
-	pthread_cond_init(&w->cond, NULL);
-	for (int i = 0; i < LANE_COUNT; i++) {
-		struct lane_arg *la = malloc(sizeof(*la));
-		if (!la)
-			continue;
-		la->w = w;
-		la->lane = &w->lanes[i];
-		if (pthread_create(&w->lanes[i].thread, NULL, lane_main, la) == 0)
-			w->lanes[i].started = true;
-		else
-			free(la);
-	}
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->waits, &ca);
+	pthread_condattr_destroy(&ca);
+	w->lanes[LANE_ATTACH].max = 1;
+	w->lanes[LANE_LONG].max = WORKERS_LONG_MAX;
+	for (int i = 0; i < LANE_COUNT; i++)
+		pthread_cond_init(&w->lanes[i].cond, NULL);
+	/* The attach lane's one thread from the start: a stack dump never
+	 * waits for a thread to be made. */
+	pthread_mutex_lock(&w->lock);
+	lane_grow(w, &w->lanes[LANE_ATTACH]);
+	pthread_mutex_unlock(&w->lock);
 	return w;
 }
 
@@ -217,51 +288,70 @@ void workers_forget(struct workers *w, unsigned id)
 	pthread_mutex_unlock(&w->lock);
 }
 
-unsigned workers_submit(struct workers *w, enum worker_lane lane, enum job_type type,
-			const struct target_id *target, void (*run)(struct job *), void *arg,
-			void (*arg_free)(void *), const struct job_handler *h)
+unsigned workers_submit(struct workers *w, enum worker_lane lane, const struct target_id *target,
+			void (*run)(struct job *), void *arg, void (*arg_free)(void *), const struct job_handler *h)
 {
-	struct job *j = (unsigned)lane < LANE_COUNT && w->lanes[lane].started ? calloc(1, sizeof(*j)) : NULL;
+	struct job *j = (unsigned)lane < LANE_COUNT ? calloc(1, sizeof(*j)) : NULL;
 
 	if (!j) {
 		if (arg && arg_free)
 			arg_free(arg);
 		return 0;
 	}
-	j->type = type;
 	if (target)
 		j->target = *target;
 	j->ring = w->ring;
+	j->w = w;
 	j->run = run;
 	j->arg = arg;
 	j->arg_free = arg_free;
 	atomic_init(&j->cancel, false);
 	pthread_mutex_lock(&w->lock);
+	struct lane *l = &w->lanes[lane];
+	/* Every queued job has a thread to take it (up to the lane's max). */
+	if (l->nqueued + 1 > l->nidle && l->nthreads < l->max && lane_grow(w, l) < 0 && !l->nthreads) {
+		pthread_mutex_unlock(&w->lock);
+		job_free(j);
+		return 0;
+	}
 	j->id = ++w->next_id;
 	if (h && h->on_message && route_add(w, j->id, h) < 0) {
 		pthread_mutex_unlock(&w->lock);
 		job_free(j);
 		return 0;
 	}
-	struct lane *l = &w->lanes[lane];
 	if (l->tail)
 		l->tail->next = j;
 	else
 		l->head = j;
 	l->tail = j;
+	l->nqueued++;
 	unsigned id = j->id;
-	pthread_cond_broadcast(&w->cond);
+	pthread_cond_signal(&l->cond);
 	pthread_mutex_unlock(&w->lock);
 	return id;
+}
+
+/* Called with the lock held: the running job with that id, or NULL. */
+static struct job *running_job(struct workers *w, unsigned id)
+{
+	for (int i = 0; i < LANE_COUNT; i++)
+		for (struct job *j = w->lanes[i].running; j; j = j->next)
+			if (j->id == id)
+				return j;
+	return NULL;
 }
 
 void workers_cancel(struct workers *w, unsigned id)
 {
 	pthread_mutex_lock(&w->lock);
-	for (int i = 0; i < LANE_COUNT; i++) {
+	struct job *r = running_job(w, id);
+	if (r) {
+		atomic_store(&r->cancel, true);
+		pthread_cond_broadcast(&w->waits);
+	}
+	for (int i = 0; i < LANE_COUNT && !r; i++) {
 		struct lane *l = &w->lanes[i];
-		if (l->running && l->running->id == id)
-			atomic_store(&l->running->cancel, true);
 		struct job **pp = &l->head, *prev = NULL;
 		while (*pp) {
 			struct job *j = *pp;
@@ -269,6 +359,7 @@ void workers_cancel(struct workers *w, unsigned id)
 				*pp = j->next;
 				if (l->tail == j)
 					l->tail = prev;
+				l->nqueued--;
 				post(j, RING_DONE, NULL, NULL);
 				job_free(j);
 				break;
@@ -280,6 +371,17 @@ void workers_cancel(struct workers *w, unsigned id)
 	pthread_mutex_unlock(&w->lock);
 }
 
+void workers_wake(struct workers *w, unsigned id)
+{
+	pthread_mutex_lock(&w->lock);
+	struct job *j = running_job(w, id);
+	if (j) {
+		j->woken = true;
+		pthread_cond_broadcast(&w->waits);
+	}
+	pthread_mutex_unlock(&w->lock);
+}
+
 void workers_free(struct workers *w)
 {
 	if (!w)
@@ -287,22 +389,25 @@ void workers_free(struct workers *w)
 	pthread_mutex_lock(&w->lock);
 	w->stopping = true;
 	for (int i = 0; i < LANE_COUNT; i++) {
-		if (w->lanes[i].running)
-			atomic_store(&w->lanes[i].running->cancel, true);
+		for (struct job *j = w->lanes[i].running; j; j = j->next)
+			atomic_store(&j->cancel, true);
+		pthread_cond_broadcast(&w->lanes[i].cond);
 	}
-	pthread_cond_broadcast(&w->cond);
+	pthread_cond_broadcast(&w->waits);
 	pthread_mutex_unlock(&w->lock);
 	for (int i = 0; i < LANE_COUNT; i++)
-		if (w->lanes[i].started)
-			pthread_join(w->lanes[i].thread, NULL);
+		for (int t = 0; t < w->lanes[i].nthreads; t++)
+			pthread_join(w->lanes[i].threads[t], NULL);
 	for (int i = 0; i < LANE_COUNT; i++) {
 		while (w->lanes[i].head) {
 			struct job *j = w->lanes[i].head;
 			w->lanes[i].head = j->next;
 			job_free(j);
 		}
+		free(w->lanes[i].threads);
+		pthread_cond_destroy(&w->lanes[i].cond);
 	}
-	pthread_cond_destroy(&w->cond);
+	pthread_cond_destroy(&w->waits);
 	pthread_mutex_destroy(&w->lock);
 	free(w->routes);
 	free(w);

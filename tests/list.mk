@@ -5,6 +5,12 @@ tests_unit_test_list_SOURCES = tests/unit/test-list.c tests/unit/tap.h
 tests_unit_test_list_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-list
 
+# Sources and snapshots: the rates of two, the source job, the live sources.
+check_PROGRAMS += tests/unit/test-source
+tests_unit_test_source_SOURCES = tests/unit/test-source.c tests/unit/tap.h
+tests_unit_test_source_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-source
+
 noinst_PROGRAMS += tests/targets/hostile tests/targets/korean tests/targets/family
 tests_targets_hostile_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_hostile_LDFLAGS = $(TARGET_LINK_FLAGS)

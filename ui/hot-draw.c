@@ -3,7 +3,7 @@
  * why sampling could not start. */
 #include "hot.h"
 #include "draw.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "util.h"
 

@@ -3,6 +3,9 @@
 #include "uipriv.h"
 #include "i18n.h"
 #include "sample/sample.h"
+#include "source/source.h"
+
+#include <stdlib.h>
 
 #include <stdio.h>
 
@@ -141,4 +144,37 @@ void ui_samp_free(struct ui *ui, struct ui_samp_job *s)
 	ui_samp_stop(ui, s);
 	samp_ctl_put(s->ctl);
 	s->ctl = NULL;
+}
+
+struct check_ctx {
+	struct ui *ui;
+	void (*open)(struct ui *ui, const struct target_info *t);
+};
+
+static bool check_message(void *ctx, struct ring_msg *m)
+{
+	struct check_ctx *c = ctx;
+
+	if (m->kind == RING_RESULT && m->payload)
+		c->open(c->ui, m->payload);
+	else if (m->kind == RING_ERROR)
+		ui_error(c->ui, &m->err);
+	else if (m->kind == RING_DONE)
+		free(c);
+	return false;
+}
+
+void ui_check_target(struct ui *ui, const struct target_id *id, void (*open)(struct ui *ui, const struct target_info *t))
+{
+	struct check_ctx *c = malloc(sizeof(*c));
+	struct job_handler h = { check_message, c };
+
+	if (c) {
+		c->ui = ui;
+		c->open = open;
+		if (target_check_submit(ui->workers, id, &h))
+			return;
+		free(c);
+	}
+	ui_message(ui, true, "%s", _("out of memory"));
 }

@@ -35,6 +35,12 @@ void ui_job_message(struct ui_job *j, const struct ring_msg *m, bool have_result
  * on the job's thread), and its last messages are dropped unread. */
 void ui_job_leave(struct ui *ui, struct ui_job *j);
 
+/* A screen for id (start time 0: the process with that pid now) opens
+ * once its identity was checked on a worker (a reused PID is refused,
+ * its name read): open(ui, t) then; a refusal goes to the status line. */
+struct target_info;
+void ui_check_target(struct ui *ui, const struct target_id *id, void (*open)(struct ui *ui, const struct target_info *t));
+
 /* A sampling job: snapshots come one after another; the newest is shown,
  * or kept aside while the view is frozen. */
 struct ui_samp_job {

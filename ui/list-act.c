@@ -5,7 +5,7 @@
 #include "list.h"
 #include "draw.h"
 #include "i18n.h"
-#include "proc/actions.h"
+#include "actions.h"
 #include "util.h"
 
 #include <signal.h>
@@ -48,13 +48,18 @@ void id_set_del(struct id_set *s, pid_t pid, unsigned long long start)
 		}
 }
 
-struct proc_row *list_selected(struct list_state *ls)
+const struct proc_row *list_selected(struct list_state *ls)
 {
 	int i = table_selected(&ls->tab);
-	return i >= 0 && i < (int)ls->view.n ? ls->view.v[i] : NULL;
+	return i >= 0 && i < (int)ls->view.n ? ls->view.v[i].r : NULL;
 }
 
-void list_tag_toggle(struct list_state *ls, struct proc_row *r)
+const struct proc_row *list_find(const struct list_state *ls, pid_t pid)
+{
+	return ls->snap ? snap_list_find(ls->snap, pid) : NULL;
+}
+
+void list_tag_toggle(struct list_state *ls, const struct proc_row *r)
 {
 	if (!r)
 		return;
@@ -65,9 +70,9 @@ void list_tag_toggle(struct list_state *ls, struct proc_row *r)
 }
 
 /* r and every descendant (by ppid) in the table, tagged. */
-void list_tag_children(struct list_state *ls, struct proc_row *r)
+void list_tag_children(struct list_state *ls, const struct proc_row *r)
 {
-	size_t n = ptable_size(ls->pt);
+	size_t n = ls->snap ? ls->snap->n : 0;
 	bool grew = true;
 
 	if (!r)
@@ -77,10 +82,10 @@ void list_tag_children(struct list_state *ls, struct proc_row *r)
 	while (grew) {
 		grew = false;
 		for (size_t i = 0; i < n; i++) {
-			struct proc_row *c = ptable_row(ls->pt, i);
+			const struct proc_row *c = ls->snap->rows[i];
 			if (c->is_thread || id_set_has(&ls->tags, c->pid, c->starttime))
 				continue;
-			struct proc_row *p = ptable_find(ls->pt, c->ppid);
+			const struct proc_row *p = list_find(ls, c->ppid);
 			if (p && id_set_has(&ls->tags, p->pid, p->starttime)) {
 				id_set_add(&ls->tags, c->pid, c->starttime);
 				grew = true;
@@ -100,10 +105,10 @@ static size_t targets(struct list_state *ls, struct target_id *out, size_t max)
 			out[n++] = ls->tags.v[i];
 		return n;
 	}
-	struct proc_row *r = list_selected(ls);
+	const struct proc_row *r = list_selected(ls);
 	if (!r)
 		return 0;
-	struct proc_row *p = r->is_thread ? ptable_find(ls->pt, r->tgid) : r;
+	const struct proc_row *p = r->is_thread ? list_find(ls, r->tgid) : r;
 	if (!p) {
 		ui_message(ls->ui, true, _("process %d has exited"), (int)r->tgid);
 		return 0;
@@ -116,7 +121,7 @@ static size_t targets(struct list_state *ls, struct target_id *out, size_t max)
 
 static const char *comm_of(struct list_state *ls, pid_t pid)
 {
-	struct proc_row *r = ptable_find(ls->pt, pid);
+	const struct proc_row *r = list_find(ls, pid);
 	return r ? r->comm : "?";
 }
 
@@ -171,8 +176,8 @@ void list_nice(struct list_state *ls, int delta)
 	ps_error_clear(&e);
 	for (size_t i = 0; i < n; i++) {
 		int cur;
-		if (proc_get_nice(ids[i].pid, &cur, &e) < 0 ||
-		    proc_set_nice(ids[i].pid, ids[i].starttime, cur + delta, &e) < 0) {
+		if (act_get_nice(&ids[i], &cur, &e) < 0 ||
+		    act_set_nice(&ids[i], cur + delta, &e) < 0) {
 			if (!failed++)
 				first = e;
 			continue;
@@ -200,25 +205,25 @@ void list_affinity(struct list_state *ls)
 	if (!n)
 		return;
 	ps_error_clear(&e);
-	if (proc_get_affinity(ids[0].pid, &set, &e) < 0) {
+	if (act_get_affinity(&ids[0], &set, &e) < 0) {
 		ui_error(ls->ui, &e);
 		return;
 	}
-	proc_cpulist_fmt(&set, buf, sizeof(buf));
+	act_cpulist_fmt(&set, buf, sizeof(buf));
 	if (n == 1)
 		snprintf(label, sizeof(label), _("CPUs for PID %d (0-%ld, e.g. 0,2-3): "), (int)ids[0].pid, ncpu - 1);
 	else
 		snprintf(label, sizeof(label), _("CPUs for %zu tagged processes (0-%ld): "), n, ncpu - 1);
 	if (!ui_prompt(ls->ui, label, buf, sizeof(buf)))
 		return;
-	if (proc_cpulist_parse(buf, (int)ncpu, &set) < 0) {
+	if (act_cpulist_parse(buf, (int)ncpu, &set) < 0) {
 		ui_message(ls->ui, true, _("not a CPU list: '%s' (CPUs 0-%ld, as 0,2-3)"), buf, ncpu - 1);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (proc_set_affinity(ids[i].pid, ids[i].starttime, &set, &e) < 0 && !failed++)
+		if (act_set_affinity(&ids[i], &set, &e) < 0 && !failed++)
 			first = e;
-	proc_cpulist_fmt(&set, buf, sizeof(buf));
+	act_cpulist_fmt(&set, buf, sizeof(buf));
 	snprintf(done, sizeof(done), P_("CPUs %s for %zu process", "CPUs %s for %zu processes", n), buf, n);
 	report(ls, failed, &first, done);
 }
@@ -234,56 +239,80 @@ void list_ioprio(struct list_state *ls)
 	if (!n)
 		return;
 	ps_error_clear(&e);
-	if (proc_get_ioprio(ids[0].pid, &cls, &lvl, &e) < 0) {
+	if (act_get_ioprio(&ids[0], &cls, &lvl, &e) < 0) {
 		ui_error(ls->ui, &e);
 		return;
 	}
-	proc_ioprio_fmt(cls, lvl, buf, sizeof(buf));
+	act_ioprio_fmt(cls, lvl, buf, sizeof(buf));
 	if (n == 1)
 		snprintf(label, sizeof(label), _("I/O priority of PID %d (be0-be7, rt0-rt7, idle, none): "), (int)ids[0].pid);
 	else
 		snprintf(label, sizeof(label), _("I/O priority of %zu tagged (be0-be7, rt0-rt7, idle, none): "), n);
 	if (!ui_prompt(ls->ui, label, buf, sizeof(buf)))
 		return;
-	if (proc_ioprio_parse(buf, &cls, &lvl) < 0) {
+	if (act_ioprio_parse(buf, &cls, &lvl) < 0) {
 		ui_message(ls->ui, true, _("not an I/O priority: '%s' (be0-be7, rt0-rt7, idle, none)"), buf);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (proc_set_ioprio(ids[i].pid, ids[i].starttime, cls, lvl, &e) < 0 && !failed++)
+		if (act_set_ioprio(&ids[i], cls, lvl, &e) < 0 && !failed++)
 			first = e;
-	proc_ioprio_fmt(cls, lvl, buf, sizeof(buf));
+	act_ioprio_fmt(cls, lvl, buf, sizeof(buf));
 	snprintf(done, sizeof(done), P_("I/O priority %s for %zu process", "I/O priority %s for %zu processes", n), buf, n);
 	report(ls, failed, &first, done);
+}
+
+/* A file of a process read on a worker, then shown in the text screen. */
+struct text_ask {
+	struct ui *ui;
+	char title[160];
+};
+
+static bool text_message(void *ctx, struct ring_msg *m)
+{
+	struct text_ask *a = ctx;
+
+	if (m->kind == RING_RESULT && m->payload) {
+		const struct proc_text *t = m->payload;
+		if (t->len)
+			screen_text_open(a->ui, a->title, t->text, t->len);
+		else
+			screen_text_open(a->ui, a->title, _("(empty)"), strlen(_("(empty)")));
+	} else if (m->kind == RING_ERROR) {
+		ui_error(a->ui, &m->err);
+	} else if (m->kind == RING_DONE) {
+		free(a);
+	}
+	return false;
 }
 
 /* /proc/PID/<file> in the text screen: its NUL-separated items one row
  * each (sep '\0'), or joined by sep into one row. */
 static void show_list(struct list_state *ls, const char *file, char sep, const char *what)
 {
-	struct proc_row *r = list_selected(ls);
-	struct ps_error e;
-	char *text, title[160];
-	size_t len;
+	const struct proc_row *r = list_selected(ls);
 
 	if (!r)
 		return;
-	ps_error_clear(&e);
 	pid_t pid = r->tgid;
-	struct proc_row *p = ptable_find(ls->pt, pid);
-	if (!p || proc_read_nul_list(pid, p->starttime, file, sep, &text, &len, &e) < 0) {
-		if (!p)
-			ui_message(ls->ui, true, _("process %d has exited"), (int)pid);
-		else
-			ui_error(ls->ui, &e);
+	const struct proc_row *p = list_find(ls, pid);
+	if (!p) {
+		ui_message(ls->ui, true, _("process %d has exited"), (int)pid);
 		return;
 	}
-	snprintf(title, sizeof(title), " %s %d (%s)   %s", what, (int)pid, p->comm, _("Esc returns"));
-	if (len)
-		screen_text_open(ls->ui, title, text, len);
-	else
-		screen_text_open(ls->ui, title, _("(empty)"), strlen(_("(empty)")));
-	free(text);
+	struct text_ask *a = calloc(1, sizeof(*a));
+	struct target_id id = { .pid = pid, .starttime = p->starttime };
+	struct job_handler h = { text_message, a };
+	if (!a) {
+		ui_message(ls->ui, true, "%s", _("out of memory"));
+		return;
+	}
+	a->ui = ls->ui;
+	snprintf(a->title, sizeof(a->title), " %s %d (%s)   %s", what, (int)pid, p->comm, _("Esc returns"));
+	if (!proc_text_submit(ls->ui->workers, &id, file, sep, &h)) {
+		free(a);
+		ui_message(ls->ui, true, "%s", _("out of memory"));
+	}
 }
 
 void list_show_environ(struct list_state *ls)

@@ -79,40 +79,48 @@ static void draw_header_row(struct list_state *ls, int y, int width)
 	}
 }
 
-static const char *tree_prefix(const struct list_state *ls, const struct proc_row *r, char *buf, size_t size)
+static const char *tree_prefix(const struct list_state *ls, const struct proc_view_row *vr, char *buf, size_t size)
 {
+	const struct proc_row *r = vr->r;
 	size_t o = 0;
 
 	buf[0] = '\0';
-	for (int d = 1; d < r->depth && o + 8 < size; d++) {
-		bool more = d <= 32 && (r->tree_more & (1u << (d - 1)));
+	for (int d = 1; d < vr->depth && o + 8 < size; d++) {
+		bool more = d <= 32 && (vr->tree_more & (1u << (d - 1)));
 		o += (size_t)snprintf(buf + o, size - o, "%s", more ? draw_sym("\u2502  ", "|  ") : "   ");
 	}
 	bool folded = id_set_has(&ls->collapsed, r->pid, r->starttime);
-	if (r->depth > 0 && o + 8 < size)
+	if (vr->depth > 0 && o + 8 < size)
 		o += (size_t)snprintf(buf + o, size - o, "%s%s",
-				      r->tree_last ? draw_sym("\u2514", "`") : draw_sym("\u251c", "|"),
+				      vr->tree_last ? draw_sym("\u2514", "`") : draw_sym("\u251c", "|"),
 				      folded ? "+ " : draw_sym("\u2500 ", "- "));
 	else if (folded && o + 3 < size)
 		snprintf(buf + o, size - o, "+ ");
 	return buf;
 }
 
-static void draw_row(struct list_state *ls, int y, struct proc_row *r, bool sel, int width)
+/* The extras (and SHR) the columns shown need: the source reads them for
+ * the rows on screen. */
+static unsigned shown_extras(const struct list_state *ls)
 {
 	const struct pscope_config *cfg = &ls->ui->cfg;
-	bool tagged = id_set_has(&ls->tags, r->pid, r->starttime);
-	int base = sel ? draw_attr(COL_SELECT) : tagged ? (int)(draw_attr(COL_WARN) | A_BOLD) : draw_attr(COL_NORMAL);
 	unsigned px = 0;
-	char b[64];
 
-	draw_blank(y, 0, width, base);
 	for (int i = 0; i < cfg->ncolumns; i++)
 		if (ls->colx[cfg->columns[i]] >= 0)
 			px |= proc_sort_extra((enum proc_sort)cfg->columns[i]);
-	ptable_fill_extra(ls->pt, r, px);
-	if (ls->colx[PSORT_SHR] >= 0)
-		ptable_fill_shr(ls->pt, r);
+	return px;
+}
+
+static void draw_row(struct list_state *ls, int y, const struct proc_view_row *vr, bool sel, int width)
+{
+	const struct pscope_config *cfg = &ls->ui->cfg;
+	const struct proc_row *r = vr->r;
+	bool tagged = id_set_has(&ls->tags, r->pid, r->starttime);
+	int base = sel ? draw_attr(COL_SELECT) : tagged ? (int)(draw_attr(COL_WARN) | A_BOLD) : draw_attr(COL_NORMAL);
+	char b[64];
+
+	draw_blank(y, 0, width, base);
 	for (int c = 0; c < PSORT_COUNT; c++) {
 		int x = ls->colx[c], w = ls->colw[c], attr = base;
 		const char *t;
@@ -123,16 +131,16 @@ static void draw_row(struct list_state *ls, int y, struct proc_row *r, bool sel,
 			int n = 0;
 			if (cfg->tree)
 				n = draw_text_skip(y, x, w, sel || tagged ? base : draw_attr(COL_DIM),
-						   tree_prefix(ls, r, pfx, sizeof(pfx)), ls->tab.hscroll);
+						   tree_prefix(ls, vr, pfx, sizeof(pfx)), ls->tab.hscroll);
 			int skip = ls->tab.hscroll - (cfg->tree ? draw_width(pfx) : 0);
 			if (!sel && !tagged && (r->is_kthread || r->is_thread))
 				attr = draw_attr(COL_DIM);
-			else if (!sel && !tagged && r->fresh && ptable_interval(ls->pt) > 0)
+			else if (!sel && !tagged && r->fresh && ls->snap->interval > 0)
 				attr = draw_attr(COL_NEW);
 			draw_text_skip(y, x + n, w - n, attr, proc_row_command_shown(r, cmd, sizeof(cmd)), skip > 0 ? skip : 0);
 			continue;
 		}
-		t = proc_row_cell(ls->pt, r, (enum proc_sort)c, b, sizeof(b));
+		t = proc_row_cell(&ls->snap->times, r, (enum proc_sort)c, b, sizeof(b));
 		if (c == PSORT_STATE && !sel && !tagged) {
 			if (r->state == 'R')
 				attr = draw_attr(COL_GOOD) | A_BOLD;
@@ -156,10 +164,10 @@ static void fit_hscroll(struct list_state *ls, int body)
 	if (ls->tab.hscroll <= 0 || ls->colx[PSORT_COMMAND] < 0)
 		return;
 	for (int i = 0; i < body && ls->tab.top + i < (int)ls->view.n; i++) {
-		const struct proc_row *r = ls->view.v[ls->tab.top + i];
-		int w = draw_width(proc_row_command_shown(r, cmd, sizeof(cmd)));
+		const struct proc_view_row *vr = &ls->view.v[ls->tab.top + i];
+		int w = draw_width(proc_row_command_shown(vr->r, cmd, sizeof(cmd)));
 		if (ls->ui->cfg.tree)
-			w += draw_width(tree_prefix(ls, r, pfx, sizeof(pfx)));
+			w += draw_width(tree_prefix(ls, vr, pfx, sizeof(pfx)));
 		widest = w > widest ? w : widest;
 	}
 	table_hscroll_fit(&ls->tab.hscroll, widest, ls->colw[PSORT_COMMAND]);
@@ -225,14 +233,16 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 	struct list_state *ls = p;
 	int width = draw_cols(), y = y0, end = y0 + rows;
 	char note[256];
-	struct meters_info mi = { .sys = ls->sys, .note = note, .shown = ui->cfg.meters };
+	const struct snap_list *s = ls->snap;
+	struct meters_info mi = { .sys = s ? &s->sys : NULL, .note = note, .shown = ui->cfg.meters };
 
 	list_sync_settings(ls);
 	layout_columns(ls, width);
+	ls->px_rows = shown_extras(ls);
 	make_note(ls, note, sizeof(note));
-	if (ls->pt)
-		ptable_counts(ls->pt, &mi.counts);
-	if (ls->have_sys && ui->cfg.meters) {
+	if (s)
+		mi.counts = s->counts;
+	if (s && s->have_sys && ui->cfg.meters) {
 		int mh = meters_rows(&mi, width);
 		if (rows >= mh + 6) {
 			meters_draw(y, width, &mi);
@@ -247,9 +257,10 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 	draw_header_row(ls, y++, width);
 	fit_hscroll(ls, body);
 	for (int i = 0; i < body && ls->tab.top + i < (int)ls->view.n; i++)
-		draw_row(ls, y + i, ls->view.v[ls->tab.top + i], ls->tab.top + i == ls->tab.sel, width);
+		draw_row(ls, y + i, &ls->view.v[ls->tab.top + i], ls->tab.top + i == ls->tab.sel, width);
 	if (!ls->view.n && body > 0)
 		draw_text(y, 1, width - 1, draw_attr(COL_DIM),
+			  !s ? (ls->job.failed ? ls->job.error : _("reading /proc...")) :
 			  ls->filter[0] || ls->user_set ? _("no process matches the filter") : _("no processes"));
 
 	if (ls->mode == MODE_SORT || ls->mode == MODE_SIGNAL)
@@ -269,4 +280,6 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 				 : _("Enter keep  Esc clear"));
 		draw_cursor(1, iy, cx);
 	}
+	list_want(ls, false);
+	list_drawn(ls);
 }

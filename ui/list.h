@@ -5,9 +5,10 @@
 #define PS_UI_LIST_H
 
 #include "uipriv.h"
+#include "job.h"
 #include "table.h"
 #include "proc/ptable.h"
-#include "proc/sysinfo.h"
+#include "source/source.h"
 
 enum list_mode { MODE_NORMAL, MODE_SEARCH, MODE_FILTER, MODE_SORT, MODE_SIGNAL };
 
@@ -22,10 +23,11 @@ void id_set_del(struct id_set *s, pid_t pid, unsigned long long start);
 
 struct list_state {
 	struct ui *ui;
-	struct ptable *pt;
-	struct sys_snapshot *sys;
-	bool have_sys;
-	struct proc_view view;
+	struct ui_job job;         /* the source: a snapshot per tick */
+	struct source_ctl *ctl;    /* what it reads: threads, the rows on screen */
+	struct snap_list *snap;    /* the newest snapshot: what is drawn */
+	struct proc_view view;     /* its rows in the order shown */
+	unsigned px_rows;          /* the extras the shown columns need */
 	bool paused;
 	pid_t follow;              /* F: say when it is gone */
 	/* The selection follows the process (pid + start time), not the row;
@@ -46,8 +48,12 @@ struct list_state {
 	int colx[PSORT_COUNT], colw[PSORT_COUNT];
 };
 
-/* screen-list.c: rebuild after the F2 screen changed the settings. */
+/* screen-list.c: rebuild after the F2 screen changed the settings; tell
+ * the source what is wanted now (the rows on screen, threads, the sort's
+ * extras, the interval), and that the snapshot was drawn. */
 void list_sync_settings(struct list_state *ls);
+void list_want(struct list_state *ls, bool tick_now);
+void list_drawn(struct list_state *ls);
 
 /* list-view.c */
 void list_draw(struct ui *ui, void *p, int y0, int rows);
@@ -61,8 +67,8 @@ extern const struct list_signal {
 } list_signals[];
 extern const int list_nsignals;
 /* Space, c, U. */
-void list_tag_toggle(struct list_state *ls, struct proc_row *r);
-void list_tag_children(struct list_state *ls, struct proc_row *r);
+void list_tag_toggle(struct list_state *ls, const struct proc_row *r);
+void list_tag_children(struct list_state *ls, const struct proc_row *r);
 /* Signal, nice, affinity, I/O priority: the tagged processes, else the
  * selected one (a thread row stands for its process). */
 void list_send_signal(struct list_state *ls, int idx);
@@ -72,6 +78,8 @@ void list_ioprio(struct list_state *ls);
 /* e and w: the environment / the whole command line, wrapped. */
 void list_show_environ(struct list_state *ls);
 void list_show_cmdline(struct list_state *ls);
-struct proc_row *list_selected(struct list_state *ls);
+const struct proc_row *list_selected(struct list_state *ls);
+/* pid's row in the newest snapshot, NULL if none. */
+const struct proc_row *list_find(const struct list_state *ls, pid_t pid);
 
 #endif

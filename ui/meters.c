@@ -162,7 +162,7 @@ void meters_draw(int y0, int cols, const struct meters_info *m)
 			char name[16];
 			/* column-major, like htop: 0..rows-1 in the first column */
 			int r = i % rows, c = i / rows;
-			snprintf(name, sizeof(name), "%d", s->cur->cpu_id[i]);
+			snprintf(name, sizeof(name), "%d", s->cpu_id[i]);
 			cpu_bar(y + r, c * cw, c == nc - 1 ? lw - c * cw : cw - 1, name, &s->cpu[i]);
 		}
 		y += rows;

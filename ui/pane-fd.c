@@ -1,6 +1,8 @@
 /* FDs pane: every open fd with type, flags, position and target; sockets
- * resolved through the process's own net namespace. fds that appeared
- * since the pane opened are highlighted; closed ones stay a few seconds. */
+ * resolved through the process's own net namespace (all read by the
+ * source: the fdinfo of the rows on screen, src/source/live-panes.c).
+ * fds that appeared since the pane opened are highlighted; closed ones
+ * stay a few seconds (of the snapshots' clock). */
 #include "pane.h"
 #include "draw.h"
 #include "i18n.h"
@@ -25,12 +27,13 @@ struct fd_key {
 
 struct gone {
 	struct proc_fd f;
+	char desc[512];               /* its target as it was (its socket may be gone too) */
 	double since;
 };
 
 struct fd_pane {
-	struct proc_fd_list cur;
-	struct proc_net net;
+	struct pane_data *data;       /* the read shown */
+	const struct snap_fds *cur;   /* its fds (by number) and sockets */
 	struct fd_key *base;          /* at the first read: "new" is relative to it */
 	size_t nbase;
 	bool have_base;
@@ -71,10 +74,13 @@ static bool fd_known(const struct fd_key *v, size_t n, const struct fd_key *k)
 	return n && bsearch(k, v, n, sizeof(*v), cmp_key);
 }
 
+static const struct snap_fds no_fds;
+
 static void *fd_create(void)
 {
 	struct fd_pane *p = calloc(1, sizeof(*p));
 	if (p) {
+		p->cur = &no_fds;
 		table_init(&p->tab, cols, C_N, C_FD, false);
 		p->tab.hkeys = true;
 	}
@@ -84,8 +90,7 @@ static void *fd_create(void)
 static void fd_destroy(void *st)
 {
 	struct fd_pane *p = st;
-	proc_fd_list_free(&p->cur);
-	proc_net_free(&p->net);
+	pane_data_put(p->data);
 	free(p->base);
 	free(p->prev);
 	free(p->prevfd);
@@ -97,8 +102,8 @@ static void fd_destroy(void *st)
 
 static const struct proc_fd *row_fd(struct fd_pane *p, int row, bool *gone)
 {
-	*gone = (size_t)row >= p->cur.n;
-	return *gone ? &p->gone[(size_t)row - p->cur.n].f : &p->cur.v[row];
+	*gone = (size_t)row >= p->cur->n;
+	return *gone ? &p->gone[(size_t)row - p->cur->n].f : &p->cur->v[row];
 }
 
 static int fd_cmp(void *st, int a, int b, int col)
@@ -137,38 +142,40 @@ static bool needs_all_info(const struct fd_pane *p)
 	return p->tab.sort_col == C_FLAGS || p->tab.sort_col == C_POS;
 }
 
-static int fd_refresh(void *st, const struct pane_ctx *c)
+static void fd_take(void *st, const struct pane_ctx *c, struct pane_data *d)
 {
 	struct fd_pane *p = st;
-	/* fdinfo costs an open/read/close per fd: read it for the rows on
-	 * screen only, unless the table is sorted by flags or position. The
-	 * links of fds seen before are re-read in turn (PROC_FD_RECHECK). */
-	int r = proc_fd_read(c->dirfd, &p->cur, PROC_FD_CACHED | (needs_all_info(p) ? PROC_FD_INFO : 0));
+	const struct snap_fds *cur = &d->u.fd;
+	double now = (double)d->t_ns / 1e9;
 
-	if (r < 0)
-		return r;
-	proc_fd_read_net(c->dirfd, &p->cur, &p->net);
-
-	struct fd_key *keys = malloc((p->cur.n ? p->cur.n : 1) * sizeof(*keys));
-	unsigned char *isnew = calloc(p->cur.n ? p->cur.n : 1, 1);
+	if (d->more && p->data && p->data->t_ns == d->t_ns) {
+		/* The same read with more fdinfo: the same rows. */
+		pane_data_put(p->data);
+		p->data = pane_data_get(d);
+		p->cur = cur;
+		table_set_rows(&p->tab, p->tab.n, p, fd_cmp);
+		return;
+	}
+	struct fd_key *keys = malloc((cur->n ? cur->n : 1) * sizeof(*keys));
+	unsigned char *isnew = calloc(cur->n ? cur->n : 1, 1);
 	if (!keys || !isnew) {
 		free(keys);
 		free(isnew);
-		return -ENOMEM;
+		return;
 	}
-	for (size_t i = 0; i < p->cur.n; i++) {
-		keys[i].fd = p->cur.v[i].fd;
-		keys[i].hash = hash_str(p->cur.v[i].target);
+	for (size_t i = 0; i < cur->n; i++) {
+		keys[i].fd = cur->v[i].fd;
+		keys[i].hash = hash_str(cur->v[i].target);
 	}
 	/* cur is sorted by fd and an fd has one target: keys are sorted. */
 	if (!p->have_base) {
-		p->base = malloc((p->cur.n ? p->cur.n : 1) * sizeof(*keys));
+		p->base = malloc((cur->n ? cur->n : 1) * sizeof(*keys));
 		if (p->base)
-			memcpy(p->base, keys, p->cur.n * sizeof(*keys));
-		p->nbase = p->base ? p->cur.n : 0;
+			memcpy(p->base, keys, cur->n * sizeof(*keys));
+		p->nbase = p->base ? cur->n : 0;
 		p->have_base = true;
 	}
-	for (size_t i = 0; i < p->cur.n; i++) {
+	for (size_t i = 0; i < cur->n; i++) {
 		isnew[i] = !fd_known(p->base, p->nbase, &keys[i]);
 		if (p->prev && !fd_known(p->prev, p->nprev, &keys[i]))
 			p->opened++;
@@ -176,11 +183,11 @@ static int fd_refresh(void *st, const struct pane_ctx *c)
 	/* Closed since the last read: keep them visible a few seconds. */
 	size_t w = 0;
 	for (size_t i = 0; i < p->ngone; i++)
-		if (c->now - p->gone[i].since < GONE_SECONDS)
+		if (now - p->gone[i].since < GONE_SECONDS)
 			p->gone[w++] = p->gone[i];
 	p->ngone = w;
 	for (size_t i = 0; p->prev && i < p->nprev; i++) {
-		if (fd_known(keys, p->cur.n, &p->prev[i]))
+		if (fd_known(keys, cur->n, &p->prev[i]))
 			continue;
 		p->closed++;
 		if (p->ngone == p->capgone) {
@@ -191,23 +198,27 @@ static int fd_refresh(void *st, const struct pane_ctx *c)
 			p->gone = ng;
 			p->capgone = nc;
 		}
-		p->gone[p->ngone].f = p->prevfd[i];
-		p->gone[p->ngone].since = c->now;
-		p->ngone++;
+		struct gone *g = &p->gone[p->ngone++];
+		g->f = p->prevfd[i];
+		g->since = now;
+		/* its socket, as the read it was last seen in knew it */
+		proc_fd_describe(&g->f, p->data ? &p->cur->net : NULL, g->desc, sizeof(g->desc));
 	}
 	free(p->prev);
 	p->prev = keys;
-	p->nprev = p->cur.n;
+	p->nprev = cur->n;
 	free(p->prevfd);
-	p->prevfd = malloc((p->cur.n ? p->cur.n : 1) * sizeof(*p->prevfd));
+	p->prevfd = malloc((cur->n ? cur->n : 1) * sizeof(*p->prevfd));
 	if (p->prevfd)
-		memcpy(p->prevfd, p->cur.v, p->cur.n * sizeof(*p->prevfd));
+		memcpy(p->prevfd, cur->v, cur->n * sizeof(*p->prevfd));
 	else
 		p->nprev = 0;
 	free(p->isnew);
 	p->isnew = isnew;
-	table_set_rows(&p->tab, (int)(p->cur.n + p->ngone), p, fd_cmp);
-	return 0;
+	pane_data_put(p->data);
+	p->data = pane_data_get(d);
+	p->cur = cur;
+	table_set_rows(&p->tab, (int)(cur->n + p->ngone), p, fd_cmp);
 }
 
 static int fd_cell(void *st, int row, int col, char *buf, size_t size)
@@ -234,7 +245,8 @@ static int fd_cell(void *st, int row, int col, char *buf, size_t size)
 		break;
 	case C_POS: snprintf(buf, size, "%llu", f->info.pos); break;
 	case C_TARGET:
-		snprintf(buf, size, "%s%s", gone ? _("(closed) ") : "", proc_fd_describe(f, &p->net, tmp, sizeof(tmp)));
+		snprintf(buf, size, "%s%s", gone ? _("(closed) ") : "",
+			 gone ? p->gone[(size_t)row - p->cur->n].desc : proc_fd_describe(f, &p->cur->net, tmp, sizeof(tmp)));
 		break;
 	}
 	return 0;
@@ -244,38 +256,43 @@ static void fd_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 {
 	struct fd_pane *p = st;
 	char line[512];
-	size_t len = (size_t)snprintf(line, sizeof(line), P_("%zu fd:", "%zu fds:", p->cur.n), p->cur.n);
+	size_t len = (size_t)snprintf(line, sizeof(line), P_("%zu fd:", "%zu fds:", p->cur->n), p->cur->n);
 
+	(void)c;
 	for (int t = 0; t < FDT_COUNT && len < sizeof(line); t++)
-		if (p->cur.count[t])
+		if (p->cur->count[t])
 			len += (size_t)snprintf(line + len, sizeof(line) - len, " %s %zu",
-						proc_fd_type_name((enum proc_fd_type)t), p->cur.count[t]);
+						proc_fd_type_name((enum proc_fd_type)t), p->cur->count[t]);
 	draw_text(y0, 0, -1, A_BOLD, line);
 	snprintf(line, sizeof(line), _("since opened: %zu new, %zu closed"), p->opened, p->closed);
 	draw_text(y0 + 1, 0, -1, draw_attr(p->opened || p->closed ? COL_NEW : COL_DIM), line);
-	table_layout(&p->tab, y0 + 2, rows - 2, true);
-	for (int i = p->tab.top; !c->frozen && i < p->tab.n && i < p->tab.top + p->tab.body_rows; i++) {
-		int row = table_row(&p->tab, i);
-		if ((size_t)row < p->cur.n && p->cur.v[row].info_err == -EAGAIN)
-			proc_fd_read_info(c->dirfd, &p->cur.v[row]);
-	}
 	table_draw(&p->tab, y0 + 2, rows - 2, p, fd_cell);
 }
 
+/* Sorted by flags or position, every fd's fdinfo comes (want): the rows
+ * sort again when it does. */
 static bool fd_key(void *st, const struct pane_ctx *c, int ch, int rows)
 {
 	struct fd_pane *p = st;
-	bool had = needs_all_info(p);
 
-	if (!table_key(&p->tab, ch, p, fd_cmp))
-		return false;
-	if (!had && needs_all_info(p) && !c->frozen) {
-		for (size_t i = 0; i < p->cur.n; i++)
-			if (p->cur.v[i].info_err == -EAGAIN)
-				proc_fd_read_info(c->dirfd, &p->cur.v[i]);
-		table_set_rows(&p->tab, p->tab.n, p, fd_cmp);
+	(void)c;
+	(void)rows;
+	return table_key(&p->tab, ch, p, fd_cmp) != TABLE_KEY_NONE;
+}
+
+/* The fdinfo of the rows on screen (of every fd when sorted by flags or
+ * position). */
+static void fd_want(void *st, struct source_want *w)
+{
+	struct fd_pane *p = st;
+
+	w->fd_all = needs_all_info(p);
+	w->nfds = 0;
+	for (int i = p->tab.top; i < p->tab.n && i < p->tab.top + p->tab.body_rows && w->nfds < SOURCE_ROWS_MAX; i++) {
+		int row = table_row(&p->tab, i);
+		if ((size_t)row < p->cur->n)
+			w->fds[w->nfds++] = p->cur->v[row].fd;
 	}
-	return true;
 }
 
 static bool fd_search(void *st, const char *text, int dir, bool again)
@@ -288,7 +305,8 @@ const struct pane_ops pane_fd = {
 	.desc = &pane_desc_fd,
 	.create = fd_create,
 	.destroy = fd_destroy,
-	.update = fd_refresh,
+	.take = fd_take,
+	.want = fd_want,
 	.draw = fd_draw,
 	.on_key = fd_key,
 	.search = fd_search,

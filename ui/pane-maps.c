@@ -1,6 +1,6 @@
 /* Maps pane: every mapping (range, perms, offset, device, inode, size,
- * path); 'r' adds Rss/Pss/Swap from smaps (read on demand, slowly), 'a'
- * shows one line per file like pmap -x. */
+ * path); 'r' adds Rss/Pss/Swap from smaps (the source reads it while
+ * asked, every few seconds), 'a' shows one line per file like pmap -x. */
 #include "pane.h"
 #include "keys.h"
 #include "draw.h"
@@ -14,16 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SMAPS_EVERY_S 5.0
-
 struct maps_pane {
-	struct proc_maps m;
+	struct pane_data *data;        /* the read shown */
+	const struct proc_maps *m;     /* its mappings */
 	struct proc_map_agg *agg;
 	size_t nagg;
 	bool smaps, aggregate;
-	double smaps_at;
 	struct table list, files;
 };
+
+static const struct proc_maps no_maps;
 
 enum { M_RANGE, M_PERM, M_OFF, M_DEV, M_INODE, M_SIZE, M_RSS, M_PSS, M_SWAP, M_PATH, M_N };
 static const struct table_col list_cols[M_N] = {
@@ -44,6 +44,7 @@ static void *maps_create(void)
 {
 	struct maps_pane *p = calloc(1, sizeof(*p));
 	if (p) {
+		p->m = &no_maps;
 		table_init(&p->list, list_cols, M_N, M_RANGE, false);
 		table_init(&p->files, agg_cols, A_N, A_SIZE, true);
 		p->list.hkeys = p->files.hkeys = true;
@@ -54,7 +55,7 @@ static void *maps_create(void)
 static void maps_destroy(void *st)
 {
 	struct maps_pane *p = st;
-	proc_maps_free(&p->m);
+	pane_data_put(p->data);
 	free(p->agg);
 	table_free(&p->list);
 	table_free(&p->files);
@@ -69,7 +70,7 @@ static int cmp_ull(unsigned long long a, unsigned long long b)
 static int maps_cmp(void *st, int a, int b, int col)
 {
 	struct maps_pane *p = st;
-	const struct proc_map *x = &p->m.v[a], *y = &p->m.v[b];
+	const struct proc_map *x = &p->m->v[a], *y = &p->m->v[b];
 	int r = 0;
 
 	switch (col) {
@@ -103,42 +104,25 @@ static int agg_cmp(void *st, int a, int b, int col)
 	return r ? r : strcmp(x->path, y->path);
 }
 
-static int read_maps(struct maps_pane *p, const struct pane_ctx *c)
+static void maps_take(void *st, const struct pane_ctx *c, struct pane_data *d)
 {
-	/* smaps walks every page table under the target's mmap lock: only
-	 * while toggled on, and at most every few seconds. */
-	bool smaps = p->smaps && (!p->m.smaps || c->now - p->smaps_at >= SMAPS_EVERY_S);
-	int r;
+	struct maps_pane *p = st;
 
-	if (c->maps_text) {
-		/* A core: its mappings never change, and it has no smaps. */
-		if (p->m.n)
-			return 0;
-		r = proc_maps_parse(c->maps_text, strlen(c->maps_text), false, &p->m);
-		if (r < 0)
-			return r;
-		goto parsed;
-	}
-	if (p->smaps && p->m.smaps && !smaps)
-		return 0;
-	r = proc_maps_read(c->dirfd, smaps, &p->m);
-	if (r < 0)
-		return r;
-	if (smaps)
-		p->smaps_at = c->now;
-parsed:
+	(void)c;
+	pane_data_put(p->data);
+	p->data = pane_data_get(d);
+	p->m = &d->u.maps;
 	free(p->agg);
 	p->agg = NULL;
-	if (proc_maps_aggregate(&p->m, &p->agg, &p->nagg) < 0)
+	if (proc_maps_aggregate(p->m, &p->agg, &p->nagg) < 0)
 		p->nagg = 0;
-	table_set_rows(&p->list, (int)p->m.n, p, maps_cmp);
+	table_set_rows(&p->list, (int)p->m->n, p, maps_cmp);
 	table_set_rows(&p->files, (int)p->nagg, p, agg_cmp);
-	return 0;
 }
 
-static int maps_refresh(void *st, const struct pane_ctx *c)
+static void maps_want(void *st, struct source_want *w)
 {
-	return read_maps(st, c);
+	w->smaps = ((struct maps_pane *)st)->smaps;
 }
 
 static void kb_cell(long kb, char *buf, size_t size)
@@ -152,7 +136,7 @@ static void kb_cell(long kb, char *buf, size_t size)
 static int list_cell(void *st, int row, int col, char *buf, size_t size)
 {
 	struct maps_pane *p = st;
-	const struct proc_map *m = &p->m.v[row];
+	const struct proc_map *m = &p->m->v[row];
 
 	switch (col) {
 	case -1:
@@ -197,11 +181,11 @@ static void maps_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	unsigned long long total = 0;
 	char sz[32];
 
-	for (size_t i = 0; i < p->m.n; i++)
-		total += p->m.v[i].end - p->m.v[i].start;
-	draw_textf(y0, 0, -1, A_BOLD, _("%zu mappings (VMAs), %zu files, %s mapped   %s"), p->m.n, p->nagg,
+	for (size_t i = 0; i < p->m->n; i++)
+		total += p->m->v[i].end - p->m->v[i].start;
+	draw_textf(y0, 0, -1, A_BOLD, _("%zu mappings (VMAs), %zu files, %s mapped   %s"), p->m->n, p->nagg,
 		   human_bytes(total, sz, sizeof(sz)),
-		   c->maps_text ? _("from the core's NT_FILE and PT_LOAD")
+		   c->core      ? _("from the core's NT_FILE and PT_LOAD")
 		   : p->smaps   ? _("[r] Rss/Pss/Swap from smaps: on (every 5 s)")
 				: _("[r] Rss/Pss/Swap: off"));
 	draw_text(y0 + 1, 0, -1, draw_attr(COL_DIM),
@@ -210,7 +194,7 @@ static void maps_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	static struct table_col lc[M_N], ac[A_N];
 	memcpy(lc, list_cols, sizeof(lc));
 	memcpy(ac, agg_cols, sizeof(ac));
-	if (!p->m.smaps) {
+	if (!p->m->smaps) {
 		lc[M_RSS].width = lc[M_PSS].width = lc[M_SWAP].width = -1;
 		ac[A_RSS].width = ac[A_PSS].width = ac[A_SWAP].width = ac[A_DIRTY].width = -1;
 	}
@@ -228,11 +212,9 @@ static bool k_smaps(struct ui *ui, void *k, int ch)
 	struct pane_key *pk = k;
 	struct maps_pane *p = pk->st;
 
-	if (pk->c->maps_text)
+	if (pk->c->core)
 		return false; /* a core's: no smaps */
-	p->smaps = !p->smaps;
-	if (!pk->c->frozen)
-		read_maps(p, pk->c);
+	p->smaps = !p->smaps; /* the source reads at once (want) */
 	return true;
 }
 
@@ -272,7 +254,8 @@ const struct pane_ops pane_maps = {
 	.desc = &pane_desc_maps,
 	.create = maps_create,
 	.destroy = maps_destroy,
-	.update = maps_refresh,
+	.take = maps_take,
+	.want = maps_want,
 	.draw = maps_draw,
 	.keys = maps_keys,
 	.on_key = maps_key,

@@ -1,7 +1,7 @@
 /* Memory pane: the smaps_rollup fields and the RSS trend of the last
  * minute. smaps_rollup takes the target's mmap lock and walks its page
- * tables, so it is read every 5 s and only while the pane is shown; the
- * trend comes from the cheap RSS the screen samples on every refresh. */
+ * tables, so the source reads it every 5 s and only while the pane is
+ * shown; the trend comes from the cheap RSS of every snapshot's header. */
 #include "pane.h"
 #include "draw.h"
 #include "i18n.h"
@@ -40,21 +40,14 @@ static void mem_destroy(void *st)
 	free(p);
 }
 
-static int mem_refresh(void *st, const struct pane_ctx *c)
+static void mem_take(void *st, const struct pane_ctx *c, struct pane_data *d)
 {
 	struct mem_pane *p = st;
-	int r;
 
-	if (c->info->kthread) {
-		p->kthread = true;
-		return 0;
-	}
-	r = proc_rollup_read(c->dirfd, &p->r);
-	if (r < 0)
-		return r;
+	p->kthread = c->info->kthread;
+	p->r = d->u.mem;
 	p->have = true;
-	p->at = c->now;
-	return 0;
+	p->at = (double)d->t_ns / 1e9;
 }
 
 /* RSS over the last minute as a bar chart, newest on the right. */
@@ -157,7 +150,7 @@ const struct pane_ops pane_mem = {
 	.desc = &pane_desc_mem,
 	.create = mem_create,
 	.destroy = mem_destroy,
-	.update = mem_refresh,
+	.take = mem_take,
 	.draw = mem_draw,
 	.on_key = mem_key,
 	.search = mem_search,

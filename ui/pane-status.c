@@ -1,9 +1,8 @@
 /* Status pane: identity, memory, context switches and faults with their
  * rates, capabilities, seccomp, tracer, affinity, oom score, cgroup,
- * namespaces, start time, cwd and exe. The data is the screen's header
- * read (stat, status and the extras), refreshed on every tick. */
+ * namespaces, start time, cwd and exe. The data is the snapshot's header
+ * (stat, status and the extras), read on every tick. */
 #include "pane.h"
-#include "doors.h"
 #include "draw.h"
 #include "i18n.h"
 #include "textview.h"
@@ -24,7 +23,6 @@
 
 struct status_pane {
 	struct textview tv;    /* the lines, rebuilt on every draw */
-	char cwd_err[512], exe_err[512];
 };
 
 static void *status_create(void)
@@ -43,31 +41,14 @@ static void status_destroy(void *st)
 	free(p);
 }
 
-static void refused(const struct pane_ctx *c, int err, const char *file, char *out, size_t size)
+/* Why cwd or exe cannot be shown: the door sentence the source made. */
+static const char *refused(int err, const struct ps_error *e, char *out, size_t size)
 {
-	struct ps_error e;
-	char what[64];
-
-	if (!err) {
-		out[0] = '\0';
-		return;
-	}
-	if (err == -ENOENT) {
+	if (err == -ENOENT)
 		snprintf(out, size, "%s", _("(none: kernel thread)"));
-		return;
-	}
-	ps_error_clear(&e);
-	snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)c->pid, file);
-	door_refused(&e, PS_OP_READ_PROC, c->pid, err, what);
-	ps_error_str(&e, out, size);
-}
-
-static int status_refresh(void *st, const struct pane_ctx *c)
-{
-	struct status_pane *p = st;
-	refused(c, c->info->cwd_err, "cwd", p->cwd_err, sizeof(p->cwd_err));
-	refused(c, c->info->exe_err, "exe", p->exe_err, sizeof(p->exe_err));
-	return 0;
+	else
+		ps_error_str(e, out, size);
+	return out;
 }
 
 struct lines {
@@ -148,7 +129,7 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	const struct proc_info *i = c->info;
 	const struct proc_status *s = &i->status;
 	struct lines l = { .tv = &p->tv };
-	char caps[1024], when[64], pa[64], pb[64];
+	char caps[1024], when[64], pa[64], pb[64], why[1024];
 	time_t t = (time_t)i->start_epoch;
 	struct tm tm;
 
@@ -216,11 +197,11 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 	put(&l, 0, _("Started"), _("%s (%.0f s ago)"), when, i->uptime_s);
 	if (i->cwd_err)
-		put(&l, draw_attr(COL_ERROR), "Cwd", "%s", p->cwd_err);
+		put(&l, draw_attr(COL_ERROR), "Cwd", "%s", refused(i->cwd_err, &c->snap->cwd_err, why, sizeof(why)));
 	else
 		put(&l, 0, "Cwd", "%s", i->cwd);
 	if (i->exe_err)
-		put(&l, draw_attr(COL_ERROR), "Exe", "%s", p->exe_err);
+		put(&l, draw_attr(COL_ERROR), "Exe", "%s", refused(i->exe_err, &c->snap->exe_err, why, sizeof(why)));
 	else
 		put(&l, 0, "Exe", "%s", i->exe);
 	/* whole: put() would cut it at 8 KiB */
@@ -243,7 +224,6 @@ const struct pane_ops pane_status = {
 	.desc = &pane_desc_status,
 	.create = status_create,
 	.destroy = status_destroy,
-	.update = status_refresh,
 	.draw = status_draw,
 	.on_key = status_key,
 	.search = status_search,

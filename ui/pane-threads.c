@@ -2,7 +2,8 @@
  * current system call by name with its first argument, context switches,
  * the run-queue delay per second from schedstat and, for a thread in
  * futex(), the lock it waits on: its symbol (a global mutex) and the TID
- * holding it (src/stack/futex.c, the deadlock analysis' own rule). */
+ * holding it (src/stack/futex.c, the deadlock analysis' own rule), all
+ * read by the source (src/source/live-panes.c). */
 #include "pane.h"
 #include "draw.h"
 #include "i18n.h"
@@ -18,12 +19,13 @@
 #include <string.h>
 
 struct threads_pane {
-	struct proc_threads cur, prev;
-	bool have_prev;
-	struct stk_wait_lock *locks;   /* per thread of cur; addr 0: not in futex */
-	struct sym_proc *syms;         /* names the locks; made at the first waiter */
+	struct pane_data *data;        /* the read shown */
+	const struct snap_threads *cur; /* its threads, with their rates */
+	const struct stk_wait_lock *locks; /* per thread of cur; addr 0: not in futex */
 	struct table tab;
 };
+
+static const struct snap_threads no_threads;
 
 /* Titles from the pane's description (src/pane/threads.c). */
 enum { T_TID, T_NAME, T_STATE, T_CPU, T_LAST, T_WCHAN, T_SYSCALL, T_VOL, T_INVOL, T_RQ, T_LOCK, T_N };
@@ -42,6 +44,7 @@ static void *threads_create(void)
 	for (int k = 0; k < T_N; k++)
 		cols[k].title = pane_threads_cols[k];
 	if (p) {
+		p->cur = &no_threads;
 		table_init(&p->tab, cols, T_N, T_TID, false);
 		p->tab.hkeys = true;
 	}
@@ -51,36 +54,9 @@ static void *threads_create(void)
 static void threads_destroy(void *st)
 {
 	struct threads_pane *p = st;
-	proc_threads_free(&p->cur);
-	proc_threads_free(&p->prev);
-	free(p->locks);
-	if (p->syms)
-		sym_proc_free(p->syms);
+	pane_data_put(p->data);
 	table_free(&p->tab);
 	free(p);
-}
-
-/* The lock of each thread in futex(). */
-static void read_locks(struct threads_pane *p, const struct pane_ctx *c)
-{
-	struct stk_wait_lock *l = realloc(p->locks, (p->cur.n + 1) * sizeof(*l));
-
-	if (!l) {
-		free(p->locks);
-		p->locks = NULL;
-		return;
-	}
-	p->locks = l;
-	for (size_t i = 0; i < p->cur.n; i++) {
-		const struct proc_thread *t = &p->cur.v[i];
-		l[i].addr = 0;
-		if (t->syscall_nr < 0)
-			continue;
-		if (!p->syms)
-			p->syms = sym_proc_live(c->pid, c->info->status.uid_real, 0);
-		if (stk_wait_lock(c->pid, c->dirfd, p->syms, t->syscall_nr, t->syscall_args, &l[i]) == -ESRCH)
-			l[i].addr = 0; /* gone: nothing to show */
-	}
 }
 
 static int cmp_d(double a, double b)
@@ -91,7 +67,7 @@ static int cmp_d(double a, double b)
 static int threads_cmp(void *st, int a, int b, int col)
 {
 	struct threads_pane *p = st;
-	const struct proc_thread *x = &p->cur.v[a], *y = &p->cur.v[b];
+	const struct proc_thread *x = &p->cur->v[a], *y = &p->cur->v[b];
 	int r = 0;
 
 	switch (col) {
@@ -112,33 +88,22 @@ static int threads_cmp(void *st, int a, int b, int col)
 	return r ? r : (x->tid > y->tid) - (x->tid < y->tid);
 }
 
-static int threads_refresh(void *st, const struct pane_ctx *c)
+static void threads_take(void *st, const struct pane_ctx *c, struct pane_data *d)
 {
 	struct threads_pane *p = st;
-	struct proc_threads tmp = p->prev;
 
-	/* The newest read becomes the previous one; reuse its buffer. */
-	p->prev = p->cur;
-	p->cur = tmp;
-	int r = proc_threads_read(c->dirfd, &p->cur);
-	if (r < 0) {
-		tmp = p->cur;
-		p->cur = p->prev;
-		p->prev = tmp;
-		return r;
-	}
-	if (p->have_prev)
-		proc_threads_rates(&p->prev, &p->cur);
-	p->have_prev = true;
-	read_locks(p, c);
-	table_set_rows(&p->tab, (int)p->cur.n, p, threads_cmp);
-	return 0;
+	(void)c;
+	pane_data_put(p->data);
+	p->data = pane_data_get(d);
+	p->cur = &d->u.threads;
+	p->locks = d->u.threads.locks;
+	table_set_rows(&p->tab, (int)p->cur->n, p, threads_cmp);
 }
 
 static int threads_cell(void *st, int row, int col, char *buf, size_t size)
 {
 	struct threads_pane *p = st;
-	const struct proc_thread *t = &p->cur.v[row];
+	const struct proc_thread *t = &p->cur->v[row];
 
 	switch (col) {
 	case -1:
@@ -183,13 +148,13 @@ static void threads_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	int run = 0, unreadable = 0;
 	double rq = 0;
 
-	for (size_t i = 0; i < p->cur.n; i++) {
-		run += p->cur.v[i].state == 'R';
-		unreadable += p->cur.v[i].syscall_nr == PROC_SYSCALL_UNKNOWN;
-		rq += p->cur.v[i].wait_ms_per_s;
+	for (size_t i = 0; i < p->cur->n; i++) {
+		run += p->cur->v[i].state == 'R';
+		unreadable += p->cur->v[i].syscall_nr == PROC_SYSCALL_UNKNOWN;
+		rq += p->cur->v[i].wait_ms_per_s;
 	}
 	draw_textf(y0, 0, -1, A_BOLD, _("%zu threads, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)"),
-		   p->cur.n, run, rq);
+		   p->cur->n, run, rq);
 	if (unreadable)
 		draw_text(y0 + 1, 0, -1, draw_attr(COL_WARN),
 			  _("SYSCALL shows '?': task/TID/syscall needs ptrace-attach access (root or the same user with ptrace allowed)"));
@@ -214,7 +179,7 @@ const struct pane_ops pane_threads = {
 	.desc = &pane_desc_threads,
 	.create = threads_create,
 	.destroy = threads_destroy,
-	.update = threads_refresh,
+	.take = threads_take,
 	.draw = threads_draw,
 	.on_key = threads_key,
 	.search = threads_search,

@@ -1,8 +1,9 @@
 /* Panes of the detail screen: one file each (ui/pane-*.c), each a table
  * entry over its description in src/pane/ (name, title, key, source, the
- * file of its door, refresh interval, help text). The screen owns the
- * target and the header data; a pane reads its own /proc source only
- * while it is shown, at most every desc->refresh_ms. */
+ * file of its door, refresh interval, help text). A pane draws the data
+ * the screen's source read for it (struct pane_data, src/source/snap.h),
+ * never reading anything itself; it says what else it wants read (the
+ * fdinfo of the fds on screen, smaps) through want(). */
 #ifndef PS_UI_PANE_H
 #define PS_UI_PANE_H
 
@@ -14,6 +15,7 @@
 #include "pane/pane.h"
 #include "proc/info.h"
 #include "keys.h"
+#include "source/source.h"
 #include "table.h"
 
 struct ui;
@@ -31,26 +33,27 @@ struct pane_hist {
 struct pane_ctx {
 	struct ui *ui;
 	pid_t pid;
-	int dirfd;                         /* /proc/PID of the inspected process */
-	const struct proc_info *info;      /* newest header data */
+	const struct snap_proc *snap;      /* the newest snapshot */
+	const struct proc_info *info;      /* its header data */
 	const struct proc_info_rates *rates; /* per second, since the previous tick */
 	bool have_rates;
 	const struct pane_hist *hist;
 	const char *cmdline;               /* the whole command line, or NULL
 					    * (then info's, cut at 4 KiB) */
-	bool frozen;                       /* the process exited: draw, do not read */
-	const char *maps_text;             /* a core's mappings (NT_FILE + PT_LOAD) in
-					    * /proc/PID/maps form: no process to read */
-	double now;                        /* now_s() */
+	bool frozen;                       /* the process exited: the last data */
+	bool core;                         /* a core's: its mappings never change */
+	double now;                        /* the snapshot's time in seconds (the
+					    * source's clock): ages are made against it */
 };
 
 struct pane_ops {
 	const struct pane_desc *desc;  /* name, title, key, source, door, help */
 	void *(*create)(void);
 	void (*destroy)(void *st);
-	/* Read the pane's source. 0, or -errno (the screen turns EACCES/EPERM
-	 * into the door message, ESRCH into "process exited"). */
-	int (*update)(void *st, const struct pane_ctx *c);
+	/* New data for the pane (a new read, or with d->more the last read
+	 * with more in it): keep it (pane_data_get) and rebuild what is
+	 * drawn. NULL: the pane draws the header data (Status). */
+	void (*take)(void *st, const struct pane_ctx *c, struct pane_data *d);
 	void (*draw)(void *st, const struct pane_ctx *c, int y0, int rows);
 	/* Its keys (ui/keys.h; NULL: none), called with a struct pane_key as
 	 * their state; its help (F1 on the detail screen) shows them. */
@@ -62,6 +65,9 @@ struct pane_ops {
 	 * from it when again is false) whose text holds text; false when none
 	 * does. NULL: the pane has nothing to search. */
 	bool (*search)(void *st, const char *text, int dir, bool again);
+	/* What the pane wants read besides its data (FDs: the fdinfo of the
+	 * rows on screen; Maps: smaps). NULL: nothing. */
+	void (*want)(void *st, struct source_want *w);
 };
 
 /* What a pane's key functions get as their state. */

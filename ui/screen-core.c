@@ -5,6 +5,7 @@
  * core at a time: `C` while one is running shows it again. */
 #include "uipriv.h"
 #include "core/core.h"
+#include "job.h"
 #include "draw.h"
 #include "i18n.h"
 #include "util.h"
@@ -16,30 +17,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum cs_state { CS_IDLE, CS_RUNNING, CS_CANCELLING, CS_DONE, CS_FAILED, CS_CANCELLED };
-
+/* The core being written, or the last one written: one at a time, kept
+ * in the ui (ui->core_writer) because its job outlives the screen, so the
+ * status line follows a core written in the background. */
 struct core_screen {
-	enum cs_state state;
-	unsigned job;
+	struct ui *ui;
+	struct ui_job job;              /* its id, progress, error, running */
+	bool cancelling;                /* Esc: asked to stop */
+	bool cancelled;                 /* it stopped without a file */
 	pid_t pid;
 	struct target_id id;
 	char comm[64];                  /* hostile */
 	struct core_estimate est;
-	char progress[200];
-	double fraction;
-	struct core_result *res;
-	struct ps_error err;
+	struct core_result *res;        /* written */
 	bool shown;                     /* on the screen stack */
 	bool unseen;                    /* finished while hidden */
-	double t_start, t_end;
 };
 
-static struct core_screen cs;
-
-static void state_free(void)
+static void writer_free(struct core_screen *cs)
 {
-	core_result_release(cs.res);
-	cs.res = NULL;
+	if (!cs)
+		return;
+	core_result_release(cs->res);
+	free(cs);
+}
+
+void screen_core_free(struct ui *ui)
+{
+	writer_free(ui->core_writer);
+	ui->core_writer = NULL;
 }
 
 /* ---- messages, also while the screen is closed ---- */
@@ -48,47 +54,42 @@ static void state_free(void)
  * follows a core written in the background. */
 static bool core_message(void *ctx, struct ring_msg *m)
 {
-	struct ui *ui = ctx;
+	struct core_screen *cs = ctx;
+	struct ui *ui = cs->ui;
 	char b[32];
+	bool kept = false;
 
 	switch (m->kind) {
 	case RING_PROGRESS:
-		strlcpy_ps(cs.progress, m->text, sizeof(cs.progress));
-		cs.fraction = m->fraction;
-		if (!cs.shown)
-			ui_message(ui, false, _("core of %d: %s (C shows it)"), (int)cs.pid, cs.progress);
-		return false;
+		if (!cs->shown)
+			ui_message(ui, false, _("core of %d: %s (C shows it)"), (int)cs->pid, m->text);
+		break;
 	case RING_RESULT:
-		state_free();
-		cs.res = m->payload;
-		cs.state = CS_DONE;
-		cs.t_end = now_s();
-		if (!cs.shown) {
-			cs.unseen = true;
+		core_result_release(cs->res);
+		cs->res = m->payload;
+		if (!cs->shown) {
+			cs->unseen = true;
 			ui_message(ui, false, _("core written: %s (%s on disk, paused %.0f ms); C for details"),
-				   cs.res->path, human_bytes(cs.res->disk_bytes, b, sizeof(b)), cs.res->pause_ms);
+				   cs->res->path, human_bytes(cs->res->disk_bytes, b, sizeof(b)), cs->res->pause_ms);
 		}
-		return true;
+		kept = true;
+		break;
 	case RING_ERROR:
-		cs.err = m->err;
-		cs.state = m->err.code == ECANCELED ? CS_CANCELLED : CS_FAILED;
-		cs.t_end = now_s();
-		if (!cs.shown) {
-			cs.unseen = true;
-			ui_error(ui, &cs.err);
+		cs->cancelled = m->err.code == ECANCELED;
+		if (!cs->shown) {
+			cs->unseen = true;
+			ui_error(ui, &m->err);
 		}
-		return false;
+		break;
 	case RING_DONE:
-		if (cs.state == CS_RUNNING || cs.state == CS_CANCELLING) {
-			/* Cancelled before it started. */
-			cs.state = CS_CANCELLED;
-			ps_error_set(&cs.err, ECANCELED, "%s", _("cancelled before it started: no file written"));
-		}
-		cs.job = 0;
-		return false;
+		if (!cs->res && !cs->job.failed) /* cancelled before it started */
+			cs->cancelled = true;
+		break;
 	default:
-		return false;
+		break;
 	}
+	ui_job_message(&cs->job, m, cs->res != NULL, _("cancelled before it started: no file written"));
+	return kept;
 }
 
 /* ---- the screen ---- */
@@ -149,42 +150,39 @@ static int command_rows(int y, int attr, const char *cmd)
 
 static void core_draw(struct ui *ui, void *st, int y0, int rows)
 {
+	struct core_screen *cs = st;
 	char a[32], b[32], c[32], line[2 * PATH_MAX + 64];
 	int y = y0 + 2, end = y0 + rows;
-	(void)st;
 	(void)ui;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core file of PID %d (%s)"), (int)cs.pid, cs.comm);
+	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core file of PID %d (%s)"), (int)cs->pid, cs->comm);
 	if (y >= end)
 		return;
-	y = row(y, _("Destination"), draw_attr(COL_NORMAL), cs.est.path);
+	y = row(y, _("Destination"), draw_attr(COL_NORMAL), cs->est.path);
 	snprintf(line, sizeof(line), _("%s (about %s on disk: zero pages are holes), %s free"),
-		 human_bytes(cs.est.bytes, a, sizeof(a)), human_bytes(cs.est.disk_bytes, b, sizeof(b)),
-		 human_bytes(cs.est.free_bytes, c, sizeof(c)));
+		 human_bytes(cs->est.bytes, a, sizeof(a)), human_bytes(cs->est.disk_bytes, b, sizeof(b)),
+		 human_bytes(cs->est.free_bytes, c, sizeof(c)));
 	y = row(y, _("Estimate"), draw_attr(COL_NORMAL), line);
 	if (y < end)
-		y = row(y, _("Method"), draw_attr(COL_NORMAL), method_text(&cs.est, line, sizeof(line)));
+		y = row(y, _("Method"), draw_attr(COL_NORMAL), method_text(&cs->est, line, sizeof(line)));
 	y++;
 	if (y >= end)
 		return;
-	switch (cs.state) {
-	case CS_RUNNING:
-	case CS_CANCELLING:
-		y = row(y, _("State"), draw_attr(COL_WARN), cs.state == CS_CANCELLING ? _("cancelling...") : _("running"));
-		if (y < end && cs.fraction >= 0) {
-			draw_bar(y, 15, draw_cols() - 17 > 10 ? draw_cols() - 17 : 10, cs.fraction, draw_attr(COL_GOOD), "");
+	if (cs->job.running) {
+		y = row(y, _("State"), draw_attr(COL_WARN), cs->cancelling ? _("cancelling...") : _("running"));
+		if (y < end && cs->job.fraction >= 0) {
+			draw_bar(y, 15, draw_cols() - 17 > 10 ? draw_cols() - 17 : 10, cs->job.fraction, draw_attr(COL_GOOD), "");
 			y++;
 		}
 		if (y < end)
-			y = row(y, _("Progress"), draw_attr(COL_NORMAL), cs.progress[0] ? cs.progress : _("queued"));
+			y = row(y, _("Progress"), draw_attr(COL_NORMAL), cs->job.progress[0] ? cs->job.progress : _("queued"));
 		y++;
 		if (y < end)
 			draw_text(y++, 1, -1, draw_attr(COL_DIM),
 				  _("Esc cancels (the partial file is removed, the process resumes); b returns to the list meanwhile."));
-		break;
-	case CS_DONE: {
-		const struct core_result *r = cs.res;
+	} else if (cs->res) {
+		const struct core_result *r = cs->res;
 		y = row(y, _("Written"), draw_attr(COL_GOOD) | A_BOLD, r->path);
 		snprintf(line, sizeof(line), _("%s (%llu bytes), %s on disk"), human_bytes(r->bytes, a, sizeof(a)),
 			 (unsigned long long)r->bytes, human_bytes(r->disk_bytes, b, sizeof(b)));
@@ -221,31 +219,25 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 		}
 		if (y + 1 < end)
 			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), _("Esc returns to the list."));
-		break;
-	}
-	case CS_FAILED:
-	case CS_CANCELLED: {
-		char buf[1024];
-		y = row(y, cs.state == CS_CANCELLED ? _("Cancelled") : _("Failed"), draw_attr(COL_ERROR) | A_BOLD,
-			ps_error_str(&cs.err, buf, sizeof(buf)));
+	} else if (cs->job.failed || cs->cancelled) {
+		y = row(y, cs->cancelled ? _("Cancelled") : _("Failed"), draw_attr(COL_ERROR) | A_BOLD, cs->job.error);
 		if (y + 1 < end)
 			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), _("No file was left behind. Esc returns to the list."));
-		break;
-	}
-	default:
-		break;
 	}
 }
 
 /* Esc: cancel while the core is written, else back. */
 static bool k_esc(struct ui *ui, void *st, int ch)
 {
-	if (cs.state == CS_RUNNING) {
-		workers_cancel(ui->workers, cs.job);
-		cs.state = CS_CANCELLING;
+	struct core_screen *cs = st;
+
+	(void)ch;
+	if (cs->job.running && !cs->cancelling) {
+		workers_cancel(ui->workers, cs->job.id);
+		cs->cancelling = true;
 		return true;
 	}
-	if (cs.state != CS_CANCELLING)
+	if (!cs->job.running)
 		ui_pop(ui);
 	return true;
 }
@@ -256,10 +248,11 @@ static bool k_back(struct ui *ui, void *st, int ch)
 	return true;
 }
 
+/* The writer stays in ui->core_writer: its job goes on. */
 static void core_destroy(void *st)
 {
-	(void)st;
-	cs.shown = false;
+	struct core_screen *cs = st;
+	cs->shown = false;
 }
 
 static const struct ui_key core_keys[] = {
@@ -286,104 +279,136 @@ const struct screen_ops screen_core_ops = {
 	.destroy = core_destroy,
 };
 
-static void show(struct ui *ui)
+static void show(struct ui *ui, struct core_screen *cs)
 {
-	if (cs.shown)
+	if (cs->shown)
 		return;
-	cs.shown = true;
-	cs.unseen = false;
-	ui_push(ui, &screen_core_ops, &cs);
+	cs->shown = true;
+	cs->unseen = false;
+	ui_push(ui, &screen_core_ops, cs);
 }
 
-static void at_exit_free(void)
+/* The estimate on its way (the prompt waits for it): the path asked for. */
+struct core_ask {
+	struct ui *ui;
+	char path[PATH_MAX];        /* "" the default place */
+	bool asked;                 /* the path was asked for: now confirm */
+};
+
+static void ask_estimate(struct ui *ui, const struct target_id *id, struct core_ask *a);
+
+/* The estimate came: ask where (the default place first), then whether,
+ * and write. */
+static void estimated(struct core_ask *a, const struct core_check *k)
 {
-	state_free();
-}
+	struct ui *ui = a->ui;
+	const struct core_estimate *est = &k->est;
+	char path[PATH_MAX], q[PATH_MAX + 768], m[512], b1[32], b2[32], b3[32];
+	struct core_screen *cs;
 
-void screen_core_open(struct ui *ui, const struct target_id *want)
-{
-	pid_t pid = want->pid;
-	static bool registered;
-	struct ps_error e;
-	struct core_opts o = { 0 };
-	char path[PATH_MAX], q[PATH_MAX + 768], m[512], a[32], b[32], c[32];
-
-	if (!registered) {
-		atexit(at_exit_free);
-		registered = true;
-	}
-	if (cs.state == CS_RUNNING || cs.state == CS_CANCELLING) {
-		if (pid != cs.pid)
-			ui_message(ui, false, _("a core of PID %d is being written: one at a time"), (int)cs.pid);
-		show(ui);
-		return;
-	}
-	if (cs.unseen && pid == cs.pid) {
-		show(ui);
-		return;
-	}
-
-	ps_error_clear(&e);
-	struct target_id id = *want;
-	struct target t;
-	/* The process the user picked, or nothing: a reused PID is refused. */
-	if (target_open(&t, pid, want, &e) < 0) {
-		ui_error(ui, &e);
-		return;
-	}
-	char comm[sizeof(t.comm)];
-	strlcpy_ps(comm, t.comm, sizeof(comm));
-	target_close(&t);
-	if (core_estimate(pid, &id, &o, &cs.est, &e) < 0) {
-		ui_error(ui, &e);
-		return;
-	}
-	strlcpy_ps(path, cs.est.path, sizeof(path));
-	if (!ui_prompt(ui, _("Core file: "), path, sizeof(path)) || !path[0]) {
-		ui_message(ui, false, "%s", _("no core written"));
-		return;
-	}
-	if (strcmp(path, cs.est.path)) {
-		o.path = path;
-		if (core_estimate(pid, &id, &o, &cs.est, &e) < 0) {
-			ui_error(ui, &e);
+	if (!a->asked) {
+		strlcpy_ps(path, est->path, sizeof(path));
+		if (!ui_prompt(ui, _("Core file: "), path, sizeof(path)) || !path[0]) {
+			ui_message(ui, false, "%s", _("no core written"));
+			return;
+		}
+		if (strcmp(path, est->path)) {
+			/* Another place: its free space estimated again. */
+			struct core_ask *n = calloc(1, sizeof(*n));
+			if (!n)
+				return;
+			*n = (struct core_ask){ .ui = ui, .asked = true };
+			strlcpy_ps(n->path, path, sizeof(n->path));
+			ask_estimate(ui, &k->id, n);
 			return;
 		}
 	}
-	human_bytes(cs.est.bytes, a, sizeof(a));
-	human_bytes(cs.est.disk_bytes, b, sizeof(b));
-	human_bytes(cs.est.free_bytes, c, sizeof(c));
-	if (cs.est.disk_bytes + (1u << 20) > cs.est.free_bytes) {
-		ui_message(ui, true, _("not enough space for %s: the core needs about %s on disk, %s is free"),
-			   cs.est.path, b, c);
+	human_bytes(est->bytes, b1, sizeof(b1));
+	human_bytes(est->disk_bytes, b2, sizeof(b2));
+	human_bytes(est->free_bytes, b3, sizeof(b3));
+	if (est->disk_bytes + (1u << 20) > est->free_bytes) {
+		ui_message(ui, true, _("not enough space for %s: the core needs about %s on disk, %s is free"), est->path,
+			   b2, b3);
 		return;
 	}
-	if (cs.est.method == CORE_METHOD_FORK)
+	if (est->method == CORE_METHOD_FORK)
 		snprintf(m, sizeof(m), _("by fork snapshot: each first write to a page costs the process ~%.1f us until done"),
 			 CORE_COW_US_PER_PAGE);
 	else
-		snprintf(m, sizeof(m), _("%s, not fork: %s"), core_method_name(cs.est.method), cs.est.method_why);
-	snprintf(q, sizeof(q), _("Write the core? about %s on disk (%s in all), %s free; %s; PID %d to %s"), b, a, c, m,
-		 (int)pid, cs.est.path);
+		snprintf(m, sizeof(m), _("%s, not fork: %s"), core_method_name(est->method), est->method_why);
+	snprintf(q, sizeof(q), _("Write the core? about %s on disk (%s in all), %s free; %s; PID %d to %s"), b2, b1, b3,
+		 m, (int)k->id.pid, est->path);
 	if (!ui_confirm(ui, q)) {
 		ui_message(ui, false, "%s", _("no core written"));
 		return;
 	}
-
-	state_free();
-	cs.pid = pid;
-	cs.id = id;
-	strlcpy_ps(cs.comm, comm, sizeof(cs.comm));
-	cs.progress[0] = '\0';
-	cs.fraction = -1;
-	ps_error_clear(&cs.err);
-	cs.t_start = now_s();
-	cs.state = CS_RUNNING;
-	struct job_handler h = { core_message, ui };
-	cs.job = core_job_submit(ui->workers, &id, cs.est.path, &h);
-	if (!cs.job) {
-		cs.state = CS_FAILED;
-		ps_error_set(&cs.err, ENOMEM, "%s", _("cannot queue the core job"));
+	if (ui->core_writer && (ui->core_writer->job.running || ui->core_writer->shown)) {
+		/* One started meanwhile (C again while this one was asked). */
+		ui_message(ui, false, _("a core of PID %d is being written: one at a time"), (int)ui->core_writer->pid);
+		return;
 	}
-	show(ui);
+	if (!(cs = calloc(1, sizeof(*cs)))) {
+		ui_message(ui, true, "%s", _("cannot queue the core job"));
+		return;
+	}
+	screen_core_free(ui);
+	ui->core_writer = cs;
+	cs->ui = ui;
+	cs->pid = k->id.pid;
+	cs->id = k->id;
+	cs->est = *est;
+	strlcpy_ps(cs->comm, k->comm, sizeof(cs->comm));
+	struct job_handler h = { core_message, cs };
+	ui_job_started(&cs->job, core_job_submit(ui->workers, &k->id, est->path, &h), "", _("cannot queue the core job"));
+	cs->job.fraction = -1; /* no bar before the first progress */
+	show(ui, cs);
+}
+
+static bool estimate_message(void *ctx, struct ring_msg *m)
+{
+	struct core_ask *a = ctx;
+
+	if (m->kind == RING_RESULT && m->payload)
+		estimated(a, m->payload);
+	else if (m->kind == RING_ERROR)
+		ui_error(a->ui, &m->err);
+	else if (m->kind == RING_DONE)
+		free(a);
+	return false;
+}
+
+static void ask_estimate(struct ui *ui, const struct target_id *id, struct core_ask *a)
+{
+	struct job_handler h = { estimate_message, a };
+
+	if (!core_estimate_submit(ui->workers, id, a->path[0] ? a->path : NULL, &h)) {
+		free(a);
+		ui_message(ui, true, "%s", _("out of memory"));
+	}
+}
+
+/* C: the core of want, estimated on a worker (the process checked: a
+ * reused PID is refused), then asked for. */
+void screen_core_open(struct ui *ui, const struct target_id *want)
+{
+	struct core_screen *old = ui->core_writer;
+	pid_t pid = want->pid;
+
+	if (old && (old->job.running || old->shown)) {
+		if (pid != old->pid)
+			ui_message(ui, false, _("a core of PID %d is being written: one at a time"), (int)old->pid);
+		show(ui, old);
+		return;
+	}
+	if (old && old->unseen && pid == old->pid) {
+		show(ui, old);
+		return;
+	}
+	struct core_ask *a = calloc(1, sizeof(*a));
+	if (!a) {
+		ui_message(ui, true, "%s", _("out of memory"));
+		return;
+	}
+	a->ui = ui;
+	ask_estimate(ui, want, a);
 }

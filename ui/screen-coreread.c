@@ -3,7 +3,10 @@
  * the command line, uid and state), then three tabs: 1 Stacks (the stack
  * dump's own view), 2 Maps (the maps pane over NT_FILE and PT_LOAD), 3
  * Files (each mapped file's build-id check, and what the core lacks).
- * The core is read by a job: a big one never freezes the screen. */
+ * The core is read by its source (src/source/core.c) on a worker: a big
+ * one never freezes the screen; the source then watches the file and the
+ * header says when it was replaced. The Maps tab is the detail screen's
+ * Maps pane over the same pane data a live process's source makes. */
 #include "uipriv.h"
 #include "draw.h"
 #include "i18n.h"
@@ -12,6 +15,7 @@
 #include "stack-view.h"
 #include "textview.h"
 #include "core/read.h"
+#include "source/source.h"
 #include "stack/stack.h"
 #include "util.h"
 
@@ -27,10 +31,13 @@ static const char *const tab_names[TAB_N] = { N_("Stacks"), N_("Maps"), N_("File
 
 struct coreread {
 	struct ui *ui;
-	char path[4096];
+	struct core_file_id id;        /* the file to read (ino 0: the one there now) */
+	const char *path;              /* id.path */
 	char *exe;
 	struct ui_job job;
-	struct core_view *cv;
+	struct source_ctl *ctl;
+	struct snap_proc *snap;        /* the newest snapshot */
+	const struct core_view *cv;    /* its core, stacks and map */
 	int tab;
 	struct stack_view sv;
 	void *maps;          /* the maps pane's state */
@@ -40,18 +47,27 @@ struct coreread {
 
 static bool coreread_message(void *ctx, struct ring_msg *m);
 
+/* The core is being read (once read, the source only watches the file). */
+static bool reading(const struct coreread *s)
+{
+	return s->job.running && !s->cv;
+}
+
 static void submit(struct coreread *s)
 {
 	struct job_handler h = { coreread_message, s };
+	struct source src;
+	unsigned id = 0;
 
-	ui_job_started(&s->job, core_read_submit(s->ui->workers, s->path, s->exe, NULL, &h), _("reading the core"),
-		       _("cannot start reading the core (out of memory)"));
+	if (source_core(&src, &s->id, s->exe, &ps_clock_live) == 0)
+		id = source_submit(s->ui->workers, NULL, &src, s->ctl, &h);
+	ui_job_started(&s->job, id, _("reading the core"), _("cannot start reading the core (out of memory)"));
 }
 
 static void pane_ctx_of(struct coreread *s, struct pane_ctx *c)
 {
-	*c = (struct pane_ctx){ .ui = s->ui, .pid = s->sv.d ? s->sv.d->target.pid : 0, .dirfd = -1, .frozen = true,
-				.maps_text = s->cv ? s->cv->maps_text : NULL, .now = now_s() };
+	*c = (struct pane_ctx){ .ui = s->ui, .pid = s->snap ? s->snap->id.pid : 0, .snap = s->snap, .frozen = true,
+				.core = true, .now = s->snap ? (double)s->snap->h.t_ns / 1e9 : 0 };
 }
 
 /* ---- header ---- */
@@ -95,6 +111,8 @@ static int draw_header(struct coreread *s, int y)
 	const struct core_info *ci = &c->info;
 	char buf[1024];
 
+	if (s->snap->note[0])
+		draw_text(y++, 1, -1, draw_attr(COL_WARN) | A_BOLD, s->snap->note);
 	signal_line(c, buf, sizeof(buf));
 	draw_text(y++, 1, -1, core_crashed_thread(c) ? (int)(draw_attr(COL_ERROR) | A_BOLD) : draw_attr(COL_GOOD), buf);
 	if (ci->have_psinfo)
@@ -198,9 +216,9 @@ static void coreread_draw(struct ui *ui, void *p, int y0, int rows)
 	struct pane_ctx c;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	if (s->job.running || s->job.failed || !s->cv || !s->sv.d) {
+	if (reading(s) || s->job.failed || !s->cv || !s->sv.d) {
 		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core %s"), s->path);
-		if (s->job.running) {
+		if (reading(s)) {
 			draw_text(y0 + 2, 1, -1, 0, s->job.progress);
 			if (draw_cols() > 2)
 				draw_bar(y0 + 3, 1, draw_cols() - 2, s->job.fraction, draw_attr(COL_METER_USER), "");
@@ -225,11 +243,15 @@ static void coreread_draw(struct ui *ui, void *p, int y0, int rows)
 	case TAB_STACKS:
 		stack_view_draw(&s->sv, y, left);
 		break;
-	case TAB_MAPS:
+	case TAB_MAPS: {
+		const struct pane_data *pd = s->snap->pane[PANE_ID_maps];
 		pane_ctx_of(s, &c);
-		if (s->maps && pane_maps.update(s->maps, &c) == 0)
+		if (pd && pd->err)
+			draw_text(y, 1, -1, draw_attr(COL_ERROR) | A_BOLD, pd->e.msg);
+		else if (pd && s->maps)
 			pane_maps.draw(s->maps, &c, y, left);
 		break;
+	}
 	case TAB_FILES:
 		draw_files(s, y, left);
 		break;
@@ -250,25 +272,32 @@ static const struct ui_key reading_keys[] = {
 	UI_KEYS_END,
 };
 
+/* Again: whatever file is there now (after a failure, or when the one
+ * read was replaced). */
 static bool k_retry(struct ui *ui, void *p, int ch)
 {
-	submit(p);
+	struct coreread *s = p;
+
+	s->id.ino = 0;
+	ui_job_leave(ui, &s->job);
+	submit(s);
 	return true;
 }
 
 static const struct ui_key failed_keys[] = {
-	UI_KEY("r", k_retry, NULL, N_("read the core again after it failed"), 'r'),
+	UI_KEY("r", k_retry, NULL, N_("read the core again after it failed, or after it was replaced"), 'r'),
 	UI_KEYS_END,
 };
 
-/* Reading, or nothing read (only r, and the loop's keys), or read. */
+/* Reading, or nothing read (only r, and the loop's keys), or read (r too
+ * when the file was replaced since). */
 static enum ui_key_result coreread_mode(struct ui *ui, void *p, int ch)
 {
 	struct coreread *s = p;
 
-	if (s->job.running)
+	if (reading(s))
 		return ui_keys_dispatch(ui, reading_keys, s, ch) == UI_KEY_DONE ? UI_KEY_DONE : UI_KEY_LOOP;
-	if ((s->job.failed || !s->cv) && ui_keys_dispatch(ui, failed_keys, s, ch) == UI_KEY_DONE)
+	if ((s->job.failed || !s->cv || s->snap->note[0]) && ui_keys_dispatch(ui, failed_keys, s, ch) == UI_KEY_DONE)
 		return UI_KEY_DONE;
 	return s->cv ? UI_KEY_NEXT : UI_KEY_LOOP;
 }
@@ -338,13 +367,22 @@ static bool coreread_message(void *ctx, struct ring_msg *m)
 {
 	struct coreread *s = ctx;
 
-	if (m->kind == RING_RESULT) {
-		core_view_free(s->cv);
-		s->cv = m->payload;
-		/* The stack view owns the dump; the core view keeps the rest. */
-		stack_view_set(&s->sv, s->cv->dump);
-		s->cv->dump = NULL;
-		s->sv.show_lines = true;
+	if ((m->kind == RING_SNAPSHOT || m->kind == RING_RESULT) && m->payload) {
+		struct snap_proc *n = m->payload;
+		const struct core_view *cv = snap_core_view(n->core);
+		bool fresh = cv != s->cv;
+		snap_put(s->snap ? &s->snap->h : NULL);
+		s->snap = n;
+		s->cv = cv;
+		if (fresh && cv) {
+			/* The stack view shows the snapshot's dump, never its own copy. */
+			stack_view_borrow(&s->sv, cv->dump);
+			s->sv.show_lines = true;
+			struct pane_ctx c;
+			pane_ctx_of(s, &c);
+			if (n->pane[PANE_ID_maps] && !n->pane[PANE_ID_maps]->err && s->maps)
+				pane_maps.take(s->maps, &c, n->pane[PANE_ID_maps]);
+		}
 		s->job.failed = false;
 		return true;
 	}
@@ -352,13 +390,24 @@ static bool coreread_message(void *ctx, struct ring_msg *m)
 	return false;
 }
 
+/* After a draw: the snapshot was drawn (the source watches the file on). */
+static void coreread_drawn(struct ui *ui, void *p, int y0, int rows)
+{
+	struct coreread *s = p;
+
+	coreread_draw(ui, p, y0, rows);
+	if (s->snap && source_ctl_drawn(s->ctl, s->snap->h.seq) && s->job.id)
+		workers_wake(ui->workers, s->job.id);
+}
+
 static void coreread_destroy(void *p)
 {
 	struct coreread *s = p;
 
 	ui_job_leave(s->ui, &s->job);
+	source_ctl_put(s->ctl);
 	stack_view_free(&s->sv);
-	core_view_free(s->cv);
+	snap_put(s->snap ? &s->snap->h : NULL);
 	if (s->maps)
 		pane_maps.destroy(s->maps);
 	textview_free(&s->files);
@@ -372,22 +421,25 @@ const struct screen_ops screen_coreread_ops = {
 	.keys = coreread_keys,
 	.fbar = "F1 1-3 Enter e l i q",
 	.mode_key = coreread_mode,
-	.draw = coreread_draw,
+	.draw = coreread_drawn,
 	.key = coreread_key,
 	.destroy = coreread_destroy,
 };
 
-void screen_coreread_open(struct ui *ui, const char *path, const char *exe)
+void screen_coreread_open(struct ui *ui, const struct core_file_id *id, const char *exe)
 {
 	struct coreread *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return;
 	s->ui = ui;
-	strlcpy_ps(s->path, path, sizeof(s->path));
+	s->id = *id;
+	s->path = s->id.path;
 	s->exe = exe ? strdup(exe) : NULL;
 	s->maps = pane_maps.create();
+	s->ctl = source_ctl_new();
 	textview_init(&s->files, 1);
-	submit(s);
+	if (s->ctl)
+		submit(s);
 	ui_push(ui, &screen_coreread_ops, s);
 }

@@ -1,9 +1,11 @@
 /* Process detail screen: a header summarising the process and tabbed panes
- * (ui/pane-*.c) that refresh live. The target is pinned by its /proc/PID
- * dirfd and start time: once the process exits (or its PID names another
- * process) the screen says so and keeps the last data frozen. */
+ * (ui/pane-*.c), drawn from the snapshots of a live source (the process
+ * pinned by its /proc/PID dirfd and start time, src/source/live-proc.c):
+ * once the process exits (or its PID names another process) the screen
+ * says so and keeps the last data frozen. */
 #include "uipriv.h"
-#include "doors.h"
+#include "doors/doors.h"
+#include "job.h"
 #include "draw.h"
 #include "i18n.h"
 #include "pane.h"
@@ -11,6 +13,7 @@
 
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
+#include <math.h>
 #include <ncursesw/curses.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,22 +30,27 @@ static const struct pane_ops *const panes[PANE_COUNT] = {
 };
 #define NPANES PANE_COUNT
 
+/* A pane's place in the registry (its data's index in a snapshot). */
+static enum pane_id pane_id_of(const struct pane_ops *p)
+{
+	for (int k = 0; k < PANE_COUNT; k++)
+		if (panes[k] == p)
+			return (enum pane_id)k;
+	return PANE_ID_status;
+}
+
 struct detail {
-	struct target t;
-	struct proc_info info, prev;
-	char *cmdline;                 /* whole (info keeps 4 KiB); NULL: unread */
-	struct proc_info_rates rates;
-	bool have_rates;
+	struct ui *ui;
+	struct target_id id;           /* as asked (start time 0: the PID's process now) */
+	struct ui_job job;             /* the source: a snapshot per tick */
+	struct source_ctl *ctl;        /* what it reads: the pane shown, its rows */
+	struct snap_proc *snap;        /* the newest snapshot: what is drawn */
 	struct pane_hist hist;
+	uint64_t hist_ns;              /* the header read last added to hist */
 	int cur;
 	const struct pane_ops *panes[NPANES]; /* in the order shown */
 	void *pst[NPANES];
-	double read_at[NPANES];        /* last attempt; 0: never */
-	bool have[NPANES];             /* read successfully at least once */
-	int err[NPANES];               /* last refresh error (0: fine) */
-	struct ps_error perr[NPANES];  /* the door sentence for err */
-	bool frozen;
-	char frozen_msg[256];
+	const struct pane_data *taken[NPANES]; /* what each pane was given last */
 	int body_rows;                 /* rows the pane got at the last draw */
 	struct ui_search search;       /* '/': the last text searched */
 	int hscroll;                   /* Left/Right: the header's long lines */
@@ -59,131 +67,94 @@ static bool find_in_pane(void *st, const char *text, int dir, bool again)
 
 static void fill_ctx(struct detail *d, struct ui *ui, struct pane_ctx *c)
 {
+	const struct snap_proc *s = d->snap;
+
 	*c = (struct pane_ctx){
 		.ui = ui,
-		.pid = d->t.id.pid,
-		.dirfd = d->t.dirfd,
-		.info = &d->info,
-		.rates = &d->rates,
-		.have_rates = d->have_rates,
+		.pid = s ? s->id.pid : d->id.pid,
+		.snap = s,
+		.info = s ? &s->info : NULL,
+		.rates = s ? &s->rates : NULL,
+		.have_rates = s && s->have_rates,
 		.hist = &d->hist,
-		.cmdline = d->cmdline,
-		.frozen = d->frozen,
-		.now = now_s(),
+		.cmdline = s ? s->cmdline : NULL,
+		.frozen = s && s->frozen,
+		.now = s ? (double)s->h.t_ns / 1e9 : 0,
 	};
 }
 
-/* "exited with code 3", "killed by SIGKILL" from a wait status. */
-static void describe_exit(int code, char *buf, size_t size)
+/* What the source is to read: the pane shown and what it wants; tick_now:
+ * at once (F5). */
+static void detail_want(struct detail *d, bool tick_now)
 {
-	int sig = code & 0x7f;
-	if (code < 0)
-		snprintf(buf, size, "%s", _("exit code unknown: already reaped by its parent"));
-	else if (!sig)
-		snprintf(buf, size, _("exit code %d"), (code >> 8) & 0xff);
-	else
-		snprintf(buf, size, _("killed by signal %d (SIG%s)%s"), sig, sigabbrev_np(sig) ? sigabbrev_np(sig) : "?",
-			 code & 0x80 ? _(", core dumped") : "");
+	struct source_want w;
+
+	if (!d->ctl)
+		return;
+	source_ctl_peek(d->ctl, &w);
+	w.interval_ms = d->ui->delay_tenths * 100;
+	w.pane = pane_id_of(d->panes[d->cur]);
+	w.fd_all = w.smaps = false;
+	w.nfds = 0;
+	if (d->panes[d->cur]->want)
+		d->panes[d->cur]->want(d->pst[d->cur], &w);
+	if (tick_now)
+		w.tick_now++;
+	if (source_ctl_set(d->ctl, &w) && d->job.running)
+		workers_wake(d->ui->workers, d->job.id);
 }
 
-static void freeze(struct detail *d, const char *why)
+/* A new snapshot: the RSS and CPU history gets its header, each pane its data. */
+static void take(struct detail *d, struct snap_proc *s)
 {
-	d->frozen = true;
-	snprintf(d->frozen_msg, sizeof(d->frozen_msg), _("%s; showing the last data, frozen (Esc: back to the list)"), why);
-}
-
-/* The whole command line (as `pscope show`), kept when it cannot be read. */
-static void read_cmdline(struct detail *d)
-{
-	char *s;
-
-	if (proc_nul_list_read_at(d->t.dirfd, "cmdline", ' ', &s) < 0)
-		return;
-	free(d->cmdline);
-	d->cmdline = s;
-}
-
-/* Header data on every tick; notices the exit. */
-static void refresh_info(struct detail *d)
-{
-	struct proc_info ni;
-	char why[160], ex[96];
-	int r;
-
-	if (d->frozen)
-		return;
-	r = proc_info_read(d->t.dirfd, &ni);
-	if (r == 0 && ni.stat.starttime != d->t.id.starttime) {
-		/* Cannot happen through the pinned dirfd; checked anyway. */
-		snprintf(why, sizeof(why), _("PID %d now names another process"), (int)d->t.id.pid);
-		freeze(d, why);
-		return;
-	}
-	if (r == 0 && proc_info_exited(&ni)) {
-		/* A zombie still has its exit code in stat (field 52). */
-		describe_exit(ni.exit_code, ex, sizeof(ex));
-		snprintf(why, sizeof(why), _("process %d has exited (%s)"), (int)d->t.id.pid, ex);
-		freeze(d, why);
-		return;
-	}
-	char now[64];
-	if (r == 0 && target_execd(&d->t, now, sizeof(now)) == 1) {
-		/* Another program in the same process: its data would mix
-		 * with the old one's in the panes (histories, rates, new fds). */
-		snprintf(why, sizeof(why), _("process %d exec'd (it now runs %s)"), (int)d->t.id.pid, now);
-		freeze(d, why);
-		return;
-	}
-	if (r < 0) {
-		/* The dirfd pins the old process: a reused PID reads as gone,
-		 * never as the new process. */
-		describe_exit(-1, ex, sizeof(ex));
-		snprintf(why, sizeof(why), _("process %d has exited (%s)"), (int)d->t.id.pid, ex);
-		freeze(d, why);
-		return;
-	}
-	d->prev = d->info;
-	d->info = ni;
-	read_cmdline(d);
-	proc_info_rates(&d->prev, &d->info, &d->rates);
-	d->have_rates = true;
-	struct pane_hist *h = &d->hist;
-	int k = (h->head + h->n) % PANE_HIST_MAX;
-	h->t[k] = ni.when;
-	h->rss_kb[k] = ni.status.vm_rss > 0 ? ni.status.vm_rss : ni.stat.rss * (sysconf(_SC_PAGESIZE) / 1024);
-	h->cpu_pct[k] = (float)d->rates.cpu_pct;
-	if (h->n < PANE_HIST_MAX)
-		h->n++;
-	else
-		h->head = (h->head + 1) % PANE_HIST_MAX;
-}
-
-/* Read the current pane if it is due (or forced). */
-static void refresh_pane(struct detail *d, struct ui *ui, bool force)
-{
-	const struct pane_ops *p = d->panes[d->cur];
 	struct pane_ctx c;
-	int r;
 
-	if (d->frozen || !d->pst[d->cur])
-		return;
-	fill_ctx(d, ui, &c);
-	if (!force && d->read_at[d->cur] > 0 && (c.now - d->read_at[d->cur]) * 1000 < p->desc->refresh_ms)
-		return;
-	r = p->update(d->pst[d->cur], &c);
-	d->read_at[d->cur] = c.now;
-	d->err[d->cur] = r;
-	if (r == 0)
-		d->have[d->cur] = true;
-	if (r < 0) {
-		char what[96];
-		snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)d->t.id.pid, p->desc->file);
-		ps_error_clear(&d->perr[d->cur]);
-		door_refused(&d->perr[d->cur], PS_OP_READ_PROC, d->t.id.pid, r, what);
-		refresh_info(d); /* gone? then say how it ended */
-		if (d->frozen)
-			d->err[d->cur] = 0; /* keep showing the last data */
+	snap_put(d->snap ? &d->snap->h : NULL);
+	d->snap = s;
+	if (s->info_ns && s->info_ns != d->hist_ns) {
+		struct pane_hist *h = &d->hist;
+		int k = (h->head + h->n) % PANE_HIST_MAX;
+		h->t[k] = s->info.when;
+		h->rss_kb[k] = s->info.status.vm_rss > 0 ? s->info.status.vm_rss
+							  : s->info.stat.rss * (sysconf(_SC_PAGESIZE) / 1024);
+		h->cpu_pct[k] = s->have_rates ? (float)s->rates.cpu_pct : NAN;
+		if (h->n < PANE_HIST_MAX)
+			h->n++;
+		else
+			h->head = (h->head + 1) % PANE_HIST_MAX;
+		d->hist_ns = s->info_ns;
 	}
+	fill_ctx(d, d->ui, &c);
+	for (int k = 0; k < NPANES; k++) {
+		struct pane_data *pd = s->pane[pane_id_of(d->panes[k])];
+		if (pd && pd != d->taken[k] && !pd->err && d->panes[k]->take)
+			d->panes[k]->take(d->pst[k], &c, pd);
+		d->taken[k] = pd;
+	}
+}
+
+static void detail_destroy(void *st);
+
+/* The source's messages: each snapshot is drawn; a failure before the
+ * first one (the process is gone, /proc/PID refused) closes the screen
+ * with the reason on the status line. */
+static bool detail_message(void *ctx, struct ring_msg *m)
+{
+	struct detail *d = ctx;
+
+	if ((m->kind == RING_SNAPSHOT || m->kind == RING_RESULT) && m->payload) {
+		take(d, m->payload);
+		return true;
+	}
+	if (m->kind == RING_ERROR) {
+		ui_error(d->ui, &m->err);
+		if (!d->snap) {
+			ui_remove(d->ui, d);
+			return false;
+		}
+	}
+	ui_job_message(&d->job, m, true, "");
+	return false;
 }
 
 static void format_uptime(double s, char *buf, size_t size)
@@ -198,19 +169,27 @@ static void format_uptime(double s, char *buf, size_t size)
 static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 {
 	struct detail *d = st;
-	const struct proc_info *i = &d->info;
+	const struct snap_proc *s = d->snap;
 	const struct pane_ops *p = d->panes[d->cur];
 	char rss[32], up[48], src[256];
 	int y = y0, x;
 	char pid[32], rest[512];
 
+	if (!s) {
+		draw_blank(y, 0, -1, draw_attr(COL_TITLE));
+		draw_textf(y, 0, -1, draw_attr(COL_TITLE), " PID %d ", (int)d->id.pid);
+		if (rows > 2)
+			draw_text(y + 2, 0, -1, draw_attr(COL_DIM), _("reading..."));
+		return;
+	}
+	const struct proc_info *i = &s->info;
 	long rss_kb = i->status.vm_rss > 0 ? i->status.vm_rss : 0;
 	format_uptime(i->uptime_s, up, sizeof(up));
-	snprintf(pid, sizeof(pid), " PID %d ", (int)d->t.id.pid);
+	snprintf(pid, sizeof(pid), " PID %d ", (int)s->id.pid);
 	snprintf(rest, sizeof(rest), _("  user %s  %c %s  CPU %.1f%%  RSS %s  threads %ld  up %s"), i->user,
-		 i->stat.state, proc_state_name(i->stat.state), d->have_rates ? d->rates.cpu_pct : 0.0,
+		 i->stat.state, proc_state_name(i->stat.state), s->have_rates ? s->rates.cpu_pct : 0.0,
 		 human_bytes((unsigned long long)rss_kb * 1024, rss, sizeof(rss)), i->stat.num_threads, up);
-	const char *cmd = d->cmdline && d->cmdline[0] ? d->cmdline : i->cmdline[0] ? i->cmdline :
+	const char *cmd = s->cmdline && s->cmdline[0] ? s->cmdline : i->cmdline[0] ? i->cmdline :
 			  _("(no command line: kernel thread or zombie)");
 	/* Left/Right scroll these two lines; Right stops at the end of the
 	 * longer one. */
@@ -225,9 +204,9 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 	if (y - y0 < rows)
 		draw_text(y++, 0, -1, draw_attr(COL_DIM), cmd);
 	draw_hshift(old);
-	if (d->frozen && y - y0 < rows) {
+	if (s->frozen && y - y0 < rows) {
 		draw_blank(y, 0, -1, draw_attr(COL_ERROR) | A_REVERSE);
-		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_REVERSE | A_BOLD, d->frozen_msg);
+		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_REVERSE | A_BOLD, s->frozen_msg);
 	}
 	if (y - y0 < rows) {
 		x = 0;
@@ -243,14 +222,15 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 		y++;
 	}
 	if (y - y0 < rows) {
-		draw_textf(y++, 0, -1, draw_attr(COL_DIM), _("Source: %s"), pane_source(p->desc, d->t.id.pid, src, sizeof(src)));
+		draw_textf(y++, 0, -1, draw_attr(COL_DIM), _("Source: %s"), pane_source(p->desc, s->id.pid, src, sizeof(src)));
 	}
 	int body = rows - (y - y0);
 	d->body_rows = body;
 	if (body <= 0)
 		return;
-	if (d->err[d->cur]) {
-		const struct ps_error *e = &d->perr[d->cur];
+	const struct pane_data *pd = s->pane[pane_id_of(p)];
+	if (pd && pd->err) {
+		const struct ps_error *e = &pd->e;
 		draw_text(y++, 0, -1, draw_attr(COL_ERROR) | A_BOLD, e->msg);
 		if (e->door && body > 1)
 			draw_textf(y++, 0, -1, draw_attr(COL_WARN), _("Permission missing: %s"), door_name(e->door));
@@ -258,9 +238,9 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 			draw_textf(y++, 0, -1, draw_attr(COL_NORMAL), _("To open it: %s"), e->fix);
 		return;
 	}
-	if (!d->have[d->cur]) {
+	if (!pd && p->take) {
 		draw_text(y, 0, -1, draw_attr(COL_DIM),
-			  d->frozen ? _("the process exited before this pane was read: nothing to show") : _("reading..."));
+			  s->frozen ? _("the process exited before this pane was read: nothing to show") : _("reading..."));
 		return;
 	}
 	struct pane_ctx c;
@@ -268,10 +248,23 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 	p->draw(d->pst[d->cur], &c, y, body);
 }
 
+/* After a draw: what the source is to read now, and that the snapshot
+ * was drawn. */
+static void detail_drawn(struct ui *ui, void *st, int y0, int rows)
+{
+	struct detail *d = st;
+
+	detail_draw(ui, st, y0, rows);
+	detail_want(d, false);
+	if (d->snap && source_ctl_drawn(d->ctl, d->snap->h.seq) && d->job.running)
+		workers_wake(ui->workers, d->job.id);
+}
+
 static void switch_pane(struct detail *d, struct ui *ui, int k)
 {
+	(void)ui;
 	d->cur = (k + NPANES) % NPANES;
-	refresh_pane(d, ui, false);
+	detail_want(d, false);
 }
 
 bool pane_key(struct ui *ui, const struct pane_ops *p, void *st, const struct pane_ctx *c, int ch, int rows)
@@ -368,10 +361,7 @@ static bool k_click(struct ui *ui, void *st, int ch)
 
 static bool k_read(struct ui *ui, void *st, int ch)
 {
-	struct detail *d = st;
-
-	refresh_info(d);
-	refresh_pane(d, ui, true);
+	detail_want(st, true); /* read now */
 	return true;
 }
 
@@ -458,28 +448,30 @@ static bool detail_key(struct ui *ui, void *st, int ch)
 	return pane_key(ui, d->panes[d->cur], d->pst[d->cur], &c, ch, pane_rows(d));
 }
 
+/* The source ticks on its own: the timer only passes on the interval. */
 static void detail_tick(struct ui *ui, void *st)
 {
-	struct detail *d = st;
-	refresh_info(d);
-	refresh_pane(d, ui, false);
+	(void)ui;
+	detail_want(st, false);
 }
 
 static void detail_destroy(void *st)
 {
 	struct detail *d = st;
+	ui_job_leave(d->ui, &d->job);
+	source_ctl_put(d->ctl);
 	for (int k = 0; k < NPANES; k++)
 		if (d->pst[k])
 			d->panes[k]->destroy(d->pst[k]);
-	target_close(&d->t);
-	free(d->cmdline);
+	snap_put(d->snap ? &d->snap->h : NULL);
 	free(d);
 }
 
-/* s, h, C and D act on this process. */
+/* s, h, C and D act on this process (as the source pinned it). */
 static bool detail_selected(void *p, struct target_id *id)
 {
-	*id = ((struct detail *)p)->t.id;
+	struct detail *d = p;
+	*id = d->snap ? d->snap->id : d->id;
 	return true;
 }
 
@@ -488,7 +480,7 @@ const struct screen_ops screen_detail_ops = {
 	.help = "detail",
 	.keys = detail_keys,
 	.fbar = "F1 ? Tab s h C F5 Esc F10",
-	.draw = detail_draw,
+	.draw = detail_drawn,
 	.key = detail_key,
 	.tick = detail_tick,
 	.selected = detail_selected,
@@ -498,30 +490,15 @@ const struct screen_ops screen_detail_ops = {
 void screen_detail_open(struct ui *ui, const struct target_id *id)
 {
 	struct detail *d = calloc(1, sizeof(*d));
-	pid_t pid = id->pid;
-	struct ps_error e;
-	int r;
+	struct source src;
 
-	if (!d) {
+	if (!d || !(d->ctl = source_ctl_new())) {
+		free(d);
 		ui_message(ui, true, "%s", _("out of memory"));
 		return;
 	}
-	ps_error_clear(&e);
-	if (target_open(&d->t, pid, id, &e) < 0) {
-		ui_error(ui, &e);
-		free(d);
-		return;
-	}
-	r = proc_info_read(d->t.dirfd, &d->info);
-	if (r < 0) {
-		char what[64];
-		snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)pid, "status");
-		door_refused(&e, PS_OP_READ_PROC, pid, r, what);
-		ui_error(ui, &e);
-		target_close(&d->t);
-		free(d);
-		return;
-	}
+	d->ui = ui;
+	d->id = *id;
 	for (int k = 0; k < NPANES; k++) {
 		int w = ui->cfg.pane_order[k];
 		d->panes[k] = panes[w >= 0 && w < NPANES ? w : k];
@@ -534,18 +511,15 @@ void screen_detail_open(struct ui *ui, const struct target_id *id)
 			return;
 		}
 	}
-	read_cmdline(d);
-	d->hist.t[0] = d->info.when;
-	d->hist.rss_kb[0] = d->info.status.vm_rss > 0 ? d->info.status.vm_rss : 0;
-	d->hist.n = 1;
-	if (proc_info_exited(&d->info)) {
-		char ex[96], why[160];
-		describe_exit(d->info.exit_code, ex, sizeof(ex));
-		snprintf(why, sizeof(why), _("process %d has exited (%s)"), (int)pid, ex);
-		refresh_pane(d, ui, true);
-		freeze(d, why);
-	} else {
-		refresh_pane(d, ui, true);
+	/* The first pane is read with the header: nothing to wait for. */
+	detail_want(d, false);
+	struct job_handler h = { detail_message, d };
+	if (source_live_proc(&src, id, &ps_clock_live) == 0)
+		ui_job_started(&d->job, source_submit(ui->workers, id, &src, d->ctl, &h), "", _("out of memory"));
+	if (!d->job.id) {
+		ui_message(ui, true, "%s", _("out of memory"));
+		detail_destroy(d);
+		return;
 	}
 	ui_push(ui, &screen_detail_ops, d);
 }

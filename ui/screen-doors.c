@@ -1,9 +1,11 @@
 /* Doors screen: what the kernel lets pscope do here and, for one process,
- * each operation probed for real (src/doors-probe.c), with the door and the
- * fix of every refusal, then the tool -> door table. The same lines as
- * `pscope doors [PID]`. */
+ * each operation probed for real (src/doors/probe.c, on a worker), with
+ * the door and the fix of every refusal, then the tool -> door table. The
+ * same lines as `pscope doors [PID]`. */
 #include "uipriv.h"
-#include "doors.h"
+#include "doors/doors.h"
+#include "job.h"
+#include "source/source.h"
 #include "draw.h"
 #include "i18n.h"
 #include "textview.h"
@@ -16,6 +18,12 @@
 #include <string.h>
 
 struct doors_state {
+	struct ui *ui;
+	struct ui_job job;       /* the probe, made on a worker */
+	pid_t asked;             /* the PID it probes (0: the system only) */
+	bool failed;             /* ... and it was gone: the system's report came */
+	char done[128];          /* said on the status line when it comes */
+	bool have;               /* a report came */
 	struct door_report rep;
 	struct door_lines lines;
 	int width;               /* the lines were wrapped for this width */
@@ -36,25 +44,41 @@ static void doors_render(struct doors_state *d, int width)
 		textview_add(&d->tv, line_attr(d->lines.v[i].kind), NULL, d->lines.v[i].text);
 }
 
-/* Probe again (pid 0: the system only). Keeps the old report when the
- * process is gone, and says so. */
-static bool doors_probe(struct ui *ui, struct doors_state *d, pid_t pid)
+static bool doors_message(void *ctx, struct ring_msg *m)
 {
-	struct ps_error e;
-	bool ok = true;
+	struct doors_state *d = ctx;
 
-	ps_error_clear(&e);
-	if (door_report_build(&d->rep, pid, NULL, &e) < 0) {
-		ui_error(ui, &e);
-		door_report_build(&d->rep, 0, NULL, NULL);
-		pid = 0;
-		ok = false;
+	if (m->kind == RING_RESULT && m->payload) {
+		/* A gone process: said (RING_ERROR) and the system's report. */
+		d->rep = *(struct door_report *)m->payload;
+		d->pid = d->failed ? 0 : d->asked;
+		d->have = true;
+		textview_free(&d->tv);
+		textview_init(&d->tv, 0);
+		d->width = -1;
+		if (!d->failed && d->done[0])
+			ui_message(d->ui, false, "%s", d->done);
+	} else if (m->kind == RING_ERROR) {
+		d->failed = true;
+		ui_error(d->ui, &m->err);
 	}
-	d->pid = pid;
-	textview_free(&d->tv);
-	textview_init(&d->tv, 0);
-	d->width = -1;
-	return ok;
+	ui_job_message(&d->job, m, true, "");
+	return false;
+}
+
+/* Probe (pid 0: the system only) on a worker; done is said when it came.
+ * The report shown stays until the new one comes. */
+static void doors_probe(struct ui *ui, struct doors_state *d, pid_t pid, const char *done)
+{
+	struct job_handler h = { doors_message, d };
+
+	ui_job_leave(ui, &d->job);
+	d->asked = pid;
+	d->failed = false;
+	snprintf(d->done, sizeof(d->done), "%s", done ? done : "");
+	ui_job_started(&d->job, door_report_submit(ui->workers, pid, &h), "", _("out of memory"));
+	if (!d->job.id)
+		ui_message(ui, true, "%s", _("out of memory"));
 }
 
 static int line_attr(enum door_line_kind k)
@@ -75,9 +99,15 @@ static void doors_draw(struct ui *ui, void *p, int y0, int rows)
 	struct doors_state *d = p;
 	int body = rows - 1, cols = draw_cols();
 
+	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
+	if (!d->have) {
+		draw_text(y0, 0, -1, draw_attr(COL_TITLE), _(" Doors: what the kernel lets pscope do"));
+		if (rows > 2)
+			draw_text(y0 + 2, 1, -1, draw_attr(COL_DIM), _("probing..."));
+		return;
+	}
 	if (d->width != cols - 1)
 		doors_render(d, cols - 1 > 20 ? cols - 1 : 20);
-	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	if (d->rep.have_target)
 		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Doors: what the kernel lets pscope do, and PID %d (%s)"),
 			   (int)d->pid, d->rep.target.comm);
@@ -94,13 +124,13 @@ static void doors_draw(struct ui *ui, void *p, int y0, int rows)
 static bool k_again(struct ui *ui, void *p, int ch)
 {
 	struct doors_state *d = p;
+	char done[128];
 
-	if (!doors_probe(ui, d, d->pid))
-		return true;
 	if (d->pid)
-		ui_message(ui, false, _("probed PID %d again"), (int)d->pid);
+		snprintf(done, sizeof(done), _("probed PID %d again"), (int)d->pid);
 	else
-		ui_message(ui, false, "%s", _("read the system again"));
+		snprintf(done, sizeof(done), "%s", _("read the system again"));
+	doors_probe(ui, d, d->pid, done);
 	return true;
 }
 
@@ -115,11 +145,11 @@ static bool k_pid(struct ui *ui, void *p, int ch)
 	errno = 0;
 	v = strtol(buf, &end, 10);
 	if (!buf[0])
-		doors_probe(ui, d, 0);
+		doors_probe(ui, d, 0, NULL);
 	else if (errno || *end || v <= 0 || v > 4194304)
 		ui_message(ui, true, _("not a PID: %s"), buf);
 	else
-		doors_probe(ui, d, (pid_t)v);
+		doors_probe(ui, d, (pid_t)v, NULL);
 	return true;
 }
 
@@ -147,6 +177,7 @@ static bool doors_selected(void *p, struct target_id *id)
 static void doors_destroy(void *p)
 {
 	struct doors_state *d = p;
+	ui_job_leave(d->ui, &d->job);
 	door_lines_free(&d->lines);
 	textview_free(&d->tv);
 	free(d);
@@ -185,6 +216,8 @@ void screen_doors_open(struct ui *ui, pid_t pid)
 
 	if (!d)
 		return;
-	doors_probe(ui, d, pid);
+	d->ui = ui;
+	textview_init(&d->tv, 0);
+	doors_probe(ui, d, pid, NULL);
 	ui_push(ui, &screen_doors_ops, d);
 }

@@ -2,9 +2,10 @@
  * The sampler job publishes immutable snapshots; this screen only keeps the
  * newest one (or the frozen one) and computes its table from it. */
 #include "uipriv.h"
+#include "source/source.h"
 #include "draw.h"
 #include "hot.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "out/folded.h"
 #include "sample/sample.h"
@@ -296,23 +297,16 @@ const struct screen_ops screen_hot_ops = {
 	.destroy = hot_destroy,
 };
 
-void screen_hot_open(struct ui *ui, const struct target_id *id)
+/* The process checked (it is the one the user saw, its name read):
+ * sample it. */
+static void hot_open_checked(struct ui *ui, const struct target_info *t)
 {
 	struct hot_state *h = calloc(1, sizeof(*h));
-	struct target t;
-	struct ps_error e;
 
 	if (!h)
 		return;
-	ps_error_clear(&e);
-	if (target_open(&t, id->pid, id, &e) < 0) {
-		free(h);
-		ui_error(ui, &e);
-		return;
-	}
-	h->id = t.id;
-	strlcpy_ps(h->comm, t.comm, sizeof(h->comm));
-	target_close(&t);
+	h->id = t->id;
+	strlcpy_ps(h->comm, t->comm, sizeof(h->comm));
 	h->ui = ui;
 	h->samp.win = SAMP_WIN_10S;
 	h->samp.freq_max = 3999;
@@ -333,4 +327,9 @@ void screen_hot_open(struct ui *ui, const struct target_id *id)
 		return;
 	}
 	ui_push(ui, &screen_hot_ops, h);
+}
+
+void screen_hot_open(struct ui *ui, const struct target_id *id)
+{
+	ui_check_target(ui, id, hot_open_checked);
 }

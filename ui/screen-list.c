@@ -32,7 +32,7 @@ static bool keep_row(const struct proc_row *r, void *arg)
 /* Remember which process is selected (after the user moved). */
 static void note_sel(struct list_state *ls)
 {
-	struct proc_row *r = list_selected(ls);
+	const struct proc_row *r = list_selected(ls);
 	ls->sel_pid = r ? r->pid : 0;
 	ls->sel_start = r ? r->starttime : 0;
 }
@@ -40,7 +40,7 @@ static void note_sel(struct list_state *ls)
 static int index_of(const struct list_state *ls, pid_t pid, unsigned long long start)
 {
 	for (size_t i = 0; i < ls->view.n; i++)
-		if (ls->view.v[i]->pid == pid && ls->view.v[i]->starttime == start)
+		if (ls->view.v[i].r->pid == pid && ls->view.v[i].r->starttime == start)
 			return (int)i;
 	return -1;
 }
@@ -55,11 +55,11 @@ static void fold(struct list_state *ls)
 	if (!CFG(ls)->tree || !ls->collapsed.n)
 		return;
 	for (size_t i = 0; i < ls->view.n; i++) {
-		struct proc_row *r = ls->view.v[i];
-		if (hide_below >= 0 && r->depth > hide_below)
+		const struct proc_view_row *vr = &ls->view.v[i];
+		if (hide_below >= 0 && vr->depth > hide_below)
 			continue;
-		hide_below = id_set_has(&ls->collapsed, r->pid, r->starttime) ? r->depth : -1;
-		ls->view.v[o++] = r;
+		hide_below = id_set_has(&ls->collapsed, vr->r->pid, vr->r->starttime) ? vr->depth : -1;
+		ls->view.v[o++] = *vr;
 	}
 	ls->view.n = o;
 }
@@ -70,9 +70,9 @@ static void rebuild(struct ui *ui, struct list_state *ls)
 {
 	const struct pscope_config *c = CFG(ls);
 
-	if (!ls->pt)
+	if (!ls->snap)
 		return;
-	if (ptable_order(ls->pt, (enum proc_sort)c->sort_key, c->sort_desc, c->tree, keep_row, ls, &ls->view) < 0) {
+	if (snap_list_order(ls->snap, (enum proc_sort)c->sort_key, c->sort_desc, c->tree, keep_row, ls, &ls->view) < 0) {
 		ui_message(ui, true, "%s", _("out of memory while sorting the process list"));
 		ls->view.n = 0;
 	}
@@ -88,7 +88,7 @@ static void rebuild(struct ui *ui, struct list_state *ls)
 		}
 	} else if (ls->sel_pid) {
 		int i = index_of(ls, ls->sel_pid, ls->sel_start);
-		struct proc_row *was = ptable_find(ls->pt, ls->sel_pid);
+		const struct proc_row *was = list_find(ls, ls->sel_pid);
 		if (i >= 0)
 			table_select(&ls->tab, i);
 		else if (was && was->starttime == ls->sel_start)
@@ -98,19 +98,37 @@ static void rebuild(struct ui *ui, struct list_state *ls)
 	note_sel(ls);
 }
 
-static void refresh_data(struct ui *ui, struct list_state *ls)
+/* What the source is to read now: the rows on screen and the extras their
+ * columns need, every row's extra when sorted by one, thread rows, the
+ * refresh interval; tick_now: a new scan at once (threads shown, a nice
+ * changed). */
+void list_want(struct list_state *ls, bool tick_now)
 {
-	struct ps_error e;
+	const struct pscope_config *c = CFG(ls);
+	struct source_want w;
 
-	if (!ls->pt || !ls->sys)
+	if (!ls->ctl)
 		return;
-	if (sys_snapshot_update(ls->sys) == 0) {
-		ls->have_sys = true;
-		ptable_set_mem_total(ls->pt, ls->sys->mem.total);
-	}
-	if (ptable_scan(ls->pt, !CFG(ls)->hide_uthreads, &e) < 0)
-		ui_error(ui, &e);
-	rebuild(ui, ls);
+	source_ctl_peek(ls->ctl, &w);
+	w.interval_ms = ls->ui->delay_tenths * 100;
+	w.paused = ls->paused;
+	w.threads = !c->hide_uthreads;
+	w.px_all = proc_sort_extra((enum proc_sort)c->sort_key);
+	w.px_rows = ls->px_rows;
+	w.nrows = 0;
+	for (int i = 0; i < ls->tab.body_rows && ls->tab.top + i < (int)ls->view.n && w.nrows < SOURCE_ROWS_MAX; i++)
+		w.rows[w.nrows++] = ls->view.v[ls->tab.top + i].r->pid;
+	if (tick_now)
+		w.tick_now++;
+	if (source_ctl_set(ls->ctl, &w) && ls->job.running)
+		workers_wake(ls->ui->workers, ls->job.id);
+}
+
+/* The snapshot drawn: the source may read the next one. */
+void list_drawn(struct list_state *ls)
+{
+	if (ls->ctl && ls->snap && source_ctl_drawn(ls->ctl, ls->snap->h.seq) && ls->job.running)
+		workers_wake(ls->ui->workers, ls->job.id);
 }
 
 void list_sync_settings(struct list_state *ls)
@@ -118,7 +136,8 @@ void list_sync_settings(struct list_state *ls)
 	if (ls->cfg_gen == ls->ui->cfg_gen)
 		return;
 	ls->cfg_gen = ls->ui->cfg_gen;
-	refresh_data(ls->ui, ls); /* hidden threads may have changed: a scan */
+	rebuild(ls->ui, ls);
+	list_want(ls, true); /* hidden threads may have changed: a scan */
 }
 
 /* ---- keys ---- */
@@ -126,7 +145,7 @@ void list_sync_settings(struct list_state *ls)
 static bool row_matches(void *st, int row, const char *text)
 {
 	const struct list_state *ls = st;
-	return row < (int)ls->view.n && proc_row_matches(ls->view.v[row], text);
+	return row < (int)ls->view.n && proc_row_matches(ls->view.v[row].r, text);
 }
 
 /* A match is selected and stays selected (its process) until the user moves. */
@@ -192,7 +211,7 @@ enum fold { FOLD, UNFOLD, UNFOLD_ALL };
 
 static void toggle_fold(struct ui *ui, struct list_state *ls, enum fold how)
 {
-	struct proc_row *r = list_selected(ls);
+	const struct proc_row *r = list_selected(ls);
 
 	if (!CFG(ls)->tree) {
 		ui_message(ui, false, "%s", _("folding works in tree view (F5 or t)"));
@@ -483,7 +502,7 @@ static bool k_uthreads(struct ui *ui, void *p, int ch)
 	struct pscope_config *c = CFG(ls);
 
 	c->hide_uthreads = !c->hide_uthreads;
-	refresh_data(ui, ls);
+	list_want(ls, true);
 	ui_message(ui, false, "%s", c->hide_uthreads ? _("hiding userland threads") : _("showing userland threads"));
 	return true;
 }
@@ -523,14 +542,14 @@ static bool k_kill(struct ui *ui, void *p, int ch)
 static bool k_nice_down(struct ui *ui, void *p, int ch)
 {
 	list_nice(p, -1);
-	refresh_data(ui, p);
+	list_want(p, true);
 	return true;
 }
 
 static bool k_nice_up(struct ui *ui, void *p, int ch)
 {
 	list_nice(p, +1);
-	refresh_data(ui, p);
+	list_want(p, true);
 	return true;
 }
 
@@ -588,7 +607,7 @@ static bool k_untag(struct ui *ui, void *p, int ch)
 static bool k_follow(struct ui *ui, void *p, int ch)
 {
 	struct list_state *ls = p;
-	struct proc_row *r = list_selected(ls);
+	const struct proc_row *r = list_selected(ls);
 
 	if (ls->follow) {
 		ls->follow = 0;
@@ -605,6 +624,7 @@ static bool k_pause(struct ui *ui, void *p, int ch)
 	struct list_state *ls = p;
 
 	ls->paused = !ls->paused;
+	list_want(ls, !ls->paused);
 	ui_message(ui, false, "%s", ls->paused ? _("updates paused (Z resumes)") : _("updates resumed"));
 	return true;
 }
@@ -695,24 +715,45 @@ static bool list_key(struct ui *ui, void *p, int ch)
 	return k != TABLE_KEY_NONE;
 }
 
+/* The source ticks on its own: the timer only passes on the interval. */
 static void list_tick(struct ui *ui, void *p)
 {
-	struct list_state *ls = p;
-	if (!ls->paused)
-		refresh_data(ui, ls);
+	(void)ui;
+	list_want(p, false);
 }
 
 static void list_destroy(void *p)
 {
 	struct list_state *ls = p;
+	ui_job_leave(ls->ui, &ls->job);
+	source_ctl_put(ls->ctl);
+	snap_put(ls->snap ? &ls->snap->h : NULL);
 	proc_view_free(&ls->view);
 	free(ls->tags.v);
 	free(ls->collapsed.v);
 	table_free(&ls->tab);
 	table_free(&ls->menu);
-	ptable_free(ls->pt);
-	sys_snapshot_free(ls->sys);
 	free(ls);
+}
+
+/* The source's messages: each snapshot is drawn (unless paused: the list
+ * stays as it was), an error goes to the status line. */
+static bool list_message(void *ctx, struct ring_msg *m)
+{
+	struct list_state *ls = ctx;
+
+	if ((m->kind == RING_SNAPSHOT || m->kind == RING_RESULT) && m->payload) {
+		if (ls->paused)
+			return false;
+		snap_put(ls->snap ? &ls->snap->h : NULL);
+		ls->snap = m->payload;
+		rebuild(ls->ui, ls);
+		return true;
+	}
+	if (m->kind == RING_ERROR)
+		ui_error(ls->ui, &m->err);
+	ui_job_message(&ls->job, m, true, "");
+	return false;
 }
 
 /* The process a row shows: its pid and start time as read, so acting on
@@ -720,12 +761,12 @@ static void list_destroy(void *p)
  * its process (start time 0: the one with that PID now). */
 static bool list_target(void *p, struct target_id *id)
 {
-	struct proc_row *r = list_selected(p);
+	const struct proc_row *r = list_selected(p);
 
 	if (!r)
 		return false;
 	id->pid = r->is_thread ? r->tgid : r->pid;
-	id->starttime = r->is_thread ? 0 : r->starttime;
+	id->starttime = r->is_thread ? r->owner_start : r->starttime;
 	return true;
 }
 
@@ -746,28 +787,24 @@ void screen_list_open(struct ui *ui)
 {
 	struct list_state *ls = calloc(1, sizeof(*ls));
 	const struct ui_opts *o = ui->opts;
+	struct source src;
+	int r;
 
 	if (!ls)
 		return;
 	ls->ui = ui;
-	ls->pt = ptable_new();
-	ls->sys = sys_snapshot_new();
-	if (!ls->pt || !ls->sys) {
-		ui_message(ui, true, _("cannot read /proc: %s"), strerror(errno ? errno : ENOMEM));
-		ptable_free(ls->pt);
-		ls->pt = NULL;
-	}
 	table_init(&ls->tab, NULL, 0, 0, false);
 	ls->tab.hkeys = true; /* long command lines scroll */
 	if (o && o->user)
 		set_user(ui, ls, o->user); /* main checked it names a user */
-	if (ls->pt && ls->sys) {
-		/* Two samples 0.1 s apart: CPU% and the CPU bars have values from
-		 * the first screen on, not after the first refresh. */
-		struct timespec ts = { 0, 100 * 1000 * 1000 };
-		refresh_data(ui, ls);
-		nanosleep(&ts, NULL);
-		refresh_data(ui, ls);
+	ls->ctl = source_ctl_new();
+	if (!ls->ctl || (r = source_live_list(&src, &ps_clock_live, true)) < 0) {
+		ui_message(ui, true, _("cannot read /proc: %s"), strerror(ls->ctl ? -r : ENOMEM));
+	} else {
+		struct job_handler h = { list_message, ls };
+		list_want(ls, false);
+		ui_job_started(&ls->job, source_submit(ui->workers, NULL, &src, ls->ctl, &h), "",
+			       _("cannot start reading /proc (out of memory)"));
 	}
 	ui_push(ui, &screen_list_ops, ls);
 }

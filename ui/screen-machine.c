@@ -9,7 +9,7 @@
 #include "hot-rel.h"
 #include "job.h"
 #include "table.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "out/folded.h"
 #include "sample/sample.h"

@@ -4,6 +4,7 @@
  * Then: the pause, deadlock cycles at the top, groups of threads with
  * identical stacks that expand to their threads and frames. */
 #include "uipriv.h"
+#include "source/source.h"
 #include "draw.h"
 #include "i18n.h"
 #include "job.h"
@@ -30,16 +31,9 @@ static bool stack_message(void *ctx, struct ring_msg *m);
 static int submit(struct stack_state *s)
 {
 	struct job_handler h = { stack_message, s };
-	struct ps_error e;
-	struct target t;
 
-	ps_error_clear(&e);
-	/* Same identity every time (also for r): a reused PID is refused. */
-	if (target_open(&t, s->id.pid, &s->id, &e) < 0) {
-		ui_error(s->ui, &e);
-		return -1;
-	}
-	target_close(&t);
+	/* Same identity every time (also for r): the dump refuses a reused
+	 * PID. */
 	ui_job_started(&s->job, stk_submit(s->ui->workers, &s->id, true, &h), _("waiting for the attach worker"),
 		       _("cannot start the stack dump (out of memory)"));
 	if (s->job.failed) {
@@ -194,18 +188,24 @@ const struct screen_ops screen_stack_ops = {
 	.destroy = stack_destroy,
 };
 
-void screen_stack_open(struct ui *ui, const struct target_id *id)
+/* The process checked (it is the one the user saw): dump it. */
+static void stack_open_checked(struct ui *ui, const struct target_info *t)
 {
 	struct stack_state *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return;
 	s->ui = ui;
-	s->pid = id->pid;
-	s->id = *id;
+	s->pid = t->id.pid;
+	s->id = t->id;
 	if (submit(s) < 0) {
 		free(s);
 		return;
 	}
 	ui_push(ui, &screen_stack_ops, s);
+}
+
+void screen_stack_open(struct ui *ui, const struct target_id *id)
+{
+	ui_check_target(ui, id, stack_open_checked);
 }

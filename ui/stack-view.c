@@ -272,10 +272,12 @@ static void toggle_at_sel(struct stack_view *s, int mode /* 0 toggle, 1 open, -1
 
 void stack_view_set(struct stack_view *s, struct stk_dump *d)
 {
-	stk_dump_free(s->d);
+	if (!s->borrowed)
+		stk_dump_free(s->d);
 	free(s->open);
 	free(s->tids_open);
 	s->d = d;
+	s->borrowed = false;
 	s->open = calloc(d->n_groups + 1, sizeof(bool));
 	s->tids_open = calloc(d->n_groups + 1, sizeof(bool));
 	/* A few groups: show them all open; many: let the user pick. */
@@ -512,9 +514,16 @@ bool stack_view_key(struct stack_view *s, int ch)
 	return table_key(&s->tab, ch, NULL, NULL) != TABLE_KEY_NONE;
 }
 
+void stack_view_borrow(struct stack_view *s, struct stk_dump *d)
+{
+	stack_view_set(s, d);
+	s->borrowed = true;
+}
+
 void stack_view_free(struct stack_view *s)
 {
-	stk_dump_free(s->d);
+	if (!s->borrowed)
+		stk_dump_free(s->d);
 	free(s->open);
 	free(s->tids_open);
 	table_free(&s->tab);

@@ -13,7 +13,8 @@
 struct stk_dump;
 
 struct stack_view {
-	struct stk_dump *d;  /* owned */
+	struct stk_dump *d;  /* owned, unless borrowed */
+	bool borrowed;       /* d is a snapshot's (a core's): never freed here */
 	bool *open;          /* per group: expanded (its frames) */
 	bool *tids_open;     /* per group: its threads listed, not only counted */
 	bool show_lines, inlines; /* l: file:line, i: inlined calls */
@@ -23,6 +24,8 @@ struct stack_view {
 
 /* Take d (owned from now on; the previous dump is freed). */
 void stack_view_set(struct stack_view *v, struct stk_dump *d);
+/* Show d, which stays its owner's (a snapshot's) and is not changed. */
+void stack_view_borrow(struct stack_view *v, struct stk_dump *d);
 /* The body in rows [y0, y0 + rows). */
 void stack_view_draw(struct stack_view *v, int y0, int rows);
 /* " | CPython 3.11.2, mixed view (v)" on a title line at (y, x) when the

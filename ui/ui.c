@@ -54,6 +54,21 @@ void ui_pop(struct ui *ui)
 	ui->dirty = true;
 }
 
+void ui_remove(struct ui *ui, void *st)
+{
+	for (int i = depth - 1; i > 0; i--) {
+		if (stack[i].st != st)
+			continue;
+		const struct screen_ops *ops = stack[i].ops;
+		memmove(&stack[i], &stack[i + 1], (size_t)(depth - i - 1) * sizeof(stack[0]));
+		depth--;
+		if (ops->destroy)
+			ops->destroy(st);
+		ui->dirty = true;
+		return;
+	}
+}
+
 static struct screen_slot *slot_below(void *st)
 {
 	for (int i = depth - 1; i > 0; i--)
@@ -176,22 +191,14 @@ static pid_t selected_pid(void)
 }
 
 /* The identity of the top screen's process, for s, h and C: as the user
- * saw it, so a PID reused meanwhile is refused, never acted on. */
+ * saw it, so a PID reused meanwhile is refused, never acted on (a start
+ * time of 0 is the process with that PID when the screen's check runs). */
 bool ui_selected_target(struct ui *ui, struct target_id *id)
 {
 	struct screen_slot *top = &stack[depth - 1];
-	struct ps_error e;
 
-	if (!top->ops->selected || !top->ops->selected(top->st, id) || id->pid <= 0)
-		return false;
-	if (id->starttime)
-		return true;
-	ps_error_clear(&e);
-	if (target_id_of(id->pid, id, &e) < 0) {
-		ui_error(ui, &e);
-		return false;
-	}
-	return true;
+	(void)ui;
+	return top->ops->selected && top->ops->selected(top->st, id) && id->pid > 0;
 }
 
 /* ---- the loop's keys: every screen's unless it takes them ---- */
@@ -323,17 +330,13 @@ int ui_modal_getch(void)
 	}
 }
 
-/* -p PID: the detail screen of the process that has that PID now. */
+/* -p PID: the detail screen of the process that has that PID now (its
+ * source finds out which one, or says there is none). */
 static void open_detail_of(struct ui *ui, pid_t pid)
 {
-	struct target_id id;
-	struct ps_error e;
+	struct target_id id = { .pid = pid };
 
-	ps_error_clear(&e);
-	if (target_id_of(pid, &id, &e) == 0)
-		screen_detail_open(ui, &id);
-	else
-		ui_error(ui, &e);
+	screen_detail_open(ui, &id);
 }
 
 int ui_run(const struct ui_opts *o)
@@ -367,7 +370,7 @@ int ui_run(const struct ui_opts *o)
 	arm_timer(tfd, ui.delay_tenths);
 
 	if (o->core)
-		screen_coreread_open(&ui, o->core, o->core_exe);
+		screen_coreread_open(&ui, o->core_id, o->core_exe);
 	else
 		screen_list_open(&ui);
 	if (o->pid > 0)
@@ -434,6 +437,7 @@ int ui_run(const struct ui_opts *o)
 		if (stack[depth].ops->destroy)
 			stack[depth].ops->destroy(stack[depth].st);
 	}
+	screen_core_free(&ui);
 	ui_term_close();
 	ring_free(ui.ring);
 	close(tfd);

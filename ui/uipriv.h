@@ -66,6 +66,7 @@ struct ui {
 	char cfg_path[4096];     /* "" when there is no place for it */
 	char cfg_error[768];     /* why the file was not read (cfg_broken) */
 	unsigned cfg_gen;        /* bumped by every change the F2 screen makes */
+	struct core_screen *core_writer; /* the core being (or last) written: C */
 	bool colour;             /* colours allowed (not -C, not NO_COLOR) */
 };
 
@@ -89,14 +90,17 @@ void ui_draw_fbar(const struct screen_ops *ops, int y);
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st);
 /* Close the top screen (never the last one). */
 void ui_pop(struct ui *ui);
+/* Close the screen whose state is st, wherever it is (never the last
+ * one): a screen whose source failed before it had anything to show. */
+void ui_remove(struct ui *ui, void *st);
 /* For a screen running a job in a small panel while the screen below it
  * stays usable: draw, key and tick the screen just below st's. */
 void ui_below_draw(struct ui *ui, void *st, int y0, int rows);
 bool ui_below_key(struct ui *ui, void *st, int ch);
 void ui_below_tick(struct ui *ui, void *st);
-/* The top screen's process (its selected callback), identified: a start
- * time of 0 is resolved to the process with that PID now (errors go to
- * the status line). false when there is none. */
+/* The top screen's process (its selected callback), as that screen knows
+ * it: a start time of 0 stands for the process with that PID now (the
+ * screens opened for it check it on a worker). false when there is none. */
 bool ui_selected_target(struct ui *ui, struct target_id *id);
 /* Transient message on the status line (hostile text is fine: drawn safely). */
 void ui_message(struct ui *ui, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -150,9 +154,12 @@ void screen_hot_open(struct ui *ui, const struct target_id *id);
 /* Every process on every CPU (perf top without -p). */
 void screen_machine_open(struct ui *ui);
 void screen_core_open(struct ui *ui, const struct target_id *id);
+/* At the end: the last core written, forgotten. */
+void screen_core_free(struct ui *ui);
 void screen_doors_open(struct ui *ui, pid_t pid);
 /* A core file: its header, stacks, maps and files (read by a job). */
-void screen_coreread_open(struct ui *ui, const char *path, const char *exe);
+struct core_file_id;
+void screen_coreread_open(struct ui *ui, const struct core_file_id *id, const char *exe);
 /* F2: the settings in ui->cfg. */
 void screen_setup_open(struct ui *ui);
 /* Items in a scrolled view (environment, the whole command line): rows

@@ -2,8 +2,8 @@
  * one process each operation probed for real. */
 #include "cmd/cmd.h"
 #include "i18n.h"
-#include "doors.h"
-#include "doors-report.h"
+#include "doors/doors.h"
+#include "doors/report.h"
 #include "out/escape.h"
 #include "out/json.h"
 #include "out/save.h"

@@ -5,6 +5,7 @@
 #include "out/json.h"
 #include "proc/ptable.h"
 #include "proc/sysinfo.h"
+#include "source/source.h"
 #include "settings.h"
 #include "util.h"
 
@@ -16,7 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-static void tree_prefix(const struct proc_row *r, char *buf, size_t size)
+static void tree_prefix(const struct proc_view_row *r, char *buf, size_t size)
 {
 	size_t o = 0;
 
@@ -56,31 +57,13 @@ static bool keep_row(const struct proc_row *r, void *arg)
 	return a->kthreads || !r->is_kthread;
 }
 
-/* The PX_* reads the chosen columns need. */
+/* The PX_* reads the chosen columns need (JSON always has shr_kb). */
 static unsigned extras(const struct list_args *a)
 {
-	unsigned px = 0;
+	unsigned px = a->json ? PX_SHR : 0;
 	for (int i = 0; i < a->ncols; i++)
 		px |= proc_sort_extra((enum proc_sort)a->cols[i]);
 	return px;
-}
-
-static void fill_rows(struct ptable *pt, const struct list_args *a)
-{
-	unsigned px = extras(a);
-	bool shr = false;
-
-	for (int i = 0; i < a->ncols; i++)
-		shr |= a->cols[i] == PSORT_SHR;
-	for (size_t i = 0; i < ptable_size(pt); i++) {
-		struct proc_row *r = ptable_row(pt, i);
-		if (!keep_row(r, (void *)a))
-			continue;
-		if (px)
-			ptable_fill_extra(pt, r, px);
-		if (shr)
-			ptable_fill_shr(pt, r);
-	}
 }
 
 /* Column i's width: a last left-aligned one is not padded (nothing is
@@ -94,13 +77,12 @@ static int col_width(const struct list_args *a, int i)
 	return pc->width ? pc->width : 32;
 }
 
-static void print_text(struct ptable *pt, const struct proc_view *v, const struct sys_snapshot *sys,
-		       double interval, const struct list_args *a)
+static void print_text(const struct snap_list *s, const struct proc_view *v, double interval, const struct list_args *a)
 {
-	struct ptable_counts c;
+	const struct sys_snapshot *sys = &s->sys;
+	struct ptable_counts c = s->counts;
 	char x[32], y[32], up[64];
 
-	ptable_counts(pt, &c);
 	/* The Tasks line (its message ends the line: the hidden count goes
 	 * before that end). */
 	char tasks[512];
@@ -132,13 +114,13 @@ static void print_text(struct ptable *pt, const struct proc_view *v, const struc
 	}
 	printf("\n");
 	for (size_t k = 0; k < v->n; k++) {
-		struct proc_row *r = v->v[k];
+		const struct proc_row *r = v->v[k].r;
 		for (int i = 0; i < a->ncols; i++) {
 			enum proc_sort col = (enum proc_sort)a->cols[i];
 			const struct proc_col *pc = &proc_cols[col];
 			int w = col_width(a, i);
 			char b[4200], pfx[256] = "", u9[64];
-			const char *t = proc_row_cell(pt, r, col, b, sizeof(b));
+			const char *t = proc_row_cell(&s->times, r, col, b, sizeof(b));
 			if (col == PSORT_USER) {
 				t = user9(r->user, u9);
 			} else if (col == PSORT_COMMAND) {
@@ -147,7 +129,7 @@ static void print_text(struct ptable *pt, const struct proc_view *v, const struc
 				proc_row_command_shown(r, b, sizeof(b));
 				esc_display(b, strlen(b), e, sizeof(e));
 				t = e;
-				tree_prefix(r, pfx, sizeof(pfx));
+				tree_prefix(&v->v[k], pfx, sizeof(pfx));
 			} else {
 				t = esc(t);
 			}
@@ -163,7 +145,8 @@ static double round1(double x)
 }
 
 /* The chosen columns beyond the fields every process has. */
-static void add_columns(struct json_object *o, struct ptable *pt, const struct proc_row *r, const struct list_args *a)
+static void add_columns(struct json_object *o, const struct snap_list *s, const struct proc_row *r,
+			const struct list_args *a)
 {
 	const struct proc_extra *x = proc_row_extra(r);
 	char b[64];
@@ -175,9 +158,9 @@ static void add_columns(struct json_object *o, struct ptable *pt, const struct p
 		case PSORT_TTY: out_json_str(o, "tty", r->tty_nr ? proc_fmt_tty(r->tty_nr, b, sizeof(b)) : NULL); break;
 		case PSORT_PROCESSOR: out_json_int(o, "processor", r->processor); break;
 		case PSORT_STARTTIME: {
-			unsigned long long bt = ptable_btime(pt);
+			unsigned long long bt = s->times.btime;
 			if (bt)
-				out_json_int(o, "start_epoch", (long long)(bt + r->starttime / (unsigned long long)proc_hz()));
+				out_json_int(o, "start_epoch", (long long)(bt + r->starttime / (unsigned long long)s->times.hz));
 			break;
 		}
 		case PSORT_IO_READ:
@@ -201,15 +184,15 @@ static void add_columns(struct json_object *o, struct ptable *pt, const struct p
 	}
 }
 
-static void print_json(struct ptable *pt, const struct proc_view *v, const struct sys_snapshot *sys,
-		       double interval, const char *sort, const struct list_args *a)
+static void print_json(const struct snap_list *s, const struct proc_view *v, double interval, const char *sort,
+		       const struct list_args *a)
 {
 	bool tree = a->tree, threads = a->threads;
 	struct json_object *root = json_object_new_object(), *o, *arr;
-	struct ptable_counts c;
-	long hz = proc_hz();
+	const struct sys_snapshot *sys = &s->sys;
+	struct ptable_counts c = s->counts;
+	long hz = s->times.hz;
 
-	ptable_counts(pt, &c);
 	out_json_double(root, "interval", interval);
 	out_json_str(root, "sort", sort);
 	out_json_bool(root, "tree", tree);
@@ -243,9 +226,8 @@ static void print_json(struct ptable *pt, const struct proc_view *v, const struc
 	json_object_object_add(root, "columns", arr);
 	arr = json_object_new_array();
 	for (size_t i = 0; i < v->n; i++) {
-		struct proc_row *r = v->v[i];
+		const struct proc_row *r = v->v[i].r;
 		char cmd[4200], st[2] = { r->state, 0 };
-		ptable_fill_shr(pt, r);
 		o = json_object_new_object();
 		out_json_process(o, r->pid, r->starttime, r->comm, r->user, r->cmdline);
 		if (r->cmdline_cut) { /* as pscope show --json says it */
@@ -270,8 +252,8 @@ static void print_json(struct ptable *pt, const struct proc_view *v, const struc
 		out_json_int(o, "nlwp", r->nlwp);
 		out_json_str(o, "command", proc_row_command(r, cmd, sizeof(cmd)));
 		if (tree)
-			out_json_int(o, "depth", r->depth);
-		add_columns(o, pt, r, a);
+			out_json_int(o, "depth", v->v[i].depth);
+		add_columns(o, s, r, a);
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(root, "processes", arr);
@@ -362,50 +344,52 @@ static int list_exec(void *state, pid_t pid_unused)
 	}
 	if (!cfg.hide_kthreads)
 		a->kthreads = true;
-	struct ptable *pt = ptable_new();
-	struct sys_snapshot *sys = sys_snapshot_new();
+	struct source src;
+	struct source_want w = { .threads = threads, .px_all = extras(a) };
+	static atomic_bool never = false;
+	struct source_io io = { .cancel = &never };
+	struct snap_head *first = NULL, *second = NULL;
+	const struct snap_list *s;
 	struct proc_view v = { 0 };
-	int rc = 1;
+	int rc = 1, r;
 
-	if (!pt || !sys) {
-		ps_error_set(&e, errno ? errno : ENOMEM, _("cannot read /proc: %s"), strerror(errno ? errno : ENOMEM));
+	ps_error_clear(&e);
+	if ((r = source_live_list(&src, &ps_clock_live, false)) < 0) {
+		ps_error_set(&e, -r, _("cannot read /proc: %s"), strerror(-r));
 		goto out;
 	}
-	if (ptable_scan(pt, threads, &e) < 0)
+	/* Two snapshots interval apart: the rates of the second. */
+	if (src.ops->read(src.st, &io, &w, NULL, true, &first, &e) < 0)
 		goto out;
-	if (sys_snapshot_update(sys) < 0) {
-		ps_error_set(&e, EIO, _("cannot read the system counters in /proc"));
-		goto out;
-	}
-	fill_rows(pt, a); /* the first read of the rates' extras */
+	second = snap_get(first);
 	if (interval > 0) {
 		struct timespec ts = { (time_t)interval, (long)((interval - (double)(time_t)interval) * 1e9) };
 		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 			;
-		if (ptable_scan(pt, threads, &e) < 0)
+		snap_put(second);
+		second = NULL;
+		if (src.ops->read(src.st, &io, &w, first, true, &second, &e) < 0)
 			goto out;
-		if (sys_snapshot_update(sys) < 0) {
-			ps_error_set(&e, EIO, _("cannot read the system counters in /proc"));
-			goto out;
-		}
 	}
-	ptable_set_mem_total(pt, sys->mem.total);
-	if (interval > 0)
-		fill_rows(pt, a);
-	if (ptable_order(pt, (enum proc_sort)key, proc_sort_desc_default((enum proc_sort)key), tree, keep_row, a,
-			 &v) < 0) {
+	s = (const struct snap_list *)second;
+	if (!s->have_sys) {
+		ps_error_set(&e, EIO, _("cannot read the system counters in /proc"));
+		goto out;
+	}
+	if (snap_list_order(s, (enum proc_sort)key, proc_sort_desc_default((enum proc_sort)key), tree, keep_row, a, &v) < 0) {
 		ps_error_set(&e, ENOMEM, _("out of memory"));
 		goto out;
 	}
 	if (json)
-		print_json(pt, &v, sys, interval > 0 ? ptable_interval(pt) : 0, proc_sort_name((enum proc_sort)key), a);
+		print_json(s, &v, interval > 0 ? s->interval : 0, proc_sort_name((enum proc_sort)key), a);
 	else
-		print_text(pt, &v, sys, interval > 0 ? ptable_interval(pt) : 0, a);
+		print_text(s, &v, interval > 0 ? s->interval : 0, a);
 	rc = 0;
 out:
 	proc_view_free(&v);
-	sys_snapshot_free(sys);
-	ptable_free(pt);
+	snap_put(first);
+	snap_put(second);
+	source_close(&src);
 	return rc ? cmd_fail("list", &e) : 0;
 }
 

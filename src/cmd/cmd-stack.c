@@ -1,6 +1,7 @@
 /* pscope stack PID: every thread's stack from one short freeze, and the
  * deadlocks among them. */
 #include "cmd/cmd.h"
+#include "cmd/core-out.h"
 #include "core/read.h"
 #include "i18n.h"
 #include "out/escape.h"

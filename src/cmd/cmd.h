@@ -59,12 +59,4 @@ int cmd_fail(const char *cmd, const struct ps_error *e);
  * returns -1. */
 int cmd_bad_value(const char *cmd, const char *fmt, const char *arg);
 
-/* A core's header (signal, command line...), warnings and JSON object. */
-#include <stdio.h>
-struct core;
-struct json_object;
-void core_print_header(FILE *f, const struct core *c);
-void core_print_warnings(FILE *f, const char *prog, const struct core *c);
-struct json_object *core_json(const struct core *c);
-
 #endif

@@ -1,7 +1,7 @@
 /* What the kernel recorded in a core, for the batch commands: a text
  * header, the warnings, and the JSON object. Every string of the core is
  * hostile: through esc() and json-c only. */
-#include "cmd/cmd.h"
+#include "cmd/core-out.h"
 #include "core/read.h"
 #include "i18n.h"
 #include "out/escape.h"

@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "reads.h"
 #include "error.h"
 #include "target.h"
 
@@ -139,7 +140,7 @@ int core_dest_split(const char *path, const char *comm, pid_t pid, char *dir, si
 
 /* Resolve the destination and estimate size and free space (nothing is
  * stopped or written). want may be NULL. */
-int core_estimate(pid_t pid, const struct target_id *want, const struct core_opts *o, struct core_estimate *est,
+PS_READS int core_estimate(pid_t pid, const struct target_id *want, const struct core_opts *o, struct core_estimate *est,
 		  struct ps_error *e);
 
 /* Write the core. want (may be NULL) pins the identity: a reused PID is
@@ -164,5 +165,15 @@ struct job_handler;
 unsigned core_job_submit(struct workers *w, const struct target_id *id, const char *path,
 			 const struct job_handler *h);
 void core_result_release(void *res);
+/* The estimate for a core of id (start time 0: the process with that pid
+ * now) to path (NULL: the default place), read on the long lane: the
+ * RING_RESULT payload is a struct core_check (free()), or a RING_ERROR. */
+struct core_check {
+	struct target_id id;
+	char comm[64];              /* hostile */
+	struct core_estimate est;
+};
+unsigned core_estimate_submit(struct workers *w, const struct target_id *id, const char *path,
+			      const struct job_handler *h);
 
 #endif

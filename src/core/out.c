@@ -3,7 +3,7 @@
  * the ELF headers through libelf, then fsync and link (see core.h). */
 #include "core/cw.h"
 #include "i18n.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "util.h"
 
 #include <elf.h>

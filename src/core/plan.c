@@ -4,7 +4,7 @@
  * calls the same functions, so the confirm screen's estimate and method are
  * those of the dump that follows. */
 #include "core/cw.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "util.h"
 

@@ -3,7 +3,7 @@
  * disk for read-only pages the core leaves out). */
 #include "core/read.h"
 #include "sym/sym.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "util.h"
 
@@ -132,6 +132,30 @@ static void check_truncation(struct core *c)
 		  human_bytes(c->size, a, sizeof(a)), human_bytes(want, b, sizeof(b)), c->segs_cut, ci->n_segs);
 }
 
+static void file_id_of(struct core_file_id *id, const struct stat *st)
+{
+	id->dev = (unsigned long long)st->st_dev;
+	id->ino = (unsigned long long)st->st_ino;
+	id->size = (unsigned long long)st->st_size;
+	id->mtime_ns = (long long)st->st_mtim.tv_sec * 1000000000ll + st->st_mtim.tv_nsec;
+}
+
+int core_file_id_read(struct core_file_id *id)
+{
+	struct stat st;
+
+	if (stat(id->path, &st) < 0)
+		return -errno;
+	file_id_of(id, &st);
+	return 0;
+}
+
+bool core_file_id_equal(const struct core_file_id *a, const struct core_file_id *b)
+{
+	return !strcmp(a->path, b->path) && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime_ns == b->mtime_ns;
+}
+
 int core_open(const char *path, const struct core_open_opts *o, struct core **out, struct ps_error *e)
 {
 	static const struct core_open_opts none;
@@ -160,6 +184,8 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 		r = ps_error_set(e, EINVAL, _("%s is empty: the core was not written (see `pscope cores`)"), path);
 		goto fail;
 	}
+	strlcpy_ps(c->id.path, path, sizeof(c->id.path));
+	file_id_of(&c->id, &st);
 	unsigned char magic[8];
 	enum core_comp k = pread(c->fd, magic, sizeof(magic), 0) == sizeof(magic)
 				   ? core_compression(magic, sizeof(magic))

@@ -12,6 +12,7 @@
 #ifndef PS_CORE_READ_H
 #define PS_CORE_READ_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 #include <sys/user.h>
 
 #include "error.h"
+#include "reads.h"
 
 struct core_thread {
 	pid_t tid;
@@ -105,6 +107,20 @@ struct core_module {
 	bool is_exe;
 };
 
+/* Which file a core is, as a target_id says which process: its path, and
+ * the file that was there when it was read (device, inode, size and
+ * modification time). A file replaced under the same name is another core.
+ * ino 0: whatever file has that path now. */
+struct core_file_id {
+	char path[4096];
+	unsigned long long dev, ino, size;
+	long long mtime_ns;
+};
+/* The identity of the file at id->path now (0, or -errno: gone). */
+PS_READS int core_file_id_read(struct core_file_id *id);
+/* The same file (path, device, inode, size and mtime). */
+bool core_file_id_equal(const struct core_file_id *a, const struct core_file_id *b);
+
 struct core_open_opts {
 	const char *exe;               /* the executable, instead of NT_FILE's path */
 	const char *sysroot;           /* prefix for every file of the core */
@@ -113,6 +129,7 @@ struct core_open_opts {
 
 struct core {
 	char path[4096];
+	struct core_file_id id;        /* the file opened (before any decompression) */
 	int fd;                        /* the core, or the private file it was decompressed into */
 	const char *compression;       /* "zstd", "xz", "lz4", or NULL */
 	uint64_t packed_size;          /* the compressed file's size */
@@ -131,7 +148,7 @@ struct core {
 
 /* Open a core; a compressed one (systemd-coredump's .zst, .xz, .lz4) is
  * decompressed first (core_unpack). */
-int core_open(const char *path, const struct core_open_opts *o, struct core **out, struct ps_error *e);
+PS_READS int core_open(const char *path, const struct core_open_opts *o, struct core **out, struct ps_error *e);
 void core_close(struct core *c);
 /* Read memory of the dumped process. file_fallback: also read
  * file-backed pages that are not in the core from the file on disk. Returns
@@ -186,11 +203,11 @@ struct core_view {
 	char *maps_text;
 };
 void core_view_free(struct core_view *v);
-/* Read path as an ATTACH-lane job whose RING_RESULT payload is a struct
- * core_view (or a RING_ERROR). Returns the job id, 0 on failure. */
-struct workers;
-struct job_handler;
-unsigned core_read_submit(struct workers *w, const char *path, const char *exe, const char *sysroot,
-			  const struct job_handler *h);
+/* Read the core id names (when id->ino is set, refused with ESTALE when
+ * the file at id->path is no longer that one), its stacks with progress
+ * (may be NULL) until *cancel (ECANCELED). 0 or -errno with e filled. */
+PS_READS int core_view_read(const struct core_file_id *id, const char *exe, const char *sysroot, atomic_bool *cancel,
+			    void (*progress)(void *arg, double fraction, const char *text), void *arg,
+			    struct core_view **out, struct ps_error *e);
 
 #endif

@@ -1,7 +1,7 @@
 /* core_pattern read back: where cores go and which are there. */
 #include "core/where.h"
 #include "core/read.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "util.h"
 

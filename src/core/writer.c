@@ -2,7 +2,7 @@
  * The file is out.c's, the memory mem.c's, the fork snapshot snap.c's,
  * the estimate and the choice of method plan.c's. */
 #include "core/cw.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "freeze.h"
 #include "i18n.h"
 #include "proc/info.h"

@@ -1,6 +1,6 @@
 /* The pane registry and what the panes' batch output shares. */
 #include "pane/pane.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "out/escape.h"
 #include "util.h"

@@ -2,7 +2,7 @@
  * into a shared ring, and the sampling event chosen with perf's fallbacks
  * (perf.h), each refusal worded by its door. */
 #include "perf/perf.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 
 #include <errno.h>

@@ -3,7 +3,7 @@
  * and the ring protocol: acquire-load data_head, copy each record out (it
  * may wrap at the end), release-store data_tail after the reads. */
 #include "perf/perf.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * raw_syscalls sys_enter/sys_exit), and the reader that finds tracefs and
  * loads a format. */
 #include "perf/perf.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "util.h"
 

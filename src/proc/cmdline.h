@@ -2,6 +2,8 @@
 #ifndef PS_PROC_CMDLINE_H
 #define PS_PROC_CMDLINE_H
 
+#include "reads.h"
+
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -15,6 +17,6 @@ size_t proc_cmdline_parse(const char *buf, size_t len, char *out, size_t outsz);
  * *out is malloc'd (hostile text). Returns its length or -errno. The one
  * reader of a whole command line: `pscope show`, the detail screen, the
  * `w` screen, and the list's length of a command line it cut. */
-ssize_t proc_nul_list_read_at(int dfd, const char *file, char sep, char **out);
+PS_READS ssize_t proc_nul_list_read_at(int dfd, const char *file, char sep, char **out);
 
 #endif

@@ -3,6 +3,8 @@
 #ifndef PS_PROC_FD_H
 #define PS_PROC_FD_H
 
+#include "reads.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -66,9 +68,9 @@ const char *proc_fd_flags_str(unsigned flags, char *buf, size_t size);
 /* Reuse the previous read of the same list (see PROC_FD_RECHECK). The list
  * must always be read from the same process. */
 #define PROC_FD_CACHED 2u
-int proc_fd_read(int dirfd, struct proc_fd_list *out, unsigned flags);
+PS_READS int proc_fd_read(int dirfd, struct proc_fd_list *out, unsigned flags);
 /* fdinfo of one entry of a list read from the same dirfd. */
-int proc_fd_read_info(int dirfd, struct proc_fd *f);
+PS_READS int proc_fd_read_info(int dirfd, struct proc_fd *f);
 void proc_fd_list_free(struct proc_fd_list *l);
 
 struct proc_net;
@@ -76,7 +78,7 @@ struct proc_net;
  * namespace until every socket inode of l is found. When net already knows
  * every socket of l (from the previous call), it is kept, and re-read only
  * every PROC_FD_RECHECK calls. */
-int proc_fd_read_net(int dirfd, const struct proc_fd_list *l, struct proc_net *net);
+PS_READS int proc_fd_read_net(int dirfd, const struct proc_fd_list *l, struct proc_net *net);
 /* What the fd points at, for people: the path (with " (deleted)"), or for a
  * socket "tcp 127.0.0.1:80 -> 127.0.0.1:4242 ESTABLISHED" resolved through
  * net (may be NULL), plus fdinfo extras ("count=3"). Raw: escape to show. */

@@ -4,6 +4,7 @@
 #ifndef PS_PROC_INFO_H
 #define PS_PROC_INFO_H
 
+#include "reads.h"
 #include "proc/cmdline.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -47,7 +48,7 @@ struct proc_info_rates {
 int proc_stat_exit_code_parse(const char *buf, size_t len);
 /* Read everything relative to a /proc/PID dirfd. Returns 0, or -errno when
  * even stat/status could not be read (the extras may fail alone: see *_err). */
-int proc_info_read(int dirfd, struct proc_info *out);
+PS_READS int proc_info_read(int dirfd, struct proc_info *out);
 void proc_info_rates(const struct proc_info *prev, const struct proc_info *cur, struct proc_info_rates *r);
 
 /* The process has exited: a zombie (or dead) with no thread left. A zombie
@@ -66,7 +67,7 @@ const char *proc_info_container_text(const struct proc_info *i, pid_t pid, char 
  * another mount namespace or another root directory (chroot); 0 when they
  * are; -errno when it cannot tell (no ptrace-read access). dirfd is
  * /proc/PID. */
-int proc_root_other(int dirfd);
+PS_READS int proc_root_other(int dirfd);
 
 /* State letter to word: 'S' -> "sleeping". */
 /* The state letter's name in English ("sleeping"): JSON; text shows _() of it. */

@@ -5,6 +5,8 @@
 #ifndef PS_PROC_MAPS_H
 #define PS_PROC_MAPS_H
 
+#include "reads.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -55,7 +57,7 @@ int proc_maps_parse(const char *buf, size_t len, bool smaps, struct proc_maps *o
 /* A deep copy (paths point into the copy's text). Returns 0 or -ENOMEM. */
 int proc_maps_copy(const struct proc_maps *from, struct proc_maps *to);
 /* Read maps or smaps relative to a /proc/PID dirfd. */
-int proc_maps_read(int dirfd, bool smaps, struct proc_maps *out);
+PS_READS int proc_maps_read(int dirfd, bool smaps, struct proc_maps *out);
 /* The mapping holding addr (binary search; the list is sorted), or NULL. */
 const struct proc_map *proc_maps_find(const struct proc_maps *m, unsigned long long addr);
 /* "[heap]", "/usr/lib/libc.so.6", "[anon]" for an empty path. */

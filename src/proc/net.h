@@ -4,6 +4,8 @@
 #ifndef PS_PROC_NET_H
 #define PS_PROC_NET_H
 
+#include "reads.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -57,7 +59,7 @@ int proc_net_diag_dump(int fd, enum proc_net_proto proto, struct proc_net *out);
  * table for them). When a text file was used, every protocol is read and an
  * inode listed twice (a name forged to look like a line) resolves to
  * nothing rather than to the forgery. */
-int proc_net_read(int dirfd, struct proc_net *out, const unsigned long long *want, size_t nwant);
+PS_READS int proc_net_read(int dirfd, struct proc_net *out, const unsigned long long *want, size_t nwant);
 /* Unix socket peers (peer_ino): already there when unix sockets came from
  * sock_diag; otherwise asked from sock_diag (UDIAG_SHOW_PEER) when the
  * process shares our network namespace, else -EXDEV (peers unknown). */

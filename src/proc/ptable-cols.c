@@ -18,7 +18,7 @@ const struct proc_col proc_cols[PSORT_COUNT] = {
 	[PSORT_CGROUP] = { 28, true },   [PSORT_CONTAINER] = { 12, true },
 };
 
-const char *proc_row_cell(struct ptable *pt, const struct proc_row *r, enum proc_sort c, char *b, size_t size)
+const char *proc_row_cell(const struct proc_times *t, const struct proc_row *r, enum proc_sort c, char *b, size_t size)
 {
 	b[0] = '\0';
 	switch (c) {
@@ -32,7 +32,7 @@ const char *proc_row_cell(struct ptable *pt, const struct proc_row *r, enum proc
 	case PSORT_STATE: snprintf(b, size, "%c", r->state); break;
 	case PSORT_CPU: snprintf(b, size, "%.1f", r->cpu); break;
 	case PSORT_MEM: snprintf(b, size, "%.1f", r->mem); break;
-	case PSORT_TIME: proc_fmt_time(r->ticks, proc_hz(), b, size); break;
+	case PSORT_TIME: proc_fmt_time(r->ticks, t->hz, b, size); break;
 	case PSORT_COMMAND: return proc_row_command(r, b, size);
 	case PSORT_PPID: snprintf(b, size, "%d", (int)r->ppid); break;
 	case PSORT_PGRP: snprintf(b, size, "%d", (int)r->pgrp); break;
@@ -40,11 +40,9 @@ const char *proc_row_cell(struct ptable *pt, const struct proc_row *r, enum proc
 	case PSORT_TTY: proc_fmt_tty(r->tty_nr, b, size); break;
 	case PSORT_NLWP: snprintf(b, size, "%ld", r->nlwp); break;
 	case PSORT_PROCESSOR: snprintf(b, size, "%d", r->processor); break;
-	case PSORT_STARTTIME: {
-		unsigned long long bt = ptable_btime(pt);
-		proc_fmt_start(bt ? (double)bt + (double)r->starttime / (double)proc_hz() : 0, (double)time(NULL), b, size);
+	case PSORT_STARTTIME:
+		proc_fmt_start(t->btime ? (double)t->btime + (double)r->starttime / (double)t->hz : 0, t->wall, b, size);
 		break;
-	}
 	/* "-": /proc/PID/io refused (ptrace read access) */
 	case PSORT_IO_READ: if (proc_row_extra(r)->io_err) snprintf(b, size, "-"); else proc_fmt_rate(proc_row_extra(r)->io_read_rate, b, size); break;
 	case PSORT_IO_WRITE: if (proc_row_extra(r)->io_err) snprintf(b, size, "-"); else proc_fmt_rate(proc_row_extra(r)->io_write_rate, b, size); break;

@@ -1,9 +1,11 @@
-/* The process-list columns that cost a file read each (I/O rates, context
- * switch rate, OOM score, cgroup and container): read only for the rows on
- * screen, or for every row while the list is sorted by one of them. Also
- * the formatting of the columns the scan fills (TTY, STARTTIME). */
+/* The process-list columns that cost a file read each (I/O counters,
+ * context switches, OOM score, cgroup and container): read only for the
+ * rows on screen, or for every row while the list is sorted by one of
+ * them; their rates come from two snapshots (snap_list_rates). Also the
+ * formatting of the columns the scan fills (TTY, STARTTIME). */
 #include "proc/ptable.h"
 #include "proc/ptable-priv.h"
+#include "clock.h"
 #include "proc/io.h"
 #include "proc/status.h"
 #include "util.h"
@@ -25,13 +27,6 @@ static void row_path(const struct proc_row *r, const char *file, char *buf, size
 		snprintf(buf, size, "%d/%s", (int)r->pid, file);
 }
 
-static double rate(unsigned long long cur, unsigned long long prev, uint64_t now, uint64_t then)
-{
-	if (!then || now <= then || cur < prev)
-		return 0;
-	return (double)(cur - prev) * 1e9 / (double)(now - then);
-}
-
 static void fill_io(int dfd, const struct proc_row *r, struct proc_extra *x, uint64_t now)
 {
 	char path[64], buf[512];
@@ -42,13 +37,10 @@ static void fill_io(int dfd, const struct proc_row *r, struct proc_extra *x, uin
 	n = read_file_at(dfd, path, buf, sizeof(buf));
 	if (n < 0 || proc_io_parse(buf, (size_t)n, &io) < 0) {
 		x->io_err = n < 0 ? (int)n : -EINVAL;
-		x->io_read_rate = x->io_write_rate = 0;
 		x->io_ns = 0;
 		return;
 	}
 	x->io_err = 0;
-	x->io_read_rate = rate(io.read_bytes, x->io_rb, now, x->io_ns);
-	x->io_write_rate = rate(io.write_bytes, x->io_wb, now, x->io_ns);
 	x->io_rb = io.read_bytes;
 	x->io_wb = io.write_bytes;
 	x->io_ns = now;
@@ -63,13 +55,10 @@ static void fill_ctxt(int dfd, const struct proc_row *r, struct proc_extra *x, u
 	row_path(r, "status", path, sizeof(path));
 	n = read_file_at(dfd, path, buf, sizeof(buf));
 	if (n < 0 || proc_status_parse(buf, (size_t)n, &st) < 0) {
-		x->ctxt_rate = 0;
 		x->ctxt_ns = 0;
 		return;
 	}
-	unsigned long long c = (unsigned long long)st.voluntary_ctxt + st.nonvoluntary_ctxt;
-	x->ctxt_rate = rate(c, x->ctxt, now, x->ctxt_ns);
-	x->ctxt = c;
+	x->ctxt = (unsigned long long)st.voluntary_ctxt + st.nonvoluntary_ctxt;
 	x->ctxt_ns = now;
 }
 
@@ -112,14 +101,24 @@ static void fill_cgroup(int dfd, const struct proc_row *r, struct proc_extra *x)
 	proc_cgroup_container(p, x->container, sizeof(x->container));
 }
 
-void ptable_fill_extra(struct ptable *pt, struct proc_row *r, unsigned px)
+void ptable_fill_extra(struct ptable *pt, pid_t pid, unsigned px)
 {
 	unsigned gen = ptable_gen_(pt);
 	int dfd = ptable_dirfd_(pt);
-	uint64_t now = now_ns();
+	uint64_t now = clock_mono_ns(pt->clk);
+	long idx = ptable_hash_find_(pt, pid);
 
-	if (!px)
+	if (px & PX_SHR)
+		ptable_fill_shr(pt, pid);
+	if (idx < 0 || !(px &= ~(unsigned)PX_SHR))
 		return;
+	const struct ptable_priv *cp = ptable_priv_(pt, pt->rows[idx]);
+	bool stats = cp->extra_gen != gen && (px & (PX_IO | PX_CTXT | PX_OOM));
+	bool cgroup = (px & PX_CGROUP) && (!cp->cgroup_gen || gen - cp->cgroup_gen >= 64);
+	struct proc_row *r;
+	if ((!stats && !cgroup && pt->rows[idx]->x) || !(r = ptable_mut_(pt, (size_t)idx)))
+		return; /* nothing to read again this scan (or out of memory) */
+	struct ptable_priv *p = ptable_priv_(pt, r);
 	if (!r->x) {
 		r->x = calloc(1, sizeof(*r->x));
 		if (!r->x)
@@ -127,8 +126,8 @@ void ptable_fill_extra(struct ptable *pt, struct proc_row *r, unsigned px)
 		r->x->oom = -1;
 	}
 	struct proc_extra *x = r->x;
-	if (x->extra_gen != gen) {
-		x->extra_gen = gen;
+	if (p->extra_gen != gen) {
+		p->extra_gen = gen;
 		if (px & PX_IO)
 			fill_io(dfd, r, x, now);
 		if (px & PX_CTXT)
@@ -137,10 +136,27 @@ void ptable_fill_extra(struct ptable *pt, struct proc_row *r, unsigned px)
 			fill_oom(dfd, r, x);
 	}
 	/* The cgroup rarely changes: once, then every 64th scan. */
-	if ((px & PX_CGROUP) && (!x->cgroup_gen || gen - x->cgroup_gen >= 64)) {
-		x->cgroup_gen = gen ? gen : 1;
+	if ((px & PX_CGROUP) && (!p->cgroup_gen || gen - p->cgroup_gen >= 64)) {
+		p->cgroup_gen = gen ? gen : 1;
 		fill_cgroup(dfd, r, x);
 	}
+}
+
+unsigned ptable_filled(const struct ptable *pt, pid_t pid)
+{
+	const struct proc_row *r = ptable_find(pt, pid);
+	if (!r)
+		return ~0u; /* no such row: nothing to read */
+	const struct ptable_priv *p = ptable_priv_(pt, r);
+	unsigned gen = ptable_gen_(pt), px = 0;
+
+	if (p->shr_gen == gen || (p->shr_gen && p->skip_gen == gen))
+		px |= PX_SHR;
+	if (r->x && p->extra_gen == gen)
+		px |= PX_IO | PX_CTXT | PX_OOM;
+	if (r->x && p->cgroup_gen && gen - p->cgroup_gen < 64)
+		px |= PX_CGROUP;
+	return px;
 }
 
 const char *proc_fmt_tty(int tty_nr, char *buf, size_t size)

@@ -1,6 +1,6 @@
-/* The process table (ptable.c): scanning /proc with held stat fds. Its
- * ordering, sort keys and row text are in ptable-order.c; per-row extras
- * (io, status, cgroup) in ptable-extra.c. */
+/* The order of the process list's rows (a snapshot's), the sort keys and
+ * a row's text. The table that reads them is ptable.c; the per-row extras
+ * (io, status, cgroup) are ptable-extra.c's. */
 #include "i18n.h"
 #include "proc/ptable.h"
 #include "proc/ptable-priv.h"
@@ -22,7 +22,7 @@ static const struct {
 	[PSORT_PID] = { "pid", "PID", false, 0 },       [PSORT_USER] = { "user", "USER", false, 0 },
 	[PSORT_PRI] = { "pri", "PRI", false, 0 },       [PSORT_NI] = { "ni", "NI", false, 0 },
 	[PSORT_VIRT] = { "virt", "VIRT", true, 0 },     [PSORT_RES] = { "res", "RES", true, 0 },
-	[PSORT_SHR] = { "shr", "SHR", true, 0 },        [PSORT_STATE] = { "state", "S", false, 0 },
+	[PSORT_SHR] = { "shr", "SHR", true, PX_SHR },      [PSORT_STATE] = { "state", "S", false, 0 },
 	[PSORT_CPU] = { "cpu", "CPU%", true, 0 },       [PSORT_MEM] = { "mem", "MEM%", true, 0 },
 	[PSORT_TIME] = { "time", "TIME+", true, 0 },    [PSORT_COMMAND] = { "command", "COMMAND", false, 0 },
 	[PSORT_PPID] = { "ppid", "PPID", false, 0 },    [PSORT_PGRP] = { "pgrp", "PGRP", false, 0 },
@@ -120,7 +120,7 @@ static int state_rank(char s)
 
 static int row_cmp(const void *pa, const void *pb, void *arg)
 {
-	const struct proc_row *a = *(struct proc_row *const *)pa, *b = *(struct proc_row *const *)pb;
+	const struct proc_row *a = ((const struct proc_view_row *)pa)->r, *b = ((const struct proc_view_row *)pb)->r;
 	const struct proc_extra *xa = proc_row_extra(a), *xb = proc_row_extra(b);
 	const struct order_ctx *c = arg;
 	int r = 0;
@@ -167,7 +167,7 @@ static int view_reserve(struct proc_view *v, size_t n)
 {
 	if (n <= v->cap)
 		return 0;
-	struct proc_row **nv = realloc(v->v, n * sizeof(*nv));
+	struct proc_view_row *nv = realloc(v->v, n * sizeof(*nv));
 	if (!nv)
 		return -ENOMEM;
 	v->v = nv;
@@ -184,20 +184,21 @@ void proc_view_free(struct proc_view *v)
 int proc_view_index(const struct proc_view *v, pid_t pid)
 {
 	for (size_t i = 0; i < v->n; i++)
-		if (v->v[i]->pid == pid)
+		if (v->v[i].r->pid == pid)
 			return (int)i;
 	return -1;
 }
 
 /* Depth-first walk of the (already sorted) rows by parent. */
-static int tree_order(struct ptable *pt, struct proc_row **sorted, size_t n, struct proc_row **out)
+static int tree_order(const struct proc_row *const *rows, size_t nrows, const struct pid_index *ix,
+		      struct proc_view_row *sorted, size_t n, struct proc_view_row *out)
 {
 	long *parent = malloc(n * sizeof(long));
 	size_t *first = calloc(n + 1, sizeof(size_t)), *kids = malloc(n * sizeof(size_t));
 	size_t *fill = malloc((n + 1) * sizeof(size_t));
 	struct { size_t idx, next; } *stack = malloc(n * sizeof(*stack));
 	bool *done = calloc(n, sizeof(bool));
-	long *pos = malloc(pt->n * sizeof(long)); /* table index -> sorted index */
+	long *pos = malloc((nrows ? nrows : 1) * sizeof(long)); /* row index -> sorted index */
 	size_t o = 0;
 	int rc = 0;
 
@@ -206,12 +207,11 @@ static int tree_order(struct ptable *pt, struct proc_row **sorted, size_t n, str
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		pos[sorted[i] - pt->rows] = (long)i;
+		pos[sorted[i].idx] = (long)i;
 	for (size_t i = 0; i < n; i++) {
-		const struct proc_row *r = sorted[i];
+		const struct proc_row *r = sorted[i].r;
 		pid_t pp = r->is_thread ? r->tgid : r->ppid;
-		struct proc_row *pr = pp > 0 && pp != r->pid ? ptable_find(pt, pp) : NULL;
-		long ti = pr ? pr - pt->rows : -1;
+		long ti = pp > 0 && pp != r->pid ? pid_index_find(ix, rows, pp) : -1;
 		parent[i] = ti >= 0 ? pos[ti] : -1;
 		if (parent[i] >= 0)
 			first[parent[i] + 1]++;
@@ -229,12 +229,12 @@ static int tree_order(struct ptable *pt, struct proc_row **sorted, size_t n, str
 			if (done[root] || (pass == 0 && parent[root] >= 0))
 				continue;
 			size_t sp = 0;
-			struct proc_row *rr = sorted[root];
+			struct proc_view_row *rr = &sorted[root];
 			rr->depth = 0;
 			rr->tree_last = true;
 			rr->tree_more = 0;
 			done[root] = true;
-			out[o++] = rr;
+			out[o++] = *rr;
 			stack[sp].idx = root;
 			stack[sp].next = first[root];
 			sp++;
@@ -247,14 +247,14 @@ static int tree_order(struct ptable *pt, struct proc_row **sorted, size_t n, str
 				size_t k = kids[stack[sp - 1].next++];
 				if (done[k])
 					continue;
-				struct proc_row *pr = sorted[top], *kr = sorted[k];
+				struct proc_view_row *pr = &sorted[top], *kr = &sorted[k];
 				done[k] = true;
 				kr->depth = pr->depth + 1;
 				kr->tree_last = stack[sp - 1].next == first[top + 1];
 				kr->tree_more = pr->tree_more;
 				if (pr->depth > 0 && pr->depth <= 32 && !pr->tree_last)
 					kr->tree_more |= 1u << (pr->depth - 1);
-				out[o++] = kr;
+				out[o++] = *kr;
 				stack[sp].idx = k;
 				stack[sp].next = first[k];
 				sp++;
@@ -271,41 +271,29 @@ out:
 	return rc;
 }
 
-int ptable_order(struct ptable *pt, enum proc_sort key, bool desc, bool tree,
-		 bool (*keep)(const struct proc_row *r, void *arg), void *arg, struct proc_view *out)
+int proc_rows_order(const struct proc_row *const *rows, size_t n, const struct pid_index *ix, enum proc_sort key, bool desc,
+		    bool tree, bool (*keep)(const struct proc_row *r, void *arg), void *arg, struct proc_view *out)
 {
 	struct order_ctx c = { key, desc };
-	struct proc_row **tmp = NULL;
-	size_t n = pt->n, o = 0;
+	struct proc_view_row *tmp = NULL;
+	size_t o = 0;
 
 	if (view_reserve(out, n ? n : 1) < 0)
 		return -ENOMEM;
-	if (key == PSORT_SHR)
-		for (size_t i = 0; i < n; i++)
-			ptable_fill_shr(pt, &pt->rows[i]);
-	if (proc_sort_extra(key)) /* sorting by it needs it for every row */
-		for (size_t i = 0; i < n; i++)
-			ptable_fill_extra(pt, &pt->rows[i], proc_sort_extra(key));
 	for (size_t i = 0; i < n; i++)
-		out->v[i] = &pt->rows[i];
+		out->v[i] = (struct proc_view_row){ .r = rows[i], .idx = i, .tree_last = true };
 	qsort_r(out->v, n, sizeof(*out->v), row_cmp, &c);
 	if (tree && n) {
 		tmp = malloc(n * sizeof(*tmp));
-		if (!tmp || tree_order(pt, out->v, n, tmp) < 0) {
+		if (!tmp || tree_order(rows, n, ix, out->v, n, tmp) < 0) {
 			free(tmp);
 			return -ENOMEM;
 		}
 		memcpy(out->v, tmp, n * sizeof(*tmp));
 		free(tmp);
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			out->v[i]->depth = 0;
-			out->v[i]->tree_last = true;
-			out->v[i]->tree_more = 0;
-		}
 	}
 	for (size_t i = 0; i < n; i++)
-		if (!keep || keep(out->v[i], arg))
+		if (!keep || keep(out->v[i].r, arg))
 			out->v[o++] = out->v[i];
 	out->n = o;
 	return 0;

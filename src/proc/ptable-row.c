@@ -40,12 +40,10 @@ static void read_cmdline(struct ptable *pt, struct proc_row *r, int dirfd, const
 	}
 }
 
-/* Fill r's numbers from a parsed stat. */
-void ptable_row_from_stat_(struct ptable *pt, struct proc_row *r, const struct proc_stat *st,
-			  unsigned long long prev_ticks, bool have_prev, uint64_t now)
+/* Fill r's numbers from a parsed stat read at now (CPU% is a rate: made
+ * from two snapshots, snap_list_rates). */
+void ptable_row_from_stat_(struct ptable *pt, struct proc_row *r, const struct proc_stat *st, uint64_t now)
 {
-	double dt = have_prev && r->read_ns && now > r->read_ns ? (double)(now - r->read_ns) / 1e9 : 0;
-
 	r->ppid = st->ppid;
 	r->state = st->state;
 	r->priority = st->priority;
@@ -54,16 +52,14 @@ void ptable_row_from_stat_(struct ptable *pt, struct proc_row *r, const struct p
 	r->virt_kb = st->vsize / 1024;
 	r->res_kb = st->rss > 0 ? (unsigned long long)st->rss * (unsigned long long)pt->page_kb : 0;
 	r->ticks = (unsigned long long)st->utime + st->stime;
-	r->cticks = (unsigned long long)(st->cutime > 0 ? st->cutime : 0) + (unsigned long long)(st->cstime > 0 ? st->cstime : 0);
+	ptable_priv_(pt, r)->cticks =
+		(unsigned long long)(st->cutime > 0 ? st->cutime : 0) + (unsigned long long)(st->cstime > 0 ? st->cstime : 0);
 	r->processor = st->processor;
 	r->pgrp = st->pgrp;
 	r->session = st->session;
 	r->tty_nr = st->tty_nr;
 	r->majflt = st->majflt;
 	r->is_kthread = (st->flags & PROC_PF_KTHREAD) != 0;
-	r->cpu = 0;
-	if (dt > 0 && r->ticks >= prev_ticks)
-		r->cpu = (double)(r->ticks - prev_ticks) * 100.0 / (double)pt->hz / dt;
 	r->read_ns = now;
 	r->mem = pt->mem_total_kb ? (double)r->res_kb * 100.0 / (double)pt->mem_total_kb : 0;
 }
@@ -84,12 +80,13 @@ void ptable_evict_lru_(struct ptable *pt, unsigned n, uint64_t before)
 	if (!v)
 		return;
 	for (size_t i = 0; i < pt->n && k < (size_t)pt->nfds; i++)
-		if (pt->rows[i].fd >= 0 && pt->rows[i].read_ns < before)
-			v[k++] = &pt->rows[i];
+		if (ptable_priv_(pt, pt->rows[i])->fd >= 0 && pt->rows[i]->read_ns < before)
+			v[k++] = pt->rows[i];
 	qsort(v, k, sizeof(*v), cmp_read_ns);
 	for (size_t i = 0; i < k && i < n; i++) {
-		close(v[i]->fd);
-		v[i]->fd = -1;
+		struct ptable_priv *p = ptable_priv_(pt, v[i]);
+		close(p->fd);
+		p->fd = -1;
 		pt->nfds--;
 	}
 	free(v);
@@ -115,7 +112,7 @@ static int open_at(struct ptable *pt, int dfd, const char *path, int flags)
 static void keep_fd(struct ptable *pt, struct proc_row *r, int fd)
 {
 	if (pt->nfds < pt->maxfds) {
-		r->fd = fd;
+		ptable_priv_(pt, r)->fd = fd;
 		pt->nfds++;
 	} else {
 		close(fd);
@@ -128,9 +125,10 @@ static int read_stat(struct ptable *pt, struct proc_row *r, const char *name, st
 {
 	char buf[1024], path[64];
 	ssize_t n;
+	int held = ptable_priv_(pt, r)->fd;
 
-	if (r->fd >= 0) {
-		n = pread(r->fd, buf, sizeof(buf) - 1, 0);
+	if (held >= 0) {
+		n = pread(held, buf, sizeof(buf) - 1, 0);
 		if (n < 0)
 			return -errno;
 		buf[n] = '\0';
@@ -154,13 +152,24 @@ static int read_stat(struct ptable *pt, struct proc_row *r, const char *name, st
 	return proc_stat_parse(buf, (size_t)n, st);
 }
 
+struct proc_row *ptable_row_new_(void)
+{
+	struct ptable_obj *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	atomic_init(&o->refs, 1);
+	o->p.fd = -1;
+	return &o->row;
+}
+
 struct proc_row *ptable_row_append_(struct ptable *pt)
 {
-	if (array_reserve((void **)&pt->rows, &pt->cap, pt->n, sizeof(*pt->rows), 512) < 0)
+	struct proc_row *r;
+
+	if (array_reserve((void **)&pt->rows, &pt->cap, pt->n, sizeof(*pt->rows), 512) < 0 || !(r = ptable_row_new_()))
 		return NULL;
-	struct proc_row *r = &pt->rows[pt->n++];
-	memset(r, 0, sizeof(*r));
-	r->fd = -1;
+	pt->rows[pt->n++] = r;
 	return r;
 }
 
@@ -200,10 +209,10 @@ int ptable_row_open_(struct ptable *pt, struct proc_row *r, pid_t pid, const cha
 	r->uid = sb.st_uid;
 	r->user = ptable_user_name_(pt, sb.st_uid);
 	strlcpy_ps(r->comm, st.comm, sizeof(r->comm));
-	ptable_row_from_stat_(pt, r, &st, 0, false, now);
+	ptable_row_from_stat_(pt, r, &st, now);
 	r->fresh = true;
 	pt->stats.reads++;
-	pt->accounted += r->ticks + r->cticks; /* a newcomer: its life so far */
+	pt->accounted += r->ticks + ptable_priv_(pt, r)->cticks; /* a newcomer: its life so far */
 	if (!r->is_kthread)
 		read_cmdline(pt, r, dfd, "cmdline");
 	keep_fd(pt, r, fd);
@@ -216,19 +225,20 @@ bool ptable_row_refresh_(struct ptable *pt, struct proc_row *r, const char *name
 {
 	struct proc_stat st;
 
+	struct ptable_priv *p = ptable_priv_(pt, r);
 	if (r->is_thread || read_stat(pt, r, name, &st) < 0 || st.starttime != r->starttime)
 		return false;
-	unsigned long long prev = r->ticks, cprev = r->cticks;
+	unsigned long long prev = r->ticks, cprev = p->cticks;
 	r->fresh = false;
-	ptable_row_from_stat_(pt, r, &st, prev, true, now);
+	ptable_row_from_stat_(pt, r, &st, now);
 	pt->stats.reads++;
 	/* Children reaped since count too: their time moved to cutime. */
-	unsigned long long d = (r->ticks > prev ? r->ticks - prev : 0) + (r->cticks > cprev ? r->cticks - cprev : 0);
+	unsigned long long d = (r->ticks > prev ? r->ticks - prev : 0) + (p->cticks > cprev ? p->cticks - cprev : 0);
 	pt->accounted += d;
 	if (d)
-		r->idle = 0;
-	else if (r->idle < 255)
-		r->idle++;
+		p->idle = 0;
+	else if (p->idle < 255)
+		p->idle++;
 	/* exec renames: read the new command line; a changed owner (setuid
 	 * exec, dropped privileges) shows too. */
 	bool renamed = strcmp(r->comm, st.comm) != 0;
@@ -242,8 +252,8 @@ bool ptable_row_refresh_(struct ptable *pt, struct proc_row *r, const char *name
 	 * the first two re-reads, when a new process most often drops root,
 	 * then at every 16th read of the row (counted per row: an idle row is
 	 * read only every so many scans). */
-	r->reads++;
-	if (renamed || r->reads <= 2 || r->reads % 16 == 0) {
+	p->reads++;
+	if (renamed || p->reads <= 2 || p->reads % 16 == 0) {
 		struct stat sb;
 		if (fstatat(dirfd(pt->proc), name, &sb, 0) == 0 && sb.st_uid != r->uid) {
 			r->uid = sb.st_uid;

@@ -1,4 +1,5 @@
 #include "proc/ptable.h"
+#include "clock.h"
 #include "i18n.h"
 #include "proc/ptable-priv.h"
 #include "proc/stat.h"
@@ -62,7 +63,7 @@ unsigned ptable_gen_(const struct ptable *pt)
 	return pt->gen;
 }
 
-struct ptable *ptable_new(void)
+struct ptable *ptable_new(const struct ps_clock *clk)
 {
 	struct ptable *pt = calloc(1, sizeof(*pt));
 	struct sys_meminfo mi;
@@ -70,8 +71,12 @@ struct ptable *ptable_new(void)
 
 	if (!pt)
 		return NULL;
+	pt->clk = clk;
 	pt->proc = opendir("/proc");
-	if (!pt->proc || ptable_hash_rebuild_(pt) < 0) {
+	pt->users = calloc(1, sizeof(*pt->users));
+	if (pt->users)
+		atomic_init(&pt->users->refs, 1);
+	if (!pt->proc || !pt->users || pid_index_build(&pt->ix, NULL, 0) < 0) {
 		ptable_free(pt);
 		return NULL;
 	}
@@ -101,19 +106,18 @@ struct ptable *ptable_new(void)
 	return pt;
 }
 
+/* The table lets row r go: its held fd closed, its reference dropped (a
+ * snapshot may keep the row). */
 static void row_release(struct ptable *pt, struct proc_row *r)
 {
-	if (r->fd >= 0) {
-		close(r->fd);
+	struct ptable_priv *p = ptable_priv_(pt, r);
+
+	if (p->fd >= 0) {
+		close(p->fd);
 		pt->nfds--;
+		p->fd = -1;
 	}
-	free(r->cmdline);
-	if (r->x)
-		free(r->x->cgroup);
-	free(r->x);
-	r->fd = -1;
-	r->cmdline = NULL;
-	r->x = NULL;
+	proc_row_put(r);
 }
 
 void ptable_free(struct ptable *pt)
@@ -121,12 +125,10 @@ void ptable_free(struct ptable *pt)
 	if (!pt)
 		return;
 	for (size_t i = 0; i < pt->n; i++)
-		row_release(pt, &pt->rows[i]);
-	for (size_t i = 0; i < pt->nusers; i++)
-		free(pt->users[i]);
-	free(pt->users);
+		row_release(pt, pt->rows[i]);
+	ptable_users_put(pt->users);
 	free(pt->rows);
-	hmap_free(&pt->hash);
+	pid_index_free(&pt->ix);
 	if (pt->proc)
 		closedir(pt->proc);
 	free(pt);
@@ -144,7 +146,7 @@ long proc_hz(void)
  * ptable_scan). */
 static bool lazy_skip(const struct ptable *pt, const struct proc_row *r)
 {
-	return pt->lazy && r->idle >= 2 && (unsigned)(r->pid + pt->gen) % pt->lazy_period != 0;
+	return pt->lazy && ptable_priv_(pt, r)->idle >= 2 && (unsigned)(r->pid + pt->gen) % pt->lazy_period != 0;
 }
 
 static const char *pid_name(char *buf, size_t size, pid_t pid)
@@ -161,26 +163,36 @@ static void scan_process(struct ptable *pt, pid_t pid, const char *name, uint64_
 	char buf[16];
 
 	if (idx >= 0) {
-		struct proc_row *r = &pt->rows[idx];
+		struct proc_row *r = pt->rows[idx];
+		struct ptable_priv *p = ptable_priv_(pt, r);
 		if (!r->is_thread && lazy_skip(pt, r)) {
-			r->gen = r->skip_gen = pt->gen;
+			p->gen = p->skip_gen = pt->gen;
 			pt->nskipped++;
 			return;
 		}
+		if (!(r = ptable_mut_(pt, idx))) {
+			p->gen = pt->gen; /* out of memory: as it was */
+			return;
+		}
+		p = ptable_priv_(pt, r);
 		if (!name)
 			name = pid_name(buf, sizeof(buf), pid);
 		if (ptable_row_refresh_(pt, r, name, now)) {
-			r->gen = pt->gen;
+			p->gen = pt->gen;
 			return;
 		}
 		/* Gone, or the pid now names another process (or a thread
 		 * row's tid became a process): start the row afresh. */
+		struct proc_row *n = ptable_row_new_();
+		if (!n) {
+			p->gen = 0; /* dropped */
+			return;
+		}
 		row_release(pt, r);
-		memset(r, 0, sizeof(*r));
-		r->fd = -1;
-		r->pid = pid; /* keep the hash slot valid */
-		if (ptable_row_open_(pt, r, pid, name, now) == 0)
-			r->gen = pt->gen;
+		pt->rows[idx] = n;
+		n->pid = pid; /* keep the hash slot valid */
+		if (ptable_row_open_(pt, n, pid, name, now) == 0)
+			ptable_priv_(pt, n)->gen = pt->gen;
 		return;
 	}
 	struct proc_row *r = ptable_row_append_(pt);
@@ -189,11 +201,12 @@ static void scan_process(struct ptable *pt, pid_t pid, const char *name, uint64_
 	if (!name)
 		name = pid_name(buf, sizeof(buf), pid);
 	if (ptable_row_open_(pt, r, pid, name, now) < 0) {
-		pt->n--; /* vanished: normal */
+		row_release(pt, r); /* vanished: normal */
+		pt->n--;
 		return;
 	}
-	r->gen = pt->gen;
-	ptable_hash_add_(pt, (size_t)(r - pt->rows));
+	ptable_priv_(pt, r)->gen = pt->gen;
+	pid_index_add(&pt->ix, (const struct proc_row *const *)pt->rows, pt->n, pt->n - 1);
 }
 
 /* user + nice + system ticks of all CPUs, from the first line of /proc/stat. */
@@ -212,7 +225,7 @@ static int read_busy(unsigned long long *busy)
 }
 
 /* Thread rows of one process: task/TID/stat, read by path (not held). */
-static void scan_threads(struct ptable *pt, pid_t tgid)
+static void scan_threads(struct ptable *pt, pid_t tgid, uint64_t now)
 {
 	char path[64];
 	int tfd;
@@ -249,13 +262,12 @@ static void scan_threads(struct ptable *pt, pid_t tgid)
 			break;
 		long idx = ptable_hash_find_(pt, tid);
 		struct proc_row *r;
-		bool have_prev = false;
-		unsigned long long prev = 0;
-		if (idx >= 0 && pt->rows[idx].is_thread && pt->rows[idx].tgid == tgid &&
-		    pt->rows[idx].starttime == st.starttime) {
-			r = &pt->rows[idx];
-			prev = r->ticks;
-			have_prev = true;
+		if (idx >= 0 && pt->rows[idx]->is_thread && pt->rows[idx]->tgid == tgid &&
+		    pt->rows[idx]->starttime == st.starttime) {
+			if (!(r = ptable_mut_(pt, idx))) {
+				ptable_priv_(pt, pt->rows[idx])->gen = pt->gen;
+				continue;
+			}
 			r->fresh = false;
 		} else if (idx >= 0) {
 			continue; /* the tid is still a process row this scan */
@@ -263,19 +275,21 @@ static void scan_threads(struct ptable *pt, pid_t tgid)
 			if (!(r = ptable_row_append_(pt)))
 				break;
 			r->fresh = true;
-			ptable_hash_add_(pt, (size_t)(r - pt->rows));
+			r->pid = tid;
+			pid_index_add(&pt->ix, (const struct proc_row *const *)pt->rows, pt->n, pt->n - 1);
 		}
-		const struct proc_row *owner = &pt->rows[pidx];
+		const struct proc_row *owner = pt->rows[pidx];
 		r->pid = tid;
 		r->tgid = tgid;
 		r->is_thread = true;
 		r->starttime = st.starttime;
+		r->owner_start = owner->starttime;
 		r->uid = owner->uid;
 		r->user = owner->user;
 		strlcpy_ps(r->comm, st.comm, sizeof(r->comm));
-		ptable_row_from_stat_(pt, r, &st, prev, have_prev, now_ns());
+		ptable_row_from_stat_(pt, r, &st, now);
 		r->ppid = tgid;
-		r->gen = pt->gen;
+		ptable_priv_(pt, r)->gen = pt->gen;
 	}
 	closedir(d);
 }
@@ -284,7 +298,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 {
 	struct dirent *de;
 	struct sys_loadavg la;
-	uint64_t now = now_ns();
+	uint64_t now = clock_mono_ns(pt->clk);
 	unsigned long long busy = 0;
 	bool dir = true, have_busy;
 	size_t nproc;
@@ -320,8 +334,8 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 			return ps_error_set(e, errno, _("cannot list /proc: %s"), strerror(errno));
 	} else {
 		for (size_t i = 0, n = pt->n; i < n; i++)
-			if (!pt->rows[i].is_thread)
-				scan_process(pt, pt->rows[i].pid, NULL, now);
+			if (!pt->rows[i]->is_thread)
+				scan_process(pt, pt->rows[i]->pid, NULL, now);
 	}
 	/* Closing the books: the CPU time the system spent from the start of
 	 * the last scan to the end of this one covers every delta read; minus
@@ -334,11 +348,12 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 		 * which all but the last moments were counted before. */
 		unsigned long long gone = 0;
 		for (size_t i = 0; i < pt->n; i++) {
-			const struct proc_row *r = &pt->rows[i];
-			if (r->gen == pt->gen || r->is_thread)
+			const struct proc_row *r = pt->rows[i];
+			if (ptable_priv_(pt, r)->gen == pt->gen || r->is_thread)
 				continue;
 			long pi = ptable_hash_find_(pt, r->ppid);
-			if (pi >= 0 && pt->rows[pi].gen == pt->gen && pt->rows[pi].skip_gen != pt->gen)
+			const struct ptable_priv *pp = pi >= 0 ? ptable_priv_(pt, pt->rows[pi]) : NULL;
+			if (pp && pp->gen == pt->gen && pp->skip_gen != pt->gen)
 				gone += r->ticks;
 		}
 		long long unacc = (long long)(busy_end - pt->busy_prev) - (long long)pt->accounted + (long long)gone;
@@ -346,14 +361,18 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 		if (unacc > LAZY_SLACK_TICKS) {
 			pt->stats.full_passes++;
 			for (size_t i = 0, n = pt->n; i < n; i++) {
-				struct proc_row *r = &pt->rows[i];
+				struct proc_row *r = pt->rows[i];
+				struct ptable_priv *p = ptable_priv_(pt, r);
 				char name[16];
-				if (r->skip_gen != pt->gen || r->is_thread)
+				if (p->skip_gen != pt->gen || r->is_thread)
 					continue;
+				if (!(r = ptable_mut_(pt, i)))
+					continue; /* out of memory: as it was */
+				p = ptable_priv_(pt, r);
 				snprintf(name, sizeof(name), "%d", (int)r->pid);
 				if (!ptable_row_refresh_(pt, r, name, now))
-					r->gen = 0; /* gone: dropped below */
-				r->skip_gen = 0; /* read after all */
+					p->gen = 0; /* gone: dropped below */
+				p->skip_gen = 0; /* read after all */
 			}
 		}
 	}
@@ -364,17 +383,17 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 	nproc = pt->n;
 	if (threads)
 		for (size_t i = 0; i < nproc; i++) {
-			struct proc_row *r = &pt->rows[i];
-			if (!r->is_thread && r->gen == pt->gen && r->nlwp > 1 && !r->is_kthread)
-				scan_threads(pt, r->pid);
+			const struct proc_row *r = pt->rows[i];
+			if (!r->is_thread && ptable_priv_(pt, r)->gen == pt->gen && r->nlwp > 1 && !r->is_kthread)
+				scan_threads(pt, r->pid, now);
 		}
 
 	/* Drop what was not seen (exited, or threads no longer wanted). */
 	size_t o = 0;
 	memset(&pt->counts, 0, sizeof(pt->counts));
 	for (size_t i = 0; i < pt->n; i++) {
-		struct proc_row *r = &pt->rows[i];
-		if (r->gen != pt->gen) {
+		struct proc_row *r = pt->rows[i];
+		if (ptable_priv_(pt, r)->gen != pt->gen) {
 			row_release(pt, r);
 			continue;
 		}
@@ -386,9 +405,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 		}
 		if (r->state == 'R' && (threads || !r->is_thread))
 			pt->counts.running++;
-		if (o != i)
-			pt->rows[o] = *r;
-		o++;
+		pt->rows[o++] = r;
 	}
 	pt->n = o;
 	/* Processes read by path for want of budget: those not read in this
@@ -400,7 +417,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 		pt->stats.fd_evictions += (unsigned long)(before - pt->nfds);
 	}
 	pt->fd_misses = 0;
-	return ptable_hash_rebuild_(pt);
+	return pid_index_build(&pt->ix, (const struct proc_row *const *)pt->rows, pt->n);
 }
 
 int ptable_fds(const struct ptable *pt, int *budget)
@@ -410,9 +427,9 @@ int ptable_fds(const struct ptable *pt, int *budget)
 	return pt->nfds;
 }
 
-double ptable_interval(const struct ptable *pt)
+uint64_t ptable_scan_ns(const struct ptable *pt)
 {
-	return pt->interval;
+	return pt->last_ns;
 }
 
 size_t ptable_size(const struct ptable *pt)
@@ -420,15 +437,15 @@ size_t ptable_size(const struct ptable *pt)
 	return pt->n;
 }
 
-struct proc_row *ptable_row(struct ptable *pt, size_t i)
+const struct proc_row *ptable_row(const struct ptable *pt, size_t i)
 {
-	return i < pt->n ? &pt->rows[i] : NULL;
+	return i < pt->n ? pt->rows[i] : NULL;
 }
 
-struct proc_row *ptable_find(struct ptable *pt, pid_t pid)
+const struct proc_row *ptable_find(const struct ptable *pt, pid_t pid)
 {
 	long i = ptable_hash_find_(pt, pid);
-	return i >= 0 ? &pt->rows[i] : NULL;
+	return i >= 0 ? pt->rows[i] : NULL;
 }
 
 void ptable_stats(const struct ptable *pt, struct ptable_stats *s)
@@ -447,23 +464,29 @@ void ptable_set_mem_total(struct ptable *pt, unsigned long long kb)
 		pt->mem_total_kb = kb;
 }
 
-void ptable_fill_shr(struct ptable *pt, struct proc_row *r)
+void ptable_fill_shr(struct ptable *pt, pid_t pid)
 {
 	char path[64];
 	struct proc_statm sm;
+	long idx = ptable_hash_find_(pt, pid);
 
+	if (idx < 0)
+		return;
 	/* Once per scan; a row whose stat was skipped this scan (idle) keeps
 	 * its memory figures as they were read with it. */
-	if (r->shr_gen == pt->gen || (r->shr_gen && r->skip_gen == pt->gen))
+	const struct proc_row *cr = pt->rows[idx];
+	struct ptable_priv *p = ptable_priv_(pt, cr);
+	if (p->shr_gen == pt->gen || (p->shr_gen && p->skip_gen == pt->gen))
 		return;
-	r->shr_gen = pt->gen;
-	if (r->is_thread)
-		snprintf(path, sizeof(path), "%d/task/%d/statm", (int)r->tgid, (int)r->pid);
+	p->shr_gen = pt->gen;
+	if (cr->is_thread)
+		snprintf(path, sizeof(path), "%d/task/%d/statm", (int)cr->tgid, (int)cr->pid);
 	else
-		snprintf(path, sizeof(path), "%d/statm", (int)r->pid);
+		snprintf(path, sizeof(path), "%d/statm", (int)cr->pid);
 	char buf[256];
 	ssize_t n = read_file_at(dirfd(pt->proc), path, buf, sizeof(buf));
-	if (n > 0 && proc_statm_parse(buf, (size_t)n, &sm) == 0) {
+	struct proc_row *r;
+	if (n > 0 && proc_statm_parse(buf, (size_t)n, &sm) == 0 && (r = ptable_mut_(pt, (size_t)idx))) {
 		r->shr_kb = sm.shared * (unsigned long long)pt->page_kb;
 		/* statm's resident is the exact sum; stat's rss field is an
 		 * approximate per-CPU counter that can read below SHR. */

@@ -11,21 +11,32 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "hmap.h"
+#include "reads.h"
 
+/* One row of the process list: plain data, the same in the table the
+ * scan keeps and in the snapshots a source makes of it (src/source/),
+ * which share the rows that did not change: the counters as read and,
+ * filled by snap_list_rates() from two snapshots, the rates. A row the
+ * table holds with a snapshot is never written again: the table writes a
+ * copy. */
 struct proc_row {
 	pid_t pid;                 /* the TID for thread rows */
 	pid_t tgid;                /* the process (== pid for process rows) */
 	pid_t ppid;
 	unsigned long long starttime;
+	unsigned long long owner_start; /* thread rows: the process's start time */
 	uid_t uid;                 /* owner of /proc/PID */
 	const char *user;          /* name from the uid cache, never NULL */
 	char state;
 	bool is_thread;            /* a thread other than the main one */
 	bool is_kthread;           /* kernel thread (PF_KTHREAD) */
+	bool fresh;                /* first seen in the last scan */
 	long priority, nice, nlwp;
 	unsigned long long virt_kb, res_kb, shr_kb; /* shr_kb: see ptable_fill_shr */
 	unsigned long long ticks;  /* utime + stime, clock ticks */
-	double cpu;                /* % of one CPU over the last interval */
+	uint64_t read_ns;          /* when ticks was read (the source's clock) */
+	double cpu;                /* % of one CPU between two reads (a rate) */
 	double mem;                /* % of MemTotal resident */
 	int processor;
 	pid_t pgrp, session;
@@ -35,26 +46,14 @@ struct proc_row {
 	char *cmdline;             /* hostile; arguments joined by spaces; NULL if empty */
 	bool cmdline_cut;          /* longer than what is kept (CMDLINE_MAX): cut */
 	size_t cmdline_len;        /* bytes of the whole command line when cut */
-	/* Tree order (ptable_order with tree): depth, last among its siblings,
-	 * and bit d set when the ancestor at depth d+1 has later siblings. */
-	int depth;
-	bool tree_last;
-	uint32_t tree_more;
-	/* The PX_* columns, allocated at the row's first ptable_fill_extra
-	 * (rows on screen, or every row while sorted by one of them): NULL
-	 * until then. Read through proc_row_extra(). */
+	/* The PX_* columns, read for the rows on screen (or every row while
+	 * sorted by one of them): NULL until then. Read through
+	 * proc_row_extra(). */
 	struct proc_extra *x;
-	/* private to ptable.c */
-	int fd;                    /* held /proc/PID/stat, or -1 */
-	unsigned gen, shr_gen, skip_gen;
-	uint64_t read_ns;          /* when stat was last read */
-	unsigned long long cticks; /* cutime + cstime: reaped children */
-	unsigned char idle;        /* reads in a row without CPU time */
-	unsigned char reads;       /* re-reads of stat, wrapping (when to check the owner) */
-	bool fresh;                /* first seen in the last scan */
 };
 
-/* What ptable_fill_extra reads for a row (see PX_*). */
+/* What ptable_fill_extra reads for a row (see PX_*): the counters with
+ * the time each was read, and the rates snap_list_rates() makes of them. */
 struct proc_extra {
 	double io_read_rate, io_write_rate; /* bytes/s of storage I/O (read_bytes, write_bytes) */
 	int io_err;                /* 0, or -errno reading /proc/PID/io (EACCES: no ptrace access) */
@@ -62,9 +61,7 @@ struct proc_extra {
 	double ctxt_rate;          /* voluntary + involuntary context switches per second */
 	char *cgroup;              /* hostile; the cgroup v2 path (or the first line), NULL unread */
 	char container[40];        /* hostile; container id or name the cgroup names, "" none */
-	/* private to ptable-extra.c */
-	unsigned extra_gen, cgroup_gen;
-	uint64_t io_ns, ctxt_ns;   /* when io / ctxt were last read (0: never) */
+	uint64_t io_ns, ctxt_ns;   /* when io / ctxt were read (0: never) */
 	unsigned long long io_rb, io_wb, ctxt;
 };
 
@@ -75,6 +72,38 @@ static inline const struct proc_extra *proc_row_extra(const struct proc_row *r)
 {
 	return r->x ? r->x : &proc_extra_none;
 }
+
+/* pid -> row over an array of rows (the table's or a snapshot's), on the
+ * one hash table; the first row of a pid keeps it (a process before its
+ * main thread's row). */
+struct pid_index {
+	struct hmap map;           /* pid -> row index */
+};
+/* (Re)build for n rows: 0 or -ENOMEM. */
+int pid_index_build(struct pid_index *ix, const struct proc_row *const *rows, size_t n);
+/* The index of pid's row, or -1. */
+long pid_index_find(const struct pid_index *ix, const struct proc_row *const *rows, pid_t pid);
+/* Add row idx (rows[0..n) with n counting it): 0 or -ENOMEM. */
+int pid_index_add(struct pid_index *ix, const struct proc_row *const *rows, size_t n, size_t idx);
+void pid_index_free(struct pid_index *ix);
+
+/* A row of the table, shared with a snapshot (snap_list_of): one more
+ * reference, one less (the last frees it). */
+const struct proc_row *proc_row_get(const struct proc_row *r);
+void proc_row_put(const struct proc_row *r);
+/* The table's user names, which its rows point into: one more reference
+ * for a snapshot, one less. */
+struct ptable;
+struct ptable_users;
+struct ptable_users *ptable_users_get(struct ptable *pt);
+void ptable_users_put(struct ptable_users *u);
+
+/* What the rows' times are relative to: STARTTIME, TIME+. */
+struct proc_times {
+	long hz;                   /* clock ticks per second */
+	unsigned long long btime;  /* boot time (seconds since 1970), 0 unknown */
+	double wall;               /* "now" for STARTTIME: the snapshot's time */
+};
 
 enum proc_sort {
 	PSORT_PID, PSORT_USER, PSORT_PRI, PSORT_NI, PSORT_VIRT, PSORT_RES, PSORT_SHR,
@@ -91,6 +120,7 @@ enum {
 	PX_CTXT = 1u << 1,       /* /proc/PID/status: CTXT */
 	PX_OOM = 1u << 2,        /* /proc/PID/oom_score */
 	PX_CGROUP = 1u << 3,     /* /proc/PID/cgroup (once per process): CGROUP, CONTAINER */
+	PX_SHR = 1u << 4,        /* /proc/PID/statm (ptable_fill_shr): SHR, exact RES */
 };
 /* The PX_* reads a column (sort key) needs, 0 for the ones the scan fills. */
 unsigned proc_sort_extra(enum proc_sort k);
@@ -123,7 +153,9 @@ struct ptable_stats {
 /* The most /proc/PID/stat fds the list holds open (see ptable_new). */
 #define PTABLE_FD_BUDGET 4096
 
-struct ptable *ptable_new(void);
+struct ps_clock;
+/* A table reading /proc, stamping its reads with clk. */
+struct ptable *ptable_new(const struct ps_clock *clk);
 /* The stat fds held, and the budget (*budget, when not NULL). */
 int ptable_fds(const struct ptable *pt, int *budget);
 void ptable_free(struct ptable *pt);
@@ -135,34 +167,46 @@ void ptable_free(struct ptable *pt);
  * scan at the default refresh), unless the system's CPU time is not
  * accounted for by the processes read, in which case all are read (so a
  * process waking up shows at the next scan). */
-int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e);
-/* Seconds covered by the CPU% of the last scan (0 after the first). */
-double ptable_interval(const struct ptable *pt);
+PS_READS int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e);
+/* The clock time of the last scan. */
+uint64_t ptable_scan_ns(const struct ptable *pt);
 size_t ptable_size(const struct ptable *pt);
-struct proc_row *ptable_row(struct ptable *pt, size_t i);
-struct proc_row *ptable_find(struct ptable *pt, pid_t pid);
+const struct proc_row *ptable_row(const struct ptable *pt, size_t i);
+const struct proc_row *ptable_find(const struct ptable *pt, pid_t pid);
 void ptable_counts(const struct ptable *pt, struct ptable_counts *c);
 void ptable_stats(const struct ptable *pt, struct ptable_stats *s);
-/* Read the PX_* extras for one row, at most once per scan each; rates
- * are per second between two such reads (0 on the first). */
-void ptable_fill_extra(struct ptable *pt, struct proc_row *r, unsigned px);
+/* Read the PX_* extras for one row, at most once per scan each: the
+ * counters, with the time they were read. */
+PS_READS void ptable_fill_extra(struct ptable *pt, pid_t pid, unsigned px);
 /* Boot time (seconds since 1970) for STARTTIME; 0 when unknown. */
 unsigned long long ptable_btime(const struct ptable *pt);
 /* Read SHR (statm) for one row, once per scan; the scan itself skips it. */
-void ptable_fill_shr(struct ptable *pt, struct proc_row *r);
+PS_READS void ptable_fill_shr(struct ptable *pt, pid_t pid);
+/* Whether SHR and each PX_* extra of pid's row were read in this scan: a
+ * second call reads nothing. */
+unsigned ptable_filled(const struct ptable *pt, pid_t pid);
 /* Memory total used for MEM% (kB); read from /proc/meminfo at creation. */
 void ptable_set_mem_total(struct ptable *pt, unsigned long long kb);
 
 /* Rows in display order: sorted by key, or depth-first by parent with
  * siblings sorted by key. keep (may be NULL) filters rows out of the
  * result (in a tree, after ordering). The view holds pointers into the
- * table: rebuild it after every scan. */
+ * rows (a snapshot's): rebuild it for every new one. */
+struct proc_view_row {
+	const struct proc_row *r;
+	size_t idx;                /* its index in the rows ordered */
+	/* Tree order: depth, last among its siblings, and bit d set when the
+	 * ancestor at depth d+1 has later siblings. */
+	int depth;
+	bool tree_last;
+	uint32_t tree_more;
+};
 struct proc_view {
-	struct proc_row **v;
+	struct proc_view_row *v;
 	size_t n, cap;
 };
-int ptable_order(struct ptable *pt, enum proc_sort key, bool desc, bool tree,
-		 bool (*keep)(const struct proc_row *r, void *arg), void *arg, struct proc_view *out);
+int proc_rows_order(const struct proc_row *const *rows, size_t n, const struct pid_index *ix, enum proc_sort key, bool desc,
+		    bool tree, bool (*keep)(const struct proc_row *r, void *arg), void *arg, struct proc_view *out);
 void proc_view_free(struct proc_view *v);
 int proc_view_index(const struct proc_view *v, pid_t pid);
 
@@ -186,7 +230,7 @@ struct proc_col {
 extern const struct proc_col proc_cols[PSORT_COUNT];
 /* The text of row r's cell in column c: in b, or a string of the row (the
  * user, cgroup, command; hostile). Extras (PX_*) and SHR must be filled. */
-const char *proc_row_cell(struct ptable *pt, const struct proc_row *r, enum proc_sort c, char *b, size_t size);
+const char *proc_row_cell(const struct proc_times *t, const struct proc_row *r, enum proc_sort c, char *b, size_t size);
 /* "pid,user,cpu%,command" (names or titles, commas or spaces) into cols;
  * returns how many, -1 on an unknown or repeated name or an empty list. */
 int proc_cols_parse(const char *s, int *cols, int max);

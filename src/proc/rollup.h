@@ -3,6 +3,8 @@
 #ifndef PS_PROC_ROLLUP_H
 #define PS_PROC_ROLLUP_H
 
+#include "reads.h"
+
 #include <stddef.h>
 
 enum proc_rollup_field {
@@ -20,6 +22,6 @@ struct proc_rollup {
 const char *proc_rollup_key(enum proc_rollup_field f);
 const char *proc_rollup_json(enum proc_rollup_field f);
 int proc_rollup_parse(const char *buf, size_t len, struct proc_rollup *out);
-int proc_rollup_read(int dirfd, struct proc_rollup *out);
+PS_READS int proc_rollup_read(int dirfd, struct proc_rollup *out);
 
 #endif

@@ -2,6 +2,8 @@
 #ifndef PS_PROC_STAT_H
 #define PS_PROC_STAT_H
 
+#include "reads.h"
+
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -39,7 +41,7 @@ struct proc_statm {
 int proc_stat_parse(const char *buf, size_t len, struct proc_stat *out);
 int proc_statm_parse(const char *buf, size_t len, struct proc_statm *out);
 /* Read "stat"/"statm" relative to a /proc/PID (or task/TID) dirfd. */
-int proc_stat_read(int dirfd, struct proc_stat *out);
-int proc_statm_read(int dirfd, struct proc_statm *out);
+PS_READS int proc_stat_read(int dirfd, struct proc_stat *out);
+PS_READS int proc_statm_read(int dirfd, struct proc_statm *out);
 
 #endif

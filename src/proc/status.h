@@ -2,6 +2,8 @@
 #ifndef PS_PROC_STATUS_H
 #define PS_PROC_STATUS_H
 
+#include "reads.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -30,6 +32,6 @@ struct proc_status {
 };
 
 int proc_status_parse(const char *buf, size_t len, struct proc_status *out);
-int proc_status_read(int dirfd, struct proc_status *out);
+PS_READS int proc_status_read(int dirfd, struct proc_status *out);
 
 #endif

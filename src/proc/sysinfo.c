@@ -227,77 +227,29 @@ int sys_uptime_read(double *uptime)
 	return n < 0 ? (int)n : sys_uptime_parse(buf, (size_t)n, uptime, NULL);
 }
 
-struct sys_snapshot *sys_snapshot_new(void)
+void sys_snapshot_usage(const struct sys_snapshot *prev, struct sys_snapshot *cur)
 {
-	struct sys_snapshot *s = calloc(1, sizeof(*s));
-	if (!s)
-		return NULL;
-	/* malloc, not calloc: only the entries of the CPUs present are
-	 * written (sys_stat), so the rest never becomes resident. */
-	s->prev = malloc(sizeof(*s->prev));
-	s->cur = malloc(sizeof(*s->cur));
-	s->cpu = malloc(SYS_MAX_CPUS * sizeof(*s->cpu));
-	if (!s->prev || !s->cur || !s->cpu) {
-		sys_snapshot_free(s);
-		return NULL;
-	}
-	memset(s->prev, 0, offsetof(struct sys_stat, cpu_id));
-	memset(s->cur, 0, offsetof(struct sys_stat, cpu_id));
-	return s;
-}
-
-int sys_snapshot_update(struct sys_snapshot *s)
-{
-	struct sys_stat *t = s->prev;
-	int r;
-
-	s->prev = s->cur;
-	s->cur = t;
-	r = sys_stat_read(s->cur);
-	if (r < 0) {
-		/* keep the previous sample as the current one */
-		t = s->prev;
-		s->prev = s->cur;
-		s->cur = t;
-		return r;
-	}
-	s->ncpu = s->cur->ncpu;
-	if (!s->have_prev) {
-		memset(s->cpu, 0, (size_t)s->ncpu * sizeof(*s->cpu)); /* no usage yet */
-	} else {
-		sys_cpu_usage(&s->prev->total, &s->cur->total, &s->total);
-		for (int i = 0; i < s->ncpu; i++) {
-			/* match by CPU id: CPUs can go offline between samples */
-			const struct sys_cpu_times *p = NULL;
-			for (int j = 0; j < s->prev->ncpu; j++) {
-				int k = (i + j) % s->prev->ncpu;
-				if (s->prev->cpu_id[k] == s->cur->cpu_id[i]) {
-					p = &s->prev->cpu[k];
-					break;
-				}
-			}
-			if (p)
-				sys_cpu_usage(p, &s->cur->cpu[i], &s->cpu[i]);
-			else
-				memset(&s->cpu[i], 0, sizeof(s->cpu[i]));
-		}
-	}
-	s->have_prev = true;
-	if ((r = sys_meminfo_read(&s->mem)) < 0)
-		return r;
-	if ((r = sys_loadavg_read(&s->load)) < 0)
-		return r;
-	return sys_uptime_read(&s->uptime);
-}
-
-void sys_snapshot_free(struct sys_snapshot *s)
-{
-	if (!s)
+	if (!prev) {
+		memset(&cur->total, 0, sizeof(cur->total));
+		memset(cur->cpu, 0, (size_t)cur->ncpu * sizeof(*cur->cpu)); /* no usage yet */
 		return;
-	free(s->prev);
-	free(s->cur);
-	free(s->cpu);
-	free(s);
+	}
+	sys_cpu_usage(&prev->total_t, &cur->total_t, &cur->total);
+	for (int i = 0; i < cur->ncpu; i++) {
+		/* match by CPU id: CPUs can go offline between samples */
+		const struct sys_cpu_times *p = NULL;
+		for (int j = 0; j < prev->ncpu; j++) {
+			int k = (i + j) % prev->ncpu;
+			if (prev->cpu_id[k] == cur->cpu_id[i]) {
+				p = &prev->cpu_t[k];
+				break;
+			}
+		}
+		if (p)
+			sys_cpu_usage(p, &cur->cpu_t[i], &cur->cpu[i]);
+		else
+			memset(&cur->cpu[i], 0, sizeof(cur->cpu[i]));
+	}
 }
 
 const char *sys_fmt_uptime(double seconds, char *buf, size_t size)

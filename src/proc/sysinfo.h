@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "reads.h"
+
 #define SYS_MAX_CPUS 1024
 
 /* One "cpu" line of /proc/stat, in clock ticks. */
@@ -55,29 +57,30 @@ void sys_cpu_usage(const struct sys_cpu_times *prev, const struct sys_cpu_times 
 		   struct sys_cpu_usage *out);
 
 /* Readers of the real files. Return 0 or -errno. */
-int sys_stat_read(struct sys_stat *out);
-int sys_meminfo_read(struct sys_meminfo *out);
-int sys_loadavg_read(struct sys_loadavg *out);
-int sys_uptime_read(double *uptime);
+PS_READS int sys_stat_read(struct sys_stat *out);
+PS_READS int sys_meminfo_read(struct sys_meminfo *out);
+PS_READS int sys_loadavg_read(struct sys_loadavg *out);
+PS_READS int sys_uptime_read(double *uptime);
 
 /* "3 days, 01:02:03" / "01:02:03" */
 const char *sys_fmt_uptime(double seconds, char *buf, size_t size);
 
-/* Everything a header shows, with the CPU usage since the last sample. */
+/* The system meters at one instant, as plain data (a list snapshot holds
+ * one): the counters, and the CPU usage since the previous one. */
 struct sys_snapshot {
-	struct sys_stat *prev, *cur;   /* heap: the stat structs are large */
-	bool have_prev;
-	struct sys_cpu_usage total;
 	int ncpu;
-	struct sys_cpu_usage *cpu;     /* ncpu entries, ids in cur->cpu_id */
+	int *cpu_id;                   /* ncpu entries: N of each cpuN line */
+	struct sys_cpu_times total_t;  /* the counters */
+	struct sys_cpu_times *cpu_t;   /* ncpu */
+	struct sys_cpu_usage total;    /* since prev (sys_snapshot_usage) */
+	struct sys_cpu_usage *cpu;     /* ncpu */
 	struct sys_meminfo mem;
 	struct sys_loadavg load;
 	double uptime;
 };
 
-struct sys_snapshot *sys_snapshot_new(void);
-/* Read all four files; CPU usage is measured since the previous call. */
-int sys_snapshot_update(struct sys_snapshot *s);
-void sys_snapshot_free(struct sys_snapshot *s);
+/* cur's CPU usage since prev (NULL: no usage yet: zeros), CPUs matched by
+ * id (they can go offline between two). Pure. */
+void sys_snapshot_usage(const struct sys_snapshot *prev, struct sys_snapshot *cur);
 
 #endif

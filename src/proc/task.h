@@ -2,6 +2,8 @@
 #ifndef PS_PROC_TASK_H
 #define PS_PROC_TASK_H
 
+#include "reads.h"
+
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -40,9 +42,9 @@ int proc_syscall_parse(const char *buf, size_t len, long *nr, unsigned long long
 int proc_schedstat_parse(const char *buf, size_t len, unsigned long long *run_ns,
 			 unsigned long long *wait_ns, unsigned long long *slices);
 /* Read one thread relative to a task/TID dirfd. */
-int proc_thread_read(int taskfd, pid_t tid, struct proc_thread *out);
+PS_READS int proc_thread_read(int taskfd, pid_t tid, struct proc_thread *out);
 /* Every thread of the process behind dirfd (a /proc/PID dirfd), by tid. */
-int proc_threads_read(int dirfd, struct proc_threads *out);
+PS_READS int proc_threads_read(int dirfd, struct proc_threads *out);
 /* CPU% and run-queue delay per second from the previous read (matched by tid). */
 void proc_threads_rates(const struct proc_threads *prev, struct proc_threads *cur);
 /* "nanosleep(0x7ffd...)", "running", "?" into buf. */

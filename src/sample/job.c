@@ -1,7 +1,8 @@
-/* The sampler as a job on the SAMPLER lane: any sampler source (source.h)
- * driven by samp_source_run until cancelled, a snapshot about once per
- * second. The screen talks back only through a control block of atomics
- * (the requested frequency, the idle switch, the mode). */
+/* The sampler as a job on the long lane (beside the other long jobs): any
+ * sampler source (source.h) driven by samp_source_run until cancelled, a
+ * snapshot about once per second. The screen talks back only through a
+ * control block of atomics (the requested frequency, the idle switch, the
+ * mode). */
 #include "sample/sample.h"
 #include "sample/source.h"
 #include "i18n.h"
@@ -182,5 +183,5 @@ unsigned samp_job_submit(struct workers *w, const struct target_id *target, stru
 			 const struct job_handler *h)
 {
 	atomic_fetch_add(&ctl->refs, 1);
-	return workers_submit(w, LANE_SAMPLER, JOB_SAMPLE, target, sample_job, ctl, ctl_put, h);
+	return workers_submit(w, LANE_LONG, target, sample_job, ctl, ctl_put, h);
 }

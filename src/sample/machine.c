@@ -13,7 +13,7 @@
 #include "sample/local.h"
 #include "sample/sample.h"
 #include "sample/session.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "proc/stat.h"
 #include "proc/sysinfo.h"

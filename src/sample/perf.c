@@ -7,7 +7,7 @@
 #include "sample/local.h"
 #include "sample/session.h"
 #include "sample/sample.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "proc/stat.h"
 #include "util.h"

@@ -3,7 +3,7 @@
  * process, and counts the Python stacks in the same aggregation as the
  * perf sampler, so every view (windows, sort, threads, callers/callees,
  * folded export) works on them unchanged. */
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "sample/agg.h"
 #include "sample/sample.h"

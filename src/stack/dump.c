@@ -6,7 +6,7 @@
 #include "proc/syscalls.h"
 #include "stack/internal.h"
 #include "python/python.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "proc/status.h"
 #include "util.h"
 #include "i18n.h"

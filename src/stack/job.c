@@ -48,5 +48,5 @@ unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, 
 	if (!a)
 		return 0;
 	a->source = source;
-	return workers_submit(w, LANE_ATTACH, JOB_STACK, id, stk_job, a, free, h);
+	return workers_submit(w, LANE_ATTACH, id, stk_job, a, free, h);
 }

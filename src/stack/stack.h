@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "reads.h"
 #include "error.h"
 #include "sym/sym.h"
 #include "target.h"
@@ -134,7 +135,7 @@ struct stk_wait_lock {
 	pid_t owner;         /* the holder's TID, 0 unknown or not a mutex */
 	char name[128];      /* "ledger", "table+0x8", "" (hostile) */
 };
-int stk_wait_lock(pid_t pid, int dirfd, struct sym_proc *syms, long nr, const unsigned long long args[6],
+PS_READS int stk_wait_lock(pid_t pid, int dirfd, struct sym_proc *syms, long nr, const unsigned long long args[6],
 		  struct stk_wait_lock *out);
 /* "ledger (0x55e0c0a0) held by TID 4242" */
 char *stk_wait_lock_str(const struct stk_wait_lock *l, char *buf, size_t size);

@@ -36,6 +36,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "reads.h"
 #include "proc/maps.h"
 
 enum sym_flags {
@@ -94,7 +95,7 @@ enum sym_opts {
 /* A view of live process pid (uid: owner, for /tmp/perf-PID.map trust).
  * Returns NULL on no memory; a process that is gone gives an empty view
  * (every pc "[unknown]"). */
-struct sym_proc *sym_proc_live(pid_t pid, uid_t uid, unsigned opts);
+PS_READS struct sym_proc *sym_proc_live(pid_t pid, uid_t uid, unsigned opts);
 /* A view of an address-space image: a core, or a live process with the
  * maps read at a given moment (the stack dump's freeze). */
 struct sym_proc *sym_proc_image(const struct sym_image *img, unsigned opts);

@@ -9,8 +9,32 @@ cd "$top_srcdir" || exit 1
 curses_in_src=$(grep -rlE '#include[[:space:]]*[<"](n?curses|ncursesw/)' src || true)
 ok "$([ -z "$curses_in_src" ]; echo $?)" "src/ never includes curses ${curses_in_src:+(found in $curses_in_src)}"
 
+# The /proc readers return errnos; naming the door is their callers' work.
+ui_in_src=$(grep -rlE '#include[[:space:]]*"(\.\./)?ui/' src || true)
+ok "$([ -z "$ui_in_src" ]; echo $?)" "src/ includes nothing of ui/ ${ui_in_src:+(found in $ui_in_src)}"
+doors_in_proc=$(grep -lE '#include[[:space:]]*"doors/' src/proc/*.c src/proc/*.h || true)
+ok "$([ -z "$doors_in_proc" ]; echo $?)" "src/proc/ never calls up into the doors ${doors_in_proc:+(found in $doors_in_proc)}"
+
 attach_in_ui=$(grep -rlE '\b(ptrace|perf_event_open|process_vm_readv|syscall)[[:space:]]*\(' ui || true)
 ok "$([ -z "$attach_in_ui" ]; echo $?)" "ui/ never calls ptrace, perf_event_open or process_vm_readv ${attach_in_ui:+(found in $attach_in_ui)}"
+
+# Screens draw from snapshots: nothing in ui/ reads the machine. Every
+# function that reads /proc, /sys, netlink or a process's memory is
+# declared with PS_READS (src/reads.h) and runs in a source or a job; a
+# ui/ file that calls one (in a draw, a key, anywhere) fails here.
+readers=$(grep -rhoE '^PS_READS [^(;]*\(' src --include=*.h | sed -E 's/.*[ *]([a-z_][a-z0-9_]*)\($/\1/' | sort -u)
+nreaders=$(echo "$readers" | grep -c .)
+ok "$([ "$nreaders" -ge 40 ]; echo $?)" "the functions that read the machine are marked PS_READS ($nreaders)"
+unmarked=$(grep -rnE '^[a-z][a-z_ ]*[ *](proc|sys)_[a-z_]*_read(_at)?\(' src --include=*.h | grep -v PS_READS || true)
+ok "$([ -z "$unmarked" ]; echo $?)" "every proc_*_read and sys_*_read is marked ${unmarked:+(not: $unmarked)}"
+reads_in_ui=
+for f in $readers; do
+	hit=$(grep -nE "(^|[^a-z0-9_])$f[[:space:]]*\(" ui/*.c ui/*.h || true)
+	[ -n "$hit" ] && reads_in_ui="$reads_in_ui $hit"
+done
+ok "$([ -z "$reads_in_ui" ]; echo $?)" "ui/ calls no function that reads the machine (PS_READS) ${reads_in_ui:+(found:$reads_in_ui)}"
+raw_io=$(grep -nE '(^|[^a-z0-9_>.])((openat|fopen|opendir|pread|preadv|readlinkat|fstatat|stat|lstat|statfs|socket|process_vm_readv)[[:space:]]*\(|open[[:space:]]*\([[:space:]]*")' ui/*.c || true)
+ok "$([ -z "$raw_io" ]; echo $?)" "ui/ opens no file of the machine itself ${raw_io:+(found: $raw_io)}"
 
 # Only draw.c may emit text to the terminal with curses' string output.
 raw_out=$(grep -lE '\b(mv)?(w)?(addstr|addnstr|addwstr|addnwstr|printw|waddstr|mvprintw|mvwprintw)[[:space:]]*\(' ui/*.c | grep -v '^ui/draw\.c$' || true)
@@ -48,7 +72,7 @@ for f in src/cmd/cmd-*.c; do
 	n=$(basename "$f" .c | sed 's/^cmd-//')
 	check "$f exports one const struct cmd_entry cmd_${n}_entry" \
 		sh -c "[ \$(grep -cE '^const struct cmd_entry cmd_${n}_entry = \\{' '$f') = 1 ]"
-	check "src/main.c lists &cmd_${n}_entry" grep -q "&cmd_${n}_entry" src/main.c
+	check "src/cli.c lists &cmd_${n}_entry" grep -q "&cmd_${n}_entry" src/cli.c
 done
 parsers=$(grep -lE '\bgetopt(_long)?[[:space:]]*\(' src/cmd/*.c | grep -v '^src/cmd/run\.c$' || true)
 ok "$([ -z "$parsers" ]; echo $?)" "only src/cmd/run.c calls getopt ${parsers:+(found in $parsers)}"
@@ -80,7 +104,7 @@ ok "$([ -z "$names" ]; echo $?)" "the panes are listed once, in src/pane/panes.h
 # freeze shared at src/ level.
 kt=$(grep -rnE '0x0*200000' src ui --include=*.c --include=*.h | grep -v '^src/proc/stat\.h:' || true)
 ok "$([ -z "$kt" ]; echo $?)" "PF_KTHREAD is defined once (src/proc/stat.h) ${kt:+(found: $kt)}"
-sig=$(grep -rlE '\bkill[[:space:]]*\([a-z_]|SYS_pidfd_send_signal' src ui --include=*.c | grep -vE '^src/(target|doors-probe)\.c$' || true)
+sig=$(grep -rlE '\bkill[[:space:]]*\([a-z_]|SYS_pidfd_send_signal' src ui --include=*.c | grep -vE '^src/(target|doors/probe)\.c$' || true)
 ok "$([ -z "$sig" ]; echo $?)" "signals are sent through target_signal() ${sig:+(found in $sig)}"
 ok "$([ -e src/freeze.c ] && ! [ -e src/stack/freeze.c ]; echo $?)" "the freeze lives at src/ level (shared by stack and core)"
 

@@ -35,8 +35,7 @@ if command -v gdb >/dev/null; then
 	tui_keys 3
 	check "3: the files and their build-id check" tui_wait_for "^ ok +[0-9a-f]+  $tmp/bin/crash$"
 	tui_keys q
-	sleep 0.5
-	check "q quits" sh -c "! tmux -L $TMUX_S has-session -t $TMUX_S 2>/dev/null || ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '1 Stacks'"
+	check "q quits" wait_until sh -c "! tmux -L $TMUX_S has-session -t $TMUX_S 2>/dev/null || ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '1 Stacks'"
 
 	size=$(stat -c %s "$tmp/crash.core")
 	head -c $((size / 2)) "$tmp/crash.core" >"$tmp/half.core"

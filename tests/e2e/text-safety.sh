@@ -56,7 +56,7 @@ at_exit "rm -rf $dir"
 cp "$TARGETS/core-threads" "$dir/ct" || exit 1
 "$dir/ct" 2 >"$dir/out" 2>&1 &
 CP=$!
-at_exit "kill -9 $CP 2>/dev/null"
+kill_at_exit $CP
 poll 100 grep -q ready "$dir/out" || { diag "ct did not get ready"; exit 1; }
 # joined TEXT...: the settled screen's rows, leading blanks dropped, joined
 # by one blank (a row broken at a blank joins back to the text; a word
@@ -107,7 +107,7 @@ tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 80 -y 30 2>/dev/null ||
 # drawn again at the new size, the prompt keeps its text, and a resize is
 # no answer.
 resize() { tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x "$1" -y "$2" 2>/dev/null ||
-	tmux -L "$TMUX_S" resize-pane -t "$TMUX_S" -x "$1" -y "$2"; sleep 0.5; }
+	tmux -L "$TMUX_S" resize-pane -t "$TMUX_S" -x "$1" -y "$2"; tui_idle; }
 tui_keys C
 tui_wait_for "Core file:" >/dev/null
 tui_keys -l "xyz"

@@ -1,7 +1,7 @@
 /* Unit tests: /proc stat/status parsers, the escaper, errors. */
 #include "tap.h"
 #include "error.h"
-#include "doors.h"
+#include "doors/doors.h"
 #include "out/escape.h"
 #include "out/json.h"
 #include "out/save.h"

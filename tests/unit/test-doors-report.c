@@ -4,8 +4,8 @@
  * The expected files are tests/fixtures/doors-report/NAME.LANG.md. */
 #include "tap.h"
 #include "config.h"
-#include "doors.h"
-#include "doors-report.h"
+#include "doors/doors.h"
+#include "doors/report.h"
 #include "error.h"
 #include "i18n.h"
 

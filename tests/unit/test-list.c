@@ -4,6 +4,8 @@
 #include "error.h"
 #include "proc/ptable.h"
 #include "proc/ptable-priv.h"
+#include "source/snap.h"
+#include "clock.h"
 #include "target.h"
 #include "proc/stat.h"
 #include "proc/sysinfo.h"
@@ -215,16 +217,27 @@ static unsigned long long my_ticks(void)
 	       (unsigned long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 10000;
 }
 
+/* The table now as a snapshot, its rates against prev (dropped). */
+static struct snap_list *snap_now(struct ptable *pt, bool threads, struct snap_list *prev)
+{
+	struct snap_list *s = snap_list_of(pt, threads, ptable_scan_ns(pt), 0, NULL);
+	snap_list_rates(prev, s);
+	snap_put(prev ? &prev->h : NULL);
+	return s;
+}
+
 static void test_live(void)
 {
-	struct ptable *pt = ptable_new();
+	struct ptable *pt = ptable_new(&ps_clock_live);
+	struct snap_list *snap;
 	struct ps_error e;
 	struct proc_view v = { 0 };
 	pthread_t th;
-	struct proc_row *me;
+	const struct proc_row *me;
 
 	ok(pt != NULL, "ptable_new");
 	is_int(ptable_scan(pt, false, &e), 0, "first scan");
+	snap = snap_now(pt, false, NULL);
 	me = ptable_find(pt, getpid());
 	ok(me != NULL, "our own process is in the table");
 	if (!me)
@@ -243,10 +256,12 @@ static void test_live(void)
 		for (int i = 0; i < 100000; i++)
 			x += (unsigned long)i;
 	is_int(ptable_scan(pt, false, &e), 0, "second scan");
+	snap = snap_now(pt, false, snap);
 	me = ptable_find(pt, getpid());
 	ok(me && me->ticks >= before + 5, "TIME+ ticks grew");
-	ok(me && me->cpu > 0, "CPU%% measured from the delta (%.1f)", me ? me->cpu : -1.0);
-	ok(ptable_interval(pt) > 0, "interval between the scans");
+	const struct proc_row *ms = snap_list_find(snap, getpid());
+	ok(ms && ms->cpu > 0, "CPU%% measured from the delta of two snapshots (%.1f)", ms ? ms->cpu : -1.0);
+	ok(snap->interval > 0, "interval between the scans");
 
 	/* A process that vanishes: it is simply gone after the next scan. */
 	pid_t c = fork();
@@ -256,7 +271,7 @@ static void test_live(void)
 	}
 	ptable_scan(pt, false, &e);
 	ok(ptable_find(pt, c) != NULL, "a new child is listed");
-	struct proc_row *cr = ptable_find(pt, c);
+	const struct proc_row *cr = ptable_find(pt, c);
 	ok(cr && cr->ppid == getpid(), "its ppid is us");
 	kill(c, SIGKILL);
 	waitpid(c, NULL, 0);
@@ -272,16 +287,17 @@ static void test_live(void)
 			_exit(0);
 		}
 	ptable_scan(pt, false, &e);
-	is_int(ptable_order(pt, PSORT_PID, false, true, NULL, NULL, &v), 0, "tree order");
+	snap = snap_now(pt, false, snap);
+	is_int(snap_list_order(snap, PSORT_PID, false, true, NULL, NULL, &v), 0, "tree order");
 	int ip = proc_view_index(&v, getppid()), im = proc_view_index(&v, getpid());
 	int k0 = proc_view_index(&v, k[0]), k1 = proc_view_index(&v, k[1]);
 	ok(ip >= 0 && im > ip, "parent before child in the tree");
-	ok(ip >= 0 && im >= 0 && v.v[im]->depth == v.v[ip]->depth + 1, "child one level deeper");
-	ok(k0 > im && k1 > im && v.v[k0]->depth == v.v[im]->depth + 1 && v.v[k1]->depth == v.v[k0]->depth,
+	ok(ip >= 0 && im >= 0 && v.v[im].depth == v.v[ip].depth + 1, "child one level deeper");
+	ok(k0 > im && k1 > im && v.v[k0].depth == v.v[im].depth + 1 && v.v[k1].depth == v.v[k0].depth,
 	   "our children right below us");
 	if (k0 >= 0 && k1 >= 0) {
 		int first = k0 < k1 ? k0 : k1, last = k0 < k1 ? k1 : k0;
-		ok(!v.v[first]->tree_last && v.v[last]->tree_last, "only the last sibling is marked last");
+		ok(!v.v[first].tree_last && v.v[last].tree_last, "only the last sibling is marked last");
 	} else {
 		ok(0, "only the last sibling is marked last");
 	}
@@ -292,10 +308,10 @@ static void test_live(void)
 	}
 
 	/* Sorted order, descending. */
-	is_int(ptable_order(pt, PSORT_PID, true, false, NULL, NULL, &v), 0, "sorted order");
+	is_int(snap_list_order(snap, PSORT_PID, true, false, NULL, NULL, &v), 0, "sorted order");
 	bool sorted = true;
 	for (size_t i = 1; i < v.n; i++)
-		if (v.v[i - 1]->pid < v.v[i]->pid)
+		if (v.v[i - 1].r->pid < v.v[i].r->pid)
 			sorted = false;
 	ok(sorted, "PIDs descending");
 
@@ -305,7 +321,7 @@ static void test_live(void)
 	ptable_scan(pt, true, &e);
 	bool found = false;
 	for (size_t i = 0; i < ptable_size(pt); i++) {
-		struct proc_row *r = ptable_row(pt, i);
+		const struct proc_row *r = ptable_row(pt, i);
 		if (r->is_thread && r->tgid == getpid() && !strcmp(r->comm, "test-thread"))
 			found = true;
 	}
@@ -333,11 +349,13 @@ static void test_live(void)
 		}
 		close(go[0]);
 		struct ptable_stats s0, s1;
-		for (int i = 0; i < 6; i++)
+		for (int i = 0; i < 6; i++) {
 			ptable_scan(pt, false, &e);
+			snap = snap_now(pt, false, snap);
+		}
 		ptable_stats(pt, &s0);
 		ok(s0.skipped > 0, "idle processes are skipped (%lu skipped reads)", s0.skipped);
-		struct proc_row *br = ptable_find(pt, busy);
+		const struct proc_row *br = snap_list_find(snap, busy);
 		ok(br && br->cpu == 0, "the idle child shows no CPU");
 		if (write(go[1], "x", 1) != 1)
 			ok(0, "start the child");
@@ -352,7 +370,8 @@ static void test_live(void)
 			usleep(10000);
 		}
 		ptable_scan(pt, false, &e);
-		br = ptable_find(pt, busy);
+		snap = snap_now(pt, false, snap);
+		br = snap_list_find(snap, busy);
 		ok(br && br->cpu > 0, "a skipped process that starts burning CPU shows at the next scan (%.1f%%)",
 		   br ? br->cpu : -1.0);
 		ok(br && br->ticks >= 30, "with its TIME+ up to date");
@@ -387,7 +406,7 @@ static void test_live(void)
 		close(dropped[1]);
 		char ch;
 		ptable_scan(pt, false, &e);
-		struct proc_row *ur = ptable_find(pt, u);
+		const struct proc_row *ur = ptable_find(pt, u);
 		bool was_root = ur && ur->uid == 0;
 		/* the first scan saw it as root's: now let it drop */
 		close(hold[0]);
@@ -415,11 +434,12 @@ static void test_live(void)
 	}
 
 	/* SHR on demand */
+	ptable_fill_shr(pt, getpid());
 	me = ptable_find(pt, getpid());
-	ptable_fill_shr(pt, me);
 	ok(me->shr_kb > 0, "SHR from statm");
 
 	proc_view_free(&v);
+	snap_put(&snap->h);
 	ptable_free(pt);
 }
 

@@ -170,8 +170,8 @@ static void test_workers(void)
 	int results[16] = { 0 }, errors[16] = { 0 }, dones[16] = { 0 }, order_ok = 1;
 	struct target_id tid = { 1, 2 };
 
-	unsigned a = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_body, NULL, NULL, NULL);
-	unsigned b = workers_submit(w, LANE_SAMPLER, JOB_SAMPLE, &tid, job_body, NULL, NULL, NULL);
+	unsigned a = workers_submit(w, LANE_ATTACH, &tid, job_body, NULL, NULL, NULL);
+	unsigned b = workers_submit(w, LANE_LONG, &tid, job_body, NULL, NULL, NULL);
 	ok(a > 0 && b > 0 && a != b, "jobs get distinct ids");
 	drain_until(r, 2, results, errors, dones, &order_ok);
 	ok(results[a % 16] == 1 && results[b % 16] == 1, "each job's result arrives once");
@@ -180,11 +180,11 @@ static void test_workers(void)
 
 	/* A running job is cancelled through its flag; a queued one never runs. */
 	atomic_store(&gate, false);
-	unsigned c = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_blocking, NULL, NULL, NULL);
+	unsigned c = workers_submit(w, LANE_ATTACH, &tid, job_blocking, NULL, NULL, NULL);
 	int *arg = malloc(sizeof(int));
-	unsigned d = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_body, arg, free, NULL);
+	unsigned d = workers_submit(w, LANE_ATTACH, &tid, job_body, arg, free, NULL);
 	workers_cancel(w, d);
-	for (int i = 0; i < 5000 && !atomic_load(&started); i++)
+	for (int i = 0; i < 60000 && !atomic_load(&started); i++) /* a cap, 60 s: a busy machine */
 		usleep(1000);
 	workers_cancel(w, c);
 	drain_until(r, 2, results, errors, dones, &order_ok);
@@ -231,9 +231,9 @@ static void test_dispatch(void)
 	int unrouted = 0;
 
 	atomic_store(&gate, true);
-	ha.id = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_body, NULL, NULL, &a);
-	hb.id = workers_submit(w, LANE_SAMPLER, JOB_SAMPLE, &tid, job_body, NULL, NULL, &b);
-	unsigned c = workers_submit(w, LANE_ATTACH, JOB_STACK, &tid, job_body, NULL, NULL, &b);
+	ha.id = workers_submit(w, LANE_ATTACH, &tid, job_body, NULL, NULL, &a);
+	hb.id = workers_submit(w, LANE_LONG, &tid, job_body, NULL, NULL, &b);
+	unsigned c = workers_submit(w, LANE_ATTACH, &tid, job_body, NULL, NULL, &b);
 	workers_forget(w, c);
 	for (int spins = 0; (ha.dones + hb.dones < 2 || unrouted < 2) && spins < 5000; spins++) {
 		readable(r, 10);

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-#include "doors.h"
+#include "doors/doors.h"
 
 /* Write r as Markdown to f; host names the machine (may be NULL).
  * Returns 0 or -errno (a write error). */

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "proc/cgroup.h"
+#include "reads.h"
 #include "error.h"
 
 /* Older kernel headers lack the capabilities of Linux 5.8. */
@@ -39,7 +40,7 @@ struct door_sys {
 	long kptr_restrict;
 	long perf_max_sample_rate;
 };
-void door_sys_read(struct door_sys *s);
+PS_READS void door_sys_read(struct door_sys *s);
 
 /* Our own effective capability (CAP_* number from linux/capability.h). */
 bool door_have_cap(int cap);
@@ -47,7 +48,7 @@ bool door_have_cap(int cap);
 /* Explain why `op` on `pid` failed with `err` (errno, either sign); `what` is
  * a short phrase such as "read /proc/42/fd". Fills e with the sentence, the
  * door that was closed and the fix. Returns -|err|. */
-int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const char *what);
+PS_READS int door_refused(struct ps_error *e, enum ps_op op, pid_t pid, int err, const char *what);
 
 /* Per-CPU events for every task (pid -1) refused: names
  * kernel.perf_event_paranoid (<= 0 needed) and CAP_PERFMON. */
@@ -83,9 +84,9 @@ bool door_have_perfmon(void);
  * files under /proc/PID (not the directory itself) owned by root when the
  * process is not dumpable. 1 dumpable, 0 not, -1 cannot tell (the process runs as root).
  * dirfd is /proc/PID; euid its effective uid. */
-int door_target_dumpable(int dirfd, uid_t euid);
+PS_READS int door_target_dumpable(int dirfd, uid_t euid);
 
-/* ---- The report: facts and real probes (doors-probe.c) ---- */
+/* ---- The report: facts and real probes (probe.c) ---- */
 
 struct door_facts_sys {
 	struct door_sys k;
@@ -144,14 +145,14 @@ struct door_report {
 	long long probed_at;       /* time(2) of the probes */
 };
 
-void door_facts_sys_read(struct door_facts_sys *s);
-void door_facts_self_read(struct door_facts_self *s);
+PS_READS void door_facts_sys_read(struct door_facts_sys *s);
+PS_READS void door_facts_self_read(struct door_facts_self *s);
 /* Facts and, with pid > 0, every probe on that process. core_dir is where a
  * core would be written (NULL: the current directory). Returns 0, or -ESRCH
  * with e filled when pid does not exist. */
-int door_report_build(struct door_report *r, pid_t pid, const char *core_dir, struct ps_error *e);
+PS_READS int door_report_build(struct door_report *r, pid_t pid, const char *core_dir, struct ps_error *e);
 
-/* ---- The tool -> door table (doors-text.c) ---- */
+/* ---- The tool -> door table (text.c) ---- */
 
 struct door_tool {
 	const char *tool;          /* "pscope stack dump", "gdb -p PID" */

@@ -1,7 +1,7 @@
 /* Doors: the wording of every refusal, and what each kernel knob means. The
- * probes and the report live in doors-probe.c, the tool table and the
- * rendering in doors-text.c. */
-#include "doors.h"
+ * probes and the report live in probe.c, the tool table and the
+ * rendering in text.c. */
+#include "doors/doors.h"
 #include "i18n.h"
 #include "proc/stat.h"
 #include "proc/status.h"

@@ -1,5 +1,5 @@
 /* pscope doors --report: the doors of this machine as a Markdown handout. */
-#include "doors-report.h"
+#include "doors/report.h"
 #include "i18n.h"
 #include "out/escape.h"
 #include "util.h"

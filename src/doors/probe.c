@@ -1,7 +1,7 @@
 /* Doors, found by trying: the system's knobs, our own credentials, and for
  * one process a real, harmless probe of each operation pscope offers. A
  * refused probe is explained by door_refused(), like a refused operation. */
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "perf/perf.h"
 #include "proc/stat.h"

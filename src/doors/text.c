@@ -1,7 +1,7 @@
 /* Doors as text: the tool -> door table and the report's lines, shared by
  * `pscope doors` (which escapes them) and the Doors screen (which draws
  * them through draw.c). */
-#include "doors.h"
+#include "doors/doors.h"
 #include "i18n.h"
 #include "out/escape.h"
 #include "util.h"

@@ -1,0 +1,166 @@
+/* The live process list: on each tick the system meters and a scan of
+ * /proc (src/proc/ptable.c), the PX_* extras of the rows on screen (or of
+ * every row while sorted by one), copied into a snapshot with the rates
+ * made against the last one. Between ticks, a screen that scrolled gets
+ * the extras of the rows it now shows on top of the last scan. */
+#include "source/source.h"
+#include "i18n.h"
+#include "proc/ptable.h"
+#include "proc/sysinfo.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct live_list {
+	struct ptable *pt;
+	const struct ps_clock *clk;
+	struct sys_stat *stat;     /* scratch: large, only ncpu entries touched */
+	bool have_sys;
+	struct sys_meminfo mem;
+	struct sys_loadavg load;
+	double uptime;
+	bool started;
+};
+
+static void live_close(void *st)
+{
+	struct live_list *l = st;
+
+	if (!l)
+		return;
+	ptable_free(l->pt);
+	free(l->stat);
+	free(l);
+}
+
+/* The table and the meters now, as a snapshot. */
+static struct snap_list *snapshot(struct live_list *l, bool threads, uint64_t t_ns, double wall)
+{
+	struct sys_snapshot sys = {
+		.ncpu = l->stat->ncpu, .cpu_id = l->stat->cpu_id, .total_t = l->stat->total, .cpu_t = l->stat->cpu,
+		.mem = l->mem, .load = l->load, .uptime = l->uptime,
+	};
+	return snap_list_of(l->pt, threads, t_ns, wall, l->have_sys ? &sys : NULL);
+}
+
+/* The meters: all four files, or none (the header is left out). */
+static void read_sys(struct live_list *l)
+{
+	l->have_sys = sys_stat_read(l->stat) == 0 && sys_meminfo_read(&l->mem) == 0 && sys_loadavg_read(&l->load) == 0 &&
+		      sys_uptime_read(&l->uptime) == 0;
+	if (l->have_sys)
+		ptable_set_mem_total(l->pt, l->mem.total);
+}
+
+/* The extras w asks for; true when something was read. A row's extras
+ * are read in one go (ptable_fill_extra reads each at most once a scan). */
+static bool fill(struct live_list *l, pid_t pid, unsigned want)
+{
+	if (!want || (ptable_filled(l->pt, pid) & want) == want)
+		return false;
+	ptable_fill_extra(l->pt, pid, want);
+	return true;
+}
+
+static bool read_extras(struct live_list *l, const struct source_want *w)
+{
+	bool any = false;
+
+	for (int k = 0; w->px_rows && k < w->nrows; k++)
+		any |= fill(l, w->rows[k], w->px_rows | w->px_all);
+	for (size_t i = 0; w->px_all && i < ptable_size(l->pt); i++)
+		any |= fill(l, ptable_row(l->pt, i)->pid, w->px_all);
+	return any;
+}
+
+static int scan(struct live_list *l, const struct source_want *w, struct ps_error *e)
+{
+	read_sys(l);
+	if (ptable_scan(l->pt, w->threads, e) < 0)
+		return -e->code;
+	read_extras(l, w);
+	return 0;
+}
+
+static int live_read(void *st, const struct source_io *io, const struct source_want *w, const struct snap_head *last,
+		     bool tick, struct snap_head **out, struct ps_error *e)
+{
+	struct live_list *l = st;
+	const struct snap_list *prev = (const struct snap_list *)last;
+	struct snap_list *s;
+
+	*out = NULL;
+	if (!tick) {
+		/* Rows scrolled into view, or a sort by an extra: on top of
+		 * the last scan. */
+		if (!prev || prev->threads != w->threads || !read_extras(l, w))
+			return 0;
+		s = snapshot(l, w->threads, prev->h.t_ns, prev->h.wall);
+	} else {
+		if (scan(l, w, e) < 0)
+			return -e->code;
+		if (!l->started) {
+			/* Two scans 0.1 s apart: CPU% and the CPU bars have
+			 * values from the first snapshot on. */
+			struct snap_list *first = snapshot(l, w->threads, ptable_scan_ns(l->pt), clock_wall_s(l->clk));
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+			l->started = true;
+			if (first) {
+				snap_list_rates(NULL, first);
+				nanosleep(&ts, NULL);
+				if (!atomic_load(io->cancel) && scan(l, w, e) < 0) {
+					snap_put(&first->h);
+					return -e->code;
+				}
+			}
+			prev = first;
+			s = snapshot(l, w->threads, ptable_scan_ns(l->pt), clock_wall_s(l->clk));
+			if (s)
+				snap_list_rates(prev, s);
+			snap_put(first ? &first->h : NULL);
+			goto made;
+		}
+		s = snapshot(l, w->threads, ptable_scan_ns(l->pt), clock_wall_s(l->clk));
+	}
+	if (s)
+		snap_list_rates(prev, s);
+made:
+	if (!s)
+		return -ps_error_set(e, ENOMEM, "%s", _("out of memory while copying the process list"));
+	*out = &s->h;
+	return 0;
+}
+
+static const struct source_ops live_list_ops = {
+	.name = "live list",
+	.read = live_read,
+	.close = live_close,
+};
+
+int source_live_list(struct source *out, const struct ps_clock *clk, bool primed)
+{
+	struct live_list *l = calloc(1, sizeof(*l));
+
+	memset(out, 0, sizeof(*out));
+	if (!l)
+		return -ENOMEM;
+	l->clk = clk;
+	l->started = !primed;
+	l->pt = ptable_new(clk);
+	/* malloc, not calloc: only the entries of the CPUs present are
+	 * written, so the rest never becomes resident. */
+	l->stat = malloc(sizeof(*l->stat));
+	if (!l->pt || !l->stat) {
+		int err = errno ? errno : ENOMEM;
+		live_close(l);
+		return -err;
+	}
+	memset(l->stat, 0, offsetof(struct sys_stat, cpu_id));
+	out->ops = &live_list_ops;
+	out->st = l;
+	return 0;
+}
