@@ -13,6 +13,11 @@
 
 static int attrs[COL_COUNT];
 static bool colour_on;
+/* The fills of pictures (flame graphs): backgrounds after the theme's pairs. */
+static const short fill_bg[DRAW_FILLS] = { COLOR_RED, COLOR_YELLOW, COLOR_CYAN, COLOR_GREEN, COLOR_MAGENTA, COLOR_WHITE,
+					   COLOR_BLUE };
+static int fill_attrs[DRAW_FILLS];
+static bool fill_on;
 _Static_assert(THEME_NROLES == COL_COUNT, "theme roles follow enum ui_color");
 
 static int theme_attrs(unsigned a)
@@ -49,10 +54,21 @@ void draw_init(const struct theme *t, bool colour)
 			attrs[i] = mono[i];
 		}
 	}
+	fill_on = colour && colour_on && COLORS >= 8 && COLOR_PAIRS > COL_COUNT + DRAW_FILLS;
+	for (int k = 0; fill_on && k < DRAW_FILLS; k++) {
+		short fg = fill_bg[k] == COLOR_BLUE ? COLOR_WHITE : COLOR_BLACK;
+		init_pair((short)(COL_COUNT + 1 + k), fg, fill_bg[k]);
+		fill_attrs[k] = COLOR_PAIR(COL_COUNT + 1 + k);
+	}
 	if (colour && colour_on) /* the whole screen takes the normal colours */
 		bkgdset((chtype)' ' | (chtype)attrs[COL_NORMAL]);
 	else
 		bkgdset(' ');
+}
+
+int draw_fill(unsigned k)
+{
+	return fill_on ? fill_attrs[k % DRAW_FILLS] : -1;
 }
 
 bool draw_unicode(void)
@@ -397,4 +413,40 @@ void draw_cursor(int visible, int y, int x)
 	curs_set(visible);
 	if (visible)
 		move(y, x);
+}
+
+const char *draw_sparkline(const float *v, int n, float max, int w, char *buf, size_t size)
+{
+	static const char *const uni[8] = { "\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char ascii[] = ".:-=+*#@";
+	size_t o = 0;
+
+	if (max <= 0)
+		for (int i = 0; i < n; i++)
+			if (v[i] == v[i] && v[i] > max) /* v[i] == v[i]: not NaN */
+				max = v[i];
+	buf[0] = 0;
+	for (int c = 0; c < w && n > 0 && o + 4 < size; c++) {
+		int a = c * n / w, b = (c + 1) * n / w, k = 0;
+		double sum = 0;
+		if (b <= a)
+			b = a + 1;
+		for (int i = a; i < b && i < n; i++)
+			if (v[i] == v[i]) {
+				sum += v[i];
+				k++;
+			}
+		if (!k) {
+			buf[o++] = ' ';
+		} else {
+			int lvl = max > 0 ? (int)(sum / k / max * 7.999) : 0;
+			lvl = lvl < 0 ? 0 : lvl > 7 ? 7 : lvl;
+			const char *g = draw_unicode() ? uni[lvl] : (char[]){ ascii[lvl], 0 };
+			size_t len = strlen(g);
+			memcpy(buf + o, g, len);
+			o += len;
+		}
+		buf[o] = 0;
+	}
+	return buf;
 }

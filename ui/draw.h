@@ -32,6 +32,12 @@ enum ui_color {
  * (-C, NO_COLOR, a terminal without colours) attributes alone. May be
  * called again to switch schemes. */
 void draw_init(const struct theme *t, bool colour);
+/* The background fills of pictures (a flame graph's frames): fill k of
+ * DRAW_FILLS as an attribute, or -1 without colour (-C, NO_COLOR, a
+ * terminal without 8 colours): then pictures tell things apart by their
+ * fill characters. */
+#define DRAW_FILLS 7
+int draw_fill(unsigned k);
 /* The locale draws UTF-8; else pscope's own symbols fall back to ASCII. */
 bool draw_unicode(void);
 /* uni under a UTF-8 locale, else ascii. */
@@ -79,6 +85,11 @@ size_t draw_wrap(const char *s, int w, bool spaces, size_t *next);
 /* s wrapped at w columns (draw_wrap) from (y, x): its rows [first,
  * first + rows) drawn (rows 0: nothing drawn). Returns the rows s takes. */
 int draw_wrapped(int y, int x, int w, int rows, int attr, const char *s, bool spaces, int first);
+/* Values v[0..n) (oldest first; NaN: none) as a sparkline of w glyphs
+ * into buf, each glyph the mean of its values on a scale from 0 to max
+ * (max <= 0: the largest value); block characters under a UTF-8 locale,
+ * ".:-=+*#@" otherwise, a blank for no value. Returns buf. */
+const char *draw_sparkline(const float *v, int n, float max, int w, char *buf, size_t size);
 /* A bar meter of width w filled to frac (0..1) with attr; label inside. */
 void draw_bar(int y, int x, int w, double frac, int attr, const char *label);
 /* Clear the whole screen / flush it to the terminal. */

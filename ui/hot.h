@@ -5,6 +5,7 @@
 #define PS_UI_HOT_H
 
 #include "uipriv.h"
+#include "flame-view.h"
 #include "hot-rel.h"
 #include "job.h"
 #include "table.h"
@@ -20,6 +21,7 @@ struct hot_state {
 	struct table tab;              /* rows: view.rows[] in the view's order */
 	unsigned sel_func;             /* keeps the selection across refreshes */
 	struct hot_rel rel;            /* callers/callees of one function */
+	struct flame_view flame;       /* g: the flame graph instead of the table */
 	struct ui_search search;
 };
 

@@ -64,9 +64,10 @@ struct ui_samp_job {
 /* The keys of every profile screen (a fragment: UI_USE with its
  * ui_samp_job): Space freeze, w window, s sort, + - rate, E export. */
 extern const struct ui_key ui_samp_keys[];
-/* Where E offers to write the folded stacks of pid (0: every process) in
- * window w: "pscope-PID-10s.folded", "pscope-all-10s.folded". */
-void ui_samp_export_name(char *buf, size_t size, pid_t pid, enum samp_window w);
+/* Where E (ext "folded") and G ("svg") offer to write the stacks of pid
+ * (0: every process) in window w: "pscope-PID-10s.folded",
+ * "pscope-all-10s.svg". */
+void ui_samp_export_name(char *buf, size_t size, pid_t pid, enum samp_window w, const char *ext);
 
 /* Sample id (pid 0: every process) with s->ctl; h's handler passes the
  * messages to ui_samp_message. false: it could not start (out of

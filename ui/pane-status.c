@@ -12,6 +12,7 @@
 
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
+#include <math.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <ncursesw/curses.h>
@@ -81,6 +82,47 @@ static void put_rate(struct lines *l, const struct pane_ctx *c, const char *labe
 		put(l, 0, label, "%10lu", v);
 }
 
+/* CPU% and RSS over the last minute (the detail screen's history), one
+ * sparkline each, newest on the right: 60 glyphs of a second each. */
+static void put_history(struct lines *l, const struct pane_ctx *c)
+{
+	enum { SECS = 60 };
+	const struct pane_hist *h = c->hist;
+	float cpu[SECS], rss[SECS];
+	char spark[SECS * 3 + 1], a[32], b[32];
+	double end = h->n ? h->t[(h->head + h->n - 1) % PANE_HIST_MAX] : 0;
+	float top = 0;
+	long rtop = 0;
+
+	if (!h->n)
+		return;
+	for (int i = 0; i < SECS; i++)
+		cpu[i] = rss[i] = NAN;
+	for (int i = 0; i < h->n; i++) {
+		int k = (h->head + i) % PANE_HIST_MAX, x = SECS - 1 - (int)(end - h->t[k] + 0.5);
+		if (x < 0 || x >= SECS)
+			continue;
+		cpu[x] = h->cpu_pct[k];
+		rss[x] = (float)h->rss_kb[k];
+		if (h->cpu_pct[k] > top)
+			top = h->cpu_pct[k];
+		if (h->rss_kb[k] > rtop)
+			rtop = h->rss_kb[k];
+	}
+	/* A second the refresh skipped keeps the value before it. */
+	for (int x = 1; x < SECS; x++)
+		if (isnan(cpu[x]) && !isnan(cpu[x - 1])) {
+			cpu[x] = cpu[x - 1];
+			rss[x] = rss[x - 1];
+		}
+	/* CPU on a scale of one CPU (more when threads used more). */
+	put(l, 0, _("CPU, 1 min"), "%s %5.1f%%  (max %.1f%%)", draw_sparkline(cpu, SECS, top > 100 ? top : 100, SECS, spark, sizeof(spark)),
+	    cpu[SECS - 1] == cpu[SECS - 1] ? cpu[SECS - 1] : 0, top);
+	put(l, 0, _("RSS, 1 min"), "%s %s  (max %s)", draw_sparkline(rss, SECS, 0, SECS, spark, sizeof(spark)),
+	    human_bytes((unsigned long long)h->rss_kb[(h->head + h->n - 1) % PANE_HIST_MAX] * 1024, a, sizeof(a)),
+	    human_bytes((unsigned long long)rtop * 1024, b, sizeof(b)));
+}
+
 static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 {
 	struct status_pane *p = st;
@@ -93,6 +135,7 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 
 	textview_clear(&p->tv);
 	put(&l, A_BOLD, _("State"), "%c (%s)", i->stat.state, proc_state_name(i->stat.state));
+	put_history(&l, c);
 	put(&l, 0, "PPid", "%d", (int)s->ppid);
 	if (proc_info_in_container(i)) {
 		char ct[256], ns[96];

@@ -25,6 +25,7 @@ struct ui;
 struct pane_hist {
 	double t[PANE_HIST_MAX];
 	long rss_kb[PANE_HIST_MAX];
+	float cpu_pct[PANE_HIST_MAX];      /* of one CPU since the tick before */
 	int n, head;                       /* ring: oldest at head when full */
 };
 

@@ -5,6 +5,7 @@
 #include "uipriv.h"
 #include "i18n.h"
 #include "out/folded.h"
+#include "out/svg.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
@@ -15,14 +16,14 @@ static const int native_steps[] = { 49, 99, 199, 499, 999, 1999, 3999 };
 static const int python_steps[] = { 10, 20, 50, 100, 200, 500, 1000 };
 static const char *const window_words[SAMP_WIN_COUNT] = { "1s", "10s", "60s", "all" };
 
-void ui_samp_export_name(char *buf, size_t size, pid_t pid, enum samp_window w)
+void ui_samp_export_name(char *buf, size_t size, pid_t pid, enum samp_window w, const char *ext)
 {
 	const char *win = (unsigned)w < SAMP_WIN_COUNT ? window_words[w] : "all";
 
 	if (pid > 0)
-		snprintf(buf, size, "pscope-%d-%s.folded", (int)pid, win);
+		snprintf(buf, size, "pscope-%d-%s.%s", (int)pid, win, ext);
 	else
-		snprintf(buf, size, "pscope-all-%s.folded", win);
+		snprintf(buf, size, "pscope-all-%s.%s", win, ext);
 }
 
 static bool k_freeze(struct ui *ui, void *st, int ch)
@@ -75,6 +76,21 @@ static bool k_slower(struct ui *ui, void *st, int ch)
 	return true;
 }
 
+/* The file to write the window to (ext: its kind), as the user names it;
+ * false when there is nothing to write or the user gave up. */
+static bool ask_file(struct ui *ui, const struct ui_samp_job *s, const char *ext, const char *question, char *path,
+		     size_t size)
+{
+	if (!s->shown) {
+		ui_message(ui, true, "%s", _("nothing sampled yet"));
+		return false;
+	}
+	ui_samp_export_name(path, size, s->pid, s->win, ext);
+	if (!ui_prompt(ui, question, path, size) || !path[0])
+		return false;
+	return access(path, F_OK) != 0 || ui_confirm(ui, _("File exists. Overwrite?"));
+}
+
 /* E: the window's stacks, folded, to a file the user names. */
 static bool k_export(struct ui *ui, void *st, int ch)
 {
@@ -83,14 +99,7 @@ static bool k_export(struct ui *ui, void *st, int ch)
 	struct ps_error e;
 	unsigned long total = 0;
 
-	if (!s->shown) {
-		ui_message(ui, true, "%s", _("nothing sampled yet"));
-		return true;
-	}
-	ui_samp_export_name(path, sizeof(path), s->pid, s->win);
-	if (!ui_prompt(ui, _("Export folded stacks to: "), path, sizeof(path)) || !path[0])
-		return true;
-	if (access(path, F_OK) == 0 && !ui_confirm(ui, _("File exists. Overwrite?")))
+	if (!ask_file(ui, s, "folded", _("Export folded stacks to: "), path, sizeof(path)))
 		return true;
 	ps_error_clear(&e);
 	if (out_folded_save(path, s->shown, s->win, s->tid, &total, &e) < 0) {
@@ -100,6 +109,26 @@ static bool k_export(struct ui *ui, void *st, int ch)
 	ui_message(ui, false, P_("wrote %lu sample (window %s, %s) to %s", "wrote %lu samples (window %s, %s) to %s", total),
 		   total, samp_window_name(s->win),
 		   !s->pid ? _("every process") : s->tid ? _("one thread") : _("all threads"), path);
+	return true;
+}
+
+/* G: the window as an interactive SVG flame graph. */
+static bool k_svg(struct ui *ui, void *st, int ch)
+{
+	struct ui_samp_job *s = st;
+	char path[512];
+	struct ps_error e;
+	unsigned long long total = 0;
+
+	if (!ask_file(ui, s, "svg", _("Write the flame graph (SVG) to: "), path, sizeof(path)))
+		return true;
+	ps_error_clear(&e);
+	if (out_profile_save(path, out_svg_write, s->shown, s->win, s->tid, &total, &e) < 0) {
+		ui_error(ui, &e);
+		return true;
+	}
+	ui_message(ui, false, _("wrote the flame graph of window %s (%llu %s) to %s"), samp_window_name(s->win), total,
+		   samp_unit_key(s->shown->unit), path);
 	return true;
 }
 
@@ -119,5 +148,9 @@ const struct ui_key ui_samp_keys[] = {
 		  "command-PID;outer;...;leaf count), for flamegraph.pl or speedscope; the result line wraps when "
 		  "the path is long"),
 	       'E'),
+	UI_KEY("G", k_svg, N_("SVG"),
+	       N_("write the window as an interactive flame graph (SVG: hover, click to zoom, search) for a "
+		  "browser"),
+	       'G'),
 	UI_KEYS_END,
 };

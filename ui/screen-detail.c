@@ -13,6 +13,7 @@
 
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
+#include <math.h>
 #include <ncursesw/curses.h>
 #include <signal.h>
 #include <stdio.h>
@@ -103,7 +104,7 @@ static void detail_want(struct detail *d, bool tick_now)
 		workers_wake(d->ui->workers, d->job.id);
 }
 
-/* A new snapshot: the RSS history gets its header, each pane its data. */
+/* A new snapshot: the RSS and CPU history gets its header, each pane its data. */
 static void take(struct detail *d, struct snap_proc *s)
 {
 	struct pane_ctx c;
@@ -116,6 +117,7 @@ static void take(struct detail *d, struct snap_proc *s)
 		h->t[k] = s->info.when;
 		h->rss_kb[k] = s->info.status.vm_rss > 0 ? s->info.status.vm_rss
 							  : s->info.stat.rss * (sysconf(_SC_PAGESIZE) / 1024);
+		h->cpu_pct[k] = s->have_rates ? (float)s->rates.cpu_pct : NAN;
 		if (h->n < PANE_HIST_MAX)
 			h->n++;
 		else

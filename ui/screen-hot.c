@@ -44,6 +44,8 @@ void hot_refresh_view(struct hot_state *h)
 		}
 	clamp_sel(h);
 	hot_rel_refresh(&h->rel, h->samp.shown, h->samp.win, h->samp.tid);
+	if (h->flame.open)
+		flame_view_update(&h->flame, h->samp.shown, h->samp.win, h->samp.tid);
 }
 
 static void set_stale(struct hot_state *h)
@@ -143,6 +145,8 @@ static enum ui_key_result hot_mode(struct ui *ui, void *p, int ch)
 	struct hot_state *h = p;
 
 	hot_refresh_view(h);
+	if (flame_view_key(ui, &h->flame, ch) == UI_KEY_DONE)
+		return UI_KEY_DONE;
 	if (h->rel.open && h->samp.shown && hot_rel_key(&h->rel, ch, h->samp.shown, h->samp.win, h->samp.tid))
 		return UI_KEY_DONE;
 	return UI_KEY_NEXT;
@@ -178,6 +182,17 @@ static bool k_all_threads(struct ui *ui, void *p, int ch)
 	h->samp.tid = 0;
 	set_stale(h);
 	ui_message(ui, false, "%s", _("all threads"));
+	return true;
+}
+
+/* g: the flame graph of the window, or the table again. */
+static bool k_graph(struct ui *ui, void *p, int ch)
+{
+	struct hot_state *h = p;
+
+	h->flame.open = !h->flame.open;
+	if (h->flame.open)
+		flame_view_update(&h->flame, h->samp.shown, h->samp.win, h->samp.tid);
 	return true;
 }
 
@@ -219,6 +234,8 @@ static const struct ui_key hot_keys[] = {
 	  N_("CPython: Python view (the CPython sampler) / native view (perf); a CPython process opens in "
 	     "the Python view"), 'p'),
 	UI_KEY("i", k_idle, NULL, N_("Python view: count idle threads too (left out by default)"), 'i'),
+	UI_KEY("g", k_graph, N_("Flame"), N_("the window as a flame graph (callers on top) / the table again"), 'g'),
+	UI_HELP_OF(flame_view_keys),
 	UI_LOOP_AS("Esc", N_("Stop"), N_("stop sampling and go back"), 27),
 	UI_LOOP("F1, ?", KEY_F(1), '?'),
 	UI_KEYS_END,
@@ -229,7 +246,8 @@ static bool hot_key(struct ui *ui, void *p, int ch)
 {
 	struct hot_state *h = p;
 
-	if (ui_search_key(ui, &h->search, ch, hot_find, h))
+	if (ui_search_key(ui, &h->search, ch, h->flame.open ? flame_view_find : hot_find,
+			  h->flame.open ? (void *)&h->flame : (void *)h))
 		return true;
 	if (!table_key(&h->tab, ch, NULL, NULL))
 		return false;
@@ -264,6 +282,7 @@ static void hot_destroy(void *p)
 	ui_samp_free(h->ui, &h->samp);
 	samp_view_free(&h->view);
 	hot_rel_close(&h->rel);
+	flame_view_free(&h->flame);
 	free(h);
 }
 

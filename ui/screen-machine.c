@@ -5,6 +5,7 @@
  * callees. The sampler job (pid 0: machine-wide) publishes the snapshots. */
 #include "uipriv.h"
 #include "draw.h"
+#include "flame-view.h"
 #include "hot-rel.h"
 #include "job.h"
 #include "table.h"
@@ -48,6 +49,7 @@ struct mach_state {
 	struct table ptab, ftab;
 	struct table_col ucols[P_NCOLS]; /* a weighted profile's columns: the weight's title its unit */
 	struct hot_rel rel;
+	struct flame_view flame;   /* g: the flame graph of every process */
 	struct ui_search search;
 	bool paused;  /* a process's own hot view has the sampler lane */
 };
@@ -126,6 +128,8 @@ static void recompute(struct mach_state *m)
 	sel_restore(m, &k);
 	if (m->rel.open)
 		hot_rel_refresh(&m->rel, m->samp.shown, m->samp.win, 0);
+	if (m->flame.open)
+		flame_view_update(&m->flame, m->samp.shown, m->samp.win, 0);
 }
 
 static void set_stale(struct mach_state *m)
@@ -262,6 +266,10 @@ static void mach_draw(struct ui *ui, void *st, int y0, int rows)
 	}
 	if (rows <= 4)
 		return;
+	if (m->flame.open) {
+		flame_view_draw(&m->flame, y0 + 3, rows - 3);
+		return;
+	}
 	if (m->funcs && m->rel.open) {
 		unsigned long total = 0, self = 0;
 		for (unsigned i = 0; i < m->fv.nrows; i++)
@@ -372,6 +380,8 @@ static enum ui_key_result mach_mode(struct ui *ui, void *st, int ch)
 	struct mach_state *m = st;
 
 	recompute(m);
+	if (flame_view_key(ui, &m->flame, ch) == UI_KEY_DONE)
+		return UI_KEY_DONE;
 	if (m->funcs && m->rel.open && m->samp.shown && hot_rel_key(&m->rel, ch, m->samp.shown, m->samp.win, 0))
 		return UI_KEY_DONE;
 	return UI_KEY_NEXT;
@@ -414,6 +424,17 @@ static bool k_by_comm(struct ui *ui, void *st, int ch)
 	return true;
 }
 
+/* g: the flame graph of the window (every process), or the tables again. */
+static bool k_graph(struct ui *ui, void *st, int ch)
+{
+	struct mach_state *m = st;
+
+	m->flame.open = !m->flame.open;
+	if (m->flame.open)
+		flame_view_update(&m->flame, m->samp.shown, m->samp.win, 0);
+	return true;
+}
+
 static const struct ui_key mach_keys[] = {
 	UI_SECTION(N_("Keys")),
 	UI_KEY("Tab", k_tab, N_("Procs/Funcs"), N_("processes / functions"), '\t'),
@@ -423,6 +444,9 @@ static const struct ui_key mach_keys[] = {
 	UI_KEY("c", k_by_comm, N_("ByComm"),
 	  N_("processes / command names (all processes of one name in one row)"), 'c'),
 	UI_USE(ui_samp_keys, struct mach_state, samp),
+	UI_KEY("g", k_graph, N_("Flame"), N_("the window as a flame graph (processes, then their callers) / the tables"),
+	       'g'),
+	UI_HELP_OF(flame_view_keys),
 	UI_KEY("Left/Right", NULL, NULL,
 	  N_("scroll the last column (commands, processes) sideways (Left at the start: back)")),
 	UI_KEY("/, n, N", NULL, NULL, N_("search the table (a name, a PID); n/N: next/previous")),
@@ -437,7 +461,8 @@ static bool mach_key(struct ui *ui, void *st, int ch)
 {
 	struct mach_state *m = st;
 
-	if (ui_search_key(ui, &m->search, ch, mach_find, m))
+	if (ui_search_key(ui, &m->search, ch, m->flame.open ? flame_view_find : mach_find,
+			  m->flame.open ? (void *)&m->flame : (void *)m))
 		return true;
 	return table_key(m->funcs ? &m->ftab : &m->ptab, ch, NULL, NULL) != TABLE_KEY_NONE;
 }
@@ -460,6 +485,7 @@ static void mach_destroy(void *st)
 	free(m->ftop);
 	free(m->fnprocs);
 	hot_rel_close(&m->rel);
+	flame_view_free(&m->flame);
 	free(m);
 }
 
@@ -467,7 +493,7 @@ const struct screen_ops screen_machine_ops = {
 	.name = N_("Hot processes"),
 	.help = "hot-processes",
 	.keys = mach_keys,
-	.fbar = "F1 Tab Enter c Spc w s +- E Esc",
+	.fbar = "F1 Tab Enter c Spc w s +- g E Esc",
 	.mode_key = mach_mode,
 	.draw = mach_draw,
 	.key = mach_key,

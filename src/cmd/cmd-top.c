@@ -5,6 +5,9 @@
 #include "out/escape.h"
 #include "out/folded.h"
 #include "out/json.h"
+#include "out/pprof.h"
+#include "out/speedscope.h"
+#include "out/svg.h"
 #include "sample/sample.h"
 #include "sample/source.h"
 #include "util.h"
@@ -212,6 +215,9 @@ static int top_option(void *state, int opt, const char *arg)
 	case 'f':
 		a->folded = arg;
 		break;
+	case 'S': a->svg = arg; break;
+	case 'p': a->pprof = arg; break;
+	case 'o': a->speedscope = arg; break;
 	case 'e':
 		a->events_set = true;
 		if (!strcmp(arg, "thread"))
@@ -322,9 +328,28 @@ static int top_exec(void *state, pid_t pid)
 	return report(a, pid, snap, ended);
 }
 
+int top_exports(const struct top_args *a, const struct samp_snapshot *snap)
+{
+	struct ps_error e;
+	int rc = 0;
+
+	ps_error_clear(&e);
+	if (a->folded && out_folded_save(a->folded, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
+		rc = cmd_fail("top", &e);
+	ps_error_clear(&e);
+	if (a->svg && out_profile_save(a->svg, out_svg_write, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
+		rc = cmd_fail("top", &e);
+	ps_error_clear(&e);
+	if (a->pprof && out_profile_save(a->pprof, out_pprof_write, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
+		rc = cmd_fail("top", &e);
+	ps_error_clear(&e);
+	if (a->speedscope && out_profile_save(a->speedscope, out_speedscope_write, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
+		rc = cmd_fail("top", &e);
+	return rc;
+}
+
 static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *snap, const char *ended)
 {
-	const char *folded = a->folded;
 	bool json = a->json;
 	struct ps_error e;
 
@@ -350,8 +375,7 @@ static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *sna
 	else
 		print_text(snap, &v);
 	explain_no_samples(snap);
-	if (folded && out_folded_save(folded, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
-		rc = cmd_fail("top", &e);
+	rc = top_exports(a, snap);
 	samp_view_free(&v);
 	samp_snapshot_free(snap);
 	return rc;
@@ -363,6 +387,9 @@ static const struct option top_options[] = {
 	{ "samples", required_argument, NULL, 'n' },
 	{ "folded", required_argument, NULL, 'f' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "svg", required_argument, NULL, 'S' },
+	{ "pprof", required_argument, NULL, 'p' },
+	{ "speedscope", required_argument, NULL, 'o' },
 	{ "stack-copy", required_argument, NULL, 's' },
 	{ "events", required_argument, NULL, 'e' },
 	{ "python", no_argument, NULL, 'P' },
@@ -376,10 +403,14 @@ static const struct option top_options[] = {
 const struct cmd_entry cmd_top_entry = {
 	.name = "top",
 	.args = "[PID] [--duration SEC] [--samples N] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES]\n"
+		"       [--svg FILE] [--pprof FILE] [--speedscope FILE]\n"
 		"       [--events thread|cpu] [--python|--native] [--idle] [--all] [--by comm|pid]",
 	.help = N_("Sample PID's threads with perf_event_open for SEC seconds (default 5) at HZ\n"
 		   "(default 99) and print its functions by Self%. --folded FILE also writes the\n"
-		   "call stacks as folded lines (thread;frame;...;frame count). Ctrl-C stops early,\n"
+		   "call stacks as folded lines (thread;frame;...;frame count); --svg FILE as an\n"
+		   "interactive flame graph (hover, click to zoom, search), --pprof FILE as a\n"
+		   "gzip'd profile.proto (go tool pprof), --speedscope FILE as speedscope's JSON.\n"
+		   "Ctrl-C stops early,\n"
 		   "--samples N once N samples are counted.\n"
 		   "Call stacks follow the frame pointers where they are complete, else each\n"
 		   "sample's copy of the user stack is unwound with the modules' CFI (DWARF);\n"

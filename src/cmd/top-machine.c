@@ -180,8 +180,8 @@ static int report(const struct top_args *a, struct samp_snapshot *snap)
 	if (!snap->samples)
 		fprintf(stderr, _("pscope top: no samples: the machine was idle for %.1f s (%llu idle samples)\n"),
 			snap->elapsed, snap->idle);
-	if (a->folded && out_folded_save(a->folded, snap, SAMP_WIN_ALL, 0, NULL, &e) < 0)
-		rc = cmd_fail("top", &e);
+	if (top_exports(a, snap))
+		rc = 1;
 out:
 	free(top);
 	free(nprocs);

@@ -13,7 +13,7 @@ struct top_args {
 	double duration;
 	unsigned long long samples; /* stop once this many are counted (0: no) */
 	long freq;                  /* 0: the sampler's default */
-	const char *folded;
+	const char *folded, *svg, *pprof, *speedscope; /* files to write, or NULL */
 	bool json, idle;
 	bool all;                   /* --all: every process (also without a PID) */
 	bool by_comm;               /* --by comm */
@@ -34,6 +34,9 @@ struct samp_source;
  * (in why) when the target ended. */
 struct samp_snapshot *top_run(const struct top_args *a, struct samp_source *src, bool pause, const char **ended,
 			      char *why, size_t size);
+/* Write the files asked for (--folded, --svg, --pprof, --speedscope) of
+ * snap's whole run. 0, or 1 after saying on stderr which one failed. */
+int top_exports(const struct top_args *a, const struct samp_snapshot *snap);
 /* Sample every process (--all, or no PID) and print the report. */
 int top_machine(const struct top_args *a);
 

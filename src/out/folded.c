@@ -10,33 +10,50 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A frame or thread name made safe for the format: escaped, and no ';'
- * (the separator) or newline. */
-static void put_name(FILE *f, const char *s)
+/* name made safe for the format at buf+o: escaped, and no ';' (the
+ * separator) or newline. Returns the new length. */
+static size_t put_name(char *buf, size_t size, size_t o, const char *name)
 {
-	for (const char *p = esc(s); *p; p++)
-		fputc(*p == ';' ? ':' : *p, f);
+	for (const char *p = esc(name); *p && o + 1 < size; p++)
+		buf[o++] = *p == ';' ? ':' : *p;
+	buf[o < size ? o : size - 1] = 0;
+	return o;
 }
 
-static void put_func(FILE *f, const struct samp_func *fn)
+const char *out_folded_frame(const struct samp_snapshot *s, unsigned func, char *buf, size_t size)
 {
+	const struct samp_func *fn = &s->funcs[func];
+	size_t o = put_name(buf, size, 0, fn->name);
+
 	if (fn->flags & SAMP_F_PYTHON) {
 		/* py-spy's raw format: "qualname (file:line)". */
-		put_name(f, fn->name);
-		fputs(" (", f);
-		put_name(f, fn->file ? fn->file : "?");
-		fprintf(f, ":%d)", fn->line);
-		return;
+		o = put_name(buf, size, o, " (");
+		o = put_name(buf, size, o, fn->file ? fn->file : "?");
+		snprintf(buf + o, size - o, ":%d)", fn->line);
+	} else if ((fn->flags & SAMP_F_KERNEL) && strcmp(fn->name, "[kernel]")) {
+		put_name(buf, size, o, "_[k]"); /* flamegraph.pl colours kernel frames by this suffix */
 	}
-	put_name(f, fn->name);
-	if ((fn->flags & SAMP_F_KERNEL) && strcmp(fn->name, "[kernel]"))
-		fputs("_[k]", f); /* flamegraph.pl colours kernel frames by this suffix */
+	return buf;
+}
+
+const char *out_folded_thread(const struct samp_snapshot *s, pid_t tid, char *buf, size_t size)
+{
+	size_t o = put_name(buf, size, 0, samp_thread_comm(s, tid));
+
+	if (s->machine)
+		snprintf(buf + o, size - o, "-%d", (int)s->procs[tid].pid); /* perf script's comm-pid */
+	else if (s->python[0])
+		snprintf(buf + o, size - o, " (%d)", (int)tid); /* py-spy: "thread (id)" */
+	else
+		snprintf(buf + o, size - o, "-%d", (int)tid);
+	return buf;
 }
 
 int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
 		     unsigned long *total)
 {
 	unsigned long long *counts = samp_view_stack_counts(s, w, tid), sum = 0;
+	char name[OUT_FRAME_NAME_MAX];
 
 	if (!counts)
 		return -ENOMEM;
@@ -48,16 +65,10 @@ int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w,
 		const struct samp_stack *st = &s->stacks[i];
 		if (!counts[i] || !st->nframes)
 			continue;
-		put_name(f, samp_thread_comm(s, st->tid));
-		if (s->machine)
-			fprintf(f, "-%d", (int)s->procs[st->tid].pid); /* perf script's comm-pid */
-		else if (s->python[0])
-			fprintf(f, " (%d)", (int)st->tid); /* py-spy: "thread (id)" */
-		else
-			fprintf(f, "-%d", (int)st->tid);
+		fputs(out_folded_thread(s, st->tid, name, sizeof(name)), f);
 		for (unsigned j = st->nframes; j-- > 0;) {
 			fputc(';', f);
-			put_func(f, &s->funcs[s->frames[st->first + j]]);
+			fputs(out_folded_frame(s, s->frames[st->first + j], name, sizeof(name)), f);
 		}
 		fprintf(f, " %llu\n", counts[i]);
 		sum += counts[i];

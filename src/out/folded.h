@@ -9,6 +9,14 @@
 #include "error.h"
 #include "sample/sample.h"
 
+/* The names a frame (function id func) and a thread (tid: a process slot
+ * machine-wide) have in the files pscope writes (folded lines, SVG,
+ * pprof, speedscope): escaped, no ';' or newline; kernel functions end in
+ * "_[k]", Python ones are "qualname (file:line)". Into buf, returned. */
+#define OUT_FRAME_NAME_MAX 4200
+const char *out_folded_frame(const struct samp_snapshot *s, unsigned func, char *buf, size_t size);
+const char *out_folded_thread(const struct samp_snapshot *s, pid_t tid, char *buf, size_t size);
+
 /* Write window w (thread filter tid, 0 = all) of s to f. *total (if not
  * NULL) gets the sum of the counts written: samples, or the weight in a
  * weighted profile's unit (then named by a first "# pscope:" line).
