@@ -77,20 +77,37 @@ static void sel_remember(struct mach_state *m, struct sel_key *k)
 	}
 }
 
+/* The row looked at: until the user moves, and when the process they
+ * moved to has exited, the top row; else the one they moved to. */
 static void sel_restore(struct mach_state *m, const struct sel_key *k)
 {
-	for (unsigned i = 0; k->have_p && i < m->pv.nrows; i++) {
+	bool found = false;
+
+	for (unsigned i = 0; m->ptab.moved && k->have_p && i < m->pv.nrows && !found; i++) {
 		const struct samp_prow *r = &m->pv.rows[i];
 		if (m->by_comm ? !strcmp(m->samp.shown->procs[r->proc].comm, k->comm) : r->proc == k->proc) {
-			table_select(&m->ptab, (int)i);
+			found = m->by_comm || !m->samp.shown->procs[r->proc].exited;
+			if (found)
+				table_select(&m->ptab, (int)i);
 			break;
 		}
 	}
-	for (unsigned i = 0; k->have_f && i < m->fv.nrows; i++)
+	if (!found) {
+		m->ptab.moved = false;
+		m->ptab.top = 0;
+		table_select(&m->ptab, 0);
+	}
+	found = false;
+	for (unsigned i = 0; m->ftab.moved && k->have_f && i < m->fv.nrows && !found; i++)
 		if (m->fv.rows[i].func == k->func) {
 			table_select(&m->ftab, (int)i);
-			break;
+			found = true;
 		}
+	if (!found) {
+		m->ftab.moved = false;
+		m->ftab.top = 0;
+		table_select(&m->ftab, 0);
+	}
 }
 
 static void recompute(struct mach_state *m)

@@ -32,6 +32,10 @@ struct table {
 	bool sort_desc;
 	bool plain;            /* text view: no selection, keys scroll */
 	bool hkeys;            /* Left/Right scroll horizontally */
+	bool moved;            /* the user moved the selection (a key, the
+				* mouse, a search): until then a view that
+				* keeps its selection on a row's identity
+				* keeps it on the top row instead */
 	int hit;               /* plain: the line the last search found, -1 none */
 	/* Layout of the last table_layout (table_draw calls it): paging and
 	 * the mouse use it. */
