@@ -19,6 +19,7 @@ static const char *const door_names[DOOR_COUNT] = {
 	[DOOR_FILESYSTEM] = N_("filesystem"),
 	[DOOR_PERF_MLOCK] = N_("kernel.perf_event_mlock_kb (perf buffer memory)"),
 	[DOOR_LSM] = N_("security module or sandbox policy"),
+	[DOOR_TRACEFS] = N_("tracefs (/sys/kernel/tracing, root only)"),
 };
 
 const char *door_name(enum ps_door d)

@@ -64,6 +64,10 @@ int door_file_refused(struct ps_error *e, const char *path, int err, const char 
  * is spent and we lack CAP_IPC_LOCK. bytes is the size asked for. */
 int door_perf_mmap_refused(struct ps_error *e, int err, size_t bytes);
 
+/* tracefs (path: the file of a tracepoint's format or id) refused, or
+ * absent (ENOENT): names the tracefs door. */
+int door_tracefs_refused(struct ps_error *e, const char *path, int err, const char *what);
+
 /* Meanings of the knobs, one short phrase each (never NULL). */
 const char *door_ptrace_scope_meaning(long v);
 const char *door_perf_paranoid_meaning(long v, bool debian_kernel);

@@ -3,6 +3,7 @@
  * refused probe is explained by door_refused(), like a refused operation. */
 #include "doors/doors.h"
 #include "i18n.h"
+#include "perf/perf.h"
 #include "proc/stat.h"
 #include "proc/status.h"
 #include "target.h"
@@ -38,12 +39,6 @@ static long read_knob(const char *path)
 	return read_long_file(path, &v) < 0 ? -1 : v;
 }
 
-static int perf_open(struct perf_event_attr *a, pid_t pid)
-{
-	int fd = (int)syscall(SYS_perf_event_open, a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
 /* A disabled event: opening it checks the doors, and counts nothing. */
 static void perf_attr(struct perf_event_attr *a, unsigned type, unsigned long long config)
 {
@@ -64,7 +59,7 @@ static void probe_pmu(struct door_facts_sys *s)
 
 	perf_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	a.exclude_kernel = 1;
-	fd = perf_open(&a, 0);
+	fd = perf_open(&a, 0, -1, -1);
 	if (fd >= 0) {
 		close(fd);
 		s->pmu = 1;
@@ -381,7 +376,7 @@ static void probe_sample(struct door_probe *p, const struct target *t, bool no_m
 	a.freq = 1;
 	a.sample_freq = 99;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
-	fd = perf_open(&a, pid);
+	fd = perf_open(&a, pid, -1, -1);
 	if (fd >= 0) {
 		close(fd);
 		mark_open(p, _("user and kernel space"));
@@ -389,7 +384,7 @@ static void probe_sample(struct door_probe *p, const struct target *t, bool no_m
 	}
 	if (fd == -EACCES || fd == -EPERM) {
 		a.exclude_kernel = 1;
-		fd = perf_open(&a, pid);
+		fd = perf_open(&a, pid, -1, -1);
 		if (fd >= 0) {
 			close(fd);
 			mark_open(p, _("user space only: kernel frames are refused (kernel.perf_event_paranoid)"));

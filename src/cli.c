@@ -1,5 +1,6 @@
-/* pscope: argument parsing, the subcommand table, then the UI or a batch
- * command. */
+/* pscope's command line: the subcommand table and argument parsing, then a
+ * batch command, or the options handed to the interactive front end
+ * (ui/main.c passes it in: src/ knows nothing of ui/). */
 #include "config.h"
 
 #include <errno.h>
@@ -18,7 +19,7 @@
 #include "out/escape.h"
 #include "pane/pane.h"
 #include "proc/ptable.h"
-#include "../ui/ui.h"
+#include "cli.h"
 
 /* The batch subcommands, one entry per src/cmd/cmd-*.c. */
 static const struct cmd_entry *const commands[] = {
@@ -89,7 +90,7 @@ static bool user_exists(const char *s)
 	return !errno && !*end && end != s && v < 4294967295ul;
 }
 
-int main(int argc, char **argv)
+int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 {
 	static const struct option opts[] = {
 		{ "delay", required_argument, NULL, 'd' },
@@ -194,5 +195,5 @@ int main(int argc, char **argv)
 		uo.core_id = &id;
 		core_close(cf);
 	}
-	return ui_run(&uo);
+	return run_ui(&uo);
 }
