@@ -16,8 +16,8 @@ busy() { # busy NAME: sets BPID
 	cp "$TARGETS/hotloop" "$tmp/$N$1"
 	"$tmp/$N$1" >"$tmp/$1.out" 2>&1 &
 	BPID=$!
-	at_exit "kill -9 $BPID 2>/dev/null"
-	poll 100 grep -q ready "$tmp/$1.out"
+	kill_at_exit $BPID
+	wait_until grep -q ready "$tmp/$1.out"
 }
 busy a || exit 1
 APID=$BPID
@@ -41,38 +41,17 @@ check "list up" tui_wait_for 'PID USER'
 tui_keys '\'
 tui_keys -l "$N"
 tui_keys Enter
-check "A on the first row" poll 100 first_is $APID
+check "A on the first row" wait_until first_is $APID
 check "two seconds of refreshes went by with A on top" refreshes 2
 kill -STOP $APID
 busy b || exit 1
 # B's CPU% is known at the second scan after it started: wait until it
 # is the first row and a few refreshes (the uptime clock) went by.
-check "B on the first row once its rate is known" poll 100 first_is $BPID
+check "B on the first row once its rate is known" wait_until first_is $BPID
 check "two seconds of refreshes went by" refreshes 2
 
-# The row right below the column titles is the selected one (reverse video
-# without colours).
-first_selected() {
-	# capture-pane -e carries attributes over line ends: follow them, and
-	# look at the one the first character of each line is drawn with.
-	tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | perl -ne '
-		my $rev_at_start;
-		while (/\G(?:\e\[([0-9;]*)m|(.))/gs) {
-			if (defined $1) {
-				for my $a (split /;/, $1 eq "" ? "0" : $1) {
-					$rev = 0 if $a == 0 || $a == 27;
-					$rev = 1 if $a == 7;
-				}
-			} elsif (!defined $rev_at_start) {
-				$rev_at_start = $rev;
-			}
-		}
-		(my $t = $_) =~ s/\e\[[0-9;]*m//g;
-		if ($after) { $ok = $rev_at_start; last }
-		$after = 1 if $t =~ /PID USER/;
-		END { exit($ok ? 0 : 1) }'
-}
-check "the selection is on the first row (B), not on A" poll 30 first_selected
+# The row right below the column titles is the selected one.
+check "the selection is on the first row (B), not on A" wait_until -t 6 tui_selected_below 'PID USER'
 ok $(first_is $BPID; echo $?) "B is still the first row"
 tui_keys q
 check "q: exit 0" tui_wait_for '^EXIT=0'
