@@ -313,8 +313,7 @@ tui_wait_for_joined() { # tui_wait_for_joined REGEX [TRIES]
 	wait_until -t "$(_tui_cap "${2:-}")" _tui_has_joined "$1" || _tui_fail
 }
 # Left, one at a time, until REGEX shows (at most 40): back to the start
-# of a view scrolled sideways, and not one Left more (Left at the start
-# goes back a screen).
+# of a view scrolled sideways, and not one Left more.
 tui_left_until() { # tui_left_until REGEX
 	for _ in $(seq 1 40); do
 		_tui_has "$1" && return 0

@@ -441,7 +441,7 @@ static const struct ui_key mach_keys[] = {
 	  N_("processes / command names (all processes of one name in one row)"), 'c'),
 	UI_USE(ui_samp_keys, struct mach_state, samp),
 	UI_KEY("Left/Right", NULL, NULL,
-	  N_("scroll the last column (commands, processes) sideways (Left at the start: back)")),
+	  N_("scroll the last column (commands, processes) sideways")),
 	UI_KEY("/, n, N", NULL, NULL, N_("search the table (a name, a PID); n/N: next/previous")),
 	UI_KEY("h C D", k_open, NULL, N_("on the selected process: hot view, core, doors"), 'h', 'o'),
 	UI_LOOP_AS("Esc", N_("Stop"), N_("stop sampling and go back"), 27),
