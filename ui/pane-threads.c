@@ -153,7 +153,9 @@ static void threads_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 		unreadable += p->cur->v[i].syscall_nr == PROC_SYSCALL_UNKNOWN;
 		rq += p->cur->v[i].wait_ms_per_s;
 	}
-	draw_textf(y0, 0, -1, A_BOLD, _("%zu threads, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)"),
+	draw_textf(y0, 0, -1, A_BOLD,
+		   P_("%zu thread, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)",
+		      "%zu threads, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)", p->cur->n),
 		   p->cur->n, run, rq);
 	if (unreadable)
 		draw_text(y0 + 1, 0, -1, draw_attr(COL_WARN),
