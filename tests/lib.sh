@@ -280,6 +280,27 @@ _tui_has_marked() {
 	tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E "$(printf '\033')\\[([0-9]+;)*7m" |
 		sed 's/\x1b\[[0-9;]*m//g' | grep -qE "$1"
 }
+# Is the row right below the line matching REGEX the selected one (drawn in
+# reverse video from its first column: run pscope with NO_COLOR=1)?
+# capture-pane -e carries attributes over line ends: they are followed.
+tui_selected_below() { # tui_selected_below REGEX
+	tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | RE=$1 perl -ne '
+		my $first;
+		while (/\G(?:\e\[([0-9;]*)m|(.))/gs) {
+			if (defined $1) {
+				for my $a (split /;/, $1 eq "" ? "0" : $1) {
+					$rev = 0 if $a == 0 || $a == 27;
+					$rev = 1 if $a == 7;
+				}
+			} elsif (!defined $first) {
+				$first = $rev;
+			}
+		}
+		(my $t = $_) =~ s/\e\[[0-9;]*m//g;
+		if ($below) { $ok = $first; last }
+		$below = 1 if $t =~ /$ENV{RE}/;
+		END { exit($ok ? 0 : 1) }'
+}
 tui_marked() { # tui_marked REGEX: a reverse-video (selected) row holds it, its other attributes aside
 	wait_until _tui_has_marked "$1" || _tui_fail
 }
@@ -292,8 +313,7 @@ tui_wait_for_joined() { # tui_wait_for_joined REGEX [TRIES]
 	wait_until -t "$(_tui_cap "${2:-}")" _tui_has_joined "$1" || _tui_fail
 }
 # Left, one at a time, until REGEX shows (at most 40): back to the start
-# of a view scrolled sideways, and not one Left more (Left at the start
-# goes back a screen).
+# of a view scrolled sideways, and not one Left more.
 tui_left_until() { # tui_left_until REGEX
 	for _ in $(seq 1 40); do
 		_tui_has "$1" && return 0

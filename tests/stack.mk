@@ -43,8 +43,8 @@ tests_targets_stack_threads_stripped_LDFLAGS = $(TARGET_LINK_FLAGS) -s
 
 TESTS += tests/e2e/stack.sh
 EXTRA_DIST += tests/e2e/stack.sh
-TESTS += tests/e2e/stack-tui.sh
-EXTRA_DIST += tests/e2e/stack-tui.sh
+TESTS += tests/e2e/stack-tui.sh tests/e2e/keys-back.sh
+EXTRA_DIST += tests/e2e/stack-tui.sh tests/e2e/keys-back.sh
 TESTS += tests/e2e/stack-search-ko.sh
 EXTRA_DIST += tests/e2e/stack-search-ko.sh
 BENCHES += tests/bench/stack.sh

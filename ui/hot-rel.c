@@ -143,7 +143,7 @@ static bool k_close(struct ui *ui, void *st, int ch)
 
 static const struct ui_key rel_keys[] = {
 	UI_ALSO(k_follow, '\n', '\r', KEY_ENTER),
-	UI_ALSO(k_close, 27, KEY_LEFT, KEY_BACKSPACE),
+	UI_ALSO(k_close, 27, KEY_BACKSPACE),
 	UI_KEYS_END,
 };
 

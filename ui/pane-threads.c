@@ -153,13 +153,31 @@ static void threads_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 		unreadable += p->cur->v[i].syscall_nr == PROC_SYSCALL_UNKNOWN;
 		rq += p->cur->v[i].wait_ms_per_s;
 	}
-	draw_textf(y0, 0, -1, A_BOLD, _("%zu threads, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)"),
+	draw_textf(y0, 0, -1, A_BOLD,
+		   P_("%zu thread, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)",
+		      "%zu threads, %d running; run-queue delay %.1f ms/s in total (runnable but not on a CPU)", p->cur->n),
 		   p->cur->n, run, rq);
 	if (unreadable)
 		draw_text(y0 + 1, 0, -1, draw_attr(COL_WARN),
 			  _("SYSCALL shows '?': task/TID/syscall needs ptrace-attach access (root or the same user with ptrace allowed)"));
 	else
 		draw_text(y0 + 1, 0, -1, draw_attr(COL_DIM), _("SYSCALL: the call the thread is blocked in and its first argument; 'running': in user space"));
+	/* The lock the selected thread waits for (else the first waiter's)
+	 * and its holder, on a line of its own: LOCK is the last column and
+	 * the first a narrow terminal cuts. */
+	int w = -1, sel = table_selected(&p->tab);
+	if (p->locks && sel >= 0 && (size_t)sel < p->cur->n && p->locks[sel].addr)
+		w = sel;
+	for (size_t i = 0; p->locks && w < 0 && i < p->cur->n; i++)
+		if (p->locks[i].addr)
+			w = (int)i;
+	if (w >= 0 && rows > 3) {
+		char lock[700];
+		stk_wait_lock_str(&p->locks[w], lock, sizeof(lock));
+		draw_textf(y0 + 2, 0, -1, draw_attr(COL_WARN), _("TID %d waits for lock %s"), (int)p->cur->v[w].tid, lock);
+		y0++;
+		rows--;
+	}
 	table_draw(&p->tab, y0 + 2, rows - 2, p, threads_cell);
 }
 

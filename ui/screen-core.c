@@ -1,6 +1,6 @@
 /* Core screen: `C` asks where to write a core of the selected process
  * (showing the estimated size and the free space), then writes it in the
- * attach worker with progress. Esc cancels; b (or Left) returns to the
+ * attach worker with progress. Esc cancels; b returns to the
  * list while the core is written, and the status line follows it. One
  * core at a time: `C` while one is running shows it again. */
 #include "uipriv.h"
@@ -264,8 +264,8 @@ static const struct ui_key core_keys[] = {
 	UI_KEY("Esc", k_esc, N_("Cancel/close"),
 	  N_("while it is written: cancel (the partial file is removed and the process runs on); "
 	     "afterwards: back"), 27),
-	UI_KEY("b, Left", k_back, N_("Back"),
-	  N_("back to the list while the core is written; the status line follows it and C shows it again"), 'b', KEY_LEFT),
+	UI_KEY("b", k_back, N_("Back"),
+	  N_("back to the list while the core is written; the status line follows it and C shows it again"), 'b'),
 	UI_LOOP("F1, ?", KEY_F(1), '?'),
 	UI_KEYS_END,
 };

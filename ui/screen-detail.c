@@ -333,11 +333,10 @@ static bool k_right(struct ui *ui, void *st, int ch)
 	return true;
 }
 
-/* Left with both at their left edge goes back. */
+/* Left at the left edge stays: only Esc goes back. */
 static bool k_left(struct ui *ui, void *st, int ch)
 {
-	if (!hscroll(ui, st, ch))
-		ui_pop(ui);
+	hscroll(ui, st, ch);
 	return true;
 }
 
@@ -413,7 +412,7 @@ static const struct ui_key detail_keys[] = {
 	UI_KEY("Home/End, g/G", NULL, NULL, N_("first / last row")),
 	UI_KEY("Left/Right", k_left, NULL,
 	  N_("scroll sideways: the header's long lines and the pane (Status, Memory: every line; FDs, "
-	     "Maps, Threads: the last column); Left at the start goes back"), KEY_LEFT),
+	     "Maps, Threads: the last column)"), KEY_LEFT),
 	UI_ALSO(k_right, KEY_RIGHT),
 	UI_KEY(N_("< >  (or , .)"), NULL, NULL,
 	  N_("sort by the previous / next column (the header marks it with ^ ascending or v descending)")),
@@ -431,7 +430,7 @@ static const struct ui_key detail_keys[] = {
 	UI_LOOP("D", 'D'),
 	UI_KEY("F1", k_pane_help, N_("Help"), N_("what each field of the current pane means"), KEY_F(1)),
 	UI_LOOP_AS("?", N_("Keys"), NULL, '?'),
-	UI_LOOP_AS("Esc, Left", NULL, N_("back to the process list (the selection is kept)"), 27),
+	UI_LOOP_AS("Esc", NULL, N_("back to the process list (the selection is kept)"), 27),
 	UI_LOOP("F10, q", KEY_F(10), 'q'),
 	UI_KEYS_END,
 };

@@ -23,7 +23,7 @@ static void help_draw(struct ui *ui, void *p, int y0, int rows)
 	struct help_state *h = p;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" pscope help: %s   (arrows scroll, / search, Esc or q returns)"),
+	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" pscope help: %s   (arrows scroll, / search, Esc returns, q quits)"),
 		   h->title);
 	textview_draw(&h->tv, y0 + 1, rows - 1);
 }
@@ -31,16 +31,6 @@ static void help_draw(struct ui *ui, void *p, int y0, int rows)
 static bool k_close(struct ui *ui, void *p, int ch)
 {
 	ui_pop(ui);
-	return true;
-}
-
-/* Left scrolls back; at the left edge it goes back. */
-static bool k_left(struct ui *ui, void *p, int ch)
-{
-	struct help_state *h = p;
-
-	if (!textview_key(&h->tv, ch))
-		ui_pop(ui);
 	return true;
 }
 
@@ -63,8 +53,8 @@ static void help_destroy(void *p)
 
 static const struct ui_key help_keys[] = {
 	UI_KEY("/, n, N", NULL, N_("Search"), NULL),
-	UI_KEY("Esc, q, F1", k_close, N_("Back"), NULL, 27, 'q', KEY_F(1), '?', KEY_F(10)),
-	UI_KEY("Left", k_left, NULL, NULL, KEY_LEFT),
+	UI_KEY("Esc, F1", k_close, N_("Back"), NULL, 27, KEY_F(1), '?'),
+	UI_LOOP("F10, q", KEY_F(10), 'q'),
 	UI_KEYS_END,
 };
 

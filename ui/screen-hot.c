@@ -226,7 +226,7 @@ static const struct ui_key hot_keys[] = {
 	  N_("show one thread only (next busiest with each t) / all"), 't'),
 	UI_ALSO(k_all_threads, 'T'),
 	UI_KEY("l", k_source, NULL, N_("show or hide the SOURCE column (file:line)"), 'l'),
-	UI_KEY("Left/Right", NULL, NULL, N_("scroll long function names sideways (Left at the start: back)")),
+	UI_KEY("Left/Right", NULL, NULL, N_("scroll long function names sideways")),
 	UI_KEY("/, n, N", NULL, NULL,
 	  N_("select the next function whose name, module or file holds a text; n / N the next / previous "
 	     "one")),

@@ -86,6 +86,11 @@ static void rebuild(struct ui *ui, struct list_state *ls)
 			ui_message(ui, false, _("PID %d is gone (or filtered out): no longer following"), (int)ls->follow);
 			ls->follow = 0;
 		}
+	} else if (!ls->tab.moved) {
+		/* Until the user moves, the top row: the biggest users once
+		 * the second scan has their rates, as htop starts. */
+		table_select(&ls->tab, 0);
+		ls->tab.top = 0;
 	} else if (ls->sel_pid) {
 		int i = index_of(ls, ls->sel_pid, ls->sel_start);
 		const struct proc_row *was = list_find(ls, ls->sel_pid);
@@ -583,6 +588,7 @@ static bool k_tag(struct ui *ui, void *p, int ch)
 
 	list_tag_toggle(ls, list_selected(ls));
 	table_select(&ls->tab, ls->tab.sel + 1);
+	ls->tab.moved = true;
 	note_sel(ls);
 	return true;
 }

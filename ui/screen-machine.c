@@ -80,20 +80,37 @@ static void sel_remember(struct mach_state *m, struct sel_key *k)
 	}
 }
 
+/* The row looked at: until the user moves, and when the process they
+ * moved to has exited, the top row; else the one they moved to. */
 static void sel_restore(struct mach_state *m, const struct sel_key *k)
 {
-	for (unsigned i = 0; k->have_p && i < m->pv.nrows; i++) {
+	bool found = false;
+
+	for (unsigned i = 0; m->ptab.moved && k->have_p && i < m->pv.nrows && !found; i++) {
 		const struct samp_prow *r = &m->pv.rows[i];
 		if (m->by_comm ? !strcmp(m->samp.shown->procs[r->proc].comm, k->comm) : r->proc == k->proc) {
-			table_select(&m->ptab, (int)i);
+			found = m->by_comm || !m->samp.shown->procs[r->proc].exited;
+			if (found)
+				table_select(&m->ptab, (int)i);
 			break;
 		}
 	}
-	for (unsigned i = 0; k->have_f && i < m->fv.nrows; i++)
+	if (!found) {
+		m->ptab.moved = false;
+		m->ptab.top = 0;
+		table_select(&m->ptab, 0);
+	}
+	found = false;
+	for (unsigned i = 0; m->ftab.moved && k->have_f && i < m->fv.nrows && !found; i++)
 		if (m->fv.rows[i].func == k->func) {
 			table_select(&m->ftab, (int)i);
-			break;
+			found = true;
 		}
+	if (!found) {
+		m->ftab.moved = false;
+		m->ftab.top = 0;
+		table_select(&m->ftab, 0);
+	}
 }
 
 static void recompute(struct mach_state *m)
@@ -448,7 +465,7 @@ static const struct ui_key mach_keys[] = {
 	       'g'),
 	UI_HELP_OF(flame_view_keys),
 	UI_KEY("Left/Right", NULL, NULL,
-	  N_("scroll the last column (commands, processes) sideways (Left at the start: back)")),
+	  N_("scroll the last column (commands, processes) sideways")),
 	UI_KEY("/, n, N", NULL, NULL, N_("search the table (a name, a PID); n/N: next/previous")),
 	UI_KEY("h C D", k_open, NULL, N_("on the selected process: hot view, core, doors"), 'h', 'o'),
 	UI_LOOP_AS("Esc", N_("Stop"), N_("stop sampling and go back"), 27),

@@ -104,7 +104,8 @@ static void text_destroy(void *p)
 
 static const struct ui_key text_keys[] = {
 	UI_KEY("/, n, N", NULL, N_("Search"), NULL),
-	UI_KEY("Esc, q, Left", k_close, N_("Back"), NULL, 27, 'q', KEY_F(10), KEY_LEFT, 'w', 'e'),
+	UI_KEY("Esc", k_close, N_("Back"), NULL, 27, 'w', 'e'),
+	UI_LOOP("F10, q", KEY_F(10), 'q'),
 	UI_KEYS_END,
 };
 

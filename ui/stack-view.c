@@ -15,7 +15,7 @@
 
 /* ---- layout: one row per line of the body ---- */
 
-enum row_kind { ROW_PYERR, ROW_CYCLE, ROW_EDGE, ROW_BLANK, ROW_GROUP, ROW_TIDS, ROW_THREAD, ROW_FRAME, ROW_INLINE };
+enum row_kind { ROW_PYERR, ROW_CYCLE, ROW_EDGE, ROW_HELD, ROW_BLANK, ROW_GROUP, ROW_TIDS, ROW_THREAD, ROW_FRAME, ROW_INLINE };
 
 struct row {
 	enum row_kind kind;
@@ -40,8 +40,12 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 	}
 	for (size_t c = 0; c < d->n_cycles; c++) {
 		ADD(ROW_CYCLE, -1, c, 0);
-		for (size_t e = 0; e < d->cycles[c].n; e++)
+		for (size_t e = 0; e < d->cycles[c].n; e++) {
+			/* The holder on a line of its own: what a narrow
+			 * terminal must not cut. */
 			ADD(ROW_EDGE, -1, c, e);
+			ADD(ROW_HELD, -1, c, e);
+		}
 		ADD(ROW_BLANK, -1, 0, 0);
 	}
 	for (size_t g = 0; g < d->n_groups; g++) {
@@ -94,16 +98,21 @@ static void cycle_msg(const struct stk_dump *d, const struct row *r, bool en, ch
 			 n);
 }
 
+/* An edge of the cycle in two rows: who waits for which lock (ROW_EDGE),
+ * then who holds it and where the waiter waits (ROW_HELD). */
 static void edge_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
 {
 	const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
 	const struct sym_info *fs = e->frame ? e->frame->sym : NULL;
 	char lock[600];
 
+	if (r->kind == ROW_HELD) {
+		snprintf(buf, size, T_(en, "held by TID %d, in %s+0x%llx"), (int)e->waits_for_tid,
+			 fs && fs->function ? fs->function : "??", (unsigned long long)(fs ? fs->offset : 0));
+		return;
+	}
 	stk_lock_str(e->lock_addr, e->lock_name, lock, sizeof(lock));
-	snprintf(buf, size, T_(en, "TID %d \"%s\" waits for lock %s held by TID %d, in %s+0x%llx"), (int)e->tid,
-		 thread_name(d, e->tid), lock, (int)e->waits_for_tid, fs && fs->function ? fs->function : "??",
-		 (unsigned long long)(fs ? fs->offset : 0));
+	snprintf(buf, size, T_(en, "TID %d \"%s\" waits for lock %s"), (int)e->tid, thread_name(d, e->tid), lock);
 }
 
 /* A group with threads blocked behind the deadlock: how many ("" none). */
@@ -147,9 +156,9 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		cycle_msg(d, r, false, msg, sizeof(msg));
 		draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), msg);
 		break;
-	case ROW_EDGE:
+	case ROW_EDGE: case ROW_HELD:
 		edge_msg(d, r, false, msg, sizeof(msg));
-		draw_text(y, 2, -1, selected ? base : draw_attr(COL_ERROR), msg);
+		draw_text(y, r->kind == ROW_HELD ? 4 : 2, -1, selected ? base : draw_attr(COL_ERROR), msg);
 		break;
 	case ROW_BLANK:
 		break;
@@ -353,7 +362,7 @@ static void row_text(const struct stack_view *s, const struct row *r, char *buf,
 		cycle_msg(d, r, true, en, sizeof(en));
 		snprintf(buf, size, "%s\n%s", tr, en);
 		break;
-	case ROW_EDGE:
+	case ROW_EDGE: case ROW_HELD:
 		edge_msg(d, r, false, tr, sizeof(tr));
 		edge_msg(d, r, true, en, sizeof(en));
 		snprintf(buf, size, "%s\n%s", tr, en);
@@ -498,7 +507,7 @@ const struct ui_key stack_view_keys[] = {
 	     "its threads or hide them"), '\n', '\r', KEY_ENTER),
 	UI_KEY("+  -", k_expand, NULL, N_("expand / collapse (Right no longer expands: it scrolls)"), '+'),
 	UI_ALSO(k_collapse, '-'),
-	UI_KEY("Left/Right", NULL, NULL, N_("scroll the long lines sideways (Left at the start: back)")),
+	UI_KEY("Left/Right", NULL, NULL, N_("scroll the long lines sideways")),
 	UI_KEY("/  n  N", NULL, NULL,
 	  N_("search the lines shown (names, TIDs, modules, files, a closed group's chain); n / N the "
 	     "next / previous match")),

@@ -227,8 +227,10 @@ static enum table_key_result mouse(struct table *t, void *st, table_cmp_fn cmp)
 		return TABLE_KEY_MOVED;
 	if (ev.bstate & BUTTON4_PRESSED) {
 		*(t->plain ? &t->top : &t->sel) -= 3;
+		t->moved = true;
 	} else if (ev.bstate & BUTTON5_PRESSED) {
 		*(t->plain ? &t->top : &t->sel) += 3;
+		t->moved = true;
 	} else if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) {
 		if (t->head_y >= 0 && ev.y == t->head_y) {
 			int c = cmp ? col_at(t, ev.x) : -1;
@@ -241,6 +243,7 @@ static enum table_key_result mouse(struct table *t, void *st, table_cmp_fn cmp)
 			resort(t, st, cmp);
 		} else if (ev.y >= t->body_y && ev.y < t->body_y + t->body_rows && !t->plain) {
 			t->sel = t->top + (ev.y - t->body_y);
+			t->moved = true;
 		}
 	}
 	if (t->plain)
@@ -265,7 +268,8 @@ enum table_key_result table_key(struct table *t, int ch, void *st, table_cmp_fn 
 	case KEY_LEFT: case KEY_RIGHT:
 		if (!t->hkeys || !table_hscroll_key(&t->hscroll, ch))
 			return TABLE_KEY_NONE;
-		break;
+		clamp(t);
+		return TABLE_KEY_MOVED;
 	case '<': case ',': case '>': case '.':
 		if (!cmp || !t->ncols)
 			return TABLE_KEY_NONE;
@@ -283,6 +287,7 @@ enum table_key_result table_key(struct table *t, int ch, void *st, table_cmp_fn 
 	}
 	if (t->plain)
 		t->sel = t->top;
+	t->moved = true;
 	clamp(t);
 	return TABLE_KEY_MOVED;
 }
@@ -304,6 +309,7 @@ enum table_key_result table_hscroll_key(int *hscroll, int ch)
 static void found(struct table *t, int i)
 {
 	table_select(t, i);
+	t->moved = true;
 	t->hit = t->plain ? table_row(t, i) : -1;
 }
 

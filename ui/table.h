@@ -32,6 +32,10 @@ struct table {
 	bool sort_desc;
 	bool plain;            /* text view: no selection, keys scroll */
 	bool hkeys;            /* Left/Right scroll horizontally */
+	bool moved;            /* the user moved the selection (a key, the
+				* mouse, a search): until then a view that
+				* keeps its selection on a row's identity
+				* keeps it on the top row instead */
 	int hit;               /* plain: the line the last search found, -1 none */
 	/* Layout of the last table_layout (table_draw calls it): paging and
 	 * the mouse use it. */
@@ -76,11 +80,12 @@ enum table_key_result {
 	TABLE_KEY_HEADER,      /* click on the header at column t->click_x */
 };
 /* Up/Down/j/k, PgUp/PgDn/b/Space, Home/End/g/G, mouse wheel and click,
- * Left/Right when hkeys (Left at the left edge is not taken: it goes back); with cmp also '<' '>' (sort column), 'I' (invert) and a click on
+ * Left/Right when hkeys (Left at the left edge is not taken: nothing
+ * takes it, only Esc goes back); with cmp also '<' '>' (sort column), 'I' (invert) and a click on
  * a title (sort by it). */
 enum table_key_result table_key(struct table *t, int ch, void *st, table_cmp_fn cmp);
 /* Left/Right on a horizontal offset (8 columns a step; Left at 0 is not
- * taken: it goes back): the one rule for every view that scrolls sideways. */
+ * taken, and no screen goes back on it): the one rule for every view that scrolls sideways. */
 enum table_key_result table_hscroll_key(int *hscroll, int ch);
 /* Right stops where the widest line fits: need columns shown in room
  * columns. hscroll is cut to the step that brings the end of the line

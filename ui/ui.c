@@ -264,9 +264,9 @@ const struct ui_key ui_loop_keys[] = {
 	UI_KEY("h", k_hot, N_("Hot"), N_("hot functions (perf sampling)"), 'h'),
 	UI_KEY("C", k_core, N_("Core"), N_("write a core file"), 'C'),
 	UI_KEY("D", k_doors, N_("Doors"), N_("doors: what the kernel lets pscope do"), 'D'),
-	UI_KEY("Esc, Left", k_back, N_("Back"), N_("back to the screen you came from"), 27, KEY_LEFT),
+	UI_KEY("Esc", k_back, N_("Back"), N_("back to the screen you came from (Left only scrolls)"), 27),
 	UI_KEY("Ctrl-L", k_redraw, NULL, N_("draw the whole screen again"), 12),
-	UI_KEY("F10, q", k_quit, N_("Quit"), N_("quit"), KEY_F(10), 'q'),
+	UI_KEY("F10, q", k_quit, N_("Quit"), N_("quit pscope, from every screen"), KEY_F(10), 'q'),
 	UI_KEYS_END,
 };
 

@@ -227,8 +227,11 @@ static bool explain_ids(struct ps_error *e, const struct victim *v, int err, con
 	if (st->uid_real != me) {
 		ps_error_set(e, err, _("cannot %s: process %d belongs to uid %u and we are uid %u without CAP_SYS_PTRACE"),
 			     what, (int)v->pid, (unsigned)st->uid_real, (unsigned)me);
-		set_door(e, DOOR_PTRACE_UID, _("run pscope as root or as uid %u, or grant it %s"), (unsigned)st->uid_real,
-			 cap_fix);
+		if (st->uid_real == 0) /* root is that uid */
+			set_door(e, DOOR_PTRACE_UID, _("run pscope as root, or grant it %s"), cap_fix);
+		else
+			set_door(e, DOOR_PTRACE_UID, _("run pscope as root or as uid %u, or grant it %s"),
+				 (unsigned)st->uid_real, cap_fix);
 		return true;
 	}
 	if (st->uid_eff != me || st->uid_saved != me) {
@@ -394,7 +397,10 @@ static int explain_signal(struct ps_error *e, const struct victim *v, int err, c
 	if (v->have_st && v->st.uid_real != getuid() && v->st.uid_saved != getuid()) {
 		ps_error_set(e, err, _("cannot %s: process %d belongs to uid %u and we are uid %u without CAP_KILL"), what,
 			     (int)v->pid, (unsigned)v->st.uid_real, (unsigned)getuid());
-		set_door(e, DOOR_SIGNAL, _("run pscope as root or as uid %u (CAP_KILL)"), (unsigned)v->st.uid_real);
+		if (v->st.uid_real == 0)
+			set_door(e, DOOR_SIGNAL, "%s", _("run pscope as root (CAP_KILL)"));
+		else
+			set_door(e, DOOR_SIGNAL, _("run pscope as root or as uid %u (CAP_KILL)"), (unsigned)v->st.uid_real);
 		return -err;
 	}
 	if (explain_seccomp(e, err, what, "kill"))

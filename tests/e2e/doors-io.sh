@@ -36,7 +36,7 @@ check "nobody: read I/O counters is CLOSED" grep -qx "  read I/O counters       
 check "nobody: why names /proc/PID/io and the uids" \
 	grep -qx "      why:   cannot read /proc/$P/io: process $P belongs to uid 0 and we are uid $(id -u nobody) without CAP_SYS_PTRACE" "$bin/np.txt"
 check "nobody: the door" sh -c "grep -A3 -x '  read I/O counters         CLOSED' '$bin/np.txt' | grep -qx '      door:  CAP_SYS_PTRACE (process of another user)'"
-check "nobody: how to open it" sh -c "grep -A4 -x '  read I/O counters         CLOSED' '$bin/np.txt' | grep -qx '      fix:   run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope)'"
+check "nobody: how to open it" sh -c "grep -A4 -x '  read I/O counters         CLOSED' '$bin/np.txt' | grep -qx '      fix:   run pscope as root, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope)'"
 check "nobody: the tool table says closed for others' processes" \
 	grep -qE "^  pscope I/O rate columns +yours: open +others: closed$" "$bin/np.txt"
 $NP "$bin/pscope" doors "$P" --json >"$bin/np.json" 2>&1

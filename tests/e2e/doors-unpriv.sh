@@ -61,7 +61,7 @@ ok $? "nobody: pscope doors ROOT_PID runs"
 check "nobody: uid shown" grep -qx "  uid / gid *$NOBODY (nobody) / $(id -g nobody)" "$out/root.txt"
 check "nobody: no capabilities" grep -qx "  effective capabilities *none" "$out/root.txt"
 check "nobody: perf_event_paranoid is /proc/sys's" grep -qx "  kernel.perf_event_paranoid *$p: .*" "$out/root.txt"
-uidfix="run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope)"
+uidfix="run pscope as root, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope)"
 uidwhy="process $R belongs to uid 0 and we are uid $NOBODY without CAP_SYS_PTRACE"
 uiddoor="CAP_SYS_PTRACE (process of another user)"
 expect_closed "$out/root.txt" "read /proc" "cannot read /proc/$R/fd: $uidwhy" "$uiddoor" "$uidfix"
@@ -74,12 +74,12 @@ if [ $perf_closed = yes ]; then
 		"sysctl -w kernel.perf_event_paranoid=2 (user-space sampling of your own processes), or grant CAP_PERFMON, or run as root"
 else
 	expect_closed "$out/root.txt" "sample (perf_event_open)" "cannot sample process $R: $uidwhy" "$uiddoor" \
-		"run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE (perf_event_open on another user's process needs ptrace read access; CAP_PERFMON alone is not enough)"
+		"run pscope as root, or grant it CAP_SYS_PTRACE (perf_event_open on another user's process needs ptrace read access; CAP_PERFMON alone is not enough)"
 fi
 expect_closed "$out/root.txt" "write a core" "cannot write a core of process $R: $uidwhy" "$uiddoor" "$uidfix"
 expect_closed "$out/root.txt" "send a signal" \
 	"cannot signal process $R: process $R belongs to uid 0 and we are uid $NOBODY without CAP_KILL" \
-	"CAP_KILL (signal to another user's process)" "run pscope as root or as uid 0 (CAP_KILL)"
+	"CAP_KILL (signal to another user's process)" "run pscope as root (CAP_KILL)"
 check "root process: dumpable cannot be told" grep -qx "  dumpable *cannot tell from outside: it runs as root, so the files of /proc/$R are root's either way" "$out/root.txt"
 check "root process still runs, untraced" runs_on_soon $R
 check "tool table: others' stacks closed for nobody" grep -qE "^  pscope stack dump +yours: open +others: closed$" "$out/root.txt"

@@ -72,7 +72,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	ok $? "doors PID as nobody runs in Korean"
 	check "doors: why, in Korean" grep -q "^      이유:  /proc/$TPID/fd 읽기 불가: 프로세스 ${TPID}은(는) uid 0 소유이고, 우리는 CAP_SYS_PTRACE 없는 uid [0-9]*임$" "$tmp/doors.ko"
 	check "doors: the door, in Korean" grep -q '^      문:    CAP_SYS_PTRACE (다른 사용자의 프로세스)$' "$tmp/doors.ko"
-	check "doors: the fix, in Korean" grep -q '^      해결:  pscope를 root나 uid 0(으)로 실행하거나, CAP_SYS_PTRACE' "$tmp/doors.ko"
+	check "doors: the fix, in Korean" grep -q '^      해결:  pscope를 root로 실행하거나, CAP_SYS_PTRACE' "$tmp/doors.ko"
 	bad=""
 	for op in '/proc 읽기' '메모리 읽기' 'attach (ptrace)' '표본 (perf_event_open)' '코어 덤프 쓰기' '시그널 보내기'; do
 		l=$(line "$tmp/doors.ko" "^  $op ")

@@ -43,7 +43,7 @@ H=$TPID
 check "the own targets run as nobody" sh -c "[ \$(stat -c %u /proc/$O) = $NOBODY ] && [ \$(stat -c %u /proc/$H) = $NOBODY ]"
 
 # The refusal every operation on another user's process meets.
-ptrace_door="process $R belongs to uid 0 and we are uid $NOBODY without CAP_SYS_PTRACE (door: CAP_SYS_PTRACE (process of another user); fix: run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE"
+ptrace_door="process $R belongs to uid 0 and we are uid $NOBODY without CAP_SYS_PTRACE (door: CAP_SYS_PTRACE (process of another user); fix: run pscope as root, or grant it CAP_SYS_PTRACE"
 setcap_fix="(setcap cap_sys_ptrace+ep pscope))"
 
 # ---- batch, against the root process ----
@@ -170,7 +170,7 @@ check "TUI FDs pane: the door" tui_wait_for "Permission missing: CAP_SYS_PTRACE 
 check "TUI FDs pane: the fix" tui_wait_for "To open it: run pscope as root"
 tui_keys s
 check "TUI stack screen: refused, the door" screen_has "cannot attach: process $R belongs to uid 0 and we are uid $NOBODY without CAP_SYS_PTRACE (door: CAP_SYS_PTRACE (process of another user);"
-check "TUI stack screen: the fix, not cut at the edge" screen_has "fix: run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope))"
+check "TUI stack screen: the fix, not cut at the edge" screen_has "fix: run pscope as root, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope))"
 tui_keys Escape
 tui_keys h
 check "TUI hot screen: refused" tui_wait_for "sampling could not start:"
@@ -179,7 +179,7 @@ check "TUI hot screen: the fix" tui_wait_for "fix: run pscope as root"
 tui_keys Escape
 tui_keys C
 check "TUI core: refused, the door" screen_has "cannot read the memory map (/proc/$R/smaps): process $R belongs to uid 0 and we are uid $NOBODY without CAP_SYS_PTRACE (door: CAP_SYS_PTRACE (process of another user);"
-check "TUI core: the message wraps to show the fix" screen_has "fix: run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope))"
+check "TUI core: the message wraps to show the fix" screen_has "fix: run pscope as root, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope))"
 check "TUI core: no core file" sh -c "[ -z \"\$(ls -A '$B/w' | grep -vx -e pscope -e tui-rc)\" ]"
 tui_keys D
 check "TUI doors screen: the root process" tui_wait_for "Doors: what the kernel lets pscope do, and PID $R \(stack-threads\)"
@@ -208,7 +208,7 @@ tui_keys e
 check "TUI environment of the root process: refused, the door" \
 	screen_has "cannot read /proc/$R/environ: process $R belongs to uid 0 and we are uid $NOBODY without CAP_SYS_PTRACE (door: CAP_SYS_PTRACE (process of another user);"
 check "TUI environment: the fix" \
-	screen_has "fix: run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope))"
+	screen_has "fix: run pscope as root, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope))"
 tui_keys q
 wait_until [ -s "$rc" ]
 check "TUI list: q exits with status 0" test "$(cat "$rc" 2>/dev/null)" = 0

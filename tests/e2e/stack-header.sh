@@ -71,13 +71,14 @@ fi
 tui_start 200x40 "$EN -p $D"
 see "PID $D" >/dev/null
 tui_keys s
-check "TUI: the cycle names ledger" see "waits for lock $(echo "$L" | sed 's/[()]/\\&/g'), in transfer\\+0x"
+addr=$(echo "$L" | sed -nE 's/^ledger \((0x[0-9a-f]+)\) held by TID ([0-9]+)$/\1/p')
+holder=$(echo "$L" | sed -nE 's/^ledger \((0x[0-9a-f]+)\) held by TID ([0-9]+)$/\2/p')
+check "TUI: the cycle names ledger" see "waits for lock ledger \\($addr\\)\$"
+check "TUI: its holder on a line of its own" see "^ +held by TID $holder, in transfer\\+0x"
 check "TUI: the bystander names it the same way" see "blocked behind deadlock 1 \\(lock $(echo "$L" | sed 's/[()]/\\&/g')\\)"
 tui_keys q
 
 if grep -q '^#define ENABLE_NLS 1' "$top_builddir/config.h" && locale -a 2>/dev/null | grep -qi '^ko_KR\.utf-\?8$'; then
-	addr=$(echo "$L" | sed -nE 's/^ledger \((0x[0-9a-f]+)\) held by TID ([0-9]+)$/\1/p')
-	holder=$(echo "$L" | sed -nE 's/^ledger \((0x[0-9a-f]+)\) held by TID ([0-9]+)$/\2/p')
 	tui_start 200x40 "env LANG=ko_KR.UTF-8 LC_ALL= LANGUAGE= $PSCOPE -p $D"
 	see "PID $D" >/dev/null
 	tui_keys s

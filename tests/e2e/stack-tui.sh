@@ -92,6 +92,9 @@ tui_start 120x40 "$PSCOPE -p $TPID"
 tui_wait_for "PID $TPID" >/dev/null
 tui_keys s
 check "deadlock cycle at the top" tui_wait_for "DEADLOCK: 3 threads wait for each other"
-check "deadlock edge names the lock and the frame" tui_wait_for "waits for lock ledger \(0x[0-9a-f]+\) held by TID [0-9]+, in transfer\+0x"
+check "deadlock edge names the lock" tui_wait_for "waits for lock ledger \(0x[0-9a-f]+\)\$"
+check "... and on a line of its own its holder and the frame" tui_wait_for "^    held by TID [0-9]+, in transfer\+0x"
+tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 80 -y 24
+check "at 80 columns the holder still shows whole" tui_wait_for "^    held by TID [0-9]+, in transfer\+0x[0-9a-f]+\$"
 tui_keys q
 done_testing

@@ -59,9 +59,15 @@ tui_screen >"$tmp/screen"
 check "the TUI names the same holders as show" cycle_named "$tmp/screen"
 # Narrower: LOCK is cut after the address; Right scrolls that column.
 tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 140 -y 30
-check "at 140 columns the lock's holder is cut" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'journal (0x' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'held by'"
+check "at 140 columns the LOCK column's holder is cut" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -E '^ *[0-9]+ ' | grep -q 'journal (0x' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -E '^ *[0-9]+ ' | grep -q 'held by'"
 tui_keys Right Right
-check "Right: the holder shows" tui_wait_for '\) held by TID [0-9]+'
+check "Right: the holder shows" tui_wait_for '^ *[0-9]+ .*\) held by TID [0-9]+'
+tui_keys Left Left
+# At 80 columns LOCK is off the screen: the selected thread's lock (else
+# the first waiter's) and its holder have a line of their own.
+tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 80 -y 24
+check "at 80 columns: the LOCK column is gone" wait_until sh -c "! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q ' LOCK'"
+check "... and a line names a waiter, its lock and the holder" tui_wait_for '^TID [0-9]+ waits for lock (ledger|journal) \(0x[0-9a-f]+\) held by TID [0-9]+'
 tui_keys q
 check "q: exit 0" tui_wait_for '^EXIT=0'
 done_testing

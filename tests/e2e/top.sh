@@ -247,7 +247,7 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 if [ "$paranoid" -ge 3 ] && uname -v | grep -qE 'Debian|Ubuntu'; then
 	want="pscope top: cannot sample: kernel.perf_event_paranoid is $paranoid (Debian: no perf_event_open for unprivileged users) (door: kernel.perf_event_paranoid; fix: sysctl -w kernel.perf_event_paranoid=2 (user-space sampling of your own processes), or grant CAP_PERFMON, or run as root)"
 else
-	want="pscope top: cannot sample: process $TPID belongs to uid 0 and we are uid $(id -u nobody) without CAP_SYS_PTRACE (door: CAP_SYS_PTRACE (process of another user); fix: run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE (perf_event_open on another user's process needs ptrace read access; CAP_PERFMON alone is not enough))"
+	want="pscope top: cannot sample: process $TPID belongs to uid 0 and we are uid $(id -u nobody) without CAP_SYS_PTRACE (door: CAP_SYS_PTRACE (process of another user); fix: run pscope as root, or grant it CAP_SYS_PTRACE (perf_event_open on another user's process needs ptrace read access; CAP_PERFMON alone is not enough))"
 fi
 [ "$(cat "$tmp/door.err")" = "$want" ]
 ok $? "the door message, exactly"

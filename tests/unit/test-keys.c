@@ -206,7 +206,7 @@ static void check_dispatch(void)
 			   "  d\n"
 			   "  x                  a fragment's key\n"
 			   "  x                  a fragment's key\n"
-			   "  q                  quit\n"
+			   "  q                  quit pscope, from every screen\n"
 			   "  Space              documented only\n"
 			   "  a paragraph\n");
 	ok(same, "the help: section, keys (a UI_LOOP one with the loop's line, one without a line), a paragraph");
