@@ -368,7 +368,7 @@ static int open_recording(const struct list_args *a, struct source *src, struct 
 	if (!a->at)
 		return 0;
 	if (rec_when_parse(a->at, last, first, last, &t) < 0)
-		return -ps_error_set(e, EINVAL, _("invalid time '%s' (HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], +30s from the start, -10m from the end)"),
+		return ps_error_set(e, EINVAL, _("invalid time '%s' (HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], +30s from the start, -10m from the end)"),
 				     esc(a->at));
 	if (t > last + 43200 && strchr(a->at, ':') && !strchr(a->at, '-'))
 		t -= 86400; /* HH:MM after a recording that ended before midnight */

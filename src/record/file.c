@@ -108,7 +108,7 @@ int rec_writer_open(struct rec_writer **out, const char *path, const struct rec_
 	int err = errno;
 	close(dfd);
 	if (fd < 0)
-		return -ps_error_set(e, err, err == EEXIST ? _("%s/%s exists: pscope record never writes over a file (name a new one, or a directory)")
+		return ps_error_set(e, err, err == EEXIST ? _("%s/%s exists: pscope record never writes over a file (name a new one, or a directory)")
 							    : _("cannot create %s/%s: %s"), dir, base, strerror(err));
 	if (made)
 		snprintf(made, made_size, "%s/%s", dir, base);
@@ -165,7 +165,7 @@ static int append_frame(struct rec_writer *w, enum rec_frame_type type, uint64_t
 	/* One write: the header and payload land together or the tail is torn. */
 	uint8_t *all = malloc(REC_FRAME_HEAD + packed);
 	if (!all)
-		return -ps_error_set(e, ENOMEM, "%s", _("out of memory"));
+		return ps_error_set(e, ENOMEM, "%s", _("out of memory"));
 	memcpy(all, head, REC_FRAME_HEAD);
 	memcpy(all + REC_FRAME_HEAD, payload, packed);
 	r = write_all(w->fd, all, REC_FRAME_HEAD + packed);
@@ -174,11 +174,11 @@ static int append_frame(struct rec_writer *w, enum rec_frame_type type, uint64_t
 		r = -errno;
 	if (r < 0) {
 		/* A half-written frame is a torn tail the reader skips. */
-		return -ps_error_set(e, -r, _("cannot write the recording: %s"), strerror(-r));
+		return ps_error_set(e, -r, _("cannot write the recording: %s"), strerror(-r));
 	}
 	if (type != REC_FRAME_INDEX) {
 		if (array_reserve((void **)&w->v, &w->cap, w->n, sizeof(*w->v), 256) < 0)
-			return -ps_error_set(e, ENOMEM, "%s", _("out of memory"));
+			return ps_error_set(e, ENOMEM, "%s", _("out of memory"));
 		w->v[w->n++] = (struct rec_entry){ .wall_ns = wall_ns, .off = w->size, .packed_len = (uint32_t)packed,
 						   .type = (uint8_t)type };
 	}
@@ -195,20 +195,20 @@ int rec_writer_add(struct rec_writer *w, const struct rec_interval *iv, struct p
 	w->raw.len = 0;
 	w->raw.oom = false;
 	if (rec_interval_encode(key ? NULL : &w->prev, iv, &w->raw) < 0)
-		return -ps_error_set(e, ENOMEM, "%s", _("out of memory"));
+		return ps_error_set(e, ENOMEM, "%s", _("out of memory"));
 	size_t bound = zs.bound(w->raw.len);
 	if (bound > w->packed_cap) {
 		uint8_t *p = realloc(w->packed, bound);
 		if (!p)
-			return -ps_error_set(e, ENOMEM, "%s", _("out of memory"));
+			return ps_error_set(e, ENOMEM, "%s", _("out of memory"));
 		w->packed = p;
 		w->packed_cap = bound;
 	}
 	size_t packed = zs.compress(w->packed, w->packed_cap, w->raw.p, w->raw.len, 6);
 	if (zs.is_error(packed))
-		return -ps_error_set(e, EIO, _("zstd cannot compress an interval: %s"), zs.error_name(packed));
+		return ps_error_set(e, EIO, _("zstd cannot compress an interval: %s"), zs.error_name(packed));
 	if (packed > REC_FRAME_MAX || w->raw.len > REC_FRAME_MAX)
-		return -ps_error_set(e, EFBIG, "%s", _("an interval is bigger than a frame can be"));
+		return ps_error_set(e, EFBIG, "%s", _("an interval is bigger than a frame can be"));
 	r = append_frame(w, key ? REC_FRAME_KEY : REC_FRAME_DELTA, iv->t_ns, iv->wall_ns, w->packed, packed, w->raw.len, e);
 	if (r < 0)
 		return r;
@@ -270,9 +270,9 @@ int rec_unpack(const uint8_t *src, size_t n, uint8_t *dst, size_t raw, struct ps
 		return -e->code;
 	size_t got = zs.decompress(dst, raw, src, n);
 	if (zs.is_error(got))
-		return -ps_error_set(e, EPROTO, _("its zstd data cannot be decompressed: %s"), zs.error_name(got));
+		return ps_error_set(e, EPROTO, _("its zstd data cannot be decompressed: %s"), zs.error_name(got));
 	if (got != raw)
-		return -ps_error_set(e, EPROTO, _("it decompresses to %zu bytes, not the %zu its header says"), got, raw);
+		return ps_error_set(e, EPROTO, _("it decompresses to %zu bytes, not the %zu its header says"), got, raw);
 	return 0;
 #else
 	return rec_zstd_ok(e) ? 0 : -e->code;

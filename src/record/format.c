@@ -80,25 +80,25 @@ int rec_header_parse(const uint8_t *p, size_t len, struct rec_header *h, size_t 
 	memset(h, 0, sizeof(*h));
 	*need = 0;
 	if (len < 8 || memcmp(p, REC_MAGIC, 8))
-		return -ps_error_set(e, EPROTO, "%s", len < 8 && !memcmp(p, REC_MAGIC, len) ?
+		return ps_error_set(e, EPROTO, "%s", len < 8 && !memcmp(p, REC_MAGIC, len) ?
 			_("the header is cut short (a truncated recording)") : _("not a pscope recording (no PSCOPREC magic)"));
 	if (len < REC_HEAD_FIXED)
-		return -ps_error_set(e, EPROTO, "%s", _("the header is cut short (a truncated recording)"));
+		return ps_error_set(e, EPROTO, "%s", _("the header is cut short (a truncated recording)"));
 	h->version = get16(p + 8);
 	h->min_version = get16(p + 10);
 	if (h->min_version > REC_VERSION)
-		return -ps_error_set(e, ENOTSUP, _("recorded in format version %u by a newer pscope; this one reads up to version %u"),
+		return ps_error_set(e, ENOTSUP, _("recorded in format version %u by a newer pscope; this one reads up to version %u"),
 				     h->version, REC_VERSION);
 	h->len = get32(p + 12);
 	size_t hl = get16(p + 40), sl = get16(p + 42);
 	if (h->len != REC_HEAD_FIXED + hl + sl + 4 || h->len > REC_HEAD_MAX || hl >= sizeof(h->host) || sl >= sizeof(h->schema))
-		return -ps_error_set(e, EPROTO, "%s", _("the header's lengths do not add up (a damaged header)"));
+		return ps_error_set(e, EPROTO, "%s", _("the header's lengths do not add up (a damaged header)"));
 	if (len < h->len) {
 		*need = h->len;
-		return -ps_error_set(e, EAGAIN, "%s", _("the header is cut short (a truncated recording)"));
+		return ps_error_set(e, EAGAIN, "%s", _("the header is cut short (a truncated recording)"));
 	}
 	if (get32(p + h->len - 4) != rec_crc32(p, h->len - 4))
-		return -ps_error_set(e, EPROTO, "%s", _("the header's checksum is wrong (a damaged header)"));
+		return ps_error_set(e, EPROTO, "%s", _("the header's checksum is wrong (a damaged header)"));
 	h->start_wall_ns = get64(p + 16);
 	h->hz = (long)get32(p + 24);
 	h->interval_ms = get32(p + 28);
@@ -132,9 +132,9 @@ int rec_frame_head_parse(const uint8_t p[REC_FRAME_HEAD], struct rec_frame_head 
 {
 	memset(f, 0, sizeof(*f));
 	if (get32(p) != FRAME_MAGIC)
-		return -ps_error_set(e, EPROTO, "%s", _("no frame starts here"));
+		return ps_error_set(e, EPROTO, "%s", _("no frame starts here"));
 	if (get32(p + 36) != rec_crc32(p, 36))
-		return -ps_error_set(e, EPROTO, "%s", _("the frame header's checksum is wrong"));
+		return ps_error_set(e, EPROTO, "%s", _("the frame header's checksum is wrong"));
 	f->type = (enum rec_frame_type)p[4];
 	f->t_ns = get64(p + 8);
 	f->wall_ns = get64(p + 16);
@@ -142,9 +142,9 @@ int rec_frame_head_parse(const uint8_t p[REC_FRAME_HEAD], struct rec_frame_head 
 	f->raw_len = get32(p + 28);
 	f->crc = get32(p + 32);
 	if (f->type < REC_FRAME_KEY || f->type > REC_FRAME_INDEX)
-		return -ps_error_set(e, EPROTO, _("unknown frame type %u"), p[4]);
+		return ps_error_set(e, EPROTO, _("unknown frame type %u"), p[4]);
 	if (f->packed_len > REC_FRAME_MAX || f->raw_len > REC_FRAME_MAX)
-		return -ps_error_set(e, EPROTO, "%s", _("the frame is impossibly big"));
+		return ps_error_set(e, EPROTO, "%s", _("the frame is impossibly big"));
 	return 0;
 }
 
@@ -611,7 +611,7 @@ int rec_interval_decode(const struct rec_interval *prev, const uint8_t *p, size_
 
 	memset(out, 0, sizeof(*out));
 	if (!key && !prev)
-		return -ps_error_set(e, EPROTO, "%s", _("a delta interval without the one before it"));
+		return ps_error_set(e, EPROTO, "%s", _("a delta interval without the one before it"));
 	if (key)
 		prev = NULL;
 	out->t_ns = get_u(&r);
@@ -686,10 +686,10 @@ int rec_interval_decode(const struct rec_interval *prev, const uint8_t *p, size_
 bad:
 	free(bp.ix);
 	rec_interval_free(out);
-	return -ps_error_set(e, EPROTO, _("the interval's data is malformed (at byte %zu of %zu)"),
+	return ps_error_set(e, EPROTO, _("the interval's data is malformed (at byte %zu of %zu)"),
 			     (size_t)(r.p - p), len);
 nomem:
 	free(bp.ix);
 	rec_interval_free(out);
-	return -ps_error_set(e, ENOMEM, "%s", _("out of memory while decoding an interval"));
+	return ps_error_set(e, ENOMEM, "%s", _("out of memory while decoding an interval"));
 }

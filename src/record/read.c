@@ -38,7 +38,7 @@ static int at(struct rec_reader *r, struct ps_error *e, uint64_t off, const char
 	char msg[sizeof(e->msg)];
 
 	strlcpy_ps(msg, what, sizeof(msg));
-	return -ps_error_set(e, e->code ? e->code : EPROTO, _("%s: at offset %llu: %s"), r->path,
+	return ps_error_set(e, e->code ? e->code : EPROTO, _("%s: at offset %llu: %s"), r->path,
 			     (unsigned long long)off, msg);
 }
 
@@ -52,7 +52,7 @@ static int read_payload(struct rec_reader *r, uint64_t off, const struct rec_fra
 
 	*out = NULL;
 	if (!p)
-		return -ps_error_set(e, ENOMEM, "%s", _("out of memory"));
+		return ps_error_set(e, ENOMEM, "%s", _("out of memory"));
 	if ((err = pread_all(r->fd, p, fh->packed_len, off + REC_FRAME_HEAD)) < 0) {
 		free(p);
 		ps_error_set(e, -err, "%s", err == -ENODATA ? _("the frame is cut short") : strerror(-err));
@@ -110,7 +110,7 @@ static int scan(struct rec_reader *r, struct ps_error *e)
 		}
 		if (fh.type != REC_FRAME_INDEX) {
 			if (array_reserve((void **)&r->v, &cap, r->n, sizeof(*r->v), 256) < 0)
-				return -ps_error_set(e, ENOMEM, "%s", _("out of memory"));
+				return ps_error_set(e, ENOMEM, "%s", _("out of memory"));
 			r->v[r->n++] = (struct rec_entry){ .wall_ns = fh.wall_ns, .off = off, .packed_len = fh.packed_len,
 							   .type = (uint8_t)fh.type };
 		}
@@ -137,7 +137,7 @@ static int load_index(struct rec_reader *r, const struct rec_footer *ft, struct 
 	r->v = calloc((size_t)ft->count + 1, sizeof(*r->v));
 	if (!r->v) {
 		free(p);
-		return -ps_error_set(e, ENOMEM, "%s", _("out of memory"));
+		return ps_error_set(e, ENOMEM, "%s", _("out of memory"));
 	}
 	uint64_t prev_end = r->h.len;
 	for (uint32_t i = 0; i < ft->count; i++) {
@@ -169,7 +169,7 @@ int rec_reader_open(struct rec_reader **out, const char *path, struct ps_error *
 
 	*out = NULL;
 	if (!r)
-		return -ps_error_set(e, ENOMEM, "%s", _("out of memory"));
+		return ps_error_set(e, ENOMEM, "%s", _("out of memory"));
 	strlcpy_ps(r->path, path, sizeof(r->path));
 	r->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0 || fstat(r->fd, &st) < 0) {
@@ -245,7 +245,7 @@ static int decode(struct rec_reader *r, size_t i, const struct rec_interval *pre
 		return err;
 	if (!(raw = malloc((size_t)fh.raw_len + 1))) {
 		free(p);
-		return -ps_error_set(e, ENOMEM, "%s", _("out of memory"));
+		return ps_error_set(e, ENOMEM, "%s", _("out of memory"));
 	}
 	err = rec_unpack(p, fh.packed_len, raw, fh.raw_len, e);
 	free(p);
@@ -263,7 +263,7 @@ int rec_reader_get(struct rec_reader *r, size_t i, const struct rec_interval **o
 
 	*out = NULL;
 	if (i >= r->n)
-		return -ps_error_set(e, ERANGE, "%s", _("no such interval"));
+		return ps_error_set(e, ERANGE, "%s", _("no such interval"));
 	if (r->have_cur && r->cur_i == i) {
 		*out = &r->cur;
 		return 0;

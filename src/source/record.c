@@ -34,7 +34,7 @@ static int snapshot(struct rec_reader *r, size_t i, struct snap_list **out, stru
 	if (err < 0)
 		return err;
 	if (!(*out = rec_snap_of(iv, r->h.hz, r->h.btime)))
-		return -ps_error_set(e, ENOMEM, "%s", _("out of memory while making an interval again"));
+		return ps_error_set(e, ENOMEM, "%s", _("out of memory while making an interval again"));
 	(*out)->rec_i = i;
 	(*out)->rec_n = r->n;
 	(*out)->rec_first = (double)r->v[0].wall_ns / 1e9;
