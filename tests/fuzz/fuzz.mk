@@ -7,7 +7,7 @@
 # files under tests/fixtures) and add NAME to FUZZERS. Real inputs worth
 # keeping go in tests/fuzz/corpus/NAME/; a crash found becomes a fixture and
 # a unit test (see tests/fuzz/README).
-FUZZERS = stat status cmdline maps fdinfo net sockdiag rollup task sysinfo notes perf symtext corenotes coreelf pymem unpack elffile demangle cgroup
+FUZZERS = stat status cmdline maps fdinfo net sockdiag rollup task sysinfo notes perf symtext corenotes coreelf pymem unpack elffile demangle cgroup record
 
 FUZZ_RUNS = 20000
 FUZZ_LONG_SECONDS = 120
