@@ -65,5 +65,5 @@ TESTS += tests/unit/test-record
 noinst_PROGRAMS += tests/targets/workload
 tests_targets_workload_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_workload_LDFLAGS = $(TARGET_LINK_FLAGS)
-TESTS += tests/e2e/record.sh tests/e2e/record-crash.sh
-EXTRA_DIST += tests/e2e/record.sh tests/e2e/record-crash.sh
+TESTS += tests/e2e/record.sh tests/e2e/record-crash.sh tests/e2e/record-tui.sh
+EXTRA_DIST += tests/e2e/record.sh tests/e2e/record-crash.sh tests/e2e/record-tui.sh

@@ -47,7 +47,8 @@ static int record_read(void *st, const struct source_io *io, const struct source
 {
 	struct rec_reader *r = st;
 	const struct snap_list *prev = (const struct snap_list *)last;
-	size_t i = w->replay_at < 0 ? 0 : (size_t)w->replay_at >= r->n ? r->n - 1 : (size_t)w->replay_at;
+	size_t i = w->replay_wall > 0 ? rec_entry_nearest(r->v, r->n, (uint64_t)(w->replay_wall * 1e9))
+		   : w->replay_at < 0 ? 0 : (size_t)w->replay_at >= r->n ? r->n - 1 : (size_t)w->replay_at;
 	struct snap_list *before = NULL, *s = NULL;
 	int err;
 

@@ -60,6 +60,7 @@ struct source_want {
 	int fds[SOURCE_ROWS_MAX];  /* FDs: the fds on screen (their fdinfo) */
 	/* a recording */
 	long replay_at;            /* the interval wanted (0, 1, ...; clamped) */
+	double replay_wall;        /* > 0: the one nearest this time instead */
 };
 
 /* The control block between a screen (UI thread) and its source job. */
