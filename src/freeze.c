@@ -189,11 +189,9 @@ static void read_regs(struct frozen_thread *th, bool core)
 	th->have_siginfo = ptrace(PTRACE_GETSIGINFO, th->tid, NULL, &th->siginfo) == 0;
 }
 
-/* Whether a thread that has not stopped yet is runnable (R): the
- * interrupt woke it and it waits for a CPU to reach the stop. On a loaded
- * machine that can take longer than the deadline; it is no reason to
- * leave the thread out. A thread in D (uninterruptible sleep) is. */
-static bool still_on_its_way(struct freeze *fz, pid_t tid)
+/* A thread's state letter from task/TID/stat: 0 when the thread is gone,
+ * '?' when it cannot be read. */
+static char task_state(struct freeze *fz, pid_t tid)
 {
 	char path[64], buf[1024];
 	struct proc_stat st;
@@ -201,7 +199,20 @@ static bool still_on_its_way(struct freeze *fz, pid_t tid)
 
 	snprintf(path, sizeof(path), "task/%d/stat", (int)tid);
 	n = read_file_at(fz->target->dirfd, path, buf, sizeof(buf));
-	return n > 0 && proc_stat_parse(buf, (size_t)n, &st) == 0 && st.state == 'R';
+	if (n == -ENOENT || n == -ESRCH)
+		return 0;
+	return n > 0 && proc_stat_parse(buf, (size_t)n, &st) == 0 ? st.state : '?';
+}
+
+/* Whether a thread that has not stopped yet is on its way to the stop:
+ * the interrupt woke it and it waits for a CPU (R), or the wakeup is still
+ * queued for its CPU (it shows S until that CPU takes it). On a loaded
+ * machine that can take longer than the deadline; it is no reason to
+ * leave the thread out. A thread in D (uninterruptible sleep) is. */
+static bool still_on_its_way(struct freeze *fz, pid_t tid)
+{
+	char s = task_state(fz, tid);
+	return s == 'R' || s == 'S';
 }
 
 /* Wait for the threads [from, n) to stop until the deadline; read each
@@ -216,7 +227,8 @@ static void wait_stops(struct freeze *fz, size_t from, const struct freeze_opts 
 	enum { BURST = 64 };
 	uint64_t wait_ns = (uint64_t)(o->deadline_ms > 0 ? o->deadline_ms : 500) * 1000000ull;
 	uint64_t deadline = now_ns() + wait_ns;
-	/* Runnable threads are waited for past the deadline, up to ten times it. */
+	/* Threads on their way to the stop are waited for past the deadline, up
+	 * to ten times it. */
 	uint64_t hard = deadline + 9 * wait_ns;
 	size_t *pend = malloc((fz->n - from + 1) * sizeof(*pend));
 	size_t np = 0, cur = 0;
@@ -302,6 +314,15 @@ static void realtime(bool on)
 	pthread_setschedparam(pthread_self(), on ? SCHED_FIFO : SCHED_OTHER, &sp);
 }
 
+/* Whether a thread that refused PTRACE_SEIZE with EPERM has exited: the
+ * kernel refuses a thread that is dying (exit_state set) while it is still
+ * listed in task/ -- a thread that exits as it is found, not a permission. */
+static bool exiting(struct freeze *fz, pid_t tid)
+{
+	char s = task_state(fz, tid);
+	return !s || s == 'Z' || s == 'X';
+}
+
 static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_error *e)
 {
 	pid_t pid = fz->target->id.pid;
@@ -329,7 +350,7 @@ static int stop_all(struct freeze *fz, const struct freeze_opts *o, struct ps_er
 				continue;
 			}
 			int err = errno;
-			if (err == ESRCH && th->tid != pid)
+			if ((err == ESRCH || (err == EPERM && exiting(fz, th->tid))) && th->tid != pid)
 				continue; /* exited meanwhile: dropped below */
 			char what[64];
 			snprintf(what, sizeof(what), _("attach to thread %d"), (int)th->tid);

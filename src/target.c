@@ -1,6 +1,7 @@
 #include "target.h"
 #include "doors/doors.h"
 #include "i18n.h"
+#include "proc/cmdline.h"
 #include "proc/stat.h"
 #include "util.h"
 
@@ -176,4 +177,29 @@ int target_exec_error(const struct target *t, const char *during, const char *no
 			    _("process %d exec'd during the %s (it now runs %s): nothing is shown, as it would mix two "
 			      "programs; run it again"),
 			    (int)t->id.pid, during, now_comm);
+}
+
+int target_read_list(const struct target_id *id, const char *file, char sep, char **out, size_t *len,
+		     struct ps_error *e)
+{
+	pid_t pid = id->pid;
+	char what[64];
+	int dfd, r;
+
+	*out = NULL;
+	struct target_id now;
+	if ((r = target_id_of(pid, &now, NULL)) < 0 || now.starttime != id->starttime)
+		return ps_error_set(e, ESRCH, _("process %d has exited (its PID may now name another process)"), (int)pid);
+	dfd = proc_open_pid(pid);
+	if (dfd < 0)
+		return ps_error_set(e, ESRCH, _("process %d has exited"), (int)pid);
+	ssize_t n = proc_nul_list_read_at(dfd, file, sep, out);
+	close(dfd);
+	if (n < 0) {
+		snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)pid, file);
+		return door_refused(e, PS_OP_READ_PROC, pid, (int)-n, what);
+	}
+	if (len)
+		*len = (size_t)n;
+	return 0;
 }

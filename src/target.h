@@ -5,6 +5,7 @@
 #define PS_TARGET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "reads.h"
@@ -55,4 +56,11 @@ void target_close(struct target *t);
  * pid: -ESRCH once it is gone, a door sentence when refused. */
 int target_signal(const struct target_id *id, int sig, struct ps_error *e);
 
+/* The whole of /proc/PID/<file> ("cmdline", "environ"), NULs turned into
+ * sep (sep '\0': kept, so the items stay apart even when one holds a
+ * newline); *out is malloc'd and NUL-terminated (hostile text), *len (if
+ * not NULL) gets its length without the trailing NULs. Refusals name the
+ * door. */
+PS_READS int target_read_list(const struct target_id *id, const char *file, char sep, char **out, size_t *len,
+			      struct ps_error *e);
 #endif

@@ -38,7 +38,7 @@ hostile_start() { # hostile_start NAME ARGS...
 	out=$HD/$name.out
 	$AS_NOBODY "$@" >"$out" 2>&1 &
 	HPID=$!
-	at_exit "kill -9 $HPID 2>/dev/null"
+	kill_at_exit "$HPID"
 	poll 100 grep -q ready "$out" || { diag "$name did not get ready:"; sed 's/^/#   /' "$out"; return 1; }
 }
 
@@ -76,7 +76,7 @@ _root_unchanged() {
 hostile_end() { # hostile_end CASE [TARGET_PID]
 	check "$1: pscope exited cleanly or refused with a message" _clean_exit
 	if [ -n "${2:-}" ]; then
-		check "$1: the target is not stopped or traced" target_runs_on "$2"
+		check "$1: the target is not stopped or traced" runs_on_soon "$2"
 	fi
 	check "$1: no root-owned file changed" _root_unchanged
 	check "$1: no temporary file left" _no_temp_left

@@ -66,4 +66,5 @@ noinst_PROGRAMS += tests/targets/workload
 tests_targets_workload_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_workload_LDFLAGS = $(TARGET_LINK_FLAGS)
 TESTS += tests/e2e/record.sh tests/e2e/record-crash.sh tests/e2e/record-tui.sh
-EXTRA_DIST += tests/e2e/record.sh tests/e2e/record-crash.sh tests/e2e/record-tui.sh
+EXTRA_DIST += tests/e2e/record.sh tests/e2e/record-crash.sh tests/e2e/record-tui.sh tests/bench/record.sh
+BENCHES += tests/bench/record.sh

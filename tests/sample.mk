@@ -56,3 +56,14 @@ EXTRA_DIST += tests/bench/machine.sh tests/bench/unwind.sh
 noinst_PROGRAMS += tests/bench/unwind-cmp
 tests_bench_unwind_cmp_SOURCES = tests/bench/unwind-cmp.c
 tests_bench_unwind_cmp_LDADD = $(MODEL_LIBS)
+# The perf layer (src/perf/): decoders, the reader, tracepoint formats
+# (tests/fixtures/perf/, this kernel's) and real tracepoints as root; the
+# one hash table (src/hmap.c).
+check_PROGRAMS += tests/unit/test-perf tests/unit/test-perf-tp tests/unit/test-hmap
+tests_unit_test_perf_SOURCES = tests/unit/test-perf.c tests/unit/perf-rec.h tests/unit/tap.h
+tests_unit_test_perf_LDADD = $(MODEL_LIBS)
+tests_unit_test_perf_tp_SOURCES = tests/unit/test-perf-tp.c tests/unit/perf-rec.h tests/unit/tap.h
+tests_unit_test_perf_tp_LDADD = $(MODEL_LIBS)
+tests_unit_test_hmap_SOURCES = tests/unit/test-hmap.c tests/unit/tap.h
+tests_unit_test_hmap_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-perf tests/unit/test-perf-tp tests/unit/test-hmap

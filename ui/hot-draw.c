@@ -92,6 +92,13 @@ static void draw_status(struct hot_state *h, int y)
 	if (s->threads_unsampled)
 		x = draw_textf(y + 2, 0, -1, draw_attr(COL_WARN), _(" %u threads not sampled: %s;"), s->threads_unsampled,
 			       s->unsampled_why);
+	if (s->unit != SAMP_UNIT_SAMPLES) {
+		/* A weighted profile: the weight first, in its unit. */
+		char all[32], win[32];
+		x = draw_textf(y + 2, x, -1, draw_attr(COL_NORMAL), _(" weight %s %s (window %s);"),
+			       samp_unit_format(s->unit, s->weight, all, sizeof(all)), samp_unit_key(s->unit),
+			       samp_unit_format(s->unit, h->view.samples, win, sizeof(win)));
+	}
 	draw_textf(y + 2, x, -1, draw_attr(COL_NORMAL),
 			   _(" samples %llu (window %lu)  lost %llu  throttled %llu  stacks %s, truncated %.1f%%%s  CPU sampled %.2f s vs /proc %.2f s"),
 			   s->samples, h->view.samples, s->lost, s->throttled, samp_unwind_method(s), trunc,
@@ -114,7 +121,8 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 	int x = fixed;
 	char pa[32], pb[32], pc[32];
 	draw_textf(y0, 0, fixed, draw_attr(COL_HEADER), "%s %s %s  ", draw_pad(pa, sizeof(pa), _("SELF%"), 6, true),
-		   draw_pad(pb, sizeof(pb), _("TOTAL%"), 6, true), draw_pad(pc, sizeof(pc), _("SAMPLES"), 8, true));
+		   draw_pad(pb, sizeof(pb), _("TOTAL%"), 6, true),
+		   draw_pad(pc, sizeof(pc), s ? _(samp_unit_title(s->unit)) : _("SAMPLES"), 8, true));
 	draw_text(y0, x, name_w, draw_attr(COL_HEADER), h->samp.sort == SAMP_SORT_NAME ? _("FUNCTION (sorted)") : _("FUNCTION"));
 	x += name_w + 1;
 	draw_text(y0, x, mod_w, draw_attr(COL_HEADER), _("MODULE"));
@@ -152,7 +160,9 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 		char buf[600];
 
 		draw_blank(y, 0, -1, attr);
-		draw_textf(y, 0, fixed, attr, "%6.1f %6.1f %8lu  ", r->self_pct, r->total_pct, r->self);
+		char w[32];
+		draw_textf(y, 0, fixed, attr, "%6.1f %6.1f %8s  ", r->self_pct, r->total_pct,
+			   samp_unit_format(s->unit, r->self, w, sizeof(w)));
 		x = fixed;
 		draw_text_skip(y, x, name_w, (f->flags & (SAMP_F_KERNEL | SAMP_F_ANON | SAMP_F_STRIPPED)) ? dim : attr,
 			       f->name, h->tab.hscroll); /* Left/Right: long names */

@@ -77,10 +77,18 @@ void hot_rel_draw(struct hot_rel *r, const struct samp_snapshot *s, unsigned lon
 {
 	const struct samp_func *f = &s->funcs[r->func];
 
+	char wt[32], ws[32];
+
 	draw_blank(y0, 0, -1, draw_attr(COL_HEADER));
-	draw_textf(y0, 0, -1, draw_attr(COL_HEADER), P_(" %s (%s): in %lu sample, %lu of them its own (Enter: follow, Esc: back)",
-		      " %s (%s): in %lu samples, %lu of them its own (Enter: follow, Esc: back)", total),
-		   f->name, samp_module_short(f->module), total, self);
+	if (s->unit == SAMP_UNIT_SAMPLES)
+		draw_textf(y0, 0, -1, draw_attr(COL_HEADER),
+			   P_(" %s (%s): in %lu sample, %lu of them its own (Enter: follow, Esc: back)",
+			      " %s (%s): in %lu samples, %lu of them its own (Enter: follow, Esc: back)", total),
+			   f->name, samp_module_short(f->module), total, self);
+	else
+		draw_textf(y0, 0, -1, draw_attr(COL_HEADER), _(" %s (%s): %s %s under it, %s its own (Enter: follow, Esc: back)"),
+			   f->name, samp_module_short(f->module), samp_unit_format(s->unit, total, wt, sizeof(wt)),
+			   samp_unit_key(s->unit), samp_unit_format(s->unit, self, ws, sizeof(ws)));
 	int body = table_layout(&r->tab, y0, rows, true), line = 0, top = r->tab.top;
 	for (int part = 0; part < 2; part++) {
 		const struct samp_rel *l = part ? r->callees : r->callers;
@@ -98,8 +106,9 @@ void hot_rel_draw(struct hot_rel *r, const struct samp_snapshot *s, unsigned lon
 			y = y0 + 1 + line - top;
 			draw_blank(y, 0, -1, attr);
 			const char *mod = samp_module_short(g->module);
-			draw_textf(y, 0, -1, attr, mod[0] == '[' ? "   %6.1f%% %8lu  %s  %s" : "   %6.1f%% %8lu  %s  [%s]",
-				   total ? 100.0 * (double)l[i].samples / (double)total : 0.0, l[i].samples, g->name, mod);
+			draw_textf(y, 0, -1, attr, mod[0] == '[' ? "   %6.1f%% %8s  %s  %s" : "   %6.1f%% %8s  %s  [%s]",
+				   total ? 100.0 * (double)l[i].samples / (double)total : 0.0,
+				   samp_unit_format(s->unit, l[i].samples, wt, sizeof(wt)), g->name, mod);
 		}
 		line++;
 	}

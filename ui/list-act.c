@@ -5,7 +5,7 @@
 #include "list.h"
 #include "draw.h"
 #include "i18n.h"
-#include "proc/actions.h"
+#include "actions.h"
 #include "util.h"
 
 #include <signal.h>
@@ -176,8 +176,8 @@ void list_nice(struct list_state *ls, int delta)
 	ps_error_clear(&e);
 	for (size_t i = 0; i < n; i++) {
 		int cur;
-		if (proc_get_nice(ids[i].pid, &cur, &e) < 0 ||
-		    proc_set_nice(ids[i].pid, ids[i].starttime, cur + delta, &e) < 0) {
+		if (act_get_nice(&ids[i], &cur, &e) < 0 ||
+		    act_set_nice(&ids[i], cur + delta, &e) < 0) {
 			if (!failed++)
 				first = e;
 			continue;
@@ -205,25 +205,25 @@ void list_affinity(struct list_state *ls)
 	if (!n)
 		return;
 	ps_error_clear(&e);
-	if (proc_get_affinity(ids[0].pid, &set, &e) < 0) {
+	if (act_get_affinity(&ids[0], &set, &e) < 0) {
 		ui_error(ls->ui, &e);
 		return;
 	}
-	proc_cpulist_fmt(&set, buf, sizeof(buf));
+	act_cpulist_fmt(&set, buf, sizeof(buf));
 	if (n == 1)
 		snprintf(label, sizeof(label), _("CPUs for PID %d (0-%ld, e.g. 0,2-3): "), (int)ids[0].pid, ncpu - 1);
 	else
 		snprintf(label, sizeof(label), _("CPUs for %zu tagged processes (0-%ld): "), n, ncpu - 1);
 	if (!ui_prompt(ls->ui, label, buf, sizeof(buf)))
 		return;
-	if (proc_cpulist_parse(buf, (int)ncpu, &set) < 0) {
+	if (act_cpulist_parse(buf, (int)ncpu, &set) < 0) {
 		ui_message(ls->ui, true, _("not a CPU list: '%s' (CPUs 0-%ld, as 0,2-3)"), buf, ncpu - 1);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (proc_set_affinity(ids[i].pid, ids[i].starttime, &set, &e) < 0 && !failed++)
+		if (act_set_affinity(&ids[i], &set, &e) < 0 && !failed++)
 			first = e;
-	proc_cpulist_fmt(&set, buf, sizeof(buf));
+	act_cpulist_fmt(&set, buf, sizeof(buf));
 	snprintf(done, sizeof(done), P_("CPUs %s for %zu process", "CPUs %s for %zu processes", n), buf, n);
 	report(ls, failed, &first, done);
 }
@@ -239,25 +239,25 @@ void list_ioprio(struct list_state *ls)
 	if (!n)
 		return;
 	ps_error_clear(&e);
-	if (proc_get_ioprio(ids[0].pid, &cls, &lvl, &e) < 0) {
+	if (act_get_ioprio(&ids[0], &cls, &lvl, &e) < 0) {
 		ui_error(ls->ui, &e);
 		return;
 	}
-	proc_ioprio_fmt(cls, lvl, buf, sizeof(buf));
+	act_ioprio_fmt(cls, lvl, buf, sizeof(buf));
 	if (n == 1)
 		snprintf(label, sizeof(label), _("I/O priority of PID %d (be0-be7, rt0-rt7, idle, none): "), (int)ids[0].pid);
 	else
 		snprintf(label, sizeof(label), _("I/O priority of %zu tagged (be0-be7, rt0-rt7, idle, none): "), n);
 	if (!ui_prompt(ls->ui, label, buf, sizeof(buf)))
 		return;
-	if (proc_ioprio_parse(buf, &cls, &lvl) < 0) {
+	if (act_ioprio_parse(buf, &cls, &lvl) < 0) {
 		ui_message(ls->ui, true, _("not an I/O priority: '%s' (be0-be7, rt0-rt7, idle, none)"), buf);
 		return;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (proc_set_ioprio(ids[i].pid, ids[i].starttime, cls, lvl, &e) < 0 && !failed++)
+		if (act_set_ioprio(&ids[i], cls, lvl, &e) < 0 && !failed++)
 			first = e;
-	proc_ioprio_fmt(cls, lvl, buf, sizeof(buf));
+	act_ioprio_fmt(cls, lvl, buf, sizeof(buf));
 	snprintf(done, sizeof(done), P_("I/O priority %s for %zu process", "I/O priority %s for %zu processes", n), buf, n);
 	report(ls, failed, &first, done);
 }

@@ -156,7 +156,7 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 	(void)ui;
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core file of PID %d (%s)"), (int)cs->pid, cs->comm);
+	draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Write core of PID %d (%s)"), (int)cs->pid, cs->comm);
 	if (y >= end)
 		return;
 	y = row(y, _("Destination"), draw_attr(COL_NORMAL), cs->est.path);
@@ -271,7 +271,7 @@ static const struct ui_key core_keys[] = {
 };
 
 const struct screen_ops screen_core_ops = {
-	.name = N_("Core file"),
+	.name = N_("Write core"),
 	.help = "core",
 	.keys = core_keys,
 	.fbar = "F1 Esc b F10",
@@ -308,7 +308,7 @@ static void estimated(struct core_ask *a, const struct core_check *k)
 
 	if (!a->asked) {
 		strlcpy_ps(path, est->path, sizeof(path));
-		if (!ui_prompt(ui, _("Core file: "), path, sizeof(path)) || !path[0]) {
+		if (!ui_prompt(ui, _("Write the core to: "), path, sizeof(path)) || !path[0]) {
 			ui_message(ui, false, "%s", _("no core written"));
 			return;
 		}

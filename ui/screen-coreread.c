@@ -217,7 +217,7 @@ static void coreread_draw(struct ui *ui, void *p, int y0, int rows)
 
 	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
 	if (reading(s) || s->job.failed || !s->cv || !s->sv.d) {
-		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core %s"), s->path);
+		draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core file %s"), s->path);
 		if (reading(s)) {
 			draw_text(y0 + 2, 1, -1, 0, s->job.progress);
 			if (draw_cols() > 2)
@@ -231,7 +231,7 @@ static void coreread_draw(struct ui *ui, void *p, int y0, int rows)
 	const struct stk_dump *d = s->sv.d;
 	const struct core_info *ci = &s->cv->core->info;
 	char sum[200];
-	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core %s: PID %d (%s) | %zu threads, %s%s"), s->path,
+	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core file %s: PID %d (%s) | %zu threads, %s%s"), s->path,
 			    d->target.pid, ci->fname[0] ? ci->fname : "?", d->n_threads,
 			    stack_view_summary(&s->sv, sum, sizeof(sum)), s->cv->core->truncated ? _(" | CUT SHORT") : "");
 	stack_view_draw_python(&s->sv, y0, tx);
@@ -416,7 +416,7 @@ static void coreread_destroy(void *p)
 }
 
 const struct screen_ops screen_coreread_ops = {
-	.name = N_("Core"),
+	.name = N_("Core file"),
 	.help = "coreread",
 	.keys = coreread_keys,
 	.fbar = "F1 1-3 Enter e l i q",

@@ -46,6 +46,7 @@ struct mach_state {
 	struct samp_view fv;
 	unsigned *ftop, *fnprocs;  /* per function row: its process, how many */
 	struct table ptab, ftab;
+	struct table_col ucols[P_NCOLS]; /* a weighted profile's columns: the weight's title its unit */
 	struct hot_rel rel;
 	struct ui_search search;
 	bool paused;  /* a process's own hot view has the sampler lane */
@@ -143,7 +144,7 @@ static int proc_cell(void *st, int row, int col, char *buf, size_t size)
 	if (m->by_comm) {
 		switch (col) {
 		case C_SHARE: snprintf(buf, size, "%.1f", r->pct); break;
-		case C_SAMPLES: snprintf(buf, size, "%lu", r->samples); break;
+		case C_SAMPLES: samp_unit_format(m->samp.shown->unit, r->samples, buf, size); break;
 		case C_PROCS: snprintf(buf, size, "%u", r->nprocs); break;
 		case C_COMM: snprintf(buf, size, "%s", p->comm); break;
 		}
@@ -151,7 +152,7 @@ static int proc_cell(void *st, int row, int col, char *buf, size_t size)
 	}
 	switch (col) {
 	case P_SHARE: snprintf(buf, size, "%.1f", r->pct); break;
-	case P_SAMPLES: snprintf(buf, size, "%lu", r->samples); break;
+	case P_SAMPLES: samp_unit_format(m->samp.shown->unit, r->samples, buf, size); break;
 	case P_SAMPLED: snprintf(buf, size, "%.2fs", r->cpu_sampled); break;
 	case P_PROC: snprintf(buf, size, "%.2fs", r->cpu_proc); break;
 	case P_PID: snprintf(buf, size, "%d", (int)p->pid); break;
@@ -176,7 +177,7 @@ static int func_cell(void *st, int row, int col, char *buf, size_t size)
 	switch (col) {
 	case F_SELF: snprintf(buf, size, "%.1f", r->self_pct); break;
 	case F_TOTAL: snprintf(buf, size, "%.1f", r->total_pct); break;
-	case F_SAMPLES: snprintf(buf, size, "%lu", r->self); break;
+	case F_SAMPLES: samp_unit_format(m->samp.shown->unit, r->self, buf, size); break;
 	case F_NAME: snprintf(buf, size, "%s", f->name); break;
 	case F_MODULE: snprintf(buf, size, "%s", samp_module_short(f->module)); break;
 	case F_PROC:
@@ -190,6 +191,19 @@ static int func_cell(void *st, int row, int col, char *buf, size_t size)
 		break;
 	}
 	return 0;
+}
+
+/* base's columns for the profile shown: the weight column (wcol) titled
+ * by its unit when the weight is not samples. */
+static const struct table_col *unit_cols(struct mach_state *m, const struct table_col *base, int n, int wcol)
+{
+	enum samp_unit u = m->samp.shown ? m->samp.shown->unit : SAMP_UNIT_SAMPLES;
+
+	if (u == SAMP_UNIT_SAMPLES || n > P_NCOLS)
+		return base;
+	memcpy(m->ucols, base, (size_t)n * sizeof(*base));
+	m->ucols[wcol].title = samp_unit_title(u);
+	return m->ucols;
 }
 
 static void draw_status(struct mach_state *m, int y)
@@ -207,7 +221,15 @@ static void draw_status(struct mach_state *m, int y)
 		   _(" event %s (%s), per CPU; %d Hz requested, %.0f Hz achieved per busy CPU-second; %s"), s->event,
 		   s->event_why, s->freq, s->rate, s->kernel_why);
 	unsigned long long all = s->samples + s->idle;
-	draw_textf(y + 2, 0, -1, draw_attr(COL_NORMAL),
+	int x = 0;
+	if (s->unit != SAMP_UNIT_SAMPLES) {
+		/* A weighted profile: the weight first, in its unit. */
+		char wa[32], ww[32];
+		x = draw_textf(y + 2, 0, -1, draw_attr(COL_NORMAL), _(" weight %s %s (window %s);"),
+			       samp_unit_format(s->unit, s->weight, wa, sizeof(wa)), samp_unit_key(s->unit),
+			       samp_unit_format(s->unit, m->funcs ? m->fv.samples : m->pv.samples, ww, sizeof(ww)));
+	}
+	draw_textf(y + 2, x, -1, draw_attr(COL_NORMAL),
 		   _(" samples %llu (window %lu)  idle %.0f%%  lost %llu  stacks %s, truncated %.1f%%  CPU sampled %.2f s vs /proc %.2f s"),
 		   s->samples, m->funcs ? m->fv.samples : m->pv.samples, all ? 100.0 * (double)s->idle / (double)all : 0.0,
 		   s->lost, samp_unwind_method(s), s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0.0,
@@ -256,11 +278,13 @@ static void mach_draw(struct ui *ui, void *st, int y0, int rows)
 		return;
 	}
 	if (!m->funcs) {
-		t->cols = m->by_comm ? mach_comm_cols : mach_proc_cols;
+		t->cols = m->by_comm ? unit_cols(m, mach_comm_cols, C_NCOLS, C_SAMPLES)
+				     : unit_cols(m, mach_proc_cols, P_NCOLS, P_SAMPLES);
 		t->ncols = m->by_comm ? C_NCOLS : P_NCOLS;
 		t->sort_col = m->samp.sort == SAMP_SORT_SELF ? 0 : m->samp.sort == SAMP_SORT_NAME ? (m->by_comm ? C_COMM : P_COMM)
 							     : (m->by_comm ? -1 : P_PROC);
 	} else {
+		t->cols = unit_cols(m, mach_func_cols, F_NCOLS, F_SAMPLES);
 		t->sort_col = m->samp.sort == SAMP_SORT_SELF ? F_SELF : m->samp.sort == SAMP_SORT_TOTAL ? F_TOTAL : F_NAME;
 	}
 	table_draw(t, y0 + 3, rows - 3, m, m->funcs ? func_cell : proc_cell);
@@ -441,7 +465,7 @@ static void mach_destroy(void *st)
 
 const struct screen_ops screen_machine_ops = {
 	.name = N_("Hot processes"),
-	.help = "hot-all",
+	.help = "hot-processes",
 	.keys = mach_keys,
 	.fbar = "F1 Tab Enter c Spc w s +- E Esc",
 	.mode_key = mach_mode,

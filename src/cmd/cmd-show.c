@@ -4,7 +4,7 @@
 #include "doors/doors.h"
 #include "i18n.h"
 #include "out/escape.h"
-#include "proc/actions.h"
+#include "target.h"
 #include "out/json.h"
 #include "pane/pane.h"
 #include "proc/info.h"
@@ -168,7 +168,8 @@ static int show_exec(void *state, pid_t pid)
 	}
 	/* The whole command line: proc_info keeps its first 4 KiB. */
 	char *cmdline = NULL;
-	if (proc_read_nul_list(pid, hdr.stat.starttime, "cmdline", ' ', &cmdline, NULL, &e) < 0)
+	if (target_read_list(&(struct target_id){ .pid = pid, .starttime = hdr.stat.starttime }, "cmdline", ' ', &cmdline,
+			     NULL, &e) < 0)
 		cmdline = NULL;
 	ps_error_clear(&e);
 	struct pane_show s = {

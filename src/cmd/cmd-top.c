@@ -6,6 +6,7 @@
 #include "out/folded.h"
 #include "out/json.h"
 #include "sample/sample.h"
+#include "sample/source.h"
 #include "util.h"
 
 #include <errno.h>
@@ -38,6 +39,12 @@ void top_signals(bool on)
 
 bool top_interrupted(void)
 {
+	return interrupted;
+}
+
+static bool run_stop(void *arg)
+{
+	(void)arg;
 	return interrupted;
 }
 
@@ -109,7 +116,11 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	out_json_int(o, "pid", s->target.pid);
 	out_json_str(o, "event", s->event);
 	out_json_int(o, "freq", s->freq);
-	out_json_int(o, "samples", (long long)v->samples);
+	out_json_int(o, "samples", (long long)(s->unit == SAMP_UNIT_SAMPLES ? v->samples : s->samples));
+	if (s->unit != SAMP_UNIT_SAMPLES) { /* a weighted profile: "weight" counts its unit */
+		out_json_str(o, "unit", samp_unit_key(s->unit));
+		out_json_int(o, "weight", (long long)v->samples);
+	}
 	out_json_int(o, "lost", (long long)s->lost);
 	out_json_int(o, "truncated", (long long)s->truncated);
 	out_json_str(o, "unwind", samp_unwind_method(s));
@@ -135,7 +146,7 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 			json_object_object_add(fo, "line", NULL);
 		out_json_double(fo, "self_pct", round(r->self_pct * 100) / 100);
 		out_json_double(fo, "total_pct", round(r->total_pct * 100) / 100);
-		out_json_int(fo, "samples", (long long)r->self);
+		out_json_int(fo, s->unit == SAMP_UNIT_SAMPLES ? "samples" : "weight", (long long)r->self);
 		json_object_array_add(fa, fo);
 	}
 	json_object_object_add(o, "functions", fa);
@@ -227,11 +238,29 @@ static int top_option(void *state, int opt, const char *arg)
 
 static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *snap, const char *ended);
 
+struct samp_snapshot *top_run(const struct top_args *a, struct samp_source *src, bool pause, const char **ended,
+			      char *why, size_t size)
+{
+	struct samp_run run = { .samples = a->samples, .stop = run_stop };
+	struct ps_error e;
+
+	top_signals(true);
+	if (pause)
+		ps_test_pause("sampling");
+	ps_error_clear(&e);
+	run.deadline_ns = now_ns() + (uint64_t)(a->duration * 1e9); /* after the pause */
+	*ended = samp_source_run(src, &run, why, size, &e) == SAMP_END_TARGET ? why : NULL;
+	struct samp_snapshot *snap = src->ops->publish(src, *ended);
+	samp_source_close(src);
+	top_signals(false);
+	return snap;
+}
+
 /* The CPython sampler: Python frames, no perf. Returns 1 on failure, or
  * -ENOENT (not a CPython process: the caller samples with perf). */
 static int top_python(const struct top_args *a, pid_t pid)
 {
-	struct samp_py_session *s;
+	struct samp_source *s;
 	struct ps_error e;
 	long freq = a->freq ? a->freq : SAMP_PY_FREQ_DEFAULT;
 
@@ -249,39 +278,15 @@ static int top_python(const struct top_args *a, pid_t pid)
 		}
 		return cmd_fail("top", &e);
 	}
-	top_signals(true);
-	const char *ended = NULL;
-	char why[160];
-	ps_test_pause("sampling");
-	uint64_t deadline = now_ns() + (uint64_t)(a->duration * 1e9), pub = now_ns() + 1000000000ULL;
-	for (uint64_t now = now_ns(); now < deadline && !interrupted; now = now_ns()) {
-		uint64_t left_ms = (deadline - now) / 1000000;
-		int pr = samp_py_poll(s, left_ms < 100 ? (int)left_ms : 100);
-		if (pr == -ESRCH) {
-			ended = _("the process exited");
-			break;
-		}
-		if (a->samples && samp_py_count(s) >= a->samples)
-			break;
-		if (pr == -ESTALE) {
-			ended = samp_end_exec(samp_py_exec_comm(s), why, sizeof(why));
-			break;
-		}
-		if (now_ns() >= pub) { /* one bucket per second, as the perf sampler */
-			pub += 1000000000ULL;
-			samp_snapshot_free(samp_py_publish(s, NULL));
-		}
-	}
-	struct samp_snapshot *snap = samp_py_publish(s, ended);
-	samp_py_close(s);
-	top_signals(false);
+	const char *ended;
+	char why[192];
+	struct samp_snapshot *snap = top_run(a, s, true, &ended, why, sizeof(why));
 	return report(a, pid, snap, ended);
 }
 
 static int top_exec(void *state, pid_t pid)
 {
 	const struct top_args *a = state;
-	double duration = a->duration;
 
 	if (pid && a->all) {
 		return cmd_usage_error("top", "%s", _("--all samples every process: give it no PID"));
@@ -303,36 +308,16 @@ static int top_exec(void *state, pid_t pid)
 	if (a->freq && a->freq < SAMP_FREQ_MIN) {
 		return cmd_usage_error("top", _("invalid frequency '%ld' (Hz, 49..3999)"), a->freq);
 	}
-	struct samp_session *s;
+	struct samp_source *s;
 	struct ps_error e;
 	struct samp_opts o = { .pid = pid, .freq = a->freq ? (int)a->freq : SAMP_FREQ_DEFAULT, .stack_copy = a->stack_copy,
 				.events = a->events };
 	ps_error_clear(&e);
-	if (samp_open(&s, &o, &e) < 0)
+	if (samp_perf_open(&s, &o, &e) < 0)
 		return cmd_fail("top", &e);
-
-	top_signals(true);
-	const char *ended = NULL;
-	char why[160];
-	uint64_t deadline = now_ns() + (uint64_t)(duration * 1e9);
-	ps_test_pause("sampling");
-	for (uint64_t now = now_ns(); now < deadline && !interrupted; now = now_ns()) {
-		uint64_t left_ms = (deadline - now) / 1000000;
-		int pr = samp_poll(s, left_ms < 100 ? (int)left_ms : 100);
-		if (pr == -ESRCH) {
-			ended = _("the process exited");
-			break;
-		}
-		if (a->samples && samp_count(s) >= a->samples)
-			break;
-		if (pr == -ESTALE) {
-			ended = samp_end_exec(samp_exec_comm(s), why, sizeof(why));
-			break;
-		}
-	}
-	struct samp_snapshot *snap = samp_publish(s, ended);
-	samp_close(s);
-	top_signals(false);
+	const char *ended;
+	char why[192];
+	struct samp_snapshot *snap = top_run(a, s, true, &ended, why, sizeof(why));
 	return report(a, pid, snap, ended);
 }
 

@@ -93,7 +93,11 @@ static struct json_object *json_report(const struct samp_snapshot *s, const stru
 	out_json_str(o, "scope", "machine");
 	out_json_str(o, "event", s->event);
 	out_json_int(o, "freq", s->freq);
-	out_json_int(o, "samples", (long long)pv->samples);
+	out_json_int(o, "samples", (long long)(s->unit == SAMP_UNIT_SAMPLES ? pv->samples : s->samples));
+	if (s->unit != SAMP_UNIT_SAMPLES) { /* a weighted profile: "weight" counts its unit */
+		out_json_str(o, "unit", samp_unit_key(s->unit));
+		out_json_int(o, "weight", (long long)pv->samples);
+	}
 	out_json_int(o, "idle", (long long)s->idle);
 	out_json_int(o, "lost", (long long)s->lost);
 	out_json_int(o, "truncated", (long long)s->truncated);
@@ -115,7 +119,7 @@ static struct json_object *json_report(const struct samp_snapshot *s, const stru
 			out_json_double(po, "cpu_sampled", round(r->cpu_sampled * 100) / 100);
 			out_json_double(po, "cpu_proc", round(r->cpu_proc * 100) / 100);
 		}
-		out_json_int(po, "samples", (long long)r->samples);
+		out_json_int(po, s->unit == SAMP_UNIT_SAMPLES ? "samples" : "weight", (long long)r->samples);
 		out_json_double(po, "share_pct", round(r->pct * 100) / 100);
 		json_object_array_add(pa, po);
 	}
@@ -131,7 +135,7 @@ static struct json_object *json_report(const struct samp_snapshot *s, const stru
 		out_json_str(fo, "module", f->module);
 		out_json_double(fo, "self_pct", round(r->self_pct * 100) / 100);
 		out_json_double(fo, "total_pct", round(r->total_pct * 100) / 100);
-		out_json_int(fo, "samples", (long long)r->self);
+		out_json_int(fo, s->unit == SAMP_UNIT_SAMPLES ? "samples" : "weight", (long long)r->self);
 		if (top[i] < s->nprocs) {
 			out_json_int(fo, "pid", s->procs[top[i]].pid);
 			out_json_str(fo, "comm", s->procs[top[i]].comm);
@@ -189,7 +193,7 @@ out:
 
 int top_machine(const struct top_args *a)
 {
-	struct samp_session *s;
+	struct samp_source *s;
 	struct ps_error e;
 	struct samp_opts o = { .pid = 0, .freq = a->freq ? (int)a->freq : SAMP_FREQ_DEFAULT,
 			       .stack_copy = a->stack_copy };
@@ -198,19 +202,11 @@ int top_machine(const struct top_args *a)
 		return cmd_usage_error("top", _("invalid frequency '%ld' (Hz, 49..3999)"), a->freq);
 	}
 	ps_error_clear(&e);
-	if (samp_open(&s, &o, &e) < 0)
+	if (samp_perf_open(&s, &o, &e) < 0)
 		return cmd_fail("top", &e);
-	top_signals(true);
-	uint64_t deadline = now_ns() + (uint64_t)(a->duration * 1e9);
-	for (uint64_t now = now_ns(); now < deadline && !top_interrupted(); now = now_ns()) {
-		uint64_t left_ms = (deadline - now) / 1000000;
-		samp_poll(s, left_ms < 100 ? (int)left_ms : 100);
-		if (a->samples && samp_count(s) >= a->samples)
-			break;
-	}
-	struct samp_snapshot *snap = samp_publish(s, NULL);
-	samp_close(s);
-	top_signals(false);
+	const char *ended;
+	char why[192];
+	struct samp_snapshot *snap = top_run(a, s, false, &ended, why, sizeof(why));
 	if (!snap) {
 		ps_error_set(&e, ENOMEM, _("out of memory"));
 		return cmd_fail("top", &e);

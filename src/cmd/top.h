@@ -27,6 +27,13 @@ struct top_args {
  * restore the defaults); top_interrupted() says whether one came. */
 void top_signals(bool on);
 bool top_interrupted(void);
+struct samp_source;
+/* The sampling of `pscope top`: src run until the duration, the sample
+ * count or Ctrl-C (pause: the tests' "sampling" pause first), closed;
+ * returns its last snapshot (NULL: no memory), *ended the end reason
+ * (in why) when the target ended. */
+struct samp_snapshot *top_run(const struct top_args *a, struct samp_source *src, bool pause, const char **ended,
+			      char *why, size_t size);
 /* Sample every process (--all, or no PID) and print the report. */
 int top_machine(const struct top_args *a);
 

@@ -510,3 +510,20 @@ int door_perf_mmap_refused(struct ps_error *e, int err, size_t bytes)
 		 mlock_kb > 0 ? mlock_kb * 4 : 2048);
 	return -err;
 }
+
+int door_tracefs_refused(struct ps_error *e, const char *path, int err, const char *what)
+{
+	if (err < 0)
+		err = -err;
+	if (err == ENOENT) {
+		ps_error_set(e, err, _("cannot %s: %s is not there (tracefs is not mounted, or the kernel lacks the event)"),
+			     what, path);
+		set_door(e, DOOR_TRACEFS, _("mount -t tracefs nodev /sys/kernel/tracing (as root)"));
+		return -err;
+	}
+	if (err != EACCES && err != EPERM)
+		return ps_error_set(e, err, _("cannot %s: %s: %s"), what, path, strerror(err));
+	ps_error_set(e, err, _("cannot %s: %s is readable by root only"), what, path);
+	set_door(e, DOOR_TRACEFS, _("run pscope as root: tracefs and its event ids are root's"));
+	return -err;
+}

@@ -64,6 +64,10 @@ int door_file_refused(struct ps_error *e, const char *path, int err, const char 
  * is spent and we lack CAP_IPC_LOCK. bytes is the size asked for. */
 int door_perf_mmap_refused(struct ps_error *e, int err, size_t bytes);
 
+/* tracefs (path: the file of a tracepoint's format or id) refused, or
+ * absent (ENOENT): names the tracefs door. */
+int door_tracefs_refused(struct ps_error *e, const char *path, int err, const char *what);
+
 /* Meanings of the knobs, one short phrase each (never NULL). */
 const char *door_ptrace_scope_meaning(long v);
 const char *door_perf_paranoid_meaning(long v, bool debian_kernel);
@@ -94,6 +98,9 @@ struct door_facts_sys {
 	long unpriv_bpf_disabled;  /* kernel.unprivileged_bpf_disabled, -1 absent */
 	int pmu;                   /* hardware PMU: 1 yes, 0 no, -1 cannot tell */
 	int pmu_err;               /* errno of the cycles probe (0 when it opened) */
+	int btf_err;               /* /sys/kernel/btf/vmlinux: 0 readable, else errno (BPF of pscope time) */
+	int tracefs_err;           /* /sys/kernel/tracing: 0 mounted, else errno */
+	long task_delayacct;       /* kernel.task_delayacct, -1 absent */
 };
 
 struct door_facts_self {

@@ -3,6 +3,7 @@
  * refused probe is explained by door_refused(), like a refused operation. */
 #include "doors/doors.h"
 #include "i18n.h"
+#include "perf/perf.h"
 #include "proc/stat.h"
 #include "proc/status.h"
 #include "target.h"
@@ -10,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -36,12 +39,6 @@ static long read_knob(const char *path)
 {
 	long v;
 	return read_long_file(path, &v) < 0 ? -1 : v;
-}
-
-static int perf_open(struct perf_event_attr *a, pid_t pid)
-{
-	int fd = (int)syscall(SYS_perf_event_open, a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
 }
 
 /* A disabled event: opening it checks the doors, and counts nothing. */
@@ -64,7 +61,7 @@ static void probe_pmu(struct door_facts_sys *s)
 
 	perf_attr(&a, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	a.exclude_kernel = 1;
-	fd = perf_open(&a, 0);
+	fd = perf_open(&a, 0, -1, -1);
 	if (fd >= 0) {
 		close(fd);
 		s->pmu = 1;
@@ -89,6 +86,10 @@ void door_facts_sys_read(struct door_facts_sys *s)
 	s->perf_mlock_kb = read_knob("/proc/sys/kernel/perf_event_mlock_kb");
 	s->suid_dumpable = read_knob("/proc/sys/fs/suid_dumpable");
 	s->unpriv_bpf_disabled = read_knob("/proc/sys/kernel/unprivileged_bpf_disabled");
+	s->task_delayacct = read_knob("/proc/sys/kernel/task_delayacct");
+	s->btf_err = access("/sys/kernel/btf/vmlinux", R_OK) == 0 ? 0 : errno;
+	struct statfs fs;
+	s->tracefs_err = statfs("/sys/kernel/tracing", &fs) < 0 ? errno : fs.f_type == TRACEFS_MAGIC ? 0 : ENOENT;
 	probe_pmu(s);
 }
 
@@ -381,7 +382,7 @@ static void probe_sample(struct door_probe *p, const struct target *t, bool no_m
 	a.freq = 1;
 	a.sample_freq = 99;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
-	fd = perf_open(&a, pid);
+	fd = perf_open(&a, pid, -1, -1);
 	if (fd >= 0) {
 		close(fd);
 		mark_open(p, _("user and kernel space"));
@@ -389,7 +390,7 @@ static void probe_sample(struct door_probe *p, const struct target *t, bool no_m
 	}
 	if (fd == -EACCES || fd == -EPERM) {
 		a.exclude_kernel = 1;
-		fd = perf_open(&a, pid);
+		fd = perf_open(&a, pid, -1, -1);
 		if (fd >= 0) {
 			close(fd);
 			mark_open(p, _("user space only: kernel frames are refused (kernel.perf_event_paranoid)"));

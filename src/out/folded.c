@@ -36,10 +36,14 @@ static void put_func(FILE *f, const struct samp_func *fn)
 int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
 		     unsigned long *total)
 {
-	unsigned long *counts = samp_view_stack_counts(s, w, tid), sum = 0;
+	unsigned long long *counts = samp_view_stack_counts(s, w, tid), sum = 0;
 
 	if (!counts)
 		return -ENOMEM;
+	/* A weighted profile says what its counts are (flamegraph.pl and
+	 * speedscope skip the line); a CPU profile's file stays plain. */
+	if (s->unit != SAMP_UNIT_SAMPLES)
+		fprintf(f, "# pscope: counts are %s, not samples\n", samp_unit_key(s->unit));
 	for (unsigned i = 0; i < s->nstacks; i++) {
 		const struct samp_stack *st = &s->stacks[i];
 		if (!counts[i] || !st->nframes)
@@ -55,12 +59,12 @@ int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w,
 			fputc(';', f);
 			put_func(f, &s->funcs[s->frames[st->first + j]]);
 		}
-		fprintf(f, " %lu\n", counts[i]);
+		fprintf(f, " %llu\n", counts[i]);
 		sum += counts[i];
 	}
 	free(counts);
 	if (total)
-		*total = sum;
+		*total = (unsigned long)sum;
 	return ferror(f) ? -EIO : 0;
 }
 

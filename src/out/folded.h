@@ -10,7 +10,9 @@
 #include "sample/sample.h"
 
 /* Write window w (thread filter tid, 0 = all) of s to f. *total (if not
- * NULL) gets the sum of the counts written. Returns 0 or -errno. */
+ * NULL) gets the sum of the counts written: samples, or the weight in a
+ * weighted profile's unit (then named by a first "# pscope:" line).
+ * Returns 0 or -errno. */
 int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
 		     unsigned long *total);
 /* Same into path, atomically (a temporary file renamed over it). */

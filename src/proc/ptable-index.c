@@ -1,5 +1,5 @@
 /* The process table's indexes: uid -> user name (cached), pid -> row
- * (open addressing, also a snapshot's). */
+ * (on the one hash table, also a snapshot's). */
 #include "proc/ptable-priv.h"
 #include "util.h"
 
@@ -92,61 +92,35 @@ const char *ptable_user_name_(struct ptable *pt, uid_t uid)
 	return n ? n : users_add(pt->users, uid, NULL);
 }
 
-/* ---- the pid -> row index ---- */
+/* ---- the pid -> row index (src/hmap.c) ---- */
 
-static size_t hslot(const struct pid_index *ix, pid_t pid)
+int pid_index_add(struct pid_index *ix, const struct proc_row *const *rows, size_t n, size_t idx)
 {
-	return ((uint32_t)pid * 2654435761u) & (ix->cap - 1);
+	(void)n;
+	uint64_t key = (uint64_t)(uint32_t)rows[idx]->pid;
+	if (hmap_get(&ix->map, key) != HMAP_NONE)
+		return 0;
+	return hmap_put(&ix->map, key, idx);
 }
 
 int pid_index_build(struct pid_index *ix, const struct proc_row *const *rows, size_t n)
 {
-	size_t want = 1024;
-	while (want < n * 2 + 16)
-		want *= 2;
-	if (want != ix->cap) {
-		int *h = realloc(ix->slot, want * sizeof(*h));
-		if (!h)
+	hmap_clear(&ix->map);
+	for (size_t i = 0; i < n; i++)
+		if (pid_index_add(ix, rows, n, i) < 0)
 			return -ENOMEM;
-		ix->slot = h;
-		ix->cap = want;
-	}
-	memset(ix->slot, 0, ix->cap * sizeof(*ix->slot));
-	for (size_t i = 0; i < n; i++) {
-		size_t s = hslot(ix, rows[i]->pid);
-		while (ix->slot[s])
-			s = (s + 1) & (ix->cap - 1);
-		ix->slot[s] = (int)i + 1;
-	}
 	return 0;
 }
 
 long pid_index_find(const struct pid_index *ix, const struct proc_row *const *rows, pid_t pid)
 {
-	if (!ix->cap)
-		return -1;
-	for (size_t s = hslot(ix, pid); ix->slot[s]; s = (s + 1) & (ix->cap - 1))
-		if (rows[ix->slot[s] - 1]->pid == pid)
-			return ix->slot[s] - 1;
-	return -1;
-}
-
-int pid_index_add(struct pid_index *ix, const struct proc_row *const *rows, size_t n, size_t idx)
-{
-	if (n * 2 > ix->cap)
-		return pid_index_build(ix, rows, n); /* n already counts idx */
-	size_t s = hslot(ix, rows[idx]->pid);
-	while (ix->slot[s])
-		s = (s + 1) & (ix->cap - 1);
-	ix->slot[s] = (int)idx + 1;
-	return 0;
+	uint64_t i = hmap_get(&ix->map, (uint64_t)(uint32_t)pid);
+	return i != HMAP_NONE && rows[i]->pid == pid ? (long)i : -1;
 }
 
 void pid_index_free(struct pid_index *ix)
 {
-	free(ix->slot);
-	ix->slot = NULL;
-	ix->cap = 0;
+	hmap_free(&ix->map);
 }
 
 /* ---- rows ---- */

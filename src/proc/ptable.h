@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "error.h"
+#include "hmap.h"
 #include "reads.h"
 
 /* One row of the process list: plain data, the same in the table the
@@ -72,10 +73,11 @@ static inline const struct proc_extra *proc_row_extra(const struct proc_row *r)
 	return r->x ? r->x : &proc_extra_none;
 }
 
-/* pid -> row over an array of rows (the table's or a snapshot's). */
+/* pid -> row over an array of rows (the table's or a snapshot's), on the
+ * one hash table; the first row of a pid keeps it (a process before its
+ * main thread's row). */
 struct pid_index {
-	int *slot;                 /* open addressing: row index + 1, 0 = empty */
-	size_t cap;
+	struct hmap map;           /* pid -> row index */
 };
 /* (Re)build for n rows: 0 or -ENOMEM. */
 int pid_index_build(struct pid_index *ix, const struct proc_row *const *rows, size_t n);

@@ -66,47 +66,19 @@ static unsigned char *read_bytes(const struct py_proc *p, const struct py_mem *m
 	return b;
 }
 
-static size_t slot_of(uint64_t addr, size_t cap)
-{
-	return (size_t)((addr >> 4) * 0x9E3779B97F4A7C15ull) & (cap - 1);
-}
-
 static void codes_clear(struct py_proc *p)
 {
-	for (size_t i = 0; i < p->cap_codes; i++) {
-		struct py_code *c = p->codes[i];
-		if (!c)
-			continue;
+	uint64_t k, v;
+
+	for (size_t at = 0; hmap_next(&p->codes, &at, &k, &v);) {
+		struct py_code *c = (struct py_code *)(uintptr_t)v;
 		free(c->name);
 		free(c->qualname);
 		free(c->file);
 		free(c->linetable);
 		free(c);
-		p->codes[i] = NULL;
 	}
-	p->n_codes = 0;
-}
-
-static int codes_grow(struct py_proc *p)
-{
-	size_t cap = p->cap_codes ? 2 * p->cap_codes : 256;
-	struct py_code **v = calloc(cap, sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->cap_codes; i++) {
-		struct py_code *c = p->codes[i];
-		if (!c)
-			continue;
-		size_t j = slot_of(c->addr, cap);
-		while (v[j])
-			j = (j + 1) & (cap - 1);
-		v[j] = c;
-	}
-	free(p->codes);
-	p->codes = v;
-	p->cap_codes = cap;
-	return 0;
+	hmap_clear(&p->codes);
 }
 
 static void read_code(struct py_proc *p, const struct py_mem *m, struct py_code *c)
@@ -155,22 +127,18 @@ bad:
 
 const struct py_code *py_code_get(struct py_proc *p, const struct py_mem *m, uint64_t addr)
 {
-	if (p->n_codes >= CODES_MAX)
+	struct py_code *c = hmap_get_ptr(&p->codes, addr);
+
+	if (c)
+		return c;
+	if (p->codes.n >= CODES_MAX)
 		codes_clear(p);
-	if (2 * (p->n_codes + 1) > p->cap_codes && codes_grow(p) < 0)
-		return NULL;
-	size_t i = slot_of(addr, p->cap_codes);
-	while (p->codes[i]) {
-		if (p->codes[i]->addr == addr)
-			return p->codes[i];
-		i = (i + 1) & (p->cap_codes - 1);
-	}
-	struct py_code *c = calloc(1, sizeof(*c));
+	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
 	c->addr = addr;
 	read_code(p, m, c);
-	if (!c->name || !c->qualname || !c->file) {
+	if (!c->name || !c->qualname || !c->file || hmap_put_ptr(&p->codes, addr, c) < 0) {
 		free(c->name);
 		free(c->qualname);
 		free(c->file);
@@ -178,8 +146,6 @@ const struct py_code *py_code_get(struct py_proc *p, const struct py_mem *m, uin
 		free(c);
 		return NULL;
 	}
-	p->codes[i] = c;
-	p->n_codes++;
 	return c;
 }
 
@@ -257,7 +223,7 @@ void py_proc_free(struct py_proc *p)
 	if (!p)
 		return;
 	codes_clear(p);
-	free(p->codes);
+	hmap_free(&p->codes);
 	for (size_t i = 0; i < p->n_names; i++)
 		free(p->names[i].name);
 	free(p->names);

@@ -2,6 +2,7 @@
 #ifndef PS_PYTHON_INTERNAL_H
 #define PS_PYTHON_INTERNAL_H
 
+#include "hmap.h"
 #include "i18n.h"
 #include "python/layout.h"
 #include "python/python.h"
@@ -20,8 +21,7 @@ struct py_proc {
 	uint64_t runtime;         /* &_PyRuntime */
 	uint64_t code_type;       /* &PyCode_Type, 0 if unknown */
 	uint64_t unicode_type;    /* &PyUnicode_Type, 0 if unknown */
-	struct py_code **codes;   /* open addressing by address */
-	size_t n_codes, cap_codes;
+	struct hmap codes;        /* code object address -> struct py_code * */
 	struct py_name *names;    /* threading._active */
 	size_t n_names;
 	int tid_off;              /* offset of the tid in glibc's struct pthread; -1 unknown, -2 none */

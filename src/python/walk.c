@@ -2,6 +2,7 @@
  * and the GIL holder. Every pointer is checked, every chain capped and
  * checked for cycles. */
 #include "python/internal.h"
+#include "hmap.h"
 #include "i18n.h"
 
 #include <errno.h>
@@ -15,40 +16,24 @@ static int rd_ptr(const struct py_mem *m, uint64_t addr, uint64_t *out)
 	return m->read(m->arg, addr, out, sizeof(*out));
 }
 
-/* A small set of addresses for cycle detection (open addressing). */
+/* A small set of addresses for cycle detection, emptied before each walk
+ * (its memory kept). A walk is bounded by its depth anyway: an address
+ * not kept (no memory) only lets a cycle run to that bound. */
 struct seen {
-	uint64_t *v;
-	size_t cap;
+	struct hmap h;
 };
 
-static int seen_init(struct seen *s, size_t n)
+static void seen_init(struct seen *s)
 {
-	size_t cap = 64;
-	while (cap < 2 * n)
-		cap *= 2;
-	if (s->cap < cap) {
-		free(s->v);
-		s->v = malloc(cap * sizeof(*s->v));
-		if (!s->v) {
-			s->cap = 0;
-			return -ENOMEM;
-		}
-		s->cap = cap;
-	}
-	memset(s->v, 0, s->cap * sizeof(*s->v));
-	return 0;
+	hmap_clear(&s->h);
 }
 
 /* true when a was already in the set. */
 static bool seen_add(struct seen *s, uint64_t a)
 {
-	size_t i = (size_t)((a >> 3) * 0x9E3779B97F4A7C15ull) & (s->cap - 1);
-	while (s->v[i]) {
-		if (s->v[i] == a)
-			return true;
-		i = (i + 1) & (s->cap - 1);
-	}
-	s->v[i] = a;
+	if (hmap_get(&s->h, a) != HMAP_NONE)
+		return true;
+	hmap_put(&s->h, a, 1);
 	return false;
 }
 
@@ -99,10 +84,7 @@ static void walk_frames(const struct py_proc *p, const struct py_mem *m, uint64_
 	unsigned char buf[256];
 	size_t start = s->pool_n;
 
-	if (seen_init(seen, max_depth) < 0) {
-		t->error = _("out of memory");
-		return;
-	}
+	seen_init(seen);
 	for (unsigned depth = 0; frame; depth++) {
 		if (depth >= max_depth) {
 			t->truncated = true;
@@ -212,8 +194,7 @@ int py_snapshot_take(struct py_proc *p, const struct py_mem *m, const struct py_
 	if (rd_ptr(m, p->runtime + L->rt_interp_head, &interp) < 0 || !py_ptr_ok(interp))
 		return ps_error_set(e, EPROTO, _("not a readable CPython: no interpreter in _PyRuntime at 0x%llx"),
 				    (unsigned long long)p->runtime);
-	if (seen_init(&seen_ts, max_threads) < 0)
-		return ps_error_set(e, ENOMEM, _("out of memory"));
+	seen_init(&seen_ts);
 	gil_holder(p, m, interp, s);
 	while (interp && n_interps < MAX_INTERPS) {
 		for (size_t i = 0; i < n_interps; i++)
@@ -304,8 +285,8 @@ done:
 out:
 	if (rc < 0)
 		s->n = 0;
-	free(seen_ts.v);
-	free(seen_fr.v);
+	hmap_free(&seen_ts.h);
+	hmap_free(&seen_fr.h);
 	return rc;
 }
 

@@ -1,10 +1,12 @@
-/* Aggregation: interned functions and call stacks, counted per second (the
+/* Aggregation: interned functions and call stacks, weighed per second (the
  * last SAMP_HISTORY seconds) and since the start; copied into immutable
- * snapshots. */
+ * snapshots. A weight is in the profile's unit: 1 per sample for a CPU
+ * profile, nanoseconds or faults for the weighted ones. */
 #include "sample/agg.h"
 #include "util.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,10 +18,10 @@ struct afunc {
 };
 
 struct agg {
+	enum samp_unit unit;
 	struct afunc *funcs;
 	uint32_t nfuncs, capfuncs;
-	uint32_t *fheads;   /* string hash buckets, HMAP_EMPTY terminated chains */
-	uint32_t fcap;
+	struct hmap fheads; /* function hash -> first function id, chains SAMP_NONE terminated */
 
 	struct samp_stack *stacks;
 	uint32_t *snext;    /* hash chain of stacks */
@@ -28,11 +30,12 @@ struct agg {
 	size_t nframes, capframes;
 	struct hmap sheads; /* stack hash -> first stack id */
 
-	unsigned long *all;  /* per stack, since start */
-	unsigned long *cur;  /* per stack, current interval */
+	unsigned long long *all;  /* weight per stack, since start */
+	unsigned long long *cur;  /* weight per stack, current interval */
 	uint32_t *touched;   /* stacks with cur > 0 */
 	uint32_t ntouched;
 	unsigned long all_samples, cur_samples;
+	unsigned long long all_weight;
 
 	struct samp_bucket hist[SAMP_HISTORY]; /* ring */
 	unsigned hhead, hcount;                /* hhead: oldest */
@@ -57,9 +60,12 @@ static uint64_t func_hash(const char *name, const char *module, int line, unsign
 	return flags & SAMP_F_PYTHON ? hmap_mix(h ^ (uint64_t)(unsigned)line) : h;
 }
 
-struct agg *agg_new(void)
+struct agg *agg_new(enum samp_unit unit)
 {
-	return calloc(1, sizeof(struct agg));
+	struct agg *a = calloc(1, sizeof(struct agg));
+	if (a)
+		a->unit = unit;
+	return a;
 }
 
 void agg_free(struct agg *a)
@@ -72,7 +78,7 @@ void agg_free(struct agg *a)
 		free(a->funcs[i].file);
 	}
 	free(a->funcs);
-	free(a->fheads);
+	hmap_free(&a->fheads);
 	free(a->stacks);
 	free(a->snext);
 	free(a->frames);
@@ -100,62 +106,47 @@ static int grow(void **p, uint32_t *cap, size_t elem, uint32_t need)
 	return 0;
 }
 
-static int rehash_funcs(struct agg *a)
-{
-	uint32_t nc = a->fcap ? a->fcap * 2 : 256;
-	uint32_t *nh = malloc(nc * sizeof(*nh));
-
-	if (!nh)
-		return -ENOMEM;
-	memset(nh, 0xff, nc * sizeof(*nh));
-	for (uint32_t i = 0; i < a->nfuncs; i++) {
-		uint64_t h = func_hash(a->funcs[i].name, a->funcs[i].module, a->funcs[i].line, a->funcs[i].flags);
-		a->funcs[i].next = nh[h & (nc - 1)];
-		nh[h & (nc - 1)] = i;
-	}
-	free(a->fheads);
-	a->fheads = nh;
-	a->fcap = nc;
-	return 0;
-}
-
 uint32_t agg_func(struct agg *a, const struct samp_fninfo *si)
 {
 	uint64_t h = func_hash(si->name, si->module, si->line, si->flags);
+	uint32_t first = samp_id_get(&a->fheads, h);
 
-	if (a->fcap) {
-		for (uint32_t i = a->fheads[h & (a->fcap - 1)]; i != HMAP_EMPTY; i = a->funcs[i].next)
-			if (!strcmp(a->funcs[i].name, si->name) && !strcmp(a->funcs[i].module, si->module) &&
-			    (!(si->flags & SAMP_F_PYTHON) ||
-			     ((a->funcs[i].flags & SAMP_F_PYTHON) && a->funcs[i].line == si->line)))
-				return i;
-	}
-	if ((a->nfuncs + 1) * 2 > a->fcap && rehash_funcs(a) < 0)
-		return HMAP_EMPTY;
+	for (uint32_t i = first; i != SAMP_NONE; i = a->funcs[i].next)
+		if (!strcmp(a->funcs[i].name, si->name) && !strcmp(a->funcs[i].module, si->module) &&
+		    (!(si->flags & SAMP_F_PYTHON) || ((a->funcs[i].flags & SAMP_F_PYTHON) && a->funcs[i].line == si->line)))
+			return i;
 	uint32_t capf = a->capfuncs;
 	if (grow((void **)&a->funcs, &capf, sizeof(*a->funcs), a->nfuncs + 1) < 0)
-		return HMAP_EMPTY;
+		return SAMP_NONE;
 	a->capfuncs = capf;
 	struct afunc *f = &a->funcs[a->nfuncs];
 	memset(f, 0, sizeof(*f));
 	f->name = strdup(si->name);
 	f->module = strdup(si->module);
 	f->file = si->file ? strdup(si->file) : NULL;
-	if (!f->name || !f->module || (si->file && !f->file)) {
+	if (!f->name || !f->module || (si->file && !f->file) || hmap_put(&a->fheads, h, a->nfuncs) < 0) {
 		free(f->name);
 		free(f->module);
 		free(f->file);
-		return HMAP_EMPTY;
+		return SAMP_NONE;
 	}
 	f->line = si->line;
 	f->flags = si->flags;
-	if (!(si->flags & (SAMP_F_KERNEL | SAMP_F_ANON)))
+	if (!(si->flags & (SAMP_F_KERNEL | SAMP_F_ANON | SAMP_F_CATEGORY)))
 		for (size_t i = 0; i < sizeof(root_names) / sizeof(root_names[0]); i++)
 			if (!strcmp(si->name, root_names[i]))
 				f->flags |= SAMP_F_ROOT;
-	f->next = a->fheads[h & (a->fcap - 1)];
-	a->fheads[h & (a->fcap - 1)] = a->nfuncs;
+	f->next = first;
 	return a->nfuncs++;
+}
+
+uint32_t agg_category(struct agg *a, const char *name)
+{
+	char buf[80];
+
+	snprintf(buf, sizeof(buf), "[%s]", name);
+	struct samp_fninfo fi = { .name = buf, .module = "[category]", .flags = SAMP_F_CATEGORY };
+	return agg_func(a, &fi);
 }
 
 unsigned agg_func_flags(const struct agg *a, uint32_t id)
@@ -168,8 +159,8 @@ static uint32_t intern(struct agg *a, pid_t tid, const uint32_t *fr, unsigned n)
 	uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)(uint32_t)tid;
 	for (unsigned i = 0; i < n; i++)
 		h = hmap_mix(h ^ fr[i]) + i;
-	uint32_t first = hmap_get(&a->sheads, h);
-	for (uint32_t i = first; i != HMAP_EMPTY; i = a->snext[i]) {
+	uint32_t first = samp_id_get(&a->sheads, h);
+	for (uint32_t i = first; i != SAMP_NONE; i = a->snext[i]) {
 		struct samp_stack *st = &a->stacks[i];
 		if (st->tid == tid && st->nframes == n && !memcmp(a->frames + st->first, fr, n * sizeof(*fr)))
 			return i;
@@ -186,7 +177,7 @@ static uint32_t intern(struct agg *a, pid_t tid, const uint32_t *fr, unsigned n)
 	for (size_t k = 0; k < sizeof(per_stack) / sizeof(per_stack[0]); k++) {
 		cap = a->capstacks; /* every array grows from the same size to the same size */
 		if (grow(per_stack[k].p, &cap, per_stack[k].elem, id + 1) < 0)
-			return HMAP_EMPTY;
+			return SAMP_NONE;
 	}
 	a->capstacks = cap;
 	if (a->nframes + n > a->capframes) {
@@ -195,12 +186,12 @@ static uint32_t intern(struct agg *a, pid_t tid, const uint32_t *fr, unsigned n)
 			nc *= 2;
 		uint32_t *nf = realloc(a->frames, nc * sizeof(*nf));
 		if (!nf)
-			return HMAP_EMPTY;
+			return SAMP_NONE;
 		a->frames = nf;
 		a->capframes = nc;
 	}
 	if (hmap_put(&a->sheads, h, id) < 0)
-		return HMAP_EMPTY;
+		return SAMP_NONE;
 	memcpy(a->frames + a->nframes, fr, n * sizeof(*fr));
 	a->stacks[id] = (struct samp_stack){ .tid = tid, .nframes = n, .first = (unsigned)a->nframes };
 	a->snext[id] = first;
@@ -211,15 +202,25 @@ static uint32_t intern(struct agg *a, pid_t tid, const uint32_t *fr, unsigned n)
 	return id;
 }
 
-int agg_add(struct agg *a, pid_t tid, const uint32_t *frames, unsigned n)
+int agg_add(struct agg *a, pid_t tid, const uint32_t *frames, unsigned n, uint32_t cat, uint64_t weight)
 {
-	uint32_t id = intern(a, tid, frames, n);
+	uint32_t id, with[SAMP_MAX_FRAMES + 1];
 
-	if (id == HMAP_EMPTY)
+	if (cat != SAMP_NONE) {
+		if (n > SAMP_MAX_FRAMES)
+			n = SAMP_MAX_FRAMES;
+		memcpy(with, frames, n * sizeof(*frames));
+		with[n++] = cat; /* the outermost frame */
+		frames = with;
+	}
+	id = intern(a, tid, frames, n);
+	if (id == SAMP_NONE)
 		return -ENOMEM;
-	if (!a->cur[id]++)
+	if (!a->cur[id] && weight)
 		a->touched[a->ntouched++] = id;
-	a->all[id]++;
+	a->cur[id] += weight;
+	a->all[id] += weight;
+	a->all_weight += weight;
 	a->all_samples++;
 	a->cur_samples++;
 	return 0;
@@ -232,7 +233,7 @@ void agg_close_interval(struct agg *a, double seconds)
 	b.c = malloc((a->ntouched ? a->ntouched : 1) * sizeof(*b.c));
 	if (b.c) {
 		for (uint32_t i = 0; i < a->ntouched; i++)
-			b.c[i] = (struct samp_count){ .stack = a->touched[i], .count = (unsigned)a->cur[a->touched[i]] };
+			b.c[i] = (struct samp_count){ .stack = a->touched[i], .count = a->cur[a->touched[i]] };
 		b.n = a->ntouched;
 	}
 	for (uint32_t i = 0; i < a->ntouched; i++)
@@ -321,8 +322,10 @@ int agg_fill(const struct agg *a, struct samp_snapshot *s, double elapsed)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < a->nstacks; i++)
 		if (a->all[i])
-			s->all.c[s->all.n++] = (struct samp_count){ .stack = i, .count = (unsigned)a->all[i] };
+			s->all.c[s->all.n++] = (struct samp_count){ .stack = i, .count = a->all[i] };
 	s->all.samples = a->all_samples;
+	s->unit = a->unit;
+	s->weight = a->all_weight;
 	s->all.seconds = elapsed;
 	return 0;
 }
@@ -345,16 +348,19 @@ void samp_snapshot_free(void *p)
 	free(s);
 }
 
-int agg_finish(const struct agg *a, struct samp_snapshot *o, unsigned nthreads, const char *end_reason)
+int agg_finish(const struct agg *a, struct samp_snapshot *o, const struct samp_thread *threads, size_t stride,
+	       unsigned n, const char *end_reason)
 {
 	if (end_reason) {
 		o->ended = true;
 		strlcpy_ps(o->end_reason, end_reason, sizeof(o->end_reason));
 	}
-	o->threads = calloc(nthreads + 1, sizeof(*o->threads));
+	o->threads = calloc(n + 1, sizeof(*o->threads));
 	if (!o->threads || agg_fill(a, o, o->elapsed) < 0) {
 		samp_snapshot_free(o);
 		return -1;
 	}
+	for (unsigned i = 0; i < n; i++)
+		o->threads[o->nthreads++] = *(const struct samp_thread *)((const char *)threads + i * stride);
 	return 0;
 }

@@ -1,8 +1,10 @@
-/* The sampler as a job on the long lane (beside the other long jobs):
- * sample until cancelled, publish a snapshot about once per second. The
- * screen talks back only through a control block of atomics (the
- * requested frequency). */
+/* The sampler as a job on the long lane (beside the other long jobs): any
+ * sampler source (source.h) driven by samp_source_run until cancelled, a
+ * snapshot about once per second. The screen talks back only through a
+ * control block of atomics (the requested frequency, the idle switch, the
+ * mode). */
 #include "sample/sample.h"
+#include "sample/source.h"
 #include "i18n.h"
 #include "util.h"
 #include "worker.h"
@@ -75,107 +77,106 @@ enum samp_mode samp_ctl_mode(struct samp_ctl *c)
 	return (enum samp_mode)atomic_load(&c->mode);
 }
 
-/* The CPython sampler until cancelled. Returns false (nothing posted) when
- * it cannot start and the mode is AUTO: the perf sampler takes over. */
-static bool python_job(struct job *j, struct samp_ctl *ctl)
+/* The job's source: the CPython sampler for a CPython process (mode AUTO
+ * or PYTHON), else perf. NULL after posting the error. */
+static struct samp_source *open_source(struct job *j, struct samp_ctl *ctl)
 {
-	struct samp_py_session *s;
+	struct samp_source *src;
 	struct ps_error e;
 	enum samp_mode mode = samp_ctl_mode(ctl);
-	int freq = samp_ctl_freq(ctl);
-	if (mode == SAMP_MODE_AUTO && freq == SAMP_FREQ_DEFAULT) /* perf's 99 Hz: py-spy's 100 */
-		samp_ctl_set_freq(ctl, freq = SAMP_PY_FREQ_DEFAULT);
-	struct samp_py_opts o = { .pid = j->target.pid, .want = &j->target,
-				  .freq = freq > SAMP_PY_FREQ_MAX ? SAMP_PY_FREQ_MAX : freq, .idle = samp_ctl_idle(ctl) };
+	int r;
 
 	ps_error_clear(&e);
-	int r = samp_py_open(&s, &o, &e);
-	if (r < 0) {
+	if (mode != SAMP_MODE_NATIVE) {
+		int freq = samp_ctl_freq(ctl);
+		if (mode == SAMP_MODE_AUTO && freq == SAMP_FREQ_DEFAULT) /* perf's 99 Hz: py-spy's 100 */
+			samp_ctl_set_freq(ctl, freq = SAMP_PY_FREQ_DEFAULT);
+		struct samp_py_opts o = { .pid = j->target.pid, .want = &j->target,
+					  .freq = freq > SAMP_PY_FREQ_MAX ? SAMP_PY_FREQ_MAX : freq,
+					  .idle = samp_ctl_idle(ctl) };
+		r = samp_py_open(&src, &o, &e);
+		if (r == 0)
+			return src;
+		if (mode != SAMP_MODE_AUTO) {
+			job_error(j, &e);
+			return NULL;
+		}
 		/* AUTO: perf then, and its own refusal if it is refused too. */
-		if (mode == SAMP_MODE_AUTO) {
-			if (r == -ENOTSUP || r == -EPROTO)
-				job_progress(j, -1, "%s", e.msg);
-			if (freq == SAMP_PY_FREQ_DEFAULT)
-				samp_ctl_set_freq(ctl, SAMP_FREQ_DEFAULT);
-			return false;
-		}
-		job_error(j, &e);
-		return true;
+		if (r == -ENOTSUP || r == -EPROTO)
+			job_progress(j, -1, "%s", e.msg);
+		if (freq == SAMP_PY_FREQ_DEFAULT)
+			samp_ctl_set_freq(ctl, SAMP_FREQ_DEFAULT);
+		ps_error_clear(&e);
 	}
-	uint64_t next = now_ns() + 1000000000ULL;
-	while (!job_cancelled(j)) {
-		int pr = samp_py_poll(s, 100);
-		if (pr == -ESRCH || pr == -ESTALE) {
-			char why[160];
-			struct samp_snapshot *snap = samp_py_publish(
-				s, pr == -ESRCH ? _("the process exited") : samp_end_exec(samp_py_exec_comm(s), why, sizeof(why)));
-			if (snap)
-				job_result(j, snap, samp_snapshot_free);
-			break;
-		}
-		freq = samp_ctl_freq(ctl);
-		samp_py_set(s, freq > SAMP_PY_FREQ_MAX ? SAMP_PY_FREQ_MAX : freq, samp_ctl_idle(ctl));
-		if (now_ns() >= next) {
-			next += 1000000000ULL;
-			if (next < now_ns())
-				next = now_ns() + 1000000000ULL;
-			struct samp_snapshot *snap = samp_py_publish(s, NULL);
-			if (snap)
-				job_snapshot(j, snap, samp_snapshot_free);
-		}
-	}
-	samp_py_close(s);
-	return true;
-}
-
-static void sample_job(struct job *j)
-{
-	struct samp_ctl *ctl = j->arg;
-	struct samp_session *s;
-	struct ps_error e;
-
-	if (samp_ctl_mode(ctl) != SAMP_MODE_NATIVE && python_job(j, ctl))
-		return;
 	if (samp_ctl_freq(ctl) < SAMP_FREQ_MIN)
 		samp_ctl_set_freq(ctl, SAMP_FREQ_DEFAULT);
 	struct samp_opts o = { .pid = j->target.pid, .want = &j->target, .freq = samp_ctl_freq(ctl) };
-
-	ps_error_clear(&e);
-	if (samp_open(&s, &o, &e) < 0) {
+	if (samp_perf_open(&src, &o, &e) < 0) {
 		job_error(j, &e);
+		return NULL;
+	}
+	return src;
+}
+
+/* The run's callbacks: the job's cancel flag, its snapshots, the screen's
+ * control block. */
+struct run_ctx {
+	struct job *j;
+	struct samp_ctl *ctl;
+};
+
+static bool run_stop(void *arg)
+{
+	return job_cancelled(((struct run_ctx *)arg)->j);
+}
+
+static void run_tick(void *arg, struct samp_snapshot *snap)
+{
+	job_snapshot(((struct run_ctx *)arg)->j, snap, samp_snapshot_free);
+}
+
+static void run_want(void *arg, int *freq, bool *idle)
+{
+	struct run_ctx *c = arg;
+	*freq = samp_ctl_freq(c->ctl);
+	*idle = samp_ctl_idle(c->ctl);
+}
+
+static void run_refused(void *arg, int freq, const struct ps_error *e)
+{
+	struct run_ctx *c = arg;
+	samp_ctl_set_freq(c->ctl, freq);
+	job_progress(c->j, -1, "%s", e->msg);
+}
+
+/* The one sampler job: whatever the source, sample until cancelled,
+ * a snapshot each second, the last one as the result when the target
+ * ends. */
+static void sample_job(struct job *j)
+{
+	struct run_ctx c = { .j = j, .ctl = j->arg };
+	struct samp_run run = { .stop = run_stop, .tick = run_tick, .want = run_want, .refused = run_refused, .arg = &c };
+	struct samp_source *src = open_source(j, c.ctl);
+	struct ps_error e;
+	char why[192];
+
+	if (!src)
 		return;
+	ps_error_clear(&e);
+	switch (samp_source_run(src, &run, why, sizeof(why), &e)) {
+	case SAMP_END_TARGET: {
+		struct samp_snapshot *snap = src->ops->publish(src, why);
+		if (snap)
+			job_result(j, snap, samp_snapshot_free);
+		break;
 	}
-	uint64_t next = now_ns() + 1000000000ULL;
-	while (!job_cancelled(j)) {
-		int pr = samp_poll(s, 100);
-		if (pr == -ESRCH || pr == -ESTALE) {
-			char why[160];
-			struct samp_snapshot *snap = samp_publish(
-				s, pr == -ESRCH ? _("the process exited") : samp_end_exec(samp_exec_comm(s), why, sizeof(why)));
-			if (snap)
-				job_result(j, snap, samp_snapshot_free);
-			break;
-		}
-		int want = samp_ctl_freq(ctl);
-		if (want != samp_get_freq(s) && samp_set_freq(s, want, &e) < 0) {
-			if (e.code != EINVAL) {
-				job_error(j, &e);
-				break;
-			}
-			/* Refused before anything changed: go on at the old rate. */
-			samp_ctl_set_freq(ctl, samp_get_freq(s));
-			job_progress(j, -1, "%s", e.msg);
-		}
-		if (now_ns() >= next) {
-			next += 1000000000ULL;
-			if (next < now_ns())
-				next = now_ns() + 1000000000ULL;
-			struct samp_snapshot *snap = samp_publish(s, NULL);
-			if (snap)
-				job_snapshot(j, snap, samp_snapshot_free);
-		}
+	case SAMP_END_FAILED:
+		job_error(j, &e);
+		break;
+	case SAMP_END_STOPPED:
+		break;
 	}
-	samp_close(s);
+	samp_source_close(src);
 }
 
 unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl,

@@ -57,15 +57,15 @@ static struct mproc *new_slot(struct samp_session *s, pid_t pid)
 		s->procs = np;
 		s->capprocs = nc;
 	}
-	uint32_t old = hmap_get(&s->pids, (uint64_t)pid);
+	uint32_t old = samp_id_get(&s->pids, (uint64_t)pid);
 	if (hmap_put(&s->pids, (uint64_t)pid, s->nprocs) < 0)
 		return NULL;
-	if (old != HMAP_EMPTY)
+	if (old != SAMP_NONE)
 		s->procs[old].exited = true; /* its PID names another process now */
 	struct mproc *p = &s->procs[s->nprocs++];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
-	p->parent = HMAP_EMPTY;
+	p->parent = SAMP_NONE;
 	return p;
 }
 
@@ -98,7 +98,7 @@ int samp_machine_open(struct samp_session *s, struct ps_error *e)
 		if (de->d_name[0] < '1' || de->d_name[0] > '9')
 			continue;
 		pid_t pid = (pid_t)atoi(de->d_name);
-		if (hmap_get(&s->pids, (uint64_t)pid) != HMAP_EMPTY)
+		if (samp_id_get(&s->pids, (uint64_t)pid) != SAMP_NONE)
 			continue;
 		struct mproc *p = new_slot(s, pid);
 		if (!p) {
@@ -114,9 +114,9 @@ int samp_machine_open(struct samp_session *s, struct ps_error *e)
 
 struct mproc *samp_machine_proc(struct samp_session *s, pid_t pid)
 {
-	uint32_t i = hmap_get(&s->pids, (uint64_t)pid);
+	uint32_t i = samp_id_get(&s->pids, (uint64_t)pid);
 
-	if (i != HMAP_EMPTY)
+	if (i != SAMP_NONE)
 		return &s->procs[i];
 	/* Born between the /proc scan and its FORK record being read. */
 	struct mproc *p = new_slot(s, pid);
@@ -203,7 +203,7 @@ struct samp_space *samp_machine_space(struct samp_session *s, struct mproc *p)
 	if (p->sp || p->space_tried)
 		return p->sp;
 	/* A child that has not exec'd runs its parent's code. */
-	if (!p->exec_seen && p->parent != HMAP_EMPTY && p->exited)
+	if (!p->exec_seen && p->parent != SAMP_NONE && p->exited)
 		return samp_machine_space(s, &s->procs[p->parent]);
 	p->space_tried = true;
 	if (p->kernel)
@@ -223,108 +223,103 @@ struct samp_space *samp_machine_space(struct samp_session *s, struct mproc *p)
 	return p->sp;
 }
 
-void samp_machine_record(struct samp_session *s, const struct perf_event_header *h)
+/* Every process's records (the reader keeps them all): FORK a new
+ * process, EXIT its end, COMM its exec, MMAP2 its new code. */
+static void on_fork(void *ctx, const struct perf_task *f)
 {
-	const unsigned char *p = (const unsigned char *)(h + 1);
-	uint32_t f[4];
+	struct samp_session *s = ctx;
 
-	switch (h->type) {
-	case PERF_RECORD_FORK: {
-		/* pid, ppid, tid, ptid, time */
-		if (h->size < 8 + 16)
-			break;
-		memcpy(f, p, 16);
-		if (f[0] != f[2] || f[0] == f[1])
-			break; /* a new thread, not a new process */
-		uint32_t parent = hmap_get(&s->pids, (uint64_t)f[1]);
-		struct mproc *c = new_slot(s, (pid_t)f[0]);
-		if (!c)
-			break;
-		c->parent = parent;
-		if (parent != HMAP_EMPTY) {
-			memcpy(c->comm, s->procs[parent].comm, sizeof(c->comm));
-			c->kernel = s->procs[parent].kernel;
-		}
-		struct proc_stat st;
-		if (read_stat(c->pid, &st) == 0) {
-			c->start = st.starttime;
-			c->ticks0 = 0; /* born during sampling: all its CPU time counts */
-			c->ticks = st.utime + st.stime;
-		}
-		break;
+	if (f->pid != f->tid || f->pid == f->ppid)
+		return; /* a new thread, not a new process */
+	uint32_t parent = samp_id_get(&s->pids, (uint64_t)f->ppid);
+	struct mproc *c = new_slot(s, (pid_t)f->pid);
+	if (!c)
+		return;
+	c->parent = parent;
+	if (parent != SAMP_NONE) {
+		memcpy(c->comm, s->procs[parent].comm, sizeof(c->comm));
+		c->kernel = s->procs[parent].kernel;
 	}
-	case PERF_RECORD_EXIT:
-		if (h->size < 8 + 16)
-			break;
-		memcpy(f, p, 16);
-		if (f[0] == f[2]) {
-			uint32_t i = hmap_get(&s->pids, (uint64_t)f[0]);
-			if (i != HMAP_EMPTY)
-				s->procs[i].exited = true;
-		}
-		break;
-	case PERF_RECORD_COMM: {
-		/* pid, tid, comm[] */
-		if (h->size < 8 + 8 + 1)
-			break;
-		memcpy(f, p, 8);
-		bool exec = h->misc & PERF_RECORD_MISC_COMM_EXEC;
-		if (f[0] != f[1] && !exec)
-			break; /* a thread renamed itself */
-		struct mproc *m = samp_machine_proc(s, (pid_t)f[0]);
-		if (!m)
-			break;
-		char c[16];
-		size_t avail = (size_t)h->size - 16, max = avail < sizeof(c) ? avail : sizeof(c);
-		memcpy(c, p + 8, max);
-		c[max - 1] = '\0';
-		strlcpy_ps(m->comm, c, sizeof(m->comm));
-		if (exec) {
-			maps_clear(m);
-			m->exec_seen = true;
-			m->kernel = false;
-			if (m->sp) {
-				sym_proc_exec(m->sp->sym);
-				hmap_clear(&m->sp->pcs);
-			}
-			m->space_tried = false;
-		}
-		break;
+	struct proc_stat st;
+	if (read_stat(c->pid, &st) == 0) {
+		c->start = st.starttime;
+		c->ticks0 = 0; /* born during sampling: all its CPU time counts */
+		c->ticks = st.utime + st.stime;
 	}
-	case PERF_RECORD_MMAP2: {
-		struct samp_rec_mmap2 mm;
-		if (samp_parse_mmap2(h, &mm) < 0 || !(mm.prot & PROT_EXEC))
-			break;
-		uint32_t i = hmap_get(&s->pids, (uint64_t)mm.pid);
-		if (i == HMAP_EMPTY)
-			break;
-		struct mproc *m = &s->procs[i];
-		m->exec_seen = true; /* its own code now, not only its parent's */
-		/* Records of one CPU's ring are read before the next ring's: a
-		 * sample may have come before this mapping was known. A view
-		 * made from the recorded mappings is made again with it. */
-		if (m->sp && m->recorded) {
-			samp_space_fini(m->sp);
-			free(m->sp);
-			m->sp = NULL;
-			m->recorded = false;
-		}
-		if (mm.name[0] == '/' && mm.name_ok && !mm.build_id) {
-			struct mmap_rec r = { .path = (char *)mm.name, .start = mm.start, .len = mm.len,
-					      .pgoff = mm.pgoff, .ino = mm.ino, .maj = mm.maj, .min = mm.min };
-			maps_add(m, &r);
-		}
+}
+
+static void on_task_exit(void *ctx, const struct perf_task *f)
+{
+	struct samp_session *s = ctx;
+
+	if (f->pid != f->tid)
+		return;
+	uint32_t i = samp_id_get(&s->pids, (uint64_t)f->pid);
+	if (i != SAMP_NONE)
+		s->procs[i].exited = true;
+}
+
+static void on_comm(void *ctx, const struct perf_comm *c)
+{
+	struct samp_session *s = ctx;
+
+	if (c->pid != c->tid && !c->exec)
+		return; /* a thread renamed itself */
+	struct mproc *m = samp_machine_proc(s, (pid_t)c->pid);
+	if (!m)
+		return;
+	strlcpy_ps(m->comm, c->comm, sizeof(m->comm));
+	if (c->exec) {
+		maps_clear(m);
+		m->exec_seen = true;
+		m->kernel = false;
 		if (m->sp) {
-			sym_proc_stale(m->sp->sym, mm.name[0] != '/');
+			sym_proc_exec(m->sp->sym);
 			hmap_clear(&m->sp->pcs);
 		}
 		m->space_tried = false;
-		break;
-	}
-	default:
-		break;
 	}
 }
+
+static void on_mmap2(void *ctx, const struct perf_mmap2 *mm)
+{
+	struct samp_session *s = ctx;
+
+	if (!(mm->prot & PROT_EXEC))
+		return;
+	uint32_t i = samp_id_get(&s->pids, (uint64_t)mm->pid);
+	if (i == SAMP_NONE)
+		return;
+	struct mproc *m = &s->procs[i];
+	m->exec_seen = true; /* its own code now, not only its parent's */
+	/* Records of one CPU's ring are read before the next ring's: a
+	 * sample may have come before this mapping was known. A view made
+	 * from the recorded mappings is made again with it. */
+	if (m->sp && m->recorded) {
+		samp_space_fini(m->sp);
+		free(m->sp);
+		m->sp = NULL;
+		m->recorded = false;
+	}
+	if (mm->name[0] == '/' && mm->name_ok && !mm->build_id) {
+		struct mmap_rec r = { .path = (char *)mm->name, .start = mm->start, .len = mm->len,
+				      .pgoff = mm->pgoff, .ino = mm->ino, .maj = mm->maj, .min = mm->min };
+		maps_add(m, &r);
+	}
+	if (m->sp) {
+		sym_proc_stale(m->sp->sym, mm->name[0] != '/');
+		hmap_clear(&m->sp->pcs);
+	}
+	m->space_tried = false;
+}
+
+const struct perf_consumer samp_machine_consumer = {
+	.on_sample = samp_on_sample,
+	.on_mmap2 = on_mmap2,
+	.on_comm = on_comm,
+	.on_fork = on_fork,
+	.on_exit = on_task_exit,
+};
 
 unsigned long long samp_machine_ticks(void)
 {
@@ -369,7 +364,7 @@ int samp_machine_publish(struct samp_session *s, struct samp_snapshot *o)
 		q->start = m->start;
 		memcpy(q->comm, m->comm, sizeof(q->comm));
 		q->samples = m->samples;
-		q->cpu_sampled = s->attr.type == PERF_TYPE_SOFTWARE ? (double)m->period / 1e9
+		q->cpu_sampled = s->ev.attr.type == PERF_TYPE_SOFTWARE ? (double)m->period / 1e9
 								     : (double)m->samples / s->freq;
 		q->cpu_proc = m->ticks >= m->ticks0 ? (double)(m->ticks - m->ticks0) / tick : 0;
 		q->exited = m->exited;

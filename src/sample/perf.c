@@ -1,8 +1,8 @@
-/* The sampling session: perf_event_open per (thread, CPU) with inherit, one
- * ring buffer per CPU (a dummy event of our own owns it; every target event
- * is redirected there with PERF_EVENT_IOC_SET_OUTPUT), records read by the
- * perf ring protocol, threads followed through FORK/EXIT records, POLLHUP
- * and a periodic rescan of /proc/PID/task. */
+/* The perf sampler, a source (source.h): events per (thread, CPU) with
+ * inherit or per CPU (events.c), one ring buffer per CPU, records read
+ * through src/perf/'s reader into record.c's or machine.c's consumer,
+ * threads followed through FORK/EXIT records, POLLHUP and a periodic
+ * rescan of /proc/PID/task. */
 #include "sample/agg.h"
 #include "sample/local.h"
 #include "sample/session.h"
@@ -15,28 +15,28 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/capability.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#define RING_PAGES_MAX 128 /* data pages per CPU: 512 KiB, perf's default mlock budget */
-#define RING_PAGES_DWARF 512 /* with stack copies: 2 MiB (they are ~100x larger) */
 #define RESCAN_NS 250000000ULL
+
+static const struct samp_source_ops perf_ops;
+
+static struct samp_session *of(const struct samp_source *src)
+{
+	return (struct samp_session *)src; /* src is its first member */
+}
 
 static void read_comm(struct samp_session *s, struct sthread *t)
 {
 	char path[64], buf[32];
-	snprintf(path, sizeof(path), "task/%d/comm", (int)t->tid);
+	snprintf(path, sizeof(path), "task/%d/comm", (int)t->th.tid);
 	if (read_file_at(s->t.dirfd, path, buf, sizeof(buf)) > 0) {
 		buf[strcspn(buf, "\n")] = '\0';
-		strlcpy_ps(t->comm, buf, sizeof(t->comm));
+		strlcpy_ps(t->th.comm, buf, sizeof(t->th.comm));
 	}
 }
 
@@ -94,15 +94,15 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 		if (!t)
 			continue;
 		t->in_scan = true;
-		if (t->gone && !samp_thread_has_events(s, t)) {
+		if (t->th.gone && !samp_thread_has_events(s, t)) {
 			/* Its TID was reused: a new thread, not yet sampled. */
-			t->gone = t->inherited = false;
+			t->th.gone = t->inherited = false;
 			t->uncovered = 0;
-			t->comm[0] = '\0';
+			t->th.comm[0] = '\0';
 		}
-		if (!t->comm[0])
+		if (!t->th.comm[0])
 			read_comm(s, t);
-		if (s->percpu || t->gone || t->inherited || samp_thread_has_events(s, t))
+		if (s->percpu || t->th.gone || t->inherited || samp_thread_has_events(s, t))
 			continue;
 		if (!initial && ++t->uncovered < 2)
 			continue;
@@ -127,31 +127,36 @@ static int rescan(struct samp_session *s, bool initial, int *first_err)
 		/* Keep its events open: closing them would also end the
 		 * events its children inherited. POLLHUP closes them. */
 		if (!t->in_scan)
-			t->gone = true;
+			t->th.gone = true;
 	}
 	return 0;
 }
 
+/* A COMM record of the rings' unread ones: the target's exec? */
+static void exec_seen(void *ctx, const struct perf_event_header *h)
+{
+	struct samp_session *s = ctx;
+	struct perf_comm c;
+
+	if (perf_decode_comm(h, &s->rd.fmt, &c) < 0 || !c.exec || (pid_t)c.pid != s->t.id.pid)
+		return;
+	if (!s->execd || c.id.time < s->exec_time) { /* the earliest */
+		s->execd = true;
+		s->exec_time = c.id.time;
+		strlcpy_ps(s->exec_comm, c.comm, sizeof(s->exec_comm));
+	}
+}
+
 static void drain(struct samp_session *s)
 {
-	long page = sysconf(_SC_PAGESIZE);
-
 	/* An exec in any ring first: the rings are read one after the other,
 	 * and the new program's samples may sit in a ring read before the
 	 * one that tells of the exec. Samples from its time on are dropped. */
-	for (unsigned c = 0; c < s->nrings && !s->execd && !s->machine; c++) {
-		struct cpu_ring *r = &s->rings[c];
-		char comm[16];
-		if (samp_ring_find_exec(r->base, (const unsigned char *)r->base + page, r->data_size,
-					(uint32_t)s->t.id.pid, &s->exec_time, comm)) {
-			s->execd = true;
-			strlcpy_ps(s->exec_comm, comm, sizeof(s->exec_comm));
-		}
-	}
-	for (unsigned c = 0; c < s->nrings; c++) {
-		struct cpu_ring *r = &s->rings[c];
-		samp_ring_drain(r->base, (const unsigned char *)r->base + page, r->data_size, s->scratch, samp_on_record, s);
-	}
+	if (!s->execd && !s->machine)
+		for (unsigned c = 0; c < s->nrings; c++)
+			perf_ring_peek(&s->rings[c].r, PERF_RECORD_COMM, s->rd.scratch, exec_seen, s);
+	for (unsigned c = 0; c < s->nrings; c++)
+		perf_read(&s->rd, &s->rings[c].r);
 }
 
 static int open_all(struct samp_session *s, struct ps_error *e)
@@ -186,7 +191,9 @@ static int check_rate(int hz, struct ps_error *e)
 	return 0;
 }
 
-int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_error *e)
+static void perf_close(struct samp_source *src);
+
+int samp_perf_open(struct samp_source **out, const struct samp_opts *o, struct ps_error *e)
 {
 	struct samp_session *s = calloc(1, sizeof(*s));
 	int r;
@@ -194,7 +201,8 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 	*out = NULL;
 	if (!s)
 		return ps_error_set(e, ENOMEM, _("out of memory"));
-	s->kernel_func = HMAP_EMPTY;
+	s->src.ops = &perf_ops;
+	s->kernel_func = SAMP_NONE;
 	s->freq = o->freq ? o->freq : SAMP_FREQ_DEFAULT;
 	s->stack_copy = o->stack_copy == 0 ? SAMP_STACK_COPY_DEFAULT : o->stack_copy < 0 ? 0 : o->stack_copy;
 	if (s->stack_copy > SAMP_STACK_COPY_MAX || (s->stack_copy & 7)) {
@@ -233,31 +241,36 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 		rl.rlim_cur = 1u << 20;
 	s->fd_limit = (unsigned)rl.rlim_cur;
 	s->fd_budget = rl.rlim_cur > 512 ? (unsigned)(rl.rlim_cur - rl.rlim_cur / 8 - 64) : (unsigned)rl.rlim_cur / 2;
-	s->scratch = aligned_alloc(8, 65536);
-	s->agg = agg_new();
-	if (!s->scratch || !s->agg) {
-		samp_close(s);
+	s->agg = agg_new(SAMP_UNIT_SAMPLES);
+	if (!s->agg) {
+		perf_close(&s->src);
 		return ps_error_set(e, ENOMEM, _("out of memory"));
 	}
 	if ((r = samp_choose_event(s, e)) < 0 || (r = samp_open_rings(s, e)) < 0) {
-		samp_close(s);
+		perf_close(&s->src);
 		return r;
 	}
-	s->attr.watermark = 0;
-	s->ksyms_named = s->kernel_excluded ? false : sym_kernel_named();
+	struct perf_format fmt;
+	perf_format_of(&s->ev.attr, &fmt);
+	if (perf_reader_init(&s->rd, s->machine ? &samp_machine_consumer : &samp_process_consumer, s, &fmt) < 0) {
+		perf_close(&s->src);
+		return ps_error_set(e, ENOMEM, _("out of memory"));
+	}
+	s->rd.pid = s->machine ? 0 : s->t.id.pid; /* per-CPU events keep the target's records */
+	s->ksyms_named = s->ev.kernel_excluded ? false : sym_kernel_named();
 	if (s->machine) {
 		if ((r = samp_machine_open(s, e)) < 0) {
-			samp_close(s);
+			perf_close(&s->src);
 			return r;
 		}
 		s->percpu = true;
 		s->start_ns = s->last_pub_ns = s->last_scan_ns = now_ns();
 		s->cpu_ticks_start = s->cpu_ticks_pub = proc_ticks(s);
-		*out = s;
+		*out = &s->src;
 		return 0;
 	}
 	if (samp_space_init(&s->one, s->t.id.pid, s->t.uid, SYM_SOURCE, s->regs_mask != 0) < 0) {
-		samp_close(s);
+		perf_close(&s->src);
 		return ps_error_set(e, ENOMEM, _("out of memory"));
 	}
 	unsigned ntasks = count_tasks(s);
@@ -267,20 +280,20 @@ int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_er
 			s->percpu = true;
 		} else if (o->events == SAMP_EVENTS_CPU) {
 			r = door_percpu_refused(e, r, _("sample per CPU"));
-			samp_close(s);
+			perf_close(&s->src);
 			return r;
 		}
 	}
 	s->start_ns = s->last_pub_ns = s->last_scan_ns = now_ns();
 	s->cpu_ticks_start = s->cpu_ticks_pub = proc_ticks(s);
 	if ((r = open_all(s, e)) < 0) {
-		samp_close(s);
+		perf_close(&s->src);
 		return r;
 	}
 	/* A library mapped between the first report and the events opening
 	 * has no MMAP2 record: report again at the first lookup. */
 	sym_proc_stale(s->one.sym, false);
-	*out = s;
+	*out = &s->src;
 	return 0;
 }
 
@@ -309,29 +322,32 @@ void samp_space_fini(struct samp_space *sp)
 	memset(sp, 0, sizeof(*sp));
 }
 
-unsigned long long samp_count(const struct samp_session *s)
+static unsigned long long perf_count(const struct samp_source *src)
 {
-	return s->samples;
+	return of(src)->samples;
 }
 
-int samp_get_freq(const struct samp_session *s)
+static int perf_freq(const struct samp_source *src)
 {
-	return s->freq;
+	return of(src)->freq;
 }
 
-int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e)
+static int perf_set(struct samp_source *src, int hz, bool idle, struct ps_error *e)
 {
-	if (hz < SAMP_FREQ_MIN || hz > SAMP_FREQ_MAX)
-		return ps_error_set(e, EINVAL, _("frequency %d Hz is outside %d..%d"), hz, SAMP_FREQ_MIN, SAMP_FREQ_MAX);
+	struct samp_session *s = of(src);
+
+	(void)idle; /* perf samples what runs: an idle thread has no samples */
 	if (hz == s->freq)
 		return 0;
+	if (hz < SAMP_FREQ_MIN || hz > SAMP_FREQ_MAX)
+		return ps_error_set(e, EINVAL, _("frequency %d Hz is outside %d..%d"), hz, SAMP_FREQ_MIN, SAMP_FREQ_MAX);
 	if (check_rate(hz, e) < 0)
 		return -EINVAL;
 	if (s->percpu) {
 		drain(s);
 		samp_percpu_close(s);
 		s->freq = hz;
-		s->attr.sample_freq = (uint64_t)hz;
+		s->ev.attr.sample_freq = (uint64_t)hz;
 		s->since_freq = 0;
 		int r = samp_percpu_open(s);
 		return r < 0 ? door_percpu_refused(e, r, _("sample per CPU")) : 0;
@@ -345,7 +361,7 @@ int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e)
 		s->threads[i].uncovered = 0;
 	}
 	s->freq = hz;
-	s->attr.sample_freq = (uint64_t)hz;
+	s->ev.attr.sample_freq = (uint64_t)hz;
 	s->since_freq = 0;
 	s->unsampled = 0;
 	s->unsampled_why[0] = '\0';
@@ -354,58 +370,50 @@ int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e)
 
 static void build_pfds(struct samp_session *s)
 {
-	unsigned need = s->nrings + s->nfds;
-	if (need > s->cappfds) {
-		struct pollfd *np = realloc(s->pfds, need * sizeof(*np));
-		uint32_t *no = realloc(s->pfd_owner, need * sizeof(*no));
-		if (np)
-			s->pfds = np;
-		if (no)
-			s->pfd_owner = no;
-		if (!np || !no)
-			return;
-		s->cappfds = need;
-	}
-	s->npfds = 0;
+	perf_pollset_clear(&s->ps);
 	for (unsigned c = 0; c < s->nrings; c++)
-		s->pfds[s->npfds++] = (struct pollfd){ .fd = s->rings[c].fd, .events = POLLIN };
+		if (perf_pollset_add(&s->ps, s->rings[c].r.fd, true, 0) < 0)
+			return; /* stale still: again at the next poll */
 	for (unsigned i = 0; i < s->nthreads; i++)
 		for (unsigned c = 0; c < s->nrings; c++)
-			if (s->threads[i].fds[c] >= 0 && s->npfds < need) {
-				s->pfd_owner[s->npfds] = i * s->nrings + c;
-				s->pfds[s->npfds++] = (struct pollfd){ .fd = s->threads[i].fds[c], .events = 0 };
-			}
+			if (s->threads[i].fds[c] >= 0 &&
+			    perf_pollset_add(&s->ps, s->threads[i].fds[c], false, (uint64_t)i * s->nrings + c) < 0)
+				return;
 	s->pfds_stale = false;
 }
 
-/* POLLHUP on a thread's event: that thread (and what it cloned) is gone. */
+/* A thread's event hung up: that thread (and what it cloned) is gone. */
 static void reap_hups(struct samp_session *s)
 {
-	for (unsigned k = s->nrings; k < s->npfds; k++) {
-		if (!(s->pfds[k].revents & (POLLHUP | POLLERR)))
-			continue;
-		struct sthread *t = &s->threads[s->pfd_owner[k] / s->nrings];
-		unsigned c = s->pfd_owner[k] % s->nrings;
-		if (t->fds[c] != s->pfds[k].fd)
+	unsigned at = 0;
+	uint64_t tag;
+	int fd;
+
+	while (perf_pollset_gone(&s->ps, &at, &fd, &tag)) {
+		struct sthread *t = &s->threads[tag / s->nrings];
+		unsigned c = (unsigned)(tag % s->nrings);
+		if (t->fds[c] != fd)
 			continue;
 		close(t->fds[c]);
 		t->fds[c] = -1;
 		s->nfds--;
 		if (!samp_thread_has_events(s, t))
-			t->gone = true;
+			t->th.gone = true;
 		s->pfds_stale = true;
 	}
 }
 
-int samp_poll(struct samp_session *s, int timeout_ms)
+static int perf_poll(struct samp_source *src, int timeout_ms)
 {
+	struct samp_session *s = of(src);
+
 	if (s->exited)
 		return -ESRCH;
 	if (s->execd)
 		return -ESTALE;
 	if (s->pfds_stale)
 		build_pfds(s);
-	int n = poll(s->pfds, s->npfds, timeout_ms);
+	int n = perf_pollset_wait(&s->ps, timeout_ms);
 	drain(s);
 	if (s->execd)
 		return -ESTALE;
@@ -431,8 +439,9 @@ int samp_poll(struct samp_session *s, int timeout_ms)
 	return 0;
 }
 
-struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reason)
+static struct samp_snapshot *perf_publish(struct samp_source *src, const char *end_reason)
 {
+	struct samp_session *s = of(src);
 	struct samp_snapshot *o = calloc(1, sizeof(*o));
 	uint64_t now = now_ns();
 	double tick = (double)sysconf(_SC_CLK_TCK);
@@ -452,15 +461,15 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 
 	o->target = s->t.id;
 	strlcpy_ps(o->comm, s->t.comm, sizeof(o->comm));
-	strlcpy_ps(o->event, s->event, sizeof(o->event));
-	strlcpy_ps(o->event_why, s->event_why, sizeof(o->event_why));
-	strlcpy_ps(o->kernel_why, s->kernel_why, sizeof(o->kernel_why));
-	o->kernel_excluded = s->kernel_excluded;
+	strlcpy_ps(o->event, s->ev.event, sizeof(o->event));
+	strlcpy_ps(o->event_why, s->ev.event_why, sizeof(o->event_why));
+	strlcpy_ps(o->kernel_why, s->ev.kernel_why, sizeof(o->kernel_why));
+	o->kernel_excluded = s->ev.kernel_excluded;
 	o->freq = s->freq;
 	o->elapsed = (double)(now - s->start_ns) / 1e9;
 	o->samples = s->samples;
-	o->lost = s->lost;
-	o->throttled = s->throttled;
+	o->lost = s->rd.lost;
+	o->throttled = s->rd.throttled;
 	o->truncated = s->truncated;
 	o->unwind_fp = s->unwind_fp;
 	o->unwind_dwarf = s->unwind_dwarf;
@@ -470,8 +479,8 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 	o->percpu = s->percpu;
 	o->cpu_proc = (double)(ticks - s->cpu_ticks_start) / tick;
 	/* Clock events count nanoseconds; cycles do not, so estimate by rate. */
-	o->cpu_sampled = s->attr.type == PERF_TYPE_SOFTWARE ? (double)s->period_sum / 1e9
-							     : (double)s->samples / s->freq;
+	o->cpu_sampled = s->ev.attr.type == PERF_TYPE_SOFTWARE ? (double)s->period_sum / 1e9
+								: (double)s->samples / s->freq;
 	/* Achieved rate over the last 10 s, at the current frequency only. */
 	double secs, cpu = 0;
 	unsigned span = ++s->since_freq < 10 ? s->since_freq : 10;
@@ -479,25 +488,18 @@ struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reaso
 	for (unsigned i = 0; i < span && i < s->nbucket_cpu; i++)
 		cpu += s->bucket_cpu[s->nbucket_cpu - 1 - i];
 	o->rate = cpu > 0.05 ? recent / cpu : 0;
-	if (agg_finish(s->agg, o, s->nthreads, end_reason) < 0)
+	if (agg_finish(s->agg, o, s->threads ? &s->threads->th : NULL, sizeof(*s->threads), s->nthreads, end_reason) < 0)
 		return NULL;
 	if (s->machine && samp_machine_publish(s, o) < 0) {
 		samp_snapshot_free(o);
 		return NULL;
 	}
-	for (unsigned i = 0; i < s->nthreads; i++) {
-		struct samp_thread *t = &o->threads[o->nthreads++];
-		t->tid = s->threads[i].tid;
-		memcpy(t->comm, s->threads[i].comm, sizeof(t->comm));
-		t->samples = s->threads[i].samples;
-		t->gone = s->threads[i].gone;
-	}
 	return o;
 }
 
-const char *samp_exec_comm(const struct samp_session *s)
+static const char *perf_exec_comm(const struct samp_source *src)
 {
-	return s->exec_comm;
+	return of(src)->exec_comm;
 }
 
 const char *samp_end_exec(const char *now_comm, char *buf, size_t size)
@@ -506,10 +508,10 @@ const char *samp_end_exec(const char *now_comm, char *buf, size_t size)
 	return buf;
 }
 
-void samp_close(struct samp_session *s)
+static void perf_close(struct samp_source *src)
 {
-	if (!s)
-		return;
+	struct samp_session *s = of(src);
+
 	for (unsigned i = 0; i < s->nthreads; i++) {
 		samp_thread_close(s, &s->threads[i]);
 		free(s->threads[i].fds);
@@ -517,19 +519,27 @@ void samp_close(struct samp_session *s)
 	free(s->threads);
 	if (s->rings)
 		samp_percpu_close(s);
-	for (unsigned c = 0; c < s->nrings; c++) {
-		munmap(s->rings[c].base, s->rings[c].map_len);
-		close(s->rings[c].fd);
-	}
+	for (unsigned c = 0; c < s->nrings; c++)
+		perf_ring_close(&s->rings[c].r);
 	free(s->rings);
-	free(s->pfds);
-	free(s->pfd_owner);
+	perf_pollset_free(&s->ps);
+	perf_reader_fini(&s->rd);
 	hmap_free(&s->tids);
 	hmap_free(&s->kpcs);
 	samp_space_fini(&s->one);
 	samp_machine_close(s);
 	agg_free(s->agg);
-	free(s->scratch);
 	target_close(&s->t);
 	free(s);
 }
+
+static const struct samp_source_ops perf_ops = {
+	.name = "perf",
+	.poll = perf_poll,
+	.set = perf_set,
+	.freq = perf_freq,
+	.count = perf_count,
+	.exec_comm = perf_exec_comm,
+	.publish = perf_publish,
+	.close = perf_close,
+};

@@ -7,6 +7,7 @@
 #include "i18n.h"
 #include "sample/agg.h"
 #include "sample/sample.h"
+#include "sample/source.h"
 #include "python/python.h"
 #include "proc/stat.h"
 #include "util.h"
@@ -20,15 +21,13 @@
 #include <unistd.h>
 
 struct py_thr {
-	pid_t tid;
+	struct samp_thread th;   /* what a snapshot shows: tid, comm, samples, gone */
 	uint64_t ident;          /* pthread_t */
 	int stat_fd;             /* /proc/PID/task/TID/stat, -1 if not open */
-	char comm[16];
-	unsigned long samples;
-	bool gone, seen;
 };
 
 struct samp_py_session {
+	struct samp_source src;  /* first: the source it is (source.h) */
 	struct target t;
 	char exec_comm[64];      /* its name after an exec (hostile) */
 	pid_t pid;
@@ -53,6 +52,13 @@ struct samp_py_session {
 	unsigned long passes_pub;
 };
 
+static const struct samp_source_ops py_ops;
+
+static struct samp_py_session *of(const struct samp_source *src)
+{
+	return (struct samp_py_session *)src; /* src is its first member */
+}
+
 static unsigned long long proc_ticks(struct samp_py_session *s)
 {
 	char buf[1024];
@@ -64,7 +70,9 @@ static unsigned long long proc_ticks(struct samp_py_session *s)
 	return st.utime + st.stime;
 }
 
-int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, struct ps_error *e)
+static void py_close(struct samp_source *src);
+
+int samp_py_open(struct samp_source **out, const struct samp_py_opts *o, struct ps_error *e)
 {
 	struct samp_py_session *s = calloc(1, sizeof(*s));
 	char *maps = NULL;
@@ -74,6 +82,7 @@ int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, str
 	*out = NULL;
 	if (!s)
 		return ps_error_set(e, ENOMEM, _("out of memory"));
+	s->src.ops = &py_ops;
 	s->t.dirfd = s->t.pidfd = -1;
 	r = target_open(&s->t, o->pid, o->want, e);
 	if (r < 0) {
@@ -98,7 +107,7 @@ int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, str
 	if (r < 0)
 		goto fail;
 	s->cache = py_cache_new(&s->live, 256);
-	s->agg = agg_new();
+	s->agg = agg_new(SAMP_UNIT_SAMPLES);
 	if (!s->cache || !s->agg) {
 		r = ps_error_set(e, ENOMEM, _("out of memory"));
 		goto fail;
@@ -121,17 +130,17 @@ int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, str
 	s->idle = o->idle;
 	s->start_ns = s->last_pub_ns = s->next_ns = now_ns();
 	s->cpu_ticks_start = proc_ticks(s);
-	*out = s;
+	*out = &s->src;
 	return 0;
 fail:
-	samp_py_close(s);
+	py_close(&s->src);
 	return r;
 }
 
 static struct py_thr *thread_of(struct samp_py_session *s, const struct py_raw_thread *rt)
 {
 	for (unsigned i = 0; i < s->nthreads; i++)
-		if (s->threads[i].ident == rt->thread_id && !s->threads[i].gone)
+		if (s->threads[i].ident == rt->thread_id && !s->threads[i].th.gone)
 			return &s->threads[i];
 	pid_t tid = rt->tid ? rt->tid : py_pthread_tid(s->py, &s->live, rt->thread_id);
 	if (!tid)
@@ -147,11 +156,11 @@ static struct py_thr *thread_of(struct samp_py_session *s, const struct py_raw_t
 	struct py_thr *t = &s->threads[s->nthreads++];
 	char path[64];
 	memset(t, 0, sizeof(*t));
-	t->tid = tid;
+	t->th.tid = tid;
 	t->ident = rt->thread_id;
 	snprintf(path, sizeof(path), "task/%d/stat", (int)tid);
 	t->stat_fd = openat(s->t.dirfd, path, O_RDONLY | O_CLOEXEC);
-	snprintf(t->comm, sizeof(t->comm), "%d", (int)tid);
+	snprintf(t->th.comm, sizeof(t->th.comm), "%d", (int)tid);
 	s->last_names_ns = 0; /* a new thread: read the names again */
 	return t;
 }
@@ -166,7 +175,7 @@ static bool running(struct py_thr *t)
 		return true;
 	ssize_t n = pread(t->stat_fd, buf, sizeof(buf) - 1, 0);
 	if (n <= 0) {
-		t->gone = true;
+		t->th.gone = true;
 		return false;
 	}
 	buf[n] = '\0';
@@ -177,17 +186,17 @@ static uint32_t func_of(struct samp_py_session *s, const struct py_raw_frame *f)
 {
 	const struct py_code *c = py_code_get(s->py, &s->live, f->code);
 	if (!c)
-		return HMAP_EMPTY;
+		return SAMP_NONE;
 	int line = py_code_line(s->py, c, f->lasti);
-	uint64_t key = hmap_mix(f->code ^ ((uint64_t)(unsigned)line << 48));
-	uint32_t id = hmap_get(&s->funcs, key);
-	if (id != HMAP_EMPTY)
+	uint64_t key = f->code ^ ((uint64_t)(unsigned)line << 48);
+	uint32_t id = samp_id_get(&s->funcs, key);
+	if (id != SAMP_NONE)
 		return id;
 	struct samp_fninfo fi = { .name = c->qualname, .module = c->file, .file = c->file, .line = line,
 				  .flags = SAMP_F_PYTHON };
 	id = agg_func(s->agg, &fi);
-	if (id != HMAP_EMPTY && hmap_put(&s->funcs, key, id) < 0)
-		return HMAP_EMPTY;
+	if (id != SAMP_NONE && hmap_put(&s->funcs, key, id) < 0)
+		return SAMP_NONE;
 	return id;
 }
 
@@ -205,7 +214,7 @@ static void names(struct samp_py_session *s)
 	for (unsigned i = 0; i < s->nthreads; i++) {
 		const char *n = py_thread_name(s->py, s->threads[i].ident);
 		if (n)
-			strlcpy_ps(s->threads[i].comm, n, sizeof(s->threads[i].comm));
+			strlcpy_ps(s->threads[i].th.comm, n, sizeof(s->threads[i].th.comm));
 	}
 }
 
@@ -253,25 +262,26 @@ static int sample_once(struct samp_py_session *s)
 		unsigned n = 0;
 		for (size_t k = 0; k < rt->n; k++) {
 			uint32_t id = func_of(s, &rt->frames[k]);
-			if (id != HMAP_EMPTY)
+			if (id != SAMP_NONE)
 				s->frames[n++] = id;
 		}
-		if (agg_add(s->agg, t->tid, s->frames, n) < 0)
+		if (agg_add(s->agg, t->th.tid, s->frames, n, SAMP_NONE, 1) < 0)
 			return -ENOMEM;
-		t->samples++;
+		t->th.samples++;
 		s->samples++;
 	}
 	names(s);
 	return 0;
 }
 
-const char *samp_py_exec_comm(const struct samp_py_session *s)
+static const char *py_exec_comm(const struct samp_source *src)
 {
-	return s->exec_comm;
+	return of(src)->exec_comm;
 }
 
-int samp_py_poll(struct samp_py_session *s, int timeout_ms)
+static int py_poll(struct samp_source *src, int timeout_ms)
 {
+	struct samp_py_session *s = of(src);
 	uint64_t end = now_ns() + (uint64_t)timeout_ms * 1000000ULL;
 
 	for (;;) {
@@ -301,22 +311,34 @@ int samp_py_poll(struct samp_py_session *s, int timeout_ms)
 	return target_verify(&s->t, NULL) < 0 ? -ESRCH : 0;
 }
 
-void samp_py_set(struct samp_py_session *s, int freq, bool idle)
+static int py_set(struct samp_source *src, int freq, bool idle, struct ps_error *e)
 {
-	if (freq >= 1 && freq <= SAMP_PY_FREQ_MAX && freq != s->freq) {
+	struct samp_py_session *s = of(src);
+
+	(void)e; /* a rate past the reader's is its maximum, never refused */
+	if (freq > SAMP_PY_FREQ_MAX)
+		freq = SAMP_PY_FREQ_MAX;
+	if (freq >= 1 && freq != s->freq) {
 		s->freq = freq;
 		s->next_ns = now_ns();
 	}
 	s->idle = idle;
+	return 0;
 }
 
-unsigned long long samp_py_count(const struct samp_py_session *s)
+static int py_freq(const struct samp_source *src)
 {
-	return s->samples;
+	return of(src)->freq;
 }
 
-struct samp_snapshot *samp_py_publish(struct samp_py_session *s, const char *end_reason)
+static unsigned long long py_count(const struct samp_source *src)
 {
+	return of(src)->samples;
+}
+
+static struct samp_snapshot *py_publish(struct samp_source *src, const char *end_reason)
+{
+	struct samp_py_session *s = of(src);
 	struct samp_snapshot *o = calloc(1, sizeof(*o));
 	uint64_t now = now_ns();
 	double tick = (double)sysconf(_SC_CLK_TCK);
@@ -357,22 +379,15 @@ struct samp_snapshot *samp_py_publish(struct samp_py_session *s, const char *end
 	span = o->elapsed < 10 ? o->elapsed : 10;
 	(void)secs;
 	o->rate = span > 0.05 ? (double)passes / span : 0;
-	if (agg_finish(s->agg, o, s->nthreads, end_reason) < 0)
+	if (agg_finish(s->agg, o, s->threads ? &s->threads->th : NULL, sizeof(*s->threads), s->nthreads, end_reason) < 0)
 		return NULL;
-	for (unsigned i = 0; i < s->nthreads; i++) {
-		struct samp_thread *t = &o->threads[o->nthreads++];
-		t->tid = s->threads[i].tid;
-		memcpy(t->comm, s->threads[i].comm, sizeof(t->comm));
-		t->samples = s->threads[i].samples;
-		t->gone = s->threads[i].gone;
-	}
 	return o;
 }
 
-void samp_py_close(struct samp_py_session *s)
+static void py_close(struct samp_source *src)
 {
-	if (!s)
-		return;
+	struct samp_py_session *s = of(src);
+
 	for (unsigned i = 0; i < s->nthreads; i++)
 		if (s->threads[i].stat_fd >= 0)
 			close(s->threads[i].stat_fd);
@@ -387,3 +402,15 @@ void samp_py_close(struct samp_py_session *s)
 		target_close(&s->t);
 	free(s);
 }
+
+static const struct samp_source_ops py_ops = {
+	.name = "python",
+	.poll = py_poll,
+	.set = py_set,
+	.freq = py_freq,
+	.count = py_count,
+	.exec_comm = py_exec_comm,
+	.publish = py_publish,
+	.close = py_close,
+	.needs_ticks = true,
+};

@@ -1,7 +1,9 @@
-/* What the sampler does with each record of its rings: samples become
+/* What the sampler does with each record of its rings, as a consumer of
+ * src/perf/ (the decoding is there; this is policy): samples become
  * interned call stacks (kernel part from the callchain, user part from the
  * frame-pointer chain or unwound from the copied stack with the modules'
- * CFI), MMAP2/COMM/FORK/EXIT keep the threads and symbols current. */
+ * CFI); one process's MMAP2/COMM/FORK/EXIT keep its threads and symbols
+ * current (machine.c has every process's). */
 #include "sample/agg.h"
 #include "sample/local.h"
 #include "sample/sample.h"
@@ -11,7 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define MAX_FRAMES 512
+#define MAX_FRAMES SAMP_MAX_FRAMES
 
 /* The function id of pc (activation: where the thread was; else a return
  * address). Cached by pc. */
@@ -19,13 +21,13 @@ static uint32_t func_of(struct samp_session *s, struct samp_space *sp, uint64_t 
 {
 	uint64_t key = pc << 1 | activation;
 	struct hmap *cache = kernel ? &s->kpcs : sp ? &sp->pcs : NULL;
-	uint32_t id = cache ? hmap_get(cache, key) : HMAP_EMPTY;
+	uint32_t id = cache ? samp_id_get(cache, key) : SAMP_NONE;
 	struct samp_fninfo fi = { 0 };
 
-	if (id != HMAP_EMPTY)
+	if (id != SAMP_NONE)
 		return id;
 	if (kernel) {
-		if (!s->ksyms_named && s->kernel_func != HMAP_EMPTY)
+		if (!s->ksyms_named && s->kernel_func != SAMP_NONE)
 			return s->kernel_func;
 		sym_kernel(pc, &fi.name, &fi.module);
 		fi.flags = SAMP_F_KERNEL;
@@ -46,7 +48,7 @@ static uint32_t func_of(struct samp_session *s, struct samp_space *sp, uint64_t 
 		fi.line = entry->line;
 	}
 	id = agg_func(s->agg, &fi);
-	if (id != HMAP_EMPTY) {
+	if (id != SAMP_NONE) {
 		if (kernel && !s->ksyms_named)
 			s->kernel_func = id;
 		else if (cache)
@@ -63,7 +65,7 @@ static bool add_user(struct samp_session *s, struct samp_space *sp, const uint64
 {
 	for (unsigned i = 0; i < n && *nfr < MAX_FRAMES; i++) {
 		uint32_t id = func_of(s, sp, pcs[i], false, i == 0);
-		if (id == HMAP_EMPTY)
+		if (id == SAMP_NONE)
 			continue;
 		fr[(*nfr)++] = id;
 		if (agg_func_flags(s->agg, id) & SAMP_F_ROOT)
@@ -77,7 +79,7 @@ static bool reaches_root(struct samp_session *s, struct samp_space *sp, const ui
 {
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t id = func_of(s, sp, pcs[i], false, i == 0);
-		if (id != HMAP_EMPTY && (agg_func_flags(s->agg, id) & SAMP_F_ROOT))
+		if (id != SAMP_NONE && (agg_func_flags(s->agg, id) & SAMP_F_ROOT))
 			return true;
 	}
 	return false;
@@ -112,7 +114,7 @@ static void perf_regs(const uint64_t *v, struct user_regs_struct *u)
  * Returns the frames in *out (pcs or dw), the method in *how. */
 enum how { HOW_FP, HOW_DWARF };
 
-static unsigned user_chain(struct samp_session *s, struct samp_space *sp, const struct samp_rec_sample *r,
+static unsigned user_chain(struct samp_session *s, struct samp_space *sp, const struct perf_sample *r,
 			   const uint64_t *fp, unsigned nfp, uint64_t *dw, const uint64_t **out, enum how *how)
 {
 	struct user_regs_struct regs;
@@ -145,8 +147,9 @@ static unsigned user_chain(struct samp_session *s, struct samp_space *sp, const 
 	return (unsigned)n;
 }
 
-static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
+void samp_on_sample(void *arg, const struct perf_sample *r)
 {
+	struct samp_session *s = arg;
 	uint32_t fr[MAX_FRAMES];
 	uint64_t up[MAX_FRAMES / 2], dw[MAX_FRAMES / 2];
 	unsigned n = 0, nup = 0;
@@ -154,7 +157,7 @@ static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
 	bool first = true;
 	struct samp_space *sp = &s->one;
 	pid_t key = (pid_t)r->tid; /* the stack's owner: a thread, or a process slot */
-	uint32_t slot = HMAP_EMPTY;
+	uint32_t slot = SAMP_NONE;
 
 	if (s->machine) {
 		if (r->pid == 0) { /* the idle task */
@@ -167,13 +170,11 @@ static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
 		slot = (uint32_t)(p - s->procs);
 		key = (pid_t)slot;
 		sp = samp_machine_space(s, p);
-	} else if ((pid_t)r->pid != s->t.id.pid) {
-		return;
 	}
 	if (r->nr == 0) {
 		if (r->ip >= 0xffff800000000000ULL) {
 			uint32_t id = func_of(s, sp, r->ip, true, true);
-			if (id != HMAP_EMPTY)
+			if (id != SAMP_NONE)
 				fr[n++] = id;
 		} else {
 			up[nup++] = r->ip;
@@ -200,7 +201,7 @@ static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
 		 * up the call itself. */
 		uint32_t id = func_of(s, sp, v, true, first);
 		first = false;
-		if (id == HMAP_EMPTY || (!s->ksyms_named && n && fr[n - 1] == id))
+		if (id == SAMP_NONE || (!s->ksyms_named && n && fr[n - 1] == id))
 			continue; /* one [kernel] frame for the whole kernel part */
 		fr[n++] = id;
 	}
@@ -217,109 +218,82 @@ static void on_sample(struct samp_session *s, const struct samp_rec_sample *r)
 	}
 	if (!n)
 		return;
-	agg_add(s->agg, key, fr, n);
+	agg_add(s->agg, key, fr, n, SAMP_NONE, 1);
 	s->samples++;
 	s->period_sum += r->period;
-	if (slot != HMAP_EMPTY) {
+	if (slot != SAMP_NONE) {
 		s->procs[slot].samples++;
 		s->procs[slot].period += r->period;
 		return;
 	}
 	struct sthread *t = samp_thread_get(s, (pid_t)r->tid, false);
 	if (t)
-		t->samples++;
+		t->th.samples++;
 }
 
-void samp_on_record(void *ctx, const struct perf_event_header *h)
+static void on_sample(void *ctx, const struct perf_sample *r)
 {
 	struct samp_session *s = ctx;
-	const unsigned char *p = (const unsigned char *)(h + 1);
-	uint32_t pt[2];
 
-	if (s->machine && (h->type == PERF_RECORD_MMAP2 || h->type == PERF_RECORD_COMM || h->type == PERF_RECORD_FORK ||
-			   h->type == PERF_RECORD_EXIT)) {
-		samp_machine_record(s, h);
+	if (!(s->exec_time ? r->time >= s->exec_time : s->execd)) /* not the new program's */
+		samp_on_sample(s, r);
+}
+
+static void on_mmap2(void *ctx, const struct perf_mmap2 *mm)
+{
+	struct samp_session *s = ctx;
+
+	if (!(mm->prot & PROT_EXEC))
 		return;
-	}
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE: {
-		struct samp_rec_sample r;
-		if (samp_parse_sample(h, s->regs_mask, &r) == 0 &&
-		    !(s->exec_time ? r.time >= s->exec_time : s->execd)) /* not the new program's */
-			on_sample(s, &r);
-		break;
-	}
-	case PERF_RECORD_MMAP2: {
-		struct samp_rec_mmap2 mm;
-		if (samp_parse_mmap2(h, &mm) < 0 || (pid_t)mm.pid != s->t.id.pid || !(mm.prot & PROT_EXEC))
-			break;
-		sym_proc_stale(s->one.sym, mm.name[0] != '/');
-		hmap_clear(&s->one.pcs);
-		break;
-	}
-	case PERF_RECORD_COMM: {
-		if (h->size < 8 + 8 + 1)
-			break;
-		memcpy(pt, p, 8);
-		if ((pid_t)pt[0] != s->t.id.pid)
-			break;
-		struct sthread *t = samp_thread_get(s, (pid_t)pt[1], true);
-		if (t) {
-			char c[16];
-			size_t avail = (size_t)h->size - 16, max = avail < sizeof(c) ? avail : sizeof(c);
-			memcpy(c, p + 8, max);
-			c[max - 1] = '\0';
-			strlcpy_ps(t->comm, c, sizeof(t->comm));
-		}
-		if (h->misc & PERF_RECORD_MISC_COMM_EXEC && !s->execd) {
-			/* Another program from here on: sampling ends with the
-			 * old one's table (samp_poll says so). */
-			char c[16];
-			size_t avail = (size_t)h->size - 16, max = avail < sizeof(c) ? avail : sizeof(c);
-			memcpy(c, p + 8, max);
-			c[max - 1] = '\0';
-			strlcpy_ps(s->exec_comm, c, sizeof(s->exec_comm));
-			s->execd = true;
-		}
-		break;
-	}
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		/* pid, ppid, tid, ptid, time */
-		uint32_t f[4];
-		if (h->size < 8 + 16)
-			break;
-		memcpy(f, p, 16);
-		if ((pid_t)f[0] != s->t.id.pid)
-			break;
-		struct sthread *t = samp_thread_get(s, (pid_t)f[2], h->type == PERF_RECORD_FORK);
-		if (!t)
-			break;
-		if (h->type == PERF_RECORD_FORK) {
-			/* An inherited event samples it: drop any direct ones a
-			 * rescan opened meanwhile, or it would count twice. */
-			t->inherited = true;
-			t->gone = false;
-			if (samp_thread_has_events(s, t))
-				samp_thread_close(s, t);
-		} else if (!samp_thread_has_events(s, t)) {
-			t->gone = true;
-		}
-		break;
-	}
-	case PERF_RECORD_LOST: {
-		uint64_t lost;
-		if (h->size >= 8 + 16) {
-			memcpy(&lost, p + 8, 8);
-			s->lost += lost;
-		}
-		break;
-	}
-	case PERF_RECORD_THROTTLE:
-		s->throttled++;
-		break;
-	default:
-		break;
+	sym_proc_stale(s->one.sym, mm->name[0] != '/');
+	hmap_clear(&s->one.pcs);
+}
+
+static void on_comm(void *ctx, const struct perf_comm *c)
+{
+	struct samp_session *s = ctx;
+	struct sthread *t = samp_thread_get(s, (pid_t)c->tid, true);
+
+	if (t)
+		strlcpy_ps(t->th.comm, c->comm, sizeof(t->th.comm));
+	if (c->exec && !s->execd) {
+		/* Another program from here on: sampling ends with the old
+		 * one's table (its poll says so). */
+		strlcpy_ps(s->exec_comm, c->comm, sizeof(s->exec_comm));
+		s->execd = true;
 	}
 }
 
+static void on_fork(void *ctx, const struct perf_task *f)
+{
+	struct samp_session *s = ctx;
+	struct sthread *t = samp_thread_get(s, (pid_t)f->tid, true);
+
+	if (!t)
+		return;
+	/* An inherited event samples it: drop any direct ones a rescan
+	 * opened meanwhile, or it would count twice. */
+	t->inherited = true;
+	t->th.gone = false;
+	if (samp_thread_has_events(s, t))
+		samp_thread_close(s, t);
+}
+
+static void on_task_exit(void *ctx, const struct perf_task *f)
+{
+	struct samp_session *s = ctx;
+	struct sthread *t = samp_thread_get(s, (pid_t)f->tid, false);
+
+	if (t && !samp_thread_has_events(s, t))
+		t->th.gone = true;
+}
+
+/* The reader drops other processes' records (rd.pid); LOST and THROTTLE
+ * it counts itself. */
+const struct perf_consumer samp_process_consumer = {
+	.on_sample = on_sample,
+	.on_mmap2 = on_mmap2,
+	.on_comm = on_comm,
+	.on_fork = on_fork,
+	.on_exit = on_task_exit,
+};

@@ -1,12 +1,14 @@
-/* The perf_event_open sampler and its aggregation.
+/* The samplers and their aggregation.
  *
- * A session opens one sampling event per (thread, CPU) of the target, all
- * redirected into one ring buffer per CPU, with inherit so threads cloned by
- * a sampled thread are sampled from their first instruction; the task list
- * is rescanned to catch the rest. samp_poll() reads the rings, symbolizes
- * (libdwfl, kallsyms, perf maps) and counts interned call stacks in
- * per-second buckets. samp_publish() closes the current second and returns an
- * immutable snapshot: the UI and the batch command compute their tables from
+ * The perf sampler opens one sampling event per (thread, CPU) of the
+ * target (through src/perf/), all redirected into one ring buffer per CPU,
+ * with inherit so threads cloned by a sampled thread are sampled from their
+ * first instruction; the task list is rescanned to catch the rest. The
+ * CPython sampler reads frames from memory. Both are sources
+ * (sample/source.h): polling reads what came, symbolizes (libdwfl,
+ * kallsyms, perf maps) and weighs interned call stacks in per-second
+ * buckets; publishing closes the current second and returns an immutable
+ * snapshot: the UI and the batch command compute their tables from
  * snapshots only (samp_view_*), never from the live session. */
 #ifndef PS_SAMPLE_H
 #define PS_SAMPLE_H
@@ -41,7 +43,29 @@ enum samp_func_flags {
 	SAMP_F_ROOT = 256,                /* outermost frame of a complete stack (_start...) */
 	SAMP_F_PYTHON = 512,              /* a Python function: name = qualname, module = file,
 					   * line = the line being run (part of its identity) */
+	SAMP_F_CATEGORY = 1024,           /* a weighted profile's category ("[futex]"): the
+					   * outermost frame of the stacks weighed under it */
 };
+
+/* What a profile's weights count. A CPU profile counts samples; the
+ * others weigh each stack by what it cost, and say their unit wherever
+ * the weight is shown or written. */
+enum samp_unit {
+	SAMP_UNIT_SAMPLES,    /* one per sample */
+	SAMP_UNIT_NS_BLOCKED, /* nanoseconds off CPU, blocked */
+	SAMP_UNIT_NS_SYSCALL, /* nanoseconds in system calls */
+	SAMP_UNIT_FAULTS,     /* page faults */
+	SAMP_UNIT_COUNT
+};
+/* English and stable (JSON "unit", the folded header): "samples",
+ * "ns-blocked", "ns-syscall", "faults". */
+const char *samp_unit_key(enum samp_unit u);
+/* For people: a column title, untranslated (N_: translated where drawn,
+ * as struct table_col titles): "SAMPLES", "BLOCKED", "SYSCALL",
+ * "FAULTS"; and a weight in that unit ("1.25s", "3.1ms", "42": a sample
+ * count prints as "%llu"). */
+const char *samp_unit_title(enum samp_unit u);
+const char *samp_unit_format(enum samp_unit u, unsigned long long w, char *buf, size_t size);
 
 /* A function: the unit of the table. Strings are raw and hostile. */
 struct samp_func {
@@ -59,16 +83,19 @@ struct samp_stack {
 	unsigned nframes, first;
 };
 
+/* count: the stack's weight, in the snapshot's unit (samples for a CPU
+ * profile). */
 struct samp_count {
-	unsigned stack, count;
+	unsigned stack;
+	unsigned long long count;
 };
 
-/* Samples counted during one interval: (stack, count) pairs. */
+/* What one interval counted: (stack, weight) pairs. */
 struct samp_bucket {
 	unsigned n;
 	struct samp_count *c;
-	unsigned long samples;
-	double seconds;      /* length of the interval */
+	unsigned long samples; /* samples (events) taken, whatever their weight */
+	double seconds;        /* length of the interval */
 };
 
 struct samp_thread {
@@ -98,6 +125,10 @@ struct samp_snapshot {
 	double rate;              /* achieved: samples per CPU-second, last 10 s */
 	double elapsed;           /* seconds since sampling started */
 	unsigned long long samples, lost, throttled, truncated;
+	/* The weights' unit, and their sum since the start (samples for
+	 * SAMP_UNIT_SAMPLES). */
+	enum samp_unit unit;
+	unsigned long long weight;
 	unsigned long long unwind_fp, unwind_dwarf; /* user chains by method */
 	int stack_copy;           /* bytes copied per sample, 0: none */
 	bool kernel_excluded;
@@ -135,8 +166,8 @@ struct samp_snapshot {
 
 void samp_snapshot_free(void *snap);
 
-/* ---- the live session (one thread uses it) ---- */
-struct samp_session;
+/* ---- the perf sampler: a source (sample/source.h) ---- */
+struct samp_source;
 
 /* Events per thread (exact, the fds grow with threads) or per CPU for every
  * task, keeping the target's samples (needs perf_event_paranoid <= 0 or
@@ -146,7 +177,7 @@ enum samp_events { SAMP_EVENTS_AUTO, SAMP_EVENTS_THREAD, SAMP_EVENTS_CPU };
 #define SAMP_PERCPU_THREADS 64
 
 struct samp_opts {
-	pid_t pid;
+	pid_t pid;                    /* 0: every process (machine-wide) */
 	const struct target_id *want; /* refuse a reused PID; may be NULL */
 	int freq;                     /* Hz, SAMP_FREQ_MIN..SAMP_FREQ_MAX */
 	/* Bytes of user stack copied per sample for DWARF unwinding: 0 is
@@ -155,26 +186,13 @@ struct samp_opts {
 	enum samp_events events;
 };
 
-/* Opens the events; refusals come back through door_refused(). */
-int samp_open(struct samp_session **out, const struct samp_opts *o, struct ps_error *e);
-/* Wait up to timeout_ms, read every ring, follow thread births and deaths.
- * Returns 0, -ESRCH once the target has exited (all its samples read), or
- * -ESTALE once it exec'd: the samples of the new program are dropped, so
+/* Open the events (src/perf/); refusals name their door. Its poll says
+ * -ESTALE after an exec: the samples of the new program are dropped, so
  * the table stays the old program's (samp_end_exec words it). */
-int samp_poll(struct samp_session *s, int timeout_ms);
+int samp_perf_open(struct samp_source **out, const struct samp_opts *o, struct ps_error *e);
 /* The end reason of a sampling cut short by an exec: "the process exec'd
  * (it now runs NAME): ..." from the name it now has. */
 const char *samp_end_exec(const char *now_comm, char *buf, size_t size);
-const char *samp_exec_comm(const struct samp_session *s);
-/* Change the sampling frequency (reopens the events). */
-int samp_set_freq(struct samp_session *s, int hz, struct ps_error *e);
-int samp_get_freq(const struct samp_session *s);
-/* Samples counted so far. */
-unsigned long long samp_count(const struct samp_session *s);
-/* Close the current interval and return a new snapshot (NULL: no memory).
- * reason != NULL marks the snapshot as the last one. */
-struct samp_snapshot *samp_publish(struct samp_session *s, const char *end_reason);
-void samp_close(struct samp_session *s);
 
 /* ---- views: pure functions of a snapshot ---- */
 struct samp_row {
@@ -209,9 +227,9 @@ struct samp_rel {
 int samp_view_relations(const struct samp_snapshot *s, enum samp_window w, pid_t tid, unsigned func,
 			struct samp_rel **callers, unsigned *ncallers, struct samp_rel **callees,
 			unsigned *ncallees);
-/* Samples per stack in window w, thread filter tid: counts[nstacks]
- * (malloc'd). */
-unsigned long *samp_view_stack_counts(const struct samp_snapshot *s, enum samp_window w, pid_t tid);
+/* Weight (samples) per stack in window w, thread filter tid:
+ * counts[nstacks] (malloc'd). */
+unsigned long long *samp_view_stack_counts(const struct samp_snapshot *s, enum samp_window w, pid_t tid);
 /* How the user stacks were unwound: "fp", "dwarf", "mixed" or "none". */
 const char *samp_unwind_method(const struct samp_snapshot *s);
 /* Short module name for display: basename, "(deleted)" kept. */
@@ -277,24 +295,17 @@ unsigned samp_job_submit(struct workers *w, const struct target_id *target, stru
  * SAMP_F_PYTHON functions. */
 #define SAMP_PY_FREQ_DEFAULT 100
 #define SAMP_PY_FREQ_MAX 1000
-struct samp_py_session;
 struct samp_py_opts {
 	pid_t pid;
 	const struct target_id *want;
 	int freq;                     /* 1..SAMP_PY_FREQ_MAX */
 	bool idle;
 };
-/* -ENOENT: not CPython; -ENOTSUP: a CPython this reader cannot read; both
- * with the sentence in e. */
-int samp_py_open(struct samp_py_session **out, const struct samp_py_opts *o, struct ps_error *e);
-/* Sample until timeout_ms passed; -ESRCH once the process is gone,
- * -ESTALE once it exec'd (nothing of the new program read). */
-int samp_py_poll(struct samp_py_session *s, int timeout_ms);
-const char *samp_py_exec_comm(const struct samp_py_session *s);
-void samp_py_set(struct samp_py_session *s, int freq, bool idle);
-unsigned long long samp_py_count(const struct samp_py_session *s);
-struct samp_snapshot *samp_py_publish(struct samp_py_session *s, const char *end_reason);
-void samp_py_close(struct samp_py_session *s);
+/* A source (sample/source.h). -ENOENT: not CPython; -ENOTSUP: a CPython
+ * this reader cannot read; both with the sentence in e. Its poll samples
+ * until timeout_ms passed; -ESRCH once the process is gone, -ESTALE once
+ * it exec'd (nothing of the new program read). */
+int samp_py_open(struct samp_source **out, const struct samp_py_opts *o, struct ps_error *e);
 /* The CPython sampler's switch for idle threads (ctl of samp_job_submit). */
 void samp_ctl_set_idle(struct samp_ctl *c, bool idle);
 bool samp_ctl_idle(struct samp_ctl *c);

@@ -1,10 +1,13 @@
-/* The live sampling session, shared by the sampler's files (perf.c: events,
- * rings and threads; record.c: what each record does). */
+/* The live sampling session, shared by the sampler's files (perf.c: the
+ * source and its threads; events.c: its events on src/perf/; record.c and
+ * machine.c: what each record means to it, as src/perf/ consumers). */
 #ifndef PS_SAMPLE_SESSION_H
 #define PS_SAMPLE_SESSION_H
 
+#include "perf/perf.h"
 #include "sample/local.h"
 #include "sample/sample.h"
+#include "sample/source.h"
 #include "sym/sym.h"
 #include "sym/unwind.h"
 #include "target.h"
@@ -12,23 +15,16 @@
 #include <poll.h>
 
 struct cpu_ring {
-	int cpu;
-	int fd; /* the dummy event that owns the buffer */
+	struct perf_ring r; /* owned by a dummy event of ours (perf_ring_open) */
 	int ev; /* per-CPU mode: the sampling event of every task on this CPU, or -1 */
-	void *base;
-	size_t map_len;
-	uint64_t data_size;
 };
 
 struct sthread {
-	pid_t tid;
+	struct samp_thread th; /* what a snapshot shows: tid, comm, samples, gone */
 	int *fds;          /* per ring: the event on that CPU, -1 closed */
 	bool inherited;    /* a FORK record says an inherited event samples it */
-	bool gone;
 	bool in_scan;
 	unsigned uncovered;/* rescans seen without events */
-	char comm[16];
-	unsigned long samples;
 };
 
 /* One address space being symbolized and unwound: the target's, or each
@@ -54,7 +50,7 @@ struct mproc {
 	char comm[16];
 	bool exited, kernel, exec_seen, space_tried;
 	bool recorded;              /* sp was made from the recorded mappings */
-	uint32_t parent;            /* slot of the parent, HMAP_EMPTY: none */
+	uint32_t parent;            /* slot of the parent, SAMP_NONE: none */
 	struct samp_space *sp;      /* made at its first user sample */
 	struct mmap_rec *maps;      /* executable mappings its MMAP2 records
 				     * reported (since its exec), by start */
@@ -64,17 +60,15 @@ struct mproc {
 };
 
 struct samp_session {
+	struct samp_source src;   /* first: the source it is (source.h) */
 	struct target t;
 	bool machine;             /* every task on every CPU (t unused) */
 	int freq;
-	struct perf_event_attr attr;
-	char event[32], event_why[160];
-	bool kernel_excluded;
-	char kernel_why[128];
+	struct perf_choice ev;    /* the event, its attr, why it and the kernel's part */
 
 	struct cpu_ring *rings;
 	unsigned nrings;
-	unsigned char *scratch;
+	struct perf_reader rd;    /* decodes the rings for record.c/machine.c (lost, throttled) */
 
 	struct sthread *threads;
 	unsigned nthreads, capthreads;
@@ -86,9 +80,7 @@ struct samp_session {
 	 * Else one event per (thread, CPU), at most fd_budget fds. */
 	bool percpu;
 	unsigned nfds, fd_budget, fd_limit;
-	struct pollfd *pfds;
-	uint32_t *pfd_owner;   /* per pfd past the rings: thread index * nrings + ring */
-	unsigned npfds, cappfds;
+	struct perf_pollset ps; /* the rings, and each thread event (tag: thread index * nrings + ring) */
 	bool pfds_stale;
 
 	struct samp_space one; /* the target's address space */
@@ -97,7 +89,7 @@ struct samp_session {
 	uint32_t kernel_func; /* the [kernel] bucket, when kallsyms is closed */
 	bool ksyms_named;
 
-	unsigned long long samples, lost, throttled, truncated, period_sum;
+	unsigned long long samples, truncated, period_sum;
 	/* DWARF unwinding of the copied user stacks. */
 	uint64_t regs_mask;   /* sample_regs_user, 0 without stack copies */
 	unsigned stack_copy;  /* sample_stack_user */
@@ -124,15 +116,17 @@ struct sthread *samp_thread_get(struct samp_session *s, pid_t tid, bool add);
 bool samp_thread_has_events(const struct samp_session *s, const struct sthread *t);
 void samp_thread_close(struct samp_session *s, struct sthread *t);
 /* events.c: open thread t's event on every CPU; the per-CPU rings; the
- * event choice (fills s->attr, s->event_why); one event per CPU for every
- * task and its close. 0 or -errno (EACCES/EPERM: the door). */
+ * event choice (fills s->ev); one event per CPU for every task and its
+ * close. 0 or -errno (EACCES/EPERM: the door). */
 int samp_thread_open(struct samp_session *s, struct sthread *t);
 int samp_open_rings(struct samp_session *s, struct ps_error *e);
 int samp_choose_event(struct samp_session *s, struct ps_error *e);
 int samp_percpu_open(struct samp_session *s);
 void samp_percpu_close(struct samp_session *s);
-/* The ring drain callback: one record. */
-void samp_on_record(void *ctx, const struct perf_event_header *h);
+/* record.c: the consumer of one process's records; machine.c: of every
+ * process's (their on_sample is samp_on_sample). */
+extern const struct perf_consumer samp_process_consumer, samp_machine_consumer;
+void samp_on_sample(void *arg, const struct perf_sample *r);
 
 /* samp_space: open (pid's symbolizer view with sym_opts, an unwinder
  * with stack copies), free. */
@@ -145,8 +139,6 @@ int samp_machine_open(struct samp_session *s, struct ps_error *e);
 struct mproc *samp_machine_proc(struct samp_session *s, pid_t pid);
 /* Its address space, or NULL (a kernel thread, gone, no memory). */
 struct samp_space *samp_machine_space(struct samp_session *s, struct mproc *p);
-/* FORK, COMM, EXIT and MMAP2 records of every task. */
-void samp_machine_record(struct samp_session *s, const struct perf_event_header *h);
 /* Fill the snapshot's process table. 0 or -ENOMEM. */
 int samp_machine_publish(struct samp_session *s, struct samp_snapshot *o);
 void samp_machine_close(struct samp_session *s);

@@ -136,8 +136,8 @@ int samp_view_func_procs(const struct samp_snapshot *s, enum samp_window w, cons
 				if (seen || row_of[fr[j]] == UINT32_MAX)
 					continue;
 				uint64_t key = (uint64_t)fr[j] << 32 | (uint32_t)st->tid;
-				uint32_t id = hmap_get(&m, key);
-				if (id == HMAP_EMPTY) {
+				uint32_t id = samp_id_get(&m, key);
+				if (id == SAMP_NONE) {
 					if (n == cap) {
 						uint32_t nc = cap ? cap * 2 : 1024;
 						unsigned long *nn = realloc(cnt, nc * sizeof(*nn));

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,37 @@ const char *samp_window_name(enum samp_window w)
 const char *samp_sort_name(enum samp_sort k)
 {
 	return (unsigned)k < SAMP_SORT_COUNT ? _(sort_names[k]) : "?";
+}
+
+static const char *const unit_keys[SAMP_UNIT_COUNT] = { "samples", "ns-blocked", "ns-syscall", "faults" };
+/* TRANSLATORS: column titles of a profile's weight, at most 8 columns. */
+static const char *const unit_titles[SAMP_UNIT_COUNT] = { N_("SAMPLES"), N_("BLOCKED"), N_("SYSCALL"), N_("FAULTS") };
+
+const char *samp_unit_key(enum samp_unit u)
+{
+	return (unsigned)u < SAMP_UNIT_COUNT ? unit_keys[u] : "?";
+}
+
+const char *samp_unit_title(enum samp_unit u)
+{
+	return (unsigned)u < SAMP_UNIT_COUNT ? unit_titles[u] : "?";
+}
+
+const char *samp_unit_format(enum samp_unit u, unsigned long long w, char *buf, size_t size)
+{
+	double v = (double)w;
+
+	if (u != SAMP_UNIT_NS_BLOCKED && u != SAMP_UNIT_NS_SYSCALL)
+		snprintf(buf, size, "%llu", w);
+	else if (v >= 1e9)
+		snprintf(buf, size, "%.2fs", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, size, "%.1fms", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, size, "%.1fus", v / 1e3);
+	else
+		snprintf(buf, size, "%lluns", w);
+	return buf;
 }
 
 const struct samp_bucket *samp_window_buckets(const struct samp_snapshot *s, enum samp_window w, unsigned *n)
@@ -64,7 +96,7 @@ const char *samp_thread_comm(const struct samp_snapshot *s, pid_t tid)
 /* Calls fn(ctx, stack, count) for every (stack, count) of window w whose
  * thread passes the filter. */
 static void each_count(const struct samp_snapshot *s, enum samp_window w, pid_t tid,
-		       void (*fn)(void *ctx, const struct samp_stack *st, unsigned count), void *ctx)
+		       void (*fn)(void *ctx, const struct samp_stack *st, unsigned long long count), void *ctx)
 {
 	unsigned nb;
 	const struct samp_bucket *b = samp_window_buckets(s, w, &nb);
@@ -83,7 +115,7 @@ struct tally {
 	unsigned *mark, stamp;
 };
 
-static void tally_one(void *ctx, const struct samp_stack *st, unsigned count)
+static void tally_one(void *ctx, const struct samp_stack *st, unsigned long long count)
 {
 	struct tally *t = ctx;
 	const unsigned *fr = t->s->frames + st->first;
@@ -218,7 +250,7 @@ struct rel {
 	unsigned *mark_r, *mark_e, stamp;
 };
 
-static void rel_one(void *ctx, const struct samp_stack *st, unsigned count)
+static void rel_one(void *ctx, const struct samp_stack *st, unsigned long long count)
 {
 	struct rel *r = ctx;
 	const unsigned *fr = r->s->frames + st->first;
@@ -296,18 +328,18 @@ int samp_view_relations(const struct samp_snapshot *s, enum samp_window w, pid_t
 
 struct stk {
 	const struct samp_snapshot *s;
-	unsigned long *counts;
+	unsigned long long *counts;
 };
 
-static void stack_one(void *ctx, const struct samp_stack *st, unsigned count)
+static void stack_one(void *ctx, const struct samp_stack *st, unsigned long long count)
 {
 	struct stk *k = ctx;
 	k->counts[st - k->s->stacks] += count;
 }
 
-unsigned long *samp_view_stack_counts(const struct samp_snapshot *s, enum samp_window w, pid_t tid)
+unsigned long long *samp_view_stack_counts(const struct samp_snapshot *s, enum samp_window w, pid_t tid)
 {
-	struct stk k = { .s = s, .counts = calloc(s->nstacks + 1, sizeof(unsigned long)) };
+	struct stk k = { .s = s, .counts = calloc(s->nstacks + 1, sizeof(unsigned long long)) };
 
 	if (k.counts)
 		each_count(s, w, tid, stack_one, &k);

@@ -6,7 +6,6 @@
 #include "source/source.h"
 #include "doors/doors.h"
 #include "i18n.h"
-#include "proc/actions.h"
 #include "util.h"
 #include "worker.h"
 
@@ -107,7 +106,7 @@ static void text_job(struct job *j)
 	ps_error_clear(&e);
 	if (!t)
 		return;
-	if (proc_read_nul_list(a->id.pid, a->id.starttime, a->file, a->sep, &t->text, &t->len, &e) < 0) {
+	if (target_read_list(&a->id, a->file, a->sep, &t->text, &t->len, &e) < 0) {
 		free(t);
 		job_error(j, &e);
 		return;

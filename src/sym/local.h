@@ -2,19 +2,11 @@
 #ifndef PS_SYM_LOCAL_H
 #define PS_SYM_LOCAL_H
 
+#include "hmap.h"
 #include "sym/sym.h"
 
 #include <elfutils/libdwfl.h>
 #include <pthread.h>
-
-struct sym_mslot {
-	uint64_t key;                /* (rel_pc, activation, source) + 1; 0 = empty */
-	struct sym_info *info;
-};
-
-struct sym_mentry {
-	struct sym_info *info;
-};
 
 /* A file's symbols and DWARF, shared by every view that maps it. */
 /* A code symbol of a module, for the binary search that replaces
@@ -36,10 +28,7 @@ struct sym_module {
 	struct sym_phdr *ph;         /* PT_LOAD segments */
 	size_t nph;
 	pthread_mutex_t lock;        /* dwfl and the cache */
-	struct sym_mslot *slots;
-	size_t cache_cap;
-	struct sym_mentry *cache;    /* every resolved entry */
-	size_t ncache;
+	struct hmap cache;           /* (rel_pc, activation, source) -> struct sym_info * */
 	struct sym_msym *syms;       /* code symbols by address (names: libdwfl's) */
 	size_t nsyms;
 	bool syms_built;

@@ -51,11 +51,11 @@ static char *make_key(Elf *elf, const char *path, uint64_t dev, uint64_t ino)
 
 static void module_free(struct sym_module *m)
 {
-	for (size_t i = 0; i < m->ncache; i++)
-		sym_info_free(m->cache[i].info);
-	free(m->cache);
+	uint64_t k, v;
+	for (size_t at = 0; hmap_next(&m->cache, &at, &k, &v);)
+		sym_info_free((struct sym_info *)(uintptr_t)v);
+	hmap_free(&m->cache);
 	free(m->syms);
-	free(m->slots);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
 	free(m->ph);
@@ -475,63 +475,17 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 	return s;
 }
 
-static size_t slot_of(uint64_t key, size_t cap)
-{
-	return (size_t)(key * 0x9e3779b97f4a7c15ull >> 17) & (cap - 1);
-}
-
-static bool cache_grow(struct sym_module *m)
-{
-	size_t nc = m->cache_cap ? m->cache_cap * 2 : 256;
-	struct sym_mslot *ns = calloc(nc, sizeof(*ns));
-	if (!ns)
-		return false;
-	for (size_t i = 0; i < m->cache_cap; i++) {
-		if (!m->slots[i].key)
-			continue;
-		size_t h = slot_of(m->slots[i].key, nc);
-		while (ns[h].key)
-			h = (h + 1) & (nc - 1);
-		ns[h] = m->slots[i];
-	}
-	free(m->slots);
-	m->slots = ns;
-	m->cache_cap = nc;
-	return true;
-}
-
 const struct sym_info *sym_module_lookup(struct sym_module *m, uint64_t rel_pc, bool activation, bool source)
 {
 	uint64_t addr = activation || !rel_pc ? rel_pc : rel_pc - 1;
-	uint64_t key = ((rel_pc << 2) | (activation ? 2 : 0) | (source ? 1 : 0)) + 1;
-	const struct sym_info *r = NULL;
+	uint64_t key = (rel_pc << 2) | (activation ? 2 : 0) | (source ? 1 : 0);
 
 	pthread_mutex_lock(&m->lock);
-	if (m->ncache * 2 >= m->cache_cap && !cache_grow(m))
-		goto out;
-	size_t h = slot_of(key, m->cache_cap);
-	while (m->slots[h].key) {
-		if (m->slots[h].key == key) {
-			r = m->slots[h].info;
-			goto out;
-		}
-		h = (h + 1) & (m->cache_cap - 1);
+	struct sym_info *r = hmap_get_ptr(&m->cache, key);
+	if (!r && (r = resolve(m, rel_pc, addr, source)) && hmap_put_ptr(&m->cache, key, r) < 0) {
+		sym_info_free(r);
+		r = NULL;
 	}
-	struct sym_info *s = resolve(m, rel_pc, addr, source);
-	if (!s)
-		goto out;
-	/* Every resolved entry is kept in a list too, for freeing. */
-	struct sym_mentry *ne = realloc(m->cache, (m->ncache + 1) * sizeof(*ne));
-	if (!ne) {
-		sym_info_free(s);
-		goto out;
-	}
-	m->cache = ne;
-	m->cache[m->ncache++].info = s;
-	m->slots[h].key = key;
-	m->slots[h].info = s;
-	r = s;
-out:
 	pthread_mutex_unlock(&m->lock);
 	return r;
 }

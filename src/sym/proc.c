@@ -29,11 +29,6 @@ struct pmap {
 	bool deleted;
 };
 
-struct pslot {
-	uint64_t key;           /* (pc << 1 | activation) + 1; 0 = empty */
-	const struct sym_info *info;
-};
-
 struct sym_proc {
 	pid_t pid;              /* > 0: a live process */
 	uid_t uid;
@@ -48,8 +43,7 @@ struct sym_proc {
 	size_t nheld;
 	struct sym_info **owned;  /* results not owned by a module */
 	size_t nowned;
-	struct pslot *slots;
-	size_t nslots, cap;
+	struct hmap cache;      /* pc << 1 | activation -> const struct sym_info * */
 	size_t resolved;
 	bool stale, anon_stale, perfmap_loaded;
 	unsigned gen;           /* maps re-read count */
@@ -181,9 +175,7 @@ static void pmap_clear(struct sym_proc *p)
 
 static void cache_clear(struct sym_proc *p)
 {
-	if (p->slots)
-		memset(p->slots, 0, p->cap * sizeof(*p->slots));
-	p->nslots = 0;
+	hmap_clear(&p->cache);
 }
 
 /* Bind every executable mapping of p->maps, reusing what old already knew. */
@@ -347,7 +339,7 @@ void sym_proc_free(struct sym_proc *p)
 	for (size_t i = 0; i < p->nowned; i++)
 		sym_info_free(p->owned[i]);
 	free(p->owned);
-	free(p->slots);
+	hmap_free(&p->cache);
 	free(p->jit);
 	free(p->jit_pool);
 	free(p->root);
@@ -488,55 +480,21 @@ static const struct sym_info *resolve(struct sym_proc *p, uint64_t pc, bool acti
 	return &unknown_info;
 }
 
-static size_t slot_of(uint64_t key, size_t cap)
-{
-	return (size_t)(key * 0x9e3779b97f4a7c15ull >> 17) & (cap - 1);
-}
-
-static bool grow(struct sym_proc *p)
-{
-	size_t nc = p->cap ? p->cap * 2 : 512;
-	struct pslot *ns = calloc(nc, sizeof(*ns));
-	if (!ns)
-		return false;
-	for (size_t i = 0; i < p->cap; i++) {
-		if (!p->slots[i].key)
-			continue;
-		size_t h = slot_of(p->slots[i].key, nc);
-		while (ns[h].key)
-			h = (h + 1) & (nc - 1);
-		ns[h] = p->slots[i];
-	}
-	free(p->slots);
-	p->slots = ns;
-	p->cap = nc;
-	return true;
-}
-
 const struct sym_info *sym_lookup(struct sym_proc *p, uint64_t pc, bool activation)
 {
-	uint64_t key = ((pc << 1) | (activation ? 1 : 0)) + 1;
+	uint64_t key = (pc << 1) | (activation ? 1 : 0);
 
 	if (p->stale && p->pid > 0)
 		sym_proc_refresh(p);
-	if (p->nslots * 2 >= p->cap && !grow(p))
-		return &unknown_info;
-	size_t h = slot_of(key, p->cap);
-	while (p->slots[h].key) {
-		if (p->slots[h].key == key)
-			return p->slots[h].info;
-		h = (h + 1) & (p->cap - 1);
-	}
-	const struct sym_info *s = resolve(p, pc, activation);
+	const struct sym_info *s = hmap_get_ptr(&p->cache, key);
+	if (s)
+		return s;
+	s = resolve(p, pc, activation);
 	if (!s)
 		return &unknown_info;
-	/* resolve() may have refreshed and cleared the cache: find a slot again. */
-	h = slot_of(key, p->cap);
-	while (p->slots[h].key)
-		h = (h + 1) & (p->cap - 1);
-	p->slots[h].key = key;
-	p->slots[h].info = s;
-	p->nslots++;
+	/* resolve() may have refreshed and cleared the cache: put it after. */
+	if (hmap_put_ptr(&p->cache, key, s) < 0)
+		return s; /* not cached: owned by its module or by p all the same */
 	p->resolved++;
 	return s;
 }

@@ -9,6 +9,7 @@
  * per module; libunwind's dwarf_search_unwind_table does the lookup, as
  * libunwind-ptrace's _UPT_find_proc_info does, but without re-reading
  * /proc/PID/maps and the ELF file at every miss. */
+#include "hmap.h"
 #include "sym/unwind.h"
 
 #include <elf.h>
@@ -29,9 +30,8 @@ extern int _Ux86_64_dwarf_search_unwind_table(unw_addr_space_t as, unw_word_t ip
 /* ---- live memory page cache ---- */
 
 struct page {
-	uint64_t addr;      /* page address + 1 (0 = empty slot) */
 	bool ok;
-	unsigned char *data;
+	unsigned char data[PAGE];
 };
 
 struct module {
@@ -46,8 +46,7 @@ struct sym_unwinder {
 	void *read_arg;
 	const struct proc_maps *maps;
 	unw_addr_space_t as;
-	struct page *pages;
-	size_t npages, cap;  /* open addressing, cap a power of two */
+	struct hmap pages;   /* page address -> struct page * (read once) */
 	struct module *mods;
 	size_t nmods;
 };
@@ -64,36 +63,18 @@ struct uw_ctx {
 
 static struct page *page_get(struct sym_unwinder *u, uint64_t pa)
 {
-	if (u->npages * 2 >= u->cap) {
-		size_t nc = u->cap ? u->cap * 2 : 256;
-		struct page *np = calloc(nc, sizeof(*np));
-		if (!np)
-			return NULL;
-		for (size_t i = 0; i < u->cap; i++) {
-			if (!u->pages[i].addr)
-				continue;
-			size_t h = (size_t)((u->pages[i].addr >> 12) * 0x9e3779b97f4a7c15ull) & (nc - 1);
-			while (np[h].addr)
-				h = (h + 1) & (nc - 1);
-			np[h] = u->pages[i];
-		}
-		free(u->pages);
-		u->pages = np;
-		u->cap = nc;
+	struct page *p = hmap_get_ptr(&u->pages, pa);
+
+	if (p)
+		return p;
+	p = malloc(sizeof(*p));
+	if (!p || hmap_put_ptr(&u->pages, pa, p) < 0) {
+		free(p);
+		return NULL;
 	}
-	size_t h = (size_t)(((pa + 1) >> 12) * 0x9e3779b97f4a7c15ull) & (u->cap - 1);
-	while (u->pages[h].addr) {
-		if (u->pages[h].addr == pa + 1)
-			return &u->pages[h];
-		h = (h + 1) & (u->cap - 1);
-	}
-	struct page *p = &u->pages[h];
-	p->addr = pa + 1;
-	p->data = malloc(PAGE);
-	u->npages++;
-	if (p->data && u->read) {
+	if (u->read) {
 		p->ok = u->read(u->read_arg, pa, p->data, PAGE) == (ssize_t)PAGE;
-	} else if (p->data) {
+	} else {
 		struct iovec l = { p->data, PAGE }, r = { (void *)(uintptr_t)pa, PAGE };
 		p->ok = process_vm_readv(u->pid, &l, 1, &r, 1, 0) == (ssize_t)PAGE;
 	}
@@ -352,9 +333,10 @@ void sym_unwinder_free(struct sym_unwinder *u)
 	if (!u)
 		return;
 	unw_destroy_addr_space(u->as);
-	for (size_t i = 0; i < u->cap; i++)
-		free(u->pages[i].data);
-	free(u->pages);
+	uint64_t k, v;
+	for (size_t at = 0; hmap_next(&u->pages, &at, &k, &v);)
+		free((void *)(uintptr_t)v);
+	hmap_free(&u->pages);
 	free(u->mods);
 	free(u);
 }

@@ -16,6 +16,7 @@
  * the median of the warm passes), how often the two agree frame for frame, and how many chains
  * each takes to the program's start (_start or start_thread).
  * A measurement, not a test: see README (DWARF sampling). */
+#include "perf/perf.h"
 #include "sample/local.h"
 #include "sym/sym.h"
 #include "sym/unwind.h"
@@ -23,13 +24,9 @@
 #include <dirent.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,11 +60,11 @@ static uint64_t cpu_us(void)
 	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-static void on_record(void *ctx, const struct perf_event_header *h)
+static void on_sample(void *ctx, const struct perf_sample *rs)
 {
-	struct samp_rec_sample r;
+	const struct perf_sample r = *rs;
 	(void)ctx;
-	if (h->type != PERF_RECORD_SAMPLE || samp_parse_sample(h, SAMP_REGS_MASK, &r) < 0 || !r.regs || !r.stack_size)
+	if (!r.regs || !r.stack_size)
 		return;
 	if (nsmps == capsmps) {
 		capsmps = capsmps ? capsmps * 2 : 1024;
@@ -83,14 +80,18 @@ static void on_record(void *ctx, const struct perf_event_header *h)
 	memcpy(s->stack, r.stack, r.stack_size);
 }
 
-/* Sample every thread of pid for secs seconds. */
+/* Sample every thread of pid for secs seconds (through src/perf/: one
+ * ring, the first thread's event's; the others redirected into it). */
 static int collect(pid_t pid, int secs, unsigned stack)
 {
 	struct perf_event_attr a = { 0 };
+	static const struct perf_consumer c = { .on_sample = on_sample };
+	struct perf_reader rd;
+	struct perf_format fmt;
+	struct perf_ring ring = { .fd = -1 };
+	struct ps_error e;
 	char path[64];
 	int fds[1024], nfd = 0;
-	long page = sysconf(_SC_PAGESIZE);
-	size_t pages = 512;
 
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
@@ -101,39 +102,36 @@ static int collect(pid_t pid, int secs, unsigned stack)
 	a.sample_regs_user = SAMP_REGS_MASK;
 	a.sample_stack_user = stack;
 	a.exclude_kernel = 1;
+	perf_format_of(&a, &fmt);
+	if (perf_reader_init(&rd, &c, NULL, &fmt) < 0)
+		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	DIR *d = opendir(path);
 	struct dirent *de;
 	if (!d)
 		return -1;
-	void *base = NULL;
 	while ((de = readdir(d)) && nfd < 1024) {
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
-		int fd = (int)syscall(SYS_perf_event_open, &a, atoi(de->d_name), -1, -1, 0);
+		int fd = nfd ? perf_open_into(&a, atoi(de->d_name), -1, &ring) : perf_open(&a, atoi(de->d_name), -1, -1);
 		if (fd < 0)
 			continue;
-		if (!nfd) {
-			base = mmap(NULL, (pages + 1) * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-			if (base == MAP_FAILED)
-				return -1;
-		} else {
-			ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, fds[0]);
-		}
+		if (!nfd && perf_ring_map(&ring, fd, -1, 512, &e) < 0)
+			return -1;
 		fds[nfd++] = fd;
 	}
 	closedir(d);
 	if (!nfd)
 		return -1;
-	unsigned char *scratch = aligned_alloc(8, 65536);
 	uint64_t end = now_us() + (uint64_t)secs * 1000000u;
 	while (now_us() < end) {
 		usleep(20000);
-		samp_ring_drain(base, (unsigned char *)base + page, pages * page, scratch, on_record, NULL);
+		perf_read(&rd, &ring);
 	}
-	for (int i = 0; i < nfd; i++)
+	for (int i = 1; i < nfd; i++)
 		close(fds[i]);
-	free(scratch);
+	perf_ring_close(&ring);
+	perf_reader_fini(&rd);
 	return 0;
 }
 

@@ -9,6 +9,12 @@ cd "$top_srcdir" || exit 1
 curses_in_src=$(grep -rlE '#include[[:space:]]*[<"](n?curses|ncursesw/)' src || true)
 ok "$([ -z "$curses_in_src" ]; echo $?)" "src/ never includes curses ${curses_in_src:+(found in $curses_in_src)}"
 
+# The /proc readers return errnos; naming the door is their callers' work.
+ui_in_src=$(grep -rlE '#include[[:space:]]*"(\.\./)?ui/' src || true)
+ok "$([ -z "$ui_in_src" ]; echo $?)" "src/ includes nothing of ui/ ${ui_in_src:+(found in $ui_in_src)}"
+doors_in_proc=$(grep -lE '#include[[:space:]]*"doors/' src/proc/*.c src/proc/*.h || true)
+ok "$([ -z "$doors_in_proc" ]; echo $?)" "src/proc/ never calls up into the doors ${doors_in_proc:+(found in $doors_in_proc)}"
+
 attach_in_ui=$(grep -rlE '\b(ptrace|perf_event_open|process_vm_readv|syscall)[[:space:]]*\(' ui || true)
 ok "$([ -z "$attach_in_ui" ]; echo $?)" "ui/ never calls ptrace, perf_event_open or process_vm_readv ${attach_in_ui:+(found in $attach_in_ui)}"
 
@@ -66,7 +72,7 @@ for f in src/cmd/cmd-*.c; do
 	n=$(basename "$f" .c | sed 's/^cmd-//')
 	check "$f exports one const struct cmd_entry cmd_${n}_entry" \
 		sh -c "[ \$(grep -cE '^const struct cmd_entry cmd_${n}_entry = \\{' '$f') = 1 ]"
-	check "src/main.c lists &cmd_${n}_entry" grep -q "&cmd_${n}_entry" src/main.c
+	check "src/cli.c lists &cmd_${n}_entry" grep -q "&cmd_${n}_entry" src/cli.c
 done
 parsers=$(grep -lE '\bgetopt(_long)?[[:space:]]*\(' src/cmd/*.c | grep -v '^src/cmd/run\.c$' || true)
 ok "$([ -z "$parsers" ]; echo $?)" "only src/cmd/run.c calls getopt ${parsers:+(found in $parsers)}"
@@ -101,5 +107,22 @@ ok "$([ -z "$kt" ]; echo $?)" "PF_KTHREAD is defined once (src/proc/stat.h) ${kt
 sig=$(grep -rlE '\bkill[[:space:]]*\([a-z_]|SYS_pidfd_send_signal' src ui --include=*.c | grep -vE '^src/(target|doors/probe)\.c$' || true)
 ok "$([ -z "$sig" ]; echo $?)" "signals are sent through target_signal() ${sig:+(found in $sig)}"
 ok "$([ -e src/freeze.c ] && ! [ -e src/stack/freeze.c ]; echo $?)" "the freeze lives at src/ level (shared by stack and core)"
+
+# One perf_event_open layer: the syscall, the event ioctls, the ring
+# protocol and the mapping of a perf fd live in src/perf/ only (the
+# benchmarks' helpers too).
+perf_calls=$(grep -rnE 'SYS_perf_event_open|__NR_perf_event_open|PERF_EVENT_IOC_|data_head|data_tail' \
+	src ui tests/bench --include=*.c --include=*.h | grep -v '^src/perf/' || true)
+ok "$([ -z "$perf_calls" ]; echo $?)" "perf events are opened, controlled and read only in src/perf/ ${perf_calls:+(found: $perf_calls)}"
+perf_mmap=$(grep -rlE '\bmmap[[:space:]]*\(' src ui tests/bench --include=*.c | grep -v '^src/perf/' |
+	xargs -r grep -lE '\b(perf|PERF)_' || true)
+ok "$([ -z "$perf_mmap" ]; echo $?)" "perf ring buffers are mapped only in src/perf/ ${perf_mmap:+(found in $perf_mmap)}"
+
+# One hash table: no open-addressing probe loop or multiplicative hash
+# constant outside src/hmap.[ch].
+probe='\([[:space:]]*[a-z_]+[[:space:]]*\+[[:space:]]*1[[:space:]]*\)[[:space:]]*&[[:space:]]*\(?[[:space:]]*[a-z_>.-]+[[:space:]]*-[[:space:]]*1'
+consts='0x9e3779b9|2654435761|0x61c88647|0xff51afd7ed558ccd|0xc4ceb9fe1a85ec53'
+hashes=$(grep -rniE "$probe|$consts" src ui --include=*.c --include=*.h | grep -vE '^src/hmap\.[ch]:' || true)
+ok "$([ -z "$hashes" ]; echo $?)" "one hash table (src/hmap.c): no other probe loop or hash constant ${hashes:+(found: $hashes)}"
 
 done_testing

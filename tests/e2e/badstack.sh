@@ -30,7 +30,7 @@ check "frame pointer into unmapped memory: one frame" \
 check "stack pointer into unmapped memory: one frame" \
 	sh -c "[ \$(wc -l <'$T/spwild') = 1 ] && grep -q ' sp_wild_wait+' '$T/spwild'"
 check "the main thread's stack is whole" grep -q ' main+0x' "$T/out"
-check "the target runs on" target_runs_on "$P"
+check "the target runs on" runs_on_soon "$P"
 
 # The same stacks from a core, read offline.
 "$PSCOPE" core "$P" -o "$T/core" >/dev/null 2>"$T/cerr"
@@ -40,7 +40,7 @@ ok $? "stack --core: the dump ends, exit 0"
 check "stack --core: the loop left once" sh -c "[ \$(grep -c ' fp_loop_wait+' '$T/cout') = 1 ]"
 check "stack --core: each wild thread with its one frame" \
 	sh -c "grep -q ' fp_wild_wait+' '$T/cout' && grep -q ' sp_wild_wait+' '$T/cout'"
-check "the target runs on after the core" target_runs_on "$P"
+check "the target runs on after the core" runs_on_soon "$P"
 
 # A command line of 1.5 MB: the list keeps 4 KiB of it, and says so.
 if command -v python3 >/dev/null; then
@@ -48,8 +48,8 @@ if command -v python3 >/dev/null; then
 		$(a=$(head -c 100000 /dev/zero | tr '\0' x); for _ in $(seq 1 15); do echo "$a"; done) \
 		>"$T/big.out" 2>&1 &
 	B=$!
-	at_exit "kill -9 $B 2>/dev/null"
-	for _ in $(seq 1 200); do grep -q ready "$T/big.out" 2>/dev/null && break; sleep 0.05; done
+	kill_at_exit $B
+	wait_until grep -q ready "$T/big.out"
 	"$PSCOPE" list --json >"$T/list.json"
 	check "list --json: a 1.5 MB command line is marked cut" python3 - "$T/list.json" "$B" "$$" <<'PY'
 import json, sys

@@ -24,10 +24,17 @@ mark=" …[$grouped bytes]"
 ok $? "pscope list --columns pid,command exits 0"
 line=$(grep -E "^ *$P " "$out/list.txt")
 want="$(printf '%7d' "$P") ${whole:0:4095}$mark"
-check "pscope list: the kept 4095 bytes end with '$mark'" test "$line" = "$want"
+same_line() { # says where the row differs, if it does
+	[ "$line" = "$want" ] && return 0
+	echo "row of $P: ${#line} characters, want ${#want}; $(grep -cE "^ *$P " "$out/list.txt") rows with that PID"
+	printf '%s\n' "$line" | cut -c1-120
+	printf '%s\n' "$line" | rev | cut -c1-80 | rev
+	return 1
+}
+check "pscope list: the kept 4095 bytes end with '$mark'" same_line
 "$PSCOPE" list --columns pid,command --interval 0 --json >"$out/list.json"
 check "pscope list --json: cmdline_truncated and cmdline_bytes" \
-	python3 -c "import json,sys; p=[x for x in json.load(open('$out/list.json'))['processes'] if x['pid']==$P][0]; sys.exit(not (p['cmdline_truncated'] is True and p['cmdline_bytes']==$len and len(p['cmdline'])==4095))"
+	python3 -c "import json,sys; p=[x for x in json.load(open('$out/list.json'))['processes'] if x['pid']==$P]; assert p, 'no row'; p=p[0]; assert p['cmdline_truncated'] is True and p['cmdline_bytes']==$len and len(p['cmdline'])==4095, (p.get('cmdline_truncated'), p.get('cmdline_bytes'), len(p['cmdline']))"
 "$PSCOPE" show "$P" >"$out/show.txt"
 check "pscope show: the whole command line" grep -qF "Command: $whole" "$out/show.txt"
 
@@ -39,7 +46,7 @@ right() { # right N: N presses of Right, sent in batches
 		tmux -L "$TMUX_S" send-keys -t "$TMUX_S" $(printf 'Right %.0s' $(seq 1 $k))
 		n=$((n - k))
 	done
-	sleep 0.5
+	tui_idle
 }
 
 # The list: filtered to the target, Right to the end of its command line.

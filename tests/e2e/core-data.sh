@@ -63,7 +63,7 @@ run() { # run NAME [ENV=VALUE] -- ARGS...
 	env "${envs[@]}" $PSCOPE core $P -o $dir/$name --json "$@" >$dir/$name.json 2>$dir/$name.err
 	ok $? "$name: pscope core writes a core"
 	sed 's/^/#   /' $dir/$name.err
-	check "$name: the target runs on" target_runs_on $P
+	check "$name: the target runs on" runs_on_soon $P
 	local err
 	err=$(verify $dir/$name 2>&1)
 	ok $? "$name: the resident memory is in the file, byte for byte"

@@ -45,18 +45,17 @@ trap_ignored() { # trap_ignored PID: SIGTRAP (5) is in SigIgn
 }
 # healthy PID STATUSFILE: all of it, polled (the watchdog may still be
 # reaping a snapshot left by a killed pscope).
+_healthy() {
+	target_runs_on $1 && { [ -n "$VFORK_CHILD" ] || no_children $1; } && advancing $2 && untouched $2 && trap_ignored $1
+}
 healthy() {
-	for _ in $(seq 1 100); do
-		target_runs_on $1 && { [ -n "$VFORK_CHILD" ] || no_children $1; } && advancing $2 && untouched $2 &&
-			trap_ignored $1 && return 0
-		sleep 0.05
-	done
+	wait_until _healthy "$1" "$2" && return 0
 	diag "pid $1: runs_on=$(target_runs_on $1 && echo y) children='$(cat /proc/$1/task/*/children 2>/dev/null)' status: $(cat $2)"
 	return 1
 }
 start_fork_target() { # start_fork_target NAME [MODE] -> $TPID, status file $dir/status.NAME
 	start_target core-fork $dir/status.$1 $2 || { done_testing; exit 1; }
-	for _ in $(seq 1 100); do [ -s $dir/status.$1 ] && break; sleep 0.05; done
+	wait_until [ -s $dir/status.$1 ]
 }
 addr() { sed -n "s/^$1=//p" /proc/$2/fd/1; }
 
@@ -85,13 +84,16 @@ check "eu-stack --core loads it" grep -q spinner $dir/eus1
 rm -f $dir/c1
 
 # 2. A signal sent while the process is stopped for the snapshot arrives once.
-PSCOPE_TEST_PAUSE=clone-ready PSCOPE_TEST_PAUSE_MS=300 $PSCOPE core $P -o $dir/c2 >/dev/null 2>$dir/e2 &
+# (The pause holds until the test has sent it: a file, not a time.)
+PSCOPE_TEST_PAUSE=clone-ready PSCOPE_TEST_PAUSE_FILE=$dir/go2 $PSCOPE core $P -o $dir/c2 >/dev/null 2>$dir/e2 &
 W=$!
-for _ in $(seq 1 200); do grep -q 'paused at' $dir/e2 && break; sleep 0.02; done
+wait_until grep -q 'paused at' $dir/e2
 kill -USR1 $P
+touch $dir/go2
 wait $W
 ok $? "a dump with a signal sent during the pause"
-for _ in $(seq 1 50); do [ "$(field $S usr1)" = 1 ] && break; sleep 0.05; done
+usr1_once() { [ "$(field $S usr1)" = 1 ]; }
+wait_until usr1_once
 check "the signal was delivered once" test "$(field $S usr1)" = 1
 check "the process is healthy after it" healthy $P $S
 rm -f $dir/c2
@@ -100,7 +102,7 @@ rm -f $dir/c2
 kill_at() { # kill_at STEP
 	PSCOPE_TEST_PAUSE=$1 $PSCOPE core $P -o $dir/k >/dev/null 2>$dir/ek &
 	W=$!
-	for _ in $(seq 1 250); do grep -q 'paused at' $dir/ek && break; sleep 0.02; done
+	wait_until grep -q 'paused at' $dir/ek
 	grep -q "paused at $1" $dir/ek || diag "never paused at $1: $(cat $dir/ek)"
 	kill -KILL $W
 	wait $W 2>/dev/null
@@ -130,10 +132,12 @@ check "the target is still the same process" test "$(field $S errors)" = 0
 # 4. The process exits while the snapshot is read: the core is still whole.
 start_fork_target x
 X=$TPID
-PSCOPE_TEST_PAUSE=read PSCOPE_TEST_PAUSE_MS=300 $PSCOPE core $X -o $dir/c4 --json >$dir/j4 2>$dir/e4 &
+PSCOPE_TEST_PAUSE=read PSCOPE_TEST_PAUSE_FILE=$dir/go4 $PSCOPE core $X -o $dir/c4 --json >$dir/j4 2>$dir/e4 &
 W=$!
-for _ in $(seq 1 200); do grep -q 'paused at' $dir/e4 && break; sleep 0.02; done
+wait_until grep -q 'paused at' $dir/e4
 kill -KILL $X
+wait_until sh -c "! kill -0 $X 2>/dev/null || grep -q '^State:.*Z' /proc/$X/status"
+touch $dir/go4
 wait $W
 ok $? "the process exits after the snapshot: the core is written"
 check "... and gdb loads it" sh -c "gdb -batch -nx -ex 'thread apply all bt' $EXE $dir/c4 2>&1 | grep -q spinner"
@@ -174,7 +178,8 @@ kill -9 $Q
 
 start_fork_target v vfork
 V=$TPID
-for _ in $(seq 1 100); do no_children $V || break; sleep 0.05; done
+has_children() { ! no_children "$1"; }
+wait_until has_children $V
 VFORK_CHILD=1 # the vfork child stays
 fallback "a thread in vfork" $V $dir/status.v 'vfork'
 VFORK_CHILD=

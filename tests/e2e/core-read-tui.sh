@@ -22,7 +22,7 @@ if command -v gdb >/dev/null; then
 	check "the header names the signal, its code, the fault address and the thread" \
 		tui_wait_for "^ signal SIGSEGV \(SEGV_MAPERR: address not mapped to object\) at 0x10, in TID [0-9]+"
 	T=$(tui_screen | sed -n 's/^ signal SIGSEGV .*, in TID \([0-9]*\).*/\1/p')
-	check "the title: PID, program and counts" tui_wait_for "^ Core $tmp/crash.core: PID [0-9]+ \(crash\) \| 3 threads"
+	check "the title: PID, program and counts" tui_wait_for "^ Core file $tmp/crash.core: PID [0-9]+ \(crash\) \| 3 threads"
 	check "the command line" tui_wait_for "^ command line: $tmp/bin/crash   uid $(id -u)   state t"
 	check "the tabs" tui_wait_for "^ 1 Stacks  2 Maps  3 Files"
 	check "the crashing thread's group comes first" \
@@ -35,14 +35,13 @@ if command -v gdb >/dev/null; then
 	tui_keys 3
 	check "3: the files and their build-id check" tui_wait_for "^ ok +[0-9a-f]+  $tmp/bin/crash$"
 	tui_keys q
-	sleep 0.5
-	check "q quits" sh -c "! tmux -L $TMUX_S has-session -t $TMUX_S 2>/dev/null || ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '1 Stacks'"
+	check "q quits" wait_until sh -c "! tmux -L $TMUX_S has-session -t $TMUX_S 2>/dev/null || ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '1 Stacks'"
 
 	size=$(stat -c %s "$tmp/crash.core")
 	head -c $((size / 2)) "$tmp/crash.core" >"$tmp/half.core"
 	tui_start 120x40 "$PSCOPE -c $tmp/half.core"
 	# gdb writes its notes at the end: half of its core has none left.
-	check "a gdb core cut to half: the title says it is cut short" tui_wait_for "^ Core .*\| CUT SHORT"
+	check "a gdb core cut to half: the title says it is cut short" tui_wait_for "^ Core file .*\| CUT SHORT"
 	check "... the warning line says what is lost" \
 		tui_wait_for "^ the notes are past the end of the file \(cut short\): no threads or signal"
 	tui_keys 3

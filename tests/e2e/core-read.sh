@@ -35,10 +35,8 @@ kernel_cores() {
 		cd "$tmp/k" || exit 1
 		"$tmp/bin/crash" >"$tmp/crash.out" 2>&1
 		"$tmp/bin/crash2" --lib "$tmp/lib/libplug.so" >"$tmp/crash2.out" 2>&1
-		for _ in $(seq 1 100); do
-			[ "$(ls "$tmp/k" | wc -l)" -ge 2 ] && break
-			sleep 0.05
-		done
+		two_cores() { [ "$(ls "$tmp/k" | wc -l)" -ge 2 ]; }
+		wait_until two_cores
 		# pscope cores reads the live core_pattern.
 		"$PSCOPE" cores >"$tmp/cores.txt" 2>&1
 		"$PSCOPE" cores --json >"$tmp/cores.json" 2>&1

@@ -8,14 +8,14 @@
 dir=$(mktemp -d /tmp/pscope-core-tui.XXXXXX)
 at_exit "rm -rf $dir"
 
-start_target core-threads 2 || { done_testing; exit 1; }
+start_copied_target core-threads 2 || { done_testing; exit 1; }
 P=$TPID
 
 # Open the core prompt for $P; fails (and backs out) if the prompt is for
 # another process.
 open_prompt() { # open_prompt PID
 	tui_keys C
-	if ! tui_wait_for "Core file: .*core\.[^ ]*\.$1\." 25; then
+	if ! tui_wait_for "Write the core to: .*core\.[^ ]*\.$1\." 25; then
 		tui_keys Escape
 		return 1
 	fi
@@ -34,14 +34,14 @@ check "the screen shows the pause" tui_wait_for 'Pause +[0-9.]+ ms' 5
 f=$(ls $dir/core.core-threads.$P.* 2>/dev/null | head -1)
 check "the core exists, mode 0600" test -n "$f" -a "$(stat -c %a "$f" 2>/dev/null)" = 600
 check "gdb loads it" sh -c "gdb -batch -nx -ex 'print the_global' $TARGETS/core-threads '$f' 2>&1 | grep -q '= 271828'"
-check "the target runs on" target_runs_on $P
+check "the target runs on" runs_on_soon $P
 tui_keys Escape
 rm -f $dir/core.*
 
 # Cancel: a slow dump (the test hook delays every memory read) of a bigger target.
 if true; then
 	tmux -L $TMUX_S kill-server 2>/dev/null
-	start_target core-big 128 || { done_testing; exit 1; }
+	start_copied_target core-big 128 || { done_testing; exit 1; }
 	B=$TPID
 	tui_start 150x30 "cd $dir && PSCOPE_TEST_SLOW_CORE=300000 $PSCOPE -p $B"
 	# C, accept the default destination, confirm, wait for the copy.
@@ -57,7 +57,7 @@ if true; then
 	tui_keys Escape
 	check "Esc cancels: the screen says so" tui_wait_for 'Cancelled.*no file' 60
 	check "cancel: no file left" sh -c "! ls -A $dir | grep -q ."
-	check "cancel: the target runs on" target_runs_on $B
+	check "cancel: the target runs on" runs_on_soon $B
 
 	# b: back to the detail screen while the core is written; the
 	# status line follows it, C shows it again.
@@ -70,7 +70,7 @@ if true; then
 	tui_keys C
 	check "C shows the result again" tui_wait_for_joined 'Open it with *gdb ' 20
 	check "the core exists" sh -c "ls $dir/core.core-big.$B.* >/dev/null"
-	check "the target runs on" target_runs_on $B
+	check "the target runs on" runs_on_soon $B
 fi
 
 done_testing

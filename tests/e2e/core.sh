@@ -23,7 +23,7 @@ json_get() { # json_get FILE EXPR
 $PSCOPE core $P -o $dir/c1 --json >$dir/j1 2>$dir/e1
 ok $? "pscope core writes a core"
 sed 's/^/#   /' $dir/e1
-check "the target runs on" target_runs_on $P
+check "the target runs on" runs_on_soon $P
 check "JSON names the file" test "$(json_get $dir/j1 'd["path"]')" = "$dir/c1"
 check "JSON: one thread per task" test "$(json_get $dir/j1 'd["threads"]')" = $((NT + 1))
 check "JSON: bytes, disk_bytes, pause_ms, mappings, skipped" \
@@ -79,7 +79,7 @@ if [ -n "$DD" ]; then
 else
 	skip "dontdump address unknown"; skip "-"; skip "-"; skip "-"
 fi
-check "the target runs on" target_runs_on $P
+check "the target runs on" runs_on_soon $P
 
 # 6. An existing destination is never overwritten.
 sum=$(md5sum <$dir/c1)
@@ -87,7 +87,7 @@ $PSCOPE core $P -o $dir/c1 >$dir/o3 2>$dir/e3
 check "existing destination: refused" test $? = 1
 check "existing destination: says so" grep -q 'already exists' $dir/e3
 check "existing destination: unchanged" test "$(md5sum <$dir/c1)" = "$sum"
-check "the target runs on" target_runs_on $P
+check "the target runs on" runs_on_soon $P
 
 # 7. Text output.
 $PSCOPE core $P -o $dir >$dir/o4 2>$dir/e4
@@ -109,7 +109,7 @@ check "... and so does the pscope line" test "$psline" = "pscope -c '$dir/a b'\\
 check "pasted into a shell, the gdb line opens the core" sh -c \
 	"$gdbline -batch -nx -ex 'print the_global' 2>&1 | grep -q '= 271828'"
 rm -rf "$odd"
-check "the target runs on" target_runs_on $P
+check "the target runs on" runs_on_soon $P
 
 # 8. Bad PIDs.
 sh -c 'exit 0' & dead=$!; wait $dead
@@ -134,7 +134,7 @@ if mount -t tmpfs -o size=1m pscope-core-test $dir/small 2>/dev/null; then
 	check "full disk with --force: names ENOSPC and the cleanup" sh -c \
 		"grep -q 'No space left on device' $dir/e7 && grep -q 'partial file was removed' $dir/e7"
 	check "full disk with --force: no file left" test -z "$(ls -A $dir/small)"
-	check "full disk: the target runs on" target_runs_on $B
+	check "full disk: the target runs on" runs_on_soon $B
 	umount $dir/small
 else
 	for i in 1 2 3 4 5 6 7; do skip "cannot mount a tmpfs (not root?)"; done
@@ -175,7 +175,7 @@ if command -v strace >/dev/null; then
 	check "Ctrl-C mid-dump: fails" test $? = 1
 	check "Ctrl-C mid-dump: says it was cancelled" grep -q 'cancelled: no file written' $dir/e10
 	check "Ctrl-C mid-dump: no file left" sh -c "! test -e $dir/c10 && ! ls -A $dir | grep -q '^\.pscope-core'"
-	check "Ctrl-C mid-dump: the target runs on" target_runs_on $Y
+	check "Ctrl-C mid-dump: the target runs on" runs_on_soon $Y
 
 	# SIGKILL mid-dump: no cleanup code runs, and still no file is left
 	# (the core is an unnamed O_TMPFILE until it is complete).
@@ -183,8 +183,8 @@ if command -v strace >/dev/null; then
 	kill -KILL $(pgrep -P $S) 2>/dev/null
 	wait $S
 	check "SIGKILL mid-dump: no file left" sh -c "! test -e $dir/c11 && ! ls -A $dir | grep -q '^\.pscope-core'"
-	for _ in $(seq 1 50); do target_runs_on $Y && break; sleep 0.1; done
-	check "SIGKILL mid-dump: the target runs on" target_runs_on $Y
+	wait_until target_runs_on $Y
+	check "SIGKILL mid-dump: the target runs on" runs_on_soon $Y
 else
 	for i in 1 2 3 4 5 6 7 8 9; do skip "strace missing"; done
 fi
@@ -203,6 +203,6 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 else
 	skip "not root"; skip "-"; skip "-"
 fi
-check "the target runs on after all" target_runs_on $P
+check "the target runs on after all" runs_on_soon $P
 
 done_testing

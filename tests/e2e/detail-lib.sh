@@ -8,13 +8,10 @@ start_detail_target() {
 	at_exit "rm -rf $DT_DIR"
 	sh -c '"$1" "$2" >"$2/out" 2>&1 & echo $! >"$2/pid"; exec sleep 600' sh "$TARGETS/detail-target" "$DT_DIR" &
 	DT_PARENT=$!
-	at_exit "kill -9 $DT_PARENT 2>/dev/null"
-	for _ in $(seq 1 100); do
-		grep -q ready "$DT_DIR/out" 2>/dev/null && break
-		sleep 0.05
-	done
+	kill_at_exit $DT_PARENT
+	wait_until grep -q ready "$DT_DIR/out"
 	TPID=$(cat "$DT_DIR/pid")
-	at_exit "kill -9 $TPID 2>/dev/null"
+	kill_at_exit $TPID
 	grep -q ready "$DT_DIR/out" || { diag "detail-target did not get ready"; return 1; }
 	for kv in $(sed -n 's/^ready //p' "$DT_DIR/out"); do
 		eval "DT_${kv%%=*}=${kv#*=}"

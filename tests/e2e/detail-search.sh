@@ -9,11 +9,11 @@ command -v tmux >/dev/null || { skip "tmux is not installed"; done_testing; exit
 PNAME=ps-dsearch-$$
 start_target family 1 "$PNAME" || exit 1
 FPID=$TPID
+_selected_has() {
+	tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | sed 's/\x1b\[[0-9;]*m//g' | grep -v ' PID ' | grep -qE "$1"
+}
 selected_line_has() { # selected_line_has REGEX: the reverse-video row holds it (attributes aside)
-	for _ in $(seq 1 30); do
-		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | sed 's/\x1b\[[0-9;]*m//g' | grep -v ' PID ' | grep -qE "$1" && return 0
-		sleep 0.2
-	done
+	wait_until _selected_has "$1" && return 0
 	tmux -L "$TMUX_S" capture-pane -p -t "$TMUX_S" | sed 's/^/#   /'
 	return 1
 }

@@ -83,9 +83,9 @@ ok $([ $? = 1 ] && grep -q "no process with PID 4194000" "$OUT"; echo $?) "missi
 # zombie but the process is alive, and is shown as such.
 "$TARGETS/detail-target" "$DT_DIR" exit-main >"$DT_DIR/out3" 2>&1 &
 MPID=$!
-at_exit "kill -9 $MPID 2>/dev/null"
-for _ in $(seq 1 100); do grep -q ready "$DT_DIR/out3" && break; sleep 0.05; done
-sleep 0.3
+kill_at_exit $MPID
+wait_until grep -q ready "$DT_DIR/out3"
+wait_until sh -c "[ \$(ls /proc/$MPID/task | wc -l) -ge 2 ] && grep -q '^State:.*Z' /proc/$MPID/status" # its main thread gone, the others on
 "$PSCOPE" show "$MPID" --pane status,threads >"$OUT" 2>&1
 ok $? "show works on a process whose main thread exited"
 check "its threads are listed" has "dt-sleeper +S .*clock_nanosleep"
@@ -93,10 +93,8 @@ kill -9 "$MPID"
 
 # A zombie: its exit status is still readable.
 kill -TERM "$TPID"
-for _ in $(seq 1 50); do
-	[ "$(awk '{ sub(/.*\) /, ""); print substr($0,1,1) }' /proc/$TPID/stat 2>/dev/null)" = Z ] && break
-	sleep 0.1
-done
+zombie() { [ "$(awk '{ sub(/.*\) /, ""); print substr($0,1,1) }' /proc/$1/stat 2>/dev/null)" = Z ]; }
+wait_until zombie "$TPID"
 "$PSCOPE" show "$TPID" >"$OUT" 2>&1
 grep -q "state Z (zombie)" "$OUT"
 ok $? "a zombie is shown as one"

@@ -54,7 +54,6 @@ check "exit is reported with its status" tui_wait_for "process $TPID has exited 
 check "last data stays frozen"     tui_wait_for "^Threads +4"
 tui_keys Escape
 
-sleep 0.5
 tui_screen | grep -q "^Source:"
 ok $([ $? != 0 ] && tui_alive; echo $?) "back on the list, still running"
 
@@ -62,8 +61,8 @@ ok $([ $? != 0 ] && tui_alive; echo $?) "back on the list, still running"
 # be shown as whatever takes it next.
 "$TARGETS/detail-target" "$DT_DIR" >"$DT_DIR/out2" 2>&1 &
 RPID=$!
-at_exit "kill -9 $RPID 2>/dev/null"
-for _ in $(seq 1 100); do grep -q ready "$DT_DIR/out2" && break; sleep 0.05; done
+kill_at_exit $RPID
+wait_until grep -q ready "$DT_DIR/out2"
 RANDOM=101 # a new tmux socket name (bash: a new seed; dash: a plain variable)
 tui_start 150x45 "PSCOPE_DATA=$top_srcdir/data $PSCOPE -d 5 -p $RPID"
 check "second target shown"        tui_wait_for "PID $RPID detail-target"

@@ -32,12 +32,11 @@ check "the title names the probed process" tui_wait_for "^ Doors: what the kerne
 tui_keys NPage
 check "a page down shows the operations probed" tui_wait_for "^Operations on PID $T \(probed at "
 check "root may read its /proc" tui_wait_for '^  read /proc +open$'
-check "the target still runs, untraced" target_runs_on $T
+check "the target still runs, untraced" runs_on_soon $T
 
 # Narrow: the lines rewrap under the width.
 tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 60 -y 30 2>/dev/null || tmux -L "$TMUX_S" resize-pane -t "$TMUX_S" -x 60
 tui_keys g
-sleep 0.5
 wide=$(tui_screen | awk 'length($0) > 60' | wc -l)
 ok "$([ "$wide" = 0 ]; echo $?)" "at 60 columns nothing is wider"
 check "narrow: a value goes under its key" tui_wait_for '^      2: users may|^      [0-9-]+: '
@@ -55,7 +54,6 @@ check "Esc returns to the detail screen" tui_wait_for 'lab-fdleak'
 tui_keys Escape
 check "Esc again: the process list" tui_wait_for 'COMMAND'
 tui_keys q
-sleep 0.5
-check "q quits" sh -c "! tmux -L $TMUX_S list-panes -t $TMUX_S -F '#{pane_current_command}' 2>/dev/null | grep -q pscope"
+check "q quits" wait_until sh -c "! tmux -L $TMUX_S list-panes -t $TMUX_S -F '#{pane_current_command}' 2>/dev/null | grep -q pscope"
 
 done_testing

@@ -36,7 +36,7 @@ run_paused() {
 	rm -f "$T/go"
 	PSCOPE_TEST_PAUSE=$step PSCOPE_TEST_PAUSE_FILE=$T/go "$PSCOPE" "$@" >"$o" 2>"$e" &
 	BG=$!
-	at_exit "kill -9 $BG 2>/dev/null"
+	kill_at_exit $BG
 }
 
 # ---- stack dump: the exec between the open and the freeze ----
@@ -51,7 +51,7 @@ check "stack: exit 1" test $? = 1
 printf '%s\n' "pscope stack: process $P exec'd during the stack dump (it now runs execed): nothing is shown, as it would mix two programs; run it again" >"$T/want"
 check "stack: the exact message" sh -c "grep -v '^pscope: paused at' '$T/err' | diff '$T/want' -"
 check "stack: nothing on stdout" test ! -s "$T/out"
-check "target runs on" target_runs_on "$P"
+check "target runs on" runs_on_soon "$P"
 wait_quiet "$P"
 "$PSCOPE" stack "$P" >"$T/out2" 2>/dev/null
 check "a dump after the exec shows the new program" grep -qE '^2 threads: .*after_wait <- worker' "$T/out2"
@@ -71,7 +71,7 @@ check "core: exit 1" test $? = 1
 printf '%s\n' "pscope core: process $P exec'd during the core dump (it now runs execed): nothing is shown, as it would mix two programs; run it again" >"$T/want"
 check "core: the exact message" sh -c "grep -v '^pscope: paused at' '$T/err' | diff '$T/want' -"
 check "core: no file, no temporary file" test -z "$(ls -A "$T/cores")"
-check "target runs on" target_runs_on "$P"
+check "target runs on" runs_on_soon "$P"
 kill -9 "$P"
 
 # ---- pscope top: sampling ends at the exec with the old program's table ----
@@ -80,7 +80,7 @@ P=$TPID
 rm -f "$T/go"
 PSCOPE_TEST_PAUSE=sampling PSCOPE_TEST_PAUSE_MS=1 "$PSCOPE" top "$P" --duration 60 >"$T/out" 2>"$T/err" &
 BG=$!
-at_exit "kill -9 $BG 2>/dev/null"
+kill_at_exit $BG
 check "top: sampling started" wait_for_text "$T/err" "pscope: paused at sampling"
 # Let it sample the old program: until the target used 0.5 s more CPU.
 ticks() { awk '{ sub(/.*\) /, ""); split($0, f, " "); print f[12] + f[13] }' /proc/$P/stat; }

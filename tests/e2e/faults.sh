@@ -24,7 +24,7 @@ check "and names it a zombie of its parent" \
 # A process that sleeps gives no samples, and pscope top says why.
 sleep 300 &
 SP=$!
-at_exit "kill -9 $SP 2>/dev/null"
+kill_at_exit $SP
 "$PSCOPE" top "$SP" --duration 0.5 >"$T/out" 2>"$T/err"
 ok $? "top of a sleeping process exits 0"
 check "it explains the 0 samples" grep -q "^pscope top: no samples: process $SP used 0.00 s of CPU time" "$T/err"
@@ -39,7 +39,7 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null && unshare -m true 2>/dev
 	check "core to a read-only filesystem exits 1" test $? = 1
 	check "it names the read-only filesystem" grep -q "cannot create a file in $T/ro: Read-only file system (door: filesystem" "$T/err"
 	check "not the free space" sh -c "! grep -q 'space' '$T/err'"
-	check "target left running" target_runs_on "$TPID"
+	check "target left running" runs_on_soon "$TPID"
 else
 	skip "read-only destination: needs root and unshare -m"
 fi
@@ -49,8 +49,8 @@ fi
 if command -v bash >/dev/null && command -v python3 >/dev/null; then
 	bash -c 'exec -a "$(printf "x\033]2;T\a\377")" sleep 300' &
 	BP=$!
-	at_exit "kill -9 $BP 2>/dev/null"
-	for _ in $(seq 1 100); do grep -q 'x' "/proc/$BP/cmdline" 2>/dev/null && break; sleep 0.05; done
+	kill_at_exit $BP
+	wait_until grep -q 'x' "/proc/$BP/cmdline"
 	"$PSCOPE" list --json >"$T/list.json"
 	check "list --json: cmdline and command raw" python3 - "$T/list.json" "$BP" <<'PY'
 import json, sys

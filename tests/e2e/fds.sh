@@ -18,9 +18,9 @@ check "every child listed" test "$(grep -c '"comm":"ps-child"' "$T/l.json")" -ge
 # Under a limit of 2048 the list holds at most 512 stat fds.
 (ulimit -n 2048 && exec "$PSCOPE" list --interval 4 >"$T/l.txt" 2>&1) &
 P=$!
-at_exit "kill -9 $P 2>/dev/null"
+kill_at_exit $P
 peak=0
-for _ in $(seq 1 60); do
+for _ in $(seq 1 1200); do # until past 400, at most 60 s
 	n=$(ls /proc/$P/fd 2>/dev/null | wc -l)
 	[ "$n" -gt "$peak" ] && peak=$n
 	[ "$n" -gt 400 ] && break

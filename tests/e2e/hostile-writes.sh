@@ -22,7 +22,7 @@ swap_start() { # swap_start NAME ROOT-FILE
 	$AS_NOBODY sh -c "echo nobody-owned >'$OUT/$1' && ln -s '$2' '$OUT/$1.link'"
 	$AS_NOBODY "$HD/hostile-swap" "$OUT" "$1" "$1.link" >"$HBASE/swap.out" &
 	SWAP=$!
-	at_exit "kill $SWAP 2>/dev/null"
+	kill_at_exit $SWAP
 	poll 100 grep -q ready "$HBASE/swap.out"
 }
 swap_stop() {
@@ -55,7 +55,7 @@ swap_stop
 # A link that comes and goes: the core is linked in only where no name is.
 $AS_NOBODY sh -c "while :; do ln -s '$ROOTF/core' '$OUT/core' 2>/dev/null; rm -f '$OUT/core'; done" &
 FLIP=$!
-at_exit "kill $FLIP 2>/dev/null"
+kill_at_exit $FLIP
 for i in 1 2 3; do
 	rm -f "$OUT/core.$i"
 	hpscope core "$T" -o "$OUT/core" >/dev/null

@@ -33,7 +33,7 @@ select_pid() { # select_pid PID
 		else
 			tmux -L "$TMUX_S" send-keys -t "$TMUX_S" NPage
 		fi
-		sleep 0.2
+		tui_idle
 	done
 	return 1
 }
@@ -64,7 +64,7 @@ tui_keys -l cold_work
 tui_keys Enter
 check "/ cold_work: its row is selected" sh -c "tmux -L $TMUX_S capture-pane -e -p -t $TMUX_S | grep -E \"\$(printf '\\033')\\[[0-9;]*(46|7)m\" | grep -q cold_work"
 tui_keys Right
-check "Right: every name fits its column, so they stay whole (no scrolling into empty space)" sh -c "sleep 0.6; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work +hotloop'"
+check "Right: every name fits its column, so they stay whole (no scrolling into empty space)" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -Eq '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work +hotloop'"
 
 # Callers and callees of hot_work (the first row is selected).
 tui_keys Home Enter
@@ -86,11 +86,8 @@ b=$(tui_screen | grep -o 'samples [0-9]*' | head -1)
 [ -n "$a" ] && [ "$a" = "$b" ]
 ok $? "frozen: the numbers stay ($a / $b)"
 tui_keys Space
-for _ in $(seq 1 30); do
-	c=$(tui_screen | grep -o 'samples [0-9]*' | head -1)
-	[ "$c" != "$b" ] && break
-	sleep 0.2
-done
+moved() { c=$(tui_screen | grep -o 'samples [0-9]*' | head -1); [ "$c" != "$b" ]; }
+wait_until moved
 [ "$c" != "$b" ]
 ok $? "Space again: live, sampling went on meanwhile ($b -> $c)"
 
@@ -140,18 +137,14 @@ ok $? "F1 shows the help of the screen"
 tui_keys Escape
 
 tui_keys Escape
-for _ in $(seq 1 30); do tui_screen | grep -q 'Hot functions: PID' || break; sleep 0.2; done
 ! tui_screen | grep -q 'Hot functions: PID'
 ok $? "Esc leaves the hot view"
-for _ in $(seq 1 50); do
-	ls -l "/proc/$pspid/fd" 2>/dev/null | grep -q perf_event || break
-	sleep 0.1
-done
+wait_until sh -c "! ls -l /proc/$pspid/fd 2>/dev/null | grep -q perf_event"
 [ -n "$pspid" ] && [ -d "/proc/$pspid/fd" ] && ! ls -l "/proc/$pspid/fd" 2>/dev/null | grep -q perf_event
 ok $? "Esc stops sampling: pscope ($pspid) runs with no perf event left open"
 tui_alive
 ok $? "pscope still runs"
-target_runs_on "$TPID"
+runs_on_soon "$TPID"
 ok $? "the target runs on"
 tui_keys q
 
@@ -176,10 +169,10 @@ tui_start 140x30 "cd $tmp && $PSCOPE -p $TPID; echo \$? >$tmp/quit.rc"
 tui_keys h
 tui_wait_for '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work' 50 >/dev/null
 tui_keys q
-for _ in $(seq 1 50); do [ -s "$tmp/quit.rc" ] && break; sleep 0.1; done
+wait_until test -s "$tmp/quit.rc"
 [ "$(cat "$tmp/quit.rc" 2>/dev/null)" = 0 ]
 ok $? "q while sampling: pscope exits 0 (got $(cat "$tmp/quit.rc" 2>/dev/null))"
-target_runs_on "$TPID"
+runs_on_soon "$TPID"
 ok $? "the target runs on"
 
 # An unprivileged user against a root process: the screen names the door.

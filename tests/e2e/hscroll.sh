@@ -12,14 +12,12 @@ command -v tmux >/dev/null || { skip "tmux is not installed"; done_testing; exit
 LONG=ps-hs-$$-$(printf 'x%.0s' $(seq 1 150))-TAILMARK
 start_target family 1 "$LONG" || exit 1
 P=$TPID
-right() { for _ in $(seq 1 "$1"); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Right; done; sleep 0.4; }
-left() { for _ in $(seq 1 "$1"); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Left; done; sleep 0.4; }
-not_on_screen() { sleep 0.5; ! tui_screen | grep -qE "$1"; }
+right() { for _ in $(seq 1 "$1"); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Right; done; tui_idle; }
+left() { for _ in $(seq 1 "$1"); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Left; done; tui_idle; }
+not_on_screen() { tui_idle; ! tui_screen | grep -qE "$1"; } # (the keys taken in)
+_rows_with() { [ "$(tui_screen | grep -cE "$1")" -ge "$2" ]; }
 rows_with() { # rows_with REGEX N: at least N rows hold it
-	for _ in $(seq 1 30); do
-		[ "$(tui_screen | grep -cE "$1")" -ge "$2" ] && return 0
-		sleep 0.2
-	done
+	wait_until _rows_with "$1" "$2" && return 0
 	tui_screen | sed 's/^/#   /'
 	return 1
 }
@@ -74,7 +72,7 @@ right_until() { # right_until REGEX: Right until it shows (at most 30); RIGHTS c
 		tui_screen | grep -qE "$1" && return 0
 		tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Right
 		RIGHTS=$((RIGHTS + 1))
-		sleep 0.3
+		tui_idle
 	done
 	tui_screen | sed 's/^/#   /'
 	return 1
@@ -82,12 +80,12 @@ right_until() { # right_until REGEX: Right until it shows (at most 30); RIGHTS c
 tui_start 100x40 "env NO_COLOR=1 $PSCOPE -p $DP; echo EXIT=\$?; sleep 60"
 check "detail screen up (deep paths)" tui_wait_for "PID $DP"
 tui_keys 2
-check "FDs pane: the output file's path is cut" sh -c "sleep 0.5; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'pppppppp' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q FDEND"
+check "FDs pane: the output file's path is cut" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'pppppppp' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q FDEND"
 right_until 'out-FDEND'
 ok $? "FDs pane: Right brings the end of the path"
 left $RIGHTS
 tui_keys 3
-check "Maps pane: the binary's path is cut" sh -c "sleep 0.5; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'pppppppp' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q MAPEND"
+check "Maps pane: the binary's path is cut" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'pppppppp' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q MAPEND"
 right_until 'fam-MAPEND'
 ok $? "Maps pane: Right brings the end of the path"
 left $RIGHTS
@@ -120,12 +118,9 @@ search 'tree view'
 check "/ tree view: a line is marked" tui_marked 'tree view'
 first=$(tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | grep 'tree view' | head -1)
 tui_keys -l n
+_marked_other() { tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | grep -E "$1" | grep -vqxF "$2"; }
 marked_other() { # marked_other REGEX LINE: a reverse-video row holds REGEX and is not LINE
-	for _ in $(seq 1 30); do
-		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -E $'\e\\[([0-9]+;)*7m' | grep -E "$1" | grep -vqxF "$2" && return 0
-		sleep 0.2
-	done
-	return 1
+	wait_until _marked_other "$1" "$2"
 }
 check "n: the next match is marked" marked_other 'tree view' "$first"
 tui_keys -l N

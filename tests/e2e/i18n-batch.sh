@@ -94,8 +94,9 @@ $KO "$PSCOPE" stack "$TPID" >/dev/null 2>"$tmp/stack.ko"
 check "stack: the pause said with a Korean counter" grep -q '^스레드 4개를 [0-9.]* ms 동안 멈췄습니다$' "$tmp/stack.ko"
 sleep 600 &
 one=$!
-at_exit "kill -9 $one 2>/dev/null"
-for _ in $(seq 1 100); do [ "$(readlink /proc/$one/exe)" != "$(readlink /proc/$$/exe)" ] && break; sleep 0.05; done
+kill_at_exit $one
+execed() { [ "$(readlink /proc/$1/exe)" != "$(readlink /proc/$$/exe)" ]; }
+wait_until execed $one
 $EN "$PSCOPE" stack "$one" >/dev/null 2>"$tmp/stack1.en"
 check "stack: English singular for one thread" grep -q '^stopped 1 thread for [0-9.]* ms$' "$tmp/stack1.en"
 $EN "$PSCOPE" stack "$TPID" >/dev/null 2>"$tmp/stack.en"

@@ -27,13 +27,7 @@ untraced() {
 	     /^TracerPid:/ && $2 != 0 { bad = 1 }
 	     END { exit bad }' /proc/"$1"/task/*/stat /proc/"$1"/task/*/status 2>/dev/null
 }
-runs_on() {
-	for _ in $(seq 1 100); do
-		untraced "$1" && return 0
-		sleep 0.05
-	done
-	return 1
-}
+runs_on() { wait_until untraced "$1"; }
 
 for op in stack top doors; do
 	left=0

@@ -89,7 +89,8 @@ tui_keys Escape
 tui_keys Home Space
 check "Space tags one" tui_wait_for '\[1 tagged\]'
 tui_keys U
-check "U untags all" sh -c "for i in \$(seq 30); do tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'tagged\\]' || exit 0; sleep 0.2; done; exit 1"
+untagged() { ! tui_screen | grep -q 'tagged\]'; }
+check "U untags all" wait_until untagged
 tui_keys Home c
 check "c tags the process and its child" tui_wait_for '\[2 tagged\]'
 tui_keys k
@@ -105,7 +106,12 @@ filter "$PNAME"
 tui_keys t Home
 check "tree: the child under its parent" tui_wait_for "^ +$CPID .*ps-child"
 tui_keys -- -
-check "- folds: the child is hidden, the parent marked +" sh -c "for i in \$(seq 30); do s=\$(tmux -L $TMUX_S capture-pane -p -t $TMUX_S); echo \"\$s\" | grep -qE '^ +$CPID ' || { echo \"\$s\" | grep -qE '^ +$FPID .*\\+ '; exit \$?; }; sleep 0.2; done; exit 1"
+folded() { # the child's row gone, the parent's marked +
+	local s
+	s=$(tui_screen)
+	! printf '%s\n' "$s" | grep -qE "^ +$CPID " && printf '%s\n' "$s" | grep -qE "^ +$FPID .*\+ "
+}
+check "- folds: the child is hidden, the parent marked +" wait_until folded
 tui_keys +
 check "+ unfolds" tui_wait_for "^ +$CPID .*ps-child"
 tui_keys -- - '*'
@@ -151,8 +157,7 @@ check "F2 opens the setup screen" tui_wait_for '^ Setup '
 check "F2: the tree is off" tui_wait_for '^ Tree view +off'
 tui_keys Down Down Space
 check "F2: Space turns the tree on" tui_wait_for '^ Tree view +on'
-tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -N 28 Down
-sleep 0.4
+tui_keys -N 28 Down
 check "F2: PPID, the first hidden column" tui_wait_for '^ +\[ \] PPID'
 tui_keys Space
 check "F2: Space shows PPID" tui_wait_for '^ +\[x\] PPID'
@@ -251,7 +256,8 @@ big=$(head -c 59000 /dev/zero | tr '\0' A)
 sh -c 'sleep 1000; :' ps-big "$big" "BIG-END-$$" </dev/null >/dev/null 2>&1 &
 BPID=$!
 at_exit "kill \$(cat /proc/$BPID/task/$BPID/children 2>/dev/null) $BPID 2>/dev/null"
-for _ in $(seq 1 50); do grep -q sleep /proc/$BPID/task/$BPID/children 2>/dev/null && break; [ -n "$(cat /proc/$BPID/task/$BPID/children 2>/dev/null)" ] && break; sleep 0.1; done
+has_child() { [ -n "$(cat /proc/$1/task/$1/children 2>/dev/null)" ]; }
+wait_until has_child $BPID
 "$PSCOPE" show $BPID >"$tmp/show.txt" 2>&1
 check "show: the whole command line in text, no cut" sh -c "grep '^Command: ' $tmp/show.txt | grep -q 'A BIG-END-$$\$' && [ \$(grep '^Command: ' $tmp/show.txt | wc -c) -gt 59000 ]"
 "$PSCOPE" show $BPID --json >"$tmp/show.json" 2>&1

@@ -12,11 +12,9 @@ printf 'header_meters=memory swap load uptime\n' >"$tmp/pscope/pscoperc"
 
 # line (1-based) of the column titles
 titles_line() { tui_screen | grep -nE '^ +PID.? +USER' | head -1 | cut -d: -f1; }
+_titles_at() { [ "$(titles_line)" = "$1" ]; }
 titles_at() { # titles_at N: poll until the column titles are on line N
-	for _ in $(seq 1 30); do
-		[ "$(titles_line)" = "$1" ] && return 0
-		sleep 0.2
-	done
+	wait_until _titles_at "$1" && return 0
 	tui_screen | sed 's/^/#   /'
 	return 1
 }

@@ -14,7 +14,7 @@ at_exit "rm -rf $tmp"
 setsid "$TARGETS/family" 2000 ps-crowd-$$ >"$tmp/crowd.out" 2>&1 &
 crowd=$!
 at_exit "kill -KILL -$crowd 2>/dev/null"
-for _ in $(seq 1 600); do grep -q ready "$tmp/crowd.out" && break; sleep 0.1; done
+wait_until grep -q ready "$tmp/crowd.out"
 check "2000 extra processes running" grep -q ready "$tmp/crowd.out"
 
 PNAME=ps-sel-$$

@@ -29,7 +29,8 @@ check "list up with the new columns" tui_wait_for 'PID△ +PPID +PGRP +SID +TTY 
 tui_keys '\'
 tui_keys -l "$N"
 tui_keys Enter
-check "filtered to the family" sh -c "for i in \$(seq 30); do [ \$(tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -cE '^ +[0-9]+ .*$N') = 3 ] && exit 0; sleep 0.2; done; exit 1"
+family_rows() { [ "$(tui_screen | grep -cE "^ +[0-9]+ .*$N")" = "$1" ]; }
+check "filtered to the family" wait_until family_rows 3
 
 # F6, the menu in its order (PID first), Down to the key, Enter.
 i=12
@@ -43,11 +44,9 @@ for t in PPID PGRP SID TTY NLWP 'CPU#' START IO_READ_RATE IO_WRITE_RATE MAJFLT C
 done
 
 pids_in_order() { tui_screen | grep -E "^ +[0-9]+ .*$N" | awk '{ print $1 }' | tr '\n' ' '; }
+_order_is() { case "$(pids_in_order)" in "$1"*) return 0 ;; esac; return 1; }
 order_is() { # order_is "PID PID...": the family's rows in that order (first ones)
-	for _ in $(seq 1 30); do
-		case "$(pids_in_order)" in "$1"*) return 0 ;; esac
-		sleep 0.2
-	done
+	wait_until _order_is "$1" && return 0
 	diag "rows: $(pids_in_order)"
 	return 1
 }
@@ -59,7 +58,8 @@ check "NLWP: biggest first (▽)" tui_wait_for ' NLWP▽'
 check "NLWP▽: the 3-thread parent first" order_is "$P "
 tui_keys I
 check "I: NLWP△" tui_wait_for ' NLWP△'
-check "NLWP△: the parent last" sh -c "for i in \$(seq 30); do tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -E '^ +[0-9]+ .*$N' | tail -1 | grep -qE '^ +$P ' && exit 0; sleep 0.2; done; exit 1"
+parent_last() { tui_screen | grep -E "^ +[0-9]+ .*$N" | tail -1 | grep -qE "^ +$P "; }
+check "NLWP△: the parent last" wait_until parent_last
 tui_keys F6
 tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Home
 tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -N 12 Down
@@ -67,7 +67,8 @@ tui_keys Enter
 check "PPID: ascending (△)" tui_wait_for ' PPID△ '
 check "PPID△: the parent (child of this shell, $$) before its children" order_is "$P "
 tui_keys I
-check "PPID▽: a child ($K1 or its sibling) first, the parent last" sh -c "for i in \$(seq 30); do s=\$(tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -E '^ +[0-9]+ .*$N'); echo \"\$s\" | head -1 | grep -qvE '^ +$P ' && echo \"\$s\" | tail -1 | grep -qE '^ +$P ' && exit 0; sleep 0.2; done; exit 1"
+child_first() { ! pids_in_order | grep -qE "^$P " && parent_last; }
+check "PPID▽: a child ($K1 or its sibling) first, the parent last" wait_until child_first
 tui_keys q
 check "q: exit 0" tui_wait_for '^EXIT=0'
 tmux -L "$TMUX_S" kill-server 2>/dev/null
@@ -82,7 +83,7 @@ tui_keys Enter
 check "a hidden sort column is named: [sorted by NLWP▽]" tui_wait_for '\[sorted by NLWP▽\]'
 tui_keys N
 check "sorted by PID (shown): the mark on its header" tui_wait_for ' PID△ '
-check "... and no [sorted by] note" sh -c "sleep 0.5; ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'sorted by'"
+check "... and no [sorted by] note" sh -c "! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'sorted by'"
 tui_keys q
 check "q: exit 0 (default columns)" tui_wait_for '^EXIT=0'
 done_testing

@@ -16,13 +16,8 @@ start_target family 0 "$N-c" || exit 1
 C=$TPID
 ni() { ps -o ni= -p "$1" | tr -d ' '; }
 state() { awk '{ sub(/.*\) /, ""); print substr($0, 1, 1) }' "/proc/$1/stat" 2>/dev/null || echo gone; }
-gone() { # gone PID: exited (a zombie until this shell reaps it) or reaped
-	for _ in $(seq 1 50); do
-		case $(state "$1") in Z|X|gone) return 0 ;; esac
-		sleep 0.1
-	done
-	return 1
-}
+_gone() { case $(state "$1") in Z|X|gone) return 0 ;; esac; return 1; }
+gone() { wait_until _gone "$1"; } # gone PID: exited (a zombie until this shell reaps it) or reaped
 nice0=$(ni "$A")
 
 tui_start 200x40 "env NO_COLOR=1 $PSCOPE; echo EXIT=\$?; sleep 60"
@@ -32,7 +27,8 @@ tui_keys '\'
 tui_keys -l "$N-"
 tui_keys Enter
 tui_keys N
-check "filtered to the three" sh -c "for i in \$(seq 30); do [ \$(tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -cE '^ +($A|$B|$C) ') = 3 ] && exit 0; sleep 0.2; done; exit 1"
+three_rows() { [ "$(tui_screen | grep -cE "^ +($A|$B|$C) ")" = 3 ]; }
+check "filtered to the three" wait_until three_rows
 first=$(tui_screen | grep -E "^ +($A|$B|$C) " | head -1 | awk '{ print $1 }')
 check "sorted by PID: $A first" test "$first" = "$A"
 tui_keys Home Space Space

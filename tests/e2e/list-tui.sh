@@ -56,12 +56,8 @@ tui_keys Enter
 tui_keys t
 check "filter keeps only matching rows" tui_wait_for "^ +$FPID .*$PNAME"
 child_under_parent() { # polled: the redraw after t may lag under load
-	for _ in $(seq 1 30); do
-		tui_screen | grep -A1 -E "^ +$FPID " | tail -1 | grep -qE "^ +$CPID .*└─ ps-child" && return 0
-		sleep 0.2
-	done
-	tui_screen | sed 's/^/#   /'
-	return 1
+	wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -A1 -E '^ +$FPID ' | tail -1 | grep -qE '^ +$CPID .*└─ ps-child'" ||
+		{ tui_screen | sed 's/^/#   /'; return 1; }
 }
 check "tree: the child under its parent" child_under_parent
 check "filter shown in the header" tui_wait_for '\[filter ps-\]'
@@ -105,21 +101,17 @@ click() { # click COL ROW (0-based): an X10 mouse press and release
 	pos=$(printf "\\$(printf %o $((33 + $1)))\\$(printf %o $((33 + $2)))")
 	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M ')$pos"
 	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M#')$pos"
+	tui_idle
 }
 first_row_is_pid1() {
-	for _ in $(seq 1 30); do
-		tui_screen | sed -n "$((hy + 2))p" | grep -qE '^ +1 ' && return 0
-		sleep 0.2
-	done
-	tui_screen | sed 's/^/#   /'
-	return 1
+	wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | sed -n '$((hy + 2))p' | grep -qE '^ +1 '" ||
+		{ tui_screen | sed 's/^/#   /'; return 1; }
 }
 check "N I: PIDs descending, PID 1 not first" sh -c "! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | sed -n '$((hy + 2))p' | grep -qE '^ +1 '"
 click 3 "$hy"
 tui_keys Home # the selection follows its process through the re-sort
 check "click on the PID title inverts the order (first row: PID 1)" first_row_is_pid1
 click 3 $((hy + 2))
-sleep 0.3
 tui_keys F
 second=$(tui_screen | sed -n "$((hy + 3))p" | awk '{ print $1 }')
 check "click on a row selects it (followed: $second)" tui_wait_for "\\[following $second\\]"
@@ -161,7 +153,7 @@ check "20x5: still running after keys" tui_wait_for '^ +PID COMMAND'
 tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 90 -y 30 2>/dev/null
 check "resize to 90x30: the header appears" tui_wait_for 'Load average'
 tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 20 -y 5 2>/dev/null
-sleep 0.5
+tui_idle # the resize taken in (SIGWINCH), then q
 tui_keys q
 check "20x5: q exits with status 0" tui_wait_for '^EXIT=0'
 tmux -L "$TMUX_S" kill-server 2>/dev/null
@@ -184,13 +176,8 @@ tui_keys F9 Enter
 tui_wait_for 'Send SIGTERM' >/dev/null
 tui_keys y
 check "y: SIGTERM sent" tui_wait_for "sent SIGTERM to PID $KPID"
-gone=1
-for _ in $(seq 1 50); do
-	[ "$(awk '{ sub(/.*\) /, ""); print $1 }' /proc/$KPID/stat 2>/dev/null)" = Z ] && { gone=0; break; }
-	kill -0 "$KPID" 2>/dev/null || { gone=0; break; }
-	sleep 0.1
-done
-ok $gone "y: the process got it and exited"
+exited() { [ "$(awk '{ sub(/.*\) /, ""); print $1 }' /proc/$1/stat 2>/dev/null)" = Z ] || ! kill -0 "$1" 2>/dev/null; }
+check "y: the process got it and exited" wait_until exited "$KPID"
 tui_keys q
 tmux -L "$TMUX_S" kill-server 2>/dev/null
 

@@ -15,7 +15,7 @@ wheel() { # wheel up|down N COL ROW (0-based): N notches of the wheel
 	for _ in $(seq 1 "$2"); do
 		tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M')$b$pos"
 	done
-	sleep 0.5
+	tui_idle
 }
 hy=0
 row_pid() { tui_screen | sed -n "$((hy + $1))p" | awk '{ print $1 }'; } # row_pid N: the PID on body row N (1-based)

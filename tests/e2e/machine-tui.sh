@@ -12,8 +12,8 @@ N=mwu$$ # this run's own name (the suite may run in other checkouts at once)
 cp "$TARGETS/hotloop" "$tmp/$N"
 "$tmp/$N" -w >"$tmp/out" 2>&1 &
 TPID=$!
-at_exit "kill -9 $TPID 2>/dev/null"
-for _ in $(seq 1 100); do grep -q ready "$tmp/out" && break; sleep 0.05; done
+kill_at_exit $TPID
+wait_until grep -q ready "$tmp/out"
 
 export PSCOPE_DATA="${PSCOPE_DATA:-$top_srcdir/data}"
 tui_start 140x40 "cd $tmp && $PSCOPE"
@@ -33,8 +33,7 @@ ok $? "pscope holds per-CPU perf events while the view is open"
 search() {
 	tui_keys /
 	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -N 40 BSpace
-	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "$1" Enter
-	sleep 0.4
+	tui_keys "$1" Enter
 }
 # Find the target by name, whatever the machine's other load.
 search "$N"
@@ -70,7 +69,7 @@ tui_keys c
 tui_wait_for "\[by process\]" 10 >/dev/null
 search "$N"
 # The selection stays on the process while the rows are sorted again.
-sleep 2.5
+tui_wait_change
 tui_wait_for "^ +[0-9.]+ +[0-9]+ +[0-9.]+s +[0-9.]+s +$TPID $N" 10 >/dev/null
 tui_keys Enter
 tui_wait_for "Hot functions: PID $TPID $N" 20
@@ -80,21 +79,16 @@ ok $? "with its functions"
 tui_keys Escape
 tui_wait_for "Hot processes: every process" 10
 ok $? "Esc comes back to the machine-wide view"
-for _ in $(seq 1 50); do
-	[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" -ge 2 ] && break
-	sleep 0.1
-done
-[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" -ge 2 ]
+perf_fds() { ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event; }
+perf_fds_at_least() { [ "$(perf_fds)" -ge "$1" ]; }
+perf_fds_none() { [ "$(perf_fds)" = 0 ]; }
+wait_until perf_fds_at_least 2
 ok $? "and samples every process again"
 tui_keys Escape
 tui_wait_for "AllHot" 10 >/dev/null
-for _ in $(seq 1 50); do
-	[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" = 0 ] && break
-	sleep 0.1
-done
-[ "$(ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event)" = 0 ]
+wait_until perf_fds_none
 ok $? "Esc stops sampling: no perf events left open"
-target_runs_on "$TPID"
+runs_on_soon "$TPID"
 ok $? "the target runs on"
 tui_keys q
 done_testing

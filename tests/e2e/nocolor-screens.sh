@@ -11,8 +11,9 @@ export PSCOPE_DATA="${PSCOPE_DATA:-$top_srcdir/data}"
 start_target hotloop || exit 1
 P=$TPID
 colours() { tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -cE $'\e\\[([0-9;]*;)?(3[0-7]|4[0-7]|9[0-7]|10[0-7]|38;5;[0-9]+|48;5;[0-9]+)(;[0-9;]*)?m'; }
-no_colours() { sleep 0.5; [ "$(colours)" -eq 0 ] || { tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -m3 $'\e\\[[0-9;]*3[0-7]' | cat -v | sed 's/^/#   /'; return 1; }; }
-has_colours() { sleep 0.5; [ "$(colours)" -gt 0 ]; }
+no_colours() { tui_idle; [ "$(colours)" -eq 0 ] || { tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | grep -m3 $'\e\\[[0-9;]*3[0-7]' | cat -v | sed 's/^/#   /'; return 1; }; }
+_has_colours() { [ "$(colours)" -gt 0 ]; }
+has_colours() { wait_until _has_colours; }
 
 for mode in colour none; do
 	if [ $mode = none ]; then env=NO_COLOR=1; want=no_colours; what="NO_COLOR=1: no colour escapes"

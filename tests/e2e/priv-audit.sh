@@ -91,7 +91,7 @@ ok $? "doors: exit 0"
 check "doors: attach CLOSED for the root process" grep -qE "^  attach \(ptrace\) +CLOSED$" "$B/out"
 np cores --dir "$B/w" >"$B/out" 2>"$B/err"
 ok $? "cores: exit 0"
-check "root target runs on" target_runs_on "$R"
+check "root target runs on" runs_on_soon "$R"
 
 # ---- batch, against its own processes ----
 np show "$O" --pane all >"$B/out" 2>"$B/err"
@@ -102,14 +102,10 @@ ok $? "own: stack: exit 0"
 check "own: stack shows the workers" grep -qE '^2 threads: .*leaf_wait <- level3' "$B/out"
 perf=$(cat /proc/sys/kernel/perf_event_paranoid)
 if [ "$perf" -le 2 ]; then
-	# Samples need CPU time: on a loaded machine one second may give
-	# none, so sample again (up to 5 times) until hot_work shows.
-	for _ in 1 2 3 4 5; do
-		np top "$H" --duration 2 >"$B/out" 2>"$B/err"
-		rc=$?
-		[ $rc != 0 ] || grep -q 'hot_work' "$B/out" && break
-	done
-	ok $rc "own: top: exit 0"
+	# Samples need CPU time: count them (a loaded machine gives the
+	# target a share of a CPU), with a long cap.
+	np top "$H" --duration 120 --samples 100 --freq 999 >"$B/out" 2>"$B/err"
+	ok $? "own: top: exit 0"
 	check "own: top finds hot_work" grep -q 'hot_work' "$B/out"
 else
 	np top "$H" --duration 1 >"$B/out" 2>"$B/err"
@@ -123,7 +119,7 @@ rm -f "$B/w/own-core"
 np doors "$O" >"$B/out" 2>"$B/err"
 ok $? "own: doors: exit 0"
 check "own: attach open" grep -qE "^  attach \(ptrace\) +open$" "$B/out"
-check "own target runs on" target_runs_on "$O"
+check "own target runs on" runs_on_soon "$O"
 
 # ---- its own process made not dumpable (prctl(PR_SET_DUMPABLE, 0)) ----
 start_nobody lab-nodump || { done_testing; exit 1; }
@@ -154,15 +150,13 @@ ok $? "non-dumpable, as root: core works"
 check "non-dumpable, as root: the core is root's, mode 0600" test "$(stat -c '%u %a' "$B/nd-root-core")" = "0 600"
 "$PSCOPE" show "$N" --pane fd >"$B/out" 2>&1
 ok $? "non-dumpable, as root: the fd pane reads"
-check "non-dumpable target runs on" target_runs_on "$N"
+check "non-dumpable target runs on" runs_on_soon "$N"
 
 # screen_has TEXT: the screen, its rows joined with one space (text that
 # wraps at a space), holds TEXT; polled
+_screen_has() { tui_screen | sed 's/^ *//; s/ *$//' | tr '\n' ' ' | grep -qF "$1"; }
 screen_has() {
-	for _ in $(seq 1 30); do
-		tui_screen | sed 's/^ *//; s/ *$//' | tr '\n' ' ' | grep -qF "$1" && return 0
-		sleep 0.2
-	done
+	wait_until _screen_has "$1" && return 0
 	tui_screen | sed 's/^/#   /'
 	return 1
 }
@@ -200,9 +194,9 @@ tui_keys F2
 check "TUI setup screen" tui_wait_for "Setup"
 tui_keys Escape
 tui_keys q
-for _ in $(seq 1 50); do [ -s "$rc" ] && break; sleep 0.1; done
+wait_until [ -s "$rc" ]
 check "TUI: q exits with status 0" test "$(cat "$rc" 2>/dev/null)" = 0
-check "root target runs on after the TUI" target_runs_on "$R"
+check "root target runs on after the TUI" runs_on_soon "$R"
 
 # ---- the list's environment view (e) of the root process ----
 rm -f "$rc"
@@ -216,7 +210,7 @@ check "TUI environment of the root process: refused, the door" \
 check "TUI environment: the fix" \
 	screen_has "fix: run pscope as root or as uid 0, or grant it CAP_SYS_PTRACE (setcap cap_sys_ptrace+ep pscope))"
 tui_keys q
-for _ in $(seq 1 50); do [ -s "$rc" ] && break; sleep 0.1; done
+wait_until [ -s "$rc" ]
 check "TUI list: q exits with status 0" test "$(cat "$rc" 2>/dev/null)" = 0
 
 # ---- the TUI against its own process: the same screens work ----
@@ -227,10 +221,10 @@ tui_keys s
 check "own TUI: stacks" tui_wait_for "Stacks of $O \(stack-threads\): stopped 3 threads"
 tui_keys Escape
 tui_keys C
-check "own TUI: the core prompt" tui_wait_for "Core file: "
+check "own TUI: the core prompt" tui_wait_for "Write the core to: "
 tui_keys Escape
 tui_keys q
-for _ in $(seq 1 50); do [ -s "$rc" ] && break; sleep 0.1; done
+wait_until [ -s "$rc" ]
 check "own TUI: q exits with status 0" test "$(cat "$rc" 2>/dev/null)" = 0
-check "own target runs on after the TUI" target_runs_on "$O"
+check "own target runs on after the TUI" runs_on_soon "$O"
 done_testing

@@ -15,11 +15,8 @@ start_py() { # start_py PYTHON ARGS...: sets TPID once it printed ready
 	rm -f "$tmp/out" # the last target's "ready" must not count for this one
 	"$@" >"$tmp/out" 2>&1 &
 	TPID=$!
-	at_exit "kill -9 $TPID 2>/dev/null"
-	for _ in $(seq 1 200); do
-		grep -q ready "$tmp/out" 2>/dev/null && return 0
-		sleep 0.05
-	done
+	kill_at_exit $TPID
+	wait_until grep -q ready "$tmp/out" && return 0
 	sed 's/^/#   /' "$tmp/out"
 	return 1
 }
@@ -51,12 +48,13 @@ interp() { # interp LABEL PYTHON
 	ok $? "$label: text shows 'price_rules (file:line)' as frame 0"
 	grep -q "holds the GIL" "$tmp/t" && grep -q "idle: lock acquire" "$tmp/t"
 	ok $? "$label: text marks the GIL holder and the idle threads"
-	check "$label: the target runs on after the dump" target_runs_on "$TPID"
+	check "$label: the target runs on after the dump" runs_on_soon "$TPID"
 	kill -9 "$TPID"
 }
 
-interp "Debian python3.11 (stripped, non-PIE)" /usr/bin/python3.11
+python_wanted 3.11d "Debian python3.11" && interp "Debian python3.11 (stripped, non-PIE)" /usr/bin/python3.11
 for minor in 9 10 11 12 13; do
+	python_wanted 3.$minor "pyenv 3.$minor" || continue
 	py=$(ls -d "$root"/versions/3."$minor".*/bin/python3."$minor" 2>/dev/null | tail -1)
 	interp "pyenv 3.$minor" "${py:-$root/versions/3.$minor/bin/python3.$minor}"
 done
@@ -96,7 +94,7 @@ for mode in garbage tloop floop deep debug; do
 	grep -q "^pscope stack: not a readable CPython: " "$tmp/err"
 	ok $? "hostile $mode: 'not a readable CPython: ...'"
 	sed 's/^/#   /' "$tmp/err" | head -3
-	check "hostile $mode: runs on" target_runs_on "$TPID"
+	check "hostile $mode: runs on" runs_on_soon "$TPID"
 	kill -9 "$TPID"
 done
 done_testing

@@ -15,12 +15,8 @@ start_py() {
 	rm -f "$tmp/out" # the last target's "ready" must not count for this one
 	"$@" >"$tmp/out" 2>&1 &
 	TPID=$!
-	at_exit "kill -9 $TPID 2>/dev/null"
-	for _ in $(seq 1 200); do
-		grep -q ready "$tmp/out" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
+	kill_at_exit $TPID
+	wait_until grep -q ready "$tmp/out"
 }
 
 interp() { # interp LABEL PYTHON
@@ -30,7 +26,7 @@ interp() { # interp LABEL PYTHON
 		return
 	fi
 	{ start_py "$py" "$src" && py_settled "$TPID"; } || { ok 1 "$label: the target started"; return; }
-	"$PSCOPE" top "$TPID" --duration 2 --json --folded "$tmp/f" >"$tmp/j" 2>"$tmp/err"
+	"$PSCOPE" top "$TPID" --samples 100 --duration 120 --json --folded "$tmp/f" >"$tmp/j" 2>"$tmp/err"
 	ok $? "$label: pscope top --json succeeds"
 	check "$label: price_rules ranks first, lines exact, idle threads left out" \
 		python3 "$top_srcdir/tests/python/check-top.py" "$tmp/j" "$src" busy
@@ -38,13 +34,14 @@ interp() { # interp LABEL PYTHON
 	ok "$bad" "$label: every folded line is 'thread (tid);qualname (file:line);... count' ($bad not)"
 	grep -qE "^hot-worker \([0-9]+\);.*;worker_hot \($src:$(line worker_hot)\);handle \($src:$(line handle)\);price_rules \($src:$(line price_rules)\) [0-9]+$" "$tmp/f"
 	ok $? "$label: the hot thread's folded stack, outermost first, with its threading name"
-	"$PSCOPE" top "$TPID" --duration 2 --idle --json >"$tmp/j" 2>"$tmp/err"
+	"$PSCOPE" top "$TPID" --samples 100 --duration 120 --idle --json >"$tmp/j" 2>"$tmp/err"
 	check "$label --idle: every thread counted" python3 "$top_srcdir/tests/python/check-top.py" "$tmp/j" "$src" idle
 	kill -9 "$TPID"
 }
 
-interp "Debian python3.11 (stripped, non-PIE)" /usr/bin/python3.11
+python_wanted 3.11d "Debian python3.11" && interp "Debian python3.11 (stripped, non-PIE)" /usr/bin/python3.11
 for minor in 9 10 11 12 13; do
+	python_wanted 3.$minor "pyenv 3.$minor" || continue
 	py=$(ls -d "$root"/versions/3."$minor".*/bin/python3."$minor" 2>/dev/null | tail -1)
 	interp "pyenv 3.$minor" "${py:-$root/versions/3.$minor/bin/python3.$minor}"
 done
@@ -58,10 +55,10 @@ if [ -z "$py" ] || [ ! -x "$py" ]; then
 fi
 { start_py "$py" "$src" && py_settled "$TPID"; } || exit 1
 P=$TPID
-"$PSCOPE" top "$P" --duration 1 --native --json >"$tmp/j" 2>&1
+"$PSCOPE" top "$P" --samples 20 --duration 120 --native --json >"$tmp/j" 2>&1
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit("python" in d or d["event"] == "python")' "$tmp/j"
 ok $? "--native: perf samples a CPython process"
-"$PSCOPE" top "$P" --duration 1 --freq 1000 --json >"$tmp/j" 2>&1
+"$PSCOPE" top "$P" --samples 20 --duration 120 --freq 1000 --json >"$tmp/j" 2>&1
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["freq"] != 1000)' "$tmp/j"
 ok $? "--freq 1000: the Python sampler at 1000 Hz"
 "$PSCOPE" top "$P" --duration 1 --freq 2000 >"$tmp/t" 2>&1

@@ -6,7 +6,10 @@
 command -v tmux >/dev/null || { skip "tmux not installed"; done_testing; exit 0; }
 export PSCOPE_DATA
 
-src=$top_srcdir/tests/targets/py-threads.py
+# Run from a copy under /tmp: the frames show the script's path, which must
+# not depend on the checkout's (a long one pushed file:line off the screen).
+src=$_tlinks/py-threads.py
+cp "$top_srcdir/tests/targets/py-threads.py" "$src" || exit 1
 py=/usr/bin/python3.11
 [ -x $py ] || py=$(ls -d "$(pyenv root 2>/dev/null || echo /root/.pyenv)"/versions/3.1[0-3].*/bin/python3.1? 2>/dev/null | tail -1)
 if [ -z "$py" ] || [ ! -x "$py" ]; then
@@ -17,8 +20,9 @@ fi
 out=$(mktemp)
 "$py" "$src" >"$out" 2>&1 &
 P=$!
-at_exit "kill -9 $P 2>/dev/null; rm -f $out"
-for _ in $(seq 1 200); do grep -q ready "$out" && break; sleep 0.05; done
+kill_at_exit $P
+at_exit "rm -f $out"
+wait_until grep -q ready "$out"
 py_settled "$P"
 line=$(grep -n 'LINE:price_rules' "$src" | cut -d: -f1)
 

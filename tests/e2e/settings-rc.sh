@@ -16,7 +16,7 @@ P=$TPID
 item() { # item NAME VALUE: the F2 line of that setting shows that value
 	tui_wait_for "^ $1 +$2( |\$)"
 }
-down() { tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -N "$1" Down; sleep 0.3; }
+down() { tui_keys -N "$1" Down; }
 
 tui_start 140x50 "env NO_COLOR=1 $PSCOPE; echo EXIT=\$?; sleep 60"
 check "list up (defaults)" tui_wait_for 'Load average'
@@ -59,7 +59,7 @@ TUI_KEEP_SETTINGS=1 tui_start 140x50 "env NO_COLOR=1 $PSCOPE; echo EXIT=\$?; sle
 check "restart: list up" tui_wait_for 'Load average'
 check "restart: sorted by MEM%, ascending" tui_wait_for ' MEM%△ '
 check "restart: userland and kernel threads shown" tui_wait_for '\[threads\] \[kernel threads\]'
-check "restart: no Swp meter" sh -c "sleep 0.5; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^ *Mem\\[' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'Swp\\['"
+check "restart: no Swp meter" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^ *Mem\\[' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'Swp\\['"
 tui_keys F2
 check "restart F2: Sort by MEM%" item 'Sort by' 'MEM%'
 check "restart F2: ascending" item 'Sort direction' ascending

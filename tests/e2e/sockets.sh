@@ -55,8 +55,8 @@ if [ "$(id -u)" = 0 ] && unshare -n true 2>/dev/null; then
 	mkdir "$D/ns2"
 	unshare -n sh -c "exec '$TARGETS/sockname' victim '$D/ns2' >'$D/ns.out' 2>&1" &
 	N=$!
-	at_exit "kill -9 $N 2>/dev/null"
-	for _ in $(seq 1 100); do grep -q ready "$D/ns.out" 2>/dev/null && break; sleep 0.05; done
+	kill_at_exit $N
+	wait_until grep -q ready "$D/ns.out"
 	check "another network namespace" test "$(readlink /proc/$N/ns/net)" != "$(readlink /proc/self/ns/net)"
 	"$PSCOPE" show "$N" --pane fd >"$D/n.txt" 2>&1
 	check "there: the listener resolved" grep -qE "^ +40 socket .* unix stream $D/ns2/good\.sock LISTEN$" "$D/n.txt"

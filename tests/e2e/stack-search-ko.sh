@@ -22,7 +22,7 @@ selected() { # selected REGEX
 	return 1
 }
 no_english() { # nothing on screen says deadlock or blocked (nor "not found: ...")
-	sleep 0.5
+	tui_idle
 	! tui_screen | grep -qiE 'deadlock|blocked'
 }
 search() { # search TEXT: '/', the last text erased, type, Enter

@@ -6,13 +6,6 @@
 command -v tmux >/dev/null || { skip "tmux not installed"; done_testing; exit 0; }
 export PSCOPE_DATA
 
-runs_on_soon() {
-	for _ in $(seq 1 50); do
-		target_runs_on "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 traced() { [ "$(awk '/^TracerPid/{print $2}' /proc/$1/status)" != 0 ]; }
 
 start_quiet_target stack-threads 16 || exit 1
@@ -43,12 +36,11 @@ check "frames numbered once each" numbered_once
 tui_keys l
 check "l: file:line shown" tui_wait_for "level3\+0x[0-9a-f]+ +\(stack-threads\) +.*stack-threads\.c:[0-9]+"
 tui_keys e
-check "e: groups collapse" sh -c "sleep 0.3; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^\[+\] 16 threads'"
+check "e: groups collapse" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^\[+\] 16 threads'"
 check "target runs on after the dump" runs_on_soon "$P"
 tui_keys Escape
 check "Esc: back to the detail screen" tui_wait_for "TracerPid"
 tui_keys q
-sleep 0.5
 
 # A dump held long (test hook): the panel shows, the screen below stays
 # drawn, Esc cancels and the target runs on.
@@ -56,9 +48,7 @@ tui_start 120x40 "PSCOPE_STACK_HOLD_MS=60000 $PSCOPE -p $P"
 check "detail screen up (held run)" tui_wait_for "PID $P"
 tui_keys s
 check "progress panel with the cancel key" tui_wait_for "Esc cancels"
-frozen=1
-for _ in $(seq 1 100); do traced "$P" && { frozen=0; break; }; sleep 0.05; done
-ok $frozen "the target is frozen while the panel shows"
+check "the target is frozen while the panel shows" wait_until traced "$P"
 check "the screen below is still drawn" tui_wait_for "TracerPid"
 tui_keys Escape
 check "Esc cancels: the target runs on, TracerPid 0" runs_on_soon "$P"
@@ -70,9 +60,7 @@ for sig in TERM KILL; do
 	tui_start 120x40 "PSCOPE_STACK_HOLD_MS=60000 $PSCOPE -p $P"
 	tui_wait_for "PID $P" >/dev/null
 	tui_keys s
-	frozen=1
-	for _ in $(seq 1 100); do traced "$P" && { frozen=0; break; }; sleep 0.05; done
-	ok $frozen "SIG$sig run: the target is frozen by the UI's dump"
+	check "SIG$sig run: the target is frozen by the UI's dump" wait_until traced "$P"
 	# TracerPid: the thread of pscope that froze it (never 0 here: that
 	# would signal our own process group).
 	UIPID=$(awk '/^TracerPid/{print $2}' /proc/$P/status)

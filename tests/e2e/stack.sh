@@ -12,13 +12,6 @@ have_py=0
 command -v python3 >/dev/null && have_py=1
 pyq() { python3 -c "import json,sys; d=json.load(open('$1')); $2"; }
 
-runs_on_soon() { # the target runs on (polled: a detach is immediate, /proc may lag)
-	for _ in $(seq 1 50); do
-		target_runs_on "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # ---- known stacks, grouped ----
 start_quiet_target stack-threads 16 || exit 1
@@ -81,8 +74,8 @@ kill -9 "$P"
 TOUT=$tmp/sig.out
 "$TARGETS/stack-threads" 500 >"$TOUT" 2>&1 &
 P=$!
-at_exit "kill -9 $P 2>/dev/null"
-for _ in $(seq 1 200); do grep -q ready "$TOUT" && break; sleep 0.05; done
+kill_at_exit $P
+wait_until grep -q ready "$TOUT"
 # Signals that come between the seize and the stop make signal-delivery
 # stops: pscope must hand them back when it detaches.
 ( for _ in $(seq 1 10); do "$PSCOPE" stack "$P" >/dev/null 2>&1; done ) &
@@ -94,7 +87,7 @@ done
 wait "$D"
 kill -s RTMIN "$P" && sent=$((sent + 1))
 got=
-for _ in $(seq 1 50); do
+for _ in $(seq 1 600); do # polled, at most about 60 s
 	kill -s USR2 "$P"
 	sleep 0.1
 	got=$(grep '^signals' "$TOUT" | tail -1 | awk '{print $2}')
@@ -117,7 +110,7 @@ else
 	skip "python3 missing"
 fi
 kill -STOP "$P"
-for _ in $(seq 1 50); do grep -q '^State:.*T' /proc/$P/status && break; sleep 0.05; done
+wait_until grep -q '^State:.*T' /proc/$P/status
 "$PSCOPE" stack "$P" >"$tmp/stopped" 2>/dev/null
 ok $? "a process stopped by SIGSTOP can be dumped"
 check "its stacks are there" grep -q 'leaf_wait <- level3' "$tmp/stopped"
@@ -202,16 +195,12 @@ kill -9 "$P"
 # ---- pscope killed while the target is frozen ----
 start_quiet_target stack-threads 8 || exit 1
 P=$TPID
+has_tracer() { [ "$(awk '/^TracerPid/{print $2}' /proc/$1/status)" != 0 ]; }
 for sig in KILL INT TERM SEGV; do
 	# A shell starts background jobs with SIGINT ignored: restore it.
 	PSCOPE_STACK_HOLD_MS=20000 env --default-signal=INT "$PSCOPE" stack "$P" >/dev/null 2>&1 &
 	D=$!
-	frozen=1
-	for _ in $(seq 1 100); do
-		[ "$(awk '/^TracerPid/{print $2}' /proc/$P/status)" != 0 ] && { frozen=0; break; }
-		sleep 0.05
-	done
-	ok $frozen "SIG$sig: target frozen by pscope first"
+	check "SIG$sig: target frozen by pscope first" wait_until has_tracer "$P"
 	kill -$sig "$D"
 	wait "$D" 2>/dev/null
 	st=$?
@@ -235,10 +224,7 @@ check "kernel thread: says so, not a permission door" grep -q 'process 2 is a ke
 if command -v gdb >/dev/null; then
 	gdb -q -batch -p "$P" -ex 'shell sleep 4' >/dev/null 2>&1 &
 	G=$!
-	for _ in $(seq 1 100); do
-		[ "$(awk '/^TracerPid/{print $2}' /proc/$P/status)" != 0 ] && break
-		sleep 0.05
-	done
+	wait_until has_tracer "$P"
 	"$PSCOPE" stack "$P" >/dev/null 2>"$tmp/e3"
 	check "already traced: names the tracer" grep -qE "already traced by PID [0-9]+ \\(gdb\\)" "$tmp/e3"
 	wait "$G" 2>/dev/null
@@ -255,8 +241,8 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	cp "$TARGETS/stack-threads" "$tmp/st" && chmod 755 "$tmp/st"
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all "$tmp/st" 3 >"$tmp/nb.out" 2>&1 &
 	NB=$!
-	at_exit "kill -9 $NB 2>/dev/null"
-	for _ in $(seq 1 100); do grep -q ready "$tmp/nb.out" && break; sleep 0.05; done
+	kill_at_exit $NB
+	wait_until grep -q ready "$tmp/nb.out"
 	scope=$(cat /proc/sys/kernel/yama/ptrace_scope 2>/dev/null || echo none)
 	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
 		"$tmp/pscope" stack "$NB" >"$tmp/nb" 2>"$tmp/e5"

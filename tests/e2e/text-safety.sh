@@ -56,7 +56,7 @@ at_exit "rm -rf $dir"
 cp "$TARGETS/core-threads" "$dir/ct" || exit 1
 "$dir/ct" 2 >"$dir/out" 2>&1 &
 CP=$!
-at_exit "kill -9 $CP 2>/dev/null"
+kill_at_exit $CP
 poll 100 grep -q ready "$dir/out" || { diag "ct did not get ready"; exit 1; }
 # joined TEXT...: the settled screen's rows, leading blanks dropped, joined
 # by one blank (a row broken at a blank joins back to the text; a word
@@ -66,7 +66,7 @@ has_joined() { joined | grep -qF -- "$1"; }
 
 tui_start 80x30 "cd $dir && $PSCOPE -p $CP; echo EXIT=\$?; sleep 60"
 tui_keys C
-check "C: the destination prompt" tui_wait_for "Core file: .*core\.ct\.$CP\."
+check "C: the destination prompt" tui_wait_for "Write the core to: .*core\.ct\.$CP\."
 tui_keys Enter
 check "80 columns: the whole confirmation wraps, [y/N] visible" tui_wait_for '\[y/N\] *$' 20
 check "80 columns: the question's rows join back to the whole question, the destination included" \
@@ -93,7 +93,7 @@ tui_keys Escape
 tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 40 -y 7 2>/dev/null ||
 	tmux -L "$TMUX_S" resize-pane -t "$TMUX_S" -x 40 -y 7
 tui_keys C
-tui_wait_for "Core file:" >/dev/null
+tui_wait_for "Write the core to:" >/dev/null
 tui_keys Enter
 check "40x7: the question's end, [y/N], is visible" tui_wait_for '\[y/N\] *$' 20
 check "40x7: its cut start is marked" tui_wait_for '^(…|<)'
@@ -107,13 +107,13 @@ tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 80 -y 30 2>/dev/null ||
 # drawn again at the new size, the prompt keeps its text, and a resize is
 # no answer.
 resize() { tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x "$1" -y "$2" 2>/dev/null ||
-	tmux -L "$TMUX_S" resize-pane -t "$TMUX_S" -x "$1" -y "$2"; sleep 0.5; }
+	tmux -L "$TMUX_S" resize-pane -t "$TMUX_S" -x "$1" -y "$2"; tui_idle; }
 tui_keys C
-tui_wait_for "Core file:" >/dev/null
+tui_wait_for "Write the core to:" >/dev/null
 tui_keys -l "xyz"
 resize 100 35
 check "resized prompt: the screen under it drawn at the new size (function bar)" tui_wait_for 'F10'
-check "resized prompt: the typed text kept" tui_wait_for "Core file: .*core\.ct\.$CP\.[^ ]*xyz *\$"
+check "resized prompt: the typed text kept" tui_wait_for "Write the core to: .*core\.ct\.$CP\.[^ ]*xyz *\$"
 tui_keys BSpace BSpace BSpace Enter
 check "the confirmation" tui_wait_for '\[y/N\] *$' 20
 resize 90 30

@@ -19,7 +19,7 @@ command -v python3 >/dev/null || { skip "python3 not installed"; done_testing; e
 # reverse video, and every other non-blank character of the row is in
 # reverse video (the bar). "plain NEEDLE": the row holding it is neither.
 attrs_py=$(mktemp /tmp/pscope-ts.XXXXXX)
-at_exit "rm -f $attrs_py /tmp/pscope-ts-$$.why"
+at_exit "rm -f $attrs_py"
 cat >"$attrs_py" <<'PY'
 import re, sys
 mode, needle = sys.argv[1], sys.argv[2]
@@ -61,12 +61,10 @@ for raw in sys.stdin.read().split("\n"):
           "in the bar" if ok_out else "NOT in the bar"))
 sys.exit(1)
 PY
+_attrs_are() { tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | python3 "$attrs_py" "$1" "$2" >"$_tlinks/ts.why"; }
 attrs_are() { # attrs_are marked|plain NEEDLE (polled)
-	for _ in $(seq 1 40); do
-		tmux -L "$TMUX_S" capture-pane -e -p -t "$TMUX_S" | python3 "$attrs_py" "$1" "$2" >/tmp/pscope-ts-$$.why && return 0
-		sleep 0.25
-	done
-	cat /tmp/pscope-ts-$$.why
+	wait_until _attrs_are "$1" "$2" && return 0
+	cat "$_tlinks/ts.why"
 	tui_screen | sed 's/^/#   /'
 	return 1
 }
@@ -86,23 +84,21 @@ for line in sys.stdin.read().split("\n"):
     if m and re.search(sys.argv[2], line):
         print(sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line[:m.start()])); sys.exit(0)
 print(-1)' "$1" "${2:-}"; }
+_col_at() { [ "$(col_of "$1" "${3:-}")" = "$2" ]; }
 col_is() { # col_is REGEX COL [ROW]: REGEX shows at COL (polled)
 	[ "$2" -ge 0 ] || { diag "$1 was not on screen to begin with"; return 1; }
-	for _ in $(seq 1 30); do
-		[ "$(col_of "$1" "${3:-}")" = "$2" ] && return 0
-		sleep 0.2
-	done
+	wait_until _col_at "$@" && return 0
 	diag "$1 at column $(col_of "$1" "${3:-}"), wanted $2"
 	tui_screen | sed 's/^/#   /'
 	return 1
 }
-# The column of REGEX once the keys sent are all taken: the same twice in
-# a row, half a second apart (polled, a generous cap).
+# The column of REGEX once the keys sent are all taken (keys_n waits for
+# that): the same twice in a row, 0.1 s apart (polled, a generous cap).
 settled_col() { # settled_col REGEX [ROW]
 	local a b
 	b=$(col_of "$1" "${2:-}")
-	for _ in $(seq 1 40); do
-		sleep 0.5
+	for _ in $(seq 1 600); do
+		sleep 0.1
 		a=$b
 		b=$(col_of "$1" "${2:-}")
 		[ "$a" = "$b" ] && [ "$b" != -1 ] && break
@@ -111,7 +107,7 @@ settled_col() { # settled_col REGEX [ROW]
 }
 keys_n() { # keys_n KEY N
 	for _ in $(seq 1 "$2"); do tmux -L "$TMUX_S" send-keys -t "$TMUX_S" "$1"; done
-	sleep 0.5
+	tui_idle
 }
 
 # A process whose command line is Korean (60 syllables, 120 columns) and
@@ -128,8 +124,8 @@ P=$TPID
 # scrolls nothing away.
 tui_start 100x70 "env NO_COLOR=1 $PSCOPE -p $P; echo EXIT=\$?; sleep 60"
 check "detail screen up (Status pane)" tui_wait_for "PID $P"
-check "the Status pane fits: its first line and its command line both show" sh -c "sleep 0.5; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^State ' && tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^Command .*ps-ts-$$'"
-check "the marked word is past the right edge" sh -c "sleep 0.5; ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q NEEDLE"
+check "the Status pane fits: its first line and its command line both show" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^State ' && tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q '^Command .*ps-ts-$$'"
+check "the marked word is past the right edge" sh -c "! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q NEEDLE"
 search NEEDLE
 check "/NEEDLE: the pane scrolls sideways to the match, after the Korean text" tui_wait_for "차가나다라마바사아자차-NEEDLE-끝말"
 check "/NEEDLE: the match itself is marked, the rest of its line in the bar" attrs_are marked NEEDLE
@@ -160,7 +156,7 @@ tui_keys -l "ps-ts-$$"
 tui_keys Enter
 check "filtered to the long one" tui_wait_for "^ +$P "
 tui_keys Left
-check "list: Left at the left edge changes nothing" sh -c "sleep 0.5; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'PID USER' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'scrolled'"
+check "list: Left at the left edge changes nothing" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'PID USER' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'scrolled'"
 keys_n Right 60
 check "list: many Right, the end of the command line still shows" tui_wait_for "TAILMARK"
 c=$(settled_col MIDMARK "^ +$P ")

@@ -59,7 +59,7 @@ tui_screen >"$tmp/screen"
 check "the TUI names the same holders as show" cycle_named "$tmp/screen"
 # Narrower: LOCK is cut after the address; Right scrolls that column.
 tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 140 -y 30
-check "at 140 columns the lock's holder is cut" sh -c "sleep 1; tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'journal (0x' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'held by'"
+check "at 140 columns the lock's holder is cut" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'journal (0x' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'held by'"
 tui_keys Right Right
 check "Right: the holder shows" tui_wait_for '\) held by TID [0-9]+'
 tui_keys q

@@ -24,11 +24,8 @@ start_copy() {
 	shift 2
 	nice -n -5 "$tmp/$name" "$@" >"$tmp/$name.$var.out" 2>&1 &
 	eval "$var=$!"
-	at_exit "kill -9 $! 2>/dev/null"
-	for _ in $(seq 1 100); do
-		grep -q ready "$tmp/$name.$var.out" 2>/dev/null && return 0
-		sleep 0.05
-	done
+	kill_at_exit $!
+	wait_until grep -q ready "$tmp/$name.$var.out" && return 0
 	diag "$name did not get ready"
 	return 1
 }

@@ -70,7 +70,7 @@ for l in open(sys.argv[1]):
         vialoop += int(n) if frames[i - 1] == "loop" else 0
 assert hot and vialoop >= 0.9 * hot, (hot, vialoop)
 ' "$tmp/fp.folded"
-target_runs_on "$TPID"
+runs_on_soon "$TPID"
 ok $? "the target runs on, untraced"
 kill -9 "$TPID"
 
@@ -82,13 +82,15 @@ first=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["functio
 hot=$(fn "$tmp/nofp.json" hot_work self_pct)
 check "no frame pointers: hot_work first ($first) with Self% within 10 points of 75 ($hot)" \
 	python3 -c "assert '$first' == 'hot_work' and abs($hot - 75) <= 10"
-"$PSCOPE" top "$TPID" --duration 120 --samples 50 --stack-copy 0 >"$tmp/nofp.txt" 2>&1
+"$PSCOPE" top "$TPID" --duration 120 --samples 50 --freq 999 --stack-copy 0 >"$tmp/nofp.txt" 2>&1
 check "no frame pointers and no stack copies: the text report shows the truncated-stack share" grep -Eq 'truncated stacks [1-9][0-9.]*%' "$tmp/nofp.txt"
 kill -9 "$TPID"
 
 # ---- threads born after sampling starts ----
+# 2000 samples at 999 Hz: at most 999 come before the thread starts (a
+# second of the target's time), so at least half the rest are the thread's.
 start_target hotloop -t 1 -l 1
-"$PSCOPE" top "$TPID" --duration 3 --freq 199 --json --folded "$tmp/late.folded" >"$tmp/late.json" 2>"$tmp/err"
+"$PSCOPE" top "$TPID" --duration 120 --samples 2000 --freq 999 --json --folded "$tmp/late.folded" >"$tmp/late.json" 2>"$tmp/err"
 ok $? "pscope top while a thread is created"
 check "the thread created during sampling is sampled" grep -q '^late-[0-9]*;.*late_work' "$tmp/late.folded"
 check "its function is in the table" python3 -c '
@@ -103,12 +105,9 @@ kill -9 "$TPID"
 # Sampling starts first (pscope holds perf events), then SIGUSR1 makes the
 # target dlopen the library and run it.
 start_target hotloop -d "$TARGETS/hotplugin.so"
-"$PSCOPE" top "$TPID" --duration 6 --json >"$tmp/plugin.json" 2>&1 &
+"$PSCOPE" top "$TPID" --duration 120 --samples 1500 --freq 999 --json >"$tmp/plugin.json" 2>&1 &
 ppid=$!
-for _ in $(seq 1 200); do
-	ls -l "/proc/$ppid/fd" 2>/dev/null | grep -q perf_event && break
-	sleep 0.1
-done
+wait_until sh -c "ls -l /proc/$ppid/fd 2>/dev/null | grep -q perf_event"
 kill -USR1 "$TPID"
 wait "$ppid"
 [ "$(fn "$tmp/plugin.json" plugin_work module)" = "$TARGETS/hotplugin.so" ]
@@ -124,13 +123,13 @@ strip "$tmp/stripped-hotloop"
 dpid=$!
 "$tmp/stripped-hotloop" >"$tmp/strip.out" 2>&1 &
 spid=$!
-at_exit "kill -9 $dpid $spid 2>/dev/null"
-for _ in $(seq 1 100); do grep -q ready "$tmp/del.out" && grep -q ready "$tmp/strip.out" && break; sleep 0.05; done
+kill_at_exit $dpid $spid
+wait_until sh -c "grep -q ready '$tmp/del.out' && grep -q ready '$tmp/strip.out'"
 rm -f "$tmp/del-hotloop"
-"$PSCOPE" top "$dpid" --duration 120 --samples 100 --json >"$tmp/del.json" 2>&1
+"$PSCOPE" top "$dpid" --duration 120 --samples 100 --freq 999 --json >"$tmp/del.json" 2>&1
 [ "$(fn "$tmp/del.json" hot_work module)" = "$tmp/del-hotloop (deleted)" ]
 ok $? "deleted program: functions named, module labelled (deleted)"
-"$PSCOPE" top "$spid" --duration 120 --samples 300 --json >"$tmp/strip.json" 2>&1
+"$PSCOPE" top "$spid" --duration 120 --samples 300 --freq 999 --json >"$tmp/strip.json" 2>&1
 # Each address of the stripped copy is its own module+0xoffset row (same
 # layout as the unstripped build): the rows inside hot_work outweigh those
 # inside cold_work.
@@ -158,7 +157,7 @@ kill -9 "$dpid" "$spid" 2>/dev/null
 # ---- a frameless leaf two calls deep: its caller is found through the CFI ----
 for b in leafchain leafchain-nofp; do
 	start_target $b
-	"$PSCOPE" top "$TPID" --duration 120 --samples 600 --freq 499 --json --folded "$tmp/$b.folded" >"$tmp/$b.json" 2>"$tmp/err"
+	"$PSCOPE" top "$TPID" --duration 120 --samples 600 --freq 999 --json --folded "$tmp/$b.folded" >"$tmp/$b.json" 2>"$tmp/err"
 	hr=$(fn "$tmp/$b.json" handle_request total_pct)
 	check "$b: handle_request, caller of the frameless leaf, has Total >= 90% (got $hr)" python3 -c "assert $hr >= 90"
 	check "$b: the folded stacks hold the whole chain" grep -qE ';main;serve;handle_request;parse_payload [0-9]+$' "$tmp/$b.folded"
@@ -172,18 +171,18 @@ assert d["truncated"] <= 0.02 * d["samples"], (d["truncated"], d["samples"])
 done
 # Frame pointers alone skip the caller of a frameless leaf.
 start_target leafchain
-"$PSCOPE" top "$TPID" --duration 120 --samples 300 --freq 499 --stack-copy 0 --json >"$tmp/lc-fp.json" 2>"$tmp/err"
+"$PSCOPE" top "$TPID" --duration 120 --samples 300 --freq 999 --stack-copy 0 --json >"$tmp/lc-fp.json" 2>"$tmp/err"
 hr=$(fn "$tmp/lc-fp.json" handle_request total_pct)
 [ "$hr" = none ] && hr=0
 check "--stack-copy 0: frame pointers only, handle_request loses the leaf (Total $hr < 60)" python3 -c "
 import json; d = json.load(open('$tmp/lc-fp.json')); assert d['unwind'] == 'fp' and $hr < 60, d['unwind']"
-"$PSCOPE" top "$TPID" --duration 120 --samples 50 >"$tmp/lc.txt" 2>"$tmp/err"
+"$PSCOPE" top "$TPID" --duration 120 --samples 50 --freq 999 >"$tmp/lc.txt" 2>"$tmp/err"
 check "the text report says how the stacks were unwound" grep -qE '^call stacks: (fp|mixed|dwarf) \(frame pointers [0-9]+%, DWARF [0-9]+%\), 16384-byte stack copies$' "$tmp/lc.txt"
 kill -9 "$TPID"
 
 # ---- C++: names demangled ----
 start_target hotcpp
-"$PSCOPE" top "$TPID" --duration 120 --samples 200 --json >"$tmp/cpp.json" 2>&1
+"$PSCOPE" top "$TPID" --duration 120 --samples 200 --freq 999 --json >"$tmp/cpp.json" 2>&1
 check "C++ target: the hot function demangled and first" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -195,7 +194,7 @@ kill -9 "$TPID"
 case $(uname -m) in
 x86_64 | i?86)
 	start_target hotloop -j
-	"$PSCOPE" top "$TPID" --duration 120 --samples 300 --json >"$tmp/jit.json" 2>&1
+	"$PSCOPE" top "$TPID" --duration 120 --samples 300 --freq 999 --json >"$tmp/jit.json" 2>&1
 	check "JIT code without a perf map: the [anon/JIT] bucket" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -205,7 +204,7 @@ assert f and f[0]["self_pct"] > 10, d["functions"][:4]
 	kill -9 "$TPID"
 	start_target hotloop -J
 	at_exit "rm -f /tmp/perf-$TPID.map"
-	"$PSCOPE" top "$TPID" --duration 120 --samples 300 --json >"$tmp/jitmap.json" 2>&1
+	"$PSCOPE" top "$TPID" --duration 120 --samples 300 --freq 999 --json >"$tmp/jitmap.json" 2>&1
 	[ "$(fn "$tmp/jitmap.json" jit_spin module)" = "[anon/JIT]" ]
 	ok $? "JIT code named by /tmp/perf-PID.map"
 	kill -9 "$TPID"
@@ -222,13 +221,10 @@ start_target hotloop
 "$PSCOPE" top "$TPID" --duration 60 >"$tmp/exit.txt" 2>"$tmp/exit.err" &
 ppid=$!
 # Kill the target once pscope samples it (it holds its ring buffers and
-# the events on the target: 3 perf fds or more) and has had time to get
-# samples.
-for _ in $(seq 1 200); do
-	[ "$(ls -l "/proc/$ppid/fd" 2>/dev/null | grep -c perf_event)" -ge 3 ] && break
-	sleep 0.1
-done
-sleep 1
+# the events on the target: 3 perf fds or more) and the target has run
+# long enough since for samples (20 ticks of CPU: 0.2 s, ~20 at 99 Hz).
+wait_until sh -c "[ \$(ls -l /proc/$ppid/fd 2>/dev/null | grep -c perf_event) -ge 3 ]"
+wait_cpu "$TPID" 20
 kill -9 "$TPID"
 wait "$ppid"
 rc=$?
@@ -263,10 +259,10 @@ kill -9 "$TPID"
 # ---- an unprivileged user sampling its own process ----
 if [ "$paranoid" -le 2 ]; then
 	nobody "$tmp/hotloop" >"$tmp/own.out" 2>&1 &
-	for _ in $(seq 1 100); do grep -q ready "$tmp/own.out" 2>/dev/null && break; sleep 0.05; done
+	wait_until grep -q ready "$tmp/own.out"
 	opid=$(pgrep -u nobody -f "$tmp/hotloop" | head -1)
-	at_exit "kill -9 $opid 2>/dev/null"
-	nobody "$tmp/pscope" top "$opid" --duration 2 >"$tmp/own.txt" 2>&1
+	kill_at_exit $opid
+	nobody "$tmp/pscope" top "$opid" --duration 120 --samples 100 --freq 999 >"$tmp/own.txt" 2>&1
 	ok $? "nobody samples its own process"
 	check "kernel samples are excluded and the report says why" \
 		grep -q "kernel excluded: perf_event_paranoid $paranoid and no CAP_PERFMON" "$tmp/own.txt"
@@ -290,7 +286,7 @@ fi
 
 # ---- per-CPU events on a small process (root) ----
 start_target hotloop
-"$PSCOPE" top "$TPID" --duration 120 --samples 300 --freq 499 --events cpu --json >"$tmp/cpu.json" 2>"$tmp/err"
+"$PSCOPE" top "$TPID" --duration 120 --samples 300 --freq 999 --events cpu --json >"$tmp/cpu.json" 2>"$tmp/err"
 ok $? "--events cpu: sampling with one event per CPU"
 check "--events cpu: per-CPU events, hot_work first, nothing of other processes" python3 -c '
 import json, sys

@@ -130,7 +130,7 @@ check "80x24 hot: a Korean status (an idle target: no samples)" \
 check "80x24 hot: nothing split" whole 80
 tui_keys Escape
 tui_keys C
-check "80x24 core: Korean prompt" see '^코어 덤프 파일: '
+check "80x24 core: Korean prompt" see '^코어 덤프를 쓸 곳: '
 tui_keys Escape
 check "80x24 core: Korean status when declined" see '코어 덤프를 쓰지 않음'
 tui_keys q

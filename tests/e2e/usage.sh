@@ -59,7 +59,7 @@ usage_error() {
 }
 sleep 600 &
 live=$!
-at_exit "kill -9 $live 2>/dev/null"
+kill_at_exit $live
 # the screen's own options
 usage_error "" "an unknown option" --frobnicate
 usage_error "" "an unknown short option" -x

@@ -50,7 +50,7 @@ static pid_t spawn(const char *name, char *const argv1[], int *outfd)
 }
 
 /* Every thread of pid out of t/T and TracerPid 0. */
-static int runs_on(pid_t pid)
+static int runs_on_now(pid_t pid)
 {
 	char cmd[128], buf[4096];
 	int bad = 0;
@@ -68,6 +68,20 @@ static int runs_on(pid_t pid)
 	}
 	pclose(f);
 	return bad == 0;
+}
+
+/* Every thread out of tracing stop, TracerPid 0 -- polled (cap 20 s): the
+ * detach is done when freeze_release returns, but a thread woken on
+ * another CPU shows 't' until that CPU takes the wakeup, which on a busy
+ * machine (or a VM whose other CPU is not running) can take a while. */
+static int runs_on(pid_t pid)
+{
+	for (int i = 0; i < 400; i++) {
+		if (runs_on_now(pid))
+			return 1;
+		usleep(50000);
+	}
+	return 0;
 }
 
 static long count_tasks(pid_t pid)
@@ -251,7 +265,7 @@ static void test_dstate(void)
 	if (child > 0)
 		kill(child, SIGKILL);
 	int again = 0;
-	for (int i = 0; i < 200 && !again; i++) {
+	for (int i = 0; i < 1200 && !again; i++) {
 		children_of(pid, now, sizeof(now));
 		int lines = 0;
 		for (const char *c = now; *c; c++)

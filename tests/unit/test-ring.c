@@ -184,7 +184,7 @@ static void test_workers(void)
 	int *arg = malloc(sizeof(int));
 	unsigned d = workers_submit(w, LANE_ATTACH, &tid, job_body, arg, free, NULL);
 	workers_cancel(w, d);
-	for (int i = 0; i < 5000 && !atomic_load(&started); i++)
+	for (int i = 0; i < 60000 && !atomic_load(&started); i++) /* a cap, 60 s: a busy machine */
 		usleep(1000);
 	workers_cancel(w, c);
 	drain_until(r, 2, results, errors, dones, &order_ok);

@@ -1,7 +1,8 @@
-/* The sampler's pure parts: the perf ring protocol (records that wrap),
- * sample record parsing, the perf-map and kallsyms parsers, the views of a
- * snapshot (Self%, Total%, callers/callees, history) and the folded writer. */
+/* The sampler's pure parts: the perf-map and kallsyms parsers, the views
+ * of a snapshot (Self%, Total%, callers/callees, history) and the folded
+ * writer. (The perf records and ring are src/perf/'s: test-perf.c.) */
 #include "out/folded.h"
+#include "sample/agg.h"
 #include "sample/local.h"
 #include "sample/sample.h"
 #include "tap.h"
@@ -10,154 +11,6 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
-
-static unsigned seen_types[16], nseen;
-static uint64_t seen_ip;
-
-static void collect(void *ctx, const struct perf_event_header *h)
-{
-	(void)ctx;
-	if (nseen < 16)
-		seen_types[nseen++] = h->type;
-	struct samp_rec_sample s;
-	if (samp_parse_sample(h, 0, &s) == 0)
-		seen_ip = s.ip;
-}
-
-/* Put a sample record (ip, pid/tid, time, period, 2-frame chain) at off. */
-static size_t put_sample(unsigned char *ring, uint64_t size, uint64_t off, uint64_t ip)
-{
-	unsigned char rec[8 + 40 + 16];
-	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE, .size = sizeof(rec) };
-	uint32_t pt[2] = { 10, 11 };
-	uint64_t t = 5, period = 1000, nr = 2, ips[2] = { ip, 0x400000 };
-
-	memcpy(rec, &h, 8);
-	memcpy(rec + 8, &ip, 8);
-	memcpy(rec + 16, pt, 8);
-	memcpy(rec + 24, &t, 8);
-	memcpy(rec + 32, &period, 8);
-	memcpy(rec + 40, &nr, 8);
-	memcpy(rec + 48, ips, 16);
-	for (size_t i = 0; i < sizeof(rec); i++)
-		ring[(off + i) & (size - 1)] = rec[i];
-	return sizeof(rec);
-}
-
-static void test_ring(void)
-{
-	unsigned char ring[128], out[8];
-	struct perf_event_mmap_page pg;
-	unsigned char *scratch = aligned_alloc(8, 65536);
-
-	for (int i = 0; i < 128; i++)
-		ring[i] = (unsigned char)i;
-	samp_ring_copy(ring, 128, 124, out, 8);
-	ok(out[0] == 124 && out[3] == 127 && out[4] == 0 && out[7] == 3, "ring copy wraps at the end of the buffer");
-	samp_ring_copy(ring, 128, 128 + 2, out, 4);
-	ok(out[0] == 2 && out[3] == 5, "ring offsets are taken modulo the size");
-
-	/* Two 64-byte samples starting at 100: the second one wraps. */
-	memset(&pg, 0, sizeof(pg));
-	memset(ring, 0, sizeof(ring));
-	uint64_t off = 100;
-	off += put_sample(ring, 128, off, 0x1111);
-	off += put_sample(ring, 128, off, 0x2222);
-	pg.data_tail = 100;
-	pg.data_head = off;
-	nseen = 0;
-	size_t n = samp_ring_drain(&pg, ring, 128, scratch, collect, NULL);
-	is_int(n, 2, "two records read across the wrap");
-	is_int(seen_ip, 0x2222, "the wrapped record is reassembled");
-	is_int(pg.data_tail, off, "data_tail released up to data_head");
-	n = samp_ring_drain(&pg, ring, 128, scratch, collect, NULL);
-	is_int(n, 0, "nothing new: nothing read");
-
-	/* A record whose header claims more than what is published is not read. */
-	put_sample(ring, 128, off, 0x3333);
-	pg.data_head = off + 20;
-	n = samp_ring_drain(&pg, ring, 128, scratch, collect, NULL);
-	is_int(n, 0, "a partial record is not delivered");
-	free(scratch);
-}
-
-static void test_parse(void)
-{
-	uint64_t buf[16] = { 0 };
-	struct perf_event_header *h = (struct perf_event_header *)buf;
-	struct samp_rec_sample s;
-
-	h->type = PERF_RECORD_SAMPLE;
-	h->size = 8 + 40 + 8;
-	buf[1] = 0xabc;
-	buf[2] = ((uint64_t)7 << 32) | 6;
-	buf[5] = 1;
-	buf[6] = 0xabc;
-	ok(samp_parse_sample(h, 0, &s) == 0 && s.pid == 6 && s.tid == 7 && s.nr == 1 && s.ips[0] == 0xabc,
-	   "sample record fields");
-	buf[5] = 1000;
-	ok(samp_parse_sample(h, 0, &s) < 0, "a call chain longer than the record is refused");
-	h->type = PERF_RECORD_MMAP2;
-	ok(samp_parse_sample(h, 0, &s) < 0, "only samples parse as samples");
-
-	/* With user registers (mask of 3) and a 16-byte stack copy of which
-	 * 8 bytes were filled (dyn_size). */
-	uint64_t d[32] = { 0 };
-	h = (struct perf_event_header *)d;
-	h->type = PERF_RECORD_SAMPLE;
-	d[1] = 0x1000;
-	d[2] = ((uint64_t)9 << 32) | 8;
-	d[5] = 0;                 /* no callchain */
-	d[6] = 2;                 /* abi 64 */
-	d[7] = 0x11, d[8] = 0x22, d[9] = 0x33;
-	d[10] = 16;               /* stack size */
-	d[11] = 0xaaaa, d[12] = 0xbbbb;
-	d[13] = 8;                /* dyn_size */
-	h->size = 14 * 8;
-	ok(samp_parse_sample(h, 7, &s) == 0 && s.regs_abi == 2 && s.regs && s.regs[2] == 0x33 && s.stack &&
-		   s.stack_size == 8 && !memcmp(s.stack, &d[11], 8),
-	   "registers and the stack copy (dyn_size bytes of it)");
-	d[6] = 0;                 /* abi none: no registers follow */
-	d[7] = 0;                 /* stack size 0: nothing more */
-	h->size = 8 * 8;
-	ok(samp_parse_sample(h, 7, &s) == 0 && !s.regs && !s.stack, "a sample without user registers or stack");
-	d[6] = 2;
-	d[10] = 4096;             /* claims more stack than the record holds */
-	h->size = 14 * 8;
-	ok(samp_parse_sample(h, 7, &s) < 0, "a stack copy longer than the record is refused");
-	h->size = 9 * 8;          /* registers cut short */
-	ok(samp_parse_sample(h, 7, &s) < 0, "registers cut short are refused");
-
-	/* MMAP2: pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot,
-	 * flags, then the file name (padded to 8 bytes). */
-	unsigned char m[8 + 64 + 16] = { 0 };
-	struct samp_rec_mmap2 mm;
-	uint32_t u;
-	uint64_t v;
-	h = (struct perf_event_header *)m;
-	h->type = PERF_RECORD_MMAP2;
-	h->size = sizeof(m);
-	u = 41, memcpy(m + 8, &u, 4);
-	u = 42, memcpy(m + 12, &u, 4);
-	v = 0x400000, memcpy(m + 16, &v, 8);
-	v = 0x2000, memcpy(m + 24, &v, 8);
-	v = 0x1000, memcpy(m + 32, &v, 8);
-	u = 8, memcpy(m + 40, &u, 4);
-	u = 1, memcpy(m + 44, &u, 4);
-	v = 1234, memcpy(m + 48, &v, 8);
-	u = 4, memcpy(m + 64, &u, 4); /* PROT_EXEC */
-	memcpy(m + 72, "/bin/true", 10);
-	ok(samp_parse_mmap2(h, &mm) == 0 && mm.pid == 41 && mm.tid == 42 && mm.start == 0x400000 && mm.len == 0x2000 &&
-		   mm.pgoff == 0x1000 && mm.maj == 8 && mm.min == 1 && mm.ino == 1234 && mm.prot == 4 &&
-		   !strcmp(mm.name, "/bin/true") && mm.name_ok && !mm.build_id,
-	   "MMAP2 record fields and file name");
-	memset(m + 72, 'x', 16);
-	ok(samp_parse_mmap2(h, &mm) == 0 && !mm.name_ok, "an MMAP2 file name not ended inside the record is marked");
-	h->misc = PERF_RECORD_MISC_MMAP_BUILD_ID;
-	ok(samp_parse_mmap2(h, &mm) == 0 && mm.build_id, "an MMAP2 record with a build id says so");
-	h->size = 8 + 64 + 4;
-	ok(samp_parse_mmap2(h, &mm) < 0, "an MMAP2 record too short for its fields is refused");
-}
 
 static void test_maps(void)
 {
@@ -303,26 +156,83 @@ static void test_names(void)
 	is_str(samp_module_short("[anon/JIT]"), "[anon/JIT]", "bracketed pseudo-modules stay whole");
 }
 
-static void test_hmap(void)
+/* A weighted profile (ns blocked) built through agg: weights and
+ * categories through the snapshot, the views and the folded file. */
+static void test_weighted(void)
 {
-	struct hmap m = { 0 };
-	int bad = 0;
-	for (uint64_t i = 0; i < 5000; i++)
-		hmap_put(&m, i * 0x1000, (uint32_t)i);
-	for (uint64_t i = 0; i < 5000; i++)
-		bad += hmap_get(&m, i * 0x1000) != i;
-	is_int(bad, 0, "hash map keeps 5000 keys through growth");
-	ok(hmap_get(&m, 0x1001) == HMAP_EMPTY, "absent key");
-	hmap_free(&m);
+	struct agg *a = agg_new(SAMP_UNIT_NS_BLOCKED);
+	struct samp_fninfo fm = { .name = "main", .module = "/bin/app" }, fr = { .name = "read", .module = "/lib/libc.so.6" },
+			   fl = { .name = "lock", .module = "/lib/libc.so.6" };
+	uint32_t m = agg_func(a, &fm), r = agg_func(a, &fr), l = agg_func(a, &fl);
+	uint32_t io = agg_category(a, "I/O"), fx = agg_category(a, "futex");
+	uint32_t s1[] = { r, m }, s2[] = { l, m };
+
+	ok(io != SAMP_NONE && agg_category(a, "I/O") == io && fx != io, "categories are interned functions");
+	ok(agg_add(a, 1, s1, 2, io, 3000000) == 0 && agg_add(a, 1, s2, 2, fx, 1000000) == 0 &&
+		   agg_add(a, 2, s2, 2, fx, 500) == 0 && agg_add(a, 1, s1, 2, io, 2000000) == 0,
+	   "four blocks weighed");
+	agg_close_interval(a, 1.0);
+	struct samp_thread th[2] = { { .tid = 1, .comm = "app" }, { .tid = 2, .comm = "app2" } };
+	struct samp_snapshot *sn = calloc(1, sizeof(*sn));
+	sn->elapsed = 1;
+	ok(agg_finish(a, sn, th, sizeof(th[0]), 2, NULL) == 0 && sn->nthreads == 2, "published");
+	ok(sn->unit == SAMP_UNIT_NS_BLOCKED && sn->weight == 6000500 && sn->all.samples == 4 && sn->nstacks == 3,
+	   "the snapshot: its unit, the weight, 4 blocks in 3 stacks");
+	struct samp_view v;
+	ok(samp_view_compute(sn, SAMP_WIN_ALL, 0, SAMP_SORT_TOTAL, &v) == 0 && v.samples == 6000500, "a view weighs");
+	bool cat_ok = false, read_ok = false;
+	for (unsigned i = 0; i < v.nrows; i++) {
+		const struct samp_func *f = &sn->funcs[v.rows[i].func];
+		if (!strcmp(f->name, "[futex]"))
+			cat_ok = (f->flags & SAMP_F_CATEGORY) && v.rows[i].total == 1000500 && v.rows[i].self == 0;
+		if (!strcmp(f->name, "read"))
+			read_ok = v.rows[i].self == 5000000 && fabs(v.rows[i].self_pct - 100.0 * 5000000 / 6000500) < 1e-9;
+	}
+	ok(cat_ok, "a category: the outermost frame, its Total the weight under it");
+	ok(read_ok, "a function's Self is its weight, Self%% its share of the weight");
+	samp_view_free(&v);
+
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	unsigned long total = 0;
+	ok(out_folded_write(f, sn, SAMP_WIN_ALL, 0, &total) == 0 && total == 6000500, "folded write of the weights");
+	fclose(f);
+	ok(!strncmp(buf, "# pscope: counts are ns-blocked, not samples\n", 45), "the folded file names its unit first");
+	ok(strstr(buf, "\napp-1;[I/O];main;read 5000000\n") && strstr(buf, "\napp2-2;[futex];main;lock 500\n"),
+	   "the category is the outermost frame, the count the weight");
+	free(buf);
+	samp_snapshot_free(sn);
+	agg_free(a);
+
+	/* A sample-count profile says nothing of units (its files unchanged). */
+	a = agg_new(SAMP_UNIT_SAMPLES);
+	m = agg_func(a, &fm);
+	agg_add(a, 1, &m, 1, SAMP_NONE, 1);
+	agg_close_interval(a, 1.0);
+	sn = calloc(1, sizeof(*sn));
+	agg_finish(a, sn, th, sizeof(th[0]), 1, NULL);
+	f = open_memstream(&buf, &len);
+	out_folded_write(f, sn, SAMP_WIN_ALL, 0, NULL);
+	fclose(f);
+	is_str(buf, "app-1;main 1\n", "a sample count's folded file is only its stacks");
+	free(buf);
+	samp_snapshot_free(sn);
+	agg_free(a);
+
+	char w[32];
+	is_str(samp_unit_format(SAMP_UNIT_NS_BLOCKED, 1500000000, w, sizeof(w)), "1.50s", "ns shown in s");
+	is_str(samp_unit_format(SAMP_UNIT_NS_SYSCALL, 3100000, w, sizeof(w)), "3.1ms", "ns shown in ms");
+	is_str(samp_unit_format(SAMP_UNIT_NS_SYSCALL, 999, w, sizeof(w)), "999ns", "a few ns as ns");
+	is_str(samp_unit_format(SAMP_UNIT_FAULTS, 42, w, sizeof(w)), "42", "faults as a count");
+	is_str(samp_unit_key(SAMP_UNIT_NS_SYSCALL), "ns-syscall", "the unit's stable name");
 }
 
 int main(void)
 {
-	test_ring();
-	test_parse();
 	test_maps();
 	test_views();
 	test_names();
-	test_hmap();
+	test_weighted();
 	return tap_done();
 }

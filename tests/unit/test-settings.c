@@ -4,7 +4,7 @@
  * I/O priorities. */
 #include "settings.h"
 #include "theme.h"
-#include "proc/actions.h"
+#include "actions.h"
 #include "proc/io.h"
 #include "proc/ptable.h"
 #include "pane/pane.h"
@@ -272,17 +272,17 @@ static void test_actions(void)
 	char b[64];
 	int cls, lvl;
 
-	ok(proc_cpulist_parse("0-2,5", 8, &s) == 0 && CPU_COUNT(&s) == 4 && CPU_ISSET(5, &s), "0-2,5");
-	is_str(proc_cpulist_fmt(&s, b, sizeof(b)), "0-2,5", "formatted back");
-	ok(proc_cpulist_parse("9", 8, &s) == -EINVAL, "a CPU beyond the machine refused");
-	ok(proc_cpulist_parse("3-1", 8, &s) == -EINVAL, "backwards range refused");
-	ok(proc_cpulist_parse("", 8, &s) == -EINVAL, "empty set refused");
-	ok(proc_cpulist_parse("1,x", 8, &s) == -EINVAL, "garbage refused");
-	ok(proc_ioprio_parse("be4", &cls, &lvl) == 0 && cls == PROC_IOPRIO_BE && lvl == 4, "be4");
-	ok(proc_ioprio_parse("rt 0", &cls, &lvl) == 0 && cls == PROC_IOPRIO_RT && lvl == 0, "rt 0");
-	ok(proc_ioprio_parse("idle", &cls, &lvl) == 0 && cls == PROC_IOPRIO_IDLE, "idle");
-	ok(proc_ioprio_parse("be8", &cls, &lvl) == -EINVAL, "be8 refused");
-	is_str(proc_ioprio_fmt(PROC_IOPRIO_BE, 7, b, sizeof(b)), "be7", "be7 formatted");
+	ok(act_cpulist_parse("0-2,5", 8, &s) == 0 && CPU_COUNT(&s) == 4 && CPU_ISSET(5, &s), "0-2,5");
+	is_str(act_cpulist_fmt(&s, b, sizeof(b)), "0-2,5", "formatted back");
+	ok(act_cpulist_parse("9", 8, &s) == -EINVAL, "a CPU beyond the machine refused");
+	ok(act_cpulist_parse("3-1", 8, &s) == -EINVAL, "backwards range refused");
+	ok(act_cpulist_parse("", 8, &s) == -EINVAL, "empty set refused");
+	ok(act_cpulist_parse("1,x", 8, &s) == -EINVAL, "garbage refused");
+	ok(act_ioprio_parse("be4", &cls, &lvl) == 0 && cls == ACT_IOPRIO_BE && lvl == 4, "be4");
+	ok(act_ioprio_parse("rt 0", &cls, &lvl) == 0 && cls == ACT_IOPRIO_RT && lvl == 0, "rt 0");
+	ok(act_ioprio_parse("idle", &cls, &lvl) == 0 && cls == ACT_IOPRIO_IDLE, "idle");
+	ok(act_ioprio_parse("be8", &cls, &lvl) == -EINVAL, "be8 refused");
+	is_str(act_ioprio_fmt(ACT_IOPRIO_BE, 7, b, sizeof(b)), "be7", "be7 formatted");
 }
 
 int main(void)

@@ -1,5 +1,6 @@
-/* pscope: argument parsing, the subcommand table, then the UI or a batch
- * command. */
+/* pscope's command line: the subcommand table and argument parsing, then a
+ * batch command, or the options handed to the interactive front end
+ * (ui/main.c passes it in: src/ knows nothing of ui/). */
 #include "config.h"
 
 #include <errno.h>
@@ -19,11 +20,11 @@
 #include "pane/pane.h"
 #include "proc/ptable.h"
 #include "source/source.h"
-#include "../ui/ui.h"
+#include "cli.h"
 
 /* The batch subcommands, one entry per src/cmd/cmd-*.c. */
 static const struct cmd_entry *const commands[] = {
-	&cmd_list_entry, &cmd_show_entry, &cmd_stack_entry, &cmd_top_entry, &cmd_core_entry, &cmd_cores_entry, &cmd_record_entry,
+	&cmd_list_entry, &cmd_show_entry, &cmd_stack_entry, &cmd_top_entry, &cmd_time_entry, &cmd_core_entry, &cmd_cores_entry, &cmd_record_entry,
 	&cmd_doors_entry,
 };
 
@@ -91,7 +92,7 @@ static bool user_exists(const char *s)
 	return !errno && !*end && end != s && v < 4294967295ul;
 }
 
-int main(int argc, char **argv)
+int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 {
 	static const struct option opts[] = {
 		{ "delay", required_argument, NULL, 'd' },
@@ -215,5 +216,5 @@ int main(int argc, char **argv)
 		uo.replay = &src;
 		uo.replay_note = note;
 	}
-	return ui_run(&uo);
+	return run_ui(&uo);
 }

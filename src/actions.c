@@ -1,8 +1,6 @@
-#include "proc/actions.h"
-#include "proc/cmdline.h"
+#include "actions.h"
 #include "i18n.h"
-#include "proc/stat.h"
-#include "doors/doors.h"
+#include "target.h"
 #include "util.h"
 
 #include <ctype.h>
@@ -19,16 +17,12 @@
 #define IOPRIO_CLASS_SHIFT 13
 
 /* The pid still names the process the user chose. */
-static int same_process(pid_t pid, unsigned long long starttime, struct ps_error *e)
+static int same_process(const struct target_id *id, struct ps_error *e)
 {
-	struct proc_stat st;
-	int dfd = proc_open_pid(pid), r;
+	struct target_id now;
 
-	r = dfd < 0 ? dfd : proc_stat_read(dfd, &st);
-	if (dfd >= 0)
-		close(dfd);
-	if (r < 0 || st.starttime != starttime)
-		return ps_error_set(e, ESRCH, _("process %d has exited (its PID may now name another process)"), (int)pid);
+	if (target_id_of(id->pid, &now, NULL) < 0 || now.starttime != id->starttime)
+		return ps_error_set(e, ESRCH, _("process %d has exited (its PID may now name another process)"), (int)id->pid);
 	return 0;
 }
 
@@ -40,8 +34,10 @@ static int refused(struct ps_error *e, int err, pid_t pid, const char *what, con
 	return r;
 }
 
-int proc_get_nice(pid_t pid, int *nice, struct ps_error *e)
+int act_get_nice(const struct target_id *id, int *nice, struct ps_error *e)
 {
+	pid_t pid = id->pid;
+
 	errno = 0;
 	int n = getpriority(PRIO_PROCESS, (id_t)pid);
 	if (n == -1 && errno)
@@ -50,9 +46,10 @@ int proc_get_nice(pid_t pid, int *nice, struct ps_error *e)
 	return 0;
 }
 
-int proc_set_nice(pid_t pid, unsigned long long starttime, int nice, struct ps_error *e)
+int act_set_nice(const struct target_id *id, int nice, struct ps_error *e)
 {
-	int r = same_process(pid, starttime, e);
+	pid_t pid = id->pid;
+	int r = same_process(id, e);
 	if (r < 0)
 		return r;
 	if (nice < -20)
@@ -65,20 +62,23 @@ int proc_set_nice(pid_t pid, unsigned long long starttime, int nice, struct ps_e
 	return 0;
 }
 
-int proc_get_affinity(pid_t pid, cpu_set_t *set, struct ps_error *e)
+int act_get_affinity(const struct target_id *id, cpu_set_t *set, struct ps_error *e)
 {
+	pid_t pid = id->pid;
+
 	CPU_ZERO(set);
 	if (sched_getaffinity(pid, sizeof(*set), set) < 0)
 		return ps_error_set(e, errno, _("cannot read the CPU affinity of PID %d: %s"), (int)pid, strerror(errno));
 	return 0;
 }
 
-int proc_set_affinity(pid_t pid, unsigned long long starttime, const cpu_set_t *set, struct ps_error *e)
+int act_set_affinity(const struct target_id *id, const cpu_set_t *set, struct ps_error *e)
 {
+	pid_t pid = id->pid;
 	char path[64];
 	DIR *d;
 	struct dirent *de;
-	int r = same_process(pid, starttime, e), err = 0;
+	int r = same_process(id, e), err = 0;
 
 	if (r < 0)
 		return r;
@@ -96,8 +96,10 @@ int proc_set_affinity(pid_t pid, unsigned long long starttime, const cpu_set_t *
 	return 0;
 }
 
-int proc_get_ioprio(pid_t pid, int *cls, int *level, struct ps_error *e)
+int act_get_ioprio(const struct target_id *id, int *cls, int *level, struct ps_error *e)
 {
+	pid_t pid = id->pid;
+
 	long v = syscall(SYS_ioprio_get, IOPRIO_WHO_PROCESS, pid);
 	if (v < 0)
 		return ps_error_set(e, errno, _("cannot read the I/O priority of PID %d: %s"), (int)pid, strerror(errno));
@@ -106,9 +108,10 @@ int proc_get_ioprio(pid_t pid, int *cls, int *level, struct ps_error *e)
 	return 0;
 }
 
-int proc_set_ioprio(pid_t pid, unsigned long long starttime, int cls, int level, struct ps_error *e)
+int act_set_ioprio(const struct target_id *id, int cls, int level, struct ps_error *e)
 {
-	int r = same_process(pid, starttime, e);
+	pid_t pid = id->pid;
+	int r = same_process(id, e);
 	if (r < 0)
 		return r;
 	if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, pid, cls << IOPRIO_CLASS_SHIFT | level) < 0)
@@ -117,7 +120,7 @@ int proc_set_ioprio(pid_t pid, unsigned long long starttime, int cls, int level,
 	return 0;
 }
 
-int proc_cpulist_parse(const char *s, int ncpu, cpu_set_t *set)
+int act_cpulist_parse(const char *s, int ncpu, cpu_set_t *set)
 {
 	const char *p = s;
 
@@ -150,7 +153,7 @@ int proc_cpulist_parse(const char *s, int ncpu, cpu_set_t *set)
 	return CPU_COUNT(set) ? 0 : -EINVAL;
 }
 
-const char *proc_cpulist_fmt(const cpu_set_t *set, char *buf, size_t size)
+const char *act_cpulist_fmt(const cpu_set_t *set, char *buf, size_t size)
 {
 	size_t o = 0;
 
@@ -167,23 +170,23 @@ const char *proc_cpulist_fmt(const cpu_set_t *set, char *buf, size_t size)
 	return buf;
 }
 
-int proc_ioprio_parse(const char *s, int *cls, int *level)
+int act_ioprio_parse(const char *s, int *cls, int *level)
 {
 	static const struct {
 		const char *name;
 		int cls;
-	} names[] = { { "rt", PROC_IOPRIO_RT }, { "realtime", PROC_IOPRIO_RT }, { "be", PROC_IOPRIO_BE },
-		      { "best-effort", PROC_IOPRIO_BE } };
+	} names[] = { { "rt", ACT_IOPRIO_RT }, { "realtime", ACT_IOPRIO_RT }, { "be", ACT_IOPRIO_BE },
+		      { "best-effort", ACT_IOPRIO_BE } };
 
 	while (*s == ' ')
 		s++;
 	if (!strcmp(s, "idle")) {
-		*cls = PROC_IOPRIO_IDLE;
+		*cls = ACT_IOPRIO_IDLE;
 		*level = 0;
 		return 0;
 	}
 	if (!strcmp(s, "none")) {
-		*cls = PROC_IOPRIO_NONE;
+		*cls = ACT_IOPRIO_NONE;
 		*level = 0;
 		return 0;
 	}
@@ -203,36 +206,13 @@ int proc_ioprio_parse(const char *s, int *cls, int *level)
 	return -EINVAL;
 }
 
-const char *proc_ioprio_fmt(int cls, int level, char *buf, size_t size)
+const char *act_ioprio_fmt(int cls, int level, char *buf, size_t size)
 {
 	switch (cls) {
-	case PROC_IOPRIO_RT: snprintf(buf, size, "rt%d", level); break;
-	case PROC_IOPRIO_BE: snprintf(buf, size, "be%d", level); break;
-	case PROC_IOPRIO_IDLE: snprintf(buf, size, "idle"); break;
+	case ACT_IOPRIO_RT: snprintf(buf, size, "rt%d", level); break;
+	case ACT_IOPRIO_BE: snprintf(buf, size, "be%d", level); break;
+	case ACT_IOPRIO_IDLE: snprintf(buf, size, "idle"); break;
 	default: snprintf(buf, size, "none"); break;
 	}
 	return buf;
-}
-
-int proc_read_nul_list(pid_t pid, unsigned long long starttime, const char *file, char sep, char **out,
-		       size_t *len, struct ps_error *e)
-{
-	char what[64];
-	int dfd, r;
-
-	*out = NULL;
-	if ((r = same_process(pid, starttime, e)) < 0)
-		return r;
-	dfd = proc_open_pid(pid);
-	if (dfd < 0)
-		return ps_error_set(e, ESRCH, _("process %d has exited"), (int)pid);
-	ssize_t n = proc_nul_list_read_at(dfd, file, sep, out);
-	close(dfd);
-	if (n < 0) {
-		snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)pid, file);
-		return door_refused(e, PS_OP_READ_PROC, pid, (int)-n, what);
-	}
-	if (len)
-		*len = (size_t)n;
-	return 0;
 }

@@ -1,0 +1,28 @@
+/* pscope's command line (cli.c): runs a batch subcommand, or parses the
+ * options of the interactive inspector and hands them to run_ui. */
+#ifndef PS_CLI_H
+#define PS_CLI_H
+
+struct core_file_id;
+struct source;
+
+struct ui_opts {
+	long delay_tenths;     /* refresh interval, tenths of a second; 0: from pscoperc */
+	int pid;               /* open this process's detail screen first */
+	const char *user;      /* only this user's processes */
+	int tree;              /* 1: start in tree view (else from pscoperc) */
+	const char *sort_key;  /* a valid key (cli_main checks it), or NULL */
+	int no_color;          /* -C, or NO_COLOR set */
+	const char *core;      /* -c CORE: open the core instead of the process list */
+	const struct core_file_id *core_id; /* the file cli_main checked is a core */
+	const char *core_exe;  /* its program, when not where the core says */
+	const char *record;    /* -r FILE: replay this recording in the list */
+	struct source *replay; /* cli_main opened it: the list's source (taken) */
+	const char *replay_note; /* what its reader skipped ("" none) */
+};
+
+/* Everything main() does; returns the process exit status. run_ui runs
+ * the interactive front end until the user quits. */
+int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o));
+
+#endif
