@@ -182,14 +182,9 @@ struct snap_list *rec_snap_of(const struct rec_interval *iv, long hz, unsigned l
 	for (size_t i = 0; i < iv->nusers; i++)
 		ptable_users_add(s->users, iv->users[i].uid, iv->users[i].name);
 	if (iv->have_sys) {
-		struct sys_snapshot *y = &s->sys;
-		s->have_sys = true;
-		memcpy(y->cpu_id, iv->cpu_id, (size_t)iv->ncpu * sizeof(*y->cpu_id));
-		memcpy(y->cpu_t, iv->cpu_t, (size_t)iv->ncpu * sizeof(*y->cpu_t));
-		y->total_t = iv->total_t;
-		y->mem = iv->mem;
-		y->load = iv->load;
-		y->uptime = iv->uptime;
+		const struct sys_snapshot y = { .ncpu = iv->ncpu, .cpu_id = iv->cpu_id, .total_t = iv->total_t,
+						.cpu_t = iv->cpu_t, .mem = iv->mem, .load = iv->load, .uptime = iv->uptime };
+		snap_list_set_sys(s, &y);
 	}
 	for (size_t i = 0; i < iv->n; i++) {
 		const struct proc_row *p = row_from(&iv->rows[i], s->users, iv->have_sys ? iv->mem.total : 0);

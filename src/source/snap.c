@@ -62,6 +62,19 @@ struct snap_list *snap_list_new(size_t n, int ncpu)
 	return s;
 }
 
+void snap_list_set_sys(struct snap_list *s, const struct sys_snapshot *sys)
+{
+	struct sys_snapshot *y = &s->sys;
+
+	s->have_sys = true;
+	memcpy(y->cpu_t, sys->cpu_t, (size_t)y->ncpu * sizeof(*y->cpu_t));
+	memcpy(y->cpu_id, sys->cpu_id, (size_t)y->ncpu * sizeof(*y->cpu_id));
+	y->total_t = sys->total_t;
+	y->mem = sys->mem;
+	y->load = sys->load;
+	y->uptime = sys->uptime;
+}
+
 int snap_list_index(struct snap_list *s)
 {
 	return pid_index_build(&s->ix, s->rows, s->n);
@@ -88,16 +101,8 @@ struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, d
 		s->rows[i] = proc_row_get(ptable_row(pt, i));
 	s->n = n;
 	s->users = ptable_users_get(pt);
-	if (sys) {
-		struct sys_snapshot *y = &s->sys;
-		s->have_sys = true;
-		memcpy(y->cpu_t, sys->cpu_t, (size_t)sys->ncpu * sizeof(*y->cpu_t));
-		memcpy(y->cpu_id, sys->cpu_id, (size_t)sys->ncpu * sizeof(*y->cpu_id));
-		y->total_t = sys->total_t;
-		y->mem = sys->mem;
-		y->load = sys->load;
-		y->uptime = sys->uptime;
-	}
+	if (sys)
+		snap_list_set_sys(s, sys);
 	if (snap_list_index(s) < 0) {
 		list_free(&s->h);
 		return NULL;

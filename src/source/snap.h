@@ -75,6 +75,8 @@ struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, d
  * snap_list_index(). NULL / -ENOMEM when out of memory. */
 struct snap_list *snap_list_new(size_t n, int ncpu);
 int snap_list_index(struct snap_list *s);
+/* The meters' counters of sys (its CPUs: the ncpu s was made for) into s. */
+void snap_list_set_sys(struct snap_list *s, const struct sys_snapshot *sys);
 /* pid's row, NULL if none. */
 const struct proc_row *snap_list_find(const struct snap_list *s, pid_t pid);
 /* The rows in display order (see proc_rows_order). */
