@@ -194,7 +194,7 @@ tui_screen | grep -qF "$want"
 ok $? "the refusal says why"
 tui_screen | grep -qF "$door" && tui_screen | grep -qF "fix: run pscope as root"
 ok $? "and names the door and the fix"
-tui_screen | grep -qF "CAP_PERFMON alone is not enough" || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 3 ]
+tui_screen | tr -s " \n" "  " | grep -qF "CAP_PERFMON alone is not enough)" || [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -ge 3 ]
 ok $? "a long fix is wrapped, not cut"
 tui_keys Escape
 tui_alive
