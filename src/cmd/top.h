@@ -14,6 +14,7 @@ struct top_args {
 	unsigned long long samples; /* stop once this many are counted (0: no) */
 	long freq;                  /* 0: the sampler's default */
 	const char *folded;
+	const char *annotate;        /* --annotate FUNC: that function's lines */
 	bool json, idle;
 	bool all;                   /* --all: every process (also without a PID) */
 	bool by_comm;               /* --by comm */
@@ -34,6 +35,8 @@ struct samp_source;
  * (in why) when the target ended. */
 struct samp_snapshot *top_run(const struct top_args *a, struct samp_source *src, bool pause, const char **ended,
 			      char *why, size_t size);
+/* The report of --annotate (top-annotate.c): 0, or 1 after the error. */
+int top_annotate(const struct top_args *a, const struct samp_snapshot *s);
 /* Sample every process (--all, or no PID) and print the report. */
 int top_machine(const struct top_args *a);
 

@@ -115,6 +115,8 @@ struct samp_proc {
 	bool exited, kernel;          /* gone; a kernel thread */
 };
 
+/* The address histogram keeps at most this many distinct pcs. */
+#define SAMP_PCS_MAX 16384
 /* A leaf pc of the perf sampler's address histogram: where threads were
  * when sampled, since the start. */
 struct samp_pc {
@@ -278,7 +280,9 @@ struct samp_annot {
  * start: native ones from the address histogram through the DWARF line
  * table, Python ones by the line numbers of the sampled frames. Several
  * functions of that name (modules, Python files): the one with the most
- * samples. 0; -ENOENT: no function of that name with samples; -ENOMEM. */
+ * samples; a native name also matches the copies the compiler made of it
+ * (name.constprop.0, name.part.0...). 0; -ENOENT: no function of that
+ * name with samples; -ENOMEM. */
 int samp_view_annotate(const struct samp_snapshot *s, const char *name, struct samp_annot *out);
 void samp_annot_free(struct samp_annot *a);
 

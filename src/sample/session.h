@@ -61,7 +61,6 @@ struct mproc {
 
 /* The address histogram (lines.c): samples by leaf user pc, with the
  * pc's source line, since the start; at most SAMP_PCS_MAX pcs. */
-#define SAMP_PCS_MAX 16384
 struct samp_pcent {
 	uint64_t pc, rel;
 	uint32_t func;

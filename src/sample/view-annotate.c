@@ -39,6 +39,14 @@ static bool same_line(const struct samp_aline *a, const struct samp_aline *b)
 	return !strcmp(a->file, b->file) && a->line == b->line && !strcmp0(a->inlined, b->inlined);
 }
 
+/* fn is name, or a copy of it the compiler made (name.constprop.0,
+ * name.isra.0, name.part.0, name.cold). */
+static bool named(const char *fn, const char *name)
+{
+	size_t n = strlen(name);
+	return !strncmp(fn, name, n) && (fn[n] == 0 || fn[n] == '.');
+}
+
 /* Self samples of every function since the start: counts[nfuncs]. */
 static unsigned long long *self_counts(const struct samp_snapshot *s)
 {
@@ -63,7 +71,7 @@ static int native(const struct samp_snapshot *s, const char *name, struct samp_a
 		return -ENOMEM;
 	for (unsigned i = 0; i < s->npcs; i++) {
 		unsigned f = s->pcs[i].func;
-		if (f < s->nfuncs && !strcmp(s->funcs[f].name, name))
+		if (f < s->nfuncs && named(s->funcs[f].name, name))
 			c[f] += s->pcs[i].count;
 	}
 	for (unsigned f = 0; f < s->nfuncs; f++)
