@@ -82,8 +82,8 @@ static void print_text(const struct samp_snapshot *s, const struct samp_annot *a
 	char loc[300], text[SRC_SHOWN * 8 + 16];
 
 	if (s->python[0])
-		printf(_("PID %d (%s), %.1f s, Python %s sampler, %d Hz\n"), (int)s->target.pid, esc(s->comm),
-		       s->elapsed, s->python, s->freq);
+		printf(_("PID %d (%s), %.1f s, CPython %s frames, %d Hz requested, %.0f Hz achieved\n"),
+		       (int)s->target.pid, esc(s->comm), s->elapsed, esc(s->python), s->freq, s->rate);
 	else
 		printf(_("PID %d (%s), %.1f s, event %s (%s), %d Hz requested, %.0f Hz achieved\n"),
 		       (int)s->target.pid, esc(s->comm), s->elapsed, s->event, s->event_why, s->freq, s->rate);
@@ -151,7 +151,7 @@ int top_annotate(const struct top_args *a, const struct samp_snapshot *s)
 
 	if (r == -ENOENT) {
 		ps_error_set(&e, ENOENT, _("no samples in the code of a function named '%s' (see `pscope top %d` for its functions)"),
-			     a->annotate, (int)s->target.pid);
+			     esc(a->annotate), (int)s->target.pid);
 		return cmd_fail("top", &e);
 	}
 	if (r < 0) {
