@@ -20,6 +20,8 @@ static const char *const door_names[DOOR_COUNT] = {
 	[DOOR_PERF_MLOCK] = N_("kernel.perf_event_mlock_kb (perf buffer memory)"),
 	[DOOR_LSM] = N_("security module or sandbox policy"),
 	[DOOR_TRACEFS] = N_("tracefs (/sys/kernel/tracing, root only)"),
+	[DOOR_BPF] = N_("CAP_BPF and CAP_PERFMON (BPF programs)"),
+	[DOOR_BTF] = N_("kernel BTF (/sys/kernel/btf/vmlinux)"),
 };
 
 const char *door_name(enum ps_door d)

@@ -21,6 +21,8 @@ enum ps_door {
 	DOOR_PERF_MLOCK,     /* kernel.perf_event_mlock_kb / RLIMIT_MEMLOCK */
 	DOOR_LSM,            /* a security module or sandbox refuses even root */
 	DOOR_TRACEFS,        /* tracefs (tracepoint formats and ids) is root's */
+	DOOR_BPF,            /* CAP_BPF + CAP_PERFMON (root) for bpf(2) */
+	DOOR_BTF,            /* kernel BTF, /sys/kernel/btf/vmlinux */
 	DOOR_COUNT
 };
 

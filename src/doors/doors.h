@@ -98,6 +98,9 @@ struct door_facts_sys {
 	long unpriv_bpf_disabled;  /* kernel.unprivileged_bpf_disabled, -1 absent */
 	int pmu;                   /* hardware PMU: 1 yes, 0 no, -1 cannot tell */
 	int pmu_err;               /* errno of the cycles probe (0 when it opened) */
+	int btf_err;               /* /sys/kernel/btf/vmlinux: 0 readable, else errno (BPF of pscope time) */
+	int tracefs_err;           /* /sys/kernel/tracing: 0 mounted, else errno */
+	long task_delayacct;       /* kernel.task_delayacct, -1 absent */
 };
 
 struct door_facts_self {

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -84,6 +86,10 @@ void door_facts_sys_read(struct door_facts_sys *s)
 	s->perf_mlock_kb = read_knob("/proc/sys/kernel/perf_event_mlock_kb");
 	s->suid_dumpable = read_knob("/proc/sys/fs/suid_dumpable");
 	s->unpriv_bpf_disabled = read_knob("/proc/sys/kernel/unprivileged_bpf_disabled");
+	s->task_delayacct = read_knob("/proc/sys/kernel/task_delayacct");
+	s->btf_err = access("/sys/kernel/btf/vmlinux", R_OK) == 0 ? 0 : errno;
+	struct statfs fs;
+	s->tracefs_err = statfs("/sys/kernel/tracing", &fs) < 0 ? errno : fs.f_type == TRACEFS_MAGIC ? 0 : ENOENT;
 	probe_pmu(s);
 }
 

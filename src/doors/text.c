@@ -302,6 +302,26 @@ static void render_sys(struct renderer *rd, const struct door_report *r)
 		   strerror(s->pmu_err));
 	else
 		kv(rd, DL_TEXT, _("hardware PMU"), _("cannot tell: perf_event_open(cycles) was refused (%s)"), strerror(s->pmu_err));
+	if (!s->btf_err)
+		kv(rd, DL_TEXT, _("kernel BTF"), _("yes: /sys/kernel/btf/vmlinux; pscope time can load its BPF programs (as root, "
+						   "or with CAP_BPF and CAP_PERFMON)"));
+	else
+		kv(rd, DL_TEXT, _("kernel BTF"), _("no: /sys/kernel/btf/vmlinux: %s; pscope time uses tracepoints or /proc"),
+		   strerror(s->btf_err));
+	if (!s->tracefs_err)
+		kv(rd, DL_TEXT, "tracefs", _("mounted at /sys/kernel/tracing (its event ids are root's): the tracepoint tier "
+					     "of pscope time"));
+	else
+		kv(rd, DL_TEXT, "tracefs", _("not mounted at /sys/kernel/tracing (%s): `mount -t tracefs nodev "
+					     "/sys/kernel/tracing`"), strerror(s->tracefs_err));
+	if (s->task_delayacct == 1)
+		kv(rd, DL_TEXT, "kernel.task_delayacct", _("1: delay accounting on (block I/O, swap-in, reclaim waits in "
+							  "pscope time), for the tasks started after it was set"));
+	else if (s->task_delayacct == 0)
+		kv(rd, DL_TEXT, "kernel.task_delayacct", _("0: no delay accounting; `sysctl -w kernel.task_delayacct=1` "
+							  "turns it on for the tasks started after it (pscope time then "
+							  "shows their block I/O, swap-in and reclaim waits; taskstats "
+							  "needs CAP_NET_ADMIN)"));
 }
 
 static void render_self(struct renderer *rd, const struct door_report *r)

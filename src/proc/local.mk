@@ -8,4 +8,5 @@ libpscope_a_SOURCES += src/proc/cmdline.c src/proc/cmdline.h \
 	src/proc/maps.c src/proc/maps.h src/proc/rollup.c src/proc/rollup.h \
 	src/proc/task.c src/proc/task.h src/proc/info.c src/proc/info.h \
 	src/proc/caps.c src/proc/caps.h src/proc/syscalls.c src/proc/syscalls.h \
+	src/proc/sched.c src/proc/sched.h src/proc/taskstats.c src/proc/taskstats.h src/proc/psi.c src/proc/psi.h \
 	src/proc/cgroup.c src/proc/cgroup.h

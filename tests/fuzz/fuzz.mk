@@ -8,7 +8,8 @@
 # files under tests/fixtures) and add NAME to FUZZERS. Real inputs worth
 # keeping go in tests/fuzz/corpus/NAME/; a crash found becomes a fixture and
 # a unit test (see tests/fuzz/README).
-FUZZERS = stat status cmdline maps fdinfo net sockdiag rollup task sysinfo notes perf tpformat symtext corenotes coreelf pymem unpack elffile demangle cgroup
+FUZZERS = stat status cmdline maps fdinfo net sockdiag rollup task sysinfo notes perf tpformat symtext corenotes coreelf pymem unpack elffile demangle jitdump ehframe cgroup \
+	sched taskstats psi
 
 FUZZ_RUNS = 20000
 FUZZ_LONG_SECONDS = 120
@@ -28,6 +29,9 @@ $(FUZZ_DIR)/%.o: $(top_srcdir)/%.c config.h
 	@mkdir -p $(@D)
 	$(AM_V_CC)$(CLANG) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 -include $(FUZZ_OBJS:.o=.d)
+if HAVE_BPF_AM
+$(FUZZ_DIR)/src/time/tier-bpf.o: src/time/time.skel.h
+endif
 $(FUZZ_DIR)/libpscope-fuzz.a: $(FUZZ_OBJS)
 	$(AM_V_AR)rm -f $@ && $(AR) cr $@ $(FUZZ_OBJS)
 $(FUZZ_DIR)/fuzz-%: $(top_srcdir)/tests/fuzz/fuzz-%.c $(top_srcdir)/tests/fuzz/fuzz.h $(FUZZ_DIR)/libpscope-fuzz.a

@@ -1,0 +1,145 @@
+# Shared by the pscope time tests (sourced after tests/lib.sh): a
+# time-target started in a scratch directory on disk, and one window fenced
+# by SIGSTOP (see time.sh) with the checks of a tier's JSON against the
+# test's own readings of schedstat and status.
+tmp=$(mktemp -d "$top_builddir/tests/pscope-time.XXXXXX") # on disk: fdatasync waits for it
+chmod 755 "$tmp"
+[ -n "${TIME_TARGET_AS:-}" ] && chmod 777 "$tmp" # the target writes its file there
+at_exit "rm -rf $tmp"
+
+SLEEPS=200
+PAGES=2000
+${TIME_TARGET_AS:-} "$TARGETS/time-target" "$tmp" -1 $SLEEPS $PAGES >"$tmp/target.out" 2>&1 &
+TPID=$!
+at_exit "kill -9 $TPID 2>/dev/null"
+poll 100 grep -q ready "$tmp/target.out"
+ok $? "the target is ready"
+
+# schedstat and switches of every thread: "tid name run_ns wait_ns vol invol" lines.
+schedstat() {
+	for t in /proc/$TPID/task/*; do
+		echo "${t##*/} $(cat "$t/comm") $(cut -d' ' -f1,2 "$t/schedstat")" \
+			"$(awk '/^voluntary_ctxt/ { v = $2 } /^nonvoluntary_ctxt/ { n = $2 } END { print v, n }' "$t/status")"
+	done
+}
+
+# SIGSTOP takes effect when each thread next runs (one in fdatasync only
+# after its I/O): wait until every thread is stopped.
+stop_target() {
+	kill -STOP $TPID
+	poll 300 sh -c 'cat /proc/$1/task/*/stat | sed "s/.*) //" | cut -c1 | sort -u | tr -d "\n" | grep -qx T' - $TPID
+}
+
+bursts=0
+# measure NAME [COMMAND...]: one fenced window on the tier NAME starts
+# with (bpf-nosys: bpf); pscope's JSON in $tmp/NAME.json. COMMAND runs
+# pscope (setpriv ... to drop privileges); $TIME_ARGS are more options.
+measure() {
+	local tier=$1 go=$tmp/$1.go pp
+	shift
+	rm -f "$go" "$tmp/$tier.err"
+	stop_target || return 1
+	schedstat >"$tmp/$tier.s0"
+	PSCOPE_TEST_PAUSE=time-window PSCOPE_TEST_PAUSE_FILE=$go \
+		"$@" "$PSCOPE" time $TPID --tier "${tier%%-*}" ${TIME_ARGS:-} --duration 600 --json >"$tmp/$tier.json" 2>"$tmp/$tier.err" &
+	pp=$!
+	poll 300 grep -q "paused at time-window" "$tmp/$tier.err" || { kill -CONT $TPID; kill $pp; return 1; }
+	kill -CONT $TPID
+	kill -USR1 $TPID
+	bursts=$((bursts + 1))
+	touch "$go"
+	poll 300 grep -q "^burst $bursts " "$tmp/target.out" || { kill $pp; return 1; }
+	sleep 1 # the workload runs a while: on CPU, run queue, futex, I/O
+	stop_target || return 1
+	schedstat >"$tmp/$tier.s1"
+	kill -INT $pp
+	wait $pp
+	local rc=$?
+	kill -CONT $TPID
+	return $rc
+}
+
+# against_snapshots PREFIX KEY COLUMN FRACTION SLACK PER_WAKEUP: each
+# thread's KEY (a.b: t["a"]["b"]) in PREFIX.json within FRACTION (+SLACK,
+# +PER_WAKEUP a voluntary switch) of the difference of COLUMN in the test's
+# snapshots PREFIX.s0 and .s1 (tid, name, on CPU, run queue, voluntary and
+# involuntary switches).
+against_snapshots() {
+	python3 - "$@" <<'EOF'
+import json, sys
+p, key, col = sys.argv[1], sys.argv[2], int(sys.argv[3])
+frac, slack, per_wake = (float(x) for x in sys.argv[4:7])
+d = json.load(open(p + ".json"))
+s0 = {l.split()[0]: l.split() for l in open(p + ".s0")}
+s1 = {l.split()[0]: l.split() for l in open(p + ".s1")}
+th = {str(t["tid"]): t for t in d["threads"]}
+bad = []
+for tid, a in s1.items():
+    want = int(a[col]) - int(s0[tid][col])
+    wakes = int(a[4]) - int(s0[tid][4])
+    got = th[tid]
+    for k in key.split("."):
+        got = got[k]
+    if abs(got - want) > frac * want + slack + per_wake * wakes:
+        bad.append((a[1], key, got, want))
+assert not bad, bad
+EOF
+}
+
+# The checks of one tier's JSON against the test's own readings.
+check_tier() {
+	local tier=$1
+	# schedstat takes the clock the wakeup read when the scheduler skips its
+	# own update right after (rq_clock_skip_update): the few microseconds
+	# a woken thread waits for the CPU to come back from idle count there as
+	# on CPU, on the context switch (BPF, tracepoints) as run queue. So 20
+	# us more per voluntary switch.
+	check "$tier: on-CPU time of each thread within 2% (+2 ms, +20 us a wakeup) of Δschedstat" \
+		against_snapshots "$tmp/$tier" on_cpu_ns 2 0.02 2e6 20000
+	check "$tier: run-queue time of each thread within 5% (+2 ms, +20 us a wakeup) of Δschedstat" \
+		against_snapshots "$tmp/$tier" runqueue_ns 3 0.05 2e6 20000
+	check "$tier: JSON has the documented keys" python3 - "$tmp/$tier.json" "$TPID" "$tier" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in ("tier", "window_s", "threads", "process"):
+    assert k in d, k
+assert d["tier"] == sys.argv[3].split("-")[0] and d["pid"] == int(sys.argv[2]), (d["tier"], d["pid"])
+keys = ["tid", "name", "on_cpu_pct", "runqueue_pct", "blocked_pct", "blocked", "switches", "faults", "syscalls", "runqueue_hist"]
+for t in d["threads"]:
+    for k in keys:
+        assert k in t, (k, t)
+    assert sorted(t["blocked"]) == sorted(["lock", "sleep", "poll", "io", "pipe_socket", "fault", "other"]), t["blocked"]
+    assert sorted(t["switches"]) == ["involuntary", "voluntary"] and sorted(t["faults"]) == ["major", "minor", "ns"]
+    for s in t["syscalls"]:
+        assert {"name", "count", "errors", "total_ns", "avg_ns", "p50_ns", "p99_ns", "max_ns"} <= set(s), s
+for k in keys[2:]:
+    assert k in d["process"], k
+m = d["psi"]["machine"]
+assert sorted(m) == ["cpu", "io", "memory"], m
+for r, v in m.items():
+    assert 0 <= v["some_pct"] <= 100.5, (r, v)
+assert len(d["threads"]) == 8, len(d["threads"])
+EOF
+	check "$tier: the faulter counted its $PAGES fresh pages (minor faults)" python3 - "$tmp/$tier.json" "$PAGES" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [t for t in d["threads"] if t["name"] == "faulter"][0]["faults"]
+n = int(sys.argv[2])
+assert n <= f["minor"] <= n + 64 and f["major"] == 0, f
+EOF
+	check "$tier: reasons named: io in I/O, lock1 and lock2 in futex/lock" python3 - "$tmp/$tier.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+th = {t["name"]: t for t in d["threads"]}
+b = th["io"]["blocked"]
+assert max(b, key=b.get) == "io", b
+for n in ("lock1", "lock2"):
+    assert th[n]["blocked"]["lock"] > 0, (n, th[n]["blocked"])
+assert th["burn1"]["runqueue_pct"] > 0 and th["burn2"]["runqueue_pct"] > 0
+EOF
+	check "$tier: voluntary switches of each thread within 5% (+3) of /proc status" \
+		against_snapshots "$tmp/$tier" switches.voluntary 4 0.05 3 0
+	check "$tier: involuntary switches of each thread within 5% (+3) of /proc status" \
+		against_snapshots "$tmp/$tier" switches.involuntary 5 0.05 3 0
+}
+
