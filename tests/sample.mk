@@ -18,6 +18,10 @@ TESTS += tests/e2e/top.sh tests/e2e/hot-tui.sh tests/e2e/top-machine.sh tests/e2
 EXTRA_DIST += tests/e2e/top.sh tests/e2e/hot-tui.sh tests/e2e/top-machine.sh tests/e2e/machine-tui.sh tests/e2e/machine-first.sh
 # A shared object loaded by hotloop -d while it is sampled (built as a
 # program linked with -shared).
+noinst_PROGRAMS += tests/targets/hotline
+tests_targets_hotline_SOURCES = tests/targets/hotline.c
+tests_targets_hotline_CFLAGS = $(TARGET_CFLAGS) -fno-omit-frame-pointer
+tests_targets_hotline_LDFLAGS = $(TARGET_LINK_FLAGS)
 noinst_PROGRAMS += tests/targets/hotplugin.so
 tests_targets_hotplugin_so_SOURCES = tests/targets/hotplugin.c
 tests_targets_hotplugin_so_CFLAGS = $(TARGET_CFLAGS) -fPIC
@@ -45,8 +49,8 @@ tests_targets_leafchain_nofp_LDFLAGS = $(TARGET_LINK_FLAGS)
 noinst_PROGRAMS += tests/targets/manythreads
 tests_targets_manythreads_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_manythreads_LDFLAGS = $(TARGET_LINK_FLAGS)
-TESTS += tests/e2e/top-threads.sh
-EXTRA_DIST += tests/e2e/top-threads.sh
+TESTS += tests/e2e/top-threads.sh tests/e2e/annotate.sh
+EXTRA_DIST += tests/e2e/top-threads.sh tests/e2e/annotate.sh tests/targets/hotline.c
 BENCHES += tests/bench/dwarf.sh
 EXTRA_DIST += tests/bench/dwarf.sh
 # Every process on every CPU against perf top; libdw against libunwind on

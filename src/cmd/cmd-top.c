@@ -218,6 +218,11 @@ static int top_option(void *state, int opt, const char *arg)
 	case 'S': a->svg = arg; break;
 	case 'p': a->pprof = arg; break;
 	case 'o': a->speedscope = arg; break;
+	case 'A':
+		if (!*arg)
+			return cmd_bad_value("top", _("invalid function '%s' (a function's name as the table shows it)"), arg);
+		a->annotate = arg;
+		break;
 	case 'e':
 		a->events_set = true;
 		if (!strcmp(arg, "thread"))
@@ -299,6 +304,8 @@ static int top_exec(void *state, pid_t pid)
 		return cmd_usage_error("top", "%s", _("--all samples every process: give it no PID"));
 	}
 	if (!pid) {
+		if (a->annotate)
+			return cmd_usage_error("top", "%s", _("--annotate needs a PID"));
 		if (a->mode_set || a->events_set || a->idle) {
 			return cmd_usage_error("top", "%s", _("--python, --native, --idle and --events need a PID"));
 		}
@@ -370,7 +377,9 @@ static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *sna
 		samp_snapshot_free(snap);
 		return cmd_fail("top", &e);
 	}
-	if (json)
+	if (a->annotate)
+		rc = top_annotate(a, snap);
+	else if (json)
 		print_json(snap, &v);
 	else
 		print_text(snap, &v);
@@ -397,6 +406,7 @@ static const struct option top_options[] = {
 	{ "idle", no_argument, NULL, 'I' },
 	{ "all", no_argument, NULL, 'a' },
 	{ "by", required_argument, NULL, 'b' },
+	{ "annotate", required_argument, NULL, 'A' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -404,7 +414,7 @@ const struct cmd_entry cmd_top_entry = {
 	.name = "top",
 	.args = "[PID] [--duration SEC] [--samples N] [--freq HZ] [--folded FILE] [--json] [--stack-copy BYTES]\n"
 		"       [--svg FILE] [--pprof FILE] [--speedscope FILE]\n"
-		"       [--events thread|cpu] [--python|--native] [--idle] [--all] [--by comm|pid]",
+		"       [--events thread|cpu] [--python|--native] [--idle] [--all] [--by comm|pid] [--annotate FUNC]",
 	.help = N_("Sample PID's threads with perf_event_open for SEC seconds (default 5) at HZ\n"
 		   "(default 99) and print its functions by Self%. --folded FILE also writes the\n"
 		   "call stacks as folded lines (thread;frame;...;frame count); --svg FILE as an\n"
@@ -412,6 +422,8 @@ const struct cmd_entry cmd_top_entry = {
 		   "gzip'd profile.proto (go tool pprof), --speedscope FILE as speedscope's JSON.\n"
 		   "Ctrl-C stops early,\n"
 		   "--samples N once N samples are counted.\n"
+		   "--annotate FUNC prints FUNC's source lines with each line's share of its\n"
+		   "samples (DWARF line tables; Python: the frames' lines), the hottest marked '>'.\n"
 		   "Call stacks follow the frame pointers where they are complete, else each\n"
 		   "sample's copy of the user stack is unwound with the modules' CFI (DWARF);\n"
 		   "--stack-copy BYTES sets the copy's size (default 16384; 0: frame pointers only).\n"

@@ -14,6 +14,7 @@ struct top_args {
 	unsigned long long samples; /* stop once this many are counted (0: no) */
 	long freq;                  /* 0: the sampler's default */
 	const char *folded, *svg, *pprof, *speedscope; /* files to write, or NULL */
+	const char *annotate;        /* --annotate FUNC: that function's lines */
 	bool json, idle;
 	bool all;                   /* --all: every process (also without a PID) */
 	bool by_comm;               /* --by comm */
@@ -37,6 +38,8 @@ struct samp_snapshot *top_run(const struct top_args *a, struct samp_source *src,
 /* Write the files asked for (--folded, --svg, --pprof, --speedscope) of
  * snap's whole run. 0, or 1 after saying on stderr which one failed. */
 int top_exports(const struct top_args *a, const struct samp_snapshot *snap);
+/* The report of --annotate (top-annotate.c): 0, or 1 after the error. */
+int top_annotate(const struct top_args *a, const struct samp_snapshot *s);
 /* Sample every process (--all, or no PID) and print the report. */
 int top_machine(const struct top_args *a);
 

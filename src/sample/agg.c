@@ -345,6 +345,8 @@ void samp_snapshot_free(void *p)
 	for (unsigned i = 0; i < s->nbuckets; i++)
 		free(s->buckets[i].c);
 	free(s->all.c);
+	free(s->pcs);
+	free(s->pc_strings);
 	free(s);
 }
 

@@ -491,6 +491,10 @@ static struct samp_snapshot *perf_publish(struct samp_source *src, const char *e
 	o->rate = cpu > 0.05 ? recent / cpu : 0;
 	if (agg_finish(s->agg, o, s->threads ? &s->threads->th : NULL, sizeof(*s->threads), s->nthreads, end_reason) < 0)
 		return NULL;
+	if (!s->machine && samp_pchist_fill(&s->pchist, o) < 0) {
+		samp_snapshot_free(o);
+		return NULL;
+	}
 	if (s->machine && samp_machine_publish(s, o) < 0) {
 		samp_snapshot_free(o);
 		return NULL;
@@ -528,6 +532,7 @@ static void perf_close(struct samp_source *src)
 	hmap_free(&s->tids);
 	hmap_free(&s->kpcs);
 	samp_space_fini(&s->one);
+	samp_pchist_free(&s->pchist);
 	samp_machine_close(s);
 	agg_free(s->agg);
 	target_close(&s->t);

@@ -209,6 +209,12 @@ void samp_on_sample(void *arg, const struct perf_sample *r)
 	enum how how = HOW_FP;
 	unsigned nu = user_chain(s, sp, r, up, nup, dw, &user, &how);
 	if (nu) {
+		/* Stopped in user code of the target: its address histogram. */
+		if (!n && !s->machine && sp && sp->sym) {
+			uint32_t leaf = func_of(s, sp, user[0], false, true);
+			if (leaf != SAMP_NONE)
+				samp_pchist_add(&s->pchist, sp->sym, user[0], leaf);
+		}
 		if (!add_user(s, sp, user, nu, fr, &n))
 			s->truncated++;
 		if (how == HOW_DWARF)

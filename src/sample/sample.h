@@ -115,6 +115,19 @@ struct samp_proc {
 	bool exited, kernel;          /* gone; a kernel thread */
 };
 
+/* The address histogram keeps at most this many distinct pcs. */
+#define SAMP_PCS_MAX 16384
+/* A leaf pc of the perf sampler's address histogram: where threads were
+ * when sampled, since the start. */
+struct samp_pc {
+	uint64_t rel;             /* module-relative address (the file's vaddr) */
+	unsigned func;            /* the function it is in */
+	const char *file;         /* its source line (the innermost inlined code's), */
+	int line;                 /* or NULL/0: no line table entry */
+	const char *inlined;      /* the inlined function that line is in, or NULL */
+	unsigned long long count; /* samples */
+};
+
 /* Immutable once published. */
 struct samp_snapshot {
 	struct target_id target;
@@ -162,6 +175,12 @@ struct samp_snapshot {
 	struct samp_bucket buckets[SAMP_HISTORY]; /* oldest first; [nbuckets-1] = last second */
 	struct samp_bucket all;                  /* since start */
 	char *strings;
+	/* The perf sampler of one process: its address histogram (empty for
+	 * the others), and the samples at pcs past its cap. */
+	unsigned npcs;
+	struct samp_pc *pcs;
+	char *pc_strings;
+	unsigned long long pcs_dropped;
 };
 
 void samp_snapshot_free(void *snap);
@@ -237,6 +256,35 @@ const char *samp_module_short(const char *module);
 /* Thread name of tid in the snapshot ("?" when unknown); in a machine-wide
  * one, the name of process slot tid. */
 const char *samp_thread_comm(const struct samp_snapshot *s, pid_t tid);
+
+/* ---- the annotated lines of one function (view-annotate.c) ---- */
+struct samp_aline {
+	const char *file;          /* NULL: no source line (lo..hi shown) */
+	int line;
+	const char *inlined;       /* code inlined from this function, or NULL */
+	uint64_t lo, hi;           /* module-relative addresses sampled (native) */
+	unsigned long long samples;
+	double pct;                /* share of the function's samples */
+};
+
+struct samp_annot {
+	unsigned func;             /* the function (its hottest one of that name) */
+	bool python;
+	unsigned long long samples; /* the function's self samples, since the start */
+	unsigned nlines;
+	struct samp_aline *lines;  /* source order; no-source ranges last */
+	unsigned hot;              /* index of the hottest line */
+};
+
+/* The lines of the function named `name` with its self samples since the
+ * start: native ones from the address histogram through the DWARF line
+ * table, Python ones by the line numbers of the sampled frames. Several
+ * functions of that name (modules, Python files): the one with the most
+ * samples; a native name also matches the copies the compiler made of it
+ * (name.constprop.0, name.part.0...). 0; -ENOENT: no function of that
+ * name with samples; -ENOMEM. */
+int samp_view_annotate(const struct samp_snapshot *s, const char *name, struct samp_annot *out);
+void samp_annot_free(struct samp_annot *a);
 
 /* ---- views of a machine-wide snapshot ---- */
 struct samp_prow {

@@ -59,6 +59,28 @@ struct mproc {
 	unsigned long long ticks0, ticks; /* /proc utime+stime: first sight, last */
 };
 
+/* The address histogram (lines.c): samples by leaf user pc, with the
+ * pc's source line, since the start; at most SAMP_PCS_MAX pcs. */
+struct samp_pcent {
+	uint64_t pc, rel;
+	uint32_t func;
+	int line;
+	char *file, *inlined;       /* NULL: no line table entry / not inlined */
+	unsigned long long count;
+};
+struct samp_pchist {
+	struct hmap idx;            /* pc -> index into e */
+	struct samp_pcent *e;
+	unsigned n, cap;
+	unsigned long long dropped; /* samples at pcs past the cap */
+};
+/* Count one sample of func whose thread was at pc (resolved through sym
+ * at its first sample). */
+void samp_pchist_add(struct samp_pchist *h, struct sym_proc *sym, uint64_t pc, uint32_t func);
+/* Copy into the snapshot (pcs, pc_strings, pcs_dropped). 0 or -ENOMEM. */
+int samp_pchist_fill(const struct samp_pchist *h, struct samp_snapshot *o);
+void samp_pchist_free(struct samp_pchist *h);
+
 struct samp_session {
 	struct samp_source src;   /* first: the source it is (source.h) */
 	struct target t;
@@ -85,6 +107,7 @@ struct samp_session {
 
 	struct samp_space one; /* the target's address space */
 	struct agg *agg;
+	struct samp_pchist pchist; /* the target's leaf pcs (not machine-wide) */
 	struct hmap kpcs;     /* kernel pc -> function id */
 	uint32_t kernel_func; /* the [kernel] bucket, when kallsyms is closed */
 	bool ksyms_named;

@@ -526,7 +526,12 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 		int line = 0;
 		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 		if (file) {
-			s->file = strdup(file);
+			/* A relative name is relative to the compilation's directory. */
+			const char *dir = file[0] != '/' ? dwfl_line_comp_dir(l) : NULL;
+			if (dir && dir[0] == '/' && asprintf(&s->file, "%s/%s", dir, file) < 0)
+				s->file = NULL;
+			else if (!dir || dir[0] != '/')
+				s->file = strdup(file);
 			s->line = line;
 		}
 		if (l)

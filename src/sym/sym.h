@@ -214,6 +214,18 @@ bool sym_file_trusted(int fd, const struct stat *st);
  * -ESTALE (it kept changing while it was copied), -EFBIG (over the cap),
  * -EINVAL (not a regular file), -errno. */
 int sym_file_stable(int fd);
+/* ---- source files, for their text (src/sym/srcfile.c) ----
+ * Read through sym_file_stable(), regular files only, at most
+ * SYM_SRC_MAX bytes. 0 or -errno (-EFBIG: over the cap). */
+#define SYM_SRC_MAX (16u << 20)
+struct sym_src;
+int sym_src_open(const char *path, struct sym_src **out);
+/* Line `line` (from 1) without its newline, *len its bytes; NULL past the
+ * end. The text is the file's: hostile, not NUL-terminated at *len. */
+const char *sym_src_line(const struct sym_src *f, int line, size_t *len);
+void sym_src_free(struct sym_src *f);
+/* Pure: the offsets of the first max lines of text into start; their count. */
+size_t sym_src_index(const char *text, size_t len, size_t *start, size_t max);
 /* A short phrase for sym_file_stable's error: "the file changed while it
  * was read". */
 const char *sym_file_why(int err);

@@ -1,6 +1,7 @@
 /* The sampler's pure parts: the perf-map and kallsyms parsers, the views
  * of a snapshot (Self%, Total%, callers/callees, history) and the folded
  * writer. (The perf records and ring are src/perf/'s: test-perf.c.) */
+#include <errno.h>
 #include "out/folded.h"
 #include "sample/agg.h"
 #include "sample/local.h"
@@ -228,11 +229,64 @@ static void test_weighted(void)
 	is_str(samp_unit_key(SAMP_UNIT_NS_SYSCALL), "ns-syscall", "the unit's stable name");
 }
 
+/* The annotated lines: the address histogram of "hot" grouped by line
+ * (two pcs on line 5, one inlined, one without a line), and a Python
+ * function's lines. */
+static void test_annotate(void)
+{
+	struct samp_snapshot *s = fake_snapshot();
+	struct samp_annot a;
+	static const struct samp_pc pcs[] = {
+		{ .rel = 0x1010, .func = 2, .file = "x.c", .line = 5, .count = 4 },
+		{ .rel = 0x1018, .func = 2, .file = "x.c", .line = 5, .count = 2 },
+		{ .rel = 0x1000, .func = 2, .file = "x.c", .line = 4, .count = 1 },
+		{ .rel = 0x1020, .func = 2, .file = "x.h", .line = 9, .inlined = "helper", .count = 1 },
+		{ .rel = 0x1030, .func = 2, .count = 1 },
+		{ .rel = 0x1040, .func = 2, .count = 1 },
+		{ .rel = 0x2000, .func = 3, .file = "x.c", .line = 20, .count = 7 },
+	};
+
+	s->npcs = 7;
+	s->pcs = malloc(sizeof(pcs));
+	memcpy(s->pcs, pcs, sizeof(pcs));
+	ok(samp_view_annotate(s, "hot", &a) == 0, "annotate hot");
+	is_int(a.func, 2, "its function");
+	is_int(a.samples, 10, "its samples: its pcs only");
+	is_int(a.nlines, 4, "four rows: two lines, one inlined, one without source");
+	is_int(a.lines[0].line, 4, "source order");
+	is_int(a.lines[1].line, 5, "line 5 next");
+	is_int(a.lines[1].samples, 6, "line 5: its two pcs");
+	ok(a.lines[1].lo == 0x1010 && a.lines[1].hi == 0x1018, "line 5's address range");
+	is_int(a.hot, 1, "line 5 is the hottest");
+	ok(fabs(a.lines[1].pct - 60.0) < 1e-9, "line 5 has 60%% of the samples");
+	is_str(a.lines[2].inlined, "helper", "inlined code named");
+	ok(!a.lines[3].file && a.lines[3].lo == 0x1030 && a.lines[3].hi == 0x1040, "no source: its range, last");
+	samp_annot_free(&a);
+	ok(samp_view_annotate(s, "nothing", &a) == -ENOENT, "an unknown function");
+	ok(samp_view_annotate(s, "main", &a) == -ENOENT, "a function without self samples");
+	samp_snapshot_free(s);
+
+	/* Python: one function per line. */
+	s = fake_snapshot();
+	for (unsigned i = 2; i < 4; i++) {
+		s->funcs[i].name = "f";
+		s->funcs[i].file = "m.py";
+		s->funcs[i].line = i == 2 ? 14 : 12;
+		s->funcs[i].flags = SAMP_F_PYTHON;
+	}
+	ok(samp_view_annotate(s, "f", &a) == 0 && a.python, "a Python function");
+	ok(a.nlines == 2 && a.lines[0].line == 12 && a.lines[1].line == 14, "its lines in order");
+	ok(a.samples == 7 && a.hot == 1 && fabs(a.lines[1].pct - 600.0 / 7) < 1e-9, "line 14: 6 of 7");
+	samp_annot_free(&a);
+	samp_snapshot_free(s);
+}
+
 int main(void)
 {
 	test_maps();
 	test_views();
 	test_names();
 	test_weighted();
+	test_annotate();
 	return tap_done();
 }
