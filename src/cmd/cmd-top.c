@@ -384,7 +384,8 @@ static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *sna
 	else
 		print_text(snap, &v);
 	explain_no_samples(snap);
-	rc = top_exports(a, snap);
+	if (top_exports(a, snap))
+		rc = 1;
 	samp_view_free(&v);
 	samp_snapshot_free(snap);
 	return rc;
