@@ -261,7 +261,10 @@ static void detail_drawn(struct ui *ui, void *st, int y0, int rows)
 static void switch_pane(struct detail *d, struct ui *ui, int k)
 {
 	(void)ui;
-	d->cur = (k + NPANES) % NPANES;
+	k = (k + NPANES) % NPANES;
+	if (k != d->cur && d->panes[d->cur]->hide)
+		d->panes[d->cur]->hide(d->pst[d->cur]);
+	d->cur = k;
 	detail_want(d, false);
 }
 
