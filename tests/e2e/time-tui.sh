@@ -52,6 +52,33 @@ if [ -n "$held" ] && command -v bpftool >/dev/null; then
 fi
 tui_keys "$tab"
 check "back on the Time pane: it measures again" tui_wait_for "^ *[0-9]+ burn1 +[0-9.]"
+
+# ---- the Time screen (W), a thread drilled into ----
+tui_keys 1
+poll 300 nolinks
+tui_keys W
+check "W opens the Time screen" tui_wait_for "^ Time: PID $TPID \(time-target\), the last second"
+check "Time screen: every column" tui_wait_for "TID NAME +ONCPU% +RUNQ% +BLOCK% +STOP% +VOLCS INVOLCS +MINFLT MAJFLT BLOCKED BY"
+check "Time screen: the burners' run-queue share" tui_wait_for "^ *[0-9]+ burn1 +[0-9.]+ +([1-9][0-9]*|0\.[1-9])[0-9.]* "
+tui_keys / sleeper Enter
+tui_keys Enter
+check "/ selects the sleeper, Enter drills into it" tui_wait_for "^ Time: thread [0-9]+ \(sleeper\) of PID $TPID"
+if [ "$tier" = bpf ] || [ "$tier" = trace ]; then
+	check "its syscall table's columns" tui_wait_for "^  SYSCALL +COUNT +ERRORS +TOTAL +AVG +P50 +P99 +MAX$"
+	check "its syscall table has clock_nanosleep" tui_wait_for "^  clock_nanosleep +[1-9][0-9]* +0 "
+	check "the system-call latency histogram, in text" tui_wait_for "^ +[0-9.]+[mu]s - [0-9.]+[mu]s +[1-9][0-9]* \|#+"
+	check "the run-queue latency histogram" tui_wait_for "^Run-queue latency: [0-9]+ waits"
+else
+	check "the tier traces no system calls: said" tui_wait_for "^System calls: not traced on this tier"
+fi
+tui_keys Space
+check "Space freezes" tui_wait_for "\[frozen: Space\]"
+tui_keys Space Escape
+check "Esc: out of the thread, the threads again" tui_wait_for "^ Time: PID $TPID \(time-target\), the last second"
+tui_keys Escape
+check "Esc again: back on the detail screen" tui_wait_for "Tab/Shift-Tab or 1-"
+poll 300 nolinks
+ok $? "leaving the Time screen detaches: no BPF link held"
 tui_keys q
 check "the target runs on, neither stopped nor traced" sh -c "
 	grep -q '^TracerPid:[[:space:]]*0$' /proc/$TPID/status && ! grep -q '^State:[[:space:]]*[tT]' /proc/$TPID/status"
