@@ -80,7 +80,7 @@ static void draw_status(struct hot_state *h, int y)
 		draw_textf(y + 2, 0, -1, s->torn ? draw_attr(COL_WARN) : draw_attr(COL_NORMAL),
 			   _(" samples %llu (window %lu)  torn reads %llu  idle threads %s (i), %llu idle samples"),
 			   s->samples, h->view.samples, s->torn, s->idle_included ? _("counted") : _("left out"),
-			   s->idle_skipped);
+			   s->idle_samples);
 		return;
 	}
 	draw_textf(y + 1, 0, -1, draw_attr(COL_NORMAL),

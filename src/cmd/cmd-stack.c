@@ -91,10 +91,19 @@ static void print_thread_line(const struct stk_thread *t)
 static void print_frames(const struct stk_thread *t, const struct stack_flags *fl)
 {
 	int no = 0;
-	for (size_t i = 0; i < t->n_frames; i++)
-		if (stk_frame_shown(t, &t->frames[i], fl->view))
-			print_frame(&t->frames[i], &no, fl);
-	if (t->truncated)
+	for (size_t i = 0; i < t->n_frames; i++) {
+		const struct stk_frame *f = &t->frames[i];
+		if (f->by_fp && i > 0 && !t->frames[i - 1].by_fp) {
+			const struct sym_info *s = t->frames[i - 1].sym;
+			printf(_("   -- no CFI for %s: the frames below follow frame pointers --\n"),
+			       esc(s && s->module ? s->module : "?"));
+		}
+		if (stk_frame_shown(t, f, fl->view))
+			print_frame(f, &no, fl);
+	}
+	if (t->unwind_end)
+		printf(_("   unwinding stopped: %s\n"), _(t->unwind_end));
+	else if (t->truncated)
 		printf(_("   ... (more frames: --max-frames)\n"));
 }
 
@@ -220,6 +229,7 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 		out_json_str(jt, "python_name", t->python_name);
 		out_json_bool(jt, "gil", t->gil);
 		out_json_str(jt, "idle", t->idle);
+		out_json_str(jt, "unwind_end", t->unwind_end);
 		if (t->behind_cycle) {
 			/* blocked behind a deadlock: its lock as the cycle's edges name one */
 			out_json_int(jt, "behind_deadlock", t->behind_cycle);
@@ -249,9 +259,12 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 										 s->inl[n].file, s->inl[n].line, true));
 			const char *file = fl->source ? s->file : NULL;
 			int line = s->line;
-			json_object_array_add(frames, json_frame(f->pc, s->function,
-								 s->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON) ? -1 : (long long)s->offset,
-								 s->module, file, line, false));
+			struct json_object *jf = json_frame(f->pc, s->function,
+							    s->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON) ? -1 : (long long)s->offset,
+							    s->module, file, line, false);
+			if (f->by_fp)
+				out_json_bool(jf, "by_frame_pointer", true);
+			json_object_array_add(frames, jf);
 		}
 		json_object_object_add(jt, "frames", frames);
 		json_object_array_add(threads, jt);

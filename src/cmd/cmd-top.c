@@ -53,7 +53,7 @@ static void print_text_python(const struct samp_snapshot *s, const struct samp_v
 	printf(_("PID %d (%s), %.1f s, CPython %s frames, %d Hz requested, %.0f Hz achieved\n"), (int)s->target.pid,
 	       esc(s->comm), s->elapsed, esc(s->python), s->freq, s->rate);
 	printf(_("samples %llu, torn reads %llu, idle samples %s %llu\n"), s->samples, s->torn,
-	       s->idle_included ? _("included") : _("left out"), s->idle_skipped);
+	       s->idle_included ? _("included") : _("left out"), s->idle_samples);
 	printf("%6s %6s %8s  %-32s %s\n", "SELF%", "TOTAL%", "SAMPLES", "FUNCTION", "FILE:LINE");
 	for (unsigned i = 0; i < v->nrows; i++) {
 		const struct samp_row *r = &v->rows[i];
@@ -129,7 +129,8 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	if (s->python[0]) {
 		out_json_str(o, "python", s->python);
 		out_json_int(o, "torn", (long long)s->torn);
-		out_json_int(o, "idle_skipped", (long long)s->idle_skipped);
+		out_json_int(o, "idle_samples", (long long)s->idle_samples);
+		out_json_int(o, "idle_skipped", s->idle_included ? 0 : (long long)s->idle_samples);
 		out_json_bool(o, "idle", s->idle_included);
 	}
 	for (unsigned i = 0; i < v->nrows; i++) {

@@ -95,7 +95,12 @@ static int seg_add(struct cw *c, uint64_t vaddr, uint64_t memsz, uint64_t filesz
 	s->vaddr = vaddr;
 	s->memsz = memsz;
 	s->filesz = filesz;
-	s->offset = filesz ? off : c->data_start;
+	/* An empty segment's offset is where the data so far ends, as the
+	 * kernel writes it: readers (libdwfl) take segments whose offsets
+	 * follow their addresses as one contiguous image. */
+	if (!filesz)
+		off = c->nseg > 1 ? s[-1].offset + s[-1].filesz : c->data_start;
+	s->offset = off;
 	s->flags = (m->r ? PF_R : 0) | (m->w ? PF_W : 0) | (m->x ? PF_X : 0);
 	return 0;
 }

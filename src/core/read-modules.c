@@ -12,12 +12,13 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-int core_modules_load(struct core *c, const struct core_open_opts *o);
+int core_modules_load(struct core *c, const struct core_open_opts *o, struct ps_error *e);
 void core_modules_free(struct core *c);
 
 /* The build-id note of the ELF image whose header is at base, from the
@@ -107,7 +108,176 @@ static int add_module(struct core *c, size_t *cap, const struct core_file_map *f
 	return 0;
 }
 
-int core_modules_load(struct core *c, const struct core_open_opts *o)
+static void id_hex(char *buf, const unsigned char *id, size_t n)
+{
+	buf[0] = 0;
+	for (size_t i = 0; i < n && i < 64; i++)
+		snprintf(buf + 2 * i, 3, "%02x", id[i]);
+}
+
+/* A file the user named (--exe, --sysroot) must be the one the core
+ * mapped: frames named from another program are silently wrong. */
+static int check_given(const struct core_module *m, const char *flag, struct ps_error *e)
+{
+	char core_id[129], disk_id[129];
+
+	if (m->status == CORE_MOD_MISSING)
+		return ps_error_set(e, m->open_errno, _("%s %s: cannot open it (%s)"), flag, m->disk_path,
+				    strerror(m->open_errno));
+	if (m->status != CORE_MOD_MISMATCH)
+		return 0;
+	id_hex(core_id, m->id_core, m->id_core_len);
+	id_hex(disk_id, m->id_disk, m->id_disk_len);
+	return ps_error_set(e, EINVAL, _("%s %s is not the file the core mapped as %s: its build-id is %s, the core's is %s"),
+			    flag, m->disk_path, m->path, disk_id, core_id);
+}
+
+static char *join(const char *dir, const char *sep, const char *name)
+{
+	size_t l = strlen(dir) + strlen(sep) + strlen(name) + 1;
+	char *p = malloc(l);
+	if (p)
+		snprintf(p, l, "%s%s%s", dir, sep, name);
+	return p;
+}
+
+/* A path made absolute from the current directory, links left as they
+ * are (/proc/PID/root must stay the process's root, not become ours);
+ * leading "./" dropped. */
+static char *absolute(const char *p)
+{
+	char cwd[PATH_MAX];
+
+	if (p[0] == '/')
+		return strdup(p);
+	while (p[0] == '.' && p[1] == '/')
+		for (p += 2; *p == '/'; p++)
+			;
+	if (!getcwd(cwd, sizeof(cwd)))
+		return strdup(p);
+	return join(cwd, strcmp(cwd, "/") ? "/" : "", p);
+}
+
+/* A path the user gave (--exe, --sysroot), made absolute: the modules are
+ * opened from elsewhere than the current directory. */
+static char *given_path(const char *dir, const char *path)
+{
+	char *abs = absolute(dir);
+	if (!abs || !path)
+		return abs;
+	char *p = join(abs, "", path);
+	free(abs);
+	return p;
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s && s[1] ? s + 1 : p;
+}
+
+/* The directory of a file, absolute; NULL when it has none. */
+static char *dir_of(const char *path)
+{
+	char *abs = absolute(path);
+	char *slash = abs ? strrchr(abs, '/') : NULL;
+	if (!slash) {
+		free(abs);
+		return NULL;
+	}
+	slash[slash == abs] = 0;
+	return abs;
+}
+
+/* Check m against the file at path (taken over, may be NULL). */
+static int module_try(struct core_module *m, char *path)
+{
+	int err = 0;
+
+	if (!path)
+		return -ENOMEM;
+	free(m->disk_path);
+	m->disk_path = path;
+	m->id_disk_len = id_from_file(path, m->id_disk, sizeof(m->id_disk), &err);
+	if (err) {
+		m->status = CORE_MOD_MISSING;
+		m->open_errno = err;
+	} else if (!m->id_core_len || !m->id_disk_len) {
+		m->status = CORE_MOD_NO_ID;
+	} else if (m->id_core_len != m->id_disk_len || memcmp(m->id_core, m->id_disk, m->id_core_len)) {
+		m->status = CORE_MOD_MISMATCH;
+	} else {
+		m->status = CORE_MOD_OK;
+	}
+	return 0;
+}
+
+/* The file at path in place of m's, if it is the one the core mapped (the
+ * same build-id). Returns 1 if taken, 0, -ENOMEM. */
+static int module_take(struct core_module *m, char *path)
+{
+	struct core_module t = *m;
+
+	t.disk_path = NULL;
+	if (module_try(&t, path) < 0)
+		return -ENOMEM;
+	if (t.status != CORE_MOD_OK) {
+		free(t.disk_path);
+		return 0;
+	}
+	free(m->disk_path);
+	*m = t;
+	return 1;
+}
+
+/* The file of module m: --exe for the program, under --sysroot, else
+ * where the core says; one that is not there (or is another build) is
+ * looked for by its name next to the core and next to the program. */
+static int module_find(struct core *c, const struct core_open_opts *o, struct core_module *m, const char *exe_dir,
+		       struct ps_error *e)
+{
+	int r;
+
+	m->id_core_len = id_from_core(c, m->base, m->id_core, sizeof(m->id_core));
+	if (m->is_exe && o->exe) {
+		if (module_try(m, given_path(o->exe, NULL)) < 0)
+			return ps_error_set(e, ENOMEM, _("out of memory"));
+		return m->status == CORE_MOD_MISSING || m->status == CORE_MOD_MISMATCH ? check_given(m, "--exe", e) : 0;
+	}
+	if (o->sysroot && m->path[0] == '/') {
+		if (module_try(m, given_path(o->sysroot, m->path)) < 0)
+			return ps_error_set(e, ENOMEM, _("out of memory"));
+		if (m->status == CORE_MOD_MISMATCH)
+			return check_given(m, "--sysroot", e);
+		/* Missing there: the host's own file, if it is the same build. */
+		if (m->status != CORE_MOD_MISSING || (r = module_take(m, strdup(m->path))) > 0)
+			return 0;
+		if (r < 0)
+			return ps_error_set(e, ENOMEM, _("out of memory"));
+	} else if (m->path[0] != '/') {
+		/* A name, not a path (no NT_FILE: the program's name from
+		 * the core): looked for next to the core and the program. */
+		free(m->disk_path);
+		if (!(m->disk_path = strdup(m->path)))
+			return ps_error_set(e, ENOMEM, _("out of memory"));
+		m->status = CORE_MOD_MISSING;
+		m->open_errno = ENOENT;
+	} else if (module_try(m, strdup(m->path)) < 0) {
+		return ps_error_set(e, ENOMEM, _("out of memory"));
+	}
+	if (m->status != CORE_MOD_MISSING && m->status != CORE_MOD_MISMATCH)
+		return 0;
+	char *core_dir = dir_of(c->path);
+	const char *dirs[2] = { core_dir, exe_dir };
+	r = 0;
+	for (int k = 0; k < 2 && r == 0; k++)
+		if (dirs[k] && (k == 0 || !core_dir || strcmp(dirs[0], dirs[1])))
+			r = module_take(m, join(dirs[k], "/", base_name(m->path)));
+	free(core_dir);
+	return r < 0 ? ps_error_set(e, ENOMEM, _("out of memory")) : 0;
+}
+
+int core_modules_load(struct core *c, const struct core_open_opts *o, struct ps_error *e)
 {
 	const struct core_info *ci = &c->info;
 	size_t cap = 0;
@@ -136,34 +306,15 @@ int core_modules_load(struct core *c, const struct core_open_opts *o)
 			exe = &c->mods[i];
 	if (exe)
 		exe->is_exe = true;
-	for (size_t i = 0; i < c->n_mods; i++) {
-		struct core_module *m = &c->mods[i];
-		if (m->is_exe && o->exe)
-			m->disk_path = strdup(o->exe);
-		else if (o->sysroot && m->path[0] == '/') {
-			size_t l = strlen(o->sysroot) + strlen(m->path) + 1;
-			m->disk_path = malloc(l);
-			if (m->disk_path)
-				snprintf(m->disk_path, l, "%s%s", o->sysroot, m->path);
-		} else {
-			m->disk_path = strdup(m->path);
-		}
-		if (!m->disk_path)
-			return -ENOMEM;
-		m->id_core_len = id_from_core(c, m->base, m->id_core, sizeof(m->id_core));
-		int err = 0;
-		m->id_disk_len = id_from_file(m->disk_path, m->id_disk, sizeof(m->id_disk), &err);
-		if (err) {
-			m->status = CORE_MOD_MISSING;
-			m->open_errno = err;
-		} else if (!m->id_core_len || !m->id_disk_len) {
-			m->status = CORE_MOD_NO_ID;
-		} else if (m->id_core_len != m->id_disk_len || memcmp(m->id_core, m->id_disk, m->id_core_len)) {
-			m->status = CORE_MOD_MISMATCH;
-		} else {
-			m->status = CORE_MOD_OK;
-		}
-	}
+	/* The program first: libraries are also looked for next to it. */
+	int r = exe ? module_find(c, o, exe, NULL, e) : 0;
+	char *exe_dir = exe && r == 0 ? dir_of(exe->disk_path) : NULL;
+	for (size_t i = 0; i < c->n_mods && r == 0; i++)
+		if (&c->mods[i] != exe)
+			r = module_find(c, o, &c->mods[i], exe_dir, e);
+	free(exe_dir);
+	if (r < 0)
+		return r;
 	/* [vdso] has no file: its image is in the core. */
 	const struct core_segment *v = ci->auxv_vdso ? core_segment_at(c, ci->auxv_vdso) : NULL;
 	if (v && v->avail == v->memsz) {
@@ -182,12 +333,6 @@ void core_modules_free(struct core *c)
 	free(c->mods);
 	c->mods = NULL;
 	c->n_mods = 0;
-}
-
-static const char *base_name(const char *p)
-{
-	const char *s = strrchr(p, '/');
-	return s && s[1] ? s + 1 : p;
 }
 
 const char *core_module_problem(const struct core_module *m, char *buf, size_t size)

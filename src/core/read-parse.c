@@ -197,6 +197,8 @@ static void parse_auxv(struct core_info *ci, const unsigned char *d, size_t n)
 			ci->auxv_entry = v;
 		else if (k == AT_PHDR)
 			ci->auxv_phdr = v;
+		else if (k == AT_PHNUM)
+			ci->auxv_phnum = v;
 		else if (k == AT_SYSINFO_EHDR)
 			ci->auxv_vdso = v;
 	}

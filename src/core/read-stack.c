@@ -130,6 +130,7 @@ int core_stack_dump(struct core *c, const struct stk_opts *oin, struct stk_dump 
 		r = ps_error_set(e, ENOMEM, _("cannot set up the unwinder"));
 		goto out;
 	}
+	sym_unwinder_set_view(uw, d->syms);
 	/* PSCOPE_NO_PYTHON=1: the native-only dump, as live. */
 	struct core_py cp = { 0 };
 	const struct stk_py_in *pyin = NULL;

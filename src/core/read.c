@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int core_modules_load(struct core *c, const struct core_open_opts *o);
+int core_modules_load(struct core *c, const struct core_open_opts *o, struct ps_error *e);
 
 /* What a listing decompresses of a compressed core: the headers and notes
  * (the kernel writes them first), not the memory. */
@@ -241,6 +241,15 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 		core_warn(&c->info, _("the %s data of the core ends early (the file is cut short): what it holds is read"),
 			  c->compression);
 	check_truncation(c);
+	if (!o->headers_only && !c->info.n_files) {
+		r = core_linkmap_files(c, o->exe);
+		if (r == -ENOMEM) {
+			r = ps_error_set(e, ENOMEM, _("out of memory"));
+			goto fail;
+		}
+		core_warn(&c->info, r == 0 ? _("the core has no NT_FILE note: its files were found from the dynamic linker's list in its memory")
+					   : _("the core has no NT_FILE note and no dynamic linker's list: only the program's own mappings are known"));
+	}
 	c->file_fds = malloc((c->info.n_files + 1) * sizeof(int));
 	if (!c->file_fds) {
 		r = ps_error_set(e, ENOMEM, _("out of memory"));
@@ -248,10 +257,8 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 	}
 	for (size_t i = 0; i < c->info.n_files; i++)
 		c->file_fds[i] = -2;
-	if (!o->headers_only && core_modules_load(c, o) < 0) {
-		r = ps_error_set(e, ENOMEM, _("out of memory"));
+	if (!o->headers_only && (r = core_modules_load(c, o, e)) < 0)
 		goto fail;
-	}
 	*out = c;
 	return 0;
 fail:

@@ -66,6 +66,7 @@ struct core_info {
 	struct core_file_map *files;
 	size_t n_files, cap_files;
 	uint64_t auxv_entry, auxv_phdr, auxv_vdso; /* AT_ENTRY, AT_PHDR, AT_SYSINFO_EHDR; 0 when absent */
+	uint64_t auxv_phnum;           /* AT_PHNUM */
 	uint64_t file_page;            /* NT_FILE page size */
 	/* What did not parse: one sentence each, for the user. */
 	char **warnings;
@@ -154,6 +155,10 @@ void core_close(struct core *c);
  * file-backed pages that are not in the core from the file on disk. Returns
  * bytes read from the start (short at the first unreadable byte). */
 size_t core_read_mem(struct core *c, uint64_t addr, void *buf, size_t len, bool file_fallback);
+/* No NT_FILE note: the mapped files from the dynamic linker's list in the
+ * core's memory (read-linkmap.c), exe: the program's path (--exe) or NULL.
+ * 0, -ENOENT (no list found: only the program, if anything), -ENOMEM. */
+int core_linkmap_files(struct core *c, const char *exe);
 /* The segment holding addr, or NULL. */
 const struct core_segment *core_segment_at(const struct core *c, uint64_t addr);
 

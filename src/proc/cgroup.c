@@ -63,9 +63,13 @@ void proc_cgroup_parse(const char *text, size_t len, struct proc_cgroup *out)
 	}
 	if (v2)
 		from_path(v2, v2_len, out);
+	char v2_path[sizeof(out->v2)] = "";
+	if (v2)
+		copy_part(v2_path, sizeof(v2_path), v2, v2_len);
 	/* The unified line is "/" when only v1 hierarchies are mounted. */
 	if (sd && !out->unit[0])
 		from_path(sd, sd_len, out);
 	if (!out->path[0] && first)
 		from_path(first, first_len, out);
+	memcpy(out->v2, v2_path, sizeof(out->v2));
 }

@@ -10,6 +10,7 @@ struct proc_cgroup {
 			   * the first line's; hostile; "" when none */
 	char unit[256];   /* the deepest ".service" or ".scope" component of path; "" when none */
 	char slice[256];  /* the ".slice" just above the unit (or deepest one); "" when none */
+	char v2[1024];    /* the unified hierarchy's ("0::") path, "/" at its root; "" when there is none */
 };
 
 /* text: the file's contents (need not be NUL-terminated). */

@@ -1,4 +1,5 @@
 #include "proc/psi.h"
+#include "proc/cgroup.h"
 #include "util.h"
 
 #include <errno.h>
@@ -76,6 +77,7 @@ static int cgroup2_mount(char *out, size_t size)
 int proc_cgroup2_dir(pid_t pid, char *out, size_t size)
 {
 	char path[64], buf[4096], mnt[1024];
+	struct proc_cgroup cg;
 	int r;
 
 	snprintf(path, sizeof(path), "/proc/%d/cgroup", (int)pid);
@@ -84,10 +86,9 @@ int proc_cgroup2_dir(pid_t pid, char *out, size_t size)
 		return (int)n;
 	if ((r = cgroup2_mount(mnt, sizeof(mnt))) < 0)
 		return r;
-	for (char *l = buf, *save = NULL; (l = strtok_r(l, "\n", &save)); l = NULL)
-		if (!strncmp(l, "0::", 3)) {
-			snprintf(out, size, "%s%s", mnt, strcmp(l + 3, "/") ? l + 3 : "");
-			return 0;
-		}
-	return -ENOENT;
+	proc_cgroup_parse(buf, (size_t)n, &cg);
+	if (!cg.v2[0])
+		return -ENOENT;
+	snprintf(out, size, "%s%s", mnt, strcmp(cg.v2, "/") ? cg.v2 : "");
+	return 0;
 }

@@ -20,6 +20,7 @@ static const struct {
 	[RU_PRIVATE_DIRTY] = { "Private_Dirty", "private_dirty_kb" },
 	[RU_REFERENCED] = { "Referenced", "referenced_kb" },
 	[RU_ANONYMOUS] = { "Anonymous", "anonymous_kb" },
+	[RU_KSM] = { "KSM", "ksm_kb" }, /* merged by KSM (Linux 6.4) */
 	[RU_LAZYFREE] = { "LazyFree", "lazyfree_kb" },
 	[RU_ANON_HUGE] = { "AnonHugePages", "anon_huge_pages_kb" },
 	[RU_SHMEM_PMD] = { "ShmemPmdMapped", "shmem_pmd_mapped_kb" },

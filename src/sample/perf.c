@@ -310,6 +310,7 @@ int samp_space_init(struct samp_space *sp, pid_t pid, uid_t uid, unsigned sym_op
 			samp_space_fini(sp);
 			return -ENOMEM;
 		}
+		sym_unwinder_set_view(sp->uw, sp->sym);
 	}
 	return 0;
 }

@@ -45,7 +45,7 @@ struct samp_py_session {
 	int freq;
 	bool idle;
 	uint64_t start_ns, next_ns, last_pub_ns, last_names_ns;
-	unsigned long long samples, passes, torn, idle_skipped;
+	unsigned long long samples, passes, torn, idle_samples;
 	unsigned long long cpu_ticks_start;
 	unsigned long recent[SAMP_HISTORY]; /* passes per published second */
 	unsigned nrecent;
@@ -224,10 +224,10 @@ static bool want(void *arg, const struct py_raw_thread *rt, bool gil)
 	struct samp_py_session *s = arg;
 	struct py_thr *t = thread_of(s, rt);
 
-	if (!t || s->idle || gil || running(t))
+	if (!t || gil || running(t))
 		return true;
-	s->idle_skipped++;
-	return false;
+	s->idle_samples++; /* left out, or with --idle counted in */
+	return s->idle;
 }
 
 static int sample_once(struct samp_py_session *s)
@@ -367,7 +367,7 @@ static struct samp_snapshot *py_publish(struct samp_source *src, const char *end
 	o->elapsed = (double)(now - s->start_ns) / 1e9;
 	o->samples = s->samples;
 	o->torn = s->torn;
-	o->idle_skipped = s->idle_skipped;
+	o->idle_samples = s->idle_samples;
 	o->idle_included = s->idle;
 	o->cpu_proc = (double)(proc_ticks(s) - s->cpu_ticks_start) / tick;
 	o->cpu_sampled = (double)s->samples / s->freq;

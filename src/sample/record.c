@@ -51,7 +51,7 @@ static uint32_t func_of(struct samp_session *s, struct samp_space *sp, uint64_t 
 	if (id != SAMP_NONE) {
 		if (kernel && !s->ksyms_named)
 			s->kernel_func = id;
-		else if (cache)
+		else if (cache && !(fi.flags & SAMP_F_ANON)) /* JIT names come as it runs */
 			hmap_put(cache, key, id);
 	}
 	return id;

@@ -141,9 +141,9 @@ struct samp_snapshot {
 	char end_reason[192];
 	/* The CPython sampler (samp_py_*): its version ("3.12.1"), empty for
 	 * perf; chains that changed under the read (dropped), and samples of
-	 * idle threads left out (unless idle_included). */
+	 * idle threads (left out unless idle_included). */
 	char python[24];
-	unsigned long long torn, idle_skipped;
+	unsigned long long torn, idle_samples;
 	bool idle_included;
 	/* Machine-wide (`pscope top` without a PID): every task on every
 	 * CPU. The stacks' tid is then an index into procs[] (a process, not

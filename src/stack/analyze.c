@@ -259,6 +259,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 		bool trunc = false;
 		int nf = sym_unwind(uw, &s->regs, s->stack, s->lo, s->len, false, pcs, byfp, o->max_frames, &trunc);
 		th->truncated = trunc;
+		th->unwind_end = sym_unwind_end(uw);
 		th->frames = calloc((size_t)nf + 1, sizeof(*th->frames));
 		if (!th->frames)
 			continue;
@@ -266,7 +267,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 		for (int k = 0; k < nf; k++) {
 			th->frames[k].pc = pcs[k];
 			th->frames[k].by_fp = byfp[k];
-			th->frames[k].sym = sym_lookup(d->syms, pcs[k], k == 0);
+			th->frames[k].sym = sym_lookup(d->syms, pcs[k], sym_unwind_exact(uw, k));
 		}
 		t_sym += (double)(now_ns() - ts) / 1e6;
 		th->n_frames = (size_t)nf;

@@ -414,6 +414,7 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 		r = ps_error_set(e, ENOMEM, _("cannot set up the unwinder"));
 		goto fail;
 	}
+	sym_unwinder_set_view(uw, d->syms);
 	r = stk_analyze(d, snaps, fz.n, uw, python_in(d, &fc, &live, &pyin), &o, e);
 	if (r < 0)
 		goto fail;

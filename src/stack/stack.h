@@ -50,6 +50,7 @@ struct stk_thread {
 	struct stk_frame *frames;
 	size_t n_frames;
 	bool truncated;      /* --max-frames reached or the stack copy ended */
+	const char *unwind_end; /* why the unwinding stopped short (N_() string), or NULL */
 	int signal;          /* from a core: the signal this thread received, else 0 */
 	int group;           /* index in dump->groups */
 	pid_t waits_for;     /* the holder of the lock it sleeps on (futex), 0 none */

@@ -170,6 +170,32 @@ static bool same_build_id(Dwfl_Module *mod, int fd)
 	return ok;
 }
 
+char *sym_debuginfo_path;
+static pthread_once_t debug_once = PTHREAD_ONCE_INIT;
+
+/* PSCOPE_DEBUG_DIR: a debug root (DIR/.build-id/xx/rest.debug) searched
+ * before /usr/lib/debug; libdwfl's default path otherwise. */
+static void debug_path_init(void)
+{
+	const char *d = getenv("PSCOPE_DEBUG_DIR");
+	char *abs = d && *d ? realpath(d, NULL) : NULL;
+
+	if (!abs || strchr(abs, ':')) {
+		free(abs);
+		return;
+	}
+	size_t l = strlen(abs) + sizeof(":.debug::/usr/lib/debug");
+	sym_debuginfo_path = malloc(l);
+	if (sym_debuginfo_path)
+		snprintf(sym_debuginfo_path, l, ":.debug:%s:/usr/lib/debug", abs);
+	free(abs);
+}
+
+void sym_debug_path_init(void)
+{
+	pthread_once(&debug_once, debug_path_init);
+}
+
 /* Separate debug files. libdwfl's standard search would open and map a
  * .gnu_debuglink file next to the module itself (checking its CRC from the
  * mapping), where its owner can cut it short under the mapping; so: by

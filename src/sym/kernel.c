@@ -1,7 +1,7 @@
 /* Text symbol tables that are not ELF: /proc/kallsyms (kernel frames,
- * loaded once for every view) and /tmp/perf-PID.map (JIT code). */
+ * loaded once for every view) and /tmp/perf-PID.map lines (JIT code, read
+ * by jit.c). */
 #include "sym/local.h"
-#include "i18n.h"
 #include "util.h"
 
 #include <errno.h>
@@ -19,8 +19,11 @@ static int range_cmp(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* Hex digits, after an optional 0x (JDK's perf maps write one). */
 static const char *hex(const char *s, const char *end, uint64_t *v)
 {
+	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
 	const char *start = s;
 	*v = 0;
 	for (; s < end; s++) {
@@ -84,15 +87,10 @@ static ssize_t parse_lines(const char *buf, size_t len, struct sym_range **out, 
 			continue;
 		if (!kallsyms && n == SYM_PERFMAP_MAX_ENTRIES)
 			break;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			struct sym_range *nr = realloc(r, cap * sizeof(*r));
-			if (!nr) {
-				free(r);
-				free(p);
-				return -ENOMEM;
-			}
-			r = nr;
+		if (sym_range_room(&r, n, &cap, 1024) < 0) {
+			free(r);
+			free(p);
+			return -ENOMEM;
 		}
 		r[n].start = a;
 		r[n].size = sz;
@@ -119,54 +117,6 @@ static ssize_t parse_lines(const char *buf, size_t len, struct sym_range **out, 
 ssize_t sym_perfmap_parse(const char *buf, size_t len, struct sym_range **out, char **pool)
 {
 	return parse_lines(buf, len, out, pool, false);
-}
-
-/* /tmp/perf-PID.map: read only when it is a regular file (not a link, a
- * FIFO or a device) owned by the target's user or root, as perf does, and
- * within the caps. Returns NULL, or why it was not (all) read. */
-const char *sym_perfmap_load(pid_t pid, uid_t uid, struct sym_range **jit, size_t *njit, char **pool)
-{
-	char path[64], *buf = NULL;
-	const char *why = NULL;
-	struct stat sb;
-	int fd;
-
-	*jit = NULL;
-	*pool = NULL;
-	*njit = 0;
-	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return errno == ELOOP ? _("its perf map is a symbolic link: not read") : NULL;
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))
-		why = _("its perf map is not a regular file: not read");
-	else if (sb.st_uid != uid && sb.st_uid != 0)
-		why = _("its perf map belongs to another user: not read");
-	else if (sb.st_size > SYM_PERFMAP_MAX_BYTES)
-		why = _("its perf map is over the 64 MiB cap: not read");
-	if (why) {
-		close(fd);
-		return why;
-	}
-	/* Read, never mapped: the file may change while it is read. */
-	ssize_t len = 0;
-	size_t cap = (size_t)sb.st_size + 1;
-	buf = malloc(cap);
-	while (buf && (size_t)len + 1 < cap) {
-		ssize_t r = read(fd, buf + len, cap - 1 - (size_t)len);
-		if (r <= 0)
-			break;
-		len += r;
-	}
-	close(fd);
-	if (buf) {
-		ssize_t n = sym_perfmap_parse(buf, (size_t)len, jit, pool);
-		*njit = n > 0 ? (size_t)n : 0;
-		if (*njit >= SYM_PERFMAP_MAX_ENTRIES)
-			why = _("its perf map is over the cap of 1048576 entries: the rest not read");
-	}
-	free(buf);
-	return why;
 }
 
 ssize_t sym_kallsyms_parse(const char *buf, size_t len, struct sym_range **out, char **pool)

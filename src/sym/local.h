@@ -6,7 +6,9 @@
 #include "sym/sym.h"
 
 #include <elfutils/libdwfl.h>
+#include <errno.h>
 #include <pthread.h>
+#include <stdlib.h>
 
 /* A file's symbols and DWARF, shared by every view that maps it. */
 /* A code symbol of a module, for the binary search that replaces
@@ -53,10 +55,54 @@ char *sym_module_data_name(struct sym_module *m, uint64_t rel);
 int sym_module_symbol(struct sym_module *m, const char *name, uint64_t *value, uint64_t *size);
 
 void sym_info_free(struct sym_info *s);
-/* Load /tmp/perf-PID.map of a process owned by uid (kernel.c): NULL, or
- * why it was not (all) read (a link, not a regular file, another user's,
- * over a cap). */
-const char *sym_perfmap_load(pid_t pid, uid_t uid, struct sym_range **jit, size_t *njit, char **pool);
+/* The file vaddr and size of the module's allocated section `name`
+ * (ehframe.c). Returns 0 or -ENOENT. */
+int sym_module_section(struct sym_module *m, const char *name, uint64_t *vaddr, uint64_t *size);
+/* Room for one more of the parsers' ranges: *r doubled from first when
+ * n reached *cap. Returns 0 or -ENOMEM (*r left as it was). */
+static inline int sym_range_room(struct sym_range **r, size_t n, size_t *cap, size_t first)
+{
+	if (n < *cap)
+		return 0;
+	size_t nc = *cap ? *cap * 2 : first;
+	struct sym_range *nr = realloc(*r, nc * sizeof(**r));
+	if (!nr)
+		return -ENOMEM;
+	*r = nr;
+	*cap = nc;
+	return 0;
+}
+/* Names of a process's anonymous code (jit.c): /tmp/perf-PID.map and a
+ * mapped jit-PID.dump, read again as they grow. */
+struct sym_jit {
+	struct sym_range *r;         /* sorted; at one start the newest last */
+	size_t n;
+	char **pools;
+	size_t npools;
+	unsigned gen;                /* changes whenever r does */
+	uint64_t polled_ns;
+	const char *why;             /* why the perf map was not (all) read, or NULL */
+	bool map_seen;               /* the perf map as last read: */
+	uint64_t map_ino, map_size, map_off;
+	int64_t map_mtime;
+	char tail[32];               /* the bytes before map_off */
+	uint64_t dump_ino, dump_off; /* the jitdump: read up to dump_off */
+	bool dump_broken;
+};
+#define SYM_JIT_POLL_NS 100000000ull
+/* Read what was added to the perf map and the jitdump since the last poll
+ * (maps: the view's, where the jitdump is found; root: their prefix). */
+void sym_jit_poll(struct sym_jit *j, pid_t pid, uid_t uid, const struct proc_maps *maps, const char *root);
+/* The name of the JIT code at pc, or NULL. */
+const char *sym_jit_name(struct sym_jit *j, uint64_t pc);
+/* Why code is not named: a refused perf map, "not in its perf map",
+ * "no perf map or jitdump". */
+const char *sym_jit_why(const struct sym_jit *j);
+void sym_jit_free(struct sym_jit *j);
+/* libdwfl's search path of debug files (file.c): PSCOPE_DEBUG_DIR, then
+ * the default; set by sym_debug_path_init before the first dwfl_begin. */
+extern char *sym_debuginfo_path;
+void sym_debug_path_init(void);
 /* libdwfl's find_debuginfo callback (file.c): separate debug files found
  * by build-id or debug link, each read through sym_file_stable(). */
 int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, GElf_Addr base,

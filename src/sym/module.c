@@ -20,12 +20,11 @@
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sym_module *registry;
-static char *debuginfo_path;
 
 static const Dwfl_Callbacks callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = sym_find_debuginfo,
-	.debuginfo_path = &debuginfo_path,
+	.debuginfo_path = &sym_debuginfo_path,
 };
 
 static const char *base_name(const char *p)
@@ -138,6 +137,7 @@ struct sym_module *sym_module_get(int fd, const char *path, const char *display,
 	m->ino = ino;
 	m->path = strdup(display);
 	m->name = strdup(!strncmp(display, "[vdso", 5) ? "[vdso]" : base_name(display));
+	sym_debug_path_init();
 	m->dwfl = dwfl_begin(&callbacks);
 	if (!m->path || !m->name || !m->dwfl) {
 		close(fd);
@@ -274,6 +274,18 @@ static void add_inlines(Dwfl_Module *mod, uint64_t addr, struct sym_info *s)
 	int n = dwarf_getscopes(cu, addr - bias, &scopes);
 	if (n <= 0)
 		return;
+	/* Past the innermost inlined call, dwarf_getscopes goes on with the
+	 * scopes of its abstract definition; the concrete nest of calls
+	 * around it (middle, outer, the function) is its DIE's own chain. */
+	if (dwarf_tag(&scopes[0]) == DW_TAG_inlined_subroutine) {
+		Dwarf_Die *chain = NULL;
+		int nc = dwarf_getscopes_die(&scopes[0], &chain);
+		if (nc > 0) {
+			free(scopes);
+			scopes = chain;
+			n = nc;
+		}
+	}
 	dwarf_getsrcfiles(cu, &files, &nfiles);
 	const char *file = s->file;
 	int line = s->line;
@@ -426,6 +438,51 @@ static bool lines_within_cap(struct sym_module *m)
 	return m->lines_ok > 0;
 }
 
+/* GCC's names for parts and clones of one function: foo.cold,
+ * foo.lto_priv.0, foo.part.0, foo.isra.0, foo.constprop.0. Returns where
+ * the suffix starts, or NULL; *cold: the function's cold part. */
+static const char *clone_suffix(const char *name, bool *cold)
+{
+	static const char *const sfx[] = { ".cold", ".lto_priv.", ".part.", ".isra.", ".constprop.", ".localalias" };
+	const char *dot = strchr(name, '.');
+
+	*cold = false;
+	if (!dot || dot == name)
+		return NULL;
+	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++)
+		if (!strncmp(dot, sfx[i], strlen(sfx[i]))) {
+			*cold = i == 0;
+			return dot;
+		}
+	return NULL;
+}
+
+/* The DWARF name of the function whose code holds addr (gdb's), for a
+ * part or clone the symbol table names by its suffixed symbol: NULL
+ * without DWARF there. */
+static char *dwarf_function(Dwfl_Module *mod, uint64_t addr, bool cold)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias), *scopes = NULL;
+	int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	char *out = NULL;
+
+	for (int i = 0; i < n && !out; i++) {
+		const char *fn = dwarf_tag(&scopes[i]) == DW_TAG_subprogram ? die_name(&scopes[i]) : NULL;
+		char *d = fn ? sym_name_dup(fn) : NULL;
+		if (d && cold) {
+			size_t l = strlen(d) + 64;
+			if ((out = malloc(l)))
+				snprintf(out, l, _("%s (cold part)"), d);
+			free(d);
+		} else {
+			out = d;
+		}
+	}
+	free(scopes);
+	return out;
+}
+
 /* Resolve module-relative addr (the call itself: pc - 1 for a return
  * address); offsets are shown relative to pc. Called with m->lock held. */
 static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t addr, bool source)
@@ -443,8 +500,10 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 	if (!strcmp(m->name, "[vdso]"))
 		s->flags |= SYM_F_VDSO;
 	const struct sym_msym *sym = find_sym(m, addr);
+	bool cold;
 	if (sym) {
-		s->function = sym_name_dup(sym->name);
+		char *dn = clone_suffix(sym->name, &cold) && m->mod ? dwarf_function(m->mod, addr, cold) : NULL;
+		s->function = dn ? dn : sym_name_dup(sym->name);
 		s->offset = addr - sym->start + (rel_pc - addr);
 	} else {
 		s->flags |= SYM_F_STRIPPED;
@@ -459,14 +518,19 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 	if (source && m->mod && !lines_within_cap(m)) {
 		s->file = strdup(_("(line table over the 256 MiB cap: not read)"));
 	} else if (source && m->mod && dwfl_module_getdwarf(m->mod, &bias)) {
-		Dwfl_Line *l = dwfl_module_getsrc(m->mod, addr);
+		/* libdwfl answers with the nearest unit's last line where no
+		 * unit covers addr (_start after main): no line there. */
+		Dwarf_Addr cb;
+		Dwarf_Die *cu = dwfl_module_addrdie(m->mod, addr, &cb);
+		Dwfl_Line *l = cu && dwarf_haspc(cu, addr - cb) > 0 ? dwfl_module_getsrc(m->mod, addr) : NULL;
 		int line = 0;
 		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
 		if (file) {
 			s->file = strdup(file);
 			s->line = line;
 		}
-		add_inlines(m->mod, addr, s);
+		if (l)
+			add_inlines(m->mod, addr, s);
 	}
 	if (!s->function || !s->module || !s->path) {
 		sym_info_free(s);

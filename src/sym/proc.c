@@ -44,14 +44,12 @@ struct sym_proc {
 	struct sym_info **owned;  /* results not owned by a module */
 	size_t nowned;
 	struct hmap cache;      /* pc << 1 | activation -> const struct sym_info * */
+	struct hmap jit_gens;   /* the same keys, anonymous code: the JIT names' generation */
 	size_t resolved;
-	bool stale, anon_stale, perfmap_loaded;
+	bool stale, anon_stale;
 	unsigned gen;           /* maps re-read count */
 	uint64_t refreshed_ns;
-	struct sym_range *jit;
-	size_t njit;
-	char *jit_pool;
-	const char *jit_why;    /* why /tmp/perf-PID.map was not (all) read, or NULL */
+	struct sym_jit jit;
 };
 
 static const struct sym_info unknown_info = {
@@ -61,15 +59,23 @@ static const struct sym_info unknown_info = {
 
 int sym_load_bias(const struct sym_phdr *ph, size_t n, uint64_t map_start, uint64_t map_off, uint64_t *bias)
 {
+	const struct sym_phdr *best = NULL;
+
+	/* Segments may share a file page (lld: the text starts in the last
+	 * page of the headers' segment, one page further in memory): the
+	 * mapping at map_off is of the segment starting last at or below it. */
 	for (size_t i = 0; i < n; i++) {
 		uint64_t page_off = ph[i].offset & ~0xfffull;
 		if (map_off < page_off || map_off >= ph[i].offset + (ph[i].filesz ? ph[i].filesz : 1))
 			continue;
-		/* The file byte at map_off has vaddr p_vaddr - p_offset + map_off. */
-		*bias = map_start - (ph[i].vaddr - ph[i].offset + map_off);
-		return 0;
+		if (!best || page_off > (best->offset & ~0xfffull))
+			best = &ph[i];
 	}
-	return -ENOENT;
+	if (!best)
+		return -ENOENT;
+	/* The file byte at map_off has vaddr p_vaddr - p_offset + map_off. */
+	*bias = map_start - (best->vaddr - best->offset + map_off);
+	return 0;
 }
 
 static ssize_t live_read(void *arg, uint64_t addr, void *buf, size_t len)
@@ -176,6 +182,7 @@ static void pmap_clear(struct sym_proc *p)
 static void cache_clear(struct sym_proc *p)
 {
 	hmap_clear(&p->cache);
+	hmap_clear(&p->jit_gens);
 }
 
 /* Bind every executable mapping of p->maps, reusing what old already knew. */
@@ -340,8 +347,8 @@ void sym_proc_free(struct sym_proc *p)
 		sym_info_free(p->owned[i]);
 	free(p->owned);
 	hmap_free(&p->cache);
-	free(p->jit);
-	free(p->jit_pool);
+	hmap_free(&p->jit_gens);
+	sym_jit_free(&p->jit);
 	free(p->root);
 	proc_maps_free(&p->maps);
 	free(p);
@@ -410,13 +417,21 @@ static struct pmap *pmap_find(struct sym_proc *p, uint64_t pc)
 	return NULL;
 }
 
-static void load_perfmap(struct sym_proc *p)
+int sym_proc_eh_frame(struct sym_proc *p, uint64_t pc, uint64_t *addr, uint64_t *size)
+{
+	struct pmap *m = pmap_find(p, pc);
+	uint64_t v;
+
+	if (!m || m->kind != PM_MODULE || sym_module_section(m->mod, ".eh_frame", &v, size) < 0)
+		return -ENOENT;
+	*addr = v + m->bias;
+	return 0;
+}
+
+static void poll_jit(struct sym_proc *p)
 {
 	p->anon_stale = false;
-	free(p->jit);
-	free(p->jit_pool);
-	p->njit = 0;
-	p->jit_why = p->pid > 0 ? sym_perfmap_load(p->pid, p->uid, &p->jit, &p->njit, &p->jit_pool) : NULL;
+	sym_jit_poll(&p->jit, p->pid, p->uid, &p->maps, p->root);
 }
 
 /* A result the view owns: anonymous code, files it cannot open. */
@@ -456,16 +471,18 @@ static const struct sym_info *resolve(struct sym_proc *p, uint64_t pc, bool acti
 	case PM_MODULE:
 		return sym_module_lookup(m->mod, pc - m->bias, activation, p->opts & SYM_SOURCE);
 	case PM_ANON: {
-		if (p->anon_stale || !p->perfmap_loaded) {
-			p->perfmap_loaded = true;
-			load_perfmap(p);
+		if (p->anon_stale)
+			poll_jit(p);
+		const char *name = sym_jit_name(&p->jit, pc);
+		if (!name && now_ns() - p->jit.polled_ns > SYM_JIT_POLL_NS) {
+			poll_jit(p);
+			name = sym_jit_name(&p->jit, pc);
 		}
-		const struct sym_range *r = sym_range_find(p->jit, p->njit, pc, true);
-		if (!r && p->jit_why) {
-			snprintf(buf, sizeof(buf), "[anon/JIT] (%s)", p->jit_why);
-			return own(p, buf, "[anon/JIT]", pc - m->start, SYM_F_ANON);
+		if (!name) {
+			snprintf(buf, sizeof(buf), "[anon/JIT] (%s)", sym_jit_why(&p->jit));
+			name = buf;
 		}
-		return own(p, r ? r->name : "[anon/JIT]", "[anon/JIT]", pc - m->start, SYM_F_ANON);
+		return own(p, name, "[anon/JIT]", pc - m->start, SYM_F_ANON);
 	}
 	case PM_NOFILE:
 		/* The file is gone or unreadable: name the offset in it (and
@@ -487,15 +504,27 @@ const struct sym_info *sym_lookup(struct sym_proc *p, uint64_t pc, bool activati
 	if (p->stale && p->pid > 0)
 		sym_proc_refresh(p);
 	const struct sym_info *s = hmap_get_ptr(&p->cache, key);
-	if (s)
+	if (s && !(s->flags & SYM_F_ANON))
 		return s;
+	if (s) {
+		/* JIT code: its names grow while it runs. */
+		if (!strncmp(s->function, "[anon/JIT] (", 12) && now_ns() - p->jit.polled_ns > SYM_JIT_POLL_NS)
+			poll_jit(p);
+		if (hmap_get(&p->jit_gens, key) == p->jit.gen)
+			return s;
+	}
+	bool cached = s != NULL;
 	s = resolve(p, pc, activation);
 	if (!s)
 		return &unknown_info;
 	/* resolve() may have refreshed and cleared the cache: put it after. */
 	if (hmap_put_ptr(&p->cache, key, s) < 0)
 		return s; /* not cached: owned by its module or by p all the same */
-	p->resolved++;
+	/* Anonymous code: with the names' generation it was resolved with. */
+	if ((s->flags & SYM_F_ANON) && hmap_put(&p->jit_gens, key, p->jit.gen) < 0)
+		hmap_put_ptr(&p->cache, key, NULL);
+	if (!cached)
+		p->resolved++;
 	return s;
 }
 

@@ -23,8 +23,8 @@
  *  - a function symbol ("parse_payload", C++ demangled: "ns::f(int)");
  *  - no symbol in a known module: "libfoo.so+0x1a2b" (module-relative
  *    address), flag SYM_F_STRIPPED, its own row per address;
- *  - an anonymous executable mapping: the /tmp/perf-PID.map name, else
- *    "[anon/JIT]" (SYM_F_ANON);
+ *  - an anonymous executable mapping: its name in /tmp/perf-PID.map or a
+ *    jitdump, else "[anon/JIT] (why)" (SYM_F_ANON);
  *  - an address in no executable mapping: "[unknown]" (SYM_F_UNKNOWN);
  *  - data symbols (objects) never name code; sym_data_name() names data.
  * Every string comes from ELF, DWARF or the target: hostile. */
@@ -132,6 +132,10 @@ const struct proc_maps *sym_proc_maps(const struct sym_proc *p);
 /* Re-read the maps if a new mapping was reported (sym_proc_stale). Returns
  * the maps' generation: it changes whenever they were re-read. */
 unsigned sym_proc_sync(struct sym_proc *p);
+/* The run-time address and size of the .eh_frame section of the module
+ * mapped at pc (from its section headers: for modules without
+ * .eh_frame_hdr). Returns 0 or -ENOENT. */
+int sym_proc_eh_frame(struct sym_proc *p, uint64_t pc, uint64_t *addr, uint64_t *size);
 /* Re-read /proc/PID/maps now (live views). Returns 0 or -errno. */
 int sym_proc_refresh(struct sym_proc *p);
 
@@ -148,7 +152,7 @@ struct sym_range {
 	const char *name;
 	const char *module;   /* kallsyms: "[module]" or NULL */
 };
-/* /tmp/perf-PID.map ("START SIZE name" in hex) and /proc/kallsyms ("addr
+/* /tmp/perf-PID.map ("START SIZE name" in hex, with or without 0x) and /proc/kallsyms ("addr
  * type name [module]", text symbols only): a sorted, malloc'd array; names
  * point into *pool (malloc'd). Return the count or -errno. */
 ssize_t sym_perfmap_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
@@ -156,6 +160,21 @@ ssize_t sym_perfmap_parse(const char *buf, size_t len, struct sym_range **out, c
  * entries past the cap are not parsed (a count equal to it means cut). */
 #define SYM_PERFMAP_MAX_BYTES (64 << 20)
 #define SYM_PERFMAP_MAX_ENTRIES (1u << 20)
+/* A jitdump's records (JIT_CODE_LOAD: name, address and size of the code;
+ * the rest skipped), from the file's start (at_start: its header first) or
+ * from the end of the last whole record read. *used: the bytes of whole
+ * records (the next read starts there). Returns the count, or -EINVAL (not
+ * a jitdump of this byte order), -ENOMEM. */
+ssize_t sym_jitdump_parse(const void *buf, size_t len, bool at_start, size_t *used, struct sym_range **out,
+			  char **pool);
+/* The FDEs of an .eh_frame section read from run-time address addr: the
+ * run-time start of the code each covers and the FDE's address, sorted by
+ * pc (the table .eh_frame_hdr would hold). Returns the count or -ENOMEM. */
+struct sym_fde {
+	uint64_t pc, fde;
+};
+#define SYM_EHFRAME_MAX_FDES (1u << 22)
+ssize_t sym_ehframe_index(const void *buf, size_t len, uint64_t addr, struct sym_fde **out);
 ssize_t sym_kallsyms_parse(const char *buf, size_t len, struct sym_range **out, char **pool);
 /* Binary search: the range holding pc, or NULL. Unsized (kallsyms): the
  * last symbol at or below pc. */

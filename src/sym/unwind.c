@@ -11,6 +11,7 @@
  * /proc/PID/maps and the ELF file at every miss. */
 #include "hmap.h"
 #include "sym/unwind.h"
+#include "i18n.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -38,7 +39,17 @@ struct module {
 	uint64_t start, end; /* the executable mapping */
 	bool tried, ok;
 	unw_dyn_info_t di;
+	int32_t *tab;        /* no .eh_frame_hdr: the table built from .eh_frame
+			      * (pairs pc, FDE relative to it), served to
+			      * libunwind at a fake address (tab_at) */
+	size_t ntab;
+	uint64_t tab_at;
 };
+
+/* Fake addresses of built tables: above every user address; module i's
+ * table at TAB_BASE + (i << 32). */
+#define TAB_BASE 0xfff0000000000000ull
+#define EHFRAME_MAX (256u << 20)
 
 struct sym_unwinder {
 	pid_t pid;
@@ -49,6 +60,10 @@ struct sym_unwinder {
 	struct hmap pages;   /* page address -> struct page * (read once) */
 	struct module *mods;
 	size_t nmods;
+	struct sym_proc *view; /* finds .eh_frame where no header does */
+	unsigned char *exact;  /* of the last unwind: frame i's pc is exact */
+	int nexact;
+	const char *end;       /* of the last unwind: why it stopped short, or NULL */
 };
 
 struct uw_ctx {
@@ -103,16 +118,26 @@ static int live_read(struct sym_unwinder *u, uint64_t addr, void *buf, size_t le
 
 static int ctx_read(struct uw_ctx *c, uint64_t addr, void *buf, size_t len)
 {
+	if (addr >= TAB_BASE) {
+		size_t i = (size_t)((addr - TAB_BASE) >> 32);
+		uint64_t o = (addr - TAB_BASE) & 0xffffffffull;
+		if (i >= c->u->nmods || !c->u->mods[i].tab || o + len > c->u->mods[i].ntab * 8)
+			return -1;
+		memcpy(buf, (const unsigned char *)c->u->mods[i].tab + o, len);
+		return 0;
+	}
 	if (c->stack && addr >= c->lo && addr - c->lo + len <= c->len) {
 		memcpy(buf, c->stack + (addr - c->lo), len);
 		return 0;
 	}
 	if (c->strict) {
 		/* A sample's copy is all there is of its stack: the live one
-		 * has moved on. Only read-only memory (text, .eh_frame) is
-		 * the same now. */
+		 * has moved on. Only read-only memory (text, .eh_frame) and
+		 * a file's relocated data are the same now: the CIE of
+		 * Rust and C++ code points at its personality routine
+		 * through a DW.ref slot in .data, read as each FDE is. */
 		const struct proc_map *m = proc_maps_find(c->u->maps, addr);
-		if (!m || m->perms[1] == 'w') {
+		if (!m || (m->perms[1] == 'w' && m->path[0] != '/')) {
 			if (c->stack && addr >= c->lo + c->len && addr - (c->lo + c->len) < (1u << 20))
 				c->cut = true;
 			return -1;
@@ -122,6 +147,51 @@ static int ctx_read(struct uw_ctx *c, uint64_t addr, void *buf, size_t len)
 }
 
 /* ---- unwind tables, per module ---- */
+
+/* Bytes of the address space, read at once (not through the page cache). */
+static bool bulk_read(struct sym_unwinder *u, uint64_t addr, void *buf, size_t len)
+{
+	if (u->read)
+		return u->read(u->read_arg, addr, buf, len) == (ssize_t)len;
+	struct iovec l = { buf, len }, r = { (void *)(uintptr_t)addr, len };
+	return process_vm_readv(u->pid, &l, 1, &r, 1, 0) == (ssize_t)len;
+}
+
+/* No .eh_frame_hdr (gcc -static): index the module's .eh_frame as the
+ * header's table would, served to libunwind at a fake address. */
+static bool table_setup(struct sym_unwinder *u, struct module *m, const struct proc_map *x)
+{
+	uint64_t at, size;
+	struct sym_fde *f = NULL;
+
+	if (!u->view || sym_proc_eh_frame(u->view, x->start, &at, &size) < 0 || !size || size > EHFRAME_MAX)
+		return false;
+	unsigned char *buf = malloc(size);
+	ssize_t n = buf && bulk_read(u, at, buf, size) ? sym_ehframe_index(buf, size, at, &f) : -1;
+	free(buf);
+	if (n <= 0 || !(m->tab = malloc((size_t)n * 8))) {
+		free(f);
+		return false;
+	}
+	for (ssize_t i = 0; i < n; i++) {
+		int64_t pc = (int64_t)(f[i].pc - at), fde = (int64_t)(f[i].fde - at);
+		if (pc != (int32_t)pc || fde != (int32_t)fde)
+			continue; /* out of the table's reach */
+		m->tab[2 * m->ntab] = (int32_t)pc;
+		m->tab[2 * m->ntab + 1] = (int32_t)fde;
+		m->ntab++;
+	}
+	free(f);
+	m->tab_at = TAB_BASE + ((uint64_t)(m - u->mods) << 32);
+	memset(&m->di, 0, sizeof(m->di));
+	m->di.start_ip = x->start;
+	m->di.end_ip = x->end;
+	m->di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
+	m->di.u.rti.segbase = at;
+	m->di.u.rti.table_data = m->tab_at;
+	m->di.u.rti.table_len = m->ntab * 8 / sizeof(unw_word_t);
+	return m->ntab > 0;
+}
 
 /* Set up m->di from the ELF headers in process memory. */
 static bool module_setup(struct sym_unwinder *u, struct uw_ctx *c, struct module *m, const struct proc_map *x)
@@ -157,8 +227,10 @@ static bool module_setup(struct sym_unwinder *u, struct uw_ctx *c, struct module
 	for (int i = 0; i < eh.e_phnum; i++)
 		if (ph[i].p_type == PT_GNU_EH_FRAME)
 			hdr = bias + ph[i].p_vaddr;
-	if (!have_load || !hdr)
+	if (!have_load)
 		return false;
+	if (!hdr)
+		return table_setup(u, m, x);
 	unsigned char h[12];
 	if (ctx_read(c, hdr, h, sizeof(h)) < 0 || h[0] != 1)
 		return false;
@@ -319,12 +391,29 @@ struct sym_unwinder *sym_unwinder_new_reader(const struct proc_maps *maps, sym_r
 	return u;
 }
 
-void sym_unwinder_set_maps(struct sym_unwinder *u, const struct proc_maps *maps)
+static void mods_free(struct sym_unwinder *u)
 {
-	u->maps = maps;
+	for (size_t i = 0; i < u->nmods; i++)
+		free(u->mods[i].tab);
 	free(u->mods);
 	u->mods = NULL;
 	u->nmods = 0;
+}
+
+bool sym_unwind_exact(const struct sym_unwinder *u, int i)
+{
+	return i == 0 || (i > 0 && i < u->nexact && u->exact[i]);
+}
+
+void sym_unwinder_set_view(struct sym_unwinder *u, struct sym_proc *view)
+{
+	u->view = view;
+}
+
+void sym_unwinder_set_maps(struct sym_unwinder *u, const struct proc_maps *maps)
+{
+	u->maps = maps;
+	mods_free(u);
 	unw_flush_cache(u->as, 0, 0);
 }
 
@@ -337,8 +426,18 @@ void sym_unwinder_free(struct sym_unwinder *u)
 	for (size_t at = 0; hmap_next(&u->pages, &at, &k, &v);)
 		free((void *)(uintptr_t)v);
 	hmap_free(&u->pages);
-	free(u->mods);
+	mods_free(u);
+	free(u->exact);
 	free(u);
+}
+
+/* The x86-64 rt_sigreturn trampoline (glibc's __restore_rt, musl's):
+ * mov $15, %rax; syscall. */
+static bool is_sigreturn(struct uw_ctx *c, uint64_t ip)
+{
+	static const unsigned char tramp[9] = { 0x48, 0xc7, 0xc0, 0x0f, 0x00, 0x00, 0x00, 0x0f, 0x05 };
+	unsigned char b[9];
+	return ctx_read(c, ip, b, sizeof(b)) == 0 && !memcmp(b, tramp, sizeof(b));
 }
 
 /* Frame-pointer chain from (pc, bp), for code without CFI. */
@@ -361,6 +460,13 @@ static int fp_walk(struct uw_ctx *c, uint64_t bp, uint64_t *pcs, bool *by_fp, in
 	return n;
 }
 
+/* Whether code at ip is code: a return address elsewhere is garbage. */
+static bool in_code(const struct sym_unwinder *u, uint64_t ip)
+{
+	const struct proc_map *m = proc_maps_find(u->maps, ip);
+	return m && m->perms[2] == 'x';
+}
+
 int sym_unwind(struct sym_unwinder *u, const struct user_regs_struct *regs, const void *stack,
 	       uint64_t stack_lo, size_t stack_len, bool strict, uint64_t *pcs, bool *by_fp, int max,
 	       bool *truncated)
@@ -373,6 +479,17 @@ int sym_unwind(struct sym_unwinder *u, const struct user_regs_struct *regs, cons
 	*truncated = false;
 	if (max <= 0)
 		return 0;
+	if (u->nexact < max) {
+		unsigned char *ne = realloc(u->exact, (size_t)max);
+		if (ne) {
+			u->exact = ne;
+			u->nexact = max;
+		}
+	}
+	if (u->exact)
+		memset(u->exact, 0, (size_t)u->nexact);
+	u->end = NULL;
+	bool after_signal = false;
 	if (unw_init_remote(&cur, u->as, &c) < 0) {
 		pcs[0] = regs->rip;
 		by_fp[0] = false;
@@ -384,30 +501,56 @@ int sym_unwind(struct sym_unwinder *u, const struct user_regs_struct *regs, cons
 		unw_get_reg(&cur, UNW_REG_SP, &sp);
 		if (!ip)
 			break;
-		if (n > 0 && (sp < last_sp || (sp == last_sp && ip == last_ip)))
+		if (n > 0 && (sp < last_sp || (sp == last_sp && ip == last_ip))) {
+			u->end = N_("the unwinding went back up the stack (broken CFI or a corrupt stack): stopped");
 			break; /* the stack grows down: going back means garbage */
+		}
+		if (n > 0 && !in_code(u, ip)) {
+			u->end = N_("a return address outside any code (a corrupt stack, or a guess past code without CFI): stopped");
+			break;
+		}
 		last_sp = sp;
 		last_ip = ip;
+		/* A signal trampoline's pc is where its code starts, and the
+		 * frame it returns to was interrupted, not calling: both are
+		 * exact pcs, not return addresses. */
+		bool sig = n > 0 && is_sigreturn(&c, ip);
+		if ((sig || after_signal) && n < u->nexact)
+			u->exact[n] = 1;
+		after_signal = sig;
 		pcs[n] = ip;
 		by_fp[n++] = false;
 		if (n == max) {
 			*truncated = true;
 			return n;
 		}
-		r = unw_step(&cur);
+		/* Code without CFI: libunwind would guess from frame pointers
+		 * itself, unchecked; follow them here, each checked. */
+		bool no_cfi = !module_for(u, &c, n > 1 ? ip - 1 : ip);
+		r = no_cfi ? -1 : unw_step(&cur);
 		if (r > 0)
 			continue;
 		if (r < 0) {
 			/* No CFI here: follow the frame pointers instead. */
 			unw_word_t bp = 0;
+			int n0 = n;
 			unw_get_reg(&cur, UNW_X86_64_RBP, &bp);
 			n = fp_walk(&c, bp, pcs, by_fp, n, max);
 			if (n == max)
 				*truncated = true;
+			if (n == n0)
+				u->end = N_("no CFI for this code and no frame-pointer chain from it: its callers cannot be found");
 		}
 		break;
 	}
-	if (c.cut)
+	if (c.cut) {
 		*truncated = true;
+		u->end = N_("the stack copy ends here (--stack-copy): the callers are beyond it");
+	}
 	return n;
+}
+
+const char *sym_unwind_end(const struct sym_unwinder *u)
+{
+	return u->end;
 }

@@ -63,6 +63,8 @@ assert "dt-\x1b[31mred" in names, names.keys()
 assert p["status"]["threads"] == 4 and p["status"]["state"] == "S"
 assert "cap_sys_admin" in p["status"]["cap_eff_names"]
 assert p["mem"]["rss_kb"] > 0 and "swap_pss_kb" in p["mem"]
+ksm = [l for l in open("/proc/self/smaps_rollup") if l.startswith("KSM:")]
+assert not ksm or "ksm_kb" in p["mem"], p["mem"]  # the kernel's KSM: line, where it has one
 assert d["pid"] > 0 and d["name"] == "detail-target"
 PY
 else

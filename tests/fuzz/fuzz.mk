@@ -8,7 +8,7 @@
 # files under tests/fixtures) and add NAME to FUZZERS. Real inputs worth
 # keeping go in tests/fuzz/corpus/NAME/; a crash found becomes a fixture and
 # a unit test (see tests/fuzz/README).
-FUZZERS = stat status cmdline maps fdinfo net sockdiag rollup task sysinfo notes perf tpformat symtext corenotes coreelf pymem unpack elffile demangle cgroup \
+FUZZERS = stat status cmdline maps fdinfo net sockdiag rollup task sysinfo notes perf tpformat symtext corenotes coreelf pymem unpack elffile demangle jitdump ehframe cgroup \
 	sched taskstats psi
 
 FUZZ_RUNS = 20000

@@ -51,5 +51,8 @@ else:
             fail("--idle: %s at %.1f%%, expected ~20%% (5 threads)" % (idle, mine[idle]["self_pct"]))
     if abs(mine["price_rules"]["self_pct"] - 20) > 6:
         fail("--idle: price_rules at %.1f%%" % mine["price_rules"]["self_pct"])
+    # Four of five threads idle: their samples are counted, and said.
+    if doc["idle_skipped"] != 0 or doc["idle_samples"] < doc["samples"] / 2:
+        fail("--idle: idle samples %d of %d (skipped %d)" % (doc["idle_samples"], doc["samples"], doc["idle_skipped"]))
 if "torn" not in doc:
     fail("no torn count")

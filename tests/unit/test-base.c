@@ -282,15 +282,17 @@ static void test_cgroup(void)
 	proc_cgroup_parse(hybrid, strlen(hybrid), &cg);
 	is_str(cg.path, "/system.slice/ssh.service", "hybrid hierarchy: the unified (0::) line");
 	is_str(cg.unit, "ssh.service", "... ssh.service");
+	is_str(cg.v2, "/system.slice/ssh.service", "... and the unified path");
 	proc_cgroup_parse(docker, strlen(docker), &cg);
 	is_str(cg.unit, "docker-0123abcd.scope", "a scope without a newline at the end");
 	is_str(cg.slice, "system.slice", "... in system.slice");
 	proc_cgroup_parse("4:memory:/a\n", 12, &cg);
-	ok(!strcmp(cg.path, "/a") && !cg.unit[0] && !cg.slice[0], "cgroup v1 only: the first line's path, no unit");
+	ok(!strcmp(cg.path, "/a") && !cg.unit[0] && !cg.slice[0] && !cg.v2[0], "cgroup v1 only: the first line's path, no unit, no unified path");
 	const char *legacy = "2:cpu:/\n1:name=systemd:/system.slice/cron.service\n0::/\n";
 	proc_cgroup_parse(legacy, strlen(legacy), &cg);
 	ok(!strcmp(cg.path, "/system.slice/cron.service") && !strcmp(cg.unit, "cron.service"),
 	   "v1 layout (0:: is /): systemd's own hierarchy names the unit");
+	is_str(cg.v2, "/", "... the unified path is still the root's");
 	proc_cgroup_parse("0::/\n", 5, &cg);
 	ok(!strcmp(cg.path, "/") && !cg.unit[0], "the root cgroup: no unit");
 	proc_cgroup_parse("garbage", 7, &cg);

@@ -356,6 +356,10 @@ static void test_rollup(void)
 	is_str(proc_rollup_json(RU_ANON_HUGE), "anon_huge_pages_kb", "stable JSON name");
 	is_int(proc_rollup_parse("Rss: 10 kB\n", 11, &r), 0, "a short rollup parses");
 	is_int(r.kb[RU_PSS_DIRTY], -1, "a missing field is -1");
+	static const char ksm[] = "Anonymous: 120 kB\nKSM: 24 kB\nLazyFree: 0 kB\n";
+	is_int(proc_rollup_parse(ksm, sizeof(ksm) - 1, &r), 0, "a rollup with KSM pages parses");
+	is_int(r.kb[RU_KSM], 24, "KSM (pages merged by KSM)");
+	is_str(proc_rollup_json(RU_KSM), "ksm_kb", "... as ksm_kb");
 }
 
 static void test_task(void)

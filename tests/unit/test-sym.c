@@ -49,6 +49,16 @@ static void test_bias(void)
 	is_int(sym_load_bias(ex, 2, 0x401000, 0x1000, &b), 0, "ET_EXEC text");
 	is_int(b, 0, "ET_EXEC bias 0");
 	is_int(sym_load_bias(ex, 2, 0x900000, 0x90000, &b), -ENOENT, "an offset no segment covers");
+	/* lld (rustc): the text starts in the headers' last file page, one
+	 * page further in memory; both segments cover the page. */
+	struct sym_phdr lld[] = { { 0, 0, 0x15438, 0x15438 }, { 0x16440, 0x15440, 0x410c0, 0x410c0 },
+				  { 0x58500, 0x56500, 0x2bd8, 0x3b00 } };
+	is_int(sym_load_bias(lld, 3, 0x555500016000, 0x15000, &b), 0, "lld text mapping sharing a page");
+	is_int(b, 0x555500000000, "... its bias from the text segment, not the headers'");
+	is_int(sym_load_bias(lld, 3, 0x555500058000, 0x56000, &b), 0, "lld RELRO mapping");
+	is_int(b, 0x555500000000, "... the same bias");
+	is_int(sym_load_bias(lld, 3, 0x555500000000, 0, &b), 0, "lld headers mapping");
+	is_int(b, 0x555500000000, "... the same bias");
 }
 
 /* Whether this process maps the C++ runtime. */
@@ -219,7 +229,8 @@ static void test_self(void)
 	if (jit != MAP_FAILED) {
 		sym_proc_stale(p, true);
 		s = sym_lookup(p, (uint64_t)(uintptr_t)jit + 16, true);
-		is_str(s->function, "[anon/JIT]", "anonymous executable memory is [anon/JIT]");
+		is_str(s->function, "[anon/JIT] (no perf map or jitdump)",
+		       "anonymous executable memory is [anon/JIT], and why it has no name");
 		ok(s->flags & SYM_F_ANON, "flagged anon");
 		munmap(jit, 4096);
 	}
@@ -248,6 +259,109 @@ static void test_self(void)
 	is_int(sym_module_count(), 0, "every module released with its last view");
 }
 
+/* jitdump records, built as a runtime writes them. */
+static size_t jd_load(unsigned char *b, uint64_t addr, uint64_t size, const char *name)
+{
+	size_t nl = strlen(name) + 1, n = 16 + 8 + 32 + nl + 2;
+	uint32_t id = 0, tsize = (uint32_t)n;
+	memset(b, 0, n);
+	memcpy(b, &id, 4);
+	memcpy(b + 4, &tsize, 4);
+	memcpy(b + 24 + 8, &addr, 8);
+	memcpy(b + 24 + 16, &size, 8);
+	memcpy(b + 24 + 32, name, nl);
+	return n;
+}
+
+static void test_jit(void)
+{
+	static const char jdk[] = "0x00007f44e4ec71c0 0x0000000000000270 long Busy.fib(int)\n"
+				  "0X00007f44e4ec8000 0X10 Interpreter\n0x 0x10 nothing\n";
+	struct sym_range *r;
+	char *pool;
+	ssize_t n = sym_perfmap_parse(jdk, sizeof(jdk) - 1, &r, &pool);
+	is_int(n, 2, "JDK perf map: 0x and 0X prefixes read, a bare 0x is no number");
+	const struct sym_range *f = sym_range_find(r, n > 0 ? (size_t)n : 0, 0x7f44e4ec7200, true);
+	is_str(f ? f->name : NULL, "long Busy.fib(int)", "JDK perf map: the entry's name");
+	free(r);
+	free(pool);
+
+	unsigned char b[1024];
+	uint32_t hdr[10] = { 0x4A695444, 1, 40, 62, 0, 42 };
+	memcpy(b, hdr, 40);
+	size_t l = 40;
+	l += jd_load(b + l, 0x10000, 0x40, "jit_alpha");
+	size_t second = l;
+	l += jd_load(b + l, 0x20000, 0x20, "jit_beta");
+	size_t used;
+	n = sym_jitdump_parse(b, l - 3, true, &used, &r, &pool);
+	is_int(n, 1, "jitdump: a record still being written is not read");
+	ok(used == second, "jitdump: the next read starts at the record being written");
+	f = n > 0 ? sym_range_find(r, (size_t)n, 0x10010, true) : NULL;
+	is_str(f ? f->name : NULL, "jit_alpha", "jitdump: JIT_CODE_LOAD's name and range");
+	free(r);
+	free(pool);
+	n = sym_jitdump_parse(b + used, l - used, false, &used, &r, &pool);
+	is_int(n, 1, "jitdump: the rest read from where the last read stopped");
+	f = n > 0 ? sym_range_find(r, (size_t)n, 0x2001f, true) : NULL;
+	is_str(f ? f->name : NULL, "jit_beta", "jitdump: the second function");
+	free(r);
+	free(pool);
+	b[0] ^= 0xff;
+	is_int(sym_jitdump_parse(b, l, true, &used, &r, &pool), -EINVAL, "jitdump: a wrong magic is refused");
+	b[0] ^= 0xff;
+	uint32_t tiny = 8;
+	memcpy(b + second + 4, &tiny, 4);
+	n = sym_jitdump_parse(b, l, true, &used, &r, &pool);
+	ok(n == 1 && used == second, "jitdump: a record shorter than its header ends the read");
+	free(r);
+	free(pool);
+}
+
+/* .eh_frame as gcc -static leaves it (no .eh_frame_hdr): a "zR" CIE with
+ * pcrel|sdata4 FDE pointers, two FDEs out of order, a broken record. */
+static size_t put32(unsigned char *b, size_t at, uint32_t v)
+{
+	memcpy(b + at, &v, 4);
+	return at + 4;
+}
+
+static size_t fde_at(unsigned char *b, size_t at, size_t cie, uint64_t addr, uint64_t pc, uint32_t range)
+{
+	at = put32(b, at, 12);                                  /* length */
+	at = put32(b, at, (uint32_t)(at - cie));                /* CIE pointer */
+	at = put32(b, at, (uint32_t)(int32_t)(pc - (addr + at))); /* pcrel */
+	at = put32(b, at, range);
+	return at;
+}
+
+static void test_ehframe(void)
+{
+	unsigned char b[128] = { 0 };
+	const uint64_t at = 0x48b000;
+	struct sym_fde *f;
+	/* CIE: length 16, id 0, version 1, "zR", code 1, data -8, ra 16,
+	 * augmentation length 1, R = 0x1b; padded with DW_CFA_nop. */
+	static const unsigned char cie[] = { 16, 0, 0, 0, 0, 0, 0, 0, 1, 'z', 'R', 0, 1, 0x78, 16, 1, 0x1b, 0, 0, 0 };
+	memcpy(b, cie, sizeof(cie));
+	size_t o = fde_at(b, sizeof(cie), 0, at, 0x401800, 0x40);
+	o = fde_at(b, o, 0, at, 0x401000, 0x10);
+	size_t second = sizeof(cie) + 16;
+	o = put32(b, o, 0); /* the terminator */
+	ssize_t n = sym_ehframe_index(b, o, at, &f);
+	ok(n == 2, "two FDEs indexed (%zd)", n);
+	ok(n == 2 && f[0].pc == 0x401000 && f[0].fde == at + second && f[1].pc == 0x401800 &&
+		   f[1].fde == at + sizeof(cie),
+	   "sorted by pc, each with its FDE's run-time address");
+	free(f);
+	put32(b, sizeof(cie), 0xfff0); /* the first FDE's length past the end */
+	n = sym_ehframe_index(b, o, at, &f);
+	ok(n == 0, "a record running past the section ends the index (%zd)", n);
+	free(f);
+	ok(sym_ehframe_index(b, 3, at, &f) == 0, "too short: nothing");
+	free(f);
+}
+
 int main(void)
 {
 	test_bias();
@@ -255,6 +369,8 @@ int main(void)
 	test_file_stable();
 	test_smaps();
 	test_self();
+	test_jit();
+	test_ehframe();
 	printf("1..%d\n", tap_n);
 	return tap_failed ? 1 : 0;
 }
