@@ -68,6 +68,9 @@ struct pane_ops {
 	/* What the pane wants read besides its data (FDs: the fdinfo of the
 	 * rows on screen; Maps: smaps). NULL: nothing. */
 	void (*want)(void *st, struct source_want *w);
+	/* The pane is no longer shown (another one was switched to): stop
+	 * what it runs of its own (the Time pane's session). NULL: nothing. */
+	void (*hide)(void *st);
 };
 
 /* What a pane's key functions get as their state. */

@@ -263,7 +263,10 @@ static void detail_drawn(struct ui *ui, void *st, int y0, int rows)
 static void switch_pane(struct detail *d, struct ui *ui, int k)
 {
 	(void)ui;
-	d->cur = (k + NPANES) % NPANES;
+	k = (k + NPANES) % NPANES;
+	if (k != d->cur && d->panes[d->cur]->hide)
+		d->panes[d->cur]->hide(d->pst[d->cur]);
+	d->cur = k;
 	detail_want(d, false);
 }
 
@@ -426,6 +429,7 @@ static const struct ui_key detail_keys[] = {
 	UI_SECTION(N_("Elsewhere from here")),
 	UI_LOOP("s", 's'),
 	UI_LOOP_AS("h", NULL, N_("hot functions of this process (perf sampling)"), 'h'),
+	UI_LOOP_AS("W", NULL, N_("where this process's time goes, with its threads' system calls"), 'W'),
 	UI_LOOP_AS("C", NULL, N_("write a core file of this process"), 'C'),
 	UI_LOOP("D", 'D'),
 	UI_KEY("F1", k_pane_help, N_("Help"), N_("what each field of the current pane means"), KEY_F(1)),

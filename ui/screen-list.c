@@ -692,6 +692,7 @@ static const struct ui_key list_keys[] = {
 	UI_KEY("Enter", k_detail, NULL, N_("open the detail screen"), '\n', '\r', KEY_ENTER),
 	UI_LOOP("s", 's'),
 	UI_LOOP("h", 'h'),
+	UI_LOOP("W", 'W'),
 	UI_KEY("A", k_machine, N_("AllHot"),
 	  N_("hot processes: every process on every CPU (perf sampling)"), 'A'),
 	UI_LOOP("C", 'C'),

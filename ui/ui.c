@@ -241,6 +241,11 @@ static bool k_hot(struct ui *ui, void *st, int ch)
 	return open_on_selected(ui, screen_hot_open);
 }
 
+static bool k_time(struct ui *ui, void *st, int ch)
+{
+	return open_on_selected(ui, screen_time_open);
+}
+
 static bool k_core(struct ui *ui, void *st, int ch)
 {
 	return open_on_selected(ui, screen_core_open);
@@ -262,6 +267,7 @@ const struct ui_key ui_loop_keys[] = {
 	UI_KEY("F1, ?", k_help, N_("Help"), N_("this help"), KEY_F(1), '?'),
 	UI_KEY("s", k_stack, N_("Stack"), N_("dump every thread's stack (short ptrace attach)"), 's'),
 	UI_KEY("h", k_hot, N_("Hot"), N_("hot functions (perf sampling)"), 'h'),
+	UI_KEY("W", k_time, N_("Time"), N_("where the time goes: on CPU, run queue, blocked and why"), 'W'),
 	UI_KEY("C", k_core, N_("Core"), N_("write a core file"), 'C'),
 	UI_KEY("D", k_doors, N_("Doors"), N_("doors: what the kernel lets pscope do"), 'D'),
 	UI_KEY("Esc", k_back, N_("Back"), N_("back to the screen you came from (Left only scrolls)"), 27),

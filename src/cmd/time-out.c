@@ -33,31 +33,6 @@ static const struct tm_thread *find_thread(const struct tm_snapshot *s, pid_t ti
 
 /* "sleep 98%, futex/lock 2%": the two largest reasons, as shares of the
  * blocked time. */
-static const char *blocked_by(const struct tm_thread *t, char *buf, size_t size)
-{
-	uint64_t all = tm_blocked_sum(t);
-	int first = -1, second = -1;
-
-	buf[0] = '\0';
-	if (!all)
-		return "-";
-	for (int r = 0; r < TM_R_COUNT; r++) {
-		if (!t->blocked_ns[r])
-			continue;
-		if (first < 0 || t->blocked_ns[r] > t->blocked_ns[first]) {
-			second = first;
-			first = r;
-		} else if (second < 0 || t->blocked_ns[r] > t->blocked_ns[second]) {
-			second = r;
-		}
-	}
-	int n = snprintf(buf, size, "%s %.0f%%", tm_reason_label(first), 100.0 * (double)t->blocked_ns[first] / (double)all);
-	if (second >= 0 && n > 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, ", %s %.0f%%", tm_reason_label(second),
-			 100.0 * (double)t->blocked_ns[second] / (double)all);
-	return buf;
-}
-
 static void print_row(const struct tm_snapshot *s, const struct tm_thread *t, const char *name, bool total)
 {
 	char by[160], tid[16] = "", flt[32] = "-", migr[24] = "-";
@@ -71,7 +46,7 @@ static void print_row(const struct tm_snapshot *s, const struct tm_thread *t, co
 	printf("%8s %s %6.1f %6.1f %6.1f %6.1f %7llu %7llu %6s %7llu %6llu %8s  %s\n", tid, pad(name, 16),
 	       tm_pct(s, t->oncpu_ns), tm_pct(s, t->runq_ns), tm_pct(s, tm_blocked_sum(t)), tm_pct(s, t->stopped_ns),
 	       (unsigned long long)t->vol, (unsigned long long)t->invol, migr, (unsigned long long)t->minflt,
-	       (unsigned long long)t->majflt, flt, blocked_by(t, by, sizeof(by)));
+	       (unsigned long long)t->majflt, flt, tm_blocked_str(t, by, sizeof(by)));
 }
 
 static void print_header(const struct tm_snapshot *s)
@@ -374,7 +349,7 @@ static struct json_object *psi_json(const struct tm_snapshot *s, const struct tm
 	return o;
 }
 
-void time_print_json(const struct tm_snapshot *s, pid_t tid)
+struct json_object *time_json(const struct tm_snapshot *s, pid_t tid)
 {
 	struct json_object *o = json_object_new_object(), *ta = json_object_new_array(), *st = json_object_new_object();
 
@@ -417,5 +392,10 @@ void time_print_json(const struct tm_snapshot *s, pid_t tid)
 		json_object_object_add(psi, "cgroup", NULL);
 	}
 	json_object_object_add(o, "psi", psi);
-	out_json_print(stdout, o, 1);
+	return o;
+}
+
+void time_print_json(const struct tm_snapshot *s, pid_t tid)
+{
+	out_json_print(stdout, time_json(s, tid), 1);
 }

@@ -8,6 +8,8 @@
 
 #include "time/model.h"
 
+struct json_object;
+
 struct time_args {
 	double duration;
 	pid_t tid;           /* --tid: only this thread (0: all) */
@@ -24,6 +26,8 @@ struct time_args {
  * histogram and worst waits; with tid, that thread's. */
 void time_print_text(const struct tm_snapshot *s, pid_t tid);
 void time_print_json(const struct tm_snapshot *s, pid_t tid);
+/* The JSON object time_print_json prints (the caller owns it). */
+struct json_object *time_json(const struct tm_snapshot *s, pid_t tid);
 /* The machine: processes ranked by run-queue wait and by blocked time. */
 void time_print_machine_text(const struct tm_snapshot *s, int top);
 void time_print_machine_json(const struct tm_snapshot *s);

@@ -78,27 +78,33 @@ void pane_show_section(const struct pane_show *s, const struct pane_desc *p, con
 void pane_show_error(struct pane_show *s, const struct pane_desc *p, int err, const char *file)
 {
 	struct ps_error e;
-	char what[96], buf[1024];
+	char what[96], src[64];
 
 	ps_error_clear(&e);
 	snprintf(what, sizeof(what), _("read /proc/%d/%s"), (int)s->pid, file);
 	door_refused(&e, PS_OP_READ_PROC, s->pid, err, what);
+	snprintf(src, sizeof(src), "/proc/PID/%s", file);
+	pane_show_refusal(s, p, &e, src);
+}
+
+void pane_show_refusal(struct pane_show *s, const struct pane_desc *p, const struct ps_error *e, const char *source)
+{
+	char buf[1024];
+
 	s->failed = 1;
 	if (s->json) {
 		struct json_object *o = json_object_new_object(), *eo = json_object_new_object();
-		out_json_str(eo, "message", e.msg);
-		out_json_str(eo, "door", e.door ? door_name(e.door) : NULL);
-		out_json_str(eo, "fix", e.fix[0] ? e.fix : NULL);
+		out_json_str(eo, "message", e->msg);
+		out_json_str(eo, "door", e->door ? door_name(e->door) : NULL);
+		out_json_str(eo, "fix", e->fix[0] ? e->fix : NULL);
 		json_object_object_add(o, "error", eo);
 		json_object_object_add(s->jpanes, p->name, o);
 	} else {
-		char src[64];
-		snprintf(src, sizeof(src), "/proc/PID/%s", file);
-		pane_show_section(s, p, src);
-		printf(_("refused: %s\n"), esc(ps_error_str(&e, buf, sizeof(buf))));
+		pane_show_section(s, p, source);
+		printf(_("refused: %s\n"), esc(ps_error_str(e, buf, sizeof(buf))));
 	}
 	/* The exit status says a pane failed: stderr says which. */
-	fprintf(stderr, _("pscope show: %s pane: %s\n"), p->name, esc(ps_error_str(&e, buf, sizeof(buf))));
+	fprintf(stderr, _("pscope show: %s pane: %s\n"), p->name, esc(ps_error_str(e, buf, sizeof(buf))));
 }
 
 bool pane_show_zombie(struct pane_show *s, const struct pane_desc *p)

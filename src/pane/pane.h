@@ -80,6 +80,10 @@ const char *pane_source(const struct pane_desc *p, pid_t pid, char *buf, size_t 
  * sentence, or an error object in JSON); helpers. */
 void pane_show_section(const struct pane_show *s, const struct pane_desc *p, const char *source);
 void pane_show_error(struct pane_show *s, const struct pane_desc *p, int err, const char *file);
+/* The same for a refusal already worded (e, its door named); source for
+ * the text header (NULL: the pane's). */
+struct ps_error;
+void pane_show_refusal(struct pane_show *s, const struct pane_desc *p, const struct ps_error *e, const char *source);
 /* A zombie's empty pane says why instead of failing: true when it did. */
 bool pane_show_zombie(struct pane_show *s, const struct pane_desc *p);
 void pane_kb_json(struct json_object *o, const char *key, long kb);

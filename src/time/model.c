@@ -5,6 +5,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -426,4 +427,29 @@ void tm_snapshot_free(struct tm_snapshot *s)
 	free(s->threads);
 	tm_thread_free(&s->total);
 	free(s);
+}
+
+const char *tm_blocked_str(const struct tm_thread *t, char *buf, size_t size)
+{
+	uint64_t all = tm_blocked_sum(t);
+	int first = -1, second = -1;
+
+	buf[0] = '\0';
+	if (!all)
+		return "-";
+	for (int r = 0; r < TM_R_COUNT; r++) {
+		if (!t->blocked_ns[r])
+			continue;
+		if (first < 0 || t->blocked_ns[r] > t->blocked_ns[first]) {
+			second = first;
+			first = r;
+		} else if (second < 0 || t->blocked_ns[r] > t->blocked_ns[second]) {
+			second = r;
+		}
+	}
+	int n = snprintf(buf, size, "%s %.0f%%", tm_reason_label(first), 100.0 * (double)t->blocked_ns[first] / (double)all);
+	if (second >= 0 && n > 0 && (size_t)n < size)
+		snprintf(buf + n, size - (size_t)n, ", %s %.0f%%", tm_reason_label(second),
+			 100.0 * (double)t->blocked_ns[second] / (double)all);
+	return buf;
 }

@@ -154,6 +154,9 @@ uint64_t tm_hist_count(const struct tm_hist *h);
 uint64_t tm_hist_quantile(const struct tm_hist *h, double q, uint64_t min, uint64_t max);
 
 uint64_t tm_blocked_sum(const struct tm_thread *t);
+/* The two reasons t was blocked most, with their shares of its blocked
+ * time ("sleep 98%, futex/lock 2%"), or "-" when it never blocked. */
+const char *tm_blocked_str(const struct tm_thread *t, char *buf, size_t size);
 /* ns as a share of the window, in percent. */
 double tm_pct(const struct tm_snapshot *s, uint64_t ns);
 double tm_window_s(const struct tm_snapshot *s);

@@ -46,7 +46,7 @@ click() { # click COL ROW (0-based): an X10 mouse press and release
 	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M ')$pos"
 	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -l "$(printf '\033[M#')$pos"
 }
-row=$(tui_screen | grep -n 'Tab/Shift-Tab or 1-5 switch' | head -1 | cut -d: -f1)
+row=$(tui_screen | grep -n 'Tab/Shift-Tab or 1-6 switch' | head -1 | cut -d: -f1)
 col=$(tui_screen | sed -n "${row}p" | awk '{ print index($0, " 3 Maps") }')
 click $((col + 1)) $((row - 1))
 check "a click on the Maps tab opens the Maps pane" tui_wait_for "Source: /proc/$FPID/maps"

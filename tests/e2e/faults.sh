@@ -11,8 +11,8 @@ ZP=$TPID
 Z=$(cat /proc/$ZP/task/$ZP/children); Z=${Z% }
 "$PSCOPE" show "$Z" --pane all >"$T/out" 2>"$T/err"
 ok $? "show --pane all of a zombie exits 0"
-check "its fd, maps and mem panes say why they are empty" \
-	test "$(grep -c "^zombie: it has exited and its parent (PID $ZP) has not reaped it" "$T/out")" = 3
+check "its fd, maps, mem and time panes say why they are empty" \
+	test "$(grep -c "^zombie: it has exited and its parent (PID $ZP) has not reaped it" "$T/out")" = 4
 check "nothing on stderr" test ! -s "$T/err"
 "$PSCOPE" show "$Z" --pane mem --json >"$T/out" 2>"$T/err"
 ok $? "show --json of a zombie exits 0"

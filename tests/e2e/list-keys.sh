@@ -157,7 +157,7 @@ check "F2 opens the setup screen" tui_wait_for '^ Setup '
 check "F2: the tree is off" tui_wait_for '^ Tree view +off'
 tui_keys Down Down Space
 check "F2: Space turns the tree on" tui_wait_for '^ Tree view +on'
-tui_keys -N 28 Down
+tui_keys -N 29 Down
 check "F2: PPID, the first hidden column" tui_wait_for '^ +\[ \] PPID'
 tui_keys Space
 check "F2: Space shows PPID" tui_wait_for '^ +\[x\] PPID'

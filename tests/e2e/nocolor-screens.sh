@@ -25,7 +25,7 @@ for mode in colour none; do
 	check "$mode: stack screen up" tui_wait_for "Stacks of $P .*stopped [0-9]+ threads? for"
 	check "$what on the stack screen" $want
 	tui_keys Escape
-	check "$mode: back on the detail screen" tui_wait_for "Tab/Shift-Tab or 1-5 switch"
+	check "$mode: back on the detail screen" tui_wait_for "Tab/Shift-Tab or 1-6 switch"
 	tui_keys h
 	check "$mode: hot screen up, hot_work sampled" tui_wait_for '^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work +hotloop' 75
 	check "$what on the hot screen" $want

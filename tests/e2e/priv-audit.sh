@@ -57,6 +57,7 @@ check "show --pane all: exit 1 (some panes refused)" test $? = 1
 	echo "pscope show: fd pane: cannot read /proc/$R/fd: $ptrace_door $setcap_fix"
 	echo "pscope show: maps pane: cannot read /proc/$R/maps: $ptrace_door $setcap_fix"
 	echo "pscope show: mem pane: cannot read /proc/$R/smaps_rollup: $ptrace_door $setcap_fix"
+	echo "pscope show: time pane: cannot read /proc/$R/task/$R/syscall: $ptrace_door $setcap_fix"
 } >"$B/want"
 check "show: one exact line per refused pane, naming the door and the fix" diff "$B/want" "$B/err"
 check "show: the status pane is shown" grep -qE "^Threads +3$" "$B/out"

@@ -51,7 +51,7 @@ check "pscoperc: hide_userland_threads=0" grep -qx 'hide_userland_threads=0' "$r
 check "pscoperc: delay=20" grep -qx 'delay=20' "$rc"
 check "pscoperc: header_meters without swap" grep -qx 'header_meters=cpus memory tasks load uptime' "$rc"
 check "pscoperc: color_scheme=monochrome" grep -qx 'color_scheme=monochrome' "$rc"
-check "pscoperc: pane_order=fd status maps mem threads" grep -qx 'pane_order=fd status maps mem threads' "$rc"
+check "pscoperc: pane_order=fd status maps mem threads time" grep -qx 'pane_order=fd status maps mem threads time' "$rc"
 cp "$rc" "$tmp/first"
 
 # Again, the file kept: everything as it was set.
