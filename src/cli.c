@@ -19,12 +19,11 @@
 #include "out/escape.h"
 #include "pane/pane.h"
 #include "proc/ptable.h"
-#include "source/source.h"
 #include "cli.h"
 
 /* The batch subcommands, one entry per src/cmd/cmd-*.c. */
 static const struct cmd_entry *const commands[] = {
-	&cmd_list_entry, &cmd_show_entry, &cmd_stack_entry, &cmd_top_entry, &cmd_time_entry, &cmd_core_entry, &cmd_cores_entry, &cmd_record_entry,
+	&cmd_list_entry, &cmd_show_entry, &cmd_stack_entry, &cmd_top_entry, &cmd_time_entry, &cmd_core_entry, &cmd_cores_entry,
 	&cmd_doors_entry,
 };
 
@@ -50,7 +49,6 @@ static void usage(FILE *f)
 		"                         (--sort-key=help lists them with their titles)\n"
 		"  -C, --no-color         no colours (also when NO_COLOR is set and not empty)\n"
 		"  -c, --core=CORE [EXE]  open a core file: the crash, every thread's stack, the maps\n"
-		"  -r, --recording=FILE   replay a recording (pscope record): the list as it was\n"
 		"  -h, --help             display this help and exit\n"
 		"  -V, --version          output version information and exit\n"
 		"\n"
@@ -101,7 +99,6 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 		{ "tree", no_argument, NULL, 't' },
 		{ "sort-key", required_argument, NULL, 's' },
 		{ "core", required_argument, NULL, 'c' },
-		{ "recording", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "no-color", no_argument, NULL, 'C' },
@@ -122,7 +119,7 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 	}
 	/* getopt's own messages would name argv[0] (a path): ours name pscope. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:p:u:ts:c:r:hVC", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:p:u:ts:c:hVC", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'd':
@@ -167,9 +164,6 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 		case 'c':
 			uo.core = optarg;
 			break;
-		case 'r':
-			uo.record = optarg;
-			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -200,21 +194,6 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 		id = cf->id;
 		uo.core_id = &id;
 		core_close(cf);
-	}
-	if (uo.record) {
-		/* A file that is no recording is said here, before the screen
-		 * opens; the list replays it. */
-		static struct source src;
-		static char note[1024];
-		struct ps_error e;
-		char buf[1024];
-		ps_error_clear(&e);
-		if (source_record(&src, uo.record, note, sizeof(note), &e) < 0) {
-			fprintf(stderr, "pscope: %s\n", esc(ps_error_str(&e, buf, sizeof(buf))));
-			return 1;
-		}
-		uo.replay = &src;
-		uo.replay_note = note;
 	}
 	return run_ui(&uo);
 }

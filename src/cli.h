@@ -4,7 +4,6 @@
 #define PS_CLI_H
 
 struct core_file_id;
-struct source;
 
 struct ui_opts {
 	long delay_tenths;     /* refresh interval, tenths of a second; 0: from pscoperc */
@@ -16,9 +15,6 @@ struct ui_opts {
 	const char *core;      /* -c CORE: open the core instead of the process list */
 	const struct core_file_id *core_id; /* the file cli_main checked is a core */
 	const char *core_exe;  /* its program, when not where the core says */
-	const char *record;    /* -r FILE: replay this recording in the list */
-	struct source *replay; /* cli_main opened it: the list's source (taken) */
-	const char *replay_note; /* what its reader skipped ("" none) */
 };
 
 /* Everything main() does; returns the process exit status. run_ui runs

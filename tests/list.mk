@@ -56,15 +56,3 @@ EXTRA_DIST += tests/e2e/settings-cli.sh
 # Usage: the sort keys listed from their table, usage errors alike everywhere.
 TESTS += tests/e2e/usage.sh
 EXTRA_DIST += tests/e2e/usage.sh
-
-# Recordings: the format, the writer and the reader (src/record/).
-check_PROGRAMS += tests/unit/test-record
-tests_unit_test_record_SOURCES = tests/unit/test-record.c tests/unit/tap.h
-tests_unit_test_record_LDADD = $(MODEL_LIBS)
-TESTS += tests/unit/test-record
-noinst_PROGRAMS += tests/targets/workload
-tests_targets_workload_CFLAGS = $(TARGET_CFLAGS)
-tests_targets_workload_LDFLAGS = $(TARGET_LINK_FLAGS)
-TESTS += tests/e2e/record.sh tests/e2e/record-crash.sh tests/e2e/record-tui.sh
-EXTRA_DIST += tests/e2e/record.sh tests/e2e/record-crash.sh tests/e2e/record-tui.sh tests/bench/record.sh
-BENCHES += tests/bench/record.sh

@@ -242,10 +242,6 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 	make_note(ls, note, sizeof(note));
 	if (s)
 		mi.counts = s->counts;
-	if (ls->replay && rows >= 4) {
-		list_replay_draw(ls, y++, width);
-		rows--;
-	}
 	if (s && s->have_sys && ui->cfg.meters) {
 		int mh = meters_rows(&mi, width);
 		if (rows >= mh + 6) {

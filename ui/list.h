@@ -44,11 +44,6 @@ struct list_state {
 	uid_t user_uid;
 	char user_name[64];
 	struct id_set tags, collapsed;
-	/* replaying a recording (list-replay.c): the interval asked for */
-	bool replay;
-	char replay_name[256];     /* the file's name, escaped */
-	long replay_at;
-	double replay_wall;        /* > 0: the one nearest this time */
 	/* columns of the last draw, for a click on a title */
 	int colx[PSORT_COUNT], colw[PSORT_COUNT];
 };
@@ -65,12 +60,6 @@ void list_draw(struct ui *ui, void *p, int y0, int rows);
 /* The column under screen column x of the header, -1 none. */
 int list_col_at(const struct list_state *ls, int x);
 
-/* list-replay.c: its keys (active while replaying), the refusal of
- * those that act on live processes, its time bar (one row). */
-extern const struct ui_key list_replay_keys[];
-bool list_is_replay(const void *st);
-bool list_replay_refuse(struct ui *ui, int ch);
-void list_replay_draw(const struct list_state *ls, int y, int width);
 /* list-act.c */
 extern const struct list_signal {
 	int sig;

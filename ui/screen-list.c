@@ -7,7 +7,6 @@
 #include "draw.h"
 #include "i18n.h"
 #include "util.h"
-#include "out/escape.h"
 
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
@@ -121,8 +120,6 @@ void list_want(struct list_state *ls, bool tick_now)
 	w.threads = !c->hide_uthreads;
 	w.px_all = proc_sort_extra((enum proc_sort)c->sort_key);
 	w.px_rows = ls->px_rows;
-	w.replay_at = ls->replay_at;
-	w.replay_wall = ls->replay_wall;
 	w.nrows = 0;
 	for (int i = 0; i < ls->tab.body_rows && ls->tab.top + i < (int)ls->view.n && w.nrows < SOURCE_ROWS_MAX; i++)
 		w.rows[w.nrows++] = ls->view.v[ls->tab.top + i].r->pid;
@@ -342,8 +339,6 @@ static enum ui_key_result list_mode(struct ui *ui, void *p, int ch)
 			table_key(&ls->menu, ch, NULL, NULL);
 		return UI_KEY_DONE;
 	}
-	if (ls->replay && list_replay_refuse(ui, ch))
-		return UI_KEY_DONE;
 	return UI_KEY_NEXT;
 }
 
@@ -641,7 +636,6 @@ static bool k_pause(struct ui *ui, void *p, int ch)
 }
 
 static const struct ui_key list_keys[] = {
-	UI_USE_IF(list_replay_keys, struct list_state, ui, list_is_replay),
 	UI_SECTION(N_("Moving")),
 	UI_KEY("Up/Down, j", NULL, NULL, N_("move the selection")),
 	UI_KEY("PgUp/PgDn", NULL, NULL, N_("one page up or down")),
@@ -801,7 +795,7 @@ void screen_list_open(struct ui *ui)
 	struct list_state *ls = calloc(1, sizeof(*ls));
 	const struct ui_opts *o = ui->opts;
 	struct source src;
-	int r = 0;
+	int r;
 
 	if (!ls)
 		return;
@@ -811,22 +805,7 @@ void screen_list_open(struct ui *ui)
 	if (o && o->user)
 		set_user(ui, ls, o->user); /* main checked it names a user */
 	ls->ctl = source_ctl_new();
-	if (o && o->replay) {
-		/* A recording: its first interval, then what the keys ask. */
-		src = *o->replay;
-		memset(o->replay, 0, sizeof(*o->replay));
-		ls->replay = true;
-		const char *base = strrchr(o->record, '/');
-		snprintf(ls->replay_name, sizeof(ls->replay_name), "%s", esc(base && base[1] ? base + 1 : o->record));
-		if (o->replay_note && o->replay_note[0])
-			ui_message(ui, true, "%s", o->replay_note);
-		r = ls->ctl ? 0 : -ENOMEM;
-		if (!ls->ctl)
-			source_close(&src);
-	} else if (ls->ctl) {
-		r = source_live_list(&src, &ps_clock_live, true);
-	}
-	if (!ls->ctl || r < 0) {
+	if (!ls->ctl || (r = source_live_list(&src, &ps_clock_live, true)) < 0) {
 		ui_message(ui, true, _("cannot read /proc: %s"), strerror(ls->ctl ? -r : ENOMEM));
 	} else {
 		struct job_handler h = { list_message, ls };

@@ -5,7 +5,6 @@
 #include "out/json.h"
 #include "proc/ptable.h"
 #include "proc/sysinfo.h"
-#include "record/when.h"
 #include "source/source.h"
 #include "settings.h"
 #include "util.h"
@@ -49,7 +48,6 @@ struct list_args {
 	bool tree, threads, json, kthreads;
 	double interval;
 	int cols[PSORT_COUNT], ncols; /* -o; 0: pscoperc's (the screen's) columns */
-	const char *record, *at;   /* -r FILE, --at TIME */
 };
 
 /* Rows hidden (kernel threads, unless --kthreads). */
@@ -79,28 +77,11 @@ static int col_width(const struct list_args *a, int i)
 	return pc->width ? pc->width : 32;
 }
 
-/* A recorded time for people: local "YYYY-MM-DD HH:MM:SS". */
-static const char *fmt_when(double wall, char *buf, size_t size)
-{
-	time_t t = (time_t)wall;
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm);
-	return buf;
-}
-
 static void print_text(const struct snap_list *s, const struct proc_view *v, double interval, const struct list_args *a)
 {
 	const struct sys_snapshot *sys = &s->sys;
 	struct ptable_counts c = s->counts;
 	char x[32], y[32], up[64];
-
-	if (s->rec_n) {
-		char when[64];
-		printf(_("Recorded %s (interval %zu of %zu, %s)\n"), fmt_when(s->h.wall, when, sizeof(when)),
-		       s->rec_i + 1, s->rec_n, esc(a->record));
-	}
 
 	/* The Tasks line (its message ends the line: the hidden count goes
 	 * before that end). */
@@ -213,18 +194,6 @@ static void print_json(const struct snap_list *s, const struct proc_view *v, dou
 	long hz = s->times.hz;
 
 	out_json_double(root, "interval", interval);
-	if (s->rec_n) {
-		char when[64];
-		o = json_object_new_object();
-		out_json_str(o, "file", a->record);
-		out_json_double(o, "time", s->h.wall);
-		out_json_str(o, "time_iso", fmt_when(s->h.wall, when, sizeof(when)));
-		out_json_int(o, "index", (long long)s->rec_i);
-		out_json_int(o, "intervals", (long long)s->rec_n);
-		out_json_double(o, "first", s->rec_first);
-		out_json_double(o, "last", s->rec_last);
-		json_object_object_add(root, "recording", o);
-	}
 	out_json_str(root, "sort", sort);
 	out_json_bool(root, "tree", tree);
 	out_json_bool(root, "threads", threads);
@@ -339,8 +308,6 @@ static int list_option(void *state, int opt, const char *arg)
 	case 't': a->tree = true; break;
 	case 'H': a->threads = true; break;
 	case 'j': a->json = true; break;
-	case 'r': a->record = arg; break;
-	case 'a': a->at = arg; break;
 	case 'i':
 		errno = 0;
 		a->interval = strtod(arg, &end);
@@ -348,31 +315,6 @@ static int list_option(void *state, int opt, const char *arg)
 			return cmd_bad_value("list", _("invalid interval '%s' (seconds, 0 to 60)"), arg);
 		break;
 	}
-	return 0;
-}
-
-/* -r FILE: the recording, and the interval nearest to --at (default:
- * the last one) in w->replay_at; what the reader skipped is said. */
-static int open_recording(const struct list_args *a, struct source *src, struct source_want *w, struct ps_error *e)
-{
-	char note[1024] = "";
-	size_t n;
-	double first, last, t;
-
-	if (source_record(src, a->record, note, sizeof(note), e) < 0)
-		return -e->code;
-	if (note[0])
-		fprintf(stderr, _("pscope list: warning: %s\n"), esc(note));
-	source_record_span(src, &n, &first, &last);
-	w->replay_at = (long)n - 1;
-	if (!a->at)
-		return 0;
-	if (rec_when_parse(a->at, last, first, last, &t) < 0)
-		return ps_error_set(e, EINVAL, _("invalid time '%s' (HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], +30s from the start, -10m from the end)"),
-				     esc(a->at));
-	if (t > last + 43200 && strchr(a->at, ':') && !strchr(a->at, '-'))
-		t -= 86400; /* HH:MM after a recording that ended before midnight */
-	w->replay_at = source_record_nearest(src, t);
 	return 0;
 }
 
@@ -412,14 +354,6 @@ static int list_exec(void *state, pid_t pid_unused)
 	int rc = 1, r;
 
 	ps_error_clear(&e);
-	if (a->record) {
-		if (open_recording(a, &src, &w, &e) < 0)
-			goto out;
-		if (src.ops->read(src.st, &io, &w, NULL, true, &second, &e) < 0)
-			goto out;
-		interval = 1;
-		goto made;
-	}
 	if ((r = source_live_list(&src, &ps_clock_live, false)) < 0) {
 		ps_error_set(&e, -r, _("cannot read /proc: %s"), strerror(-r));
 		goto out;
@@ -437,7 +371,6 @@ static int list_exec(void *state, pid_t pid_unused)
 		if (src.ops->read(src.st, &io, &w, first, true, &second, &e) < 0)
 			goto out;
 	}
-made:
 	s = (const struct snap_list *)second;
 	if (!s->have_sys) {
 		ps_error_set(&e, EIO, _("cannot read the system counters in /proc"));
@@ -473,13 +406,12 @@ static const struct option list_options[] = {
 	{ "sort", required_argument, NULL, 's' },   { "tree", no_argument, NULL, 't' },
 	{ "threads", no_argument, NULL, 'H' },      { "interval", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },         { "columns", required_argument, NULL, 'o' },
-	{ "kthreads", no_argument, NULL, 'k' },     { "recording", required_argument, NULL, 'r' },
-	{ "at", required_argument, NULL, 'a' },     { NULL, 0, NULL, 0 },
+	{ "kthreads", no_argument, NULL, 'k' },     { NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
-	.args = "[--sort KEY] [--tree] [--threads] [--kthreads] [--columns LIST] [--interval SEC] [-r FILE [--at TIME]] [--json]",
+	.args = "[--sort KEY] [--tree] [--threads] [--kthreads] [--columns LIST] [--interval SEC] [--json]",
 	.help = N_("Print one snapshot of every process, like `top -b -n 1`.\n"
 		   "\n"
 		   "  -s, --sort=KEY       sort by KEY, one of the keys below (default cpu);\n"
@@ -492,14 +424,10 @@ const struct cmd_entry cmd_list_entry = {
 		   "                       commas (pid,user,ppid,cpu,io_read_rate,command...);\n"
 		   "                       default: the screen's (pscoperc, F2)\n"
 		   "  -i, --interval=SEC   measure CPU% over SEC seconds (default 0.5; 0: no CPU%)\n"
-		   "  -r, --recording=FILE a recording's interval instead (pscope record)\n"
-		   "      --at=TIME        the interval nearest to TIME (default: the last):\n"
-		   "                       HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], +30s from the\n"
-		   "                       start, -10m from the end\n"
 		   "      --json           JSON instead of text\n"
 		   "  -h, --help           display this help and exit\n"),
 	.help_more = list_help_more,
-	.shortopts = "s:tHi:o:kr:",
+	.shortopts = "s:tHi:o:k",
 	.options = list_options,
 	.pid = CMD_PID_NONE,
 	.state_size = sizeof(struct list_args),

@@ -28,26 +28,13 @@ void ptable_users_put(struct ptable_users *u)
 	free(u);
 }
 
-struct ptable_users *ptable_users_new(void)
+const char *ptable_user_name_(struct ptable *pt, uid_t uid)
 {
-	struct ptable_users *u = calloc(1, sizeof(*u));
+	struct ptable_users *us = pt->users;
 
-	if (u)
-		atomic_init(&u->refs, 1);
-	return u;
-}
-
-struct ptable_users *ptable_users_ref(struct ptable_users *u)
-{
-	if (u)
-		atomic_fetch_add(&u->refs, 1);
-	return u;
-}
-
-/* A new entry (name NULL: looked up), its name never moving; "?" when
- * out of memory. */
-static const char *users_add(struct ptable_users *us, uid_t uid, const char *name)
-{
+	for (size_t i = 0; i < us->n; i++)
+		if (us->v[i]->uid == uid)
+			return us->v[i]->name;
 	/* The entries never move (snapshots point at their names); only
 	 * the array of them grows, which only the table reads. */
 	struct user_ent *u = calloc(1, sizeof(*u));
@@ -62,34 +49,12 @@ static const char *users_add(struct ptable_users *us, uid_t uid, const char *nam
 	u->uid = uid;
 	struct passwd pw, *res = NULL;
 	char buf[4096];
-	if (name)
-		strlcpy_ps(u->name, name, sizeof(u->name));
-	else if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
+	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res)
 		strlcpy_ps(u->name, res->pw_name, sizeof(u->name));
 	else
 		snprintf(u->name, sizeof(u->name), "%u", (unsigned)uid);
 	us->v[us->n++] = u;
 	return u->name;
-}
-
-const char *ptable_users_find(const struct ptable_users *us, uid_t uid)
-{
-	for (size_t i = 0; i < us->n; i++)
-		if (us->v[i]->uid == uid)
-			return us->v[i]->name;
-	return NULL;
-}
-
-const char *ptable_users_add(struct ptable_users *us, uid_t uid, const char *name)
-{
-	const char *n = ptable_users_find(us, uid);
-	return n ? n : users_add(us, uid, name);
-}
-
-const char *ptable_user_name_(struct ptable *pt, uid_t uid)
-{
-	const char *n = ptable_users_find(pt->users, uid);
-	return n ? n : users_add(pt->users, uid, NULL);
 }
 
 /* ---- the pid -> row index (src/hmap.c) ---- */
@@ -132,11 +97,6 @@ static void obj_free(struct ptable_obj *o)
 		free(o->row.x->cgroup);
 	free(o->row.x);
 	free(o);
-}
-
-struct proc_row *proc_row_new(void)
-{
-	return ptable_row_new_();
 }
 
 const struct proc_row *proc_row_get(const struct proc_row *r)

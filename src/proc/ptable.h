@@ -97,17 +97,6 @@ struct ptable;
 struct ptable_users;
 struct ptable_users *ptable_users_get(struct ptable *pt);
 void ptable_users_put(struct ptable_users *u);
-/* A set of user names of its own (a replayed recording's): a new one, one
- * more reference, the name of uid (NULL: none), and uid's entry added
- * with name (kept; NULL: looked up) or the one already there. A name's
- * pointer never moves. */
-struct ptable_users *ptable_users_new(void);
-struct ptable_users *ptable_users_ref(struct ptable_users *u);
-const char *ptable_users_find(const struct ptable_users *u, uid_t uid);
-const char *ptable_users_add(struct ptable_users *u, uid_t uid, const char *name);
-/* A row of no table (a replay's), zeroed: its cmdline, x and x->cgroup
- * are malloc'ed and freed with it by the last proc_row_put. */
-struct proc_row *proc_row_new(void);
 
 /* What the rows' times are relative to: STARTTIME, TIME+. */
 struct proc_times {

@@ -58,9 +58,6 @@ struct snap_list {
 	struct ptable_counts counts;
 	bool have_sys;
 	struct sys_snapshot sys;
-	/* a recording's interval: which of how many (n 0: live) */
-	size_t rec_i, rec_n;
-	double rec_first, rec_last; /* the recording's first and last times */
 };
 
 /* The table as it is now (and the meters, NULL: none): its rows shared
@@ -69,14 +66,6 @@ struct snap_list {
  * memory. */
 struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, double wall,
 			      const struct sys_snapshot *sys);
-/* An empty snapshot with room for n rows and ncpu CPUs (sys.ncpu and
- * its arrays set, have_sys false), to be filled (a replay's): its rows
- * (each a reference the snapshot drops), users (a reference), n; then
- * snap_list_index(). NULL / -ENOMEM when out of memory. */
-struct snap_list *snap_list_new(size_t n, int ncpu);
-int snap_list_index(struct snap_list *s);
-/* The meters' counters of sys (its CPUs: the ncpu s was made for) into s. */
-void snap_list_set_sys(struct snap_list *s, const struct sys_snapshot *sys);
 /* pid's row, NULL if none. */
 const struct proc_row *snap_list_find(const struct snap_list *s, pid_t pid);
 /* The rows in display order (see proc_rows_order). */

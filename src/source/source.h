@@ -8,9 +8,7 @@
  *          list (live-list.c) and one process (live-proc.c, its panes);
  *   core   a core file read once, its identity checked on every tick
  *          (core.c);
- *   record the intervals `pscope record` wrote, made again into list
- *          snapshots (record.c): the one the screen asks for
- *          (source_want.replay_at), its rates from the one before.
+ *   a recording, to come: the snapshots a recorder wrote, made again.
  *
  * A source runs as a job on the long lane (source_submit): every tick it
  * reads (source_ops.read) and posts the snapshot as RING_SNAPSHOT, routed
@@ -58,9 +56,6 @@ struct source_want {
 	bool smaps;                /* Maps: with Rss/Pss/Swap from smaps */
 	int nfds;
 	int fds[SOURCE_ROWS_MAX];  /* FDs: the fds on screen (their fdinfo) */
-	/* a recording */
-	long replay_at;            /* the interval wanted (0, 1, ...; clamped) */
-	double replay_wall;        /* > 0: the one nearest this time instead */
 };
 
 /* The control block between a screen (UI thread) and its source job. */
@@ -111,13 +106,6 @@ int source_live_proc(struct source *out, const struct target_id *id, const struc
  * identity checked: a file replaced under the screen is said. */
 struct core_file_id;
 int source_core(struct source *out, const struct core_file_id *id, const char *exe, const struct ps_clock *clk);
-/* A recording (src/record/): opened and indexed now (e filled, naming
- * the file and the offset, on failure); what the reader skipped (a torn
- * tail, a damaged index) is in *note. The interval nearest to wall
- * (seconds since 1970), and the span: intervals, first and last times. */
-PS_READS int source_record(struct source *out, const char *path, char *note, size_t note_size, struct ps_error *e);
-long source_record_nearest(const struct source *s, double wall);
-void source_record_span(const struct source *s, size_t *n, double *first, double *last);
 void source_close(struct source *s);
 
 /* Run src as a job on the long lane until cancelled (it is closed there),
