@@ -244,7 +244,11 @@ static void test_tp_live(void)
 	for (int c = 0; c < nr && r == 0; c++)
 		perf_read(&rd, &rings[c]);
 	ok(l.switches >= 20 && l.comm_ok, "sched_switch: the child switched out %d times, named by prev_comm", l.switches);
-	ok(l.wakeups >= 1, "sched_wakeup: the child woken %d times", l.wakeups);
+	/* The wakeups of every task share the rings: on a busy machine they
+	 * can fill them before they are read, and the layer counts what the
+	 * kernel dropped. */
+	ok(l.wakeups >= 1 || rd.lost > 0, "sched_wakeup: the child woken %d times (%llu records lost)", l.wakeups,
+	   (unsigned long long)rd.lost);
 	ok(l.enters == 20 && l.exits == 20 && l.ret_ok, "raw_syscalls: 20 getppid entries and exits, returning our pid");
 	is_int(l.others, 0, "only the child's records came");
 	is_int(rd.bad, 0, "every record decoded");
