@@ -795,7 +795,7 @@ void screen_list_open(struct ui *ui)
 	struct list_state *ls = calloc(1, sizeof(*ls));
 	const struct ui_opts *o = ui->opts;
 	struct source src;
-	int r;
+	int r = -ENOMEM;
 
 	if (!ls)
 		return;
@@ -806,7 +806,7 @@ void screen_list_open(struct ui *ui)
 		set_user(ui, ls, o->user); /* main checked it names a user */
 	ls->ctl = source_ctl_new();
 	if (!ls->ctl || (r = source_live_list(&src, &ps_clock_live, true)) < 0) {
-		ui_message(ui, true, _("cannot read /proc: %s"), strerror(ls->ctl ? -r : ENOMEM));
+		ui_message(ui, true, _("cannot read /proc: %s"), strerror(-r));
 	} else {
 		struct job_handler h = { list_message, ls };
 		list_want(ls, false);
