@@ -1,6 +1,7 @@
-/* The process list screen, in three files: screen-list.c (state, keys),
- * list-view.c (columns and drawing), list-act.c (tags and what is done to
- * the tagged processes). Private to them. */
+/* The process list screen, in four files: screen-list.c (state, the
+ * snapshot into the view, the screen's ops), list-keys.c (its keys and
+ * modes), list-view.c (columns and drawing), list-act.c (tags and what is
+ * done to the tagged processes). Private to them. */
 #ifndef PS_UI_LIST_H
 #define PS_UI_LIST_H
 
@@ -54,6 +55,17 @@ struct list_state {
 void list_sync_settings(struct list_state *ls);
 void list_want(struct list_state *ls, bool tick_now);
 void list_drawn(struct list_state *ls);
+/* The view again from the snapshot (filter, sort, tree, folds), the
+ * selection kept on its process; remember the selected process. */
+void list_rebuild(struct ui *ui, struct list_state *ls);
+void list_note_sel(struct list_state *ls);
+/* list-keys.c: the list's key table, the modes that take every key, the
+ * widget's moving (a click on a title sorts), and -u USER (name or uid;
+ * "" or NULL: everyone; false after saying why). */
+extern const struct ui_key list_keys[];
+enum ui_key_result list_mode(struct ui *ui, void *p, int ch);
+bool list_key(struct ui *ui, void *p, int ch);
+bool list_set_user(struct ui *ui, struct list_state *ls, const char *name);
 
 /* list-view.c */
 void list_draw(struct ui *ui, void *p, int y0, int rows);
