@@ -126,6 +126,12 @@ size_t copy_cstr(char *dst, size_t size, const char *src, size_t len)
 	return n;
 }
 
+void sort_array(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(v, n, size, cmp);
+}
+
 size_t strlcpy_ps(char *dst, const char *src, size_t size)
 {
 	size_t len = strlen(src);

@@ -40,6 +40,9 @@ const char *shell_word(const char *s, char *out, size_t size);
 /* Make room for one more element in a growing array (*v holds n of *cap
  * elements of elem bytes; it doubles, starting at first). 0 or -ENOMEM. */
 int array_reserve(void **v, size_t *cap, size_t n, size_t elem, size_t first);
+/* qsort(v, n, size, cmp), also for an empty array whose v is NULL
+ * (qsort's arguments must not be NULL even for n = 0). */
+void sort_array(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *));
 /* Human size "1.5G", "340M", "12K" into buf. */
 const char *human_bytes(unsigned long long bytes, char *buf, size_t size);
 

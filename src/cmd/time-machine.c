@@ -41,7 +41,7 @@ static const struct tm_thread **ranked(const struct tm_snapshot *s, int (*cmp)(c
 		return NULL;
 	for (size_t i = 0; i < s->nthreads; i++)
 		v[i] = &s->threads[i];
-	qsort(v, s->nthreads, sizeof(*v), cmp);
+	sort_array(v, s->nthreads, sizeof(*v), cmp);
 	return v;
 }
 

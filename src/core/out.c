@@ -281,7 +281,7 @@ int cw_write_headers(struct cw *c)
 	if (nph >= PN_XNUM)
 		return ps_error_set(c->e, E2BIG, _("process %d has too many mappings (%zu) for one core"), (int)c->pid, nph);
 	/* Mappings copied out of order (fork: shared ones during the pause). */
-	qsort(c->segs, c->nseg, sizeof(*c->segs), seg_cmp);
+	sort_array(c->segs, c->nseg, sizeof(*c->segs), seg_cmp);
 	if ((r = cw_pwrite(c, c->notes.buf, c->notes.len, note_off)) < 0)
 		return r;
 	r = -EIO;

@@ -140,6 +140,6 @@ int core_linkmap_files(struct core *c, const char *exe)
 	}
 	if (r < 0)
 		return r;
-	qsort(ci->files, ci->n_files, sizeof(*ci->files), file_cmp);
+	sort_array(ci->files, ci->n_files, sizeof(*ci->files), file_cmp);
 	return rdebug ? 0 : -ENOENT;
 }

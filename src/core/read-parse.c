@@ -95,7 +95,7 @@ int core_elf_parse(const void *buf, size_t len, uint64_t file_size, struct core_
 		else
 			s->avail = file_size - ph.p_offset < ph.p_filesz ? file_size - ph.p_offset : ph.p_filesz;
 	}
-	qsort(ci->segs, ci->n_segs, sizeof(*ci->segs), cmp_seg);
+	sort_array(ci->segs, ci->n_segs, sizeof(*ci->segs), cmp_seg);
 	for (size_t i = 1; i < ci->n_segs; i++)
 		if (ci->segs[i].vaddr < ci->segs[i - 1].vaddr + ci->segs[i - 1].memsz) {
 			core_warn(ci, _("memory segments overlap at 0x%llx: the later one is not read"),

@@ -198,7 +198,7 @@ int core_where_list(const struct core_where *w, struct core_found **out, size_t 
 	}
 	closedir(d);
 	if (*n)
-		qsort(v, *n, sizeof(*v), cmp_found);
+		sort_array(v, *n, sizeof(*v), cmp_found);
 	*out = v;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include "out/speedscope.h"
 #include "out/folded.h"
 #include "out/json.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -94,7 +95,7 @@ int out_speedscope_write(FILE *f, const struct samp_snapshot *s, enum samp_windo
 			if (total)
 				*total += counts[i];
 		}
-	qsort(tids, n, sizeof(*tids), cmp_tid);
+	sort_array(tids, n, sizeof(*tids), cmp_tid);
 	for (unsigned i = 0; i < n; i++) {
 		if (i && tids[i] == tids[i - 1])
 			continue;

@@ -151,7 +151,7 @@ void pane_report_times(const char *what, double *t, int n, size_t items, const c
 {
 	if (n <= 0)
 		return;
-	qsort(t, (size_t)n, sizeof(*t), cmp_double);
+	sort_array(t, (size_t)n, sizeof(*t), cmp_double);
 	fprintf(stderr, _("pscope show: %s refresh: min %.2f ms, median %.2f ms, max %.2f ms over %d reads (%zu %s)\n"),
 		what, t[0], t[n / 2], t[n - 1], n, items, unit);
 }

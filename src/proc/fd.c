@@ -123,7 +123,7 @@ int proc_fdinfo_parse(const char *buf, size_t len, struct proc_fdinfo *out)
 		/* The kernel lists watches in tree order: show them sorted. */
 		int shown = watches < (int)ARRAY_SIZE(tfd) ? watches : (int)ARRAY_SIZE(tfd);
 		size_t l = (size_t)snprintf(out->extra, sizeof(out->extra), "watches=%d (fd ", watches);
-		qsort(tfd, (size_t)shown, sizeof(*tfd), cmp_long);
+		sort_array(tfd, (size_t)shown, sizeof(*tfd), cmp_long);
 		for (int i = 0; i < shown && l < sizeof(out->extra); i++)
 			l += (size_t)snprintf(out->extra + l, sizeof(out->extra) - l, "%s%ld", i ? "," : "", tfd[i]);
 		if (l < sizeof(out->extra))
@@ -278,7 +278,7 @@ static int read_numbers(int fdd, struct proc_fd_list *out, size_t *np)
 		}
 	}
 	if (!sorted) /* the kernel lists them in order; the merge relies on it */
-		qsort(out->v, n, sizeof(*out->v), cmp_fd);
+		sort_array(out->v, n, sizeof(*out->v), cmp_fd);
 	*np = n;
 	return r < 0 && !n ? -errno : 0;
 }
@@ -389,7 +389,7 @@ static void map_unix_peers(const struct proc_fd_list *l, struct proc_net *net)
 	for (size_t i = 0; i < l->n && k < l->count[FDT_SOCKET]; i++)
 		if (l->v[i].type == FDT_SOCKET)
 			idx[k++] = (struct ino_fd){ l->v[i].ino, l->v[i].fd };
-	qsort(idx, k, sizeof(*idx), cmp_ino_fd);
+	sort_array(idx, k, sizeof(*idx), cmp_ino_fd);
 	for (size_t i = 0; i < net->n; i++) {
 		struct ino_fd key = { net->v[i].peer_ino, 0 }, *hit = NULL;
 		if (net->v[i].peer_ino)

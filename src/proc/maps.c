@@ -274,7 +274,7 @@ int proc_maps_aggregate(const struct proc_maps *m, struct proc_map_agg **out, si
 	}
 	for (size_t i = 0; i < m->n; i++)
 		idx[i] = &m->v[i];
-	qsort(idx, m->n, sizeof(*idx), cmp_name);
+	sort_array(idx, m->n, sizeof(*idx), cmp_name);
 	for (size_t i = 0; i < m->n; i++) {
 		const struct proc_map *p = idx[i];
 		const char *name = proc_map_name(p);
@@ -291,7 +291,7 @@ int proc_maps_aggregate(const struct proc_maps *m, struct proc_map_agg **out, si
 		add_kb(&a->dirty_kb, p->dirty_kb);
 	}
 	free(idx);
-	qsort(agg, k, sizeof(*agg), cmp_size);
+	sort_array(agg, k, sizeof(*agg), cmp_size);
 	*out = agg;
 	*n = k;
 	return 0;

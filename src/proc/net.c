@@ -288,7 +288,7 @@ static int cmp_ino(const void *a, const void *b)
 void proc_net_index(struct proc_net *n)
 {
 	if (n->n)
-		qsort(n->v, n->n, sizeof(*n->v), cmp_ino);
+		sort_array(n->v, n->n, sizeof(*n->v), cmp_ino);
 }
 
 static bool all_found(const struct proc_net *n, const unsigned long long *want, size_t nwant)

@@ -282,7 +282,8 @@ int proc_rows_order(const struct proc_row *const *rows, size_t n, const struct p
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		out->v[i] = (struct proc_view_row){ .r = rows[i], .idx = i, .tree_last = true };
-	qsort_r(out->v, n, sizeof(*out->v), row_cmp, &c);
+	if (n > 1)
+		qsort_r(out->v, n, sizeof(*out->v), row_cmp, &c);
 	if (tree && n) {
 		tmp = malloc(n * sizeof(*tmp));
 		if (!tmp || tree_order(rows, n, ix, out->v, n, tmp) < 0) {

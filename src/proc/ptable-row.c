@@ -82,7 +82,7 @@ void ptable_evict_lru_(struct ptable *pt, unsigned n, uint64_t before)
 	for (size_t i = 0; i < pt->n && k < (size_t)pt->nfds; i++)
 		if (ptable_priv_(pt, pt->rows[i])->fd >= 0 && pt->rows[i]->read_ns < before)
 			v[k++] = pt->rows[i];
-	qsort(v, k, sizeof(*v), cmp_read_ns);
+	sort_array(v, k, sizeof(*v), cmp_read_ns);
 	for (size_t i = 0; i < k && i < n; i++) {
 		struct ptable_priv *p = ptable_priv_(pt, v[i]);
 		close(p->fd);

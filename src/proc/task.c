@@ -134,7 +134,7 @@ int proc_threads_read(int dirfd, struct proc_threads *out)
 	closedir(d);
 	if (!out->n)
 		return -ESRCH;
-	qsort(out->v, out->n, sizeof(*out->v), cmp_tid);
+	sort_array(out->v, out->n, sizeof(*out->v), cmp_tid);
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* The flame graph tree of a snapshot (flame.h). */
 #include "sample/flame.h"
 #include "hmap.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -90,7 +91,7 @@ static int link_children(const struct samp_snapshot *s, struct samp_flame *f)
 		uint32_t a = start[p], b = start[p + 1];
 		unsigned long long x = f->nodes[p].x;
 		if (b - a > 1)
-			qsort(order + a, b - a, sizeof(*order), cmp_nodes);
+			sort_array(order + a, b - a, sizeof(*order), cmp_nodes);
 		for (uint32_t k = a; k < b; k++) {
 			struct samp_flame_node *c = &f->nodes[order[k]];
 			c->next = k + 1 < b ? order[k + 1] : FLAME_NONE;

@@ -5,6 +5,7 @@
  * function per line already (the line is part of a Python function's
  * identity), their self samples. Shares are of the function's samples. */
 #include "sample/sample.h"
+#include "util.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -98,7 +99,7 @@ static int native(const struct samp_snapshot *s, const char *name, struct samp_a
 						       .inlined = p->file ? p->inlined : NULL, .lo = p->rel,
 						       .hi = p->rel, .samples = p->count };
 	}
-	qsort(out->lines, n, sizeof(*out->lines), by_line);
+	sort_array(out->lines, n, sizeof(*out->lines), by_line);
 	unsigned m = 0;
 	for (unsigned i = 0; i < n; i++) {
 		struct samp_aline *l = &out->lines[i];
@@ -147,7 +148,7 @@ static int python(const struct samp_snapshot *s, const char *name, struct samp_a
 		out->samples += c[f];
 	}
 	free(c);
-	qsort(out->lines, n, sizeof(*out->lines), by_line);
+	sort_array(out->lines, n, sizeof(*out->lines), by_line);
 	out->nlines = n;
 	return 0;
 }

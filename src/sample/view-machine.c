@@ -92,7 +92,8 @@ int samp_view_procs(const struct samp_snapshot *s, enum samp_window w, bool by_c
 	for (unsigned i = 0; i < out->nrows; i++)
 		out->rows[i].pct = total ? 100.0 * (double)out->rows[i].samples / (double)total : 0;
 	struct psort ps = { .s = s, .key = sort };
-	qsort_r(out->rows, out->nrows, sizeof(*out->rows), prow_cmp, &ps);
+	if (out->nrows > 1)
+		qsort_r(out->rows, out->nrows, sizeof(*out->rows), prow_cmp, &ps);
 	free(c);
 	return 0;
 }

@@ -3,6 +3,7 @@
  * Pure functions: the UI and `pscope top` call them on immutable snapshots. */
 #include "sample/sample.h"
 #include "i18n.h"
+#include "util.h"
 
 #include <errno.h>
 #include <math.h>
@@ -225,7 +226,8 @@ int samp_view_compute(const struct samp_snapshot *s, enum samp_window w, pid_t t
 		}
 	}
 	struct sort_ctx sc = { .key = sort, .s = s };
-	qsort_r(out->rows, out->nrows, sizeof(*out->rows), row_cmp, &sc);
+	if (out->nrows > 1)
+		qsort_r(out->rows, out->nrows, sizeof(*out->rows), row_cmp, &sc);
 	r = 0;
 out:
 	free(t.self);
@@ -290,7 +292,7 @@ static struct samp_rel *rel_list(const unsigned long *c, unsigned nf, unsigned *
 	for (unsigned f = 0; f < nf; f++)
 		if (c[f])
 			l[(*n)++] = (struct samp_rel){ .func = f, .samples = c[f] };
-	qsort(l, *n, sizeof(*l), rel_cmp);
+	sort_array(l, *n, sizeof(*l), rel_cmp);
 	return l;
 }
 

@@ -77,7 +77,7 @@ static int make_groups(struct stk_dump *d)
 	for (size_t i = 0; i < d->n_threads; i++)
 		idx[i] = i;
 	sort_base = d->threads;
-	qsort(idx, d->n_threads, sizeof(*idx), cmp_idx_frames);
+	sort_array(idx, d->n_threads, sizeof(*idx), cmp_idx_frames);
 	d->groups = calloc(d->n_threads + 1, sizeof(*d->groups));
 	if (!d->groups) {
 		free(idx);
@@ -98,7 +98,7 @@ static int make_groups(struct stk_dump *d)
 		i = j;
 	}
 	free(idx);
-	qsort(d->groups, d->n_groups, sizeof(*d->groups), cmp_group);
+	sort_array(d->groups, d->n_groups, sizeof(*d->groups), cmp_group);
 	for (size_t g = 0; g < d->n_groups; g++)
 		for (size_t k = 0; k < d->groups[g].n; k++)
 			d->threads[d->groups[g].members[k]].group = (int)g;
@@ -292,7 +292,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 	}
 	r = find_deadlocks(d, st, n);
 	if (r == 0) {
-		qsort(d->threads, d->n_threads, sizeof(*d->threads), cmp_tid);
+		sort_array(d->threads, d->n_threads, sizeof(*d->threads), cmp_tid);
 		/* Cycle edges point at frames of threads, which just moved:
 		 * recompute them after the sort. */
 		for (size_t c = 0; c < d->n_cycles; c++)

@@ -4,6 +4,7 @@
  * them the same way. The section is found from the module's section
  * headers (the file), its bytes are read from the address space. */
 #include "sym/local.h"
+#include "util.h"
 
 #include <errno.h>
 #include <gelf.h>
@@ -155,7 +156,7 @@ ssize_t sym_ehframe_index(const void *buf, size_t len, uint64_t addr, struct sym
 		off = rec_end;
 	}
 	if (n)
-		qsort(v, n, sizeof(*v), fde_cmp);
+		sort_array(v, n, sizeof(*v), fde_cmp);
 	*out = v;
 	return (ssize_t)n;
 }

@@ -98,7 +98,7 @@ ssize_t sym_jitdump_parse(const void *buf, size_t len, bool at_start, size_t *us
 		off += tsize;
 	}
 	if (n)
-		qsort(r, n, sizeof(*r), range_cmp);
+		sort_array(r, n, sizeof(*r), range_cmp);
 	*out = r;
 	*pool = p;
 	*used = off;

@@ -108,7 +108,7 @@ static ssize_t parse_lines(const char *buf, size_t len, struct sym_range **out, 
 		n++;
 	}
 	if (n)
-		qsort(r, n, sizeof(*r), range_cmp);
+		sort_array(r, n, sizeof(*r), range_cmp);
 	*out = r;
 	*pool = p;
 	return (ssize_t)n;

@@ -360,7 +360,7 @@ static void build_syms(struct sym_module *m)
 			.rank = (sym.st_size ? 0 : 4) + (bind == STB_GLOBAL ? 0 : bind == STB_WEAK ? 1 : 2),
 		};
 	}
-	qsort(m->syms, m->nsyms, sizeof(*m->syms), msym_cmp);
+	sort_array(m->syms, m->nsyms, sizeof(*m->syms), msym_cmp);
 	for (size_t i = 1; i < m->nsyms; i++)
 		if (m->syms[i].start == m->syms[i - 1].start)
 			m->syms[i].alias = m->syms[i - 1].alias = true;

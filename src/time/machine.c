@@ -89,7 +89,7 @@ static int read_all(struct mread *m)
 			r = read_process(m, procfd, (pid_t)atoi(de->d_name));
 	closedir(d);
 	close(procfd);
-	qsort(m->v, m->n, sizeof(*m->v), cmp_tid);
+	sort_array(m->v, m->n, sizeof(*m->v), cmp_tid);
 	return r;
 }
 

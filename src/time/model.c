@@ -271,18 +271,18 @@ static int thread_sum(struct tm_thread *to, const struct tm_thread *t)
 
 int tm_snapshot_finish(struct tm_snapshot *s)
 {
-	qsort(s->threads, s->nthreads, sizeof(*s->threads), cmp_tid);
+	sort_array(s->threads, s->nthreads, sizeof(*s->threads), cmp_tid);
 	tm_thread_free(&s->total);
 	memset(&s->total, 0, sizeof(s->total));
 	s->total.tid = s->target.pid;
 	strlcpy_ps(s->total.comm, s->comm, sizeof(s->total.comm));
 	for (size_t i = 0; i < s->nthreads; i++) {
 		struct tm_thread *t = &s->threads[i];
-		qsort(t->sys, t->nsys, sizeof(*t->sys), cmp_sys);
+		sort_array(t->sys, t->nsys, sizeof(*t->sys), cmp_sys);
 		if (thread_sum(&s->total, t) < 0)
 			return -ENOMEM;
 	}
-	qsort(s->total.sys, s->total.nsys, sizeof(*s->total.sys), cmp_sys);
+	sort_array(s->total.sys, s->total.nsys, sizeof(*s->total.sys), cmp_sys);
 	return 0;
 }
 

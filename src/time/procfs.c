@@ -172,7 +172,7 @@ static int join_new(struct tm_procset *ps, uint64_t now)
 	}
 	closedir(d);
 	if (added)
-		qsort(ps->v, ps->n, sizeof(*ps->v), cmp_tid);
+		sort_array(ps->v, ps->n, sizeof(*ps->v), cmp_tid);
 	ps->scanned = true;
 	return added;
 }

@@ -227,7 +227,7 @@ static void drain(struct trace_tier *tt, bool all)
 {
 	for (int r = 0; r < tt->nrings; r++)
 		perf_read(&tt->rd, &tt->rings[r]);
-	qsort(tt->q, tt->nq, sizeof(*tt->q), cmp_ev);
+	sort_array(tt->q, tt->nq, sizeof(*tt->q), cmp_ev);
 	uint64_t mark = all ? UINT64_MAX : tt->newest > LAG_NS ? tt->newest - LAG_NS : 0;
 	size_t i = 0;
 	for (; i < tt->nq && tt->q[i].time <= mark; i++)
