@@ -3,13 +3,23 @@
 # by SIGSTOP (see time.sh) with the checks of a tier's JSON against the
 # test's own readings of schedstat and status.
 tmp=$(mktemp -d "$top_builddir/tests/pscope-time.XXXXXX") # on disk: fdatasync waits for it
-chmod 755 "$tmp"
-[ -n "${TIME_TARGET_AS:-}" ] && chmod 777 "$tmp" # the target writes its file there
+time_target=$TARGETS/time-target
+if [ -n "${TIME_TARGET_AS:-}" ]; then
+	# Another user runs the target and pscope: copies in a directory it can
+	# reach whatever the permissions of the build tree (on disk as well),
+	# and writable, for the target writes its file there.
+	rm -rf "$tmp"
+	tmp=$(mktemp -d /var/tmp/pscope-time.XXXXXX)
+	cp "$PSCOPE" "$tmp/pscope" && cp "$TARGETS/time-target" "$tmp/time-target" || exit 1
+	PSCOPE=$tmp/pscope time_target=$tmp/time-target
+	chmod 777 "$tmp"
+	chmod 755 "$tmp/pscope" "$tmp/time-target"
+fi
 at_exit "rm -rf $tmp"
 
 SLEEPS=200
 PAGES=2000
-${TIME_TARGET_AS:-} "$TARGETS/time-target" "$tmp" -1 $SLEEPS $PAGES >"$tmp/target.out" 2>&1 &
+${TIME_TARGET_AS:-} "$time_target" "$tmp" -1 $SLEEPS $PAGES >"$tmp/target.out" 2>&1 &
 TPID=$!
 at_exit "kill -9 $TPID 2>/dev/null"
 poll 100 grep -q ready "$tmp/target.out"
@@ -127,14 +137,20 @@ f = [t for t in d["threads"] if t["name"] == "faulter"][0]["faults"]
 n = int(sys.argv[2])
 assert n <= f["minor"] <= n + 64 and f["major"] == 0, f
 EOF
-	check "$tier: reasons named: io in I/O, lock1 and lock2 in futex/lock" python3 - "$tmp/$tier.json" <<'EOF'
+	check "$tier: reasons named: io in I/O, the lockers in futex/lock" python3 - "$tmp/$tier.json" "${tier%%-*}" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 th = {t["name"]: t for t in d["threads"]}
 b = th["io"]["blocked"]
 assert max(b, key=b.get) == "io", b
-for n in ("lock1", "lock2"):
-    assert th[n]["blocked"]["lock"] > 0, (n, th[n]["blocked"])
+# Each locker waits on the futex while the other holds the mutex. A
+# traced tier sees every wait of both; the /proc tier samples states, and
+# on a busy machine one of the two may be caught only running or runnable.
+lk = [th[n]["blocked"]["lock"] for n in ("lock1", "lock2")]
+if sys.argv[2] == "proc":
+    assert sum(lk) > 0, lk
+else:
+    assert min(lk) > 0, lk
 assert th["burn1"]["runqueue_pct"] > 0 and th["burn2"]["runqueue_pct"] > 0
 EOF
 	check "$tier: voluntary switches of each thread within 5% (+3) of /proc status" \
