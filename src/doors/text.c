@@ -252,12 +252,14 @@ static void caps_text(unsigned long long caps, char *buf, size_t size)
 		return;
 	}
 	if (have > all / 2) {
-		off = (size_t)snprintf(buf, size, _("all but"));
-		for (int c = 0; c <= DOOR_CAP_LAST && off < size; c++)
+		char missing[512];
+		missing[0] = '\0';
+		for (int c = 0; c <= DOOR_CAP_LAST && off < sizeof(missing); c++)
 			if (!((caps >> c) & 1))
-				off += (size_t)snprintf(buf + off, size - off, " %s", door_cap_name(c));
-		if (off < size)
-			snprintf(buf + off, size - off, _(" (%d of %d)"), have, all);
+				off += (size_t)snprintf(missing + off, sizeof(missing) - off, "%s%s", off ? " " : "",
+							door_cap_name(c));
+		/* one message, so that a language puts the list where it goes */
+		snprintf(buf, size, _("all but %s (%d of %d)"), missing, have, all);
 		return;
 	}
 	for (int c = 0; c <= DOOR_CAP_LAST && off < size; c++)
