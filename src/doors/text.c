@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 
@@ -272,6 +273,20 @@ static const char *const cdf_bits[] = {
 	"hugetlb-private", "hugetlb-shared", "dax-private", "dax-shared",
 };
 
+/* What perf_event_open(cycles) said when there is no PMU, by its name: the
+ * errno's text ("No such file or directory" for ENOENT) reads as if a file
+ * were missing, where the kernel means "no such event here". */
+static const char *pmu_errno(int e)
+{
+	switch (e) {
+	case ENOENT: return "ENOENT";
+	case ENODEV: return "ENODEV";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EINVAL: return "EINVAL";
+	default: return strerror(e);
+	}
+}
+
 static void render_sys(struct renderer *rd, const struct door_report *r)
 {
 	const struct door_facts_sys *s = &r->sys;
@@ -301,7 +316,7 @@ static void render_sys(struct renderer *rd, const struct door_report *r)
 		kv(rd, DL_TEXT, _("hardware PMU"), _("yes: perf_event_open(cycles) opened; sampling uses cycles"));
 	else if (s->pmu == 0)
 		kv(rd, DL_TEXT, _("hardware PMU"), _("no: perf_event_open(cycles) says %s; sampling falls back to the cpu-clock software event"),
-		   strerror(s->pmu_err));
+		   pmu_errno(s->pmu_err));
 	else
 		kv(rd, DL_TEXT, _("hardware PMU"), _("cannot tell: perf_event_open(cycles) was refused (%s)"), strerror(s->pmu_err));
 	if (!s->btf_err)
