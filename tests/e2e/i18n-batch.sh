@@ -70,7 +70,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all"
 	$KO PSCOPE_LOCALEDIR="$bin/locale" $nobody "$bin/pscope" doors "$TPID" >"$tmp/doors.ko" 2>&1
 	ok $? "doors PID as nobody runs in Korean"
-	check "doors: why, in Korean" grep -q "^      이유:  /proc/$TPID/fd 읽기 불가: 프로세스 ${TPID}은(는) uid 0 소유이고, pscope는 CAP_SYS_PTRACE 없는 uid [0-9]*로 실행 중$" "$tmp/doors.ko"
+	check "doors: why, in Korean" grep -q "^      이유:  /proc/$TPID/fd 읽기 불가: 프로세스 ${TPID}은(는) uid 0 소유이고, pscope는 CAP_SYS_PTRACE 없는 uid [0-9]* 권한으로 실행 중$" "$tmp/doors.ko"
 	check "doors: the door, in Korean" grep -q '^      문:    CAP_SYS_PTRACE (다른 사용자의 프로세스)$' "$tmp/doors.ko"
 	check "doors: the fix, in Korean" grep -q '^      해결:  pscope를 root로 실행하거나, CAP_SYS_PTRACE' "$tmp/doors.ko"
 	bad=""
