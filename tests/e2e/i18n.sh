@@ -44,8 +44,11 @@ check "the glossary lists rejected variants (at least 20)" test "$(wc -l <"$tmp/
 rejected_in() { # rejected_in PO
 	while IFS= read -r v; do
 		case $v in
-		*@*) word=${v##*@} text=${v%@*}
-			msggrep -K -i -E -e "(^|[^[:alpha:]])$word([^[:alpha:]]|\$)" "$1" | msggrep -T -F -e "$text" - ;;
+		*@*) text=${v%@*}
+			# the word in either case ([wW][iI]...: msggrep -i misses some)
+			word=$(printf '%s\n' "${v##*@}" | awk '{ for (i = 1; i <= length($0); i++) { c = substr($0, i, 1)
+				printf "%s", (tolower(c) != toupper(c) ? "[" tolower(c) toupper(c) "]" : c) } }')
+			msggrep -K -E -e "(^|[^[:alpha:]])$word([^[:alpha:]]|\$)" "$1" | msggrep -T -F -e "$text" - ;;
 		*) text=$v; msggrep -T -F -e "$text" "$1" ;;
 		esac >"$tmp/hit.po" 2>/dev/null
 		# the header is the one message when nothing matched
@@ -64,7 +67,7 @@ msgstr "Content-Type: text/plain; charset=UTF-8\n"
 msgid "no signal sent"
 msgstr "신호를 보내지 않음"
 
-msgid "a window"
+msgid "a Window"
 msgstr "창 하나"
 
 msgid "a pane"
