@@ -1,6 +1,7 @@
 #include "i18n.h"
 
 #include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -53,5 +54,21 @@ const char *i18n_lang(void)
 	return lang;
 #else
 	return NULL;
+#endif
+}
+
+const char *i18n_pgettext(const char *ctx, const char *s)
+{
+#ifdef ENABLE_NLS
+	char key[256];
+	int n = snprintf(key, sizeof(key), "%s\004%s", ctx, s);
+	if (n < 0 || (size_t)n >= sizeof(key))
+		return s;
+	const char *t = gettext(key);
+	/* untranslated: gettext hands back our buffer */
+	return t == key ? s : t;
+#else
+	(void)ctx;
+	return s;
 #endif
 }

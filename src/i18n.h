@@ -17,6 +17,11 @@
 #define P_(one, many, n) ((n) == 1 ? (one) : (many))
 #endif
 #define N_(s) (s)
+/* A message with a context, for one English word that translates two ways
+ * ("total": a sort key of the hot functions, a cumulative column):
+ * NC_(ctx, s) marks it in a table (it stays s), C_(ctx, s) translates it. */
+#define NC_(ctx, s) (s)
+#define C_(ctx, s) i18n_pgettext(ctx, s)
 /* A message in the locale's language, or as written (English) when en is
  * true: for text a search matches in both languages while the screen
  * shows only the translation (the stack screen's "DEADLOCK" rows under
@@ -31,5 +36,7 @@ void i18n_init(void);
 /* Language of the messages as a short code ("ko"), or NULL for the
  * untranslated English (C/POSIX locale, or NLS disabled). */
 const char *i18n_lang(void);
+/* The translation of s in context ctx (gettext's msgctxt), or s. */
+const char *i18n_pgettext(const char *ctx, const char *s);
 
 #endif

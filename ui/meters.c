@@ -30,12 +30,53 @@ static int cpu_rows(int ncpu)
 
 #define SHOWN(m, k) ((m)->shown & (1u << (k)))
 
+/* Columns of the text lines (Tasks, Load average, Uptime). */
+static int text_width(int cols)
+{
+	return cols < 60 ? cols - 1 : cols - (cols / 2 - 1) - 2;
+}
+
+/* The Tasks line in three parts, each with the punctuation that follows
+ * it; what does not fit goes on a second line under the first value, so
+ * that no count is cut (a translation is often wider than the English).
+ * Draws when draw is true; returns the lines taken (1 or 2). */
+static int tasks_lines(int y, int x, int w, const struct meters_info *m, bool draw)
+{
+	const struct ptable_counts *c = &m->counts;
+	char part[3][96], v[64];
+	const char *label = _("Tasks: ");
+	int lw = draw_width(label), col = lw, line = 0;
+
+	snprintf(v, sizeof(v), _("%d, %d thr"), c->procs, c->threads);
+	snprintf(part[0], sizeof(part[0]), "%s,", v);
+	snprintf(v, sizeof(v), _("%d kthr"), c->kthreads);
+	snprintf(part[1], sizeof(part[1]), "%s;", v);
+	snprintf(part[2], sizeof(part[2]), _("%d running"), m->sys->load.running);
+	if (draw)
+		draw_text(y, x, w, draw_attr(COL_DIM) | A_BOLD, label);
+	for (int i = 0; i < 3; i++) {
+		int pw = draw_width(part[i]);
+		/* wrap only where the second line has room for a part */
+		if (i > 0 && col + 1 + pw > w && line == 0 && lw + pw <= w) {
+			line = 1;
+			col = lw;
+		} else if (i > 0) {
+			col++;
+		}
+		if (draw && col < w)
+			draw_text(y + line, x + col, w - col, A_BOLD, part[i]);
+		col += pw;
+	}
+	return line + 1;
+}
+
 int meters_rows(const struct meters_info *m, int cols)
 {
 	int left = (SHOWN(m, CFG_M_CPUS) ? cpu_rows(m->sys->ncpu) : 0) + !!SHOWN(m, CFG_M_MEMORY) + !!SHOWN(m, CFG_M_SWAP);
+	int tasks = SHOWN(m, CFG_M_TASKS) ? tasks_lines(0, 0, text_width(cols), m, false) : 0;
 	/* the note ([tree], [filter ...]) takes a row below the text lines
 	 * only when there is one: with meters hidden, no blank row for it */
-	int right = !!SHOWN(m, CFG_M_TASKS) + !!SHOWN(m, CFG_M_LOAD) + !!SHOWN(m, CFG_M_UPTIME) + !!(m->note && m->note[0]);
+	int right = tasks + !!SHOWN(m, CFG_M_LOAD) + !!SHOWN(m, CFG_M_UPTIME) + !!(m->note && m->note[0]);
 	if (cols < 60) /* one column: the text lines below the bars */
 		return left + right;
 	return left > right ? left : right;
@@ -128,13 +169,9 @@ static int field(int y, int x, int w, const char *label, const char *value)
 static void right_lines(int y, int x, int w, const struct meters_info *m)
 {
 	char buf[128], up[64];
-	const struct ptable_counts *c = &m->counts;
 
-	if (SHOWN(m, CFG_M_TASKS)) {
-		snprintf(buf, sizeof(buf), _("%d, %d thr, %d kthr; %d running"), c->procs, c->threads, c->kthreads,
-			 m->sys->load.running);
-		field(y++, x, w, _("Tasks: "), buf);
-	}
+	if (SHOWN(m, CFG_M_TASKS))
+		y += tasks_lines(y, x, w, m, true);
 	if (SHOWN(m, CFG_M_LOAD)) {
 		snprintf(buf, sizeof(buf), "%.2f %.2f %.2f", m->sys->load.load[0], m->sys->load.load[1],
 			 m->sys->load.load[2]);
@@ -169,9 +206,9 @@ void meters_draw(int y0, int cols, const struct meters_info *m)
 	}
 	y += mem_bars(y, 0, lw, &s->mem, SHOWN(m, CFG_M_MEMORY), SHOWN(m, CFG_M_SWAP));
 	if (cols < 60)
-		right_lines(y, 1, cols - 1, m);
+		right_lines(y, 1, text_width(cols), m);
 	else
-		right_lines(y0, lw + 2, cols - lw - 2, m);
+		right_lines(y0, lw + 2, text_width(cols), m);
 }
 
 void meters_draw_compact(int y, int cols, const struct meters_info *m)

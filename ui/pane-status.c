@@ -134,7 +134,7 @@ static void status_draw(void *st, const struct pane_ctx *c, int y0, int rows)
 	struct tm tm;
 
 	textview_clear(&p->tv);
-	put(&l, A_BOLD, _("State"), "%c (%s)", i->stat.state, proc_state_name(i->stat.state));
+	put(&l, A_BOLD, _("State"), "%c (%s)", i->stat.state, _(proc_state_name(i->stat.state)));
 	put_history(&l, c);
 	put(&l, 0, "PPid", "%d", (int)s->ppid);
 	if (proc_info_in_container(i)) {

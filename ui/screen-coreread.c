@@ -87,13 +87,21 @@ static void signal_line(const struct core *c, char *buf, size_t size)
 						 : _("no signal recorded: a snapshot of a running process (gcore, pscope core)"));
 		return;
 	}
-	n = snprintf(buf, size, _("signal %s"), name ? name : "?");
-	if (n > 0 && (size_t)n < size && code)
-		n += snprintf(buf + n, size - (size_t)n, " (%s%s%s)", code, meaning ? ": " : "", meaning ? meaning : "");
-	if (n > 0 && (size_t)n < size && ci->sig.valid && ci->sig.code > 0 && ci->sig.code != 0x80)
-		n += snprintf(buf + n, size - (size_t)n, _(" at 0x%llx"), (unsigned long long)ci->sig.addr);
-	if (n > 0 && (size_t)n < size)
-		snprintf(buf + n, size - (size_t)n, _(", in TID %d"), ct->tid);
+	/* One message per shape, so that a language orders the thread, the
+	 * signal, its code and the address as it reads best. */
+	char why[256];
+	n = snprintf(why, sizeof(why), "%s%s%s", code ? code : "", meaning ? ": " : "", meaning ? meaning : "");
+	if (n < 0)
+		why[0] = '\0';
+	if (!name)
+		name = "?";
+	if (!code)
+		snprintf(buf, size, _("signal %s, in TID %d"), name, ct->tid);
+	else if (ci->sig.valid && ci->sig.code > 0 && ci->sig.code != 0x80)
+		snprintf(buf, size, _("signal %s (%s) at 0x%llx, in TID %d"), name, why, (unsigned long long)ci->sig.addr,
+			 ct->tid);
+	else
+		snprintf(buf, size, _("signal %s (%s), in TID %d"), name, why, ct->tid);
 }
 
 static size_t problems(const struct core *c)

@@ -187,7 +187,7 @@ static void detail_draw(struct ui *ui, void *st, int y0, int rows)
 	format_uptime(i->uptime_s, up, sizeof(up));
 	snprintf(pid, sizeof(pid), " PID %d ", (int)s->id.pid);
 	snprintf(rest, sizeof(rest), _("  user %s  %c %s  CPU %.1f%%  RSS %s  threads %ld  up %s"), i->user,
-		 i->stat.state, proc_state_name(i->stat.state), s->have_rates ? s->rates.cpu_pct : 0.0,
+		 i->stat.state, _(proc_state_name(i->stat.state)), s->have_rates ? s->rates.cpu_pct : 0.0,
 		 human_bytes((unsigned long long)rss_kb * 1024, rss, sizeof(rss)), i->stat.num_threads, up);
 	const char *cmd = s->cmdline && s->cmdline[0] ? s->cmdline : i->cmdline[0] ? i->cmdline :
 			  _("(no command line: kernel thread or zombie)");

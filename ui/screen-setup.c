@@ -31,6 +31,22 @@ struct setup {
 };
 
 static const char *const themes[] = { "default", "monochrome", "black-on-white" };
+/* TRANSLATORS: the colour schemes' names in the setup screen; the name in
+ * pscoperc (theme=) follows in parentheses when they differ. */
+static const char *const theme_titles[] = { NC_("colour scheme", "default"), NC_("colour scheme", "monochrome"),
+					    NC_("colour scheme", "black-on-white") };
+
+static void theme_value(const char *theme, char *val, size_t size)
+{
+	for (int i = 0; i < (int)ARRAY_SIZE(themes); i++) {
+		const char *t = C_("colour scheme", theme_titles[i]);
+		if (!strcmp(theme, themes[i]) && strcmp(t, themes[i])) {
+			snprintf(val, size, "%s (%s)", t, themes[i]);
+			return;
+		}
+	}
+	snprintf(val, size, "%s", theme); /* English, or a scheme of the user's own */
+}
 static const char *const meter_titles[CFG_M_COUNT] = { N_("CPU bars"), N_("Memory bar"), N_("Swap bar"),
 						       N_("Tasks"), N_("Load average"), N_("Uptime") };
 
@@ -74,7 +90,7 @@ static void describe(const struct ui *ui, const struct item *it, const char **na
 	case IT_HIDEK: *name = _("Hide kernel threads"); snprintf(val, size, "%s", c->hide_kthreads ? on : off); break;
 	case IT_HIDEU: *name = _("Hide userland threads"); snprintf(val, size, "%s", c->hide_uthreads ? on : off); break;
 	case IT_DELAY: *name = _("Refresh delay"); snprintf(val, size, _("%.1f s"), (double)ui->delay_tenths / 10); break;
-	case IT_THEME: *name = _("Colour scheme"); snprintf(val, size, "%s", c->theme); break;
+	case IT_THEME: *name = _("Colour scheme"); theme_value(c->theme, val, size); break;
 	case IT_METER:
 		if (!it->arg)
 			*name = _("Header meters");
@@ -97,9 +113,18 @@ static void setup_draw(struct ui *ui, void *p, int y0, int rows)
 	char val[128];
 	const char *name;
 
-	draw_blank(y0, 0, -1, draw_attr(COL_TITLE));
-	draw_text(y0, 0, -1, draw_attr(COL_TITLE),
-		  _(" Setup   Up/Down choose, Space/Enter/Right change, Left back a value, [ ] or F7 F8 move, / search, Esc done"));
+	/* The title and its keys wrap rather than lose their end on a narrow
+	 * terminal (up to a quarter of the rows) */
+	const char *title = _(" Setup   Up/Down choose, Space/Enter/Right change, Left back a value, [ ] or F7 F8 move, / search, Esc done");
+	title += strspn(title, " ");
+	int tw = draw_cols() - 1, nt = draw_wrapped(y0, 1, tw, 0, 0, title, true, 0), most = rows / 4 > 1 ? rows / 4 : 1;
+	if (nt > most)
+		nt = most;
+	for (int i = 0; i < nt; i++)
+		draw_blank(y0 + i, 0, -1, draw_attr(COL_TITLE));
+	draw_wrapped(y0, 1, tw, nt, draw_attr(COL_TITLE), title, true, 0);
+	y0 += nt - 1;
+	rows -= nt - 1;
 	/* A settings file that did not parse is never overwritten: said here,
 	 * where the changes that will not be saved are made. */
 	int nmsg = 0;

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 
@@ -252,12 +253,14 @@ static void caps_text(unsigned long long caps, char *buf, size_t size)
 		return;
 	}
 	if (have > all / 2) {
-		off = (size_t)snprintf(buf, size, _("all but"));
-		for (int c = 0; c <= DOOR_CAP_LAST && off < size; c++)
+		char missing[512];
+		missing[0] = '\0';
+		for (int c = 0; c <= DOOR_CAP_LAST && off < sizeof(missing); c++)
 			if (!((caps >> c) & 1))
-				off += (size_t)snprintf(buf + off, size - off, " %s", door_cap_name(c));
-		if (off < size)
-			snprintf(buf + off, size - off, _(" (%d of %d)"), have, all);
+				off += (size_t)snprintf(missing + off, sizeof(missing) - off, "%s%s", off ? " " : "",
+							door_cap_name(c));
+		/* one message, so that a language puts the list where it goes */
+		snprintf(buf, size, _("all but %s (%d of %d)"), missing, have, all);
 		return;
 	}
 	for (int c = 0; c <= DOOR_CAP_LAST && off < size; c++)
@@ -269,6 +272,20 @@ static const char *const cdf_bits[] = {
 	"anon-private", "anon-shared", "file-private", "file-shared", "elf-headers",
 	"hugetlb-private", "hugetlb-shared", "dax-private", "dax-shared",
 };
+
+/* What perf_event_open(cycles) said when there is no PMU, by its name: the
+ * errno's text ("No such file or directory" for ENOENT) reads as if a file
+ * were missing, where the kernel means "no such event here". */
+static const char *pmu_errno(int e)
+{
+	switch (e) {
+	case ENOENT: return "ENOENT";
+	case ENODEV: return "ENODEV";
+	case EOPNOTSUPP: return "EOPNOTSUPP";
+	case EINVAL: return "EINVAL";
+	default: return strerror(e);
+	}
+}
 
 static void render_sys(struct renderer *rd, const struct door_report *r)
 {
@@ -299,7 +316,7 @@ static void render_sys(struct renderer *rd, const struct door_report *r)
 		kv(rd, DL_TEXT, _("hardware PMU"), _("yes: perf_event_open(cycles) opened; sampling uses cycles"));
 	else if (s->pmu == 0)
 		kv(rd, DL_TEXT, _("hardware PMU"), _("no: perf_event_open(cycles) says %s; sampling falls back to the cpu-clock software event"),
-		   strerror(s->pmu_err));
+		   pmu_errno(s->pmu_err));
 	else
 		kv(rd, DL_TEXT, _("hardware PMU"), _("cannot tell: perf_event_open(cycles) was refused (%s)"), strerror(s->pmu_err));
 	if (!s->btf_err)

@@ -71,11 +71,8 @@ size_t proc_caps_str(uint64_t set, char *buf, size_t size)
 		return (size_t)snprintf(buf, size, "%s", _("all"));
 	/* Mostly full (root minus a few): name what is missing instead. */
 	bool except = !(set & ~all) && __builtin_popcountll(set) > NCAPS / 2;
-	if (except)
-		len = (size_t)snprintf(buf, size, "%s", _("all except "));
-	if (len >= size)
-		len = size - 1;
-	size_t lead = len;
+	char list[1024];
+	list[0] = '\0';
 	for (int b = 0; b < 64; b++) {
 		char tmp[16];
 		const char *n;
@@ -86,13 +83,17 @@ size_t proc_caps_str(uint64_t set, char *buf, size_t size)
 			snprintf(tmp, sizeof(tmp), "cap_%d", b);
 			n = tmp;
 		}
-		bool first = len == lead;
-		int w = snprintf(buf + len, size - len, "%s%s", first ? "" : ",", n);
-		if (w < 0 || (size_t)w >= size - len) {
-			buf[len] = '\0';
+		int w = snprintf(list + len, sizeof(list) - len, "%s%s", len ? "," : "", n);
+		if (w < 0 || (size_t)w >= sizeof(list) - len) {
+			list[len] = '\0';
 			break;
 		}
 		len += (size_t)w;
 	}
-	return len;
+	/* one message, so that a language puts the list where it goes */
+	if (except)
+		snprintf(buf, size, _("all except %s"), list);
+	else
+		snprintf(buf, size, "%s", list);
+	return strlen(buf);
 }

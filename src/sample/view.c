@@ -12,7 +12,9 @@
 #include <string.h>
 
 static const char *const window_names[SAMP_WIN_COUNT] = { N_("1 s"), N_("10 s"), N_("60 s"), N_("all") };
-static const char *const sort_names[SAMP_SORT_COUNT] = { N_("self"), N_("total"), N_("name") };
+/* TRANSLATORS: the sort key in the hot screens' title ("sort self"): the
+ * column sorted on, as its title reads. */
+static const char *const sort_names[SAMP_SORT_COUNT] = { NC_("sort", "self"), NC_("sort", "total"), NC_("sort", "name") };
 
 const char *samp_window_name(enum samp_window w)
 {
@@ -21,7 +23,7 @@ const char *samp_window_name(enum samp_window w)
 
 const char *samp_sort_name(enum samp_sort k)
 {
-	return (unsigned)k < SAMP_SORT_COUNT ? _(sort_names[k]) : "?";
+	return (unsigned)k < SAMP_SORT_COUNT ? C_("sort", sort_names[k]) : "?";
 }
 
 static const char *const unit_keys[SAMP_UNIT_COUNT] = { "samples", "ns-blocked", "ns-syscall", "faults" };

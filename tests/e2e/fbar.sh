@@ -74,24 +74,24 @@ KO="env LANG=ko_KR.UTF-8 LC_ALL= LANGUAGE= $PSCOPE"
 
 tui_start 80x24 "$KO -s pid"
 check "Korean 80x24: every key, a blank between entries, Korean labels measured wide" \
-	see '^F1도움 F2설정 F3검색 F4필터 F5트리 F6 F7 F8 F9 s스택 h핫 A전체 C코어 D문 F10끝 *$'
+	see '^F1도움말 F2설정 F3 F4 F5 F6 F7 F8 F9 s스택 h핫함수 A전체핫 C코어 D권한 F10종료 *$'
 check "Korean 80x24: all of F1..F10 and s h A C D, in order" keys_in_order $LIST_KEYS
 tui_keys q
 
 tui_start 100x30 "$KO -s pid"
-check "Korean 100x30: every label" \
-	see '^F1도움 F2설정 F3검색 F4필터 F5트리 F6정렬 F7Nice- F8Nice\+ F9킬 s스택 h핫 A전체 C코어 D문 F10끝 *$'
+check "Korean 100x30: every label but the F-keys' that give way (F8, F9)" \
+	see '^F1도움말 F2설정 F3검색 F4필터 F5트리 F6정렬 F7Nice- F8 F9 s스택 h핫함수 A전체핫 C코어 D권한 F10종료 *$'
 tui_keys q
 
 tui_start 80x24 "$KO -p $P"
 see "PID $P" >/dev/null
 tui_keys s
 check "Korean 80x24 stacks: a six-column label is followed by a blank (i인라인 v보기)" \
-	see '^F1도움 +Enter펼침 +e전체 +l줄 +i인라인 v보기 +r다시 +Esc뒤로 *$'
+	see '^F1도움말 +Enter펼침 +e전체 +l줄 +i인라인 v보기 +r다시 +Esc뒤로 *$'
 tui_keys q
 
 LANGUAGE=ko tui_start 80x24 "env LANGUAGE=ko LANG=ko_KR.UTF-8 LC_ALL= $PSCOPE -s pid"
 check "LANGUAGE=ko: the same Korean bar" \
-	see '^F1도움 F2설정 F3검색 F4필터 F5트리 F6 F7 F8 F9 s스택 h핫 A전체 C코어 D문 F10끝 *$'
+	see '^F1도움말 F2설정 F3 F4 F5 F6 F7 F8 F9 s스택 h핫함수 A전체핫 C코어 D권한 F10종료 *$'
 tui_keys q
 done_testing

@@ -26,7 +26,7 @@ start_detail_target || { done_testing; exit 1; }
 # ---- list: the summary in Korean, htop's column names kept ----
 $KO "$PSCOPE" list --interval 0 >"$tmp/list.ko" 2>&1
 ok $? "list runs under LANG=ko_KR.UTF-8"
-check "list: the summary line is Korean" grep -q '^작업: [0-9]*, 스레드 [0-9]*, 커널 스레드 [0-9]*; 실행 중 [0-9]*   부하 평균: ' "$tmp/list.ko"
+check "list: the summary line is Korean" grep -q '^프로세스 [0-9]*개, 스레드 [0-9]*, 커널 스레드 [0-9]*; 실행 중 [0-9]*   평균 부하: ' "$tmp/list.ko"
 $EN "$PSCOPE" list --interval 0 >"$tmp/list.en" 2>&1
 check "list: the column names stay htop's" test "$(sed -n 3p "$tmp/list.ko")" = "$(sed -n 3p "$tmp/list.en")"
 check "list: LANG=C keeps English" grep -q '^Tasks: ' "$tmp/list.en"
@@ -70,7 +70,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	nobody="setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all"
 	$KO PSCOPE_LOCALEDIR="$bin/locale" $nobody "$bin/pscope" doors "$TPID" >"$tmp/doors.ko" 2>&1
 	ok $? "doors PID as nobody runs in Korean"
-	check "doors: why, in Korean" grep -q "^      이유:  /proc/$TPID/fd 읽기 불가: 프로세스 ${TPID}은(는) uid 0 소유이고, 우리는 CAP_SYS_PTRACE 없는 uid [0-9]*임$" "$tmp/doors.ko"
+	check "doors: why, in Korean" grep -q "^      이유:  /proc/$TPID/fd 읽기 불가: 프로세스 ${TPID}은(는) uid 0 소유이고, pscope는 CAP_SYS_PTRACE 없는 uid [0-9]* 권한으로 실행 중$" "$tmp/doors.ko"
 	check "doors: the door, in Korean" grep -q '^      문:    CAP_SYS_PTRACE (다른 사용자의 프로세스)$' "$tmp/doors.ko"
 	check "doors: the fix, in Korean" grep -q '^      해결:  pscope를 root로 실행하거나, CAP_SYS_PTRACE' "$tmp/doors.ko"
 	bad=""

@@ -69,17 +69,24 @@ print(repr(line)); sys.exit(not m)' "$@"
 
 start_target korean-threads || exit 1
 P=$TPID
-LIST_LABELS="도움 설정 검색 필터 트리 정렬 Nice- Nice+ 킬 스택 핫 전체 코어 문 끝"
+LIST_LABELS="도움말 설정 검색 필터 트리 정렬 Nice- Nice+ 킬 스택 핫함수 전체핫 코어 권한 종료"
 
 # --- 80x24 ---
 tui_start 80x24 "$KO -s pid"
-check "80x24 list: Korean meters" see '작업: [0-9]+개, 스레드'
+check "80x24 list: Korean meters" see '프로세스 [0-9]+개, 스레드 [0-9]+,'
+# the Tasks line wraps rather than lose its running count at 80 columns
+check "80x24 list: the running count on screen" see '커널 스레드 [0-9]+; 실행 중 [0-9]+$'
+check "80x24 list: load average (평균 부하)" see ' 평균 부하: [0-9]'
 check "80x24 list: every key of the function bar, entries apart" \
-	see '^F1도움 F2설정 F3검색 F4필터 F5트리 F6 F7 F8 F9 s스택 h핫 A전체 C코어 D문 F10끝 *$'
+	see '^F1도움말 F2설정 F3 F4 F5 F6 F7 F8 F9 s스택 h핫함수 A전체핫 C코어 D권한 F10종료 *$'
 check "80x24 list: htop's column names kept" see '^ +PID.? USER +PRI +NI'
 check "80x24 list: nothing split" whole 80
 tui_keys F2
 check "80x24 setup: Korean title and items" see '^ 설정   위/아래 고르기'
+# the title's key hints wrap onto a second row rather than end in "옮"
+check "80x24 setup: the title's hints whole" see '^ 옮기기, / 찾기, Esc 완료'
+check "80x24 setup: the colour scheme by its Korean name" see '^ 색 구성 +기본 \(default\)'
+check "80x24 setup: the Tasks meter" see '\[x\] 프로세스 수'
 check "80x24 setup: item names" see '사용자 스레드 숨김'
 check "80x24 setup: function bar" see '^Space바꾸기 +F7위로 +F8아래로 +Esc완료'
 check "80x24 setup: nothing split" whole 80
@@ -90,16 +97,17 @@ check "80x24 help: nothing split" whole 80
 tui_keys Escape
 tui_keys D
 check "80x24 doors: Korean title" see '^ 문: 커널이 pscope에 허락하는 것'
-check "80x24 doors: function bar" see '^F1도움 +r검사 +pPID +/검색 +Esc뒤로 +F10끝'
+check "80x24 doors: function bar" see '^F1도움말 +r검사 +pPID +/검색 +Esc뒤로 +F10종료'
 check "80x24 doors: nothing split" whole 80
 tui_keys Escape
 tui_keys q
 
 tui_start 80x24 "$KO -p $P"
-check "80x24 detail: Korean header" see "^ PID $P 한글스레드  사용자 "
+check "80x24 detail: Korean header, the state in Korean" see "^ PID $P 한글스레드  사용자 [^ ]+  S 잠듦 "
 check "80x24 detail: Korean pane tabs" see ' 1 상태 \| 2 FD \| 3 맵 \| 4 메모리 \| 5 스레드 '
-check "80x24 detail: function bar" see '^F1도움 +\?키 +Tab창 +s스택 +h핫 +C코어 +F5읽기 +Esc뒤로 +F10끝'
+check "80x24 detail: function bar" see '^F1도움말 +\?키 +Tab창 +s스택 +h핫함수 +C코어 +F5읽기 +Esc뒤로 +F10종료'
 check "80x24 status pane: Korean labels" see '^자발적 전환 +[0-9]'
+check "80x24 status pane: the state in Korean" see '^상태 +S \(잠듦\)'
 check "80x24 detail: nothing split" whole 80
 tui_keys 5
 check "80x24 threads pane: Korean summary" see '^스레드 4개, 실행 중 [0-9]+개'
@@ -110,7 +118,7 @@ check "80x24 threads pane: columns aligned after Korean names" \
 check "80x24 threads pane: nothing split" whole 80
 tui_keys s
 check "80x24 stacks: Korean title" see "^ $P \\(한글스레드\\)의 스택: 스레드 4개를 [0-9.]+ ms 멈춤"
-check "80x24 stacks: function bar" see '^F1도움 +Enter펼침 +e전체 +l줄 +i인라인 +v보기 +r다시 +Esc뒤로'
+check "80x24 stacks: function bar" see '^F1도움말 +Enter펼침 +e전체 +l줄 +i인라인 +v보기 +r다시 +Esc뒤로'
 # open the count of the three workers sharing a stack
 ty=$(tui_screen | grep -n '이 스택의 스레드 3개' | cut -d: -f1)
 tui_keys Home
@@ -123,8 +131,9 @@ check "80x24 stacks: thread rows aligned after Korean names" \
 check "80x24 stacks: nothing split" whole 80
 tui_keys Escape
 tui_keys h
-check "80x24 hot: Korean title" see "^ 핫 함수: PID $P 한글스레드"
-check "80x24 hot: function bar" see '^F1도움 +Enter호출자 +Spc멈춤 +w구간 +s정렬'
+check "80x24 hot: Korean title, the sort key by its column" see "^ 핫 함수: PID $P 한글스레드 +구간 10초  정렬: SELF%"
+check "80x24 hot: column titles all English, as in the list" see '^ SELF% TOTAL%  SAMPLES  FUNCTION +MODULE +SELF% LAST'
+check "80x24 hot: function bar" see '^F1도움말 +Enter호출자 +Spc멈춤 +w구간 +s정렬 +\+-빈도 +t스레드 +p보기 +E저장 +Esc중지 *$'
 check "80x24 hot: a Korean status (an idle target: no samples)" \
 	see '(아직 표본 없음|표본 수집을 시작할 수 없음|첫 스냅숏은 1초 뒤에)'
 check "80x24 hot: nothing split" whole 80
@@ -137,7 +146,7 @@ tui_keys q
 
 # --- 40x12 ---
 tui_start 40x12 "$KO -s pid"
-check "40x12 list: function bar of whole entries" see '^F1도움'
+check "40x12 list: function bar of whole entries" see '^F1도움말'
 check "40x12 list: no entry cut at the edge" bar_whole $LIST_LABELS
 check "40x12 list: nothing split" whole 40
 tui_keys F2
@@ -156,7 +165,7 @@ tui_keys q
 tui_start 40x12 "$KO -p $P"
 check "40x12 detail: Korean header" see "^ PID $P 한글스레드  사용자"
 check "40x12 detail: no function-bar entry cut at the edge" \
-	bar_whole 도움 키 창 스택 핫 코어 읽기 뒤로 끝
+	bar_whole 도움말 키 창 스택 핫함수 코어 읽기 뒤로 종료
 check "40x12 detail: nothing split" whole 40
 tui_keys 5
 check "40x12 threads pane: Korean summary" see '^스레드 4개'
