@@ -24,7 +24,7 @@
 /* The batch subcommands, one entry per src/cmd/cmd-*.c. */
 static const struct cmd_entry *const commands[] = {
 	&cmd_list_entry, &cmd_show_entry, &cmd_stack_entry, &cmd_top_entry, &cmd_time_entry, &cmd_core_entry, &cmd_cores_entry,
-	&cmd_doors_entry,
+	&cmd_doors_entry, &cmd_record_entry,
 };
 
 static void usage(FILE *f)

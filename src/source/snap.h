@@ -66,6 +66,14 @@ struct snap_list {
  * memory. */
 struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, double wall,
 			      const struct sys_snapshot *sys);
+/* An empty list of room for n rows and ncpu CPUs (sys.ncpu set, its
+ * arrays zeroed), held once, no rows yet (n 0), no user names: for a
+ * snapshot made again from a recording (src/record/). Fill rows[] (each
+ * row held once, freed with the list), n, users, the rest, then
+ * snap_list_index(). NULL when out of memory. */
+struct snap_list *snap_list_alloc(size_t n, int ncpu);
+/* (Re)build the pid index of s's rows: 0 or -ENOMEM. */
+int snap_list_index(struct snap_list *s);
 /* pid's row, NULL if none. */
 const struct proc_row *snap_list_find(const struct snap_list *s, pid_t pid);
 /* The rows in display order (see proc_rows_order). */

@@ -46,6 +46,7 @@ struct source_want {
 	unsigned drawn;            /* seq of the newest snapshot the screen drew */
 	/* the process list */
 	bool threads;              /* thread rows */
+	bool all_rows;             /* every row read on every tick (a recorder) */
 	unsigned px_rows;          /* PX_* for the rows listed below */
 	unsigned px_all;           /* PX_* for every row (the sort key's) */
 	int nrows;
