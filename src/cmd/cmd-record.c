@@ -28,6 +28,7 @@ struct record_args {
 	pid_t pids[RECORD_PIDS_MAX];
 	int npids;
 	unsigned long long max_size;
+	bool verbose;
 };
 
 static void record_init(void *state)
@@ -81,6 +82,7 @@ static int record_option(void *state, int opt, const char *arg)
 			return cmd_bad_value("record", _("invalid duration '%s' (seconds)"), arg);
 		break;
 	case 'u': a->until = arg; break;
+	case 'v': a->verbose = true; break;
 	case 'p': {
 		/* --pid 12 --pid 13, or --pid 12,13 */
 		char buf[512];
@@ -223,6 +225,9 @@ static int record_exec(void *state, pid_t pid_unused)
 		}
 		if (rec_writer_add(w, l, a->npids ? keep_pid : NULL, a, &e) < 0)
 			goto out;
+		if (a->verbose)
+			fprintf(stderr, _("pscope record: interval %u written, %llu bytes\n"), rec_writer_frames(w),
+				(unsigned long long)rec_writer_size(w));
 		if (a->max_size && rec_writer_size(w) >= a->max_size) {
 			why = _("the file reached --max-size");
 			break;
@@ -261,12 +266,13 @@ static const struct option record_options[] = {
 	{ "output", required_argument, NULL, 'o' },   { "interval", required_argument, NULL, 'i' },
 	{ "duration", required_argument, NULL, 'd' }, { "until", required_argument, NULL, 'u' },
 	{ "pid", required_argument, NULL, 'p' },      { "max-size", required_argument, NULL, 'm' },
-	{ NULL, 0, NULL, 0 },
+	{ "verbose", no_argument, NULL, 'v' },        { NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_record_entry = {
 	.name = "record",
-	.args = "[-o FILE|DIR] [--interval SEC] [--duration SEC|--until TIME] [--pid PID...] [--max-size N]",
+	.args = "[-o FILE|DIR] [--interval SEC] [--duration SEC|--until TIME] [--pid PID...] [--max-size N]\n"
+		"[--verbose]",
 	.help = N_("Record the process list and the system meters, one interval at a time, into a\n"
 		   "file that `pscope -r FILE` and `pscope list -r FILE --at TIME` replay.\n"
 		   "\n"
@@ -278,11 +284,12 @@ const struct cmd_entry cmd_record_entry = {
 		   "  -p, --pid=PID[,PID]    only these processes and their threads (the meters\n"
 		   "                         are always recorded); stops when all have exited\n"
 		   "  -m, --max-size=N       stop once the file is N bytes (K, M, G)\n"
+		   "  -v, --verbose          say each interval once it is on disk\n"
 		   "  -h, --help             display this help and exit\n"
 		   "\n"
 		   "Ctrl-C (SIGINT), SIGTERM and SIGHUP stop it cleanly. Killed, the file keeps\n"
 		   "every whole interval: the replay reports and skips the torn tail.\n"),
-	.shortopts = "o:i:d:u:p:m:",
+	.shortopts = "o:i:d:u:p:m:v",
 	.options = record_options,
 	.pid = CMD_PID_NONE,
 	.state_size = sizeof(struct record_args),

@@ -165,7 +165,12 @@ static int scan(struct rec_file *f, uint64_t pos, size_t *cap, struct ps_error *
 		unsigned char *p;
 		struct ps_error pe;
 		ps_error_clear(&pe);
-		int r = read_block(f, pos, &b, &p, &pe);
+		/* An index block is not needed here (a damaged one is skipped
+		 * when its head is whole); a frame must be whole. */
+		int r = read_block(f, pos, &b, NULL, &pe);
+		p = NULL;
+		if (r == 0 && b.type == REC_B_FRAME)
+			r = read_block(f, pos, &b, &p, &pe);
 		if (r == -ENOMEM)
 			return ps_error_set(e, ENOMEM, "%s", _("out of memory"));
 		free(p);
@@ -302,7 +307,7 @@ void rec_close(struct rec_file *f)
 
 size_t rec_find(const struct rec_file *f, double wall)
 {
-	uint64_t t = wall <= 0 ? 0 : (uint64_t)(wall * 1e9);
+	uint64_t t = !(wall > 0) ? 0 : wall >= 1.8e10 ? UINT64_MAX : (uint64_t)(wall * 1e9);
 	size_t lo = 0, hi = f->n;
 
 	while (lo < hi) { /* the first frame at or after t */
