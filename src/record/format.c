@@ -98,6 +98,8 @@ int rec_header_parse(const unsigned char *p, size_t len, struct rec_header *h, s
 	h->key_every = rec_get32(p + 44);
 	if (h->hz == 0 || h->hz > 100000)
 		return bad(bad_off, 16, e, EINVAL, _("bad clock tick rate in the header"));
+	if (!(h->start > 0 && h->start < 1e11))
+		return bad(bad_off, 32, e, EINVAL, _("bad start time in the header"));
 	if (h->key_every == 0 || h->key_every > 4096)
 		return bad(bad_off, 44, e, EINVAL, _("bad key frame spacing in the header"));
 	return 0;

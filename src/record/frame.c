@@ -121,7 +121,7 @@ static void w_row(struct wbuf *b, const struct proc_row *r, uint64_t t_ns)
 	w64(b, r->ticks);
 	/* When ticks were read, against the frame's time: 0 for every row a
 	 * scan read (its stamp is the scan's), which compresses to nothing. */
-	w64(b, r->read_ns ? (uint64_t)((int64_t)r->read_ns - (int64_t)t_ns) : UINT64_MAX);
+	w64(b, r->read_ns ? r->read_ns - t_ns : UINT64_MAX);
 	wd(b, r->mem);
 	w32(b, (uint32_t)r->processor);
 	w32(b, (uint32_t)r->pgrp);
@@ -135,8 +135,8 @@ static void w_row(struct wbuf *b, const struct proc_row *r, uint64_t t_ns)
 		return;
 	w32(b, (uint32_t)x->io_err);
 	w32(b, (uint32_t)x->oom);
-	w64(b, x->io_ns ? (uint64_t)((int64_t)x->io_ns - (int64_t)t_ns) : UINT64_MAX);
-	w64(b, x->ctxt_ns ? (uint64_t)((int64_t)x->ctxt_ns - (int64_t)t_ns) : UINT64_MAX);
+	w64(b, x->io_ns ? x->io_ns - t_ns : UINT64_MAX);
+	w64(b, x->ctxt_ns ? x->ctxt_ns - t_ns : UINT64_MAX);
 	w64(b, x->io_rb);
 	w64(b, x->io_wb);
 	w64(b, x->ctxt);
@@ -294,7 +294,7 @@ static void r_cpu(struct rbuf *b, struct sys_cpu_times *t)
 
 static uint64_t at_ns(uint64_t rel, uint64_t t_ns)
 {
-	return rel == UINT64_MAX ? 0 : (uint64_t)((int64_t)t_ns + (int64_t)rel);
+	return rel == UINT64_MAX ? 0 : t_ns + rel; /* modulo 2^64: rel is signed */
 }
 
 /* One row: 0, or -EBADMSG (short), -ENOMEM. */

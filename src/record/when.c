@@ -50,7 +50,7 @@ int rec_time_parse(const char *s, double start, double end, double *out, struct 
 	size_t len = strlen(s);
 	int y, mo, d, h, m, sec;
 
-	if (len > 64 || !len)
+	if (len > 64 || !len || !(start > -1e11 && start < 1e11) || !(end > -1e11 && end < 1e11))
 		return bad_time(s, e);
 	if (s[0] == '+' || s[0] == '-') {
 		char *rest;
@@ -118,9 +118,13 @@ int rec_time_parse(const char *s, double start, double end, double *out, struct 
 
 const char *rec_fmt_time(double wall, char *buf, size_t size)
 {
-	time_t t = (time_t)wall;
 	struct tm tm;
 
+	if (!(wall > -1e11 && wall < 1e11)) { /* a hostile file's: not a time */
+		snprintf(buf, size, "?");
+		return buf;
+	}
+	time_t t = (time_t)wall;
 	if (!localtime_r(&t, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm))
 		snprintf(buf, size, "%.0f", wall);
 	return buf;

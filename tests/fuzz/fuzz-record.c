@@ -2,7 +2,7 @@
  * in turn, index blocks, key frames decompressed (their length capped) and
  * decoded, the payload decoder on the raw input, and the times a user
  * names.
- * fuzz-seeds: record/*.rec */
+ * fuzz-seeds: record/sleep.rec */
 #include "fuzz.h"
 #include "record/record.h"
 
