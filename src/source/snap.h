@@ -58,6 +58,14 @@ struct snap_list {
 	struct ptable_counts counts;
 	bool have_sys;
 	struct sys_snapshot sys;
+	/* A recorded interval (the replay source): which of how many, the
+	 * recording's first and last times, what its reader found. */
+	struct snap_rec {
+		bool on;
+		size_t i, n;
+		double start, end;
+		bool torn, unclosed, scanned;
+	} rec;
 };
 
 /* The table as it is now (and the meters, NULL: none): its rows shared
