@@ -50,6 +50,7 @@ static void usage(FILE *f)
 		"                         (--sort-key=help lists them with their titles)\n"
 		"  -C, --no-color         no colours (also when NO_COLOR is set and not empty)\n"
 		"  -c, --core=CORE [EXE]  open a core file: the crash, every thread's stack, the maps\n"
+		"  -r, --recording=FILE   the process list of a recording (pscope record)\n"
 		"  -h, --help             display this help and exit\n"
 		"  -V, --version          output version information and exit\n"
 		"\n"

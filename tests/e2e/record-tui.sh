@@ -26,7 +26,8 @@ last=$(grep -c written "$T/rec.err")
 
 tui_start 80x24 "$PSCOPE" -r "$rec"
 check "the time bar names the last interval" tui_wait_for "interval $last/$last +[+][0-9.]+ s \\["
-check "the family is gone from the last interval" sh -c "! tui_screen | grep -q ps-parent"
+no_row() { ! tui_screen | grep -qE "$1"; }
+check "the family is gone from the last interval" no_row "^ *$FPID "
 tui_keys :
 check "the : prompt asks for a time" tui_wait_for '^Go to \(HH:MM'
 tui_keys -l "+0s"
@@ -38,7 +39,7 @@ tui_keys Enter
 check "the family is there in the first interval (filtered)" tui_wait_for "^ *$FPID .*ps-parent"
 tui_keys '}'
 check "} jumps to the last interval" tui_wait_for "interval $last/$last "
-check "the family is gone from it" sh -c "! tui_screen | grep -qE '^ *$FPID '"
+check "the family is gone from it" no_row "^ *$FPID "
 tui_keys F4 C-u Enter
 tui_keys '{'
 tui_keys ']'
@@ -59,7 +60,8 @@ tui_keys Enter
 check "Enter (the detail screen) too" tui_wait_for_joined "a recording is shown"
 check "still on the list" tui_wait_for "interval 1/$last "
 tui_keys q
-check "q quits" wait_until sh -c "! tui_alive"
+gone() { ! tui_alive; }
+check "q quits" wait_until gone
 
 printf 'not a recording at all, just text\n' >"$T/bad.rec"
 "$PSCOPE" -r "$T/bad.rec" >/dev/null 2>"$T/bad.err"
