@@ -5,6 +5,7 @@
 #include "list.h"
 #include "draw.h"
 #include "i18n.h"
+#include "keys.h"
 #include "record/record.h"
 
 #define NCURSES_WIDECHAR 1
@@ -49,17 +50,6 @@ int list_replay_bar(struct list_state *ls, int y, int width)
 	return y + 1;
 }
 
-/* Keys that act on the processes running now: refused on a recording. */
-static bool acts_live(int ch)
-{
-	static const int keys[] = { '\n', '\r', KEY_ENTER, 'k', KEY_F(9), KEY_F(7), KEY_F(8), 'a', 'i',
-				    'e', 'w', 'A', 's', 'h', 'W', 'C' };
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (keys[i] == ch)
-			return true;
-	return false;
-}
-
 static void go(struct list_state *ls, long i)
 {
 	ls->replay_at = 0;
@@ -67,43 +57,87 @@ static void go(struct list_state *ls, long i)
 	list_want(ls, true);
 }
 
+/* The interval shown (before the source answered a jump: the one asked). */
+static long shown(const struct list_state *ls)
+{
+	return ls->snap && ls->snap->rec.on ? (long)ls->snap->rec.i : ls->replay_i;
+}
+
+static bool k_prev(struct ui *ui, void *p, int ch)
+{
+	go(p, shown(p) - 1);
+	return true;
+}
+
+static bool k_next(struct ui *ui, void *p, int ch)
+{
+	go(p, shown(p) + 1);
+	return true;
+}
+
+static bool k_back10(struct ui *ui, void *p, int ch)
+{
+	go(p, shown(p) - 10);
+	return true;
+}
+
+static bool k_fwd10(struct ui *ui, void *p, int ch)
+{
+	go(p, shown(p) + 10);
+	return true;
+}
+
+static bool k_goto(struct ui *ui, void *p, int ch)
+{
+	struct list_state *ls = p;
+	const struct snap_list *s = ls->snap;
+	char buf[80] = "";
+	double at;
+	struct ps_error e;
+
+	if (!s || !s->rec.on)
+		return true;
+	if (!ui_prompt(ui, _("Go to (HH:MM[:SS], YYYY-MM-DD HH:MM, +30s from the start, -10m from the end): "), buf,
+		       sizeof(buf)) || !buf[0])
+		return true;
+	ps_error_clear(&e);
+	if (rec_time_parse(buf, s->rec.start, s->rec.end, &at, &e) < 0) {
+		ui_message(ui, true, "%s", e.msg);
+		return true;
+	}
+	ls->replay_at = at;
+	list_want(ls, true);
+	return true;
+}
+
+/* Keys that act on the processes running now: refused. */
+static bool k_live(struct ui *ui, void *p, int ch)
+{
+	ui_message(ui, true, "%s",
+		   _("a recording is shown: this key acts on live processes (a recorded PID may name another process now)"));
+	return true;
+}
+
+const struct ui_key list_replay_keys[] = {
+	UI_SECTION(N_("On a recording (pscope -r FILE)")),
+	UI_KEY("[  ]", k_prev, NULL, N_("the interval before / after"), '['),
+	UI_ALSO(k_next, ']'),
+	UI_KEY("{  }", k_back10, NULL, N_("ten intervals back / forward"), '{'),
+	UI_ALSO(k_fwd10, '}'),
+	UI_KEY(":", k_goto, NULL,
+	  N_("go to a time: HH:MM[:SS], YYYY-MM-DD HH:MM, +30s from the start, -10m from the end (the nearest "
+	     "interval)"), ':'),
+	UI_PROSE(N_("Keys that act on processes (signals, nice, the detail, stack, hot and core screens) are "
+	     "refused: a recorded PID may name another process now.")),
+	UI_ALSO(k_live, '\n', '\r', KEY_ENTER, 'k', KEY_F(9)),
+	UI_ALSO(k_live, KEY_F(7), KEY_F(8), 'a', 'i', 'e'),
+	UI_ALSO(k_live, 'w', 'A', 's', 'h', 'W', 'C'),
+	UI_KEYS_END,
+};
+
 enum ui_key_result list_replay_key(struct ui *ui, struct list_state *ls, int ch)
 {
-	const struct snap_list *s = ls->snap;
-	long i = s && s->rec.on ? (long)s->rec.i : ls->replay_i;
-
-	switch (ch) {
-	case '[': go(ls, i - 1); return UI_KEY_DONE;
-	case ']': go(ls, i + 1); return UI_KEY_DONE;
-	case '{': go(ls, i - 10); return UI_KEY_DONE;
-	case '}': go(ls, i + 10); return UI_KEY_DONE;
-	case ':': {
-		char buf[80] = "";
-		double at;
-		struct ps_error e;
-		if (!s || !s->rec.on)
-			return UI_KEY_DONE;
-		if (!ui_prompt(ui, _("Go to (HH:MM[:SS], YYYY-MM-DD HH:MM, +30s from the start, -10m from the end): "), buf,
-			       sizeof(buf)) || !buf[0])
-			return UI_KEY_DONE;
-		ps_error_clear(&e);
-		if (rec_time_parse(buf, s->rec.start, s->rec.end, &at, &e) < 0) {
-			ui_message(ui, true, "%s", e.msg);
-			return UI_KEY_DONE;
-		}
-		ls->replay_at = at;
-		list_want(ls, true);
-		return UI_KEY_DONE;
-	}
-	default:
-		break;
-	}
-	if (acts_live(ch)) {
-		ui_message(ui, true, "%s",
-			   _("a recording is shown: this key acts on live processes (a recorded PID may name another process now)"));
-		return UI_KEY_DONE;
-	}
-	return UI_KEY_NEXT;
+	return ui_keys_dispatch(ui, list_replay_keys, ls, ch);
 }
 
 /* After a jump the source answers with the interval nearest the time:

@@ -79,6 +79,7 @@ int list_col_at(const struct list_state *ls, int x);
 /* list-replay.c: the time bar (returns the row after it), the keys that
  * step and jump (UI_KEY_NEXT for the others), a new interval seen. */
 int list_replay_bar(struct list_state *ls, int y, int width);
+extern const struct ui_key list_replay_keys[];
 enum ui_key_result list_replay_key(struct ui *ui, struct list_state *ls, int ch);
 void list_replay_seen(struct ui *ui, struct list_state *ls);
 
