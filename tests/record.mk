@@ -10,6 +10,6 @@ tests_targets_workload_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_workload_LDFLAGS = $(TARGET_LINK_FLAGS)
 
 TESTS += tests/e2e/record.sh tests/e2e/record-kill.sh tests/e2e/record-tui.sh
-EXTRA_DIST += tests/e2e/record.sh tests/e2e/record-kill.sh tests/e2e/record-tui.sh tests/fixtures/record
+EXTRA_DIST += tests/e2e/record.sh tests/e2e/record-kill.sh tests/e2e/record-tui.sh tests/fixtures/record doc/record-format.md
 BENCHES += tests/bench/record.sh
 EXTRA_DIST += tests/bench/record.sh
