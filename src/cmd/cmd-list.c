@@ -86,6 +86,31 @@ static int col_width(const struct list_args *a, int i)
 	return pc->width ? pc->width : 32;
 }
 
+/* A recorded interval's short-lived processes: started and exited in it. */
+static void print_exits_text(const struct snap_list *s)
+{
+	if (!s->rec.exits_on) {
+		printf("%s\n", _("(short-lived processes were not recorded: pscope record ran without CAP_NET_ADMIN)"));
+		return;
+	}
+	if (!s->nexits)
+		return;
+	printf(P_("%zu short-lived process (started and exited in this interval):\n",
+		  "%zu short-lived processes (started and exited in this interval):\n", (unsigned long)s->nexits),
+	       s->nexits);
+	printf("    PID    PPID COMMAND          %s\n", _("LIFETIME     CPU  EXIT"));
+	for (size_t i = 0; i < s->nexits; i++) {
+		const struct snap_exit *x = &s->exits[i];
+		char st[32];
+		if (x->status & 0x7f)
+			snprintf(st, sizeof(st), "SIG%d", x->status & 0x7f);
+		else
+			snprintf(st, sizeof(st), "%d", (x->status >> 8) & 0xff);
+		printf("%7d %7d %-16s %7.3fs %6.3fs  %s\n", (int)x->pid, (int)x->ppid, esc(x->comm), x->end - x->start, x->cpu,
+		       st);
+	}
+}
+
 static void print_text(const struct snap_list *s, const struct proc_view *v, double interval, const struct list_args *a,
 		       const struct list_rec *rec)
 {
@@ -153,6 +178,8 @@ static void print_text(const struct snap_list *s, const struct proc_view *v, dou
 		}
 		printf("\n");
 	}
+	if (rec)
+		print_exits_text(s);
 }
 
 static double round1(double x)
@@ -221,7 +248,27 @@ static void print_json(const struct snap_list *s, const struct proc_view *v, dou
 		out_json_double(o, "asked", rec->asked);
 		out_json_double(o, "start", rec->f->h.start);
 		out_json_bool(o, "torn", rec->f->tear_len > 0);
+		out_json_bool(o, "short_lived_recorded", s->rec.exits_on);
 		json_object_object_add(root, "recording", o);
+		struct json_object *ex = json_object_new_array();
+		for (size_t i = 0; i < s->nexits; i++) {
+			const struct snap_exit *x = &s->exits[i];
+			struct json_object *q = json_object_new_object();
+			out_json_int(q, "pid", x->pid);
+			out_json_int(q, "ppid", x->ppid);
+			out_json_int(q, "uid", x->uid);
+			out_json_str(q, "comm", x->comm);
+			out_json_double(q, "start", x->start);
+			out_json_double(q, "end", x->end);
+			out_json_double(q, "lifetime", x->end - x->start);
+			out_json_double(q, "cpu_s", x->cpu);
+			if (x->status & 0x7f)
+				out_json_int(q, "signal", x->status & 0x7f);
+			else
+				out_json_int(q, "exit_code", (x->status >> 8) & 0xff);
+			json_object_array_add(ex, q);
+		}
+		json_object_object_add(root, "short_lived", ex);
 	}
 	out_json_str(root, "sort", sort);
 	out_json_bool(root, "tree", tree);

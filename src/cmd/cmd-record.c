@@ -132,6 +132,33 @@ static bool any_left(const struct snap_list *s, const struct record_args *a)
 	return false;
 }
 
+/* The exits since the interval before that were never in a recorded
+ * interval (prev: the snapshot before): started and ended between two
+ * scans. With --pid, only those whose parent is one of the pids. */
+static void attach_exits(struct rec_exits *x, struct snap_list *s, const struct snap_list *prev,
+			 const struct record_args *a)
+{
+	struct snap_exit *v;
+	unsigned long lost;
+	size_t n = rec_exits_take(x, &v, &lost), o = 0;
+	long hz = s->times.hz > 0 ? s->times.hz : 100;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct proc_row *r = prev ? snap_list_find(prev, v[i].pid) : NULL;
+		double start = r ? (double)s->times.btime + (double)r->starttime / (double)hz : 0;
+		if (r && start > v[i].start - 1.5 && start < v[i].start + 1.5)
+			continue; /* recorded in the interval before: not short-lived */
+		bool keep = !a->npids;
+		for (int k = 0; k < a->npids && !keep; k++)
+			keep = v[i].ppid == a->pids[k];
+		if (keep)
+			v[o++] = v[i];
+	}
+	s->exits = v;
+	s->nexits = o;
+	s->rec.exits_on = true;
+}
+
 /* The file to write: -o FILE, or a new name in -o DIR (default: here). */
 static void out_path(const struct record_args *a, char *buf, size_t size)
 {
@@ -170,6 +197,7 @@ static int record_exec(void *state, pid_t pid_unused)
 	struct source_io io = { .cancel = &never };
 	struct source_want want = { .all_rows = true, .px_all = PX_SHR | PX_IO | PX_CTXT | PX_OOM | PX_CGROUP };
 	struct snap_head *last = NULL;
+	struct rec_exits *exits = NULL;
 	double start = clock_wall_s(&ps_clock_live), end = 0;
 	int rc = 1, r;
 
@@ -209,6 +237,10 @@ static int record_exec(void *state, pid_t pid_unused)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	fprintf(stderr, _("pscope record: every %g s into %s (Ctrl-C stops)\n"), a->interval, esc(path));
+	struct ps_error xe;
+	ps_error_clear(&xe);
+	if (rec_exits_start(&exits, &xe) < 0)
+		fprintf(stderr, _("pscope record: short-lived processes are not recorded: %s\n"), esc(xe.msg));
 	uint64_t step = (uint64_t)llround(a->interval * 1e9), next = now_ns();
 	const char *why = NULL;
 	for (;;) {
@@ -216,7 +248,9 @@ static int record_exec(void *state, pid_t pid_unused)
 		first = NULL;
 		if (!s && src.ops->read(src.st, &io, &want, last, true, &s, &e) < 0)
 			goto out;
-		const struct snap_list *l = (const struct snap_list *)s;
+		struct snap_list *l = (struct snap_list *)s;
+		if (exits) /* the snapshot is the recorder's alone */
+			attach_exits(exits, l, (const struct snap_list *)last, a);
 		snap_put(last);
 		last = s;
 		if (a->npids && !any_left(l, a)) {
@@ -242,6 +276,8 @@ static int record_exec(void *state, pid_t pid_unused)
 	}
 	if (why)
 		fprintf(stderr, _("pscope record: %s; recording stopped\n"), why);
+	rec_exits_stop(exits);
+	exits = NULL;
 	unsigned frames = rec_writer_frames(w);
 	uint64_t size = rec_writer_size(w);
 	r = rec_writer_close(w, &e);
@@ -252,6 +288,7 @@ static int record_exec(void *state, pid_t pid_unused)
 		frames, human_bytes(size, sz, sizeof(sz)), esc(path));
 	rc = 0;
 out:
+	rec_exits_stop(exits);
 	if (w) {
 		struct ps_error ce;
 		ps_error_clear(&ce);

@@ -155,7 +155,7 @@ int rec_frame_encode(const struct snap_list *s, bool (*keep)(const struct proc_r
 
 	w64(&b, s->h.t_ns);
 	wd(&b, s->h.wall);
-	w8(&b, (s->have_sys ? 1u : 0) | (s->threads ? 2u : 0));
+	w8(&b, (s->have_sys ? 1u : 0) | (s->threads ? 2u : 0) | (s->rec.exits_on ? 4u : 0));
 	w32(&b, (uint32_t)s->counts.procs);
 	w32(&b, (uint32_t)s->counts.threads);
 	w32(&b, (uint32_t)s->counts.kthreads);
@@ -210,6 +210,21 @@ int rec_frame_encode(const struct snap_list *s, bool (*keep)(const struct proc_r
 	for (size_t i = 0; i < s->n; i++)
 		if (!keep || keep(s->rows[i], arg))
 			w_row(&b, s->rows[i], s->h.t_ns);
+	/* The processes that started and ended since the frame before. */
+	if (s->rec.exits_on) {
+		w32(&b, (uint32_t)s->nexits);
+		for (size_t i = 0; i < s->nexits; i++) {
+			const struct snap_exit *x = &s->exits[i];
+			w32(&b, (uint32_t)x->pid);
+			w32(&b, (uint32_t)x->ppid);
+			w32(&b, (uint32_t)x->uid);
+			wd(&b, x->start);
+			wd(&b, x->end);
+			wd(&b, x->cpu);
+			w32(&b, (uint32_t)x->status);
+			wstr8(&b, x->comm);
+		}
+	}
 	if (b.oom) {
 		free(b.p);
 		return ps_error_set(e, ENOMEM, "%s", _("out of memory while writing a frame"));
@@ -464,6 +479,35 @@ int rec_frame_decode(const void *data, size_t len, const struct rec_header *h, s
 			snprintf(msg, sizeof(msg), _("frame: ends inside row %u of %u"), i + 1, n);
 			snap_put(&s->h);
 			return ps_error_set(e, EBADMSG, "%s", msg);
+		}
+	}
+	if (fl & 4) {
+		size_t at = b.o;
+		uint32_t k = r32(&b);
+		s->rec.exits_on = true;
+		if (b.short_ || k > (len - b.o) / 41) {
+			*bad_off = at;
+			snap_put(&s->h);
+			return ps_error_set(e, EBADMSG, "%s", _("frame: bad count of short-lived processes"));
+		}
+		if (k && !(s->exits = calloc(k, sizeof(*s->exits))))
+			goto oom;
+		for (uint32_t i = 0; i < k; i++) {
+			struct snap_exit *x = &s->exits[i];
+			x->pid = (pid_t)r32(&b);
+			x->ppid = (pid_t)r32(&b);
+			x->uid = (uid_t)r32(&b);
+			x->start = rd(&b);
+			x->end = rd(&b);
+			x->cpu = rd(&b);
+			x->status = (int32_t)r32(&b);
+			rstr8(&b, x->comm, sizeof(x->comm));
+		}
+		s->nexits = k;
+		if (b.short_) {
+			*bad_off = at;
+			snap_put(&s->h);
+			return ps_error_set(e, EBADMSG, "%s", _("frame: ends inside the short-lived processes"));
 		}
 	}
 	if (b.o != len) {

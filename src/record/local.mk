@@ -2,4 +2,4 @@
 # frames' payload in frame.c, the times a user names in when.c), the
 # writer and the reader.
 libpscope_a_SOURCES += src/record/format.h src/record/format.c src/record/record.h src/record/frame.c \
-	src/record/write.c src/record/read.c src/record/when.c
+	src/record/write.c src/record/read.c src/record/when.c src/record/exits.c

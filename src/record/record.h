@@ -89,6 +89,17 @@ static inline double rec_wall(const struct rec_file *f, size_t i)
  * first). */
 PS_READS int rec_snapshot(struct rec_file *f, size_t i, struct snap_list **out, struct ps_error *e);
 
+/* ---- short-lived processes (exits.c) ---- */
+
+/* A thread listening to every process's exit (taskstats; CAP_NET_ADMIN):
+ * 0, or -errno with e saying why. */
+struct rec_exits;
+PS_READS int rec_exits_start(struct rec_exits **out, struct ps_error *e);
+/* The processes (main threads) that exited since the last take,
+ * malloc'ed into *out; *lost: messages the socket dropped so far. */
+size_t rec_exits_take(struct rec_exits *x, struct snap_exit **out, unsigned long *lost);
+void rec_exits_stop(struct rec_exits *x);
+
 /* ---- times (pure) ---- */
 
 /* A TIME of the user's: HH:MM[:SS] (the day of the recording's start, or

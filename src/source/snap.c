@@ -32,6 +32,7 @@ static void list_free(struct snap_head *h)
 		proc_row_put(s->rows[i]);
 	ptable_users_put(s->users);
 	pid_index_free(&s->ix);
+	free(s->exits);
 	free(s);
 }
 

@@ -65,7 +65,20 @@ struct snap_list {
 		size_t i, n;
 		double start, end;
 		bool torn, unclosed, scanned;
+		bool exits_on;     /* short-lived processes were recorded */
 	} rec;
+	/* Processes that started and exited since the snapshot before (a
+	 * recording's, from taskstats exit messages): malloc'ed, freed with
+	 * the list. */
+	struct snap_exit {
+		pid_t pid, ppid;
+		uid_t uid;
+		double start, end;     /* seconds since 1970 */
+		double cpu;            /* seconds of CPU, user + system */
+		int status;            /* the wait status: code << 8 | signal */
+		char comm[33];         /* hostile */
+	} *exits;
+	size_t nexits;
 };
 
 /* The table as it is now (and the meters, NULL: none): its rows shared

@@ -86,6 +86,13 @@ near = all(abs(a - b) <= 8192 for a, b in rss)
 print("rss %s grow %d near %s" % (rss, grow, near))
 gone = all(p["pid"] != W for p in frames[max(frames)]["processes"])
 print("gone %s" % gone)
+kids = {}
+for j in frames.values():
+    for x in j.get("short_lived", []):
+        if x["ppid"] == W:
+            kids[x["pid"]] = x
+good = [x for x in kids.values() if x["comm"] == "workload" and x.get("exit_code") == 7 and 0.09 <= x["lifetime"] <= 2]
+print("children %d good %d recorded %s" % (len(kids), len(good), frames[max(frames)]["recording"]["short_lived_recorded"]))
 PY
 sed 's/^/# /' "$T/cmp.txt"
 check "at least two whole intervals inside the burn" sh -c "awk '/^inside/ { exit !(\$2 >= 2) }' '$T/cmp.txt'"
@@ -93,6 +100,13 @@ check "each one's CPU% within 5 points of the workload's own measure, none 0.0" 
 check "RSS grows with the leak (more than 20 MiB), within 8 MiB of the workload's own" \
 	sh -c "awk '/^rss/ { exit !(\$(NF - 2) > 20480 && \$NF == \"True\") }' '$T/cmp.txt'"
 check "the workload is gone from the last interval" grep -qx 'gone True' "$T/cmp.txt"
+# The children live 100 ms: most start and exit between two scans.
+if [ "$(id -u)" = 0 ]; then
+	check "at least 5 of its 10 short-lived children, each with its command, lifetime (0.09 to 2 s) and exit code 7" \
+		sh -c "awk '/^children/ { exit !(\$4 >= 5 && \$6 == \"True\") }' '$T/cmp.txt'"
+else
+	check "short-lived processes: said not recorded (no CAP_NET_ADMIN)" grep -q 'children .* recorded False' "$T/cmp.txt"
+fi
 
 # The interval nearest a time asked for, named: a clock time and an ISO
 # date-time of the third interval (its wall clock, rounded to the second).

@@ -133,6 +133,12 @@ static void test_roundtrip(void)
 	struct ps_error e;
 	struct rec_header h = { .hz = HZ, .key_every = 1 };
 
+	s->rec.exits_on = true;
+	s->exits = calloc(2, sizeof(*s->exits));
+	s->nexits = 2;
+	s->exits[0] = (struct snap_exit){ .pid = 77, .ppid = BURNER, .start = 10.25, .end = 10.35, .cpu = 0.01, .status = 7 << 8 };
+	snprintf(s->exits[0].comm, sizeof(s->exits[0].comm), "child");
+	s->exits[1] = (struct snap_exit){ .pid = 78, .ppid = BURNER, .status = 9 };
 	ok(rec_frame_encode(s, NULL, NULL, &raw, &len, &e) == 0, "a frame is encoded");
 	ok(rec_frame_decode(raw, len, &h, &d, &bad_off, &e) == 0, "and decoded");
 	is_int((long)d->n, 3, "its rows");
@@ -142,6 +148,10 @@ static void test_roundtrip(void)
 		   r->x->io_wb == 4096 * 11 && !strcmp(r->x->cgroup, "/user.slice"),
 	   "the user, command line and extras");
 	ok(d->sys.ncpu == 2 && d->sys.cpu_t[1].user == s->sys.cpu_t[1].user && d->h.wall == s->h.wall, "the meters");
+	ok(d->rec.exits_on && d->nexits == 2 && d->exits[0].pid == 77 && d->exits[0].ppid == BURNER &&
+		   d->exits[0].end - d->exits[0].start > 0.09 && d->exits[0].status == 7 << 8 && !strcmp(d->exits[0].comm, "child") &&
+		   d->exits[1].status == 9,
+	   "the short-lived processes");
 	/* Every prefix is refused, never read past. */
 	int refused = 0;
 	for (size_t k = 0; k < len; k++) {
