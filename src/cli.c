@@ -19,12 +19,13 @@
 #include "out/escape.h"
 #include "pane/pane.h"
 #include "proc/ptable.h"
+#include "record/record.h"
 #include "cli.h"
 
 /* The batch subcommands, one entry per src/cmd/cmd-*.c. */
 static const struct cmd_entry *const commands[] = {
 	&cmd_list_entry, &cmd_show_entry, &cmd_stack_entry, &cmd_top_entry, &cmd_time_entry, &cmd_core_entry, &cmd_cores_entry,
-	&cmd_doors_entry,
+	&cmd_doors_entry, &cmd_record_entry,
 };
 
 static void usage(FILE *f)
@@ -49,6 +50,7 @@ static void usage(FILE *f)
 		"                         (--sort-key=help lists them with their titles)\n"
 		"  -C, --no-color         no colours (also when NO_COLOR is set and not empty)\n"
 		"  -c, --core=CORE [EXE]  open a core file: the crash, every thread's stack, the maps\n"
+		"  -r, --recording=FILE   the process list of a recording (pscope record)\n"
 		"  -h, --help             display this help and exit\n"
 		"  -V, --version          output version information and exit\n"
 		"\n"
@@ -99,6 +101,7 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 		{ "tree", no_argument, NULL, 't' },
 		{ "sort-key", required_argument, NULL, 's' },
 		{ "core", required_argument, NULL, 'c' },
+		{ "recording", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "no-color", no_argument, NULL, 'C' },
@@ -119,7 +122,7 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 	}
 	/* getopt's own messages would name argv[0] (a path): ours name pscope. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:p:u:ts:c:hVC", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:p:u:ts:c:r:hVC", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'd':
@@ -164,6 +167,9 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 		case 'c':
 			uo.core = optarg;
 			break;
+		case 'r':
+			uo.replay = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -179,6 +185,20 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 		uo.core_exe = argv[optind++];
 	if (optind < argc)
 		return cmd_usage_error(NULL, _("unexpected argument '%s'"), esc(argv[optind]));
+	if (uo.replay && (uo.core || uo.pid))
+		return cmd_usage_error(NULL, "%s", _("-r FILE replays the process list: not with -c or -p"));
+	if (uo.replay) {
+		/* A file that is no recording is said here, before the screen
+		 * opens (the screen's source opens it again, on its worker). */
+		struct rec_file *rf;
+		struct ps_error e;
+		ps_error_clear(&e);
+		if (rec_open(uo.replay, &rf, &e) < 0) {
+			fprintf(stderr, "pscope: %s\n", esc(e.msg));
+			return 1;
+		}
+		rec_close(rf);
+	}
 	if (uo.core) {
 		/* A file that is no core is said here, before the screen opens. */
 		struct core_open_opts co = { .headers_only = true };

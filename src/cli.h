@@ -15,6 +15,7 @@ struct ui_opts {
 	const char *core;      /* -c CORE: open the core instead of the process list */
 	const struct core_file_id *core_id; /* the file cli_main checked is a core */
 	const char *core_exe;  /* its program, when not where the core says */
+	const char *replay;    /* -r FILE: the list replays this recording */
 };
 
 /* Everything main() does; returns the process exit status. run_ui runs

@@ -580,6 +580,7 @@ const struct ui_key list_keys[] = {
 	UI_LOOP("D", 'D'),
 	UI_LOOP("F1, ?", KEY_F(1), '?'),
 	UI_LOOP("F10, q", KEY_F(10), 'q'),
+	UI_HELP_OF(list_replay_keys),
 	UI_KEYS_END,
 };
 

@@ -253,6 +253,8 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 			meters_draw_compact(y++, width, &mi);
 		}
 	}
+	if (s && s->rec.on && y < end - 2)
+		y = list_replay_bar(ls, y, width);
 	int body = table_layout(&ls->tab, y, end - y - (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER ? 1 : 0), true);
 	draw_header_row(ls, y++, width);
 	fit_hscroll(ls, body);

@@ -45,6 +45,10 @@ struct list_state {
 	uid_t user_uid;
 	char user_name[64];
 	struct id_set tags, collapsed;
+	/* a recording (pscope -r FILE): the interval asked for */
+	bool replay, replay_said;
+	long replay_i;             /* < 0: the last */
+	double replay_at;          /* > 0: the one nearest this time */
 	/* columns of the last draw, for a click on a title */
 	int colx[PSORT_COUNT], colw[PSORT_COUNT];
 };
@@ -71,6 +75,13 @@ bool list_set_user(struct ui *ui, struct list_state *ls, const char *name);
 void list_draw(struct ui *ui, void *p, int y0, int rows);
 /* The column under screen column x of the header, -1 none. */
 int list_col_at(const struct list_state *ls, int x);
+
+/* list-replay.c: the time bar (returns the row after it), the keys that
+ * step and jump (UI_KEY_NEXT for the others), a new interval seen. */
+int list_replay_bar(struct list_state *ls, int y, int width);
+extern const struct ui_key list_replay_keys[];
+enum ui_key_result list_replay_key(struct ui *ui, struct list_state *ls, int ch);
+void list_replay_seen(struct ui *ui, struct list_state *ls);
 
 /* list-act.c */
 extern const struct list_signal {

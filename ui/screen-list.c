@@ -124,6 +124,8 @@ void list_want(struct list_state *ls, bool tick_now)
 	w.nrows = 0;
 	for (int i = 0; i < ls->tab.body_rows && ls->tab.top + i < (int)ls->view.n && w.nrows < SOURCE_ROWS_MAX; i++)
 		w.rows[w.nrows++] = ls->view.v[ls->tab.top + i].r->pid;
+	w.replay_i = ls->replay_i;
+	w.replay_at = ls->replay_at;
 	if (tick_now)
 		w.tick_now++;
 	if (source_ctl_set(ls->ctl, &w) && ls->job.running)
@@ -178,6 +180,7 @@ static bool list_message(void *ctx, struct ring_msg *m)
 			return false;
 		snap_put(ls->snap ? &ls->snap->h : NULL);
 		ls->snap = m->payload;
+		list_replay_seen(ls->ui, ls);
 		list_rebuild(ls->ui, ls);
 		return true;
 	}
@@ -194,11 +197,24 @@ static bool list_target(void *p, struct target_id *id)
 {
 	const struct proc_row *r = list_selected(p);
 
-	if (!r)
-		return false;
+	if (!r || ((struct list_state *)p)->replay)
+		return false; /* a recorded PID may name another process now */
 	id->pid = r->is_thread ? r->tgid : r->pid;
 	id->starttime = r->is_thread ? r->owner_start : r->starttime;
 	return true;
+}
+
+/* On a recording, its keys first. */
+static enum ui_key_result mode_key(struct ui *ui, void *p, int ch)
+{
+	struct list_state *ls = p;
+
+	if (ls->replay && ls->mode == MODE_NORMAL) {
+		enum ui_key_result r = list_replay_key(ui, ls, ch);
+		if (r != UI_KEY_NEXT)
+			return r;
+	}
+	return list_mode(ui, p, ch);
 }
 
 const struct screen_ops screen_list_ops = {
@@ -206,7 +222,7 @@ const struct screen_ops screen_list_ops = {
 	.help = "list",
 	.keys = list_keys,
 	.fbar = "F1 F2 F3 F4 F5 F6 F7 F8 F9 s h A C D F10",
-	.mode_key = list_mode,
+	.mode_key = mode_key,
 	.draw = list_draw,
 	.key = list_key,
 	.tick = list_tick,
@@ -229,8 +245,10 @@ void screen_list_open(struct ui *ui)
 	if (o && o->user)
 		list_set_user(ui, ls, o->user); /* main checked it names a user */
 	ls->ctl = source_ctl_new();
-	if (!ls->ctl || (r = source_live_list(&src, &ps_clock_live, true)) < 0) {
-		ui_message(ui, true, _("cannot read /proc: %s"), strerror(-r));
+	ls->replay = o && o->replay;
+	ls->replay_i = -1;
+	if (!ls->ctl || (r = ls->replay ? source_replay(&src, o->replay) : source_live_list(&src, &ps_clock_live, true)) < 0) {
+		ui_message(ui, true, ls->replay ? _("cannot replay the recording: %s") : _("cannot read /proc: %s"), strerror(-r));
 	} else {
 		struct job_handler h = { list_message, ls };
 		list_want(ls, false);

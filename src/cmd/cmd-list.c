@@ -5,6 +5,7 @@
 #include "out/json.h"
 #include "proc/ptable.h"
 #include "proc/sysinfo.h"
+#include "record/record.h"
 #include "source/source.h"
 #include "settings.h"
 #include "util.h"
@@ -48,6 +49,14 @@ struct list_args {
 	bool tree, threads, json, kthreads;
 	double interval;
 	int cols[PSORT_COUNT], ncols; /* -o; 0: pscoperc's (the screen's) columns */
+	const char *recording, *at; /* -r FILE --at TIME: a recorded interval */
+};
+
+/* The recorded interval shown, as the user asked for it. */
+struct list_rec {
+	const struct rec_file *f;
+	size_t i;
+	double asked;
 };
 
 /* Rows hidden (kernel threads, unless --kthreads). */
@@ -77,12 +86,44 @@ static int col_width(const struct list_args *a, int i)
 	return pc->width ? pc->width : 32;
 }
 
-static void print_text(const struct snap_list *s, const struct proc_view *v, double interval, const struct list_args *a)
+/* A recorded interval's short-lived processes: started and exited in it. */
+static void print_exits_text(const struct snap_list *s)
+{
+	if (!s->rec.exits_on) {
+		printf("%s\n", _("(short-lived processes were not recorded: pscope record ran without CAP_NET_ADMIN)"));
+		return;
+	}
+	if (!s->nexits)
+		return;
+	printf(P_("%zu short-lived process (started and exited in this interval):\n",
+		  "%zu short-lived processes (started and exited in this interval):\n", (unsigned long)s->nexits),
+	       s->nexits);
+	printf("    PID    PPID COMMAND          %s\n", _("LIFETIME     CPU  EXIT"));
+	for (size_t i = 0; i < s->nexits; i++) {
+		const struct snap_exit *x = &s->exits[i];
+		char st[32];
+		if (x->status & 0x7f)
+			snprintf(st, sizeof(st), "SIG%d", x->status & 0x7f);
+		else
+			snprintf(st, sizeof(st), "%d", (x->status >> 8) & 0xff);
+		printf("%7d %7d %-16s %7.3fs %6.3fs  %s\n", (int)x->pid, (int)x->ppid, esc(x->comm), x->end - x->start, x->cpu,
+		       st);
+	}
+}
+
+static void print_text(const struct snap_list *s, const struct proc_view *v, double interval, const struct list_args *a,
+		       const struct list_rec *rec)
 {
 	const struct sys_snapshot *sys = &s->sys;
 	struct ptable_counts c = s->counts;
 	char x[32], y[32], up[64];
 
+	if (rec) {
+		char t[64], q[64];
+		printf(_("Recorded %s (interval %zu of %zu, %+.1f s from the start; asked for %s)\n"),
+		       rec_fmt_time(s->h.wall, t, sizeof(t)), rec->i + 1, rec->f->n, s->h.wall - rec->f->h.start,
+		       rec_fmt_time(rec->asked, q, sizeof(q)));
+	}
 	/* The Tasks line (its message ends the line: the hidden count goes
 	 * before that end). */
 	char tasks[512];
@@ -137,6 +178,8 @@ static void print_text(const struct snap_list *s, const struct proc_view *v, dou
 		}
 		printf("\n");
 	}
+	if (rec)
+		print_exits_text(s);
 }
 
 static double round1(double x)
@@ -185,7 +228,7 @@ static void add_columns(struct json_object *o, const struct snap_list *s, const 
 }
 
 static void print_json(const struct snap_list *s, const struct proc_view *v, double interval, const char *sort,
-		       const struct list_args *a)
+		       const struct list_args *a, const struct list_rec *rec)
 {
 	bool tree = a->tree, threads = a->threads;
 	struct json_object *root = json_object_new_object(), *o, *arr;
@@ -194,6 +237,39 @@ static void print_json(const struct snap_list *s, const struct proc_view *v, dou
 	long hz = s->times.hz;
 
 	out_json_double(root, "interval", interval);
+	if (rec) {
+		char t[64];
+		o = json_object_new_object();
+		out_json_str(o, "file", rec->f->path);
+		out_json_str(o, "at", rec_fmt_time(s->h.wall, t, sizeof(t)));
+		out_json_double(o, "wall", s->h.wall);
+		out_json_int(o, "interval", (long long)rec->i + 1);
+		out_json_int(o, "intervals", (long long)rec->f->n);
+		out_json_double(o, "asked", rec->asked);
+		out_json_double(o, "start", rec->f->h.start);
+		out_json_bool(o, "torn", rec->f->tear_len > 0);
+		out_json_bool(o, "short_lived_recorded", s->rec.exits_on);
+		json_object_object_add(root, "recording", o);
+		struct json_object *ex = json_object_new_array();
+		for (size_t i = 0; i < s->nexits; i++) {
+			const struct snap_exit *x = &s->exits[i];
+			struct json_object *q = json_object_new_object();
+			out_json_int(q, "pid", x->pid);
+			out_json_int(q, "ppid", x->ppid);
+			out_json_int(q, "uid", x->uid);
+			out_json_str(q, "comm", x->comm);
+			out_json_double(q, "start", x->start);
+			out_json_double(q, "end", x->end);
+			out_json_double(q, "lifetime", x->end - x->start);
+			out_json_double(q, "cpu_s", x->cpu);
+			if (x->status & 0x7f)
+				out_json_int(q, "signal", x->status & 0x7f);
+			else
+				out_json_int(q, "exit_code", (x->status >> 8) & 0xff);
+			json_object_array_add(ex, q);
+		}
+		json_object_object_add(root, "short_lived", ex);
+	}
 	out_json_str(root, "sort", sort);
 	out_json_bool(root, "tree", tree);
 	out_json_bool(root, "threads", threads);
@@ -308,6 +384,8 @@ static int list_option(void *state, int opt, const char *arg)
 	case 't': a->tree = true; break;
 	case 'H': a->threads = true; break;
 	case 'j': a->json = true; break;
+	case 'r': a->recording = arg; break;
+	case 'a': a->at = arg; break;
 	case 'i':
 		errno = 0;
 		a->interval = strtod(arg, &end);
@@ -353,7 +431,33 @@ static int list_exec(void *state, pid_t pid_unused)
 	struct proc_view v = { 0 };
 	int rc = 1, r;
 
+	struct rec_file *rf = NULL;
+	struct list_rec rec = { 0 };
+	struct snap_list *rs = NULL;
+
 	ps_error_clear(&e);
+	memset(&src, 0, sizeof(src));
+	if (a->at && !a->recording)
+		return cmd_usage_error("list", "%s", _("--at names a time of a recording: give it with -r FILE"));
+	if (a->recording) {
+		if (rec_open(a->recording, &rf, &e) < 0)
+			goto out;
+		if (rf->note[0])
+			fprintf(stderr, "pscope list: %s\n", esc(rf->note));
+		double end = rec_wall(rf, rf->n - 1);
+		rec.f = rf;
+		rec.asked = end;
+		if (a->at && rec_time_parse(a->at, rf->h.start, end, &rec.asked, &e) < 0) {
+			rc = cmd_usage_error("list", "%s", e.msg);
+			goto done;
+		}
+		rec.i = rec_find(rf, rec.asked);
+		if (rec_snapshot(rf, rec.i, &rs, &e) < 0)
+			goto out;
+		second = &rs->h;
+		interval = 1;
+		goto have;
+	}
 	if ((r = source_live_list(&src, &ps_clock_live, false)) < 0) {
 		ps_error_set(&e, -r, _("cannot read /proc: %s"), strerror(-r));
 		goto out;
@@ -371,6 +475,7 @@ static int list_exec(void *state, pid_t pid_unused)
 		if (src.ops->read(src.st, &io, &w, first, true, &second, &e) < 0)
 			goto out;
 	}
+have:
 	s = (const struct snap_list *)second;
 	if (!s->have_sys) {
 		ps_error_set(&e, EIO, _("cannot read the system counters in /proc"));
@@ -381,16 +486,20 @@ static int list_exec(void *state, pid_t pid_unused)
 		goto out;
 	}
 	if (json)
-		print_json(s, &v, interval > 0 ? s->interval : 0, proc_sort_name((enum proc_sort)key), a);
+		print_json(s, &v, interval > 0 ? s->interval : 0, proc_sort_name((enum proc_sort)key), a, rf ? &rec : NULL);
 	else
-		print_text(s, &v, interval > 0 ? s->interval : 0, a);
+		print_text(s, &v, interval > 0 ? s->interval : 0, a, rf ? &rec : NULL);
 	rc = 0;
 out:
+	if (rc)
+		rc = cmd_fail("list", &e);
+done:
 	proc_view_free(&v);
 	snap_put(first);
 	snap_put(second);
 	source_close(&src);
-	return rc ? cmd_fail("list", &e) : 0;
+	rec_close(rf);
+	return rc;
 }
 
 /* After --help: the sort keys, from the table they are parsed with. */
@@ -406,12 +515,14 @@ static const struct option list_options[] = {
 	{ "sort", required_argument, NULL, 's' },   { "tree", no_argument, NULL, 't' },
 	{ "threads", no_argument, NULL, 'H' },      { "interval", required_argument, NULL, 'i' },
 	{ "json", no_argument, NULL, 'j' },         { "columns", required_argument, NULL, 'o' },
-	{ "kthreads", no_argument, NULL, 'k' },     { NULL, 0, NULL, 0 },
+	{ "kthreads", no_argument, NULL, 'k' },     { "recording", required_argument, NULL, 'r' },
+	{ "at", required_argument, NULL, 'a' },     { NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
-	.args = "[--sort KEY] [--tree] [--threads] [--kthreads] [--columns LIST] [--interval SEC] [--json]",
+	.args = "[--sort KEY] [--tree] [--threads] [--kthreads] [--columns LIST] [--interval SEC] [--json]\n"
+		"[-r FILE [--at TIME]]",
 	.help = N_("Print one snapshot of every process, like `top -b -n 1`.\n"
 		   "\n"
 		   "  -s, --sort=KEY       sort by KEY, one of the keys below (default cpu);\n"
@@ -425,9 +536,14 @@ const struct cmd_entry cmd_list_entry = {
 		   "                       default: the screen's (pscoperc, F2)\n"
 		   "  -i, --interval=SEC   measure CPU% over SEC seconds (default 0.5; 0: no CPU%)\n"
 		   "      --json           JSON instead of text\n"
+		   "  -r, --recording=FILE an interval of a recording (pscope record) instead of\n"
+		   "                       now: its rates from the interval before it\n"
+		   "  -a, --at=TIME        which one: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], +30s from\n"
+		   "                       the start, -10m from the end (default: the last); the\n"
+		   "                       nearest interval is used, and named\n"
 		   "  -h, --help           display this help and exit\n"),
 	.help_more = list_help_more,
-	.shortopts = "s:tHi:o:k",
+	.shortopts = "s:tHi:o:kr:a:",
 	.options = list_options,
 	.pid = CMD_PID_NONE,
 	.state_size = sizeof(struct list_args),

@@ -36,7 +36,7 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry cmd_list_entry, cmd_show_entry, cmd_stack_entry, cmd_top_entry,
-	cmd_core_entry, cmd_doors_entry, cmd_cores_entry, cmd_time_entry;
+	cmd_core_entry, cmd_doors_entry, cmd_cores_entry, cmd_time_entry, cmd_record_entry;
 
 /* Run ce over argv (argv[0] is the command's name); the exit status. */
 int cmd_run(const struct cmd_entry *ce, int argc, char **argv);

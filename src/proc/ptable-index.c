@@ -28,6 +28,39 @@ void ptable_users_put(struct ptable_users *u)
 	free(u);
 }
 
+struct ptable_users *ptable_users_new(void)
+{
+	struct ptable_users *u = calloc(1, sizeof(*u));
+
+	if (u)
+		atomic_init(&u->refs, 1);
+	return u;
+}
+
+const char *ptable_users_add(struct ptable_users *us, uid_t uid, const char *name)
+{
+	for (size_t i = 0; i < us->n; i++)
+		if (us->v[i]->uid == uid)
+			return us->v[i]->name;
+	struct user_ent *u = calloc(1, sizeof(*u));
+	struct user_ent **nu = realloc(us->v, (us->n + 1) * sizeof(*nu));
+	if (nu)
+		us->v = nu;
+	if (!u || !nu) {
+		free(u);
+		return NULL;
+	}
+	u->uid = uid;
+	strlcpy_ps(u->name, name, sizeof(u->name));
+	us->v[us->n++] = u;
+	return u->name;
+}
+
+struct proc_row *proc_row_alloc(void)
+{
+	return ptable_row_new_();
+}
+
 const char *ptable_user_name_(struct ptable *pt, uid_t uid)
 {
 	struct ptable_users *us = pt->users;

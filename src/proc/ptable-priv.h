@@ -68,6 +68,7 @@ struct ptable {
 	struct ptable_counts counts;
 	/* the lazy scan (ptable_scan) */
 	bool lazy, have_busy, have_la;
+	bool eager;                /* every row read on every scan (ptable_set_eager) */
 	unsigned lazy_period;      /* an idle row is read every lazy_period-th scan */
 	unsigned long long busy_prev, accounted;
 	struct sys_loadavg la;

@@ -48,6 +48,11 @@ static unsigned long long read_btime(void)
 	return p ? strtoull(p + 7, NULL, 10) : 0;
 }
 
+void ptable_set_eager(struct ptable *pt, bool eager)
+{
+	pt->eager = eager;
+}
+
 unsigned long long ptable_btime(const struct ptable *pt)
 {
 	return pt->btime;
@@ -310,7 +315,7 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 	pt->nskipped = 0;
 	have_busy = read_busy(&busy) == 0;
 	/* Thread rows need every process's thread count: no skipping then. */
-	pt->lazy = have_busy && pt->have_busy && !threads;
+	pt->lazy = have_busy && pt->have_busy && !threads && !pt->eager;
 	pt->lazy_period = ptable_lazy_period_(pt->interval);
 	/* No pid allocated and no task released since the last scan (the
 	 * last pid and the task count of /proc/loadavg are unchanged): the

@@ -97,6 +97,14 @@ struct ptable;
 struct ptable_users;
 struct ptable_users *ptable_users_get(struct ptable *pt);
 void ptable_users_put(struct ptable_users *u);
+/* Rows and user names made without a table (a recording's frames, made
+ * again by src/record/): a zeroed row held once (proc_row_put frees it
+ * with its cmdline and extras, which must be malloc'ed); an empty set of
+ * names, and uid's name added to it (a pointer that stays valid while the
+ * set lives; NULL when out of memory). */
+struct proc_row *proc_row_alloc(void);
+struct ptable_users *ptable_users_new(void);
+const char *ptable_users_add(struct ptable_users *u, uid_t uid, const char *name);
 
 /* What the rows' times are relative to: STARTTIME, TIME+. */
 struct proc_times {
@@ -178,6 +186,10 @@ void ptable_stats(const struct ptable *pt, struct ptable_stats *s);
 /* Read the PX_* extras for one row, at most once per scan each: the
  * counters, with the time they were read. */
 PS_READS void ptable_fill_extra(struct ptable *pt, pid_t pid, unsigned px);
+/* Read every row on every scan (a recorder: each interval's rates come
+ * from two consecutive recorded scans), instead of re-reading idle
+ * processes only about every 12 s. */
+void ptable_set_eager(struct ptable *pt, bool eager);
 /* Boot time (seconds since 1970) for STARTTIME; 0 when unknown. */
 unsigned long long ptable_btime(const struct ptable *pt);
 /* Read SHR (statm) for one row, once per scan; the scan itself skips it. */

@@ -1,4 +1,5 @@
 #include "proc/taskstats.h"
+#include "util.h"
 
 #include <errno.h>
 #include <linux/genetlink.h>
@@ -119,6 +120,46 @@ int proc_taskstats_parse(const void *buf, size_t len, struct proc_taskstats *out
 	return found ? 0 : -EINVAL;
 }
 
+int proc_taskstats_exit_parse(const void *buf, size_t len, struct proc_task_exit *out)
+{
+	const unsigned char *p, *end, *d, *nd;
+	size_t plen = 0, dlen, ndlen;
+	uint16_t type, ntype;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (!(p = genl_payload(buf, len, &plen, &err)))
+		return err ? err : -EINVAL;
+	end = p + plen;
+	while (next_attr(&p, end, &type, &d, &dlen) == 0) {
+		if (type != TASKSTATS_TYPE_AGGR_PID)
+			continue; /* a group's sum (AGGR_TGID) comes beside its last thread's */
+		const unsigned char *q = d, *qend = d + dlen;
+		while (next_attr(&q, qend, &ntype, &nd, &ndlen) == 0) {
+			if (ntype != TASKSTATS_TYPE_STATS || ndlen < TS_FIELD(ac_stime) + 8)
+				continue;
+			uint16_t version;
+			uint32_t v32;
+			memcpy(&version, nd, sizeof(version));
+			memcpy(&out->pid, nd + TS_FIELD(ac_pid), 4);
+			memcpy(&out->ppid, nd + TS_FIELD(ac_ppid), 4);
+			memcpy(&out->uid, nd + TS_FIELD(ac_uid), 4);
+			memcpy(&out->exitcode, nd + TS_FIELD(ac_exitcode), 4);
+			memcpy(&v32, nd + TS_FIELD(ac_btime), 4);
+			out->btime = v32;
+			out->etime_us = u64_at(nd, ndlen, TS_FIELD(ac_etime));
+			out->utime_us = u64_at(nd, ndlen, TS_FIELD(ac_utime));
+			out->stime_us = u64_at(nd, ndlen, TS_FIELD(ac_stime));
+			copy_cstr(out->comm, sizeof(out->comm), (const char *)nd + TS_FIELD(ac_comm),
+				  strnlen((const char *)nd + TS_FIELD(ac_comm), TS_COMM_LEN));
+			if (version >= 13 && ndlen >= TS_FIELD(ac_tgid) + 4)
+				memcpy(&out->tgid, nd + TS_FIELD(ac_tgid), 4);
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
 int proc_genl_family_parse(const void *buf, size_t len, uint16_t *id)
 {
 	const unsigned char *p, *end, *d;
@@ -206,6 +247,46 @@ int proc_taskstats_read(struct proc_taskstats_sock *s, pid_t tid, struct proc_ta
 	if (n < 0)
 		return (int)n;
 	return proc_taskstats_parse(buf, (size_t)n, out);
+}
+
+int proc_taskstats_listen(struct proc_taskstats_sock *s, const char *cpumask)
+{
+	struct {
+		struct nlmsghdr n;
+		struct genlmsghdr g;
+		unsigned char attrs[80];
+	} req;
+	size_t alen = strlen(cpumask) + 1;
+	struct nlattr a = { .nla_len = (uint16_t)(NLA_HDRLEN + alen), .nla_type = TASKSTATS_CMD_ATTR_REGISTER_CPUMASK };
+	struct sockaddr_nl to = { .nl_family = AF_NETLINK };
+	unsigned char buf[1024];
+	int rcv = 4 << 20;
+
+	if (alen > sizeof(req.attrs) - NLA_HDRLEN)
+		return -EINVAL;
+	memset(&req, 0, sizeof(req));
+	req.n.nlmsg_len = (uint32_t)(NLMSG_LENGTH(GENL_HDRLEN) + NLA_ALIGN(a.nla_len));
+	req.n.nlmsg_type = s->family;
+	req.n.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	req.n.nlmsg_seq = ++s->seq;
+	req.g.cmd = TASKSTATS_CMD_GET;
+	req.g.version = 1;
+	memcpy(req.attrs, &a, sizeof(a));
+	memcpy(req.attrs + NLA_HDRLEN, cpumask, alen);
+	setsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
+	if (sendto(s->fd, &req, req.n.nlmsg_len, 0, (struct sockaddr *)&to, sizeof(to)) < 0)
+		return -errno;
+	for (;;) { /* the ack (exits may come first) */
+		ssize_t n = recv(s->fd, buf, sizeof(buf), 0);
+		if (n < 0)
+			return -errno;
+		const struct nlmsghdr *h = (const struct nlmsghdr *)buf;
+		if ((size_t)n >= NLMSG_LENGTH(sizeof(struct nlmsgerr)) && h->nlmsg_type == NLMSG_ERROR &&
+		    h->nlmsg_seq == s->seq) {
+			const struct nlmsgerr *er = NLMSG_DATA(h);
+			return er->error;
+		}
+	}
 }
 
 void proc_taskstats_close(struct proc_taskstats_sock *s)

@@ -80,6 +80,7 @@ static bool read_extras(struct live_list *l, const struct source_want *w)
 static int scan(struct live_list *l, const struct source_want *w, struct ps_error *e)
 {
 	read_sys(l);
+	ptable_set_eager(l->pt, w->all_rows);
 	if (ptable_scan(l->pt, w->threads, e) < 0)
 		return -e->code;
 	read_extras(l, w);

@@ -32,14 +32,12 @@ static void list_free(struct snap_head *h)
 		proc_row_put(s->rows[i]);
 	ptable_users_put(s->users);
 	pid_index_free(&s->ix);
+	free(s->exits);
 	free(s);
 }
 
-struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, double wall,
-			      const struct sys_snapshot *sys)
+struct snap_list *snap_list_alloc(size_t n, int ncpu)
 {
-	size_t n = ptable_size(pt);
-	int ncpu = sys ? sys->ncpu : 0;
 	size_t off_rows = (sizeof(struct snap_list) + 15) & ~(size_t)15;
 	size_t off_cpu = (off_rows + n * sizeof(struct proc_row *) + 15) & ~(size_t)15;
 	size_t cpu_bytes = (size_t)ncpu * (sizeof(int) + sizeof(struct sys_cpu_times) + sizeof(struct sys_cpu_usage));
@@ -50,19 +48,43 @@ struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, d
 	struct snap_list *s = (struct snap_list *)b;
 	memset(s, 0, sizeof(*s));
 	atomic_init(&s->h.refs, 1);
-	s->h.t_ns = t_ns;
-	s->h.wall = wall;
 	s->h.free = list_free;
-	s->threads = threads;
-	s->times.hz = proc_hz();
-	s->times.btime = ptable_btime(pt);
-	s->times.wall = wall;
 	s->rows = (const struct proc_row **)(void *)(b + off_rows);
-	ptable_counts(pt, &s->counts);
 	if (pid_index_build(&s->ix, NULL, 0) < 0) {
 		free(b);
 		return NULL;
 	}
+	struct sys_snapshot *y = &s->sys;
+	char *c = b + off_cpu;
+	y->ncpu = ncpu;
+	y->cpu_t = (struct sys_cpu_times *)(void *)c;
+	y->cpu = (struct sys_cpu_usage *)(void *)(c + (size_t)ncpu * sizeof(struct sys_cpu_times));
+	y->cpu_id = (int *)(void *)(c + (size_t)ncpu * (sizeof(struct sys_cpu_times) + sizeof(struct sys_cpu_usage)));
+	memset(c, 0, cpu_bytes);
+	return s;
+}
+
+int snap_list_index(struct snap_list *s)
+{
+	return pid_index_build(&s->ix, s->rows, s->n);
+}
+
+struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, double wall,
+			      const struct sys_snapshot *sys)
+{
+	size_t n = ptable_size(pt);
+	int ncpu = sys ? sys->ncpu : 0;
+	struct snap_list *s = snap_list_alloc(n, ncpu);
+
+	if (!s)
+		return NULL;
+	s->h.t_ns = t_ns;
+	s->h.wall = wall;
+	s->threads = threads;
+	s->times.hz = proc_hz();
+	s->times.btime = ptable_btime(pt);
+	s->times.wall = wall;
+	ptable_counts(pt, &s->counts);
 	/* The rows themselves are shared: the table writes a copy of a row
 	 * from now on. */
 	for (size_t i = 0; i < n; i++)
@@ -71,12 +93,7 @@ struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, d
 	s->users = ptable_users_get(pt);
 	if (sys) {
 		struct sys_snapshot *y = &s->sys;
-		char *c = b + off_cpu;
 		s->have_sys = true;
-		y->ncpu = ncpu;
-		y->cpu_t = (struct sys_cpu_times *)(void *)c;
-		y->cpu = (struct sys_cpu_usage *)(void *)(c + (size_t)ncpu * sizeof(struct sys_cpu_times));
-		y->cpu_id = (int *)(void *)(c + (size_t)ncpu * (sizeof(struct sys_cpu_times) + sizeof(struct sys_cpu_usage)));
 		memcpy(y->cpu_t, sys->cpu_t, (size_t)ncpu * sizeof(*y->cpu_t));
 		memcpy(y->cpu_id, sys->cpu_id, (size_t)ncpu * sizeof(*y->cpu_id));
 		y->total_t = sys->total_t;
@@ -84,7 +101,7 @@ struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, d
 		y->load = sys->load;
 		y->uptime = sys->uptime;
 	}
-	if (pid_index_build(&s->ix, s->rows, s->n) < 0) {
+	if (snap_list_index(s) < 0) {
 		list_free(&s->h);
 		return NULL;
 	}

@@ -58,6 +58,27 @@ struct snap_list {
 	struct ptable_counts counts;
 	bool have_sys;
 	struct sys_snapshot sys;
+	/* A recorded interval (the replay source): which of how many, the
+	 * recording's first and last times, what its reader found. */
+	struct snap_rec {
+		bool on;
+		size_t i, n;
+		double start, end;
+		bool torn, unclosed, scanned;
+		bool exits_on;     /* short-lived processes were recorded */
+	} rec;
+	/* Processes that started and exited since the snapshot before (a
+	 * recording's, from taskstats exit messages): malloc'ed, freed with
+	 * the list. */
+	struct snap_exit {
+		pid_t pid, ppid;
+		uid_t uid;
+		double start, end;     /* seconds since 1970 */
+		double cpu;            /* seconds of CPU, user + system */
+		int status;            /* the wait status: code << 8 | signal */
+		char comm[33];         /* hostile */
+	} *exits;
+	size_t nexits;
 };
 
 /* The table as it is now (and the meters, NULL: none): its rows shared
@@ -66,6 +87,14 @@ struct snap_list {
  * memory. */
 struct snap_list *snap_list_of(struct ptable *pt, bool threads, uint64_t t_ns, double wall,
 			      const struct sys_snapshot *sys);
+/* An empty list of room for n rows and ncpu CPUs (sys.ncpu set, its
+ * arrays zeroed), held once, no rows yet (n 0), no user names: for a
+ * snapshot made again from a recording (src/record/). Fill rows[] (each
+ * row held once, freed with the list), n, users, the rest, then
+ * snap_list_index(). NULL when out of memory. */
+struct snap_list *snap_list_alloc(size_t n, int ncpu);
+/* (Re)build the pid index of s's rows: 0 or -ENOMEM. */
+int snap_list_index(struct snap_list *s);
 /* pid's row, NULL if none. */
 const struct proc_row *snap_list_find(const struct snap_list *s, pid_t pid);
 /* The rows in display order (see proc_rows_order). */

@@ -8,7 +8,8 @@
  *          list (live-list.c) and one process (live-proc.c, its panes);
  *   core   a core file read once, its identity checked on every tick
  *          (core.c);
- *   a recording, to come: the snapshots a recorder wrote, made again.
+ *   replay a recording (replay.c): the snapshots a recorder wrote, made
+ *          again, the interval the screen asks for.
  *
  * A source runs as a job on the long lane (source_submit): every tick it
  * reads (source_ops.read) and posts the snapshot as RING_SNAPSHOT, routed
@@ -46,6 +47,11 @@ struct source_want {
 	unsigned drawn;            /* seq of the newest snapshot the screen drew */
 	/* the process list */
 	bool threads;              /* thread rows */
+	bool all_rows;             /* every row read on every tick (a recorder) */
+	/* a recording: the interval at wall time replay_at (> 0), else
+	 * number replay_i (< 0: the last) */
+	long replay_i;
+	double replay_at;
 	unsigned px_rows;          /* PX_* for the rows listed below */
 	unsigned px_all;           /* PX_* for every row (the sort key's) */
 	int nrows;
@@ -106,6 +112,10 @@ int source_live_proc(struct source *out, const struct target_id *id, const struc
  * identity checked: a file replaced under the screen is said. */
 struct core_file_id;
 int source_core(struct source *out, const struct core_file_id *id, const char *exe, const struct ps_clock *clk);
+/* A recording (pscope record): opened on the first read; each read the
+ * interval w asks for (replay_at, replay_i), its rates from the interval
+ * before it, nothing new while that stays the same. */
+int source_replay(struct source *out, const char *path);
 void source_close(struct source *s);
 
 /* Run src as a job on the long lane until cancelled (it is closed there),

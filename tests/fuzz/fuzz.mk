@@ -9,7 +9,7 @@
 # keeping go in tests/fuzz/corpus/NAME/; a crash found becomes a fixture and
 # a unit test (see tests/fuzz/README).
 FUZZERS = stat status cmdline maps fdinfo net sockdiag rollup task sysinfo notes perf tpformat symtext corenotes coreelf pymem unpack elffile demangle jitdump ehframe cgroup \
-	sched taskstats psi
+	sched taskstats psi record
 
 FUZZ_RUNS = 20000
 FUZZ_LONG_SECONDS = 120
@@ -17,7 +17,7 @@ FUZZ_DIR = fuzz-build
 FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_FLAGS = -g -O1 -fno-omit-frame-pointer -std=gnu17 $(FUZZ_SAN) -pthread \
 	$(AM_CPPFLAGS) -I$(top_builddir) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBUNWIND_CFLAGS) $(JSONC_CFLAGS)
-FUZZ_LIBS = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBUNWIND_LIBS) $(JSONC_LIBS) $(IBERTY_LIBS) $(LZMA_LIBS) -lm
+FUZZ_LIBS = $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBUNWIND_LIBS) $(JSONC_LIBS) $(IBERTY_LIBS) $(LZMA_LIBS) $(ZLIB_LIBS) -lm
 FUZZ_OBJS = $(patsubst %.c,$(FUZZ_DIR)/%.o,$(filter %.c,$(libpscope_a_SOURCES)))
 FUZZ_BINS = $(FUZZERS:%=$(FUZZ_DIR)/fuzz-%)
 

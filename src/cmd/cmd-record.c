@@ -1,0 +1,336 @@
+/* pscope record: the process list (every row read on every interval, with
+ * the raw counters behind its rates) and the system meters, one frame per
+ * interval, into a recording (src/record/). */
+#include "cmd/cmd.h"
+#include "i18n.h"
+#include "out/escape.h"
+#include "proc/ptable.h"
+#include "record/record.h"
+#include "source/source.h"
+#include "util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RECORD_PIDS_MAX 64
+
+struct record_args {
+	const char *out;
+	double interval, duration;
+	const char *until;
+	pid_t pids[RECORD_PIDS_MAX];
+	int npids;
+	unsigned long long max_size;
+	bool verbose;
+};
+
+static void record_init(void *state)
+{
+	struct record_args *a = state;
+	a->interval = 10;
+}
+
+/* "1500000", "200K", "1.5M", "2G" (powers of 1024). */
+static int parse_size(const char *s, unsigned long long *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (errno || end == s || !(v > 0))
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': v *= 1024; end++; break;
+	case 'm': case 'M': v *= 1024 * 1024; end++; break;
+	case 'g': case 'G': v *= 1024.0 * 1024 * 1024; end++; break;
+	default: break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || v < REC_DATA_OFF || v > 1e15)
+		return -1;
+	*out = (unsigned long long)v;
+	return 0;
+}
+
+static int seconds(const char *arg, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	*out = strtod(arg, &end);
+	return errno || end == arg || *end || !(*out >= lo && *out <= hi) ? -1 : 0;
+}
+
+static int record_option(void *state, int opt, const char *arg)
+{
+	struct record_args *a = state;
+
+	switch (opt) {
+	case 'o': a->out = arg; break;
+	case 'i':
+		if (seconds(arg, 0.1, 3600, &a->interval) < 0)
+			return cmd_bad_value("record", _("invalid interval '%s' (seconds, 0.1 to 3600)"), arg);
+		break;
+	case 'd':
+		if (seconds(arg, 0.1, 366 * 86400.0, &a->duration) < 0)
+			return cmd_bad_value("record", _("invalid duration '%s' (seconds)"), arg);
+		break;
+	case 'u': a->until = arg; break;
+	case 'v': a->verbose = true; break;
+	case 'p': {
+		/* --pid 12 --pid 13, or --pid 12,13 */
+		char buf[512];
+		strlcpy_ps(buf, arg, sizeof(buf));
+		for (char *sv, *t = strtok_r(buf, ",", &sv); t; t = strtok_r(NULL, ",", &sv)) {
+			char *end;
+			errno = 0;
+			long v = strtol(t, &end, 10);
+			if (errno || *end || end == t || v <= 0 || v > 4194304)
+				return cmd_bad_value("record", _("invalid PID '%s'"), t);
+			if (a->npids == RECORD_PIDS_MAX)
+				return cmd_bad_value("record", _("too many PIDs (at most 64): '%s'"), arg);
+			a->pids[a->npids++] = (pid_t)v;
+		}
+		break;
+	}
+	case 'm':
+		if (parse_size(arg, &a->max_size) < 0)
+			return cmd_bad_value("record", _("invalid size '%s' (bytes, or with K, M, G)"), arg);
+		break;
+	}
+	return 0;
+}
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+/* The rows of the processes asked for (their threads too). */
+static bool keep_pid(const struct proc_row *r, void *arg)
+{
+	const struct record_args *a = arg;
+	for (int i = 0; i < a->npids; i++)
+		if (r->tgid == a->pids[i] || r->pid == a->pids[i])
+			return true;
+	return false;
+}
+
+static bool any_left(const struct snap_list *s, const struct record_args *a)
+{
+	for (int i = 0; i < a->npids; i++)
+		if (snap_list_find(s, a->pids[i]))
+			return true;
+	return false;
+}
+
+/* The exits since the interval before that were never in a recorded
+ * interval (prev: the snapshot before): started and ended between two
+ * scans. With --pid, only those whose parent is one of the pids. */
+static void attach_exits(struct rec_exits *x, struct snap_list *s, const struct snap_list *prev,
+			 const struct record_args *a)
+{
+	struct snap_exit *v;
+	unsigned long lost;
+	size_t n = rec_exits_take(x, &v, &lost), o = 0;
+	long hz = s->times.hz > 0 ? s->times.hz : 100;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct proc_row *r = prev ? snap_list_find(prev, v[i].pid) : NULL;
+		double start = r ? (double)s->times.btime + (double)r->starttime / (double)hz : 0;
+		if (r && start > v[i].start - 1.5 && start < v[i].start + 1.5)
+			continue; /* recorded in the interval before: not short-lived */
+		bool keep = !a->npids;
+		for (int k = 0; k < a->npids && !keep; k++)
+			keep = v[i].ppid == a->pids[k];
+		if (keep)
+			v[o++] = v[i];
+	}
+	s->exits = v;
+	s->nexits = o;
+	s->rec.exits_on = true;
+}
+
+/* The file to write: -o FILE, or a new name in -o DIR (default: here). */
+static void out_path(const struct record_args *a, char *buf, size_t size)
+{
+	struct stat st;
+	const char *dir = ".";
+	char name[64];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (a->out && !(stat(a->out, &st) == 0 && S_ISDIR(st.st_mode))) {
+		strlcpy_ps(buf, a->out, size);
+		return;
+	}
+	if (a->out)
+		dir = a->out;
+	localtime_r(&t, &tm);
+	strftime(name, sizeof(name), "pscope-%Y%m%d-%H%M%S.rec", &tm);
+	snprintf(buf, size, "%s/%s", dir, name);
+}
+
+static void sleep_until(uint64_t when)
+{
+	struct timespec ts = { (time_t)(when / 1000000000ull), (long)(when % 1000000000ull) };
+	/* A signal ends the wait (stop_sig is then set). */
+	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+}
+
+static int record_exec(void *state, pid_t pid_unused)
+{
+	struct record_args *a = state;
+	char path[4096], sz[32];
+	struct source src = { 0 };
+	struct rec_writer *w = NULL;
+	struct ps_error e;
+	static atomic_bool never = false;
+	struct source_io io = { .cancel = &never };
+	struct source_want want = { .all_rows = true, .px_all = PX_SHR | PX_IO | PX_CTXT | PX_OOM | PX_CGROUP };
+	struct snap_head *last = NULL;
+	struct rec_exits *exits = NULL;
+	double start = clock_wall_s(&ps_clock_live), end = 0;
+	int rc = 1, r;
+
+	(void)pid_unused;
+	ps_error_clear(&e);
+	if (a->until && a->duration > 0)
+		return cmd_usage_error("record", "%s", _("--duration and --until are one or the other"));
+	if (a->until) {
+		if (rec_time_parse(a->until, start, start, &end, &e) < 0)
+			return cmd_usage_error("record", "%s", e.msg);
+		if (end <= start)
+			return cmd_bad_value("record", _("--until '%s' is not in the future"), a->until);
+	} else if (a->duration > 0) {
+		end = start + a->duration;
+	}
+	out_path(a, path, sizeof(path));
+	if ((r = source_live_list(&src, &ps_clock_live, false)) < 0) {
+		ps_error_set(&e, -r, _("cannot read /proc: %s"), strerror(-r));
+		goto out;
+	}
+	struct rec_header h = {
+		.hz = (unsigned)proc_hz(), .interval_ms = (unsigned)lround(a->interval * 1000), .key_every = 32,
+		.flags = a->npids ? REC_F_PIDS : 0, .start = start,
+	};
+	/* The boot time the rows' start times count from (the table's). */
+	struct snap_head *first = NULL;
+	if (src.ops->read(src.st, &io, &want, NULL, true, &first, &e) < 0)
+		goto out;
+	h.btime = ((struct snap_list *)first)->times.btime;
+	if (rec_writer_open(&w, path, &h, true, &e) < 0) {
+		snap_put(first);
+		goto out;
+	}
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	fprintf(stderr, _("pscope record: every %g s into %s (Ctrl-C stops)\n"), a->interval, esc(path));
+	struct ps_error xe;
+	ps_error_clear(&xe);
+	if (rec_exits_start(&exits, &xe) < 0)
+		fprintf(stderr, _("pscope record: short-lived processes are not recorded: %s\n"), esc(xe.msg));
+	uint64_t step = (uint64_t)llround(a->interval * 1e9), next = now_ns();
+	const char *why = NULL;
+	for (;;) {
+		struct snap_head *s = first;
+		first = NULL;
+		if (!s && src.ops->read(src.st, &io, &want, last, true, &s, &e) < 0)
+			goto out;
+		struct snap_list *l = (struct snap_list *)s;
+		if (exits) /* the snapshot is the recorder's alone */
+			attach_exits(exits, l, (const struct snap_list *)last, a);
+		snap_put(last);
+		last = s;
+		if (a->npids && !any_left(l, a)) {
+			why = _("every process of --pid has exited");
+			break;
+		}
+		if (rec_writer_add(w, l, a->npids ? keep_pid : NULL, a, &e) < 0)
+			goto out;
+		if (a->verbose)
+			fprintf(stderr, _("pscope record: interval %u written, %llu bytes\n"), rec_writer_frames(w),
+				(unsigned long long)rec_writer_size(w));
+		if (a->max_size && rec_writer_size(w) >= a->max_size) {
+			why = _("the file reached --max-size");
+			break;
+		}
+		next += step;
+		if (end > 0 && clock_wall_s(&ps_clock_live) + (double)(next - now_ns()) / 1e9 > end + 0.001)
+			break;
+		while (!stop_sig && now_ns() < next)
+			sleep_until(next);
+		if (stop_sig)
+			break;
+	}
+	if (why)
+		fprintf(stderr, _("pscope record: %s; recording stopped\n"), why);
+	rec_exits_stop(exits);
+	exits = NULL;
+	unsigned frames = rec_writer_frames(w);
+	uint64_t size = rec_writer_size(w);
+	r = rec_writer_close(w, &e);
+	w = NULL;
+	if (r < 0)
+		goto out;
+	fprintf(stderr, P_("pscope record: %u interval, %s in %s\n", "pscope record: %u intervals, %s in %s\n", frames),
+		frames, human_bytes(size, sz, sizeof(sz)), esc(path));
+	rc = 0;
+out:
+	rec_exits_stop(exits);
+	if (w) {
+		struct ps_error ce;
+		ps_error_clear(&ce);
+		rec_writer_close(w, &ce);
+	}
+	snap_put(last);
+	source_close(&src);
+	return rc ? cmd_fail("record", &e) : 0;
+}
+
+static const struct option record_options[] = {
+	{ "output", required_argument, NULL, 'o' },   { "interval", required_argument, NULL, 'i' },
+	{ "duration", required_argument, NULL, 'd' }, { "until", required_argument, NULL, 'u' },
+	{ "pid", required_argument, NULL, 'p' },      { "max-size", required_argument, NULL, 'm' },
+	{ "verbose", no_argument, NULL, 'v' },        { NULL, 0, NULL, 0 },
+};
+
+const struct cmd_entry cmd_record_entry = {
+	.name = "record",
+	.args = "[-o FILE|DIR] [--interval SEC] [--duration SEC|--until TIME] [--pid PID...] [--max-size N]\n"
+		"[--verbose]",
+	.help = N_("Record the process list and the system meters, one interval at a time, into a\n"
+		   "file that `pscope -r FILE` and `pscope list -r FILE --at TIME` replay.\n"
+		   "\n"
+		   "  -o, --output=FILE|DIR  the file to write (never an existing one), or a\n"
+		   "                         directory for pscope-DATE-TIME.rec (default: here)\n"
+		   "  -i, --interval=SEC     one interval every SEC seconds (default 10)\n"
+		   "  -d, --duration=SEC     stop after SEC seconds\n"
+		   "  -u, --until=TIME       stop at TIME (HH:MM[:SS], YYYY-MM-DD HH:MM, +1h)\n"
+		   "  -p, --pid=PID[,PID]    only these processes and their threads (the meters\n"
+		   "                         are always recorded); stops when all have exited\n"
+		   "  -m, --max-size=N       stop once the file is N bytes (K, M, G)\n"
+		   "  -v, --verbose          say each interval once it is on disk\n"
+		   "  -h, --help             display this help and exit\n"
+		   "\n"
+		   "Ctrl-C (SIGINT), SIGTERM and SIGHUP stop it cleanly. Killed, the file keeps\n"
+		   "every whole interval: the replay reports and skips the torn tail.\n"),
+	.shortopts = "o:i:d:u:p:m:v",
+	.options = record_options,
+	.pid = CMD_PID_NONE,
+	.state_size = sizeof(struct record_args),
+	.init = record_init,
+	.option = record_option,
+	.exec = record_exec,
+};
