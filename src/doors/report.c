@@ -274,7 +274,8 @@ int door_report_markdown(FILE *f, const struct door_report *r, const char *host)
 		     "pscope, run like this, passes it; **limited**: it passes in part; **CLOSED**: "
 		     "it is refused. Run the report again as the students' user to see what they "
 		     "will meet.\n\n"), f);
-	fprintf(f, "## %s\n\n", _("Doors"));
+	/* the glossary's 문 in Korean, where the TUI's D key reads 권한 */
+	fprintf(f, "## %s\n\n", C_("report heading", "Doors"));
 	door_rows(f, r);
 	fprintf(f, "\n## %s\n\n", _("Which tool needs which door"));
 	fputs(_("Expected from the doors above (not tried). A pod without capabilities: "
