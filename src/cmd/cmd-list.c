@@ -329,6 +329,8 @@ static void print_json(const struct snap_list *s, const struct proc_view *v, dou
 		out_json_str(o, "command", proc_row_command(r, cmd, sizeof(cmd)));
 		if (tree)
 			out_json_int(o, "depth", v->v[i].depth);
+		if (rec && r->read_ns) /* when its counters were read (its rates' ends) */
+			out_json_double(o, "read_at", s->h.wall + (double)(int64_t)(r->read_ns - s->h.t_ns) / 1e9);
 		add_columns(o, s, r, a);
 		json_object_array_add(arr, o);
 	}

@@ -249,6 +249,10 @@ static int record_exec(void *state, pid_t pid_unused)
 		if (!s && src.ops->read(src.st, &io, &want, last, true, &s, &e) < 0)
 			goto out;
 		struct snap_list *l = (struct snap_list *)s;
+		/* The frame's wall clock at its t_ns (the scan's start), so a
+		 * row's read time in people's time is wall + (read_ns - t_ns). */
+		l->h.wall = clock_wall_s(&ps_clock_live) - (double)(int64_t)(now_ns() - l->h.t_ns) / 1e9;
+		l->times.wall = l->h.wall;
 		if (exits) /* the snapshot is the recorder's alone */
 			attach_exits(exits, l, (const struct snap_list *)last, a);
 		snap_put(last);
@@ -267,7 +271,9 @@ static int record_exec(void *state, pid_t pid_unused)
 			break;
 		}
 		next += step;
-		if (end > 0 && clock_wall_s(&ps_clock_live) + (double)(next - now_ns()) / 1e9 > end + 0.001)
+		if (next < now_ns()) /* a scan longer than the interval: no catching up */
+			next = now_ns() + step;
+		if (end > 0 && clock_wall_s(&ps_clock_live) + (double)(int64_t)(next - now_ns()) / 1e9 > end + 0.001)
 			break;
 		while (!stop_sig && now_ns() < next)
 			sleep_until(next);

@@ -162,6 +162,15 @@ static const char *pid_name(char *buf, size_t size, pid_t pid)
 
 /* name: pid as a string (the /proc entry), or NULL to format it here only
  * when the process is read (most are skipped). */
+/* When a row is read: the scan's start, or for a recorder (eager) the
+ * row's own instant, so that the rates of two recorded scans cover
+ * exactly the time between the two reads of each row however long a
+ * scan takes on a loaded machine. */
+static uint64_t read_ns(const struct ptable *pt, uint64_t scan)
+{
+	return pt->eager ? clock_mono_ns(pt->clk) : scan;
+}
+
 static void scan_process(struct ptable *pt, pid_t pid, const char *name, uint64_t now)
 {
 	long idx = ptable_hash_find_(pt, pid);
@@ -333,14 +342,14 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 			if (!(de = readdir(pt->proc)))
 				break;
 			if (isdigit((unsigned char)de->d_name[0]))
-				scan_process(pt, (pid_t)atoi(de->d_name), de->d_name, now);
+				scan_process(pt, (pid_t)atoi(de->d_name), de->d_name, read_ns(pt, now));
 		}
 		if (errno)
 			return ps_error_set(e, errno, _("cannot list /proc: %s"), strerror(errno));
 	} else {
 		for (size_t i = 0, n = pt->n; i < n; i++)
 			if (!pt->rows[i]->is_thread)
-				scan_process(pt, pt->rows[i]->pid, NULL, now);
+				scan_process(pt, pt->rows[i]->pid, NULL, read_ns(pt, now));
 	}
 	/* Closing the books: the CPU time the system spent from the start of
 	 * the last scan to the end of this one covers every delta read; minus

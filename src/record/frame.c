@@ -98,6 +98,13 @@ static void w_cpu(struct wbuf *b, const struct sys_cpu_times *t)
 		w64(b, v[i]);
 }
 
+/* ns after t as whole ms, rounded; modulo 2^64 (signed) before t. */
+static uint64_t to_ms(uint64_t ns, uint64_t t)
+{
+	int64_t d = (int64_t)(ns - t);
+	return (uint64_t)(d >= 0 ? (d + 500000) / 1000000 : -((-d + 500000) / 1000000));
+}
+
 static void w_row(struct wbuf *b, const struct proc_row *r, uint64_t t_ns)
 {
 	const struct proc_extra *x = r->x;
@@ -119,9 +126,10 @@ static void w_row(struct wbuf *b, const struct proc_row *r, uint64_t t_ns)
 	w64(b, r->res_kb);
 	w64(b, r->shr_kb);
 	w64(b, r->ticks);
-	/* When ticks were read, against the frame's time: 0 for every row a
-	 * scan read (its stamp is the scan's), which compresses to nothing. */
-	w64(b, r->read_ns ? r->read_ns - t_ns : UINT64_MAX);
+	/* When ticks were read, in ms after the frame's time (the scan's
+	 * start): small numbers that compress to a byte or two. A ms at
+	 * each end is 0.1 % of a 1 s interval. */
+	w64(b, r->read_ns ? to_ms(r->read_ns, t_ns) : UINT64_MAX);
 	wd(b, r->mem);
 	w32(b, (uint32_t)r->processor);
 	w32(b, (uint32_t)r->pgrp);
@@ -336,7 +344,8 @@ static int r_row(struct rbuf *b, struct proc_row *r, uint64_t t_ns)
 	r->res_kb = r64(b);
 	r->shr_kb = r64(b);
 	r->ticks = r64(b);
-	r->read_ns = at_ns(r64(b), t_ns);
+	uint64_t ms = r64(b);
+	r->read_ns = ms == UINT64_MAX ? 0 : t_ns + ms * 1000000u; /* modulo 2^64 */
 	r->mem = rd(b);
 	r->processor = (int32_t)r32(b);
 	r->pgrp = (pid_t)r32(b);
