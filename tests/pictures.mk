@@ -15,6 +15,9 @@ tests_targets_flame_ko_CFLAGS = $(TARGET_CFLAGS) -fno-omit-frame-pointer
 tests_targets_flame_ko_LDFLAGS = $(TARGET_LINK_FLAGS)
 TESTS += tests/e2e/flame-tui.sh
 EXTRA_DIST += tests/e2e/flame-tui.sh
+# The machine-wide hot view's flame graph: every process, zoomed to one.
+TESTS += tests/e2e/flame-machine.sh
+EXTRA_DIST += tests/e2e/flame-machine.sh
 # make bench: the flame graph's drawing and SVG speed on 10,000 frames.
 noinst_PROGRAMS += tests/bench/flame-bench
 tests_bench_flame_bench_SOURCES = tests/bench/flame-bench.c
