@@ -6,6 +6,11 @@ check_PROGRAMS += tests/unit/test-pictures
 tests_unit_test_pictures_SOURCES = tests/unit/test-pictures.c tests/unit/tap.h
 tests_unit_test_pictures_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-pictures
+# The sources' bounded histories (the graphs of the list, threads, meters).
+check_PROGRAMS += tests/unit/test-hist
+tests_unit_test_hist_SOURCES = tests/unit/test-hist.c tests/unit/tap.h
+tests_unit_test_hist_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-hist
 TESTS += tests/e2e/pictures.sh
 EXTRA_DIST += tests/e2e/pictures.sh
 # Hangul thread and function names in a known 10/90 profile.
