@@ -20,6 +20,10 @@ tests_targets_flame_ko_CFLAGS = $(TARGET_CFLAGS) -fno-omit-frame-pointer
 tests_targets_flame_ko_LDFLAGS = $(TARGET_LINK_FLAGS)
 TESTS += tests/e2e/flame-tui.sh
 EXTRA_DIST += tests/e2e/flame-tui.sh
+# History graphs: the list's CPU_HIST column, the meters as graphs, the
+# Threads pane's CPU_HIST.
+TESTS += tests/e2e/history-tui.sh
+EXTRA_DIST += tests/e2e/history-tui.sh
 # The machine-wide hot view's flame graph: every process, zoomed to one.
 TESTS += tests/e2e/flame-machine.sh
 EXTRA_DIST += tests/e2e/flame-machine.sh
