@@ -213,7 +213,7 @@ uint32_t agg_loc(struct agg *a, uint32_t func, uint32_t map, uint64_t addr, int 
 {
 	if (func == SAMP_NONE)
 		return SAMP_NONE;
-	uint64_t h = hmap_mix(hmap_mix(((uint64_t)func << 32 | map) ^ 0x9e3779b97f4a7c15ULL) ^ addr);
+	uint64_t h = hmap_mix(hmap_mix((uint64_t)func << 32 | map) ^ addr);
 	uint32_t first = samp_id_get(&a->lheads, h);
 
 	for (uint32_t i = first; i != SAMP_NONE; i = a->locs[i].next)
