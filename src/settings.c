@@ -123,6 +123,12 @@ static int parse_line(struct pscope_config *c, const char *key, char *v, char *w
 			}
 			c->meters |= 1u << m;
 		}
+	} else if (!strcmp(key, "meter_style")) {
+		if (strcmp(v, "bar") && strcmp(v, "graph")) {
+			snprintf(why, wsize, _("meter_style is bar or graph, not '%.40s'"), v);
+			return -EINVAL;
+		}
+		c->meter_graph = !strcmp(v, "graph");
 	} else if (!strcmp(key, "color_scheme")) {
 		size_t n = strlen(v);
 		if (!n || n >= sizeof(c->theme) || strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-_") != n) {
@@ -269,7 +275,8 @@ size_t cfg_format(const struct pscope_config *c, char *buf, size_t size)
 	for (int m = 0, n = 0; m < CFG_M_COUNT; m++)
 		if (c->meters & (1u << m))
 			ADD("%s%s", n++ ? " " : "", meter_names[m]);
-	ADD("\ncolor_scheme=%s\npane_order=", c->theme);
+	ADD("\nmeter_style=%s\n", c->meter_graph ? "graph" : "bar");
+	ADD("color_scheme=%s\npane_order=", c->theme);
 	for (int i = 0; i < PANE_COUNT; i++)
 		ADD("%s%s", i ? " " : "", cfg_pane_name(c->pane_order[i]));
 	ADD("\n%s", c->unknown);
@@ -278,7 +285,7 @@ size_t cfg_format(const struct pscope_config *c, char *buf, size_t size)
 }
 
 /* One setting each; the sort is one (key and direction). */
-enum cfg_field { F_COLUMNS, F_SORT, F_TREE, F_HIDEK, F_HIDEU, F_DELAY, F_METERS, F_THEME, F_PANES, F_COUNT };
+enum cfg_field { F_COLUMNS, F_SORT, F_TREE, F_HIDEK, F_HIDEU, F_DELAY, F_METERS, F_MSTYLE, F_THEME, F_PANES, F_COUNT };
 
 static bool field_same(const struct pscope_config *a, const struct pscope_config *b, enum cfg_field f)
 {
@@ -291,6 +298,7 @@ static bool field_same(const struct pscope_config *a, const struct pscope_config
 	case F_HIDEU: return a->hide_uthreads == b->hide_uthreads;
 	case F_DELAY: return a->delay_tenths == b->delay_tenths;
 	case F_METERS: return a->meters == b->meters;
+	case F_MSTYLE: return a->meter_graph == b->meter_graph;
 	case F_THEME: return !strcmp(a->theme, b->theme);
 	case F_PANES: return !memcmp(a->pane_order, b->pane_order, sizeof(a->pane_order));
 	case F_COUNT: break;
@@ -314,6 +322,7 @@ static void field_copy(struct pscope_config *to, const struct pscope_config *fro
 	case F_HIDEU: to->hide_uthreads = from->hide_uthreads; break;
 	case F_DELAY: to->delay_tenths = from->delay_tenths; break;
 	case F_METERS: to->meters = from->meters; break;
+	case F_MSTYLE: to->meter_graph = from->meter_graph; break;
 	case F_THEME: memcpy(to->theme, from->theme, sizeof(to->theme)); break;
 	case F_PANES: memcpy(to->pane_order, from->pane_order, sizeof(to->pane_order)); break;
 	case F_COUNT: break;

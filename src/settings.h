@@ -23,6 +23,8 @@ struct pscope_config {
 	bool sort_desc, tree, hide_kthreads, hide_uthreads;
 	int delay_tenths;           /* 1..600 */
 	unsigned meters;            /* 1 << enum cfg_meter */
+	bool meter_graph;           /* the CPU, memory and swap meters as graphs of
+				     * their last ticks (htop's graph mode), else bars */
 	char theme[32];             /* a name in data/themes/ */
 	int pane_order[PANE_COUNT]; /* detail panes in tab order: enum pane_id (the registry's) */
 	/* Lines whose key this pscope does not know (a newer one's settings):

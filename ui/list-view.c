@@ -112,6 +112,22 @@ static unsigned shown_extras(const struct list_state *ls)
 	return px;
 }
 
+/* The CPU_HIST cell of r: its CPU% over the last w ticks, a glyph a tick,
+ * the newest on the right, on a scale of one CPU (a full block: one CPU or
+ * more); blanks before its history starts. */
+static const char *cpu_graph(const struct snap_list *s, const struct proc_row *r, int w)
+{
+	static char buf[HIST_LEN * 4 + 1];
+	long i = pid_index_find(&s->ix, s->rows, r->pid);
+	const float *h = i >= 0 ? snap_list_hist(s, (size_t)i) : NULL;
+
+	if (w > HIST_LEN)
+		w = HIST_LEN;
+	if (!h || w <= 0)
+		return "";
+	return draw_sparkline(h + HIST_LEN - w, w, 100, w, buf, sizeof(buf));
+}
+
 static void draw_row(struct list_state *ls, int y, const struct proc_view_row *vr, bool sel, int width)
 {
 	const struct pscope_config *cfg = &ls->ui->cfg;
@@ -138,6 +154,10 @@ static void draw_row(struct list_state *ls, int y, const struct proc_view_row *v
 			else if (!sel && !tagged && r->fresh && ls->snap->interval > 0)
 				attr = draw_attr(COL_NEW);
 			draw_text_skip(y, x + n, w - n, attr, proc_row_command_shown(r, cmd, sizeof(cmd)), skip > 0 ? skip : 0);
+			continue;
+		}
+		if (c == PSORT_CPU_HIST) {
+			draw_text(y, x, w, sel || tagged ? base : draw_attr(COL_METER_USER), cpu_graph(ls->snap, r, w));
 			continue;
 		}
 		t = proc_row_cell(&ls->snap->times, r, (enum proc_sort)c, b, sizeof(b));
@@ -234,7 +254,8 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 	int width = draw_cols(), y = y0, end = y0 + rows;
 	char note[256];
 	const struct snap_list *s = ls->snap;
-	struct meters_info mi = { .sys = s ? &s->sys : NULL, .note = note, .shown = ui->cfg.meters };
+	struct meters_info mi = { .sys = s ? &s->sys : NULL, .note = note, .shown = ui->cfg.meters,
+				  .hist = s && ui->cfg.meter_graph ? s->meter_hist : NULL, .hist_len = HIST_LEN };
 
 	list_sync_settings(ls);
 	layout_columns(ls, width);

@@ -4,6 +4,7 @@
 #include "i18n.h"
 #include "util.h"
 #include "settings.h"
+#include "source/snap.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
@@ -115,7 +116,37 @@ void meter_bar(int y, int x, int w, int nseg, const double *frac, const int *att
 	draw_text(y, x + w - 1, 1, A_BOLD, "]");
 }
 
-static void cpu_bar(int y, int x, int w, const char *name, const struct sys_cpu_usage *u)
+/* A graph "[▁▂▅█▇   label]" of w columns: the last values of h (0..1,
+ * oldest first, n of them, NaN none), a glyph a tick, the newest just
+ * before the label. */
+static void meter_graph(int y, int x, int w, const float *h, int n, int attr, const char *label)
+{
+	char buf[1024];
+	int lw = label ? draw_width(label) : 0, gw = w - 2 - (lw ? lw + 1 : 0);
+
+	if (w < 3)
+		return;
+	if (gw < 0) {
+		gw = w - 2;
+		lw = 0;
+	}
+	int k = gw < n ? gw : n; /* values shown; blanks before them */
+	draw_text(y, x, 1, A_BOLD, "[");
+	draw_blank(y, x + 1, w - 2, 0);
+	if (k > 0 && k * 3 < (int)sizeof(buf))
+		draw_text(y, x + 1 + gw - k, k, attr, draw_sparkline(h + n - k, k, 1, k, buf, sizeof(buf)));
+	if (lw)
+		draw_text(y, x + w - 1 - lw, lw, A_DIM | A_BOLD, label);
+	draw_text(y, x + w - 1, 1, A_BOLD, "]");
+}
+
+/* Meter k's history (a CPU's index, or ncpu + SNAP_METER_*), NULL: bars. */
+static const float *hist_of(const struct meters_info *m, int k)
+{
+	return m->hist ? m->hist + (size_t)k * (size_t)m->hist_len : NULL;
+}
+
+static void cpu_bar(int y, int x, int w, const char *name, const struct sys_cpu_usage *u, const float *h, int n)
 {
 	double f[4] = { u->nice, u->user, u->system, u->irq + u->steal };
 	int a[4] = { draw_attr(COL_DIM), draw_attr(COL_METER_USER), draw_attr(COL_METER_SYS),
@@ -124,11 +155,15 @@ static void cpu_bar(int y, int x, int w, const char *name, const struct sys_cpu_
 	int lw = draw_textf(y, x, w, draw_attr(COL_DIM) | A_BOLD, "%3s", name);
 
 	snprintf(label, sizeof(label), "%.1f%%", u->busy * 100);
-	meter_bar(y, x + lw, w - lw, 4, f, a, label);
+	if (h)
+		meter_graph(y, x + lw, w - lw, h, n, draw_attr(COL_METER_USER), label);
+	else
+		meter_bar(y, x + lw, w - lw, 4, f, a, label);
 }
 
 /* Memory then swap, each if shown; returns the rows used. */
-static int mem_bars(int y, int x, int w, const struct sys_meminfo *mi, bool mem, bool swap)
+static int mem_bars(int y, int x, int w, const struct sys_meminfo *mi, bool mem, bool swap, const float *mh,
+		    const float *sh, int n)
 {
 	char l[64], a[16], b[16];
 	double tot = mi->total ? (double)mi->total : 1;
@@ -141,7 +176,10 @@ static int mem_bars(int y, int x, int w, const struct sys_meminfo *mi, bool mem,
 		 human_bytes(mi->total * 1024, b, sizeof(b)));
 	if (mem) {
 		lw = draw_text(y, x, w, draw_attr(COL_DIM) | A_BOLD, "Mem");
-		meter_bar(y, x + lw, w - lw, 3, f, at, l);
+		if (mh)
+			meter_graph(y, x + lw, w - lw, mh, n, draw_attr(COL_METER_USER), l);
+		else
+			meter_bar(y, x + lw, w - lw, 3, f, at, l);
 		y++;
 	}
 	if (!swap)
@@ -155,7 +193,10 @@ static int mem_bars(int y, int x, int w, const struct sys_meminfo *mi, bool mem,
 	snprintf(l, sizeof(l), "%s/%s", human_bytes(sused * 1024, a, sizeof(a)),
 		 human_bytes(mi->swap_total * 1024, b, sizeof(b)));
 	lw = draw_text(y, x, w, draw_attr(COL_DIM) | A_BOLD, "Swp");
-	meter_bar(y, x + lw, w - lw, 2, sf, sa, l);
+	if (sh)
+		meter_graph(y, x + lw, w - lw, sh, n, draw_attr(COL_METER_SYS), l);
+	else
+		meter_bar(y, x + lw, w - lw, 2, sf, sa, l);
 	return mem + 1;
 }
 
@@ -192,7 +233,7 @@ void meters_draw(int y0, int cols, const struct meters_info *m)
 	if (!SHOWN(m, CFG_M_CPUS)) {
 		/* no CPU bars */
 	} else if (s->ncpu <= 0 || cpu_average_only(s->ncpu)) {
-		cpu_bar(y++, 0, lw, "CPU", &s->total);
+		cpu_bar(y++, 0, lw, "CPU", &s->total, hist_of(m, s->ncpu + SNAP_METER_AVG), m->hist_len);
 	} else {
 		int nc = cpu_cols(s->ncpu), rows = cpu_rows(s->ncpu), cw = lw / nc;
 		for (int i = 0; i < s->ncpu; i++) {
@@ -200,11 +241,13 @@ void meters_draw(int y0, int cols, const struct meters_info *m)
 			/* column-major, like htop: 0..rows-1 in the first column */
 			int r = i % rows, c = i / rows;
 			snprintf(name, sizeof(name), "%d", s->cpu_id[i]);
-			cpu_bar(y + r, c * cw, c == nc - 1 ? lw - c * cw : cw - 1, name, &s->cpu[i]);
+			cpu_bar(y + r, c * cw, c == nc - 1 ? lw - c * cw : cw - 1, name, &s->cpu[i], hist_of(m, i),
+				m->hist_len);
 		}
 		y += rows;
 	}
-	y += mem_bars(y, 0, lw, &s->mem, SHOWN(m, CFG_M_MEMORY), SHOWN(m, CFG_M_SWAP));
+	y += mem_bars(y, 0, lw, &s->mem, SHOWN(m, CFG_M_MEMORY), SHOWN(m, CFG_M_SWAP),
+		      hist_of(m, s->ncpu + SNAP_METER_MEM), hist_of(m, s->ncpu + SNAP_METER_SWAP), m->hist_len);
 	if (cols < 60)
 		right_lines(y, 1, text_width(cols), m);
 	else

@@ -11,6 +11,11 @@ struct meters_info {
 	struct ptable_counts counts;
 	const char *note;            /* extra line on the right (filters, PAUSED); may be empty */
 	unsigned shown;              /* 1 << enum cfg_meter (settings.h): which meters */
+	/* Graphs instead of bars (htop's graph meter mode): the history of
+	 * each CPU, then the average, memory and swap (struct snap_list's
+	 * meter_hist: HIST_LEN values each, 0..1, oldest first). NULL: bars. */
+	const float *hist;
+	int hist_len;
 };
 
 /* Rows the full header needs at this width. */

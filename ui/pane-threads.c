@@ -1,4 +1,5 @@
-/* Threads pane: per thread tid, name, state, CPU%, last CPU, wchan, the
+/* Threads pane: per thread tid, name, state, CPU% (and its graph over the
+ * pane's last reads, kept by the source), last CPU, wchan, the
  * current system call by name with its first argument, context switches,
  * the run-queue delay per second from schedstat and, for a thread in
  * futex(), the lock it waits on: its symbol (a global mutex) and the TID
@@ -27,12 +28,15 @@ struct threads_pane {
 
 static const struct snap_threads no_threads;
 
+/* Glyphs of CPU_HIST: the thread's CPU% over the pane's last reads. */
+#define HIST_W 10
+
 /* Titles from the pane's description (src/pane/threads.c). */
-enum { T_TID, T_NAME, T_STATE, T_CPU, T_LAST, T_WCHAN, T_SYSCALL, T_VOL, T_INVOL, T_RQ, T_LOCK, T_N };
+enum { T_TID, T_NAME, T_STATE, T_CPU, T_HIST, T_LAST, T_WCHAN, T_SYSCALL, T_VOL, T_INVOL, T_RQ, T_LOCK, T_N };
 _Static_assert((int)T_N == (int)PT_NCOLS && (int)T_LOCK == (int)PT_LOCK, "the columns of src/pane/threads.c");
 static struct table_col cols[T_N] = {
 	[T_TID] = { NULL, 7, true },      [T_NAME] = { NULL, 16, false },  [T_STATE] = { NULL, 1, false },
-	[T_CPU] = { NULL, 6, true },      [T_LAST] = { NULL, 3, true },    [T_WCHAN] = { NULL, 22, false },
+	[T_CPU] = { NULL, 6, true },      [T_HIST] = { NULL, HIST_W, false }, [T_LAST] = { NULL, 3, true },    [T_WCHAN] = { NULL, 22, false },
 	[T_SYSCALL] = { NULL, 28, false }, [T_VOL] = { NULL, 8, true },    [T_INVOL] = { NULL, 8, true },
 	[T_RQ] = { NULL, 6, true },       [T_LOCK] = { NULL, 0, false },
 };
@@ -73,7 +77,8 @@ static int threads_cmp(void *st, int a, int b, int col)
 	switch (col) {
 	case T_NAME: r = strcmp(x->comm, y->comm); break;
 	case T_STATE: r = x->state - y->state; break;
-	case T_CPU: r = cmp_d(x->cpu_pct, y->cpu_pct); break;
+	case T_CPU:
+	case T_HIST: r = cmp_d(x->cpu_pct, y->cpu_pct); break; /* as CPU%: the newest value */
 	case T_LAST: r = x->processor - y->processor; break;
 	case T_WCHAN: r = strcmp(x->wchan, y->wchan); break;
 	case T_SYSCALL: r = (x->syscall_nr > y->syscall_nr) - (x->syscall_nr < y->syscall_nr); break;
@@ -121,6 +126,11 @@ static int threads_cell(void *st, int row, int col, char *buf, size_t size)
 	case T_NAME: snprintf(buf, size, "%s", t->comm); break;
 	case T_STATE: snprintf(buf, size, "%c", t->state); break;
 	case T_CPU: snprintf(buf, size, "%.1f", t->cpu_pct); break;
+	case T_HIST: /* a glyph a read, the newest on the right, on a scale of one CPU */
+		if (p->cur->cpu_hist)
+			draw_sparkline(p->cur->cpu_hist + (size_t)row * HIST_LEN + HIST_LEN - HIST_W, HIST_W, 100, HIST_W,
+				       buf, size);
+		break;
 	case T_LAST: snprintf(buf, size, "%d", t->processor); break;
 	case T_WCHAN: snprintf(buf, size, "%s", t->wchan[0] ? t->wchan : "-"); break;
 	case T_SYSCALL: proc_thread_syscall_str(t, buf, size); break;

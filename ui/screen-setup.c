@@ -1,7 +1,7 @@
 /* F2: the settings kept in pscoperc, changed in place: sort key and
  * direction, tree, hidden kernel/userland threads, refresh delay, colour
- * scheme, header meters, the order of the detail panes, and the visible
- * columns of the process list with their order. Changes apply at once and
+ * scheme, the meters' style (bars or graphs) and which are shown, the
+ * order of the detail panes, and the visible columns of the process list with their order. Changes apply at once and
  * are written to pscoperc when pscope quits. */
 #include "uipriv.h"
 #include "draw.h"
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum item_kind { IT_SORT, IT_DIR, IT_TREE, IT_HIDEK, IT_HIDEU, IT_DELAY, IT_THEME, IT_METER, IT_PANE, IT_COLUMN };
+enum item_kind { IT_SORT, IT_DIR, IT_TREE, IT_HIDEK, IT_HIDEU, IT_DELAY, IT_THEME, IT_MSTYLE, IT_METER, IT_PANE, IT_COLUMN };
 
 struct item {
 	enum item_kind kind;
@@ -61,7 +61,7 @@ static int col_pos(const struct pscope_config *c, int col)
 /* Items in order; the columns: the shown ones in their order, then the rest. */
 static void build(struct setup *s, const struct pscope_config *c)
 {
-	static const enum item_kind fixed[] = { IT_SORT, IT_DIR, IT_TREE, IT_HIDEK, IT_HIDEU, IT_DELAY, IT_THEME };
+	static const enum item_kind fixed[] = { IT_SORT, IT_DIR, IT_TREE, IT_HIDEK, IT_HIDEU, IT_DELAY, IT_THEME, IT_MSTYLE };
 	s->n = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
 		s->items[s->n++] = (struct item){ fixed[i], 0 };
@@ -91,6 +91,10 @@ static void describe(const struct ui *ui, const struct item *it, const char **na
 	case IT_HIDEU: *name = _("Hide userland threads"); snprintf(val, size, "%s", c->hide_uthreads ? on : off); break;
 	case IT_DELAY: *name = _("Refresh delay"); snprintf(val, size, _("%.1f s"), (double)ui->delay_tenths / 10); break;
 	case IT_THEME: *name = _("Colour scheme"); theme_value(c->theme, val, size); break;
+	case IT_MSTYLE:
+		*name = _("Meter style");
+		snprintf(val, size, "%s", c->meter_graph ? _("graphs (last ticks)") : _("bars"));
+		break;
 	case IT_METER:
 		if (!it->arg)
 			*name = _("Header meters");
@@ -232,6 +236,7 @@ static void change(struct ui *ui, struct setup *s, int dir)
 		ui_apply_theme(ui);
 		break;
 	}
+	case IT_MSTYLE: c->meter_graph = !c->meter_graph; break;
 	case IT_METER: c->meters ^= 1u << it->arg; break;
 	case IT_PANE: move_item(ui, s, dir); return;
 	case IT_COLUMN: {

@@ -52,7 +52,7 @@ const char *out_folded_thread(const struct samp_snapshot *s, pid_t tid, char *bu
 int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
 		     unsigned long *total)
 {
-	unsigned long long *counts = samp_view_stack_counts(s, w, tid), sum = 0;
+	unsigned long long *counts = samp_view_func_stack_counts(s, w, tid), sum = 0;
 	char name[OUT_FRAME_NAME_MAX];
 
 	if (!counts)

@@ -19,8 +19,9 @@ enum {
 	VT_TYPE = 1, VT_UNIT = 2,
 	SAMPLE_LOCATION = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3,
 	LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3,
-	MAP_ID = 1, MAP_FILENAME = 5, MAP_HAS_FUNCTIONS = 7,
-	LOC_ID = 1, LOC_MAPPING = 2, LOC_LINE = 4,
+	MAP_ID = 1, MAP_START = 2, MAP_LIMIT = 3, MAP_OFFSET = 4, MAP_FILENAME = 5, MAP_BUILD_ID = 6,
+	MAP_HAS_FUNCTIONS = 7, MAP_HAS_FILENAMES = 8, MAP_HAS_LINES = 9,
+	LOC_ID = 1, LOC_MAPPING = 2, LOC_ADDRESS = 3, LOC_LINE = 4,
 	LINE_FUNCTION = 1, LINE_LINE = 2,
 	FN_ID = 1, FN_NAME = 2, FN_SYSTEM_NAME = 3, FN_FILENAME = 4, FN_START_LINE = 5,
 };
@@ -95,41 +96,48 @@ static void label(struct pb *b, struct strtab *t, const char *k, const char *str
 	pb_free(&l);
 }
 
-/* Mapping, function and location records: one mapping per module,
- * function and location i + 1 for function i. */
+/* Mapping, function and location records: mapping, function and location
+ * i + 1 for the snapshot's i (pprof's 0 is "none"). A location is a
+ * run-time address in its mapping (kernel and JIT code: none) with the
+ * line of its function the address is at; pscope names every function
+ * itself, so pprof has nothing to symbolize. */
 static void put_functions(struct pb *out, const struct samp_snapshot *s, struct strtab *t)
 {
-	struct hmap maps = { 0 }; /* module string id -> mapping id */
 	struct pb m = { 0 }, loc = { 0 }, line = { 0 };
-	uint64_t nmaps = 0;
 
+	for (unsigned i = 0; i < s->nmaps; i++) {
+		const struct samp_map *mp = &s->maps[i];
+		pb_reset(&m);
+		pb_uint(&m, MAP_ID, i + 1);
+		pb_uint(&m, MAP_START, mp->start);
+		pb_uint(&m, MAP_LIMIT, mp->limit);
+		pb_uint(&m, MAP_OFFSET, mp->offset);
+		pb_uint(&m, MAP_FILENAME, str_id(t, mp->path));
+		pb_uint(&m, MAP_BUILD_ID, str_id(t, mp->build_id));
+		pb_uint(&m, MAP_HAS_FUNCTIONS, 1);
+		pb_uint(&m, MAP_HAS_FILENAMES, 1);
+		pb_uint(&m, MAP_HAS_LINES, 1);
+		pb_msg(out, PROF_MAPPING, &m);
+	}
 	for (unsigned i = 0; i < s->nfuncs; i++) {
 		const struct samp_func *fn = &s->funcs[i];
-		uint64_t mod = str_id(t, fn->module), map = mod ? hmap_get(&maps, mod) : 0;
-		if (mod && map == HMAP_NONE) {
-			map = ++nmaps;
-			if (hmap_put(&maps, mod, map) < 0)
-				t->err = -ENOMEM;
-			pb_reset(&m);
-			pb_uint(&m, MAP_ID, map);
-			pb_uint(&m, MAP_FILENAME, mod);
-			pb_uint(&m, MAP_HAS_FUNCTIONS, 1);
-			pb_msg(out, PROF_MAPPING, &m);
-		}
 		pb_reset(&m);
 		pb_uint(&m, FN_ID, i + 1);
 		pb_uint(&m, FN_NAME, str_id(t, fn->name));
 		pb_uint(&m, FN_SYSTEM_NAME, str_id(t, fn->name));
 		pb_uint(&m, FN_FILENAME, str_id(t, fn->file ? fn->file : (fn->flags & SAMP_F_PYTHON) ? NULL : fn->module));
-		if (fn->flags & SAMP_F_PYTHON)
-			pb_uint(&m, FN_START_LINE, fn->line > 0 ? (uint64_t)fn->line : 0);
+		pb_uint(&m, FN_START_LINE, fn->line > 0 ? (uint64_t)fn->line : 0);
 		pb_msg(out, PROF_FUNCTION, &m);
+	}
+	for (unsigned i = 0; i < s->nlocs; i++) {
+		const struct samp_loc *l = &s->locs[i];
 		pb_reset(&line);
-		pb_uint(&line, LINE_FUNCTION, i + 1);
-		pb_uint(&line, LINE_LINE, fn->line > 0 ? (uint64_t)fn->line : 0);
+		pb_uint(&line, LINE_FUNCTION, l->func + 1ull);
+		pb_uint(&line, LINE_LINE, l->line > 0 ? (uint64_t)l->line : 0);
 		pb_reset(&loc);
 		pb_uint(&loc, LOC_ID, i + 1);
-		pb_uint(&loc, LOC_MAPPING, map);
+		pb_uint(&loc, LOC_MAPPING, l->map < s->nmaps ? l->map + 1ull : 0);
+		pb_uint(&loc, LOC_ADDRESS, l->addr);
 		pb_msg(&loc, LOC_LINE, &line);
 		pb_msg(out, PROF_LOCATION, &loc);
 	}
@@ -138,7 +146,6 @@ static void put_functions(struct pb *out, const struct samp_snapshot *s, struct 
 	pb_free(&m);
 	pb_free(&loc);
 	pb_free(&line);
-	hmap_free(&maps);
 }
 
 static void put_samples(struct pb *out, const struct samp_snapshot *s, const unsigned long long *counts,
@@ -162,7 +169,7 @@ static void put_samples(struct pb *out, const struct samp_snapshot *s, const uns
 		if (!counts[i] || !st->nframes)
 			continue;
 		for (unsigned j = 0; j < st->nframes; j++) /* leaf first, as pprof wants */
-			ids[j] = s->frames[st->first + j] + 1ull;
+			ids[j] = s->lframes[st->first + j] + 1ull;
 		pb_reset(&smp);
 		pb_packed(&smp, SAMPLE_LOCATION, ids, st->nframes);
 		pb_packed(&smp, SAMPLE_VALUE, &v, 1);

@@ -73,7 +73,7 @@ static int cmp_tid(const void *a, const void *b)
 int out_speedscope_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
 			 unsigned long long *total)
 {
-	unsigned long long *counts = samp_view_stack_counts(s, w, tid);
+	unsigned long long *counts = samp_view_func_stack_counts(s, w, tid);
 	pid_t *tids = calloc(s->nstacks + 1, sizeof(*tids));
 	struct json_object *root = json_object_new_object(), *shared = json_object_new_object(),
 			   *profiles = json_object_new_array();

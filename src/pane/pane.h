@@ -62,7 +62,7 @@ extern const struct pane_desc *const pane_descs[PANE_COUNT];
 
 /* The threads pane's columns, named once for the TUI and `pscope show`. */
 enum pane_threads_col {
-	PT_TID, PT_NAME, PT_STATE, PT_CPU, PT_LAST, PT_WCHAN, PT_SYSCALL, PT_VOL, PT_INVOL, PT_RQ, PT_LOCK, PT_NCOLS
+	PT_TID, PT_NAME, PT_STATE, PT_CPU, PT_HIST, PT_LAST, PT_WCHAN, PT_SYSCALL, PT_VOL, PT_INVOL, PT_RQ, PT_LOCK, PT_NCOLS
 };
 extern const char *const pane_threads_cols[PT_NCOLS];
 

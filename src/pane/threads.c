@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 const char *const pane_threads_cols[PT_NCOLS] = {
-	[PT_TID] = N_("TID"),         [PT_NAME] = N_("NAME"),     [PT_STATE] = N_("S"),      [PT_CPU] = N_("CPU%"),
+	[PT_TID] = N_("TID"),         [PT_NAME] = N_("NAME"),     [PT_STATE] = N_("S"),      [PT_CPU] = N_("CPU%"), [PT_HIST] = N_("CPU_HIST"),
 	[PT_LAST] = N_("CPU"),        [PT_WCHAN] = N_("WCHAN"),   [PT_SYSCALL] = N_("SYSCALL"), [PT_VOL] = N_("VOLCSW"),
 	[PT_INVOL] = N_("INVCSW"),    [PT_RQ] = N_("RQms/s"),     [PT_LOCK] = N_("LOCK"),
 };

@@ -16,6 +16,7 @@ const struct proc_col proc_cols[PSORT_COUNT] = {
 	[PSORT_STARTTIME] = { 5, true }, [PSORT_IO_READ] = { 12, false },  [PSORT_IO_WRITE] = { 13, false },
 	[PSORT_MAJFLT] = { 6, false },   [PSORT_CTXT] = { 6, false },      [PSORT_OOM] = { 4, false },
 	[PSORT_CGROUP] = { 28, true },   [PSORT_CONTAINER] = { 12, true },
+	[PSORT_CPU_HIST] = { 12, true },
 };
 
 const char *proc_row_cell(const struct proc_times *t, const struct proc_row *r, enum proc_sort c, char *b, size_t size)
@@ -51,6 +52,7 @@ const char *proc_row_cell(const struct proc_times *t, const struct proc_row *r, 
 	case PSORT_OOM: if (proc_row_extra(r)->oom < 0) snprintf(b, size, "-"); else snprintf(b, size, "%d", proc_row_extra(r)->oom); break;
 	case PSORT_CGROUP: return proc_row_extra(r)->cgroup ? proc_row_extra(r)->cgroup : "-";
 	case PSORT_CONTAINER: return proc_row_extra(r)->container[0] ? proc_row_extra(r)->container : "-";
+	case PSORT_CPU_HIST: return "-"; /* the list screen draws it from its snapshot's history */
 	default: break;
 	}
 	return b;

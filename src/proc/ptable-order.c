@@ -36,6 +36,7 @@ static const struct {
 	[PSORT_OOM] = { "oom", "OOM", true, PX_OOM },
 	[PSORT_CGROUP] = { "cgroup", "CGROUP", false, PX_CGROUP },
 	[PSORT_CONTAINER] = { "container", "CONTAINER", false, PX_CGROUP },
+	[PSORT_CPU_HIST] = { "cpu_hist", "CPU_HIST", true, PX_HIST },
 };
 
 unsigned proc_sort_extra(enum proc_sort k)
@@ -134,7 +135,8 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 	case PSORT_RES: r = cmp_num(a->res_kb, b->res_kb); break;
 	case PSORT_SHR: r = cmp_num(a->shr_kb, b->shr_kb); break;
 	case PSORT_STATE: r = cmp_num(state_rank(a->state), state_rank(b->state)); break;
-	case PSORT_CPU: r = cmp_num(a->cpu, b->cpu); break;
+	case PSORT_CPU:
+	case PSORT_CPU_HIST: r = cmp_num(a->cpu, b->cpu); break;
 	case PSORT_MEM: r = cmp_num(a->res_kb, b->res_kb); break;
 	case PSORT_TIME: r = cmp_num(a->ticks, b->ticks); break;
 	case PSORT_COMMAND: {

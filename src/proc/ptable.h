@@ -119,7 +119,10 @@ enum proc_sort {
 	/* columns hidden by default (F2 setup, pscoperc) */
 	PSORT_PPID, PSORT_PGRP, PSORT_SID, PSORT_TTY, PSORT_NLWP, PSORT_PROCESSOR, PSORT_STARTTIME,
 	PSORT_IO_READ, PSORT_IO_WRITE, PSORT_MAJFLT, PSORT_CTXT, PSORT_OOM, PSORT_CGROUP,
-	PSORT_CONTAINER, PSORT_COUNT
+	PSORT_CONTAINER,
+	/* CPU% over the last ticks as a graph (the list source keeps it; a
+	 * one-shot `pscope list` has none); sorts as CPU% */
+	PSORT_CPU_HIST, PSORT_COUNT
 };
 
 /* What ptable_fill_extra reads: each costs one file read per row. */
@@ -129,6 +132,7 @@ enum {
 	PX_OOM = 1u << 2,        /* /proc/PID/oom_score */
 	PX_CGROUP = 1u << 3,     /* /proc/PID/cgroup (once per process): CGROUP, CONTAINER */
 	PX_SHR = 1u << 4,        /* /proc/PID/statm (ptable_fill_shr): SHR, exact RES */
+	PX_HIST = 1u << 5,       /* nothing read: the list source's CPU% history (CPU_HIST) */
 };
 /* The PX_* reads a column (sort key) needs, 0 for the ones the scan fills. */
 unsigned proc_sort_extra(enum proc_sort k);

@@ -17,11 +17,30 @@ struct afunc {
 	uint32_t next; /* hash chain */
 };
 
+struct aloc {
+	uint32_t func, map;
+	uint64_t addr;
+	int line;
+	uint32_t next; /* hash chain */
+};
+
+struct amap {
+	char *path, *build_id;
+	uint64_t start, limit, offset;
+	uint32_t next;
+};
+
 struct agg {
 	enum samp_unit unit;
 	struct afunc *funcs;
 	uint32_t nfuncs, capfuncs;
 	struct hmap fheads; /* function hash -> first function id, chains SAMP_NONE terminated */
+	struct aloc *locs;
+	uint32_t nlocs, caplocs;
+	struct hmap lheads; /* location hash -> first location id */
+	struct amap *maps;
+	uint32_t nmaps, capmaps;
+	struct hmap mheads; /* mapping hash -> first mapping id */
 
 	struct samp_stack *stacks;
 	uint32_t *snext;    /* hash chain of stacks */
@@ -79,6 +98,14 @@ void agg_free(struct agg *a)
 	}
 	free(a->funcs);
 	hmap_free(&a->fheads);
+	for (uint32_t i = 0; i < a->nmaps; i++) {
+		free(a->maps[i].path);
+		free(a->maps[i].build_id);
+	}
+	free(a->maps);
+	hmap_free(&a->mheads);
+	free(a->locs);
+	hmap_free(&a->lheads);
 	free(a->stacks);
 	free(a->snext);
 	free(a->frames);
@@ -154,6 +181,64 @@ unsigned agg_func_flags(const struct agg *a, uint32_t id)
 	return id < a->nfuncs ? a->funcs[id].flags : 0;
 }
 
+uint32_t agg_map(struct agg *a, const struct samp_mapinfo *mi)
+{
+	const char *bid = mi->build_id ? mi->build_id : "";
+	uint64_t h = hmap_mix(str_hash(str_hash(0xcbf29ce484222325ULL, mi->path), bid) ^ mi->start) + mi->limit;
+	uint32_t first = samp_id_get(&a->mheads, h);
+
+	for (uint32_t i = first; i != SAMP_NONE; i = a->maps[i].next) {
+		const struct amap *m = &a->maps[i];
+		if (m->start == mi->start && m->limit == mi->limit && m->offset == mi->offset &&
+		    !strcmp(m->path, mi->path) && !strcmp(m->build_id ? m->build_id : "", bid))
+			return i;
+	}
+	uint32_t cap = a->capmaps;
+	if (grow((void **)&a->maps, &cap, sizeof(*a->maps), a->nmaps + 1) < 0)
+		return SAMP_NONE;
+	a->capmaps = cap;
+	struct amap *m = &a->maps[a->nmaps];
+	*m = (struct amap){ .start = mi->start, .limit = mi->limit, .offset = mi->offset, .next = first };
+	m->path = strdup(mi->path);
+	m->build_id = mi->build_id ? strdup(mi->build_id) : NULL;
+	if (!m->path || (mi->build_id && !m->build_id) || hmap_put(&a->mheads, h, a->nmaps) < 0) {
+		free(m->path);
+		free(m->build_id);
+		return SAMP_NONE;
+	}
+	return a->nmaps++;
+}
+
+uint32_t agg_loc(struct agg *a, uint32_t func, uint32_t map, uint64_t addr, int line)
+{
+	if (func == SAMP_NONE)
+		return SAMP_NONE;
+	uint64_t h = hmap_mix(hmap_mix((uint64_t)func << 32 | map) ^ addr);
+	uint32_t first = samp_id_get(&a->lheads, h);
+
+	for (uint32_t i = first; i != SAMP_NONE; i = a->locs[i].next)
+		if (a->locs[i].func == func && a->locs[i].map == map && a->locs[i].addr == addr)
+			return i;
+	uint32_t cap = a->caplocs;
+	if (grow((void **)&a->locs, &cap, sizeof(*a->locs), a->nlocs + 1) < 0)
+		return SAMP_NONE;
+	a->caplocs = cap;
+	if (hmap_put(&a->lheads, h, a->nlocs) < 0)
+		return SAMP_NONE;
+	a->locs[a->nlocs] = (struct aloc){ .func = func, .map = map, .addr = addr, .line = line, .next = first };
+	return a->nlocs++;
+}
+
+uint32_t agg_func_loc(struct agg *a, uint32_t func)
+{
+	return func < a->nfuncs ? agg_loc(a, func, SAMP_NONE, 0, a->funcs[func].line) : SAMP_NONE;
+}
+
+uint32_t agg_loc_func(const struct agg *a, uint32_t loc)
+{
+	return loc < a->nlocs ? a->locs[loc].func : SAMP_NONE;
+}
+
 static uint32_t intern(struct agg *a, pid_t tid, const uint32_t *fr, unsigned n)
 {
 	uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)(uint32_t)tid;
@@ -207,10 +292,13 @@ int agg_add(struct agg *a, pid_t tid, const uint32_t *frames, unsigned n, uint32
 	uint32_t id, with[SAMP_MAX_FRAMES + 1];
 
 	if (cat != SAMP_NONE) {
+		uint32_t cl = agg_func_loc(a, cat);
+		if (cl == SAMP_NONE)
+			return -ENOMEM;
 		if (n > SAMP_MAX_FRAMES)
 			n = SAMP_MAX_FRAMES;
 		memcpy(with, frames, n * sizeof(*frames));
-		with[n++] = cat; /* the outermost frame */
+		with[n++] = cl; /* the outermost frame */
 		frames = with;
 	}
 	id = intern(a, tid, frames, n);
@@ -280,11 +368,16 @@ int agg_fill(const struct agg *a, struct samp_snapshot *s, double elapsed)
 	for (uint32_t i = 0; i < a->nfuncs; i++)
 		slen += strlen(a->funcs[i].name) + strlen(a->funcs[i].module) + 2 +
 			(a->funcs[i].file ? strlen(a->funcs[i].file) + 1 : 0);
+	for (uint32_t i = 0; i < a->nmaps; i++)
+		slen += strlen(a->maps[i].path) + 1 + (a->maps[i].build_id ? strlen(a->maps[i].build_id) + 1 : 0);
 	s->strings = malloc(slen + 1);
 	s->funcs = calloc(a->nfuncs + 1, sizeof(*s->funcs));
 	s->stacks = malloc((a->nstacks + 1) * sizeof(*s->stacks));
 	s->frames = malloc((a->nframes + 1) * sizeof(*s->frames));
-	if (!s->strings || !s->funcs || !s->stacks || !s->frames)
+	s->lframes = malloc((a->nframes + 1) * sizeof(*s->lframes));
+	s->locs = malloc((a->nlocs + 1) * sizeof(*s->locs));
+	s->maps = calloc(a->nmaps + 1, sizeof(*s->maps));
+	if (!s->strings || !s->funcs || !s->stacks || !s->frames || !s->lframes || !s->locs || !s->maps)
 		return -ENOMEM;
 	char *p = s->strings;
 	for (uint32_t i = 0; i < a->nfuncs; i++) {
@@ -302,11 +395,31 @@ int agg_fill(const struct agg *a, struct samp_snapshot *s, double elapsed)
 		o->flags = f->flags;
 	}
 	s->nfuncs = a->nfuncs;
+	for (uint32_t i = 0; i < a->nmaps; i++) {
+		const struct amap *m = &a->maps[i];
+		struct samp_map *o = &s->maps[i];
+		o->path = p;
+		p = stpcpy(p, m->path) + 1;
+		if (m->build_id) {
+			o->build_id = p;
+			p = stpcpy(p, m->build_id) + 1;
+		}
+		o->start = m->start;
+		o->limit = m->limit;
+		o->offset = m->offset;
+	}
+	s->nmaps = a->nmaps;
+	for (uint32_t i = 0; i < a->nlocs; i++)
+		s->locs[i] = (struct samp_loc){ .func = a->locs[i].func, .map = a->locs[i].map,
+						.addr = a->locs[i].addr, .line = a->locs[i].line };
+	s->nlocs = a->nlocs;
 	if (a->nstacks) /* memcpy from NULL is undefined even for 0 bytes */
 		memcpy(s->stacks, a->stacks, a->nstacks * sizeof(*s->stacks));
 	s->nstacks = a->nstacks;
 	if (a->nframes)
-		memcpy(s->frames, a->frames, a->nframes * sizeof(*s->frames));
+		memcpy(s->lframes, a->frames, a->nframes * sizeof(*s->lframes));
+	for (size_t i = 0; i < a->nframes; i++)
+		s->frames[i] = a->locs[a->frames[i]].func;
 
 	s->nbuckets = 0;
 	for (unsigned i = 0; i < a->hcount; i++) {
@@ -340,6 +453,9 @@ void samp_snapshot_free(void *p)
 	free(s->funcs);
 	free(s->stacks);
 	free(s->frames);
+	free(s->lframes);
+	free(s->locs);
+	free(s->maps);
 	free(s->threads);
 	free(s->procs);
 	for (unsigned i = 0; i < s->nbuckets; i++)

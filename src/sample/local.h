@@ -39,4 +39,10 @@ struct samp_fninfo {
 	unsigned flags;                   /* SAMP_F_* */
 };
 
+/* ---- and of the mapping a pc is in ---- */
+struct samp_mapinfo {
+	const char *path, *build_id;      /* copied by agg_map; build_id may be NULL */
+	uint64_t start, limit, offset;    /* run-time range, file offset of start */
+};
+
 #endif

@@ -37,7 +37,7 @@ struct samp_py_session {
 	struct py_proc *py;
 	struct py_snapshot snap;
 	struct agg *agg;
-	struct hmap funcs;       /* (code, line) -> function id */
+	struct hmap funcs;       /* (code, line) -> location id */
 	uint32_t *frames;
 	size_t frames_cap;
 	struct py_thr *threads;
@@ -182,6 +182,7 @@ static bool running(struct py_thr *t)
 	return proc_stat_parse(buf, (size_t)n, &st) < 0 || st.state == 'R';
 }
 
+/* The location (the function at its line) of a frame. */
 static uint32_t func_of(struct samp_py_session *s, const struct py_raw_frame *f)
 {
 	const struct py_code *c = py_code_get(s->py, &s->live, f->code);
@@ -194,7 +195,7 @@ static uint32_t func_of(struct samp_py_session *s, const struct py_raw_frame *f)
 		return id;
 	struct samp_fninfo fi = { .name = c->qualname, .module = c->file, .file = c->file, .line = line,
 				  .flags = SAMP_F_PYTHON };
-	id = agg_func(s->agg, &fi);
+	id = agg_func_loc(s->agg, agg_func(s->agg, &fi)); /* no address: the function at its line */
 	if (id != SAMP_NONE && hmap_put(&s->funcs, key, id) < 0)
 		return SAMP_NONE;
 	return id;

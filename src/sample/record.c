@@ -15,14 +15,16 @@
 
 #define MAX_FRAMES SAMP_MAX_FRAMES
 
-/* The function id of pc (activation: where the thread was; else a return
- * address). Cached by pc. */
-static uint32_t func_of(struct samp_session *s, struct samp_space *sp, uint64_t pc, bool kernel, bool activation)
+/* The location id of pc (activation: where the thread was; else a return
+ * address): its function, and for user code its mapping. Cached by pc. */
+static uint32_t loc_of(struct samp_session *s, struct samp_space *sp, uint64_t pc, bool kernel, bool activation)
 {
 	uint64_t key = pc << 1 | activation;
 	struct hmap *cache = kernel ? &s->kpcs : sp ? &sp->pcs : NULL;
-	uint32_t id = cache ? samp_id_get(cache, key) : SAMP_NONE;
+	uint32_t id = cache ? samp_id_get(cache, key) : SAMP_NONE, map = SAMP_NONE;
 	struct samp_fninfo fi = { 0 };
+	uint64_t addr = pc;
+	int line = 0;
 
 	if (id != SAMP_NONE)
 		return id;
@@ -31,6 +33,8 @@ static uint32_t func_of(struct samp_session *s, struct samp_space *sp, uint64_t 
 			return s->kernel_func;
 		sym_kernel(pc, &fi.name, &fi.module);
 		fi.flags = SAMP_F_KERNEL;
+		if (!s->ksyms_named)
+			addr = 0; /* one [kernel] frame for every kernel address */
 	} else if (!sp) {
 		/* A process gone before its first sample was read. */
 		fi.name = fi.module = "[unknown]";
@@ -40,14 +44,21 @@ static uint32_t func_of(struct samp_session *s, struct samp_space *sp, uint64_t 
 		fi.name = si->function;
 		fi.module = si->path ? si->path : si->module ? si->module : si->function;
 		fi.flags = si->flags & (SAMP_F_STRIPPED | SAMP_F_DELETED | SAMP_F_ANON | SAMP_F_UNKNOWN);
+		line = si->line;
 		/* A function row shows where the function starts. */
 		const struct sym_info *entry = si;
 		if (!(si->flags & (SAMP_F_STRIPPED | SAMP_F_ANON | SAMP_F_UNKNOWN)) && si->offset && si->offset <= pc)
 			entry = sym_lookup(sp->sym, pc - si->offset, true);
 		fi.file = entry->file;
 		fi.line = entry->line;
+		const struct proc_map *pm = si->path ? sym_proc_map(sp->sym, pc) : NULL;
+		if (pm) {
+			struct samp_mapinfo mi = { .path = si->path, .build_id = si->build_id, .start = pm->start,
+						   .limit = pm->end, .offset = pm->offset };
+			map = agg_map(s->agg, &mi);
+		}
 	}
-	id = agg_func(s->agg, &fi);
+	id = agg_loc(s->agg, agg_func(s->agg, &fi), map, addr, line);
 	if (id != SAMP_NONE) {
 		if (kernel && !s->ksyms_named)
 			s->kernel_func = id;
@@ -57,6 +68,12 @@ static uint32_t func_of(struct samp_session *s, struct samp_space *sp, uint64_t 
 	return id;
 }
 
+/* Is location id the outermost function of a complete stack? */
+static bool is_root(struct samp_session *s, uint32_t id)
+{
+	return id != SAMP_NONE && (agg_func_flags(s->agg, agg_loc_func(s->agg, id)) & SAMP_F_ROOT);
+}
+
 /* Append the user frames pcs[0..n) (pcs[0]: where the thread was) to fr.
  * Returns true when a root function (_start, start_thread...) ends them:
  * past it there is only garbage. */
@@ -64,11 +81,11 @@ static bool add_user(struct samp_session *s, struct samp_space *sp, const uint64
 		     unsigned *nfr)
 {
 	for (unsigned i = 0; i < n && *nfr < MAX_FRAMES; i++) {
-		uint32_t id = func_of(s, sp, pcs[i], false, i == 0);
+		uint32_t id = loc_of(s, sp, pcs[i], false, i == 0);
 		if (id == SAMP_NONE)
 			continue;
 		fr[(*nfr)++] = id;
-		if (agg_func_flags(s->agg, id) & SAMP_F_ROOT)
+		if (is_root(s, id))
 			return true;
 	}
 	return false;
@@ -77,11 +94,9 @@ static bool add_user(struct samp_session *s, struct samp_space *sp, const uint64
 /* Does the chain reach a root function? */
 static bool reaches_root(struct samp_session *s, struct samp_space *sp, const uint64_t *pcs, unsigned n)
 {
-	for (unsigned i = 0; i < n; i++) {
-		uint32_t id = func_of(s, sp, pcs[i], false, i == 0);
-		if (id != SAMP_NONE && (agg_func_flags(s->agg, id) & SAMP_F_ROOT))
+	for (unsigned i = 0; i < n; i++)
+		if (is_root(s, loc_of(s, sp, pcs[i], false, i == 0)))
 			return true;
-	}
 	return false;
 }
 
@@ -173,7 +188,7 @@ void samp_on_sample(void *arg, const struct perf_sample *r)
 	}
 	if (r->nr == 0) {
 		if (r->ip >= 0xffff800000000000ULL) {
-			uint32_t id = func_of(s, sp, r->ip, true, true);
+			uint32_t id = loc_of(s, sp, r->ip, true, true);
 			if (id != SAMP_NONE)
 				fr[n++] = id;
 		} else {
@@ -199,7 +214,7 @@ void samp_on_sample(void *arg, const struct perf_sample *r)
 			continue;
 		/* Return addresses point after the call: the symbolizer looks
 		 * up the call itself. */
-		uint32_t id = func_of(s, sp, v, true, first);
+		uint32_t id = loc_of(s, sp, v, true, first);
 		first = false;
 		if (id == SAMP_NONE || (!s->ksyms_named && n && fr[n - 1] == id))
 			continue; /* one [kernel] frame for the whole kernel part */
@@ -211,7 +226,7 @@ void samp_on_sample(void *arg, const struct perf_sample *r)
 	if (nu) {
 		/* Stopped in user code of the target: its address histogram. */
 		if (!n && !s->machine && sp && sp->sym) {
-			uint32_t leaf = func_of(s, sp, user[0], false, true);
+			uint32_t leaf = agg_loc_func(s->agg, loc_of(s, sp, user[0], false, true));
 			if (leaf != SAMP_NONE)
 				samp_pchist_add(&s->pchist, sp->sym, user[0], leaf);
 		}

@@ -76,8 +76,26 @@ struct samp_func {
 	unsigned flags;
 };
 
+/* Where a frame was: a run-time address in a mapping (pprof's Location
+ * and Mapping). A source naming functions only (CPython) has addr 0 and
+ * no mapping. */
+#define SAMP_NOMAP UINT32_MAX
+struct samp_map {
+	const char *path;       /* raw, hostile */
+	const char *build_id;   /* hex, or NULL */
+	uint64_t start, limit, offset;
+};
+struct samp_loc {
+	unsigned func;
+	unsigned map;           /* index into maps[], or SAMP_NOMAP (kernel, JIT, unknown) */
+	uint64_t addr;          /* run-time pc (a return address as the chain has it), 0: none */
+	int line;               /* the pc's line in func's file, 0: none */
+};
+
 /* An interned call stack of one thread: frames[first .. first + nframes)
- * are function ids, leaf first. */
+ * are function ids, leaf first, and lframes[] at the same indexes their
+ * locations. Stacks are distinct by location: two may name the same
+ * functions at other addresses. */
 struct samp_stack {
 	pid_t tid;
 	unsigned nframes, first;
@@ -171,6 +189,10 @@ struct samp_snapshot {
 	struct samp_func *funcs;
 	struct samp_stack *stacks;
 	unsigned *frames;
+	unsigned nlocs, nmaps;
+	struct samp_loc *locs;
+	struct samp_map *maps;
+	unsigned *lframes;
 	struct samp_thread *threads;
 	struct samp_bucket buckets[SAMP_HISTORY]; /* oldest first; [nbuckets-1] = last second */
 	struct samp_bucket all;                  /* since start */
@@ -249,6 +271,10 @@ int samp_view_relations(const struct samp_snapshot *s, enum samp_window w, pid_t
 /* Weight (samples) per stack in window w, thread filter tid:
  * counts[nstacks] (malloc'd). */
 unsigned long long *samp_view_stack_counts(const struct samp_snapshot *s, enum samp_window w, pid_t tid);
+/* The same with the stacks that name the same functions (at other
+ * addresses) counted once, at the first of them (the others 0): for the
+ * files that write functions only (folded, speedscope). */
+unsigned long long *samp_view_func_stack_counts(const struct samp_snapshot *s, enum samp_window w, pid_t tid);
 /* How the user stacks were unwound: "fp", "dwarf", "mixed" or "none". */
 const char *samp_unwind_method(const struct samp_snapshot *s);
 /* Short module name for display: basename, "(deleted)" kept. */

@@ -32,7 +32,7 @@ struct sthread {
 struct samp_space {
 	struct sym_proc *sym;
 	struct sym_unwinder *uw; /* NULL: frame pointers only */
-	struct hmap pcs;         /* user pc -> function id */
+	struct hmap pcs;         /* user pc -> location id */
 	unsigned maps_gen;       /* the symbolizer's maps the unwinder has */
 };
 
@@ -108,8 +108,8 @@ struct samp_session {
 	struct samp_space one; /* the target's address space */
 	struct agg *agg;
 	struct samp_pchist pchist; /* the target's leaf pcs (not machine-wide) */
-	struct hmap kpcs;     /* kernel pc -> function id */
-	uint32_t kernel_func; /* the [kernel] bucket, when kallsyms is closed */
+	struct hmap kpcs;     /* kernel pc -> location id */
+	uint32_t kernel_func; /* the [kernel] bucket's location, when kallsyms is closed */
 	bool ksyms_named;
 
 	unsigned long long samples, truncated, period_sum;

@@ -2,6 +2,8 @@
  * Self% history), callers and callees of one function, samples per stack.
  * Pure functions: the UI and `pscope top` call them on immutable snapshots. */
 #include "sample/sample.h"
+#include "hmap.h"
+#include "sample/local.h"
 #include "i18n.h"
 #include "util.h"
 
@@ -348,4 +350,47 @@ unsigned long long *samp_view_stack_counts(const struct samp_snapshot *s, enum s
 	if (k.counts)
 		each_count(s, w, tid, stack_one, &k);
 	return k.counts;
+}
+
+unsigned long long *samp_view_func_stack_counts(const struct samp_snapshot *s, enum samp_window w, pid_t tid)
+{
+	unsigned long long *c = samp_view_stack_counts(s, w, tid);
+	struct hmap first = { 0 }; /* hash of (tid, functions) -> the first stack of a chain of equal hashes */
+	unsigned *next = c ? malloc((s->nstacks + 1) * sizeof(*next)) : NULL;
+
+	if (!next) {
+		free(c);
+		return NULL;
+	}
+	for (unsigned i = 0; i < s->nstacks; i++) {
+		const struct samp_stack *st = &s->stacks[i];
+		next[i] = SAMP_NONE;
+		if (!c[i])
+			continue;
+		uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)(uint32_t)st->tid;
+		for (unsigned j = 0; j < st->nframes; j++)
+			h = hmap_mix(h ^ s->frames[st->first + j]) + j;
+		uint64_t at = hmap_get(&first, h);
+		unsigned j = at == HMAP_NONE ? SAMP_NONE : (unsigned)at;
+		for (; j != SAMP_NONE; j = next[j]) {
+			const struct samp_stack *o = &s->stacks[j];
+			if (o->tid == st->tid && o->nframes == st->nframes &&
+			    !memcmp(s->frames + o->first, s->frames + st->first, st->nframes * sizeof(*s->frames)))
+				break;
+		}
+		if (j != SAMP_NONE) {
+			c[j] += c[i];
+			c[i] = 0;
+		} else {
+			next[i] = at == HMAP_NONE ? SAMP_NONE : (unsigned)at;
+			if (hmap_put(&first, h, i) < 0) {
+				free(c);
+				c = NULL;
+				break;
+			}
+		}
+	}
+	hmap_free(&first);
+	free(next);
+	return c;
 }

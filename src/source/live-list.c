@@ -10,6 +10,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@ struct live_list {
 	struct sys_loadavg load;
 	double uptime;
 	bool started;
+	/* CPU% of every row, and the meters, over the last ticks */
+	struct hist_set rows_hist, meters_hist;
 };
 
 static void live_close(void *st)
@@ -34,6 +37,8 @@ static void live_close(void *st)
 		return;
 	ptable_free(l->pt);
 	free(l->stat);
+	hist_free(&l->rows_hist);
+	hist_free(&l->meters_hist);
 	free(l);
 }
 
@@ -45,6 +50,49 @@ static struct snap_list *snapshot(struct live_list *l, bool threads, uint64_t t_
 		.mem = l->mem, .load = l->load, .uptime = l->uptime,
 	};
 	return snap_list_of(l->pt, threads, t_ns, wall, l->have_sys ? &sys : NULL);
+}
+
+/* The meters' keys in meters_hist: each CPU by its number, then these. */
+static uint64_t meter_key(int k)
+{
+	return k < 0 ? (1ull << 40) + (uint64_t)(-k) : (uint64_t)k;
+}
+
+/* A tick's values into the histories: each row's CPU% and the meters'. */
+static void push_hist(struct live_list *l, const struct snap_list *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		hist_push(&l->rows_hist, hist_key(s->rows[i]->pid, s->rows[i]->starttime), (float)s->rows[i]->cpu);
+	hist_end_tick(&l->rows_hist);
+	if (!s->have_sys)
+		return;
+	const struct sys_snapshot *y = &s->sys;
+	const struct sys_meminfo *m = &y->mem;
+	for (int i = 0; i < y->ncpu; i++)
+		hist_push(&l->meters_hist, meter_key(y->cpu_id[i]), (float)y->cpu[i].busy);
+	hist_push(&l->meters_hist, meter_key(-1 - SNAP_METER_AVG), (float)y->total.busy);
+	hist_push(&l->meters_hist, meter_key(-1 - SNAP_METER_MEM), m->total ? (float)m->used / (float)m->total : 0);
+	unsigned long long sused = m->swap_total > m->swap_free ? m->swap_total - m->swap_free : 0;
+	hist_push(&l->meters_hist, meter_key(-1 - SNAP_METER_SWAP),
+		  m->swap_total ? (float)sused / (float)m->swap_total : 0);
+	hist_end_tick(&l->meters_hist);
+}
+
+/* Copies of the histories into s: the rows' when w wants them (a column
+ * or the sort), the meters' always. Out of memory: left out (the screen
+ * then draws no graph). */
+static void copy_hist(const struct live_list *l, struct snap_list *s, const struct source_want *w)
+{
+	if (((w->px_rows | w->px_all) & PX_HIST) && (s->cpu_hist = malloc((s->n + 1) * HIST_LEN * sizeof(float))))
+		for (size_t i = 0; i < s->n; i++)
+			hist_copy(&l->rows_hist, hist_key(s->rows[i]->pid, s->rows[i]->starttime), s->cpu_hist + i * HIST_LEN);
+	int nm = s->have_sys ? s->sys.ncpu + SNAP_METER_EXTRA : 0;
+	if (nm && (s->meter_hist = malloc((size_t)nm * HIST_LEN * sizeof(float)))) {
+		for (int i = 0; i < s->sys.ncpu; i++)
+			hist_copy(&l->meters_hist, meter_key(s->sys.cpu_id[i]), s->meter_hist + (size_t)i * HIST_LEN);
+		for (int k = 0; k < SNAP_METER_EXTRA; k++)
+			hist_copy(&l->meters_hist, meter_key(-1 - k), s->meter_hist + (size_t)(s->sys.ncpu + k) * HIST_LEN);
+	}
 }
 
 /* The meters: all four files, or none (the header is left out). */
@@ -60,6 +108,7 @@ static void read_sys(struct live_list *l)
  * are read in one go (ptable_fill_extra reads each at most once a scan). */
 static bool fill(struct live_list *l, pid_t pid, unsigned want)
 {
+	want &= ~PX_HIST; /* the source's own: nothing to read */
 	if (!want || (ptable_filled(l->pt, pid) & want) == want)
 		return false;
 	ptable_fill_extra(l->pt, pid, want);
@@ -132,6 +181,9 @@ static int live_read(void *st, const struct source_io *io, const struct source_w
 made:
 	if (!s)
 		return -ps_error_set(e, ENOMEM, "%s", _("out of memory while copying the process list"));
+	if (tick)
+		push_hist(l, s);
+	copy_hist(l, s, w);
 	*out = &s->h;
 	return 0;
 }

@@ -25,6 +25,7 @@ void live_panes_close(struct live_proc *l)
 	proc_net_free(&l->net);
 	if (l->syms)
 		sym_proc_free(l->syms);
+	hist_free(&l->threads_hist);
 }
 
 /* ---- FDs ---- */
@@ -151,6 +152,14 @@ static int read_threads(struct live_proc *l, struct pane_data *d, const struct p
 	t->v = cur.v;
 	t->n = cur.n;
 	t->when = cur.when;
+	/* Each read is a tick of the threads' history (a thread gone is
+	 * forgotten); the pane data holds a copy. */
+	for (size_t i = 0; i < cur.n; i++)
+		hist_push(&l->threads_hist, (uint64_t)(unsigned)cur.v[i].tid, (float)cur.v[i].cpu_pct);
+	hist_end_tick(&l->threads_hist);
+	t->cpu_hist = malloc((cur.n + 1) * HIST_LEN * sizeof(float));
+	for (size_t i = 0; t->cpu_hist && i < cur.n; i++)
+		hist_copy(&l->threads_hist, (uint64_t)(unsigned)cur.v[i].tid, t->cpu_hist + i * HIST_LEN);
 	t->locks = calloc(cur.n + 1, sizeof(*t->locks));
 	for (size_t i = 0; t->locks && i < cur.n; i++) {
 		const struct proc_thread *th = &cur.v[i];

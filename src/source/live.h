@@ -5,6 +5,8 @@
 #include "source/source.h"
 #include "sym/sym.h"
 
+#include "source/hist.h"
+
 struct live_proc {
 	const struct ps_clock *clk;
 	struct target_id want;     /* start time 0: the process with that pid now */
@@ -21,6 +23,7 @@ struct live_proc {
 	struct proc_fd_list fds;   /* PROC_FD_CACHED: the previous read */
 	struct proc_net net;
 	struct sym_proc *syms;     /* names the locks; made at the first waiter */
+	struct hist_set threads_hist; /* each thread's CPU% over the Threads pane's last reads */
 };
 
 /* live-proc.c: the header into s; frozen when the process is gone. */

@@ -33,6 +33,8 @@ static void list_free(struct snap_head *h)
 	ptable_users_put(s->users);
 	pid_index_free(&s->ix);
 	free(s->exits);
+	free(s->cpu_hist);
+	free(s->meter_hist);
 	free(s);
 }
 
@@ -223,6 +225,7 @@ void pane_data_put(struct pane_data *d)
 	case PANE_ID_threads:
 		free(d->u.threads.v);
 		free(d->u.threads.locks);
+		free(d->u.threads.cpu_hist);
 		break;
 	default:
 		break;

@@ -25,6 +25,7 @@
 #include "proc/sysinfo.h"
 #include "proc/task.h"
 #include "stack/stack.h"
+#include "source/hist.h"
 #include "target.h"
 
 /* What every snapshot starts with. */
@@ -79,7 +80,24 @@ struct snap_list {
 		char comm[33];         /* hostile */
 	} *exits;
 	size_t nexits;
+	/* Each row's CPU% over its last HIST_LEN ticks, rows[i]'s at
+	 * cpu_hist[i * HIST_LEN], oldest first, NaN before it was seen; NULL
+	 * unless a column or the sort wants it (PX_HIST). Kept by the source,
+	 * copied: the snapshot stays immutable. */
+	float *cpu_hist;
+	/* The meters' history: each CPU's busy share (0..1) over the last
+	 * HIST_LEN ticks, cpu meter k at meter_hist[k * HIST_LEN], the
+	 * average of all at [sys.ncpu * HIST_LEN]; then memory used and swap
+	 * used (0..1). NULL without meters. */
+	float *meter_hist;
 };
+/* The meter_hist rows after the CPUs': the average, memory, swap. */
+enum { SNAP_METER_AVG, SNAP_METER_MEM, SNAP_METER_SWAP, SNAP_METER_EXTRA };
+/* rows[i]'s CPU% history (HIST_LEN values), NULL when not kept. */
+static inline const float *snap_list_hist(const struct snap_list *s, size_t i)
+{
+	return s->cpu_hist && i < s->n ? s->cpu_hist + i * HIST_LEN : NULL;
+}
 
 /* The table as it is now (and the meters, NULL: none): its rows shared
  * (the table writes a copy of a row a snapshot holds), the meters' CPU
@@ -128,6 +146,11 @@ struct snap_threads {
 	size_t n;
 	double when;               /* the read's time, seconds (the rates' clock) */
 	struct stk_wait_lock *locks; /* one per thread; addr 0: none */
+	/* Each thread's CPU% over the pane's last HIST_LEN reads (v[i]'s at
+	 * cpu_hist[i * HIST_LEN], oldest first, NaN before the thread was
+	 * seen; NULL out of memory). The source keeps the history while the
+	 * pane is shown (it is read only then). */
+	float *cpu_hist;
 };
 
 /* One pane's data as read at one instant (a pane is read at its own

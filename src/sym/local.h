@@ -24,6 +24,7 @@ struct sym_module {
 	char *key;                   /* build-id:dev:inode:path */
 	char *path;                  /* as mapped ("/usr/lib/.../libc.so.6", "[vdso]") */
 	char *name;                  /* short name */
+	char *build_id;              /* hex, NULL: the file has none */
 	uint64_t dev, ino;           /* of the file it was loaded from (0: none) */
 	Dwfl *dwfl;                  /* this module only, at its file vaddrs */
 	Dwfl_Module *mod;            /* NULL when libdwfl refused the file */

@@ -61,6 +61,7 @@ static void module_free(struct sym_module *m)
 	free(m->key);
 	free(m->path);
 	free(m->name);
+	free(m->build_id);
 	pthread_mutex_destroy(&m->lock);
 	free(m);
 }
@@ -137,6 +138,8 @@ struct sym_module *sym_module_get(int fd, const char *path, const char *display,
 	m->ino = ino;
 	m->path = strdup(display);
 	m->name = strdup(!strncmp(display, "[vdso", 5) ? "[vdso]" : base_name(display));
+	if (m->key[0] != ':') /* the key starts with the build-id */
+		m->build_id = strndup(m->key, strcspn(m->key, ":"));
 	sym_debug_path_init();
 	m->dwfl = dwfl_begin(&callbacks);
 	if (!m->path || !m->name || !m->dwfl) {
@@ -165,6 +168,7 @@ fail_m:
 	free(m->key);
 	free(m->path);
 	free(m->name);
+	free(m->build_id);
 	free(m);
 	m = NULL;
 fail:
@@ -229,6 +233,7 @@ void sym_info_free(struct sym_info *s)
 	free(s->module);
 	free(s->path);
 	free(s->file);
+	free(s->build_id);
 	for (size_t i = 0; i < s->n_inl; i++) {
 		free(s->inl[i].function);
 		free(s->inl[i].file);
@@ -495,6 +500,7 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 	s->rel = rel_pc;
 	s->module = strdup(m->name);
 	s->path = strdup(m->path);
+	s->build_id = m->build_id ? strdup(m->build_id) : NULL;
 	if (strstr(m->path, " (deleted)"))
 		s->flags |= SYM_F_DELETED;
 	if (!strcmp(m->name, "[vdso]"))

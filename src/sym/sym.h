@@ -68,6 +68,7 @@ struct sym_info {
 	struct sym_inline *inl; /* inlined calls at the pc, innermost first */
 	size_t n_inl;
 	uint64_t rel;        /* module-relative address (file vaddr) */
+	char *build_id;      /* the module's GNU build-id in hex, or NULL */
 	unsigned flags;      /* SYM_F_* */
 };
 

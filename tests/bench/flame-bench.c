@@ -36,7 +36,7 @@ static struct samp_snapshot *profile(unsigned n)
 			seed = seed * 1103515245u + 12345u;
 			snprintf(name, sizeof(name), "namespace::Module%u::function_%u_at_depth_%u", d, (seed >> 16) % 6, d);
 			struct samp_fninfo fi = { .name = name, .module = d < 2 ? "/usr/lib/libc.so.6" : "/usr/bin/app" };
-			fr[depth - 1 - d] = agg_func(a, &fi);
+			fr[depth - 1 - d] = agg_func_loc(a, agg_func(a, &fi));
 		}
 		agg_add(a, 1 + s % 3, fr, depth, SAMP_NONE, 1 + (seed >> 20) % 50);
 	}

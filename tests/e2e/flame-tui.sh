@@ -5,7 +5,8 @@
 # as wide as its share (within 2 columns), distinct fill characters
 # without colour (NO_COLOR), zoom into loop showing its two callees
 # across the whole width and Esc back out, / reporting the share matched,
-# Space freezing it; and Hangul thread and function names (flame-ko)
+# Space freezing it; g on the function bar at 80 columns; and Hangul
+# thread and function names (flame-ko)
 # never cut through a character; and the Status pane's CPU% and RSS
 # graphs of the last minute.
 . "$top_srcdir/tests/lib.sh"
@@ -51,6 +52,14 @@ for size in 80x24 200x50; do
 	W=${size%x*}
 	open_flame "$size"
 	ok $? "$size: g shows the flame graph of the hot functions"
+	if [ "$W" = 80 ]; then
+		check "80x24: the function bar holds every key, g with its label, within 80 columns" python3 -c '
+import re, sys
+bar = sys.argv[1].rstrip()
+keys = [re.match(r"(F1|Enter|Spc|Esc|\+-|[a-zA-Z])", e).group(1) for e in bar.split()]
+assert keys == ["F1", "Enter", "Spc", "w", "s", "+-", "t", "p", "g", "E", "Esc"], (bar, keys)
+assert "gFlame" in bar.split() and len(bar) <= 80, bar' "$(tui_screen | tail -n 1)"
+	fi
 	for _ in $(seq 1 30); do
 		tui_screen_settled | widths "$W" 2>/dev/null && break
 		sleep 0.3

@@ -137,7 +137,7 @@ rm -f "$XDG_CONFIG_HOME/pscope/pscoperc"
 # Exit statuses and messages.
 "$PSCOPE" list --sort bogus >/dev/null 2>"$out/e1"
 ok $([ $? = 2 ] && echo 0 || echo 1) "unknown sort key: exit 2"
-check "unknown sort key: message names the keys, all of them" grep -q "unknown sort key 'bogus' (one of: pid, user, .*, oom, cgroup, container)" "$out/e1"
+check "unknown sort key: message names the keys, all of them" grep -q "unknown sort key 'bogus' (one of: pid, user, .*, oom, cgroup, container, cpu_hist)" "$out/e1"
 "$PSCOPE" list --interval -1 >/dev/null 2>"$out/e2"
 ok $([ $? = 2 ] && echo 0 || echo 1) "negative interval: exit 2"
 "$PSCOPE" list extra >/dev/null 2>"$out/e3"

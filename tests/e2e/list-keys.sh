@@ -157,7 +157,7 @@ check "F2 opens the setup screen" tui_wait_for '^ Setup '
 check "F2: the tree is off" tui_wait_for '^ Tree view +off'
 tui_keys Down Down Space
 check "F2: Space turns the tree on" tui_wait_for '^ Tree view +on'
-tui_keys -N 29 Down
+tui_keys -N 30 Down
 check "F2: PPID, the first hidden column" tui_wait_for '^ +\[ \] PPID'
 tui_keys Space
 check "F2: Space shows PPID" tui_wait_for '^ +\[x\] PPID'
@@ -264,5 +264,5 @@ check "show: the whole command line in text, no cut" sh -c "grep '^Command: ' $t
 check "show --json: the whole command line" python3 -c "import json,sys; j=json.load(open('$tmp/show.json')); c=j['cmdline']; assert c.endswith('BIG-END-$$') and len(c) > 59000, len(c); assert j['panes']['status']['cmdline'] == c"
 
 "$PSCOPE" --sort-key=help >"$tmp/keys"
-check "--sort-key=help lists every column" sh -c "grep -q '^io_read_rate  *IO_READ_RATE' $tmp/keys && [ \$(wc -l <$tmp/keys) -eq 26 ]"
+check "--sort-key=help lists every column" sh -c "grep -q '^io_read_rate  *IO_READ_RATE' $tmp/keys && [ \$(wc -l <$tmp/keys) -eq 27 ]"
 done_testing

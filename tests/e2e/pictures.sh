@@ -3,7 +3,9 @@
 # 75% and cold_work 25%), opened by their own readers: the SVG well-formed
 # (xmllint) with every frame of the folded output at its count, and run in
 # headless Chromium (its script's search); pprof read by `go tool pprof
-# -top` with the functions and counts of `pscope top --json`; speedscope's
+# -top` with the functions and counts of `pscope top --json`, and by
+# `-raw` with the target's mapping and build-id, hot_work's addresses in
+# hot_work and its file and lines; speedscope's
 # JSON in the structure of its schema; and a write that fails leaves no
 # file under the name.
 . "$top_srcdir/tests/lib.sh"
@@ -122,9 +124,39 @@ m = re.search(r"Total samples = (\d+)", open(sys.argv[2]).read())
 assert m and int(m.group(1)) == sum(ours.values()), (m and m.group(1), sum(ours.values()))
 ' "$tmp/top.json" "$tmp/pprof.txt"
 	sed 's/^/#   /' "$tmp/pprof.err" | head -5
+	# Its raw dump: the target's mapping with the file's build-id, hot_work's
+	# locations at addresses inside hot_work (by the file's symbol table and
+	# load segments), functions with their file and line.
+	HOME=$tmp GOCACHE=$tmp/gocache GOPATH=$tmp/gopath go tool pprof -raw "$tmp/a.pb.gz" >"$tmp/raw.txt" 2>>"$tmp/pprof.err"
+	ok $? "go tool pprof -raw reads it"
+	exe=$(readlink -f "/proc/$TPID/exe")
+	readelf -nW "$exe" | sed -n 's/.*Build ID: *//p' >"$tmp/bid"
+	nm -S --defined-only "$exe" | awk '$4 == "hot_work" { print $1, $2 }' >"$tmp/sym"
+	readelf -lW "$exe" | awk '$1 == "LOAD" && / E / { print $2, $3 }' >"$tmp/load"
+	check "pprof: the target's mapping with its build-id, hot_work's locations inside hot_work" python3 -c '
+import re, sys
+raw, exe = open(sys.argv[1]).read(), sys.argv[2]
+bid = open(sys.argv[3]).read().strip()
+start, size = (int(x, 16) for x in open(sys.argv[4]).read().split())
+off, vaddr = (int(x, 16) for x in open(sys.argv[5]).read().split())
+maps = {}
+for m in re.finditer(r"^(\d+): (0x[0-9a-f]+)/(0x[0-9a-f]+)/(0x[0-9a-f]+) (\S+) ?(\S*)", raw.split("\nMappings\n")[1], re.M):
+    maps[m.group(1)] = (int(m.group(2), 16), int(m.group(3), 16), int(m.group(4), 16), m.group(5), m.group(6))
+mine = [k for k, v in maps.items() if v[3] == exe]
+assert mine and maps[mine[0]][4] == bid and bid, (maps, exe, bid)
+locs = re.findall(r"^\s*\d+: (0x[0-9a-f]+) M=(\d+) hot_work (\S+):(\d+) s=(\d+)", raw, re.M)
+assert locs, raw
+for a, m, path, line, first in locs:
+    lo, hi, foff, _, _ = maps[m]
+    v = int(a, 16) - lo + foff - off + vaddr
+    assert lo <= int(a, 16) < hi and start <= v < start + size, (a, m, hex(v), hex(start), size)
+    assert path.endswith("hotloop.c") and int(line) >= int(first) > 0, (path, line, first)
+' "$tmp/raw.txt" "$exe" "$tmp/bid" "$tmp/sym" "$tmp/load"
 else
 	skip "go is not installed (apt-get install golang-go): pprof not read by its own reader"
 	skip "go tool pprof: counts"
+	skip "go tool pprof -raw"
+	skip "go tool pprof: mappings, addresses, lines"
 fi
 
 # ---- speedscope ----

@@ -35,6 +35,8 @@ down 1; tui_keys Right
 check "F2 Refresh delay: 2.0 s" item 'Refresh delay' '2\.0 s'
 down 1; tui_keys Right
 check "F2 Colour scheme: monochrome" item 'Colour scheme' monochrome
+down 1
+check "F2 Meter style: bars" item 'Meter style' bars
 down 3; tui_keys Space # the Swap bar
 check "F2 Header meters: no Swap bar" tui_wait_for '^ +\[ \] Swap bar'
 down 5; tui_keys F7 # FDs first
@@ -51,6 +53,7 @@ check "pscoperc: hide_userland_threads=0" grep -qx 'hide_userland_threads=0' "$r
 check "pscoperc: delay=20" grep -qx 'delay=20' "$rc"
 check "pscoperc: header_meters without swap" grep -qx 'header_meters=cpus memory tasks load uptime' "$rc"
 check "pscoperc: color_scheme=monochrome" grep -qx 'color_scheme=monochrome' "$rc"
+check "pscoperc: meter_style=bar" grep -qx 'meter_style=bar' "$rc"
 check "pscoperc: pane_order=fd status maps mem threads time" grep -qx 'pane_order=fd status maps mem threads time' "$rc"
 cp "$rc" "$tmp/first"
 
@@ -67,6 +70,7 @@ check "restart F2: Hide kernel threads off" item 'Hide kernel threads' off
 check "restart F2: Hide userland threads off" item 'Hide userland threads' off
 check "restart F2: Refresh delay 2.0 s" item 'Refresh delay' '2\.0 s'
 check "restart F2: Colour scheme monochrome" item 'Colour scheme' monochrome
+check "restart F2: Meter style bars" item 'Meter style' bars
 check "restart F2: no Swap bar" tui_wait_for '^ +\[ \] Swap bar'
 tui_keys Escape
 tui_keys '\'

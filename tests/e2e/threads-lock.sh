@@ -57,9 +57,10 @@ check "threads pane: journal and its holder" tui_wait_for 'journal \(0x[0-9a-f]+
 check "threads pane: ledger and its holder" tui_wait_for 'ledger \(0x[0-9a-f]+\) held by TID [0-9]+'
 tui_screen >"$tmp/screen"
 check "the TUI names the same holders as show" cycle_named "$tmp/screen"
-# Narrower: LOCK is cut after the address; Right scrolls that column.
-tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 140 -y 30
-check "at 140 columns the LOCK column's holder is cut" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -E '^ *[0-9]+ ' | grep -q 'journal (0x' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -E '^ *[0-9]+ ' | grep -q 'held by'"
+# Narrower (LOCK 25 columns wide): LOCK is cut after the address; Right
+# scrolls that column.
+tmux -L "$TMUX_S" resize-window -t "$TMUX_S" -x 151 -y 30
+check "at 151 columns the LOCK column's holder is cut" wait_until sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -E '^ *[0-9]+ ' | grep -q 'journal (0x' && ! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -E '^ *[0-9]+ ' | grep -q 'held by'"
 tui_keys Right Right
 check "Right: the holder shows" tui_wait_for '^ *[0-9]+ .*\) held by TID [0-9]+'
 tui_keys Left Left

@@ -133,7 +133,7 @@ tui_keys Escape
 tui_keys h
 check "80x24 hot: Korean title, the sort key by its column" see "^ 핫 함수: PID $P 한글스레드 +구간 10초  정렬: SELF%"
 check "80x24 hot: column titles all English, as in the list" see '^ SELF% TOTAL%  SAMPLES  FUNCTION +MODULE +SELF% LAST'
-check "80x24 hot: function bar" see '^F1도움말 +Enter호출자 +Spc멈춤 +w구간 +s정렬 +\+-빈도 +t스레드 +p보기 +E저장 +Esc중지 *$'
+check "80x24 hot: function bar" see '^F1도움말 +Enter호출자 +Spc멈춤 +w구간 +s정렬 +\+-빈도 +t스레드 +p보기 +g플레임 +E저장 +Esc중지 *$'
 check "80x24 hot: a Korean status (an idle target: no samples)" \
 	see '(아직 표본 없음|표본 수집을 시작할 수 없음|첫 스냅숏은 1초 뒤에)'
 check "80x24 hot: nothing split" whole 80

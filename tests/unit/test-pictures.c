@@ -15,8 +15,9 @@
 #include <string.h>
 #include <zlib.h>
 
-/* app-1: main;loop;hot x6, main;loop;cold x2, main;a;a;a x1 (recursion),
- * and thread 2 "<b>&\"x": main;hot x1, under unit u. */
+/* app-1: main;loop;hot x6 (at two addresses of hot), main;loop;cold x2,
+ * main;a;a;a x1 (recursion), and thread 2 "<b>&\"x": main;hot x1, under
+ * unit u. */
 static struct samp_snapshot *make(enum samp_unit u, uint64_t wt)
 {
 	struct agg *a = agg_new(u);
@@ -27,10 +28,18 @@ static struct samp_snapshot *make(enum samp_unit u, uint64_t wt)
 
 	for (int i = 0; i < 5; i++)
 		id[i] = agg_func(a, &fi[i]);
-	uint32_t hot[] = { id[2], id[1], id[0] }, cold[] = { id[3], id[1], id[0] }, rec[] = { id[4], id[4], id[4], id[0] },
-		 t2[] = { id[2], id[0] };
+	/* hot, loop and main at addresses of /bin/app's mapping (hot at two:
+	 * 4 samples and 2), the others as functions only. */
+	struct samp_mapinfo mi = { .path = "/bin/app", .build_id = "0123456789abcdef", .start = 0x400000,
+				   .limit = 0x402000, .offset = 0x1000 };
+	uint32_t map = agg_map(a, &mi);
+	uint32_t hot_a = agg_loc(a, id[2], map, 0x400100, 13), hot_b = agg_loc(a, id[2], map, 0x400110, 14),
+		 loop = agg_loc(a, id[1], map, 0x400200, 21), m = agg_loc(a, id[0], map, 0x400300, 31),
+		 cl = agg_func_loc(a, id[3]), al = agg_func_loc(a, id[4]);
+	uint32_t hot[] = { hot_a, loop, m }, hot2[] = { hot_b, loop, m }, cold[] = { cl, loop, m },
+		 rec[] = { al, al, al, m }, t2[] = { hot_a, m };
 	for (int i = 0; i < 6; i++)
-		agg_add(a, 1, hot, 3, SAMP_NONE, wt);
+		agg_add(a, 1, i < 4 ? hot : hot2, 3, SAMP_NONE, wt);
 	agg_add(a, 1, cold, 3, SAMP_NONE, wt);
 	agg_add(a, 1, cold, 3, SAMP_NONE, wt);
 	agg_add(a, 1, rec, 4, SAMP_NONE, wt);
@@ -135,6 +144,112 @@ static void test_svg(void)
 	samp_snapshot_free(s);
 }
 
+/* ---- a reader of profile.proto, for what the writer must have put ---- */
+static uint64_t rd_varint(const unsigned char **p, const unsigned char *end)
+{
+	uint64_t v = 0;
+
+	for (unsigned sh = 0; *p < end && sh < 64; sh += 7) {
+		unsigned char c = *(*p)++;
+		v |= (uint64_t)(c & 0x7f) << sh;
+		if (!(c & 0x80))
+			break;
+	}
+	return v;
+}
+
+/* The next field of [*p, end): its number, its varint or its bytes. */
+static bool rd_field(const unsigned char **p, const unsigned char *end, unsigned *field, uint64_t *v,
+		     const unsigned char **sub, size_t *len)
+{
+	if (*p >= end)
+		return false;
+	uint64_t key = rd_varint(p, end);
+	*field = (unsigned)(key >> 3);
+	if ((key & 7) == 0) {
+		*v = rd_varint(p, end);
+		*sub = NULL;
+		return true;
+	}
+	if ((key & 7) != 2)
+		return false;
+	*len = (size_t)rd_varint(p, end);
+	*sub = *p;
+	*p += *len;
+	return *p <= end;
+}
+
+/* Field f's varint in the message [p, p + len) (0: absent). */
+static uint64_t msg_uint(const unsigned char *p, size_t len, unsigned f)
+{
+	const unsigned char *end = p + len, *sub;
+	unsigned field;
+	uint64_t v, out = 0;
+	size_t n;
+
+	while (rd_field(&p, end, &field, &v, &sub, &n))
+		if (field == f && !sub)
+			out = v;
+	return out;
+}
+
+static void check_profile(const unsigned char *raw, size_t n)
+{
+	const unsigned char *p = raw, *end = raw + n, *sub, *strs[64];
+	size_t slen[64], len;
+	unsigned field, ns = 0;
+	uint64_t v;
+	struct { const unsigned char *p; size_t len; } maps[8], locs[16], fns[16];
+	unsigned nm = 0, nl = 0, nf = 0;
+
+	while (rd_field(&p, end, &field, &v, &sub, &len)) {
+		if (field == 6 && ns < 64) {
+			strs[ns] = sub;
+			slen[ns++] = len;
+		} else if (field == 3 && nm < 8) {
+			maps[nm].p = sub;
+			maps[nm++].len = len;
+		} else if (field == 4 && nl < 16) {
+			locs[nl].p = sub;
+			locs[nl++].len = len;
+		} else if (field == 5 && nf < 16) {
+			fns[nf].p = sub;
+			fns[nf++].len = len;
+		}
+	}
+	ok(p == end, "the profile reads to its end");
+#define STR(i) ((i) < ns ? (int)slen[i] : 0), ((i) < ns ? (const char *)strs[i] : "")
+	char buf[128];
+	is_int((int)nm, 1, "one mapping");
+	snprintf(buf, sizeof(buf), "%.*s %.*s", STR(msg_uint(maps[0].p, maps[0].len, 5)),
+		 STR(msg_uint(maps[0].p, maps[0].len, 6)));
+	is_str(buf, "/bin/app 0123456789abcdef", "the mapping: its file and build-id");
+	ok(msg_uint(maps[0].p, maps[0].len, 2) == 0x400000 && msg_uint(maps[0].p, maps[0].len, 3) == 0x402000 &&
+		   msg_uint(maps[0].p, maps[0].len, 4) == 0x1000 && msg_uint(maps[0].p, maps[0].len, 7) == 1,
+	   "the mapping: its range, file offset, and functions named");
+	is_int((int)nl, 6, "a location per (function, address)");
+	ok(msg_uint(locs[0].p, locs[0].len, 1) == 1 && msg_uint(locs[0].p, locs[0].len, 2) == 1 &&
+		   msg_uint(locs[0].p, locs[0].len, 3) == 0x400100 && msg_uint(locs[1].p, locs[1].len, 3) == 0x400110,
+	   "hot's two locations: their mapping and addresses");
+	ok(msg_uint(locs[4].p, locs[4].len, 2) == 0 && msg_uint(locs[4].p, locs[4].len, 3) == 0,
+	   "a function without an address: no mapping, no address");
+	/* Location 2 (hot at 0x400110): Line {function 3 (hot), line 14}. */
+	const unsigned char *lp = locs[1].p, *le = locs[1].p + locs[1].len, *line = NULL;
+	size_t linelen = 0;
+	while (rd_field(&lp, le, &field, &v, &sub, &len))
+		if (field == 4 && sub) {
+			line = sub;
+			linelen = len;
+		}
+	ok(line && msg_uint(line, linelen, 1) == 3 && msg_uint(line, linelen, 2) == 14,
+	   "a location's line: its function and the address's line");
+	is_int((int)nf, 5, "a function per function");
+	snprintf(buf, sizeof(buf), "%.*s %.*s:%d", STR(msg_uint(fns[2].p, fns[2].len, 2)),
+		 STR(msg_uint(fns[2].p, fns[2].len, 4)), (int)msg_uint(fns[2].p, fns[2].len, 5));
+	is_str(buf, "hot app.c:12", "a function: its name, file and first line");
+#undef STR
+}
+
 static void test_pb(void)
 {
 	struct pb b = { 0 };
@@ -164,8 +279,10 @@ static void test_pb(void)
 	size_t n = sizeof(raw) - z.avail_out;
 	ok(memmem(raw, n, "\x32\x07samples", 9) && memmem(raw, n, "\x32\x03hot", 5) && memmem(raw, n, "\x32\x05" "count", 7),
 	   "its string table names the sample type, unit and functions");
-	/* The first sample: thread 1's hot stack, locations leaf first. */
-	ok(memmem(raw, n, "\x0a\x03\x03\x02\x01\x12\x01\x06", 8) != NULL, "a sample: hot, loop, main weighing 6");
+	/* The first sample: thread 1's hot stack at its first address,
+	 * locations leaf first. */
+	ok(memmem(raw, n, "\x0a\x03\x01\x03\x04\x12\x01\x04", 8) != NULL, "a sample: hot, loop, main weighing 4");
+	check_profile(raw, n);
 	free(gz);
 	samp_snapshot_free(s);
 }

@@ -164,7 +164,8 @@ static void test_weighted(void)
 	struct agg *a = agg_new(SAMP_UNIT_NS_BLOCKED);
 	struct samp_fninfo fm = { .name = "main", .module = "/bin/app" }, fr = { .name = "read", .module = "/lib/libc.so.6" },
 			   fl = { .name = "lock", .module = "/lib/libc.so.6" };
-	uint32_t m = agg_func(a, &fm), r = agg_func(a, &fr), l = agg_func(a, &fl);
+	uint32_t m = agg_func_loc(a, agg_func(a, &fm)), r = agg_func_loc(a, agg_func(a, &fr)),
+		 l = agg_func_loc(a, agg_func(a, &fl));
 	uint32_t io = agg_category(a, "I/O"), fx = agg_category(a, "futex");
 	uint32_t s1[] = { r, m }, s2[] = { l, m };
 
@@ -208,7 +209,7 @@ static void test_weighted(void)
 
 	/* A sample-count profile says nothing of units (its files unchanged). */
 	a = agg_new(SAMP_UNIT_SAMPLES);
-	m = agg_func(a, &fm);
+	m = agg_func_loc(a, agg_func(a, &fm));
 	agg_add(a, 1, &m, 1, SAMP_NONE, 1);
 	agg_close_interval(a, 1.0);
 	sn = calloc(1, sizeof(*sn));
