@@ -1,8 +1,9 @@
 /* F2: the settings kept in pscoperc, changed in place: sort key and
  * direction, tree, hidden kernel/userland threads, refresh delay, colour
  * scheme, the meters' style (bars or graphs) and which are shown, the
- * order of the detail panes, and the visible columns of the process list with their order. Changes apply at once and
- * are written to pscoperc when pscope quits. */
+ * order of the detail panes, and the visible columns of the process list
+ * with their order. Changes apply at once and are written to pscoperc
+ * when pscope quits. */
 #include "uipriv.h"
 #include "draw.h"
 #include "i18n.h"
