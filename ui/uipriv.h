@@ -117,6 +117,11 @@ bool ui_confirm(struct ui *ui, const char *question);
  * (a prompt redraws what is under it after a resize). */
 void ui_redraw(struct ui *ui);
 bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size);
+/* The file to write something to: asked with question (prefilled with
+ * path), then, when it exists, whether to overwrite it. false when the
+ * user gave up. Every file the TUI writes is named through here and
+ * written through src/out/save.c. */
+bool ui_ask_file(struct ui *ui, const char *question, char *path, size_t size);
 /* One editing key on buf: Backspace, Ctrl-U (clear), Ctrl-W (the word
  * before the cursor), or a byte of text. True when buf changed. */
 bool ui_edit_line(char *buf, size_t size, int ch);
