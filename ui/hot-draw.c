@@ -240,7 +240,9 @@ void hot_draw(struct ui *ui, void *p, int y0, int rows)
 	}
 	if (rows <= 4)
 		return;
-	if (h->flame.open)
+	if (h->annot.open)
+		annot_view_draw(&h->annot, y0 + 3, rows - 3);
+	else if (h->flame.open)
 		flame_view_draw(&h->flame, y0 + 3, rows - 3);
 	else if (h->rel.open)
 		draw_rel(h, y0 + 3, rows - 3);

@@ -147,7 +147,7 @@ int top_annotate(const struct top_args *a, const struct samp_snapshot *s)
 	struct samp_annot an;
 	struct srcs c = { 0 };
 	struct ps_error e;
-	int r = samp_view_annotate(s, a->annotate, &an);
+	int r = samp_view_annotate(s, SAMP_WIN_ALL, a->annotate, &an);
 
 	if (r == -ENOENT) {
 		ps_error_set(&e, ENOENT, _("no samples in the code of a function named '%s' (see `pscope top %d` for its functions)"),

@@ -128,6 +128,17 @@ struct samp_pc {
 	unsigned long long count; /* samples */
 };
 
+/* One second of the address histogram: samples per pc (an index into
+ * pcs[]) in that second. */
+struct samp_pccount {
+	unsigned pc;
+	unsigned long long count;
+};
+struct samp_pcbucket {
+	unsigned n;
+	struct samp_pccount *c;
+};
+
 /* Immutable once published. */
 struct samp_snapshot {
 	struct target_id target;
@@ -176,11 +187,15 @@ struct samp_snapshot {
 	struct samp_bucket all;                  /* since start */
 	char *strings;
 	/* The perf sampler of one process: its address histogram (empty for
-	 * the others), and the samples at pcs past its cap. */
+	 * the others), and the samples at pcs past its cap; its seconds,
+	 * oldest first, closed with the buckets' ([npc_buckets-1] the last
+	 * second), for the rolling windows. */
 	unsigned npcs;
 	struct samp_pc *pcs;
 	char *pc_strings;
 	unsigned long long pcs_dropped;
+	unsigned npc_buckets;
+	struct samp_pcbucket pc_buckets[SAMP_HISTORY];
 };
 
 void samp_snapshot_free(void *snap);
@@ -270,20 +285,21 @@ struct samp_aline {
 struct samp_annot {
 	unsigned func;             /* the function (its hottest one of that name) */
 	bool python;
-	unsigned long long samples; /* the function's self samples, since the start */
+	enum samp_window win;      /* the window counted */
+	unsigned long long samples; /* the function's self samples in it */
 	unsigned nlines;
 	struct samp_aline *lines;  /* source order; no-source ranges last */
 	unsigned hot;              /* index of the hottest line */
 };
 
-/* The lines of the function named `name` with its self samples since the
- * start: native ones from the address histogram through the DWARF line
+/* The lines of the function named `name` with its self samples in window
+ * w (SAMP_WIN_ALL: since the start): native ones from the address histogram through the DWARF line
  * table, Python ones by the line numbers of the sampled frames. Several
  * functions of that name (modules, Python files): the one with the most
  * samples; a native name also matches the copies the compiler made of it
  * (name.constprop.0, name.part.0...). 0; -ENOENT: no function of that
  * name with samples; -ENOMEM. */
-int samp_view_annotate(const struct samp_snapshot *s, const char *name, struct samp_annot *out);
+int samp_view_annotate(const struct samp_snapshot *s, enum samp_window w, const char *name, struct samp_annot *out);
 void samp_annot_free(struct samp_annot *a);
 
 /* ---- views of a machine-wide snapshot ---- */

@@ -1,11 +1,13 @@
 /* One-shot reads a key asks for, made on a worker like every read of a
  * process: who the process is before a screen opens for it (a reused PID
  * refused), the Doors report, and a file of the process shown as text
- * (its environment, its whole command line). Each is a job on the long
+ * (its environment, its whole command line), source files of an annotated
+ * function. Each is a job on the long
  * lane posting one RING_RESULT (or a RING_ERROR with why). */
 #include "source/source.h"
 #include "doors/doors.h"
 #include "i18n.h"
+#include "sym/sym.h"
 #include "util.h"
 #include "worker.h"
 
@@ -127,4 +129,50 @@ unsigned proc_text_submit(struct workers *w, const struct target_id *id, const c
 			  const struct job_handler *h)
 {
 	return submit(w, text_job, id, file, sep, h);
+}
+
+void src_texts_free(void *p)
+{
+	struct src_texts *t = p;
+
+	if (!t)
+		return;
+	for (unsigned i = 0; i < t->n; i++) {
+		free(t->path[i]);
+		sym_src_free(t->f[i]);
+	}
+	free(t);
+}
+
+/* The job's argument is the payload itself, its paths filled in: the
+ * worker opens the files and posts it. */
+static void src_job(struct job *j)
+{
+	struct src_texts *t = j->arg;
+
+	j->arg = NULL; /* posted below: the message owns it */
+	for (unsigned i = 0; i < t->n; i++) {
+		t->err[i] = sym_src_open(t->path[i], &t->f[i]);
+		if (t->err[i] < 0)
+			t->f[i] = NULL;
+	}
+	job_result(j, t, src_texts_free);
+}
+
+unsigned src_texts_submit(struct workers *w, const struct target_id *id, const char *const *paths, unsigned n,
+			  const struct job_handler *h)
+{
+	struct src_texts *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return 0;
+	for (unsigned i = 0; i < n && i < SRC_TEXTS_MAX; i++) {
+		t->path[i] = strdup(paths[i]);
+		if (!t->path[i]) {
+			src_texts_free(t);
+			return 0;
+		}
+		t->n++;
+	}
+	return workers_submit(w, LANE_LONG, id, src_job, t, src_texts_free, h);
 }

@@ -138,5 +138,21 @@ struct proc_text {
 unsigned proc_text_submit(struct workers *w, const struct target_id *id, const char *file, char sep,
 			  const struct job_handler *h);
 void proc_text_free(void *p);
+/* The text of source files (an annotated function's lines), read on a
+ * worker through sym_src_open (regular files only, capped, another user's
+ * file copied first): paths[0..n) (n <= SRC_TEXTS_MAX); id names the
+ * process they are for. Payload: struct src_texts, f[i] NULL (err[i] its
+ * -errno) for a file that could not be read. */
+#define SRC_TEXTS_MAX 8
+struct sym_src;
+struct src_texts {
+	unsigned n;
+	char *path[SRC_TEXTS_MAX];
+	struct sym_src *f[SRC_TEXTS_MAX];
+	int err[SRC_TEXTS_MAX];
+};
+unsigned src_texts_submit(struct workers *w, const struct target_id *id, const char *const *paths, unsigned n,
+			  const struct job_handler *h);
+void src_texts_free(void *p);
 
 #endif
