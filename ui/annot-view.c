@@ -300,7 +300,7 @@ void annot_view_draw(struct annot_view *v, int y0, int rows)
 	const char *why = text_why(v, v->main_file);
 	if (v->snap->pcs_dropped)
 		draw_textf(y0 + 1, 0, -1, draw_attr(COL_WARN),
-			   _(" %llu samples at addresses past the histogram's %u not counted"), v->snap->pcs_dropped,
+			   P_(" %llu sample at an address past the histogram's %u not counted", " %llu samples at addresses past the histogram's %u not counted", v->snap->pcs_dropped), v->snap->pcs_dropped,
 			   SAMP_PCS_MAX);
 	else if (why[0])
 		draw_textf(y0 + 1, 0, -1, draw_attr(COL_WARN), _(" the source %s cannot be read: %s"), v->main_file, why);

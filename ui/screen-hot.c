@@ -110,6 +110,19 @@ static void switch_view(struct ui *ui, struct hot_state *h)
 {
 	bool py = h->samp.shown ? h->samp.shown->python[0] != 0 : samp_ctl_mode(h->samp.ctl) != SAMP_MODE_NATIVE;
 
+	int refused = samp_ctl_py_refused(h->samp.ctl);
+
+	if (!py && refused) {
+		/* The CPython sampler was tried first and cannot read this
+		 * process: the native table stays. */
+		if (refused == ENOENT)
+			ui_message(ui, true, _("PID %d is not a CPython process (no _PyRuntime): no Python view, the native "
+					       "table stays"), (int)h->id.pid);
+		else
+			ui_message(ui, true, _("the CPython sampler cannot read PID %d (%s): the native table stays"),
+				   (int)h->id.pid, strerror(refused));
+		return;
+	}
 	if (py) {
 		restart(ui, h, SAMP_MODE_NATIVE, SAMP_FREQ_DEFAULT);
 		ui_message(ui, false, _("native view: perf_event_open samples; p: Python view"));

@@ -90,7 +90,7 @@ static void print_text(const struct samp_snapshot *s, const struct samp_annot *a
 	printf(P_("%s (%s): %llu sample in its own code\n", "%s (%s): %llu samples in its own code\n", a->samples),
 	       esc(f->name), esc(samp_module_short(f->module)), a->samples);
 	if (s->pcs_dropped)
-		printf(_("(%llu samples at addresses past the histogram's %u not counted)\n"), s->pcs_dropped, SAMP_PCS_MAX);
+		printf(P_("(%llu sample at an address past the histogram's %u not counted)\n", "(%llu samples at addresses past the histogram's %u not counted)\n", s->pcs_dropped), s->pcs_dropped, SAMP_PCS_MAX);
 	printf("  %6s %8s  %-24s %s\n", "SHARE%", "SAMPLES", "LINE", "SOURCE");
 	for (unsigned i = 0; i < a->nlines; i++) {
 		const struct samp_aline *l = &a->lines[i];

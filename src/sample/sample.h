@@ -346,6 +346,10 @@ int samp_ctl_freq(struct samp_ctl *c);
 enum samp_mode { SAMP_MODE_AUTO, SAMP_MODE_PYTHON, SAMP_MODE_NATIVE };
 void samp_ctl_set_mode(struct samp_ctl *c, enum samp_mode m);
 enum samp_mode samp_ctl_mode(struct samp_ctl *c);
+/* AUTO tried the CPython sampler and fell back to perf: why (a positive
+ * errno: ENOENT not a CPython process, ENOTSUP a version it cannot read,
+ * EPROTO its structures unreadable); 0 while it has not. */
+int samp_ctl_py_refused(struct samp_ctl *c);
 unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl,
 			 const struct job_handler *h);
 
