@@ -2,7 +2,7 @@
  * process: who the process is before a screen opens for it (a reused PID
  * refused), the Doors report, and a file of the process shown as text
  * (its environment, its whole command line), source files of an annotated
- * function. Each is a job on the long
+ * function, the cores the kernel wrote. Each is a job on the long
  * lane posting one RING_RESULT (or a RING_ERROR with why). */
 #include "source/source.h"
 #include "doors/doors.h"
@@ -175,4 +175,45 @@ unsigned src_texts_submit(struct workers *w, const struct target_id *id, const c
 		t->n++;
 	}
 	return workers_submit(w, LANE_LONG, id, src_job, t, src_texts_free, h);
+}
+
+void core_listing_free(void *p)
+{
+	struct core_listing *l = p;
+
+	if (l)
+		free(l->f);
+	free(l);
+}
+
+static void cores_job(struct job *j)
+{
+	struct core_listing *l = payload(j, sizeof(*l));
+	struct ps_error e;
+	long long ulv;
+
+	if (!l)
+		return;
+	ps_error_clear(&e);
+	if (core_where_here(NULL, NULL, &l->where, &e) < 0) {
+		free(l);
+		job_error(j, &e);
+		return;
+	}
+	const struct core_where *w = &l->where;
+	if (core_where_advice(w, l->advice, sizeof(l->advice)) != l->advice)
+		l->advice[0] = 0;
+	if (!core_where_ulimit(l->ulimit, sizeof(l->ulimit), &ulv))
+		l->ulimit[0] = 0;
+	l->listable = !(w->kind == CORE_WHERE_PIPE || w->kind == CORE_WHERE_NONE || w->dir_varies);
+	ps_error_clear(&e);
+	if (l->listable && core_where_list(w, &l->f, &l->n, &e) < 0)
+		strlcpy_ps(l->error, e.msg, sizeof(l->error));
+	job_result(j, l, core_listing_free);
+}
+
+unsigned core_listing_submit(struct workers *w, const struct job_handler *h)
+{
+	struct target_id none = { 0 };
+	return submit(w, cores_job, &none, NULL, 0, h);
 }
