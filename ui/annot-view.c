@@ -204,8 +204,9 @@ bool annot_view_open(struct annot_view *v, struct ui *ui, const struct target_id
 	return true;
 }
 
-void annot_view_update(struct annot_view *v, const struct samp_snapshot *s, enum samp_window w)
+void annot_view_update(struct annot_view *v, const struct samp_snapshot *s, enum samp_window w, pid_t tid)
 {
+	v->tid = tid;
 	if (v->open && (s != v->snap || w != v->win))
 		compute(v, s, w);
 }
@@ -298,7 +299,12 @@ void annot_view_draw(struct annot_view *v, int y0, int rows)
 		      " Annotate %s (%s): %llu samples in its own code %s; hottest %s (%.1f%%)", v->an.samples),
 		   v->name, v->module, v->an.samples, win, loc, hot->pct);
 	const char *why = text_why(v, v->main_file);
-	if (v->snap->pcs_dropped)
+	if (v->tid)
+		draw_textf(y0 + 1, 0, -1, draw_attr(COL_WARN),
+			   _(" every thread's samples, not only thread %d's: the lines are not kept per thread (T: all "
+			     "threads)"),
+			   (int)v->tid);
+	else if (v->snap->pcs_dropped)
 		draw_textf(y0 + 1, 0, -1, draw_attr(COL_WARN),
 			   P_(" %llu sample at an address past the histogram's %u not counted", " %llu samples at addresses past the histogram's %u not counted", v->snap->pcs_dropped), v->snap->pcs_dropped,
 			   SAMP_PCS_MAX);

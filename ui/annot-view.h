@@ -37,6 +37,7 @@ struct annot_view {
 	bool python;
 	const struct samp_snapshot *snap; /* the lines are of (the screen owns it) */
 	enum samp_window win;        /* ... in this window */
+	pid_t tid;                   /* the screen shows one thread (the lines count all) */
 	struct samp_annot an;
 	bool have;                   /* an holds the lines; else no samples */
 	struct annot_row *rows;
@@ -55,8 +56,10 @@ struct annot_view {
  * message when it has no lines (kernel or JIT code, no samples). */
 bool annot_view_open(struct annot_view *v, struct ui *ui, const struct target_id *id, const struct samp_snapshot *s,
 		     enum samp_window w, unsigned func);
-/* The same function over a new snapshot (NULL: none) or window. */
-void annot_view_update(struct annot_view *v, const struct samp_snapshot *s, enum samp_window w);
+/* The same function over a new snapshot (NULL: none) or window; tid: the
+ * thread the screen shows (0: all), said because the lines count every
+ * thread's samples. */
+void annot_view_update(struct annot_view *v, const struct samp_snapshot *s, enum samp_window w, pid_t tid);
 void annot_view_draw(struct annot_view *v, int y0, int rows);
 /* Its keys (a mode of the screen): UI_KEY_DONE when taken. */
 enum ui_key_result annot_view_key(struct ui *ui, struct annot_view *v, int ch);

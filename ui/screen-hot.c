@@ -46,7 +46,7 @@ void hot_refresh_view(struct hot_state *h)
 	hot_rel_refresh(&h->rel, h->samp.shown, h->samp.win, h->samp.tid);
 	if (h->flame.open)
 		flame_view_update(&h->flame, h->samp.shown, h->samp.win, h->samp.tid);
-	annot_view_update(&h->annot, h->samp.shown, h->samp.win);
+	annot_view_update(&h->annot, h->samp.shown, h->samp.win, h->samp.tid);
 }
 
 static void set_stale(struct hot_state *h)
@@ -194,6 +194,7 @@ static bool k_annotate(struct ui *ui, void *p, int ch)
 	if (h->annot.open || !h->samp.shown || func == UINT32_MAX)
 		return true;
 	if (annot_view_open(&h->annot, ui, &h->id, h->samp.shown, h->samp.win, func)) {
+		h->annot.tid = h->samp.tid;
 		h->flame.open = false;
 		hot_rel_close(&h->rel);
 	}
@@ -260,7 +261,7 @@ static const struct ui_key hot_keys[] = {
 	UI_KEY("Enter", k_callers, N_("Callers"),
 	  N_("callers and callees of the selected function (from the call stacks); Enter there follows "
 	     "one, Esc comes back"), '\n', '\r', KEY_ENTER),
-	UI_KEY("a", k_annotate, N_("Annot"),
+	UI_KEY("a", k_annotate, N_("Src"),
 	  N_("annotate the selected function: its source lines with each line's share of its samples, the "
 	     "hottest highlighted (the figures of pscope top PID --annotate)"), 'a'),
 	UI_USE(ui_samp_keys, struct hot_state, samp),
@@ -334,7 +335,7 @@ const struct screen_ops screen_hot_ops = {
 	.name = N_("Hot functions"),
 	.help = "hot",
 	.keys = hot_keys,
-	.fbar = "F1 Enter a Spc w s +- t p E Esc",
+	.fbar = "F1 Enter a Spc w s +- p E Esc",
 	.mode_key = hot_mode,
 	.draw = hot_draw,
 	.key = hot_key,
