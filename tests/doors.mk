@@ -34,5 +34,5 @@ tests_unit_test_doors_report_SOURCES = tests/unit/test-doors-report.c tests/unit
 tests_unit_test_doors_report_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-doors-report tests/e2e/doors-report.sh tests/e2e/man-ko.sh
 EXTRA_DIST += tests/e2e/doors-report.sh tests/e2e/man-ko.sh
-TESTS += tests/e2e/doors-io.sh
-EXTRA_DIST += tests/e2e/doors-io.sh
+TESTS += tests/e2e/doors-io.sh tests/e2e/doors-save.sh
+EXTRA_DIST += tests/e2e/doors-io.sh tests/e2e/doors-save.sh

@@ -49,8 +49,8 @@ tests_targets_leafchain_nofp_LDFLAGS = $(TARGET_LINK_FLAGS)
 noinst_PROGRAMS += tests/targets/manythreads
 tests_targets_manythreads_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_manythreads_LDFLAGS = $(TARGET_LINK_FLAGS)
-TESTS += tests/e2e/top-threads.sh tests/e2e/annotate.sh
-EXTRA_DIST += tests/e2e/top-threads.sh tests/e2e/annotate.sh tests/targets/hotline.c
+TESTS += tests/e2e/top-threads.sh tests/e2e/annotate.sh tests/e2e/annotate-tui.sh
+EXTRA_DIST += tests/e2e/top-threads.sh tests/e2e/annotate.sh tests/e2e/annotate-tui.sh tests/targets/hotline.c
 BENCHES += tests/bench/dwarf.sh
 EXTRA_DIST += tests/bench/dwarf.sh
 # Every process on every CPU against perf top; libdw against libunwind on

@@ -47,6 +47,9 @@ TESTS += tests/e2e/stack-tui.sh tests/e2e/keys-back.sh
 EXTRA_DIST += tests/e2e/stack-tui.sh tests/e2e/keys-back.sh
 TESTS += tests/e2e/stack-search-ko.sh
 EXTRA_DIST += tests/e2e/stack-search-ko.sh
+# Words on the screens: singular counts, the view said, sentences.
+TESTS += tests/e2e/wording.sh
+EXTRA_DIST += tests/e2e/wording.sh
 BENCHES += tests/bench/stack.sh
 EXTRA_DIST += tests/bench/stack.sh
 

@@ -90,7 +90,7 @@ static void draw_status(struct hot_state *h, int y)
 	int x = 0;
 	/* Threads left out first: the end of a long line may be off screen. */
 	if (s->threads_unsampled)
-		x = draw_textf(y + 2, 0, -1, draw_attr(COL_WARN), _(" %u threads not sampled: %s;"), s->threads_unsampled,
+		x = draw_textf(y + 2, 0, -1, draw_attr(COL_WARN), P_(" %u thread not sampled: %s;", " %u threads not sampled: %s;", s->threads_unsampled), s->threads_unsampled,
 			       s->unsampled_why);
 	if (s->unit != SAMP_UNIT_SAMPLES) {
 		/* A weighted profile: the weight first, in its unit. */
@@ -240,7 +240,9 @@ void hot_draw(struct ui *ui, void *p, int y0, int rows)
 	}
 	if (rows <= 4)
 		return;
-	if (h->flame.open)
+	if (h->annot.open)
+		annot_view_draw(&h->annot, y0 + 3, rows - 3);
+	else if (h->flame.open)
 		flame_view_draw(&h->flame, y0 + 3, rows - 3);
 	else if (h->rel.open)
 		draw_rel(h, y0 + 3, rows - 3);

@@ -5,6 +5,7 @@
 #define PS_UI_HOT_H
 
 #include "uipriv.h"
+#include "annot-view.h"
 #include "flame-view.h"
 #include "hot-rel.h"
 #include "job.h"
@@ -22,6 +23,7 @@ struct hot_state {
 	unsigned sel_func;             /* keeps the selection across refreshes */
 	struct hot_rel rel;            /* callers/callees of one function */
 	struct flame_view flame;       /* g: the flame graph instead of the table */
+	struct annot_view annot;       /* a: one function's annotated lines */
 	struct ui_search search;
 };
 

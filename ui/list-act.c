@@ -224,7 +224,13 @@ void list_affinity(struct list_state *ls)
 		if (act_set_affinity(&ids[i], &set, &e) < 0 && !failed++)
 			first = e;
 	act_cpulist_fmt(&set, buf, sizeof(buf));
-	snprintf(done, sizeof(done), P_("CPUs %s for %zu process", "CPUs %s for %zu processes", n), buf, n);
+	/* "PID 42 now runs on CPU 0", never "CPUs 0 for 1 process". */
+	if (n == 1)
+		snprintf(done, sizeof(done), P_("PID %d now runs on CPU %s", "PID %d now runs on CPUs %s", CPU_COUNT(&set)),
+			 (int)ids[0].pid, buf);
+	else
+		snprintf(done, sizeof(done),
+			 P_("%zu processes now run on CPU %s", "%zu processes now run on CPUs %s", CPU_COUNT(&set)), n, buf);
 	report(ls, failed, &first, done);
 }
 
@@ -258,7 +264,10 @@ void list_ioprio(struct list_state *ls)
 		if (act_set_ioprio(&ids[i], cls, lvl, &e) < 0 && !failed++)
 			first = e;
 	act_ioprio_fmt(cls, lvl, buf, sizeof(buf));
-	snprintf(done, sizeof(done), P_("I/O priority %s for %zu process", "I/O priority %s for %zu processes", n), buf, n);
+	if (n == 1)
+		snprintf(done, sizeof(done), _("PID %d: I/O priority %s"), (int)ids[0].pid, buf);
+	else
+		snprintf(done, sizeof(done), P_("I/O priority %s for %zu process", "I/O priority %s for %zu processes", n), buf, n);
 	report(ls, failed, &first, done);
 }
 

@@ -578,6 +578,7 @@ const struct ui_key list_keys[] = {
 	UI_KEY("+ -", k_slower, NULL, N_("refresh more slowly / faster"), '='),
 	UI_ALSO(k_faster, '_'),
 	UI_LOOP("D", 'D'),
+	UI_LOOP("O", 'O'),
 	UI_LOOP("F1, ?", KEY_F(1), '?'),
 	UI_LOOP("F10, q", KEY_F(10), 'q'),
 	UI_HELP_OF(list_replay_keys),

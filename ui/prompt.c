@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* One key typed into a line of text: Backspace drops a whole UTF-8
  * character, Ctrl-U clears the line, Ctrl-W drops the word before the
@@ -155,4 +156,11 @@ bool ui_confirm(struct ui *ui, const char *question)
 	free(q);
 	ui->dirty = true;
 	return ch == 'y' || ch == 'Y';
+}
+
+bool ui_ask_file(struct ui *ui, const char *question, char *path, size_t size)
+{
+	if (!ui_prompt(ui, question, path, size) || !path[0])
+		return false;
+	return access(path, F_OK) != 0 || ui_confirm(ui, _("File exists. Overwrite?"));
 }

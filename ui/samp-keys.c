@@ -10,7 +10,6 @@
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
 #include <stdio.h>
-#include <unistd.h>
 
 static const int native_steps[] = { 49, 99, 199, 499, 999, 1999, 3999 };
 static const int python_steps[] = { 10, 20, 50, 100, 200, 500, 1000 };
@@ -86,9 +85,7 @@ static bool ask_file(struct ui *ui, const struct ui_samp_job *s, const char *ext
 		return false;
 	}
 	ui_samp_export_name(path, size, s->pid, s->win, ext);
-	if (!ui_prompt(ui, question, path, size) || !path[0])
-		return false;
-	return access(path, F_OK) != 0 || ui_confirm(ui, _("File exists. Overwrite?"));
+	return ui_ask_file(ui, question, path, size);
 }
 
 /* E: the window's stacks, folded, to a file the user names. */

@@ -203,7 +203,7 @@ static void core_draw(struct ui *ui, void *st, int y0, int rows)
 			 (r->wall_ms - r->sync_ms) / 1000);
 		if (y < end)
 			y = row(y, _("Sync"), draw_attr(COL_NORMAL), line);
-		snprintf(line, sizeof(line), _("%u threads%s, %u mappings"), r->threads,
+		snprintf(line, sizeof(line), P_("%u thread%s, %u mappings", "%u threads%s, %u mappings", r->threads), r->threads,
 			 r->threads_missed ? _(" (some could not be stopped)") : "", r->mappings);
 		if (y < end)
 			y = row(y, _("Contents"), draw_attr(COL_NORMAL), line);
@@ -331,13 +331,18 @@ static void estimated(struct core_ask *a, const struct core_check *k)
 			   b2, b3);
 		return;
 	}
+	/* Sentences with their verbs; the destination last, where a long
+	 * question keeps its end visible. */
 	if (est->method == CORE_METHOD_FORK)
-		snprintf(m, sizeof(m), _("by fork snapshot: each first write to a page costs the process ~%.1f us until done"),
+		snprintf(m, sizeof(m),
+			 _("It is taken by a fork snapshot: until it is written, each first write of the process to a "
+			   "page takes about %.1f us longer."),
 			 CORE_COW_US_PER_PAGE);
 	else
-		snprintf(m, sizeof(m), _("%s, not fork: %s"), core_method_name(est->method), est->method_why);
-	snprintf(q, sizeof(q), _("Write the core? about %s on disk (%s in all), %s free; %s; PID %d to %s"), b2, b1, b3,
-		 m, (int)k->id.pid, est->path);
+		snprintf(m, sizeof(m), _("It is written by %s, not by a fork snapshot: %s."), core_method_name(est->method),
+			 est->method_why);
+	snprintf(q, sizeof(q), _("Write the core of PID %d? It needs about %s on disk (%s in all); %s is free. %s File: %s"),
+		 (int)k->id.pid, b2, b1, b3, m, est->path);
 	if (!ui_confirm(ui, q)) {
 		ui_message(ui, false, "%s", _("no core written"));
 		return;

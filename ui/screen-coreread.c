@@ -204,7 +204,7 @@ static void draw_files(struct coreread *s, int y0, int rows)
 	int *attr = calloc((size_t)max, sizeof(int));
 
 	if (lines && attr) {
-		draw_textf(y0, 0, -1, A_BOLD, _("%zu mapped files: build-id in the core's memory against the file on disk"),
+		draw_textf(y0, 0, -1, A_BOLD, P_("%zu mapped file: build-id in the core's memory against the file on disk", "%zu mapped files: build-id in the core's memory against the file on disk", c->n_mods),
 			   c->n_mods);
 		int n = files_lines(c, lines, attr, max);
 		textview_clear(&s->files);
@@ -239,7 +239,7 @@ static void coreread_draw(struct ui *ui, void *p, int y0, int rows)
 	const struct stk_dump *d = s->sv.d;
 	const struct core_info *ci = &s->cv->core->info;
 	char sum[200];
-	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Core file %s: PID %d (%s) | %zu threads, %s%s"), s->path,
+	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE), P_(" Core file %s: PID %d (%s) | %zu thread, %s%s", " Core file %s: PID %d (%s) | %zu threads, %s%s", d->n_threads), s->path,
 			    d->target.pid, ci->fname[0] ? ci->fname : "?", d->n_threads,
 			    stack_view_summary(&s->sv, sum, sizeof(sum)), s->cv->core->truncated ? _(" | CUT SHORT") : "");
 	stack_view_draw_python(&s->sv, y0, tx);

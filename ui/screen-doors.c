@@ -4,6 +4,7 @@
  * same lines as `pscope doors [PID]`. */
 #include "uipriv.h"
 #include "doors/doors.h"
+#include "doors/report.h"
 #include "job.h"
 #include "source/source.h"
 #include "draw.h"
@@ -12,10 +13,12 @@
 
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
+#include <limits.h>
 #include <ncursesw/curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct doors_state {
 	struct ui *ui;
@@ -153,6 +156,39 @@ static bool k_pid(struct ui *ui, void *p, int ch)
 	return true;
 }
 
+/* E: the report shown, as `pscope doors --report FILE` writes it (the
+ * same Markdown, through src/out/save.c: whole or not at all), to a file
+ * the user names; the status line says where it went, or why not. */
+static bool k_report(struct ui *ui, void *p, int ch)
+{
+	struct doors_state *d = p;
+	char path[512], where[PATH_MAX + 520], cwd[PATH_MAX];
+	struct ps_error e;
+
+	if (!d->have) {
+		ui_message(ui, true, "%s", _("no report yet: the probe is still running"));
+		return true;
+	}
+	if (d->pid)
+		snprintf(path, sizeof(path), "pscope-doors-%d.md", (int)d->pid);
+	else
+		snprintf(path, sizeof(path), "%s", "pscope-doors.md");
+	if (!ui_ask_file(ui, _("Write the doors report (Markdown) to: "), path, sizeof(path)))
+		return true;
+	ps_error_clear(&e);
+	if (door_report_save(path, &d->rep, &e) < 0) {
+		ui_error(ui, &e);
+		return true;
+	}
+	/* Said as a whole path: the directory pscope runs in is not on screen. */
+	if (path[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(where, sizeof(where), "%s/%s", strcmp(cwd, "/") ? cwd : "", path);
+	else
+		snprintf(where, sizeof(where), "%s", path);
+	ui_message(ui, false, _("Doors report written to %s"), where);
+	return true;
+}
+
 static bool k_here(struct ui *ui, void *p, int ch)
 {
 	return true; /* already here */
@@ -192,6 +228,9 @@ static const struct ui_key doors_keys[] = {
 	UI_KEY("r", k_again, N_("Probe"),
 	  N_("probe again (the report is a snapshot: it does not refresh by itself)"), 'r'),
 	UI_KEY("p", k_pid, N_("PID"), N_("probe another PID (empty: the system only)"), 'p'),
+	UI_KEY("E", k_report, N_("Report"),
+	  N_("write the report shown to a file, as pscope doors --report FILE does (Markdown, for a "
+	     "classroom)"), 'E'),
 	UI_LOOP("F1, ?", KEY_F(1), '?'),
 	UI_LOOP("Esc", 27),
 	UI_LOOP("F10, q", KEY_F(10), 'q'),
@@ -203,7 +242,7 @@ const struct screen_ops screen_doors_ops = {
 	.name = N_("Doors"),
 	.help = "doors",
 	.keys = doors_keys,
-	.fbar = "F1 r p / Esc F10",
+	.fbar = "F1 r p E / Esc F10",
 	.draw = doors_draw,
 	.key = doors_key,
 	.selected = doors_selected,

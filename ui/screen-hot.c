@@ -46,6 +46,7 @@ void hot_refresh_view(struct hot_state *h)
 	hot_rel_refresh(&h->rel, h->samp.shown, h->samp.win, h->samp.tid);
 	if (h->flame.open)
 		flame_view_update(&h->flame, h->samp.shown, h->samp.win, h->samp.tid);
+	annot_view_update(&h->annot, h->samp.shown, h->samp.win, h->samp.tid);
 }
 
 static void set_stale(struct hot_state *h)
@@ -99,6 +100,7 @@ static void restart(struct ui *ui, struct hot_state *h, enum samp_mode mode, int
 	struct job_handler jh = { hot_message, h };
 	ui_samp_start(ui, &h->samp, &h->id, &jh);
 	hot_rel_close(&h->rel);
+	annot_view_close(&h->annot);
 	table_select(&h->tab, 0);
 	h->sel_func = UINT32_MAX;
 }
@@ -108,6 +110,19 @@ static void switch_view(struct ui *ui, struct hot_state *h)
 {
 	bool py = h->samp.shown ? h->samp.shown->python[0] != 0 : samp_ctl_mode(h->samp.ctl) != SAMP_MODE_NATIVE;
 
+	int refused = samp_ctl_py_refused(h->samp.ctl);
+
+	if (!py && refused) {
+		/* The CPython sampler was tried first and cannot read this
+		 * process: the native table stays. */
+		if (refused == ENOENT)
+			ui_message(ui, true, _("PID %d is not a CPython process (no _PyRuntime): no Python view, the native "
+					       "table stays"), (int)h->id.pid);
+		else
+			ui_message(ui, true, _("the CPython sampler cannot read PID %d (%s): the native table stays"),
+				   (int)h->id.pid, strerror(refused));
+		return;
+	}
 	if (py) {
 		restart(ui, h, SAMP_MODE_NATIVE, SAMP_FREQ_DEFAULT);
 		ui_message(ui, false, _("native view: perf_event_open samples; p: Python view"));
@@ -145,6 +160,14 @@ static enum ui_key_result hot_mode(struct ui *ui, void *p, int ch)
 	struct hot_state *h = p;
 
 	hot_refresh_view(h);
+	/* The annotated lines: the sampler's keys first (Space freezes them,
+	 * not a page down), then the view's. */
+	if (h->annot.open && ui_keys_dispatch(ui, ui_samp_keys, &h->samp, ch) == UI_KEY_DONE)
+		return UI_KEY_DONE;
+	if (annot_view_key(ui, &h->annot, ch) == UI_KEY_DONE)
+		return UI_KEY_DONE;
+	if (h->annot.open)
+		return UI_KEY_NEXT;
 	if (flame_view_key(ui, &h->flame, ch) == UI_KEY_DONE)
 		return UI_KEY_DONE;
 	if (h->rel.open && h->samp.shown && hot_rel_key(&h->rel, ch, h->samp.shown, h->samp.win, h->samp.tid))
@@ -158,6 +181,23 @@ static bool k_callers(struct ui *ui, void *p, int ch)
 
 	if (h->view.nrows)
 		hot_rel_open(&h->rel, h->samp.shown, h->samp.win, h->samp.tid, h->view.rows[h->tab.sel].func);
+	return true;
+}
+
+/* a: the annotated lines of the selected function (the callers view:
+ * of the function it is about). */
+static bool k_annotate(struct ui *ui, void *p, int ch)
+{
+	struct hot_state *h = p;
+	unsigned func = h->rel.open ? h->rel.func : h->view.nrows ? h->view.rows[h->tab.sel].func : UINT32_MAX;
+
+	if (h->annot.open || !h->samp.shown || func == UINT32_MAX)
+		return true;
+	if (annot_view_open(&h->annot, ui, &h->id, h->samp.shown, h->samp.win, func)) {
+		h->annot.tid = h->samp.tid;
+		h->flame.open = false;
+		hot_rel_close(&h->rel);
+	}
 	return true;
 }
 
@@ -221,6 +261,9 @@ static const struct ui_key hot_keys[] = {
 	UI_KEY("Enter", k_callers, N_("Callers"),
 	  N_("callers and callees of the selected function (from the call stacks); Enter there follows "
 	     "one, Esc comes back"), '\n', '\r', KEY_ENTER),
+	UI_KEY("a", k_annotate, N_("Src"),
+	  N_("annotate the selected function: its source lines with each line's share of its samples, the "
+	     "hottest highlighted (the figures of pscope top PID --annotate)"), 'a'),
 	UI_USE(ui_samp_keys, struct hot_state, samp),
 	UI_KEY("t / T", k_next_thread, N_("Thread"),
 	  N_("show one thread only (next busiest with each t) / all"), 't'),
@@ -236,6 +279,7 @@ static const struct ui_key hot_keys[] = {
 	UI_KEY("i", k_idle, NULL, N_("Python view: count idle threads too (left out by default)"), 'i'),
 	UI_KEY("g", k_graph, N_("Flame"), N_("the window as a flame graph (callers on top) / the table again"), 'g'),
 	UI_HELP_OF(flame_view_keys),
+	UI_HELP_OF(annot_view_keys),
 	UI_LOOP_AS("Esc", N_("Stop"), N_("stop sampling and go back"), 27),
 	UI_LOOP("F1, ?", KEY_F(1), '?'),
 	UI_KEYS_END,
@@ -283,6 +327,7 @@ static void hot_destroy(void *p)
 	samp_view_free(&h->view);
 	hot_rel_close(&h->rel);
 	flame_view_free(&h->flame);
+	annot_view_close(&h->annot);
 	free(h);
 }
 
@@ -290,7 +335,7 @@ const struct screen_ops screen_hot_ops = {
 	.name = N_("Hot functions"),
 	.help = "hot",
 	.keys = hot_keys,
-	.fbar = "F1 Enter Spc w s +- t p g E Esc",
+	.fbar = "F1 Enter a Spc w s +- t p g E Esc",
 	.mode_key = hot_mode,
 	.draw = hot_draw,
 	.key = hot_key,

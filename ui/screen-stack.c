@@ -79,7 +79,7 @@ static void stack_draw(struct ui *ui, void *p, int y0, int rows)
 	}
 	const struct stk_dump *d = s->v.d;
 	char sum[200];
-	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE), _(" Stacks of %d (%s): stopped %zu threads for %.1f ms | %s"),
+	int tx = draw_textf(y0, 0, -1, draw_attr(COL_TITLE), P_(" Stacks of %d (%s): stopped %zu thread for %.1f ms | %s", " Stacks of %d (%s): stopped %zu threads for %.1f ms | %s", d->n_stopped),
 			    (int)d->target.pid, d->comm, d->n_stopped, d->pause_ms,
 			    stack_view_summary(&s->v, sum, sizeof(sum)));
 	stack_view_draw_python(&s->v, y0, tx);

@@ -1,6 +1,7 @@
 /* The body of a stack dump (stack-view.h). */
 #include "stack-view.h"
 #include "keys.h"
+#include "uipriv.h"
 #include "draw.h"
 #include "i18n.h"
 #include "stack/stack.h"
@@ -188,7 +189,7 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 	case ROW_TIDS: {
 		const struct stk_group *g = &d->groups[r->group];
 		bool open = s->tids_open && s->tids_open[r->group];
-		draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), _("%s %zu threads with this stack (Enter: %s them)"),
+		draw_textf(y, 4, -1, selected ? base : draw_attr(COL_GOOD), P_("%s %zu thread with this stack (Enter: %s it)", "%s %zu threads with this stack (Enter: %s them)", g->n),
 			   open ? "[-]" : "[+]", g->n, open ? _("hide") : _("list"));
 		break;
 	}
@@ -493,8 +494,18 @@ static bool k_inlines(struct ui *ui, void *st, int ch)
 static bool k_view(struct ui *ui, void *st, int ch)
 {
 	struct stack_view *s = st;
+	static const char *const said[] = {
+		N_("mixed view: each Python frame in place of the interpreter's C frames that run it; v: Python only"),
+		N_("Python view: Python frames only; v: native only"),
+		N_("native view: C frames only, as gdb shows them; v: mixed"),
+	};
 
+	if (!s->d || !s->d->py_version[0] || s->d->py_error[0]) {
+		ui_message(ui, false, "%s", _("v changes the view of a CPython process only: this one has native frames only"));
+		return true;
+	}
 	s->view = (s->view + 1) % 3;
+	ui_message(ui, false, "%s", _(said[s->view % 3]));
 	return true;
 }
 

@@ -178,7 +178,7 @@ int ui_time_draw_source(const struct tm_snapshot *s, int y, int rows)
 	if (n < rows && s->tier_note[0])
 		draw_textf(y + n++, 0, -1, draw_attr(COL_WARN), _("Not a higher tier: %s"), s->tier_note);
 	if (n < rows && s->drops)
-		draw_textf(y + n++, 0, -1, draw_attr(COL_WARN), _("%llu events or entries did not fit (dropped, counted)"),
+		draw_textf(y + n++, 0, -1, draw_attr(COL_WARN), P_("%llu event or entry did not fit (dropped, counted)", "%llu events or entries did not fit (dropped, counted)", s->drops),
 			   (unsigned long long)s->drops);
 	if (n < rows && s->ended[0])
 		draw_textf(y + n++, 0, -1, draw_attr(COL_ERROR), _("Ended: %s (the last window)"), s->ended);

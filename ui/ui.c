@@ -257,6 +257,12 @@ static bool k_doors(struct ui *ui, void *st, int ch)
 	return true;
 }
 
+static bool k_cores(struct ui *ui, void *st, int ch)
+{
+	screen_cores_open(ui);
+	return true;
+}
+
 static bool k_redraw(struct ui *ui, void *st, int ch)
 {
 	clearok(curscr, TRUE);
@@ -270,6 +276,7 @@ const struct ui_key ui_loop_keys[] = {
 	UI_KEY("W", k_time, N_("Time"), N_("where the time goes: on CPU, run queue, blocked and why"), 'W'),
 	UI_KEY("C", k_core, N_("Core"), N_("write a core file"), 'C'),
 	UI_KEY("D", k_doors, N_("Doors"), N_("doors: what the kernel lets pscope do"), 'D'),
+	UI_KEY("O", k_cores, N_("Cores"), N_("the core files the kernel wrote (pscope cores); Enter opens one"), 'O'),
 	UI_KEY("Esc", k_back, N_("Back"), N_("back to the screen you came from (Left only scrolls)"), 27),
 	UI_KEY("Ctrl-L", k_redraw, NULL, N_("draw the whole screen again"), 12),
 	UI_KEY("F10, q", k_quit, N_("Quit"), N_("quit pscope, from every screen"), KEY_F(10), 'q'),

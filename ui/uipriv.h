@@ -117,6 +117,11 @@ bool ui_confirm(struct ui *ui, const char *question);
  * (a prompt redraws what is under it after a resize). */
 void ui_redraw(struct ui *ui);
 bool ui_prompt(struct ui *ui, const char *label, char *buf, size_t size);
+/* The file to write something to: asked with question (prefilled with
+ * path), then, when it exists, whether to overwrite it. false when the
+ * user gave up. Every file the TUI writes is named through here and
+ * written through src/out/save.c. */
+bool ui_ask_file(struct ui *ui, const char *question, char *path, size_t size);
 /* One editing key on buf: Backspace, Ctrl-U (clear), Ctrl-W (the word
  * before the cursor), or a byte of text. True when buf changed. */
 bool ui_edit_line(char *buf, size_t size, int ch);
@@ -140,7 +145,7 @@ bool ui_search_key(struct ui *ui, struct ui_search *s, int ch, ui_find_fn find, 
  * tests of their key tables (tests/unit/test-keys.c). */
 extern const struct screen_ops screen_list_ops, screen_help_ops, screen_text_ops, screen_detail_ops, screen_stack_ops,
 	screen_hot_ops, screen_machine_ops, screen_core_ops, screen_doors_ops, screen_coreread_ops, screen_setup_ops,
-	screen_time_ops;
+	screen_time_ops, screen_cores_ops;
 void screen_list_open(struct ui *ui);
 /* The help of a screen or pane: data/help/<help_name>.txt, its "@keys"
  * line replaced by the key section of keys (ui_keys_help). */
@@ -163,6 +168,9 @@ void screen_doors_open(struct ui *ui, pid_t pid);
 /* A core file: its header, stacks, maps and files (read by a job). */
 struct core_file_id;
 void screen_coreread_open(struct ui *ui, const struct core_file_id *id, const char *exe);
+/* O: the cores the kernel wrote (pscope cores), read by a job; Enter
+ * opens one as screen_coreread_open. */
+void screen_cores_open(struct ui *ui);
 /* F2: the settings in ui->cfg. */
 void screen_setup_open(struct ui *ui);
 /* Items in a scrolled view (environment, the whole command line): rows

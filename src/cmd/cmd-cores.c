@@ -30,60 +30,6 @@ static const char *const kind_names[] = {
 	[CORE_WHERE_NONE] = "none",
 };
 
-/* What to do to get cores that pscope can read (one paragraph). */
-static const char *advice(const struct core_where *w, char *buf, size_t size)
-{
-	static const char *how = N_("To keep cores as files: sysctl -w kernel.core_pattern=/var/tmp/core.%e.%p "
-				    "(and the same line in a file of /etc/sysctl.d/ to keep it after a reboot), "
-				    "then `ulimit -c unlimited` in the shell that starts the program.");
-
-	switch (w->kind) {
-	case CORE_WHERE_PIPE:
-		snprintf(buf, size, _("core_pattern pipes every core to %s, which keeps nothing pscope can read. %s"),
-			 w->handler, _(how));
-		return buf;
-	case CORE_WHERE_NONE:
-		snprintf(buf, size, _("core_pattern is empty: the kernel writes no core. %s"), _(how));
-		return buf;
-	case CORE_WHERE_SYSTEMD:
-		snprintf(buf, size, _("systemd-coredump keeps the cores compressed: pscope opens them (decompressed into "
-				      "a temporary file under $TMPDIR), or `coredumpctl dump PID -o core.PID` writes a "
-				      "plain one."));
-		return buf;
-	case CORE_WHERE_FILE:
-		if (w->dir_varies) {
-			snprintf(buf, size, _("the directory of core_pattern depends on the process: pscope cannot list it "
-					      "(--dir DIR lists one)."));
-			return buf;
-		}
-		if (w->dir_relative) {
-			snprintf(buf, size, _("core_pattern is relative: each core goes to the current directory of the "
-					      "program that crashed; this is %s (--dir DIR looks elsewhere)."), w->dir);
-			return buf;
-		}
-		return NULL;
-	default:
-		return NULL;
-	}
-}
-
-static const char *ulimit_text(char *buf, size_t size, long long *val)
-{
-	struct rlimit rl;
-
-	*val = -1;
-	if (getrlimit(RLIMIT_CORE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
-		return NULL;
-	*val = (long long)rl.rlim_cur;
-	if (rl.rlim_cur == 0)
-		snprintf(buf, size, _("`ulimit -c` is 0 here: programs started from this shell write no core "
-				      "(`ulimit -c unlimited` lifts it)."));
-	else
-		snprintf(buf, size, _("`ulimit -c` is %llu bytes here: larger cores are cut short."),
-			 (unsigned long long)rl.rlim_cur);
-	return buf;
-}
-
 static const char *when(time_t t, char *buf, size_t size)
 {
 	struct tm tm;
@@ -102,13 +48,11 @@ static int print_text(const struct core_where *w, const struct core_found *f, si
 		printf(_("cores go to: %s (files named %s)\n"), esc(w->dir), esc(w->glob));
 	else if (w->kind == CORE_WHERE_SYSTEMD || w->kind == CORE_WHERE_APPORT)
 		printf(_("cores go to: %s, through %s\n"), esc(w->dir), esc(w->handler));
-	if (advice(w, adv, sizeof(adv)))
+	if (core_where_advice(w, adv, sizeof(adv)))
 		printf("%s\n", esc(adv));
-	if (w->kind == CORE_WHERE_FILE && w->overwrites)
-		printf(_("warning: every core gets the same name (kernel.core_uses_pid is 0 and the pattern has no "
-			 "%%p, %%i or %%t): each crash overwrites the last core. "
-			 "sysctl -w kernel.core_uses_pid=1 keeps them apart.\n"));
-	if (ulimit_text(ul, sizeof(ul), &ulv))
+	if (core_where_overwrites(w))
+		printf("%s\n", core_where_overwrites(w));
+	if (core_where_ulimit(ul, sizeof(ul), &ulv))
 		printf("%s\n", ul);
 	if (w->kind == CORE_WHERE_PIPE || w->kind == CORE_WHERE_NONE || w->dir_varies)
 		return 0;
@@ -144,12 +88,12 @@ static int print_json(const struct core_where *w, const struct core_found *f, si
 	out_json_bool(root, "relative", w->dir_relative);
 	out_json_bool(root, "overwrites", w->overwrites);
 	out_json_str(root, "handler", w->handler[0] ? w->handler : NULL);
-	ulimit_text(ul, sizeof(ul), &ulv);
+	core_where_ulimit(ul, sizeof(ul), &ulv);
 	if (ulv < 0)
 		json_object_object_add(root, "ulimit_c", NULL);
 	else
 		out_json_int(root, "ulimit_c", ulv);
-	out_json_str(root, "advice", advice(w, adv, sizeof(adv)));
+	out_json_str(root, "advice", core_where_advice(w, adv, sizeof(adv)));
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *c = json_object_new_object();
 		out_json_str(c, "path", f[i].path);
@@ -190,31 +134,15 @@ static int cores_option(void *state, int opt, const char *arg)
 static int cores_exec(void *state, pid_t pid)
 {
 	const struct cores_args *a = state;
-	char pat[256] = "";
-	long uses_pid = 0;
 	struct core_where w;
 	struct core_found *f = NULL;
 	size_t n = 0;
 	struct ps_error e;
 
 	(void)pid;
-	if (a->pattern) {
-		strlcpy_ps(pat, a->pattern, sizeof(pat));
-	} else {
-		ssize_t l = read_file_at(AT_FDCWD, "/proc/sys/kernel/core_pattern", pat, sizeof(pat));
-		if (l < 0) {
-			ps_error_set(&e, (int)-l, _("cannot read /proc/sys/kernel/core_pattern: %s"), strerror((int)-l));
-			return cmd_fail("cores", &e);
-		}
-	}
-	read_long_file("/proc/sys/kernel/core_uses_pid", &uses_pid);
-	/* A relative pattern is relative to the crashed program's directory:
-	 * here, unless --dir says where it ran. */
-	char cwd[PATH_MAX];
-	const char *dir = a->dir;
-	if (!dir && pat[0] != '/' && pat[0] != '|' && getcwd(cwd, sizeof(cwd)))
-		dir = cwd;
-	core_where_parse(pat, uses_pid != 0, dir, &w);
+	ps_error_clear(&e);
+	if (core_where_here(a->pattern, a->dir, &w, &e) < 0)
+		return cmd_fail("cores", &e);
 	ps_error_clear(&e);
 	if (core_where_list(&w, &f, &n, &e) < 0)
 		return cmd_fail("cores", &e);

@@ -183,22 +183,9 @@ static int doors_option(void *state, int opt, const char *arg)
 	return 0;
 }
 
-struct report_args {
-	const struct door_report *r;
-	bool json;
-};
-
-static int write_report(FILE *f, void *arg)
+static int write_json(FILE *f, void *arg)
 {
-	struct report_args *a = arg;
-	char host[256];
-
-	if (a->json)
-		return print_json(f, a->r);
-	if (gethostname(host, sizeof(host)) < 0)
-		host[0] = '\0';
-	host[sizeof(host) - 1] = '\0';
-	return door_report_markdown(f, a->r, host[0] ? host : NULL);
+	return print_json(f, arg);
 }
 
 static int doors_exec(void *state, pid_t pid)
@@ -211,9 +198,7 @@ static int doors_exec(void *state, pid_t pid)
 	if (door_report_build(&r, pid, NULL, &e) < 0)
 		return cmd_fail("doors", &e);
 	if (o->report) {
-		struct report_args a = { &r, o->json };
-
-		if (out_save(o->report, write_report, &a, &e) < 0)
+		if ((o->json ? out_save(o->report, write_json, &r, &e) : door_report_save(o->report, &r, &e)) < 0)
 			return cmd_fail("doors", &e);
 		printf(_("Doors report written to %s\n"), esc(o->report));
 		return 0;

@@ -144,7 +144,7 @@ static void print_text(const struct snap_list *s, const struct proc_view *v, dou
 	       human_bytes((sys->mem.swap_total - sys->mem.swap_free) * 1024, x, sizeof(x)),
 	       human_bytes(sys->mem.swap_total * 1024, y, sizeof(y)));
 	if (interval > 0)
-		printf(_("   CPU: %.1f%% busy over %.1f s (%d CPUs)\n"), sys->total.busy * 100, interval, sys->ncpu);
+		printf(P_("   CPU: %.1f%% busy over %.1f s (%d CPU)\n", "   CPU: %.1f%% busy over %.1f s (%d CPUs)\n", sys->ncpu), sys->total.busy * 100, interval, sys->ncpu);
 	else
 		printf(_("   CPUs: %d\n"), sys->ncpu);
 	/* Titles and cells in the columns' widths (col_width). */

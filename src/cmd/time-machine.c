@@ -63,7 +63,7 @@ void time_print_machine_text(const struct tm_snapshot *s, int top)
 
 	printf(_("Every process, %.1f s, tier %s\n"), tm_window_s(s), tm_tier_name(s->tier));
 	printf(_("  source: %s\n"), esc(s->source));
-	printf(_("  run queue: %.1f%% of a CPU waited for one; on CPU: %.1f%% (%zu processes, %u threads)\n"),
+	printf(P_("  run queue: %.1f%% of a CPU waited for one; on CPU: %.1f%% (%zu processes, %u thread)\n", "  run queue: %.1f%% of a CPU waited for one; on CPU: %.1f%% (%zu processes, %u threads)\n", s->total.threads),
 	       tm_pct(s, s->total.runq_ns), tm_pct(s, s->total.oncpu_ns), s->nthreads, s->total.threads);
 	if (rq && bl) {
 		printf(_("\nBy run-queue wait (%% of one CPU; a process sums its threads):\n"));

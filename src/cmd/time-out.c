@@ -56,13 +56,13 @@ static void print_header(const struct tm_snapshot *s)
 	if (s->tier_note[0])
 		printf(_("  tiers refused: %s\n"), esc(s->tier_note));
 	if (s->sampled & TM_SAMPLED_BLOCKED)
-		printf(_("  blocked reasons are statistical: %llu samples at %.0f Hz\n"), (unsigned long long)s->samples,
+		printf(P_("  blocked reasons are statistical: %llu sample at %.0f Hz\n", "  blocked reasons are statistical: %llu samples at %.0f Hz\n", s->samples), (unsigned long long)s->samples,
 		       s->sample_hz);
 	if (s->sampled & TM_SAMPLED_EVENTS)
 		printf(_("  events sampled above the rate limit: %llu of %llu kept, figures scaled\n"),
 		       (unsigned long long)s->samples, (unsigned long long)s->events);
 	if (s->drops)
-		printf(_("  %llu entries or events did not fit and are missing from the figures\n"), (unsigned long long)s->drops);
+		printf(P_("  %llu entry or event did not fit and is missing from the figures\n", "  %llu entries or events did not fit and are missing from the figures\n", s->drops), (unsigned long long)s->drops);
 	if (s->delay_note[0])
 		printf("  %s\n", esc(s->delay_note));
 	if (s->ncost) {
@@ -71,7 +71,7 @@ static void print_header(const struct tm_snapshot *s)
 			ns += s->cost[i].run_ns;
 			n += s->cost[i].run_cnt;
 		}
-		printf(_("  BPF cost: %.0f ns per event (%llu events):"), n ? (double)ns / (double)n : 0.0, (unsigned long long)n);
+		printf(P_("  BPF cost: %.0f ns per event (%llu event):", "  BPF cost: %.0f ns per event (%llu events):", n), n ? (double)ns / (double)n : 0.0, (unsigned long long)n);
 		for (unsigned i = 0; i < s->ncost; i++)
 			printf(" %s %.0f ns", s->cost[i].name,
 			       s->cost[i].run_cnt ? (double)s->cost[i].run_ns / (double)s->cost[i].run_cnt : 0.0);

@@ -90,7 +90,7 @@ static void print_text(const struct samp_snapshot *s, const struct samp_annot *a
 	printf(P_("%s (%s): %llu sample in its own code\n", "%s (%s): %llu samples in its own code\n", a->samples),
 	       esc(f->name), esc(samp_module_short(f->module)), a->samples);
 	if (s->pcs_dropped)
-		printf(_("(%llu samples at addresses past the histogram's %u not counted)\n"), s->pcs_dropped, SAMP_PCS_MAX);
+		printf(P_("(%llu sample at an address past the histogram's %u not counted)\n", "(%llu samples at addresses past the histogram's %u not counted)\n", s->pcs_dropped), s->pcs_dropped, SAMP_PCS_MAX);
 	printf("  %6s %8s  %-24s %s\n", "SHARE%", "SAMPLES", "LINE", "SOURCE");
 	for (unsigned i = 0; i < a->nlines; i++) {
 		const struct samp_aline *l = &a->lines[i];
@@ -147,7 +147,7 @@ int top_annotate(const struct top_args *a, const struct samp_snapshot *s)
 	struct samp_annot an;
 	struct srcs c = { 0 };
 	struct ps_error e;
-	int r = samp_view_annotate(s, a->annotate, &an);
+	int r = samp_view_annotate(s, SAMP_WIN_ALL, a->annotate, &an);
 
 	if (r == -ENOENT) {
 		ps_error_set(&e, ENOENT, _("no samples in the code of a function named '%s' (see `pscope top %d` for its functions)"),

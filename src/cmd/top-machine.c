@@ -178,7 +178,7 @@ static int report(const struct top_args *a, struct samp_snapshot *snap)
 		}
 	}
 	if (!snap->samples)
-		fprintf(stderr, _("pscope top: no samples: the machine was idle for %.1f s (%llu idle samples)\n"),
+		fprintf(stderr, P_("pscope top: no samples: the machine was idle for %.1f s (%llu idle sample)\n", "pscope top: no samples: the machine was idle for %.1f s (%llu idle samples)\n", snap->idle),
 			snap->elapsed, snap->idle);
 	if (top_exports(a, snap))
 		rc = 1;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -162,6 +163,8 @@ int core_where_list(const struct core_where *w, struct core_found **out, size_t 
 		f.size = (uint64_t)st.st_size;
 		f.mtime = st.st_mtim.tv_sec;
 		f.mtime_ns = st.st_mtim.tv_nsec;
+		f.dev = (unsigned long long)st.st_dev;
+		f.ino = (unsigned long long)st.st_ino;
 		const char *ext = strrchr(de->d_name, '.');
 		bool packed = ext && (!strcmp(ext, ".zst") || !strcmp(ext, ".lz4") || !strcmp(ext, ".xz"));
 		struct core_open_opts co = { .headers_only = true };
@@ -200,5 +203,90 @@ int core_where_list(const struct core_where *w, struct core_found **out, size_t 
 	if (*n)
 		sort_array(v, *n, sizeof(*v), cmp_found);
 	*out = v;
+	return 0;
+}
+
+/* What to do to get cores that pscope can read (one paragraph). */
+const char *core_where_advice(const struct core_where *w, char *buf, size_t size)
+{
+	static const char *how = N_("To keep cores as files: sysctl -w kernel.core_pattern=/var/tmp/core.%e.%p "
+				    "(and the same line in a file of /etc/sysctl.d/ to keep it after a reboot), "
+				    "then `ulimit -c unlimited` in the shell that starts the program.");
+
+	switch (w->kind) {
+	case CORE_WHERE_PIPE:
+		snprintf(buf, size, _("core_pattern pipes every core to %s, which keeps nothing pscope can read. %s"),
+			 w->handler, _(how));
+		return buf;
+	case CORE_WHERE_NONE:
+		snprintf(buf, size, _("core_pattern is empty: the kernel writes no core. %s"), _(how));
+		return buf;
+	case CORE_WHERE_SYSTEMD:
+		snprintf(buf, size, _("systemd-coredump keeps the cores compressed: pscope opens them (decompressed into "
+				      "a temporary file under $TMPDIR), or `coredumpctl dump PID -o core.PID` writes a "
+				      "plain one."));
+		return buf;
+	case CORE_WHERE_FILE:
+		if (w->dir_varies) {
+			snprintf(buf, size, _("the directory of core_pattern depends on the process: pscope cannot list it "
+					      "(--dir DIR lists one)."));
+			return buf;
+		}
+		if (w->dir_relative) {
+			snprintf(buf, size, _("core_pattern is relative: each core goes to the current directory of the "
+					      "program that crashed; this is %s (--dir DIR looks elsewhere)."), w->dir);
+			return buf;
+		}
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+const char *core_where_ulimit(char *buf, size_t size, long long *val)
+{
+	struct rlimit rl;
+
+	*val = -1;
+	if (getrlimit(RLIMIT_CORE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return NULL;
+	*val = (long long)rl.rlim_cur;
+	if (rl.rlim_cur == 0)
+		snprintf(buf, size, _("`ulimit -c` is 0 here: programs started from this shell write no core "
+				      "(`ulimit -c unlimited` lifts it)."));
+	else
+		snprintf(buf, size, _("`ulimit -c` is %llu bytes here: larger cores are cut short."),
+			 (unsigned long long)rl.rlim_cur);
+	return buf;
+}
+
+const char *core_where_overwrites(const struct core_where *w)
+{
+	if (w->kind != CORE_WHERE_FILE || !w->overwrites)
+		return NULL;
+	/* xgettext:no-c-format */
+	return _("warning: every core gets the same name (kernel.core_uses_pid is 0 and the pattern has no "
+		 "%p, %i or %t): each crash overwrites the last core. "
+		 "sysctl -w kernel.core_uses_pid=1 keeps them apart.");
+}
+
+int core_where_here(const char *pattern, const char *dir, struct core_where *w, struct ps_error *e)
+{
+	char pat[256] = "", cwd[PATH_MAX];
+	long uses_pid = 0;
+
+	if (pattern) {
+		strlcpy_ps(pat, pattern, sizeof(pat));
+	} else {
+		ssize_t l = read_file_at(AT_FDCWD, "/proc/sys/kernel/core_pattern", pat, sizeof(pat));
+		if (l < 0)
+			return ps_error_set(e, (int)-l, _("cannot read /proc/sys/kernel/core_pattern: %s"), strerror((int)-l));
+	}
+	read_long_file("/proc/sys/kernel/core_uses_pid", &uses_pid);
+	/* A relative pattern is relative to the crashed program's directory:
+	 * here, unless dir says where it ran. */
+	if (!dir && pat[0] != '/' && pat[0] != '|' && getcwd(cwd, sizeof(cwd)))
+		dir = cwd;
+	core_where_parse(pat, uses_pid != 0, dir, w);
 	return 0;
 }

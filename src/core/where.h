@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "error.h"
+#include "reads.h"
 
 enum core_where_kind {
 	CORE_WHERE_FILE,      /* a file pattern: dir + name template */
@@ -44,6 +45,7 @@ struct core_found {
 	uint64_t size;
 	time_t mtime;
 	long mtime_ns;
+	unsigned long long dev, ino; /* which file it was (struct core_file_id) */
 	bool compressed;          /* systemd's .zst/.lz4/.xz (the head is decompressed to list it) */
 	bool unread;              /* compressed and not readable: named from its file name */
 	char error[240];          /* why not (unread) */
@@ -52,6 +54,19 @@ struct core_found {
 
 /* List the cores at w, newest first (*out malloc'd). Files that match but
  * are not cores are left out. 0 or -errno (e set: the directory). */
-int core_where_list(const struct core_where *w, struct core_found **out, size_t *n, struct ps_error *e);
+PS_READS int core_where_list(const struct core_where *w, struct core_found **out, size_t *n, struct ps_error *e);
+
+/* Where cores go here: core_pattern (or pattern when not NULL) and
+ * kernel.core_uses_pid read, a relative pattern taken relative to dir (NULL:
+ * the current directory). 0 or -errno with e set. */
+PS_READS int core_where_here(const char *pattern, const char *dir, struct core_where *w, struct ps_error *e);
+/* What to do to get cores pscope can read (one paragraph into buf), or
+ * NULL when nothing is needed. */
+const char *core_where_advice(const struct core_where *w, char *buf, size_t size);
+/* `ulimit -c` of this process when it limits cores (a sentence into buf,
+ * *val its bytes), or NULL (*val -1): unlimited. */
+const char *core_where_ulimit(char *buf, size_t size, long long *val);
+/* The warning that each core replaces the last (one fixed name), or NULL. */
+const char *core_where_overwrites(const struct core_where *w);
 
 #endif

@@ -2,6 +2,7 @@
 #include "doors/report.h"
 #include "i18n.h"
 #include "out/escape.h"
+#include "out/save.h"
 #include "util.h"
 
 #include <errno.h>
@@ -9,6 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 enum row_state { ROW_OPEN, ROW_LIMITED, ROW_CLOSED };
 
@@ -288,4 +290,19 @@ int door_report_markdown(FILE *f, const struct door_report *r, const char *host)
 	if (r->have_target)
 		target_rows(f, r);
 	return ferror(f) ? -EIO : 0;
+}
+
+static int write_markdown(FILE *f, void *arg)
+{
+	char host[256];
+
+	if (gethostname(host, sizeof(host)) < 0)
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	return door_report_markdown(f, arg, host[0] ? host : NULL);
+}
+
+int door_report_save(const char *path, const struct door_report *r, struct ps_error *e)
+{
+	return out_save(path, write_markdown, (void *)r, e);
 }

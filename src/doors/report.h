@@ -14,6 +14,12 @@
  * Returns 0 or -errno (a write error). */
 int door_report_markdown(FILE *f, const struct door_report *r, const char *host);
 
+/* Write r as Markdown, this machine's host name in it, to path through
+ * out_save() (the directory checked, written whole or not at all, an old
+ * file replaced). 0 or -errno with e filled (cause and fix). */
+struct ps_error;
+int door_report_save(const char *path, const struct door_report *r, struct ps_error *e);
+
 /* What a tool can do in a pod without capabilities under the container
  * runtime's default seccomp profile (which refuses perf_event_open and bpf
  * without CAP_PERFMON / CAP_SYS_ADMIN), on this machine's sysctls: the

@@ -463,6 +463,8 @@ void samp_snapshot_free(void *p)
 	free(s->all.c);
 	free(s->pcs);
 	free(s->pc_strings);
+	for (unsigned i = 0; i < s->npc_buckets; i++)
+		free(s->pc_buckets[i].c);
 	free(s);
 }
 

@@ -18,6 +18,7 @@ struct samp_ctl {
 	atomic_int freq;
 	atomic_bool idle;
 	atomic_int mode;     /* enum samp_mode */
+	atomic_int py_refused; /* errno of AUTO's CPython sampler, 0 */
 };
 
 struct samp_ctl *samp_ctl_new(int freq)
@@ -29,6 +30,7 @@ struct samp_ctl *samp_ctl_new(int freq)
 	atomic_init(&c->freq, freq);
 	atomic_init(&c->idle, false);
 	atomic_init(&c->mode, SAMP_MODE_AUTO);
+	atomic_init(&c->py_refused, 0);
 	return c;
 }
 
@@ -77,6 +79,11 @@ enum samp_mode samp_ctl_mode(struct samp_ctl *c)
 	return (enum samp_mode)atomic_load(&c->mode);
 }
 
+int samp_ctl_py_refused(struct samp_ctl *c)
+{
+	return atomic_load(&c->py_refused);
+}
+
 /* The job's source: the CPython sampler for a CPython process (mode AUTO
  * or PYTHON), else perf. NULL after posting the error. */
 static struct samp_source *open_source(struct job *j, struct samp_ctl *ctl)
@@ -102,6 +109,7 @@ static struct samp_source *open_source(struct job *j, struct samp_ctl *ctl)
 			return NULL;
 		}
 		/* AUTO: perf then, and its own refusal if it is refused too. */
+		atomic_store(&ctl->py_refused, -r);
 		if (r == -ENOTSUP || r == -EPROTO)
 			job_progress(j, -1, "%s", e.msg);
 		if (freq == SAMP_PY_FREQ_DEFAULT)

@@ -6,7 +6,10 @@
  * asked for, so a view can annotate any row of the table at once without
  * sampling again; memory is bounded by SAMP_PCS_MAX distinct pcs (a
  * function's hot code is a few dozen), past which new pcs are counted as
- * dropped and said. Kept since the start, copied into each snapshot. */
+ * dropped and said. Kept since the start, and per second for the last
+ * SAMP_HISTORY seconds (the pcs each second touched, with their counts:
+ * a function's hot code is a few dozen pcs a second), copied into each
+ * snapshot. */
 #include "sample/session.h"
 #include "util.h"
 
@@ -19,12 +22,30 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
+/* Count a sample of entry i in the current second too. */
+static void tick(struct samp_pchist *h, unsigned i)
+{
+	if (!h->e[i].cur) {
+		if (h->ntouched == h->ctouched) {
+			unsigned cap = h->ctouched ? h->ctouched * 2 : 64;
+			unsigned *t = realloc(h->touched, cap * sizeof(*t));
+			if (!t)
+				return; /* not in the window (since the start it is) */
+			h->touched = t;
+			h->ctouched = cap;
+		}
+		h->touched[h->ntouched++] = i;
+	}
+	h->e[i].cur++;
+}
+
 void samp_pchist_add(struct samp_pchist *h, struct sym_proc *sym, uint64_t pc, uint32_t func)
 {
 	uint64_t at = hmap_get(&h->idx, pc);
 
 	if (at != HMAP_NONE) {
 		h->e[at].count++;
+		tick(h, (unsigned)at);
 		return;
 	}
 	if (h->n >= SAMP_PCS_MAX) {
@@ -63,6 +84,28 @@ void samp_pchist_add(struct samp_pchist *h, struct sym_proc *sym, uint64_t pc, u
 	}
 	e->count = 1;
 	h->n++;
+	tick(h, h->n - 1);
+}
+
+void samp_pchist_close(struct samp_pchist *h)
+{
+	struct samp_pcbucket b = { 0 };
+
+	if (h->nsec == SAMP_HISTORY) {
+		free(h->sec[0].c);
+		memmove(h->sec, h->sec + 1, (SAMP_HISTORY - 1) * sizeof(h->sec[0]));
+		h->nsec--;
+	}
+	if (h->ntouched)
+		b.c = malloc(h->ntouched * sizeof(*b.c));
+	for (unsigned k = 0; k < h->ntouched; k++) {
+		struct samp_pcent *e = &h->e[h->touched[k]];
+		if (b.c)
+			b.c[b.n++] = (struct samp_pccount){ h->touched[k], e->cur };
+		e->cur = 0;
+	}
+	h->ntouched = 0;
+	h->sec[h->nsec++] = b;
 }
 
 void samp_pchist_free(struct samp_pchist *h)
@@ -72,6 +115,9 @@ void samp_pchist_free(struct samp_pchist *h)
 		free(h->e[i].inlined);
 	}
 	free(h->e);
+	free(h->touched);
+	for (unsigned i = 0; i < h->nsec; i++)
+		free(h->sec[i].c);
 	hmap_free(&h->idx);
 	memset(h, 0, sizeof(*h));
 }
@@ -116,5 +162,15 @@ int samp_pchist_fill(const struct samp_pchist *h, struct samp_snapshot *o)
 		p->inlined = put(&pool, e->inlined);
 	}
 	o->npcs = h->n;
+	for (unsigned i = 0; i < h->nsec; i++) {
+		struct samp_pcbucket *b = &o->pc_buckets[o->npc_buckets++];
+		b->n = 0;
+		b->c = malloc((h->sec[i].n ? h->sec[i].n : 1) * sizeof(*b->c));
+		if (!b->c)
+			return -ENOMEM;
+		if (h->sec[i].n)
+			memcpy(b->c, h->sec[i].c, h->sec[i].n * sizeof(*b->c));
+		b->n = h->sec[i].n;
+	}
 	return 0;
 }

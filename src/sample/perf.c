@@ -452,6 +452,8 @@ static struct samp_snapshot *perf_publish(struct samp_source *src, const char *e
 		return NULL;
 	drain(s); /* what the rings hold now belongs to this interval */
 	agg_close_interval(s->agg, (double)(now - s->last_pub_ns) / 1e9);
+	if (!s->machine)
+		samp_pchist_close(&s->pchist);
 	s->last_pub_ns = now;
 	if (s->nbucket_cpu == SAMP_HISTORY) {
 		memmove(s->bucket_cpu, s->bucket_cpu + 1, (SAMP_HISTORY - 1) * sizeof(double));

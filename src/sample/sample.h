@@ -146,6 +146,17 @@ struct samp_pc {
 	unsigned long long count; /* samples */
 };
 
+/* One second of the address histogram: samples per pc (an index into
+ * pcs[]) in that second. */
+struct samp_pccount {
+	unsigned pc;
+	unsigned long long count;
+};
+struct samp_pcbucket {
+	unsigned n;
+	struct samp_pccount *c;
+};
+
 /* Immutable once published. */
 struct samp_snapshot {
 	struct target_id target;
@@ -198,11 +209,15 @@ struct samp_snapshot {
 	struct samp_bucket all;                  /* since start */
 	char *strings;
 	/* The perf sampler of one process: its address histogram (empty for
-	 * the others), and the samples at pcs past its cap. */
+	 * the others), and the samples at pcs past its cap; its seconds,
+	 * oldest first, closed with the buckets' ([npc_buckets-1] the last
+	 * second), for the rolling windows. */
 	unsigned npcs;
 	struct samp_pc *pcs;
 	char *pc_strings;
 	unsigned long long pcs_dropped;
+	unsigned npc_buckets;
+	struct samp_pcbucket pc_buckets[SAMP_HISTORY];
 };
 
 void samp_snapshot_free(void *snap);
@@ -296,20 +311,21 @@ struct samp_aline {
 struct samp_annot {
 	unsigned func;             /* the function (its hottest one of that name) */
 	bool python;
-	unsigned long long samples; /* the function's self samples, since the start */
+	enum samp_window win;      /* the window counted */
+	unsigned long long samples; /* the function's self samples in it */
 	unsigned nlines;
 	struct samp_aline *lines;  /* source order; no-source ranges last */
 	unsigned hot;              /* index of the hottest line */
 };
 
-/* The lines of the function named `name` with its self samples since the
- * start: native ones from the address histogram through the DWARF line
+/* The lines of the function named `name` with its self samples in window
+ * w (SAMP_WIN_ALL: since the start): native ones from the address histogram through the DWARF line
  * table, Python ones by the line numbers of the sampled frames. Several
  * functions of that name (modules, Python files): the one with the most
  * samples; a native name also matches the copies the compiler made of it
  * (name.constprop.0, name.part.0...). 0; -ENOENT: no function of that
  * name with samples; -ENOMEM. */
-int samp_view_annotate(const struct samp_snapshot *s, const char *name, struct samp_annot *out);
+int samp_view_annotate(const struct samp_snapshot *s, enum samp_window w, const char *name, struct samp_annot *out);
 void samp_annot_free(struct samp_annot *a);
 
 /* ---- views of a machine-wide snapshot ---- */
@@ -356,6 +372,10 @@ int samp_ctl_freq(struct samp_ctl *c);
 enum samp_mode { SAMP_MODE_AUTO, SAMP_MODE_PYTHON, SAMP_MODE_NATIVE };
 void samp_ctl_set_mode(struct samp_ctl *c, enum samp_mode m);
 enum samp_mode samp_ctl_mode(struct samp_ctl *c);
+/* AUTO tried the CPython sampler and fell back to perf: why (a positive
+ * errno: ENOENT not a CPython process, ENOTSUP a version it cannot read,
+ * EPROTO its structures unreadable); 0 while it has not. */
+int samp_ctl_py_refused(struct samp_ctl *c);
 unsigned samp_job_submit(struct workers *w, const struct target_id *target, struct samp_ctl *ctl,
 			 const struct job_handler *h);
 

@@ -67,17 +67,26 @@ struct samp_pcent {
 	int line;
 	char *file, *inlined;       /* NULL: no line table entry / not inlined */
 	unsigned long long count;
+	unsigned long long cur;     /* ... of them in the second being counted */
 };
 struct samp_pchist {
 	struct hmap idx;            /* pc -> index into e */
 	struct samp_pcent *e;
 	unsigned n, cap;
 	unsigned long long dropped; /* samples at pcs past the cap */
+	unsigned *touched;          /* the entries with cur > 0 */
+	unsigned ntouched, ctouched;
+	struct samp_pcbucket sec[SAMP_HISTORY]; /* the seconds closed, oldest first */
+	unsigned nsec;
 };
 /* Count one sample of func whose thread was at pc (resolved through sym
  * at its first sample). */
 void samp_pchist_add(struct samp_pchist *h, struct sym_proc *sym, uint64_t pc, uint32_t func);
-/* Copy into the snapshot (pcs, pc_strings, pcs_dropped). 0 or -ENOMEM. */
+/* Close the second counted (with agg_close_interval): its counts become
+ * the newest of the SAMP_HISTORY seconds kept. */
+void samp_pchist_close(struct samp_pchist *h);
+/* Copy into the snapshot (pcs, pc_strings, pcs_dropped, pc_buckets). 0 or
+ * -ENOMEM. */
 int samp_pchist_fill(const struct samp_pchist *h, struct samp_snapshot *o);
 void samp_pchist_free(struct samp_pchist *h);
 

@@ -3,7 +3,9 @@
  * by source line (file, line, inlined function), the pcs without a line
  * table entry in one row of their address range. Python functions: one
  * function per line already (the line is part of a Python function's
- * identity), their self samples. Shares are of the function's samples. */
+ * identity), their self samples. In a window: the address histogram's
+ * seconds in it, the stacks' buckets in it. Shares are of the function's
+ * samples in the window. */
 #include "sample/sample.h"
 #include "util.h"
 
@@ -48,57 +50,89 @@ static bool named(const char *fn, const char *name)
 	return !strncmp(fn, name, n) && (fn[n] == 0 || fn[n] == '.');
 }
 
-/* Self samples of every function since the start: counts[nfuncs]. */
-static unsigned long long *self_counts(const struct samp_snapshot *s)
+/* Self samples of every function in window w: counts[nfuncs]. */
+static unsigned long long *self_counts(const struct samp_snapshot *s, enum samp_window w)
 {
 	unsigned long long *c = calloc(s->nfuncs ? s->nfuncs : 1, sizeof(*c));
+	unsigned nb;
+	const struct samp_bucket *b = samp_window_buckets(s, w, &nb);
 
 	if (!c)
 		return NULL;
-	for (unsigned i = 0; i < s->all.n; i++) {
-		const struct samp_stack *st = &s->stacks[s->all.c[i].stack];
-		if (st->nframes)
-			c[s->frames[st->first]] += s->all.c[i].count;
-	}
+	for (unsigned k = 0; k < nb; k++)
+		for (unsigned i = 0; i < b[k].n; i++) {
+			const struct samp_stack *st = &s->stacks[b[k].c[i].stack];
+			if (st->nframes)
+				c[s->frames[st->first]] += b[k].c[i].count;
+		}
 	return c;
 }
 
-static int native(const struct samp_snapshot *s, const char *name, struct samp_annot *out)
+/* Samples of every pc in window w: counts[npcs]. */
+static unsigned long long *pc_counts(const struct samp_snapshot *s, enum samp_window w)
 {
-	unsigned long long *c = calloc(s->nfuncs ? s->nfuncs : 1, sizeof(*c));
-	unsigned best = UINT32_MAX, n = 0;
+	unsigned long long *c = calloc(s->npcs ? s->npcs : 1, sizeof(*c));
+	unsigned want = w == SAMP_WIN_1S ? 1 : w == SAMP_WIN_10S ? 10 : SAMP_HISTORY;
 
 	if (!c)
+		return NULL;
+	if (w == SAMP_WIN_ALL) {
+		for (unsigned i = 0; i < s->npcs; i++)
+			c[i] = s->pcs[i].count;
+		return c;
+	}
+	if (want > s->npc_buckets)
+		want = s->npc_buckets;
+	for (unsigned k = s->npc_buckets - want; k < s->npc_buckets; k++)
+		for (unsigned i = 0; i < s->pc_buckets[k].n; i++)
+			if (s->pc_buckets[k].c[i].pc < s->npcs)
+				c[s->pc_buckets[k].c[i].pc] += s->pc_buckets[k].c[i].count;
+	return c;
+}
+
+static int native(const struct samp_snapshot *s, enum samp_window w, const char *name, struct samp_annot *out)
+{
+	unsigned long long *c = calloc(s->nfuncs ? s->nfuncs : 1, sizeof(*c)), *pc = pc_counts(s, w);
+	unsigned best = UINT32_MAX, n = 0;
+
+	if (!c || !pc) {
+		free(c);
+		free(pc);
 		return -ENOMEM;
+	}
 	for (unsigned i = 0; i < s->npcs; i++) {
 		unsigned f = s->pcs[i].func;
 		if (f < s->nfuncs && named(s->funcs[f].name, name))
-			c[f] += s->pcs[i].count;
+			c[f] += pc[i];
 	}
 	for (unsigned f = 0; f < s->nfuncs; f++)
 		if (c[f] && (best == UINT32_MAX || c[f] > c[best]))
 			best = f;
 	if (best == UINT32_MAX) {
 		free(c);
+		free(pc);
 		return -ENOENT;
 	}
 	out->func = best;
 	out->samples = c[best];
 	free(c);
 	for (unsigned i = 0; i < s->npcs; i++)
-		n += s->pcs[i].func == best;
-	out->lines = calloc(n, sizeof(*out->lines));
-	if (!out->lines)
+		n += s->pcs[i].func == best && pc[i];
+	out->lines = calloc(n ? n : 1, sizeof(*out->lines));
+	if (!out->lines) {
+		free(pc);
 		return -ENOMEM;
+	}
 	n = 0;
 	for (unsigned i = 0; i < s->npcs; i++) {
 		const struct samp_pc *p = &s->pcs[i];
-		if (p->func != best)
+		if (p->func != best || !pc[i])
 			continue;
 		out->lines[n++] = (struct samp_aline){ .file = p->file, .line = p->file ? p->line : 0,
 						       .inlined = p->file ? p->inlined : NULL, .lo = p->rel,
-						       .hi = p->rel, .samples = p->count };
+						       .hi = p->rel, .samples = pc[i] };
 	}
+	free(pc);
 	sort_array(out->lines, n, sizeof(*out->lines), by_line);
 	unsigned m = 0;
 	for (unsigned i = 0; i < n; i++) {
@@ -116,9 +150,9 @@ static int native(const struct samp_snapshot *s, const char *name, struct samp_a
 	return 0;
 }
 
-static int python(const struct samp_snapshot *s, const char *name, struct samp_annot *out)
+static int python(const struct samp_snapshot *s, enum samp_window w, const char *name, struct samp_annot *out)
 {
-	unsigned long long *c = self_counts(s);
+	unsigned long long *c = self_counts(s, w);
 	unsigned best = UINT32_MAX, n = 0;
 
 	if (!c)
@@ -153,12 +187,13 @@ static int python(const struct samp_snapshot *s, const char *name, struct samp_a
 	return 0;
 }
 
-int samp_view_annotate(const struct samp_snapshot *s, const char *name, struct samp_annot *out)
+int samp_view_annotate(const struct samp_snapshot *s, enum samp_window w, const char *name, struct samp_annot *out)
 {
 	memset(out, 0, sizeof(*out));
-	int r = s->npcs ? native(s, name, out) : -ENOENT;
+	int r = s->npcs ? native(s, w, name, out) : -ENOENT;
 	if (r == -ENOENT)
-		r = python(s, name, out);
+		r = python(s, w, name, out);
+	out->win = w;
 	if (r < 0) {
 		samp_annot_free(out);
 		return r;

@@ -148,5 +148,37 @@ struct proc_text {
 unsigned proc_text_submit(struct workers *w, const struct target_id *id, const char *file, char sep,
 			  const struct job_handler *h);
 void proc_text_free(void *p);
+/* The text of source files (an annotated function's lines), read on a
+ * worker through sym_src_open (regular files only, capped, another user's
+ * file copied first): paths[0..n) (n <= SRC_TEXTS_MAX); id names the
+ * process they are for. Payload: struct src_texts, f[i] NULL (err[i] its
+ * -errno) for a file that could not be read. */
+#define SRC_TEXTS_MAX 8
+struct sym_src;
+struct src_texts {
+	unsigned n;
+	char *path[SRC_TEXTS_MAX];
+	struct sym_src *f[SRC_TEXTS_MAX];
+	int err[SRC_TEXTS_MAX];
+};
+unsigned src_texts_submit(struct workers *w, const struct target_id *id, const char *const *paths, unsigned n,
+			  const struct job_handler *h);
+void src_texts_free(void *p);
+/* The cores the kernel wrote, as `pscope cores` lists them: where
+ * core_pattern sends them (relative to pscope's directory), the files
+ * there newest first, and what to do when there are none. Payload: struct
+ * core_listing. */
+#include "core/where.h"
+struct core_listing {
+	struct core_where where;
+	struct core_found *f;      /* newest first */
+	size_t n;
+	bool listable;             /* a directory or store to list (else: advice) */
+	char advice[1024];         /* "" when nothing is needed */
+	char ulimit[256];          /* `ulimit -c` limits cores: the sentence, or "" */
+	char error[512];           /* the directory could not be listed: why, or "" */
+};
+unsigned core_listing_submit(struct workers *w, const struct job_handler *h);
+void core_listing_free(void *p);
 
 #endif

@@ -25,8 +25,8 @@ tui_start 150x30 "cd $dir && $PSCOPE -p $P"
 open_prompt $P
 ok $? "C on the detail screen asks for the destination, default core.COMM.PID.TIME"
 tui_keys Enter
-check "the confirmation shows the estimate and the free space" tui_wait_for 'Write the core\? about .* on disk \(.* in all\), .* free' 20
-check "the confirmation names the fork snapshot's copy-on-write cost" tui_wait_for 'fork snapshot: each first write to a page costs the process ~2\.9 us' 5
+check "the confirmation shows the estimate and the free space" tui_wait_for "Write the core of PID $P\\? It needs about .* on disk \\(.* in all\\); .* is free\\." 20
+check "the confirmation names the fork snapshot's copy-on-write cost" tui_wait_for_joined 'It ?is ?taken ?by ?a ?fork ?snapshot: ?until ?it ?is ?written, ?each ?first ?write ?of ?the ?process ?to ?a ?page ?takes ?about ?2\.9 ?us ?longer\.' 5
 tui_keys y
 check "the result: written, size, pause, the gdb command" tui_wait_for_joined 'Open it with *gdb .*core-threads .*core\.core-threads\.'"$P" 50
 check "the gdb command on a row of its own, unindented" tui_wait_for '^gdb .*core-threads' 5

@@ -65,14 +65,14 @@ check "a asks for the CPUs, prefilled with the current set" tui_wait_for "CPUs f
 tui_keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
 tui_keys -l 0
 tui_keys Enter
-check "a: the status line confirms" tui_wait_for 'CPUs 0 for 1 process'
+check "a: the status line confirms, in words (not 'CPUs 0 for 1 process')" tui_wait_for "PID $FPID now runs on CPU 0\$"
 check "a: every thread runs on CPU 0 only" sh -c "for t in /proc/$FPID/task/*; do grep -q '^Cpus_allowed_list:.0\$' \$t/status || exit 1; done"
 tui_keys i
 check "i asks for the I/O priority" tui_wait_for "I/O priority of PID $FPID \\(be0-be7, rt0-rt7, idle, none\\): "
 tui_keys BSpace BSpace BSpace BSpace BSpace BSpace
 tui_keys -l idle
 tui_keys Enter
-check "i: the status line confirms" tui_wait_for 'I/O priority idle for 1 process'
+check "i: the status line confirms" tui_wait_for "PID $FPID: I/O priority idle"
 if command -v ionice >/dev/null; then
 	check "i: the kernel has class idle" sh -c "ionice -p $FPID | grep -q '^idle'"
 else

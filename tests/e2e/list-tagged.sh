@@ -51,7 +51,7 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null; then
 	tui_keys C-u BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace
 	tui_keys -l 1
 	tui_keys Enter
-	check "a: said for the 2 processes" tui_wait_for 'CPUs 1 for 2 processes'
+	check "a: said for the 2 processes" tui_wait_for '2 processes now run on CPU 1$'
 	check "a: taskset -p shows CPU 1 only (mask 2) for both" sh -c "taskset -p $A | grep -q 'mask: 2\$' && taskset -p $B | grep -q 'mask: 2\$'"
 	check "a: every thread of them too" sh -c "for t in /proc/$A/task/* /proc/$B/task/*; do grep -q '^Cpus_allowed_list:.1\$' \$t/status || exit 1; done"
 	check "a: the untagged one keeps mask $mask0" test "$(taskset -p "$C" | awk '{ print $NF }')" = "$mask0"

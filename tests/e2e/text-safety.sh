@@ -70,7 +70,7 @@ check "C: the destination prompt" tui_wait_for "Write the core to: .*core\.ct\.$
 tui_keys Enter
 check "80 columns: the whole confirmation wraps, [y/N] visible" tui_wait_for '\[y/N\] *$' 20
 check "80 columns: the question's rows join back to the whole question, the destination included" \
-	sh -c "$(declare -f tui_screen tui_screen_settled joined); TMUX_S=$TMUX_S; joined | grep -qE 'Write the core\? about .* free; by fork snapshot: each first write to a page costs the process ~2\.9 us until done; PID $CP to $dir/core\.ct\.$CP\.[^ ]+ \[y/N\]'"
+	sh -c "$(declare -f tui_screen tui_screen_settled joined); TMUX_S=$TMUX_S; joined | grep -qE 'Write the core of PID $CP\? It needs about .* on disk \(.* in all\); .* is free\. It is taken by a fork snapshot: until it is written, each first write of the process to a page takes about 2\.9 us longer\. File: $dir/core\.ct\.$CP\.[^ ]+ \[y/N\]'"
 tui_keys y
 check "the result: written" tui_wait_for "Written +$dir/core\.ct\.$CP\." 60
 f=$(ls $dir/core.ct.$CP.* 2>/dev/null | head -1)
@@ -147,13 +147,13 @@ check "input wider than the screen: its end shown after a mark" tui_wait_for "CP
 tui_keys C-u
 tui_keys -l 0
 tui_keys Enter
-check "Ctrl-U, 0, Enter: the affinity is set" tui_wait_for 'CPUs 0 for 1 process'
+check "Ctrl-U, 0, Enter: the affinity is set" tui_wait_for "PID $CP now runs on CPU 0"
 check "the kernel has CPU 0 only" grep -q '^Cpus_allowed_list:.0$' /proc/$CP/status
 tui_keys i
 tui_keys C-u
 tui_keys -l idle
 tui_keys Enter
-check "i: Ctrl-U then a new value" tui_wait_for 'I/O priority idle for 1 process'
+check "i: Ctrl-U then a new value" tui_wait_for "PID $CP: I/O priority idle"
 tui_keys q
 check "q: exit 0" tui_wait_for '^EXIT=0'
 tmux -L "$TMUX_S" kill-server 2>/dev/null

@@ -97,7 +97,7 @@ check "80x24 help: nothing split" whole 80
 tui_keys Escape
 tui_keys D
 check "80x24 doors: Korean title" see '^ 문: 커널이 pscope에 허락하는 것'
-check "80x24 doors: function bar" see '^F1도움말 +r검사 +pPID +/검색 +Esc뒤로 +F10종료'
+check "80x24 doors: function bar" see '^F1도움말 +r검사 +pPID +E보고서 +/검색 +Esc뒤로 +F10종료'
 check "80x24 doors: nothing split" whole 80
 tui_keys Escape
 tui_keys q
@@ -133,7 +133,7 @@ tui_keys Escape
 tui_keys h
 check "80x24 hot: Korean title, the sort key by its column" see "^ 핫 함수: PID $P 한글스레드 +구간 10초  정렬: SELF%"
 check "80x24 hot: column titles all English, as in the list" see '^ SELF% TOTAL%  SAMPLES  FUNCTION +MODULE +SELF% LAST'
-check "80x24 hot: function bar" see '^F1도움말 +Enter호출자 +Spc멈춤 +w구간 +s정렬 +\+-빈도 +t스레드 +p보기 +g플레임 +E저장 +Esc중지 *$'
+check "80x24 hot: function bar" see '^F1도움말 +Enter호출자 +a소스 +Spc멈춤 +w구간 +s정렬'
 check "80x24 hot: a Korean status (an idle target: no samples)" \
 	see '(아직 표본 없음|표본 수집을 시작할 수 없음|첫 스냅숏은 1초 뒤에)'
 check "80x24 hot: nothing split" whole 80

@@ -250,7 +250,7 @@ static void test_annotate(void)
 	s->npcs = 7;
 	s->pcs = malloc(sizeof(pcs));
 	memcpy(s->pcs, pcs, sizeof(pcs));
-	ok(samp_view_annotate(s, "hot", &a) == 0, "annotate hot");
+	ok(samp_view_annotate(s, SAMP_WIN_ALL, "hot", &a) == 0, "annotate hot");
 	is_int(a.func, 2, "its function");
 	is_int(a.samples, 10, "its samples: its pcs only");
 	is_int(a.nlines, 4, "four rows: two lines, one inlined, one without source");
@@ -263,8 +263,30 @@ static void test_annotate(void)
 	is_str(a.lines[2].inlined, "helper", "inlined code named");
 	ok(!a.lines[3].file && a.lines[3].lo == 0x1030 && a.lines[3].hi == 0x1040, "no source: its range, last");
 	samp_annot_free(&a);
-	ok(samp_view_annotate(s, "nothing", &a) == -ENOENT, "an unknown function");
-	ok(samp_view_annotate(s, "main", &a) == -ENOENT, "a function without self samples");
+	ok(samp_view_annotate(s, SAMP_WIN_ALL, "nothing", &a) == -ENOENT, "an unknown function");
+	ok(samp_view_annotate(s, SAMP_WIN_ALL, "main", &a) == -ENOENT, "a function without self samples");
+	/* The rolling windows: the seconds of the address histogram. */
+	s->npc_buckets = 2;
+	s->pc_buckets[0].n = 2;
+	s->pc_buckets[0].c = calloc(2, sizeof(struct samp_pccount));
+	s->pc_buckets[0].c[0] = (struct samp_pccount){ 0, 3 };
+	s->pc_buckets[0].c[1] = (struct samp_pccount){ 6, 7 };
+	s->pc_buckets[1].n = 2;
+	s->pc_buckets[1].c = calloc(2, sizeof(struct samp_pccount));
+	s->pc_buckets[1].c[0] = (struct samp_pccount){ 1, 2 };
+	s->pc_buckets[1].c[1] = (struct samp_pccount){ 2, 1 };
+	ok(samp_view_annotate(s, SAMP_WIN_1S, "hot", &a) == 0 && a.win == SAMP_WIN_1S, "annotate hot in the last second");
+	ok(a.samples == 3 && a.nlines == 2, "the last second: its two pcs, on two lines");
+	ok(a.nlines == 2 && a.lines[0].line == 4 && a.lines[1].line == 5 && a.lines[1].samples == 2 && a.hot == 1,
+	   "line 5 with that second's samples, the hottest");
+	ok(a.nlines == 2 && a.lines[1].lo == 0x1018 && a.lines[1].hi == 0x1018, "only the pc sampled in that second");
+	samp_annot_free(&a);
+	ok(samp_view_annotate(s, SAMP_WIN_10S, "hot", &a) == 0 && a.samples == 6 && a.nlines == 2 &&
+		   a.lines[1].samples == 5 && fabs(a.lines[1].pct - 500.0 / 6) < 1e-9,
+	   "10 s: both seconds");
+	samp_annot_free(&a);
+	ok(samp_view_annotate(s, SAMP_WIN_ALL, "hot", &a) == 0 && a.samples == 10, "all: the counts since the start");
+	samp_annot_free(&a);
 	samp_snapshot_free(s);
 
 	/* Python: one function per line. */
@@ -275,7 +297,7 @@ static void test_annotate(void)
 		s->funcs[i].line = i == 2 ? 14 : 12;
 		s->funcs[i].flags = SAMP_F_PYTHON;
 	}
-	ok(samp_view_annotate(s, "f", &a) == 0 && a.python, "a Python function");
+	ok(samp_view_annotate(s, SAMP_WIN_ALL, "f", &a) == 0 && a.python, "a Python function");
 	ok(a.nlines == 2 && a.lines[0].line == 12 && a.lines[1].line == 14, "its lines in order");
 	ok(a.samples == 7 && a.hot == 1 && fabs(a.lines[1].pct - 600.0 / 7) < 1e-9, "line 14: 6 of 7");
 	samp_annot_free(&a);
