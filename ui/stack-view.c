@@ -103,16 +103,22 @@ static void cycle_msg(const struct stk_dump *d, const struct row *r, bool en, ch
 static void edge_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
 {
 	const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
-	const struct sym_info *fs = e->frame ? e->frame->sym : NULL;
-	char lock[600];
+	char lock[600], where[1200];
 
 	if (r->kind == ROW_HELD) {
-		snprintf(buf, size, T_(en, "held by TID %d, in %s+0x%llx"), (int)e->waits_for_tid,
-			 fs && fs->function ? fs->function : "??", (unsigned long long)(fs ? fs->offset : 0));
+		stk_frame_where(e->frame, where, sizeof(where));
+		if (e->py_lock)
+			snprintf(buf, size, T_(en, "held by TID %d (inside `with` it), in %s"), (int)e->waits_for_tid, where);
+		else
+			snprintf(buf, size, T_(en, "held by TID %d, in %s"), (int)e->waits_for_tid, where);
 		return;
 	}
 	stk_lock_str(e->lock_addr, e->lock_name, lock, sizeof(lock));
-	snprintf(buf, size, T_(en, "TID %d \"%s\" waits for lock %s"), (int)e->tid, thread_name(d, e->tid), lock);
+	if (e->py_lock)
+		snprintf(buf, size, T_(en, "TID %d \"%s\" waits for threading.Lock %s"), (int)e->tid, thread_name(d, e->tid),
+			 lock);
+	else
+		snprintf(buf, size, T_(en, "TID %d \"%s\" waits for lock %s"), (int)e->tid, thread_name(d, e->tid), lock);
 }
 
 /* A group with threads blocked behind the deadlock: how many ("" none). */
@@ -136,7 +142,15 @@ static void thread_behind_msg(const struct stk_thread *t, bool en, char *buf, si
 	char lock[600];
 
 	buf[0] = '\0';
-	if (t->behind_cycle)
+	if (t->py_lock && t->py_lock_holder)
+		snprintf(buf, size, T_(en, "  waits for threading.Lock %s held by TID %d"),
+			 stk_lock_str(t->py_lock, t->py_lock_name, lock, sizeof(lock)), (int)t->py_lock_holder);
+	else if (t->py_lock)
+		snprintf(buf, size, T_(en, "  waits for threading.Lock %s (holder not known)"),
+			 stk_lock_str(t->py_lock, t->py_lock_name, lock, sizeof(lock)));
+	else if (t->py_lock_why)
+		snprintf(buf, size, "  (%s)", T_(en, t->py_lock_why));
+	else if (t->behind_cycle)
 		snprintf(buf, size, T_(en, "  blocked behind deadlock %d (lock %s held by TID %d)"), t->behind_cycle,
 			 stk_lock_str(t->wait_lock, t->wait_lock_name, lock, sizeof(lock)), (int)t->waits_for);
 }

@@ -80,9 +80,20 @@ static void print_thread_line(const struct stk_thread *t)
 		else
 			printf(_(" received signal %d"), t->signal);
 	}
-	if (t->behind_cycle)
+	if (t->py_lock) {
+		printf(_(" waits for threading.Lock %s"), esc(stk_lock_str(t->py_lock, t->py_lock_name, lock, sizeof(lock))));
+		if (t->py_lock_holder)
+			printf(_(" held by TID %d (inside `with` it)"), (int)t->py_lock_holder);
+		else
+			printf(_(" (its holder is not known: CPython records none)"));
+		if (t->behind_cycle)
+			printf(_(", blocked behind deadlock %d"), t->behind_cycle);
+	} else if (t->py_lock_why) {
+		printf(" (%s)", _(t->py_lock_why));
+	} else if (t->behind_cycle) {
 		printf(_(" blocked behind deadlock %d (lock %s held by TID %d)"), t->behind_cycle,
 		       esc(stk_lock_str(t->wait_lock, t->wait_lock_name, lock, sizeof(lock))), (int)t->waits_for);
+	}
 	printf("\n");
 	if (t->skipped)
 		printf(_("   not stopped: %s\n"), t->skipped);
@@ -107,14 +118,9 @@ static void print_frames(const struct stk_thread *t, const struct stack_flags *f
 		printf(_("   ... (more frames: --max-frames)\n"));
 }
 
-static const char *frame_fn(const struct stk_frame *f)
-{
-	return f && f->sym && f->sym->function ? f->sym->function : "??";
-}
-
 static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
 {
-	char lock[600];
+	char lock[600], where[1200];
 
 	if (d->py_version[0] && !d->py_error[0])
 		printf(_("CPython %s\n\n"), esc(d->py_version));
@@ -131,13 +137,17 @@ static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
 			for (size_t i = 0; i < d->n_threads; i++)
 				if (d->threads[i].tid == e->tid)
 					name = d->threads[i].name;
-			printf(_("  TID %d \"%s\" waits for lock %s"), (int)e->tid, esc(name),
-			       esc(stk_lock_str(e->lock_addr, e->lock_name, lock, sizeof(lock))));
-			printf(_(" held by TID %d, in %s"), (int)e->waits_for_tid, esc(frame_fn(e->frame)));
-			if (e->frame && e->frame->sym && e->frame->sym->function)
-				printf("+0x%llx", (unsigned long long)e->frame->sym->offset);
-			printf("\n");
+			printf(e->py_lock ? _("  TID %d \"%s\" waits for threading.Lock %s") : _("  TID %d \"%s\" waits for lock %s"),
+			       (int)e->tid, esc(name), esc(stk_lock_str(e->lock_addr, e->lock_name, lock, sizeof(lock))));
+			printf(e->py_lock ? _(" held by TID %d (inside `with` it), in %s\n") : _(" held by TID %d, in %s\n"),
+			       (int)e->waits_for_tid, esc(stk_frame_where(e->frame, where, sizeof(where))));
 		}
+		for (size_t k = 0; k < cy->n; k++)
+			if (cy->edges[k].py_lock) {
+				printf(_("  (CPython records no owner for a Lock: each holder is the thread whose frames are\n"
+					 "   inside a `with` block of it)\n"));
+				break;
+			}
 		printf("\n");
 	}
 	if (!fl->group) {
@@ -230,6 +240,18 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 		out_json_bool(jt, "gil", t->gil);
 		out_json_str(jt, "idle", t->idle);
 		out_json_str(jt, "unwind_end", t->unwind_end);
+		if (t->py_lock) {
+			struct json_object *pl = json_object_new_object();
+			hex(pl, "lock_addr", t->py_lock);
+			out_json_str(pl, "name", t->py_lock_name);
+			if (t->py_lock_holder)
+				out_json_int(pl, "holder_tid", t->py_lock_holder);
+			else
+				json_object_object_add(pl, "holder_tid", NULL);
+			out_json_str(pl, "holder_from", t->py_lock_holder ? "with" : NULL);
+			json_object_object_add(jt, "python_lock", pl);
+		}
+		out_json_str(jt, "python_lock_unknown", t->py_lock_why);
 		if (t->behind_cycle) {
 			/* blocked behind a deadlock: its lock as the cycle's edges name one */
 			out_json_int(jt, "behind_deadlock", t->behind_cycle);
@@ -279,7 +301,16 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 			out_json_int(je, "waits_for_tid", e->waits_for_tid);
 			hex(je, "lock_addr", e->lock_addr);
 			out_json_str(je, "lock_name", e->lock_name);
-			out_json_str(je, "function", e->frame && e->frame->sym ? e->frame->sym->function : NULL);
+			out_json_str(je, "kind", e->py_lock ? "python_lock" : "mutex");
+			if (e->py_lock) {
+				/* the holder inferred from its `with` block */
+				out_json_str(je, "holder_from", "with");
+				out_json_str(je, "function", e->frame && e->frame->py ? e->frame->py->qualname : NULL);
+				out_json_str(je, "file", e->frame && e->frame->py ? e->frame->py->file : NULL);
+				out_json_int(je, "line", e->frame && e->frame->py ? e->frame->line : 0);
+			} else {
+				out_json_str(je, "function", e->frame && e->frame->sym ? e->frame->sym->function : NULL);
+			}
 			json_object_array_add(cy, je);
 		}
 		json_object_array_add(dls, cy);

@@ -62,6 +62,13 @@ struct stk_thread {
 	bool python;         /* has a CPython thread state */
 	bool gil;            /* holds the GIL */
 	const char *idle;    /* "time.sleep", "lock acquire", "select" or NULL */
+	/* CPython: the threading.Lock it waits to acquire, found in its frames
+	 * by the futex it sleeps on (CPython records no owner for a Lock). */
+	uint64_t py_lock;    /* the lock object, 0 none */
+	char *py_lock_name;  /* the name it has in the waiting frame ("ledger"), or NULL (hostile) */
+	pid_t py_lock_holder; /* a thread blocked inside `with` that lock, 0 not known */
+	size_t py_held;      /* the locks it holds in `with` blocks of its frames */
+	const char *py_lock_why; /* blocked in a Lock acquire, py_lock 0: why not named (N_() string) */
 };
 
 struct stk_edge {
@@ -70,6 +77,8 @@ struct stk_edge {
 	uint64_t lock_addr;  /* ... the lock at this address */
 	char *lock_name;     /* symbol of a global lock ("ledger"), or NULL */
 	const struct stk_frame *frame; /* where tid waits (first frame of the program's own code) */
+	bool py_lock;        /* a threading.Lock: lock_addr is the object, lock_name its
+				name, the holder the thread inside `with` it */
 };
 
 struct stk_cycle {
@@ -150,6 +159,9 @@ char *stk_lock_str(uint64_t addr, const char *name, char *buf, size_t size);
 struct workers;
 struct job_handler;
 unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, const struct job_handler *h);
+/* Where a thread waits, for the deadlock's lines: "transfer+0x1e", or a
+ * Python frame's "transfer (bank.py:12)". Returns buf (hostile text). */
+char *stk_frame_where(const struct stk_frame *f, char *buf, size_t size);
 /* "leaf_wait <- level3 <- worker <- start_thread": a thread's functions,
  * innermost first, from its first frame outside the module of frame 0. */
 size_t stk_chain(const struct stk_thread *t, char *buf, size_t size);
