@@ -15,7 +15,7 @@
 
 /* ---- layout: one row per line of the body ---- */
 
-enum row_kind { ROW_PYERR, ROW_CYCLE, ROW_EDGE, ROW_HELD, ROW_BLANK, ROW_GROUP, ROW_TIDS, ROW_THREAD, ROW_FRAME, ROW_INLINE };
+enum row_kind { ROW_PYERR, ROW_JVM, ROW_CYCLE, ROW_EDGE, ROW_HELD, ROW_BLANK, ROW_GROUP, ROW_TIDS, ROW_THREAD, ROW_FRAME, ROW_INLINE };
 
 struct row {
 	enum row_kind kind;
@@ -36,6 +36,10 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 
 	if (d->py_error[0]) {
 		ADD(ROW_PYERR, -1, 0, 0);
+		ADD(ROW_BLANK, -1, 0, 0);
+	}
+	if (d->n_jvm_monitor) {
+		ADD(ROW_JVM, -1, 0, 0);
 		ADD(ROW_BLANK, -1, 0, 0);
 	}
 	for (size_t c = 0; c < d->n_cycles; c++) {
@@ -166,6 +170,19 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 	case ROW_PYERR:
 		draw_text(y, 0, -1, selected ? base : draw_attr(COL_WARN), d->py_error);
 		break;
+	case ROW_JVM:
+		/* What HotSpot's frames say; jcmd names the monitors (a core: none to ask). */
+		if (s->borrowed)
+			draw_textf(y, 0, -1, selected ? base : draw_attr(COL_WARN),
+				   P_("Java: %zu thread waits to enter a monitor (synchronized); its monitor and owner are not read",
+				      "Java: %zu threads wait to enter a monitor (synchronized); their monitors and owners are not read",
+				      d->n_jvm_monitor), d->n_jvm_monitor);
+		else
+			draw_textf(y, 0, -1, selected ? base : draw_attr(COL_WARN),
+				   P_("Java: %zu thread waits to enter a monitor (synchronized): jcmd %d Thread.print names it and its owner",
+				      "Java: %zu threads wait to enter a monitor (synchronized): jcmd %d Thread.print names them and their owners",
+				      d->n_jvm_monitor), d->n_jvm_monitor, (int)d->target.pid);
+		break;
 	case ROW_CYCLE:
 		cycle_msg(d, r, false, msg, sizeof(msg));
 		draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), msg);
@@ -219,6 +236,8 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 			x += draw_text(y, x, -1, (selected ? base : draw_attr(COL_WARN)) | A_BOLD, _("  GIL"));
 		if (t->idle)
 			x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), _("  idle: %s"), t->idle);
+		if (t->jvm_wait)
+			x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_WARN), _("  Java: %s"), _(t->jvm_wait));
 		if (t->signal) {
 			const char *sn = core_signal_name(t->signal);
 			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), _("  received %s"),
@@ -370,6 +389,7 @@ static void row_text(const struct stack_view *s, const struct row *r, char *buf,
 	buf[0] = '\0';
 	switch (r->kind) {
 	case ROW_PYERR: snprintf(buf, size, "%s", d->py_error); break;
+	case ROW_JVM: snprintf(buf, size, "Java monitor synchronized jcmd Thread.print"); break;
 	/* The deadlock's rows: what is drawn, and its English. */
 	case ROW_CYCLE:
 		cycle_msg(d, r, false, tr, sizeof(tr));

@@ -73,6 +73,8 @@ static void print_thread_line(const struct stk_thread *t)
 		printf(" %s", _("holds the GIL"));
 	if (t->idle)
 		printf(" %s %s", _("idle:"), _(t->idle));
+	if (t->jvm_wait)
+		printf(" %s %s", _("Java:"), _(t->jvm_wait));
 	if (t->signal) {
 		const char *sn = core_signal_name(t->signal);
 		if (sn)
@@ -118,7 +120,7 @@ static void print_frames(const struct stk_thread *t, const struct stack_flags *f
 		printf(_("   ... (more frames: --max-frames)\n"));
 }
 
-static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
+static void print_text(const struct stk_dump *d, const struct stack_flags *fl, bool live)
 {
 	char lock[600], where[1200];
 
@@ -149,6 +151,19 @@ static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
 				break;
 			}
 		printf("\n");
+	}
+	if (d->n_jvm_monitor && !live) {
+		printf(P_("Java: %zu thread waits to enter a monitor (synchronized); the monitors and their owners are not\n"
+			  "read (in a live JVM, jcmd PID Thread.print names them)\n\n",
+			  "Java: %zu threads wait to enter a monitor (synchronized); the monitors and their owners are not\n"
+			  "read (in a live JVM, jcmd PID Thread.print names them)\n\n", d->n_jvm_monitor),
+		       d->n_jvm_monitor);
+	} else if (d->n_jvm_monitor) {
+		printf(P_("Java: %zu thread waits to enter a monitor (synchronized); which monitors, their owners and any\n"
+			  "Java-level deadlock: jcmd %d Thread.print\n\n",
+			  "Java: %zu threads wait to enter a monitor (synchronized); which monitors, their owners and any\n"
+			  "Java-level deadlock: jcmd %d Thread.print\n\n", d->n_jvm_monitor),
+		       d->n_jvm_monitor, (int)d->target.pid);
 	}
 	if (!fl->group) {
 		for (size_t i = 0; i < d->n_threads; i++) {
@@ -221,6 +236,15 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 		out_json_double(py, "read_ms", d->py_read_ms);
 		json_object_object_add(root, "python", py);
 	}
+	if (d->jvm && !core) {
+		/* HotSpot: what the frames say; the monitors are jcmd's to name */
+		struct json_object *jv = json_object_new_object();
+		char cmd[64];
+		snprintf(cmd, sizeof(cmd), "jcmd %d Thread.print", (int)d->target.pid);
+		out_json_int(jv, "monitor_waiters", (long long)d->n_jvm_monitor);
+		out_json_str(jv, "monitors_from", cmd);
+		json_object_object_add(root, "jvm", jv);
+	}
 	out_json_str(root, "view", fl->view == STK_VIEW_PYTHON ? "python" : fl->view == STK_VIEW_NATIVE ? "native" : "mixed");
 	for (size_t i = 0; i < d->n_threads; i++) {
 		const struct stk_thread *t = &d->threads[i];
@@ -252,6 +276,8 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 			json_object_object_add(jt, "python_lock", pl);
 		}
 		out_json_str(jt, "python_lock_unknown", t->py_lock_why);
+		if (t->jvm_wait)
+			out_json_str(jt, "jvm_wait", t->jvm_wait);
 		if (t->behind_cycle) {
 			/* blocked behind a deadlock: its lock as the cycle's edges name one */
 			out_json_int(jt, "behind_deadlock", t->behind_cycle);
@@ -375,7 +401,7 @@ static int stack_core(const struct stack_flags *fl)
 	} else {
 		core_print_header(stdout, c);
 		printf("\n");
-		print_text(d, fl);
+		print_text(d, fl, false);
 	}
 	fflush(stdout);
 	core_print_warnings(stderr, "pscope stack", c);
@@ -414,7 +440,7 @@ static int stack_exec(void *state, pid_t pid)
 	if (fl.json)
 		print_json(d, &fl, NULL);
 	else
-		print_text(d, &fl);
+		print_text(d, &fl, true);
 	fflush(stdout);
 	for (size_t i = 0; i < d->n_threads; i++)
 		if (d->threads[i].skipped)

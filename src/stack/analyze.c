@@ -310,6 +310,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 	d->symbolize_ms = t_sym;
 	d->unwind_ms = (double)(now_ns() - t1) / 1e6 - t_sym;
 	d->n_syms = sym_proc_count(d->syms);
+	stk_jvm_classify(d);
 	if (py) {
 		/* Python frames in place of the eval frames; structures that
 		 * make no sense leave the native frames and say why. */

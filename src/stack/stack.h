@@ -69,6 +69,8 @@ struct stk_thread {
 	pid_t py_lock_holder; /* a thread blocked inside `with` that lock, 0 not known */
 	size_t py_held;      /* the locks it holds in `with` blocks of its frames */
 	const char *py_lock_why; /* blocked in a Lock acquire, py_lock 0: why not named (N_() string) */
+	const char *jvm_wait; /* HotSpot, from its frames: "monitor enter", "Object.wait()",
+				 "LockSupport.park()" (N_() strings), or NULL */
 };
 
 struct stk_edge {
@@ -112,6 +114,8 @@ struct stk_dump {
 	char py_error[240];
 	double py_read_ms;   /* part of the pause spent reading frame chains */
 	struct py_proc *py;  /* owns every py_code */
+	bool jvm;            /* frames in HotSpot's libjvm.so */
+	size_t n_jvm_monitor; /* threads waiting to enter a Java monitor */
 };
 
 struct stk_opts {
