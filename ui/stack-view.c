@@ -1,5 +1,6 @@
 /* The body of a stack dump (stack-view.h). */
 #include "stack-view.h"
+#include "stack-rows.h"
 #include "keys.h"
 #include "draw.h"
 #include "i18n.h"
@@ -15,13 +16,7 @@
 
 /* ---- layout: one row per line of the body ---- */
 
-enum row_kind { ROW_PYERR, ROW_JVM, ROW_CYCLE, ROW_EDGE, ROW_HELD, ROW_BLANK, ROW_GROUP, ROW_TIDS, ROW_THREAD, ROW_FRAME, ROW_INLINE };
 
-struct row {
-	enum row_kind kind;
-	int group;
-	size_t a, b;         /* thread index / cycle, edge / frame, inline */
-};
 
 static int layout(struct stack_view *s, struct row *rows, int max)
 {
@@ -62,6 +57,9 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 		size_t no = 0; /* frames numbered as shown */
 		for (size_t f = 0; f < t->n_frames; f++) {
 			const struct sym_info *sym = t->frames[f].sym;
+			/* Where the unwinding leaves the CFI for frame pointers. */
+			if (t->frames[f].by_fp && f > 0 && !t->frames[f - 1].by_fp)
+				ADD(ROW_CFI, (int)g, f, 0);
 			if (!stk_frame_shown(t, &t->frames[f], (enum stk_view)s->view))
 				continue;
 			if (s->inlines && sym)
@@ -69,6 +67,9 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 					ADD(ROW_INLINE, (int)g, f, i);
 			ADD(ROW_FRAME, (int)g, f, no++);
 		}
+		/* Why the stack ends where it does, when not at its start. */
+		if (!t->skipped && (t->unwind_end || t->truncated))
+			ADD(ROW_END, (int)g, gr->members[0], 0);
 		if (gr->n > 1)
 			ADD(ROW_TIDS, (int)g, gr->members[0], 0);
 		if (gr->n == 1 || (s->tids_open && s->tids_open[g]))
@@ -77,86 +78,6 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 	}
 #undef ADD
 	return n;
-}
-
-static const char *thread_name(const struct stk_dump *d, pid_t tid)
-{
-	for (size_t i = 0; i < d->n_threads; i++)
-		if (d->threads[i].tid == tid)
-			return d->threads[i].name;
-	return "";
-}
-
-/* The deadlock's words, in the locale's language or (en) in English:
- * drawn in the first, searched in both, so "/DEADLOCK" from a lab handout
- * finds these rows under LANG=ko too. */
-static void cycle_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
-{
-	size_t n = d->cycles[r->a].n;
-
-	if (n == 1)
-		snprintf(buf, size, "%s", T_(en, "DEADLOCK: a thread waits for a lock it holds itself"));
-	else
-		snprintf(buf, size,
-			 TP_(en, "DEADLOCK: %zu thread waits for each other", "DEADLOCK: %zu threads wait for each other", n),
-			 n);
-}
-
-/* An edge of the cycle in two rows: who waits for which lock (ROW_EDGE),
- * then who holds it and where the waiter waits (ROW_HELD). */
-static void edge_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
-{
-	const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
-	char lock[600], where[1200];
-
-	if (r->kind == ROW_HELD) {
-		stk_frame_where(e->frame, where, sizeof(where));
-		if (e->py_lock)
-			snprintf(buf, size, T_(en, "held by TID %d (inside `with` it), in %s"), (int)e->waits_for_tid, where);
-		else
-			snprintf(buf, size, T_(en, "held by TID %d, in %s"), (int)e->waits_for_tid, where);
-		return;
-	}
-	stk_lock_str(e->lock_addr, e->lock_name, lock, sizeof(lock));
-	if (e->py_lock)
-		snprintf(buf, size, T_(en, "TID %d \"%s\" waits for threading.Lock %s"), (int)e->tid, thread_name(d, e->tid),
-			 lock);
-	else
-		snprintf(buf, size, T_(en, "TID %d \"%s\" waits for lock %s"), (int)e->tid, thread_name(d, e->tid), lock);
-}
-
-/* A group with threads blocked behind the deadlock: how many ("" none). */
-static void group_behind_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
-{
-	const struct stk_group *g = &d->groups[r->group];
-	size_t behind = 0;
-
-	for (size_t k = 0; k < g->n; k++)
-		behind += d->threads[g->members[k]].behind_cycle != 0;
-	buf[0] = '\0';
-	if (behind == g->n)
-		snprintf(buf, size, "%s", T_(en, "[blocked behind the deadlock] "));
-	else if (behind)
-		snprintf(buf, size, T_(en, "[%zu blocked behind the deadlock] "), behind);
-}
-
-/* A thread blocked behind the deadlock: which cycle, lock and holder. */
-static void thread_behind_msg(const struct stk_thread *t, bool en, char *buf, size_t size)
-{
-	char lock[600];
-
-	buf[0] = '\0';
-	if (t->py_lock && t->py_lock_holder)
-		snprintf(buf, size, T_(en, "  waits for threading.Lock %s held by TID %d"),
-			 stk_lock_str(t->py_lock, t->py_lock_name, lock, sizeof(lock)), (int)t->py_lock_holder);
-	else if (t->py_lock)
-		snprintf(buf, size, T_(en, "  waits for threading.Lock %s (holder not known)"),
-			 stk_lock_str(t->py_lock, t->py_lock_name, lock, sizeof(lock)));
-	else if (t->py_lock_why)
-		snprintf(buf, size, "  (%s)", T_(en, t->py_lock_why));
-	else if (t->behind_cycle)
-		snprintf(buf, size, T_(en, "  blocked behind deadlock %d (lock %s held by TID %d)"), t->behind_cycle,
-			 stk_lock_str(t->wait_lock, t->wait_lock_name, lock, sizeof(lock)), (int)t->waits_for);
 }
 
 static void draw_row(struct stack_view *s, const struct row *r, int y, bool selected)
@@ -184,14 +105,18 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 				      d->n_jvm_monitor), d->n_jvm_monitor, (int)d->target.pid);
 		break;
 	case ROW_CYCLE:
-		cycle_msg(d, r, false, msg, sizeof(msg));
+		stack_cycle_msg(d, r, false, msg, sizeof(msg));
 		draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), msg);
 		break;
 	case ROW_EDGE: case ROW_HELD:
-		edge_msg(d, r, false, msg, sizeof(msg));
+		stack_edge_msg(d, r, false, msg, sizeof(msg));
 		draw_text(y, r->kind == ROW_HELD ? 4 : 2, -1, selected ? base : draw_attr(COL_ERROR), msg);
 		break;
 	case ROW_BLANK:
+		break;
+	case ROW_CFI: case ROW_END:
+		stack_stop_msg(d, r, false, msg, sizeof(msg));
+		draw_text(y, 6, -1, selected ? base : draw_attr(COL_WARN), msg);
 		break;
 	case ROW_GROUP: {
 		const struct stk_group *g = &d->groups[r->group];
@@ -210,7 +135,7 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 					(int)t->nstid, t->name);
 		else
 			x += draw_textf(y, x, -1, base | A_BOLD, "TID %d \"%s\": ", (int)t->tid, t->name);
-		group_behind_msg(d, r, false, msg, sizeof(msg));
+		stack_group_behind_msg(d, r, false, msg, sizeof(msg));
 		if (msg[0])
 			x += draw_text(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), msg);
 		draw_text(y, x, -1, base, chain);
@@ -243,7 +168,7 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), _("  received %s"),
 					sn ? sn : _("a signal"));
 		}
-		thread_behind_msg(t, false, msg, sizeof(msg));
+		stack_thread_behind_msg(t, false, msg, sizeof(msg));
 		if (msg[0])
 			draw_text(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), msg);
 		break;
@@ -392,28 +317,33 @@ static void row_text(const struct stack_view *s, const struct row *r, char *buf,
 	case ROW_JVM: snprintf(buf, size, "Java monitor synchronized jcmd Thread.print"); break;
 	/* The deadlock's rows: what is drawn, and its English. */
 	case ROW_CYCLE:
-		cycle_msg(d, r, false, tr, sizeof(tr));
-		cycle_msg(d, r, true, en, sizeof(en));
+		stack_cycle_msg(d, r, false, tr, sizeof(tr));
+		stack_cycle_msg(d, r, true, en, sizeof(en));
 		snprintf(buf, size, "%s\n%s", tr, en);
 		break;
 	case ROW_EDGE: case ROW_HELD:
-		edge_msg(d, r, false, tr, sizeof(tr));
-		edge_msg(d, r, true, en, sizeof(en));
+		stack_edge_msg(d, r, false, tr, sizeof(tr));
+		stack_edge_msg(d, r, true, en, sizeof(en));
+		snprintf(buf, size, "%s\n%s", tr, en);
+		break;
+	case ROW_CFI: case ROW_END:
+		stack_stop_msg(d, r, false, tr, sizeof(tr));
+		stack_stop_msg(d, r, true, en, sizeof(en));
 		snprintf(buf, size, "%s\n%s", tr, en);
 		break;
 	case ROW_GROUP: {
 		const struct stk_thread *t = &d->threads[r->a];
 		char chain[1024];
 		stk_chain(t, chain, sizeof(chain));
-		group_behind_msg(d, r, false, tr, sizeof(tr));
-		group_behind_msg(d, r, true, en, sizeof(en));
+		stack_group_behind_msg(d, r, false, tr, sizeof(tr));
+		stack_group_behind_msg(d, r, true, en, sizeof(en));
 		snprintf(buf, size, "TID %d %s %s\n%s\n%s", (int)t->tid, t->name, chain, tr, en);
 		break;
 	}
 	case ROW_THREAD: {
 		const struct stk_thread *t = &d->threads[r->a];
-		thread_behind_msg(t, false, tr, sizeof(tr));
-		thread_behind_msg(t, true, en, sizeof(en));
+		stack_thread_behind_msg(t, false, tr, sizeof(tr));
+		stack_thread_behind_msg(t, true, en, sizeof(en));
 		snprintf(buf, size, "TID %d %s %s %s %s\n%s\n%s", (int)t->tid, t->name, t->syscall, t->wchan,
 			 t->python_name ? t->python_name : "", tr, en);
 		break;
