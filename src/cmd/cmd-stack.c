@@ -8,6 +8,7 @@
 #include "out/json.h"
 #include "python/python.h"
 #include "stack/stack.h"
+#include "cmd/stack-go.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 #include <string.h>
 
 struct stack_flags {
-	bool json, source, inlines, group;
+	bool json, source, inlines, group, goroutines;
 	int max_frames;
 	const char *core, *exe, *sysroot;
 	enum stk_view view;
@@ -342,6 +343,8 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 		json_object_array_add(dls, cy);
 	}
 	json_object_object_add(root, "deadlocks", dls);
+	if (fl->goroutines && !core)
+		stack_go_json(root, d, fl->source);
 	return out_json_print(stdout, root, 1);
 }
 
@@ -362,6 +365,7 @@ static int stack_option(void *state, int opt, const char *arg)
 	case 's': fl->source = true; break;
 	case 'i': fl->inlines = fl->source = true; break;
 	case 'g': fl->group = false; break;
+	case 'G': fl->goroutines = true; break;
 	case 'c': fl->core = arg; break;
 	case 'x': fl->exe = arg; break;
 	case 'r': fl->sysroot = arg; break;
@@ -432,15 +436,18 @@ static int stack_exec(void *state, pid_t pid)
 	if (!pid)
 		return cmd_parse_pid("stack", NULL) < 0 ? 2 : 2;
 
-	struct stk_opts o = { .max_frames = fl.max_frames, .source = fl.source };
+	struct stk_opts o = { .max_frames = fl.max_frames, .source = fl.source, .goroutines = fl.goroutines };
 	struct target_id id;
 	ps_error_clear(&e);
 	if (target_id_of(pid, &id, &e) < 0 || stk_dump_run(&id, &o, &d, &e) < 0)
 		return cmd_fail("stack", &e);
-	if (fl.json)
+	if (fl.json) {
 		print_json(d, &fl, NULL);
-	else
+	} else {
 		print_text(d, &fl, true);
+		if (fl.goroutines)
+			stack_go_print(d, fl.source);
+	}
 	fflush(stdout);
 	for (size_t i = 0; i < d->n_threads; i++)
 		if (d->threads[i].skipped)
@@ -460,6 +467,7 @@ static const struct option stack_options[] = {
 	{ "source", no_argument, NULL, 's' },
 	{ "inlines", no_argument, NULL, 'i' },
 	{ "no-group", no_argument, NULL, 'g' },
+	{ "goroutines", no_argument, NULL, 'G' },
 	{ "max-frames", required_argument, NULL, 'm' },
 	{ "core", required_argument, NULL, 'c' },
 	{ "exe", required_argument, NULL, 'x' },
@@ -473,7 +481,7 @@ static const struct option stack_options[] = {
 const struct cmd_entry cmd_stack_entry = {
 	.name = "stack",
 	.args = "PID|--core CORE [--exe EXE] [--sysroot DIR] [--json] [--source] [--inlines] [--no-group]\n"
-		"       [--max-frames N] [--mixed|--python|--native]",
+		"       [--max-frames N] [--mixed|--python|--native] [--goroutines]",
 	.help = N_("Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
 		   "unwind and symbolize them and report the deadlocks among them.\n"
 		   "With --core, the same from a core file, after what the kernel recorded.\n"
@@ -488,7 +496,8 @@ const struct cmd_entry cmd_stack_entry = {
 		   "  --mixed         CPython: Python frames in place of the interpreter frames\n"
 		   "                  that ran them (the default)\n"
 		   "  --python        CPython: Python frames only, like py-spy dump\n"
-		   "  --native        CPython: native frames only\n"),
+		   "  --native        CPython: native frames only\n"
+		   "  --goroutines    Go: the goroutines too (runtime.allgs: state, wait reason, top frames)\n"),
 	.shortopts = "",
 	.options = stack_options,
 	.pid = CMD_PID_OPTIONAL,

@@ -6,6 +6,7 @@
 #include "i18n.h"
 #include "stack/pyframes.h"
 #include "python/python.h"
+#include "golang/golang.h"
 #include "util.h"
 
 #include <errno.h>
@@ -350,6 +351,10 @@ void stk_dump_free(struct stk_dump *d)
 	}
 	free(d->threads);
 	py_proc_free(d->py);
+	if (d->go) {
+		go_list_free(d->go);
+		free(d->go);
+	}
 	for (size_t g = 0; g < d->n_groups; g++)
 		free(d->groups[g].members);
 	free(d->groups);

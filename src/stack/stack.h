@@ -114,6 +114,11 @@ struct stk_dump {
 	char py_error[240];
 	double py_read_ms;   /* part of the pause spent reading frame chains */
 	struct py_proc *py;  /* owns every py_code */
+	/* Go (stk_opts.goroutines): the runtime's goroutines, read from its
+	 * allgs right after the freeze, while the process runs again; or
+	 * why not (go_error). */
+	struct go_list *go;
+	char go_error[200];
 	bool jvm;            /* frames in HotSpot's libjvm.so */
 	size_t n_jvm_monitor; /* threads waiting to enter a Java monitor */
 };
@@ -124,6 +129,7 @@ struct stk_opts {
 	int deadline_ms;     /* freeze deadline; 0 = 500 */
 	bool source;         /* file:line and inline frames (libdw) */
 	bool no_python;      /* skip the CPython reader (native only, as before) */
+	bool goroutines;     /* Go: read the goroutines too (d->go) */
 	atomic_bool *cancel;
 	/* Progress from the thread running the dump; may be NULL. */
 	void (*progress)(void *arg, double fraction, const char *text);
