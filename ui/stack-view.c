@@ -7,6 +7,7 @@
 #include "stack/stack.h"
 #include "core/read.h"
 #include "python/python.h"
+#include "golang/golang.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
@@ -76,6 +77,16 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 			for (size_t k = 0; k < gr->n; k++)
 				ADD(ROW_THREAD, (int)g, gr->members[k], 0);
 	}
+	if (s->goroutines && (d->go || d->go_error[0])) {
+		ADD(ROW_BLANK, -1, 0, 0);
+		ADD(ROW_GOHEAD, -1, 0, 0);
+		for (size_t g = 0; d->go && g < d->n_go_groups; g++) {
+			const struct go_g *gg = &d->go->g[d->go_groups[g].first];
+			ADD(ROW_GOGROUP, -1, g, 0);
+			for (size_t k = 0; k < gg->n; k++)
+				ADD(ROW_GOFRAME, -1, g, k);
+		}
+	}
 #undef ADD
 	return n;
 }
@@ -118,6 +129,26 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 		stack_stop_msg(d, r, false, msg, sizeof(msg));
 		draw_text(y, 6, -1, selected ? base : draw_attr(COL_WARN), msg);
 		break;
+	case ROW_GOHEAD:
+		stack_go_head_msg(d, false, msg, sizeof(msg));
+		draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_TITLE) | A_BOLD), msg);
+		break;
+	case ROW_GOGROUP:
+		stack_go_group_msg(d, r, false, msg, sizeof(msg));
+		draw_text(y, 0, -1, base | A_BOLD, msg);
+		break;
+	case ROW_GOFRAME: {
+		const struct go_g *g = &d->go->g[d->go_groups[r->a].first];
+		const struct sym_info *sym = g->sym[r->b];
+		int x = draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->b, (unsigned long long)g->pcs[r->b]) + 6;
+		if (sym && !(sym->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON)))
+			x += draw_textf(y, x, -1, base | A_BOLD, "%s+0x%llx", sym->function, (unsigned long long)sym->offset);
+		else
+			x += draw_text(y, x, -1, base, sym ? sym->function : "??");
+		if (s->show_lines && sym && sym->file)
+			draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), "  %s:%d", sym->file, sym->line);
+		break;
+	}
 	case ROW_GROUP: {
 		const struct stk_group *g = &d->groups[r->group];
 		const struct stk_thread *t = &d->threads[r->a];
@@ -324,6 +355,16 @@ static void row_text(const struct stack_view *s, const struct row *r, char *buf,
 	case ROW_EDGE: case ROW_HELD:
 		stack_edge_msg(d, r, false, tr, sizeof(tr));
 		stack_edge_msg(d, r, true, en, sizeof(en));
+		snprintf(buf, size, "%s\n%s", tr, en);
+		break;
+	case ROW_GOHEAD:
+		stack_go_head_msg(d, false, tr, sizeof(tr));
+		stack_go_head_msg(d, true, en, sizeof(en));
+		snprintf(buf, size, "%s\n%s", tr, en);
+		break;
+	case ROW_GOGROUP:
+		stack_go_group_msg(d, r, false, tr, sizeof(tr));
+		stack_go_group_msg(d, r, true, en, sizeof(en));
 		snprintf(buf, size, "%s\n%s", tr, en);
 		break;
 	case ROW_CFI: case ROW_END:

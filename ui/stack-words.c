@@ -2,6 +2,7 @@
 #include "stack-rows.h"
 #include "i18n.h"
 #include "stack/stack.h"
+#include "golang/golang.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -101,4 +102,38 @@ void stack_thread_behind_msg(const struct stk_thread *t, bool en, char *buf, siz
 	else if (t->behind_cycle)
 		snprintf(buf, size, T_(en, "  blocked behind deadlock %d (lock %s held by TID %d)"), t->behind_cycle,
 			 stk_lock_str(t->wait_lock, t->wait_lock_name, lock, sizeof(lock)), (int)t->waits_for);
+}
+
+void stack_go_head_msg(const struct stk_dump *d, bool en, char *buf, size_t size)
+{
+	const struct go_list *l = d->go;
+
+	if (!l) {
+		snprintf(buf, size, T_(en, "Goroutines: %s"), d->go_error[0] ? d->go_error : T_(en, "not read"));
+		return;
+	}
+	snprintf(buf, size,
+		 T_(en, "Goroutines: %zu (running %zu, runnable %zu, waiting %zu, in a syscall %zu), read after the freeze"),
+		 l->n, l->by_state[2], l->by_state[1], l->by_state[4], l->by_state[3]);
+}
+
+void stack_go_group_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
+{
+	const struct stk_go_group *gr = &d->go_groups[r->a];
+	const struct go_g *g = &d->go->g[gr->first];
+	size_t off;
+
+	if (gr->n > 1)
+		off = (size_t)snprintf(buf, size, T_(en, "%zu goroutines [%s%s%s]"), gr->n, T_(en, g->state),
+				       g->wait[0] ? ": " : "", g->wait);
+	else
+		off = (size_t)snprintf(buf, size, T_(en, "goroutine %lld [%s%s%s]"), (long long)g->goid, T_(en, g->state),
+				       g->wait[0] ? ": " : "", g->wait);
+	if (off < size && g->tid)
+		off += (size_t)snprintf(buf + off, size - off, T_(en, " on TID %d"), (int)g->tid);
+	/* its functions, innermost first, as a thread group's chain */
+	for (size_t k = 0; k < g->n && off + 1 < size; k++) {
+		const struct sym_info *s = g->sym[k];
+		off += (size_t)snprintf(buf + off, size - off, "%s%s", k ? " <- " : ": ", s && s->function ? s->function : "??");
+	}
 }

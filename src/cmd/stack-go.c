@@ -5,35 +5,10 @@
 #include "out/escape.h"
 #include "out/json.h"
 #include "stack/stack.h"
-#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const struct go_g *sort_g;
-
-static int g_cmp(const struct go_g *x, const struct go_g *y)
-{
-	if (x->status != y->status)
-		return x->status < y->status ? -1 : 1;
-	int c = strcmp(x->wait, y->wait);
-	if (c)
-		return c;
-	if (x->n != y->n)
-		return x->n < y->n ? -1 : 1;
-	for (size_t k = 0; k < x->n; k++)
-		if (x->pcs[k] != y->pcs[k])
-			return x->pcs[k] < y->pcs[k] ? -1 : 1;
-	return 0;
-}
-
-static int idx_cmp(const void *a, const void *b)
-{
-	size_t i = *(const size_t *)a, j = *(const size_t *)b;
-	int c = g_cmp(&sort_g[i], &sort_g[j]);
-	return c ? c : (sort_g[i].goid > sort_g[j].goid) - (sort_g[i].goid < sort_g[j].goid);
-}
 
 static void print_frame(const struct go_g *g, size_t k, bool source)
 {
@@ -61,18 +36,9 @@ void stack_go_print(const struct stk_dump *d, bool source)
 		 "runtime.allgs once the threads ran again: a running goroutine may have moved on\n\n"),
 	       l->by_state[2], l->by_state[1], l->by_state[4], l->by_state[3], l->n_dead,
 	       l->cut ? _(" (allgs cut at its cap)") : "");
-	size_t *idx = malloc((l->n + 1) * sizeof(*idx));
-	if (!idx)
-		return;
-	for (size_t i = 0; i < l->n; i++)
-		idx[i] = i;
-	sort_g = l->g;
-	sort_array(idx, l->n, sizeof(*idx), idx_cmp);
-	for (size_t i = 0; i < l->n;) {
-		size_t j = i + 1;
-		while (j < l->n && !g_cmp(&l->g[idx[i]], &l->g[idx[j]]))
-			j++;
-		const struct go_g *g = &l->g[idx[i]];
+	for (size_t gi = 0; gi < d->n_go_groups; gi++) {
+		size_t i = d->go_groups[gi].first, j = i + d->go_groups[gi].n;
+		const struct go_g *g = &l->g[i];
 		if (j - i > 1)
 			printf(_("%zu goroutines"), j - i);
 		else
@@ -81,7 +47,7 @@ void stack_go_print(const struct stk_dump *d, bool source)
 		if (j - i > 1) {
 			printf(" (");
 			for (size_t k = i; k < j && k < i + 8; k++)
-				printf("%s%lld", k > i ? " " : "", (long long)l->g[idx[k]].goid);
+				printf("%s%lld", k > i ? " " : "", (long long)l->g[k].goid);
 			printf("%s)", j - i > 8 ? " ..." : "");
 		}
 		if (g->tid)
@@ -94,9 +60,7 @@ void stack_go_print(const struct stk_dump *d, bool source)
 		if (g->more)
 			printf(_("  ... (more frames)\n"));
 		printf("\n");
-		i = j;
 	}
-	free(idx);
 }
 
 void stack_go_json(struct json_object *root, const struct stk_dump *d, bool source)

@@ -355,6 +355,7 @@ void stk_dump_free(struct stk_dump *d)
 		go_list_free(d->go);
 		free(d->go);
 	}
+	free(d->go_groups);
 	for (size_t g = 0; g < d->n_groups; g++)
 		free(d->groups[g].members);
 	free(d->groups);

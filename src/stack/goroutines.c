@@ -15,6 +15,55 @@
 #include <string.h>
 #include <unistd.h>
 
+static int g_cmp(const struct go_g *x, const struct go_g *y)
+{
+	if (x->status != y->status)
+		return x->status < y->status ? -1 : 1;
+	int c = strcmp(x->wait, y->wait);
+	if (c)
+		return c;
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	for (size_t k = 0; k < x->n; k++)
+		if (x->pcs[k] != y->pcs[k])
+			return x->pcs[k] < y->pcs[k] ? -1 : 1;
+	return 0;
+}
+
+static int sort_cmp(const void *a, const void *b)
+{
+	const struct go_g *x = a, *y = b;
+	int c = g_cmp(x, y);
+	return c ? c : (x->goid > y->goid) - (x->goid < y->goid);
+}
+
+static int group_cmp(const void *a, const void *b)
+{
+	const struct stk_go_group *x = a, *y = b;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+/* Goroutines with the same state, wait reason and frames: one group. */
+static void group(struct stk_dump *d)
+{
+	struct go_list *l = d->go;
+
+	sort_array(l->g, l->n, sizeof(*l->g), sort_cmp);
+	d->go_groups = calloc(l->n + 1, sizeof(*d->go_groups));
+	if (!d->go_groups)
+		return;
+	for (size_t i = 0; i < l->n;) {
+		size_t j = i + 1;
+		while (j < l->n && !g_cmp(&l->g[i], &l->g[j]))
+			j++;
+		d->go_groups[d->n_go_groups++] = (struct stk_go_group){ i, j - i };
+		i = j;
+	}
+	sort_array(d->go_groups, d->n_go_groups, sizeof(*d->go_groups), group_cmp);
+}
+
 void stk_go_read(struct stk_dump *d, int dirfd, const struct py_mem *pm)
 {
 	struct go_mem m = { pm->read, pm->arg };
@@ -47,4 +96,5 @@ void stk_go_read(struct stk_dump *d, int dirfd, const struct py_mem *pm)
 		for (size_t k = 0; k < g->n; k++)
 			g->sym[k] = sym_lookup(d->syms, g->pcs[k], k == 0);
 	}
+	group(d);
 }

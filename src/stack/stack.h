@@ -93,6 +93,10 @@ struct stk_group {
 	size_t n;
 };
 
+struct stk_go_group {
+	size_t first, n;     /* d->go->g[first .. first + n) */
+};
+
 struct stk_dump {
 	struct target_id target;
 	char comm[64];       /* hostile */
@@ -117,7 +121,9 @@ struct stk_dump {
 	/* Go (stk_opts.goroutines): the runtime's goroutines, read from its
 	 * allgs right after the freeze, while the process runs again; or
 	 * why not (go_error). */
-	struct go_list *go;
+	struct go_list *go;  /* sorted: goroutines of one group are together */
+	struct stk_go_group *go_groups; /* the same state, wait reason and frames; largest first */
+	size_t n_go_groups;
 	char go_error[200];
 	bool jvm;            /* frames in HotSpot's libjvm.so */
 	size_t n_jvm_monitor; /* threads waiting to enter a Java monitor */
@@ -168,7 +174,8 @@ char *stk_lock_str(uint64_t addr, const char *name, char *buf, size_t size);
  * failure. */
 struct workers;
 struct job_handler;
-unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, const struct job_handler *h);
+unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, bool goroutines,
+		    const struct job_handler *h);
 /* Where a thread waits, for the deadlock's lines: "transfer+0x1e", or a
  * Python frame's "transfer (bank.py:12)". Returns buf (hostile text). */
 char *stk_frame_where(const struct stk_frame *f, char *buf, size_t size);

@@ -3,7 +3,8 @@
 # installed): file:line from Go's compressed DWARF (no .debug_aranges),
 # stacks that end at Go's roots (runtime.goexit, mstart) counted whole by
 # the sampler, and the goroutines from the runtime's allgs (pscope stack
-# --goroutines): count, state, wait reason, top frames with file:line.
+# --goroutines, and G on the Stacks screen): count, state, wait reason,
+# top frames with file:line.
 . "$top_srcdir/tests/lib.sh"
 tmp=$(mktemp -d /tmp/pscope-go-e2e.XXXXXX)
 at_exit "rm -rf $tmp"
@@ -81,6 +82,22 @@ kill_at_exit $S
 check "not a Go program: says so, no goroutines" python3 -c "
 import json; d = json.load(open('$tmp/n.json'))
 assert d['goroutines'] is None and d['goroutines_error'] == 'not a Go program (no runtime.allgs)', d.get('goroutines_error')"
+if command -v tmux >/dev/null; then
+	tui_start 200x60 "$PSCOPE -p $P"
+	check "TUI: detail screen up" tui_wait_for "PID $P"
+	tui_keys s
+	check "TUI: the Stacks screen" tui_wait_for "Stacks of $P"
+	tui_keys G
+	check "TUI, G: the goroutines' header with the counts" \
+		tui_wait_for_joined "Goroutines: [0-9]+ \(running [0-9]+, runnable [0-9]+, waiting [0-9]+, in a syscall [0-9]+\), read after the freeze"
+	tui_keys /
+	tui_keys "chan receive" Enter
+	check "TUI: the 20 parked goroutines as one group, their chain" \
+		tui_wait_for "^20 goroutines \[waiting: chan receive\]: runtime.gopark <- runtime.chanrecv <- runtime.chanrecv1 <- main.parked"
+	tui_keys q
+else
+	skip "tmux is not installed: no TUI check"
+fi
 check "the target runs on after the dumps" runs_on_soon $P
 kill -9 $P
 done_testing
