@@ -428,6 +428,8 @@ static int stack_exec(void *state, pid_t pid)
 	if (fl.core && pid) {
 		return cmd_usage_error("stack", "%s", _("a PID and --core: --core reads no process"));
 	}
+	if (fl.core && fl.goroutines)
+		return cmd_usage_error("stack", "%s", _("--goroutines reads a live Go process, not a core"));
 	if (fl.core)
 		return stack_core(&fl);
 	if (fl.exe || fl.sysroot) {

@@ -12,14 +12,6 @@
 #define ALLGS_MAX (1u << 20)
 #define WAIT_REASONS_MAX 256
 
-/* Offsets read from DWARF; -1 when a field is not there. */
-struct layout {
-	long g_sched, g_status, g_goid, g_wait, g_m;
-	long buf_sp, buf_pc, buf_bp;
-	long m_procid;
-	long wait_size;           /* bytes of g.waitreason (1 in 1.19) */
-};
-
 static long member_off(Dwarf_Die *st, const char *name, Dwarf_Word *size)
 {
 	Dwarf_Die c;
@@ -48,7 +40,7 @@ static long member_off(Dwarf_Die *st, const char *name, Dwarf_Word *size)
 }
 
 /* The structures of package runtime, from the unit that defines them. */
-static int read_layout(int fd, struct layout *L)
+static int read_layout(int fd, struct go_layout *L)
 {
 	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
 	Dwarf_Off off = 0, next;
@@ -136,8 +128,8 @@ static void walk(const struct go_mem *m, uint64_t pc, uint64_t bp, uint64_t sp, 
 int go_goroutines(int exe_fd, struct sym_proc *syms, const struct go_mem *m, struct go_list *out,
 		  struct ps_error *e)
 {
-	struct layout L;
-	uint64_t allgs, allgs_size, wr = 0, wr_size = 0, slice[2];
+	struct go_layout L;
+	uint64_t allgs, allgs_size, wr = 0, wr_size = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (sym_symbol_addr(syms, NULL, "runtime.allgs", &allgs, &allgs_size) < 0)
@@ -148,6 +140,16 @@ int go_goroutines(int exe_fd, struct sym_proc *syms, const struct go_mem *m, str
 	if (r < 0)
 		return ps_error_set(e, EPROTO, _("a Go program whose DWARF lacks runtime.g's fields: goroutines not read"));
 	sym_symbol_addr(syms, NULL, "runtime.waitReasonStrings", &wr, &wr_size);
+	return go_walk(&L, allgs, wr, wr_size, m, out, e);
+}
+
+int go_walk(const struct go_layout *Lp, uint64_t allgs, uint64_t wr, uint64_t wr_size, const struct go_mem *m,
+	    struct go_list *out, struct ps_error *e)
+{
+	const struct go_layout L = *Lp;
+	uint64_t slice[2];
+
+	memset(out, 0, sizeof(*out));
 	if (rd64(m, allgs, &slice[0]) < 0 || rd64(m, allgs + 8, &slice[1]) < 0)
 		return ps_error_set(e, EFAULT, _("runtime.allgs at 0x%llx cannot be read"), (unsigned long long)allgs);
 	uint64_t n = slice[1];

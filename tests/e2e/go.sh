@@ -98,6 +98,10 @@ if command -v tmux >/dev/null; then
 else
 	skip "tmux is not installed: no TUI check"
 fi
+"$PSCOPE" stack --goroutines --core "$tmp/none.core" >"$tmp/c.out" 2>&1
+rc=$?
+ok "$([ $rc = 2 ] && grep -q -- '--goroutines reads a live Go process, not a core' "$tmp/c.out"; echo $?)" \
+	"--goroutines with --core: a usage error that says why"
 check "the target runs on after the dumps" runs_on_soon $P
 kill -9 $P
 done_testing
