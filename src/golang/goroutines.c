@@ -9,7 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ALLGS_MAX (1u << 20)
+#define ALLGS_MAX (1u << 16)    /* goroutines read (the rest: cut, and said) */
+#define CHUNK 512               /* allgs entries per read */
 #define WAIT_REASONS_MAX 256
 
 static long member_off(Dwarf_Die *st, const char *name, Dwarf_Word *size)
@@ -159,14 +160,21 @@ int go_walk(const struct go_layout *Lp, uint64_t allgs, uint64_t wr, uint64_t wr
 	}
 	if (n && !ptr_ok(slice[0]))
 		return ps_error_set(e, EPROTO, _("runtime.allgs makes no sense (array at 0x%llx)"), (unsigned long long)slice[0]);
-	out->g = calloc(n + 1, sizeof(*out->g));
-	if (!out->g)
-		return ps_error_set(e, ENOMEM, _("out of memory"));
+	uint64_t chunk[CHUNK];
+	size_t cap = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t ga, sp, pc, bp, mp;
 		uint32_t st;
 		int64_t goid;
-		if (rd64(m, slice[0] + 8 * i, &ga) < 0 || !ptr_ok(ga))
+		if (i % CHUNK == 0) {
+			size_t k = n - i < CHUNK ? (size_t)(n - i) : CHUNK;
+			if (m->read(m->arg, slice[0] + 8 * i, chunk, 8 * k) < 0) {
+				out->cut = true; /* the rest of the array is unreadable */
+				break;
+			}
+		}
+		ga = chunk[i % CHUNK];
+		if (!ptr_ok(ga))
 			continue;
 		if (m->read(m->arg, ga + (uint64_t)L.g_status, &st, 4) < 0 || m->read(m->arg, ga + (uint64_t)L.g_goid, &goid, 8) < 0)
 			continue;
@@ -175,7 +183,18 @@ int go_walk(const struct go_layout *Lp, uint64_t allgs, uint64_t wr, uint64_t wr
 			out->n_dead++;
 			continue;
 		}
+		if (out->n == cap) {
+			size_t nc = cap ? cap * 2 : 64;
+			void *v = realloc(out->g, nc * sizeof(*out->g));
+			if (!v) {
+				go_list_free(out);
+				return ps_error_set(e, ENOMEM, _("out of memory"));
+			}
+			out->g = v;
+			cap = nc;
+		}
 		struct go_g *g = &out->g[out->n++];
+		memset(g, 0, sizeof(*g));
 		g->addr = ga;
 		g->goid = goid;
 		g->status = st;
