@@ -58,14 +58,14 @@ void go_list_free(struct go_list *l);
 /* The walk itself, over hostile memory (the fuzzer's entry): field
  * offsets as the program's DWARF gives them (-1: absent), allgs the
  * address of runtime.allgs (a slice), wr/wr_size runtime.waitReasonStrings
- * (0: none). Returns 0, -EFAULT, -EPROTO or -ENOMEM with e set. */
+ * (0: none), max the goroutines read at most (0: 65536). Returns 0, -EFAULT, -EPROTO or -ENOMEM with e set. */
 struct go_layout {
 	long g_sched, g_status, g_goid, g_wait, g_m;
 	long buf_sp, buf_pc, buf_bp;
 	long m_procid;
 	long wait_size;           /* bytes of g.waitreason (1 in Go 1.19) */
 };
-int go_walk(const struct go_layout *L, uint64_t allgs, uint64_t wr, uint64_t wr_size, const struct go_mem *m,
+int go_walk(const struct go_layout *L, uint64_t allgs, uint64_t wr, uint64_t wr_size, size_t max, const struct go_mem *m,
 	    struct go_list *out, struct ps_error *e);
 /* "running", "waiting"... for a status (without _Gscan). */
 const char *go_state_name(uint32_t status);

@@ -141,11 +141,11 @@ int go_goroutines(int exe_fd, struct sym_proc *syms, const struct go_mem *m, str
 	if (r < 0)
 		return ps_error_set(e, EPROTO, _("a Go program whose DWARF lacks runtime.g's fields: goroutines not read"));
 	sym_symbol_addr(syms, NULL, "runtime.waitReasonStrings", &wr, &wr_size);
-	return go_walk(&L, allgs, wr, wr_size, m, out, e);
+	return go_walk(&L, allgs, wr, wr_size, 0, m, out, e);
 }
 
-int go_walk(const struct go_layout *Lp, uint64_t allgs, uint64_t wr, uint64_t wr_size, const struct go_mem *m,
-	    struct go_list *out, struct ps_error *e)
+int go_walk(const struct go_layout *Lp, uint64_t allgs, uint64_t wr, uint64_t wr_size, size_t max,
+	    const struct go_mem *m, struct go_list *out, struct ps_error *e)
 {
 	const struct go_layout L = *Lp;
 	uint64_t slice[2];
@@ -154,8 +154,10 @@ int go_walk(const struct go_layout *Lp, uint64_t allgs, uint64_t wr, uint64_t wr
 	if (rd64(m, allgs, &slice[0]) < 0 || rd64(m, allgs + 8, &slice[1]) < 0)
 		return ps_error_set(e, EFAULT, _("runtime.allgs at 0x%llx cannot be read"), (unsigned long long)allgs);
 	uint64_t n = slice[1];
-	if (n > ALLGS_MAX) {
-		n = ALLGS_MAX;
+	if (!max || max > ALLGS_MAX)
+		max = ALLGS_MAX;
+	if (n > max) {
+		n = max;
 		out->cut = true;
 	}
 	if (n && !ptr_ok(slice[0]))

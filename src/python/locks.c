@@ -32,7 +32,12 @@ static enum kind kind_of(struct py_proc *p, const struct py_mem *m, struct types
 	uint64_t type, name;
 	char buf[32];
 
-	if (!py_ptr_ok(obj) || rd64(m, obj + 8, &type) < 0 || !py_ptr_ok(type))
+	uint64_t refs;
+
+	/* A live object: a freed one (a stale slot above the value stack's
+	 * top) has pymalloc's free-list link or 0 where its count was. */
+	if (!py_ptr_ok(obj) || rd64(m, obj, &refs) < 0 || refs == 0 || refs >= (1ull << 31) ||
+	    rd64(m, obj + 8, &type) < 0 || !py_ptr_ok(type))
 		return K_OTHER;
 	if (type == p->lock_type)
 		return K_LOCK;

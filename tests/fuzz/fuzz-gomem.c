@@ -57,7 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *p = fuzz_copy(data + 1, size - 1);
 	struct image im = { (const unsigned char *)p, size - 1, data[0] & 1 };
 	struct go_mem m = { image_read, &im };
-	if (go_walk(&L, BASE, BASE + 16, (data[0] >> 1) * 16, &m, &l, &e) == 0) {
+	/* 256 goroutines at most: the cap's own code, at a fuzzer's pace */
+	if (go_walk(&L, BASE, BASE + 16, (data[0] >> 1) * 16, 256, &m, &l, &e) == 0) {
 		for (size_t i = 0; i < l.n; i++)
 			go_state_name(l.g[i].status);
 		go_list_free(&l);

@@ -1,9 +1,9 @@
 # A deadlock over two threading.Lock objects: "teller-a" takes ledger then
 # journal, "teller-b" takes journal then ledger, each inside `with` blocks;
 # "bystander" waits for ledger behind them. Lines the tests check carry a
-# "# LINE:name" marker. Prints "ready" once both tellers hold their first
-# lock and are about to take the second (the tests then wait for every
-# thread to block in its acquire).
+# "# LINE:name" marker. Prints the two locks' addresses (id()), then
+# "ready" once both tellers hold their first lock and every thread is at
+# its last `with` (the tests then wait for each to block in its acquire).
 import signal
 import sys
 import threading
@@ -37,9 +37,27 @@ def bystander():
         pass
 
 
+def marker(name):
+    with open(__file__) as f:
+        return next(i + 1 for i, l in enumerate(f) if l.rstrip().endswith("# LINE:" + name))
+
+
+threads = []
 for name, fn in (("teller-a", teller_a), ("teller-b", teller_b), ("bystander", bystander)):
-    threading.Thread(target=fn, name=name, daemon=True).start()
+    t = threading.Thread(target=fn, name=name, daemon=True)
+    t.start()
+    threads.append(t)
 both.wait()
+# Past the barrier (whose own locks they may still be taking): wait until
+# each thread's innermost frame is at its last `with`.
+want = {threads[0].ident: (transfer.__code__, marker("transfer")),
+        threads[1].ident: (transfer.__code__, marker("transfer")),
+        threads[2].ident: (bystander.__code__, marker("bystander"))}
+while True:
+    frames = sys._current_frames()
+    if all(i in frames and (frames[i].f_code, frames[i].f_lineno) == w for i, w in want.items()):
+        break
+    time.sleep(0.01)
 sys.stdout.write("ledger 0x%x journal 0x%x\n" % (id(ledger), id(journal)))
 sys.stdout.write("ready\n")
 sys.stdout.flush()
