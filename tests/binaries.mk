@@ -60,3 +60,6 @@ EXTRA_DIST += tests/e2e/dwarf-names.sh
 # Cores without NT_FILE: the dynamic linker's list.
 TESTS += tests/e2e/core-nofile.sh
 EXTRA_DIST += tests/e2e/core-nofile.sh
+# Go: built by the test with go when it is there.
+TESTS += tests/e2e/go.sh
+EXTRA_DIST += tests/e2e/go.sh tests/targets/go-target.go

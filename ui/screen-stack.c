@@ -34,7 +34,7 @@ static int submit(struct stack_state *s)
 
 	/* Same identity every time (also for r): the dump refuses a reused
 	 * PID. */
-	ui_job_started(&s->job, stk_submit(s->ui->workers, &s->id, true, &h), _("waiting for the attach worker"),
+	ui_job_started(&s->job, stk_submit(s->ui->workers, &s->id, true, s->v.goroutines, &h), _("waiting for the attach worker"),
 		       _("cannot start the stack dump (out of memory)"));
 	if (s->job.failed) {
 		ui_message(s->ui, true, "%s", s->job.error);
@@ -124,6 +124,17 @@ static bool k_again(struct ui *ui, void *p, int ch)
 	return true;
 }
 
+/* G: the goroutines of a Go program (a new dump that reads them), or not. */
+static bool k_goroutines(struct ui *ui, void *p, int ch)
+{
+	struct stack_state *s = p;
+
+	s->v.goroutines = !s->v.goroutines;
+	if (s->v.goroutines)
+		submit(s);
+	return true;
+}
+
 /* Search and the list keys. */
 static bool stack_key(struct ui *ui, void *p, int ch)
 {
@@ -171,6 +182,7 @@ static const struct ui_key stack_keys[] = {
 	UI_SECTION(N_("Keys")),
 	UI_USE(stack_view_keys, struct stack_state, v),
 	UI_KEY("r  F5", k_again, N_("Again"), N_("take a new dump"), 'r', KEY_F(5)),
+	UI_KEY("G", k_goroutines, N_("Goroutines"), N_("Go: the goroutines too (a new dump reads them), or not"), 'G'),
 	UI_LOOP("Esc", 27),
 	UI_LOOP("F1 ?", KEY_F(1), '?'),
 	UI_KEYS_END,
@@ -180,7 +192,7 @@ const struct screen_ops screen_stack_ops = {
 	.name = N_("Stacks"),
 	.help = "stack",
 	.keys = stack_keys,
-	.fbar = "F1 Enter e l i v r Esc",
+	.fbar = "F1 Enter e l i v G r Esc",
 	.mode_key = stack_mode,
 	.draw = stack_draw,
 	.key = stack_key,

@@ -1,5 +1,6 @@
 /* The body of a stack dump (stack-view.h). */
 #include "stack-view.h"
+#include "stack-rows.h"
 #include "keys.h"
 #include "uipriv.h"
 #include "draw.h"
@@ -7,6 +8,7 @@
 #include "stack/stack.h"
 #include "core/read.h"
 #include "python/python.h"
+#include "golang/golang.h"
 
 #define NCURSES_WIDECHAR 1
 #include <ncursesw/curses.h>
@@ -16,13 +18,7 @@
 
 /* ---- layout: one row per line of the body ---- */
 
-enum row_kind { ROW_PYERR, ROW_CYCLE, ROW_EDGE, ROW_HELD, ROW_BLANK, ROW_GROUP, ROW_TIDS, ROW_THREAD, ROW_FRAME, ROW_INLINE };
 
-struct row {
-	enum row_kind kind;
-	int group;
-	size_t a, b;         /* thread index / cycle, edge / frame, inline */
-};
 
 static int layout(struct stack_view *s, struct row *rows, int max)
 {
@@ -37,6 +33,10 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 
 	if (d->py_error[0]) {
 		ADD(ROW_PYERR, -1, 0, 0);
+		ADD(ROW_BLANK, -1, 0, 0);
+	}
+	if (d->n_jvm_monitor) {
+		ADD(ROW_JVM, -1, 0, 0);
 		ADD(ROW_BLANK, -1, 0, 0);
 	}
 	for (size_t c = 0; c < d->n_cycles; c++) {
@@ -59,6 +59,9 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 		size_t no = 0; /* frames numbered as shown */
 		for (size_t f = 0; f < t->n_frames; f++) {
 			const struct sym_info *sym = t->frames[f].sym;
+			/* Where the unwinding leaves the CFI for frame pointers. */
+			if (t->frames[f].by_fp && f > 0 && !t->frames[f - 1].by_fp)
+				ADD(ROW_CFI, (int)g, f, 0);
 			if (!stk_frame_shown(t, &t->frames[f], (enum stk_view)s->view))
 				continue;
 			if (s->inlines && sym)
@@ -66,80 +69,27 @@ static int layout(struct stack_view *s, struct row *rows, int max)
 					ADD(ROW_INLINE, (int)g, f, i);
 			ADD(ROW_FRAME, (int)g, f, no++);
 		}
+		/* Why the stack ends where it does, when not at its start. */
+		if (!t->skipped && (t->unwind_end || t->truncated))
+			ADD(ROW_END, (int)g, gr->members[0], 0);
 		if (gr->n > 1)
 			ADD(ROW_TIDS, (int)g, gr->members[0], 0);
 		if (gr->n == 1 || (s->tids_open && s->tids_open[g]))
 			for (size_t k = 0; k < gr->n; k++)
 				ADD(ROW_THREAD, (int)g, gr->members[k], 0);
 	}
+	if (s->goroutines && (d->go || d->go_error[0])) {
+		ADD(ROW_BLANK, -1, 0, 0);
+		ADD(ROW_GOHEAD, -1, 0, 0);
+		for (size_t g = 0; d->go && g < d->n_go_groups; g++) {
+			const struct go_g *gg = &d->go->g[d->go_groups[g].first];
+			ADD(ROW_GOGROUP, -1, g, 0);
+			for (size_t k = 0; k < gg->n; k++)
+				ADD(ROW_GOFRAME, -1, g, k);
+		}
+	}
 #undef ADD
 	return n;
-}
-
-static const char *thread_name(const struct stk_dump *d, pid_t tid)
-{
-	for (size_t i = 0; i < d->n_threads; i++)
-		if (d->threads[i].tid == tid)
-			return d->threads[i].name;
-	return "";
-}
-
-/* The deadlock's words, in the locale's language or (en) in English:
- * drawn in the first, searched in both, so "/DEADLOCK" from a lab handout
- * finds these rows under LANG=ko too. */
-static void cycle_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
-{
-	size_t n = d->cycles[r->a].n;
-
-	if (n == 1)
-		snprintf(buf, size, "%s", T_(en, "DEADLOCK: a thread waits for a lock it holds itself"));
-	else
-		snprintf(buf, size,
-			 TP_(en, "DEADLOCK: %zu thread waits for each other", "DEADLOCK: %zu threads wait for each other", n),
-			 n);
-}
-
-/* An edge of the cycle in two rows: who waits for which lock (ROW_EDGE),
- * then who holds it and where the waiter waits (ROW_HELD). */
-static void edge_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
-{
-	const struct stk_edge *e = &d->cycles[r->a].edges[r->b];
-	const struct sym_info *fs = e->frame ? e->frame->sym : NULL;
-	char lock[600];
-
-	if (r->kind == ROW_HELD) {
-		snprintf(buf, size, T_(en, "held by TID %d, in %s+0x%llx"), (int)e->waits_for_tid,
-			 fs && fs->function ? fs->function : "??", (unsigned long long)(fs ? fs->offset : 0));
-		return;
-	}
-	stk_lock_str(e->lock_addr, e->lock_name, lock, sizeof(lock));
-	snprintf(buf, size, T_(en, "TID %d \"%s\" waits for lock %s"), (int)e->tid, thread_name(d, e->tid), lock);
-}
-
-/* A group with threads blocked behind the deadlock: how many ("" none). */
-static void group_behind_msg(const struct stk_dump *d, const struct row *r, bool en, char *buf, size_t size)
-{
-	const struct stk_group *g = &d->groups[r->group];
-	size_t behind = 0;
-
-	for (size_t k = 0; k < g->n; k++)
-		behind += d->threads[g->members[k]].behind_cycle != 0;
-	buf[0] = '\0';
-	if (behind == g->n)
-		snprintf(buf, size, "%s", T_(en, "[blocked behind the deadlock] "));
-	else if (behind)
-		snprintf(buf, size, T_(en, "[%zu blocked behind the deadlock] "), behind);
-}
-
-/* A thread blocked behind the deadlock: which cycle, lock and holder. */
-static void thread_behind_msg(const struct stk_thread *t, bool en, char *buf, size_t size)
-{
-	char lock[600];
-
-	buf[0] = '\0';
-	if (t->behind_cycle)
-		snprintf(buf, size, T_(en, "  blocked behind deadlock %d (lock %s held by TID %d)"), t->behind_cycle,
-			 stk_lock_str(t->wait_lock, t->wait_lock_name, lock, sizeof(lock)), (int)t->waits_for);
 }
 
 static void draw_row(struct stack_view *s, const struct row *r, int y, bool selected)
@@ -153,16 +103,53 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 	case ROW_PYERR:
 		draw_text(y, 0, -1, selected ? base : draw_attr(COL_WARN), d->py_error);
 		break;
+	case ROW_JVM:
+		/* What HotSpot's frames say; jcmd names the monitors (a core: none to ask). */
+		if (s->borrowed)
+			draw_textf(y, 0, -1, selected ? base : draw_attr(COL_WARN),
+				   P_("Java: %zu thread waits to enter a monitor (synchronized); its monitor and owner are not read",
+				      "Java: %zu threads wait to enter a monitor (synchronized); their monitors and owners are not read",
+				      d->n_jvm_monitor), d->n_jvm_monitor);
+		else
+			draw_textf(y, 0, -1, selected ? base : draw_attr(COL_WARN),
+				   P_("Java: %zu thread waits to enter a monitor (synchronized): jcmd %d Thread.print names it and its owner",
+				      "Java: %zu threads wait to enter a monitor (synchronized): jcmd %d Thread.print names them and their owners",
+				      d->n_jvm_monitor), d->n_jvm_monitor, (int)d->target.pid);
+		break;
 	case ROW_CYCLE:
-		cycle_msg(d, r, false, msg, sizeof(msg));
+		stack_cycle_msg(d, r, false, msg, sizeof(msg));
 		draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), msg);
 		break;
 	case ROW_EDGE: case ROW_HELD:
-		edge_msg(d, r, false, msg, sizeof(msg));
+		stack_edge_msg(d, r, false, msg, sizeof(msg));
 		draw_text(y, r->kind == ROW_HELD ? 4 : 2, -1, selected ? base : draw_attr(COL_ERROR), msg);
 		break;
 	case ROW_BLANK:
 		break;
+	case ROW_CFI: case ROW_END:
+		stack_stop_msg(d, r, false, msg, sizeof(msg));
+		draw_text(y, 6, -1, selected ? base : draw_attr(COL_WARN), msg);
+		break;
+	case ROW_GOHEAD:
+		stack_go_head_msg(d, false, msg, sizeof(msg));
+		draw_text(y, 0, -1, selected ? base : (int)(draw_attr(COL_TITLE) | A_BOLD), msg);
+		break;
+	case ROW_GOGROUP:
+		stack_go_group_msg(d, r, false, msg, sizeof(msg));
+		draw_text(y, 0, -1, base | A_BOLD, msg);
+		break;
+	case ROW_GOFRAME: {
+		const struct go_g *g = &d->go->g[d->go_groups[r->a].first];
+		const struct sym_info *sym = g->sym[r->b];
+		int x = draw_textf(y, 6, -1, base, "#%-3zu 0x%012llx ", r->b, (unsigned long long)g->pcs[r->b]) + 6;
+		if (sym && !(sym->flags & (SYM_F_STRIPPED | SYM_F_UNKNOWN | SYM_F_ANON)))
+			x += draw_textf(y, x, -1, base | A_BOLD, "%s+0x%llx", sym->function, (unsigned long long)sym->offset);
+		else
+			x += draw_text(y, x, -1, base, sym ? sym->function : "??");
+		if (s->show_lines && sym && sym->file)
+			draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), "  %s:%d", sym->file, sym->line);
+		break;
+	}
 	case ROW_GROUP: {
 		const struct stk_group *g = &d->groups[r->group];
 		const struct stk_thread *t = &d->threads[r->a];
@@ -180,7 +167,7 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 					(int)t->nstid, t->name);
 		else
 			x += draw_textf(y, x, -1, base | A_BOLD, "TID %d \"%s\": ", (int)t->tid, t->name);
-		group_behind_msg(d, r, false, msg, sizeof(msg));
+		stack_group_behind_msg(d, r, false, msg, sizeof(msg));
 		if (msg[0])
 			x += draw_text(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), msg);
 		draw_text(y, x, -1, base, chain);
@@ -206,12 +193,14 @@ static void draw_row(struct stack_view *s, const struct row *r, int y, bool sele
 			x += draw_text(y, x, -1, (selected ? base : draw_attr(COL_WARN)) | A_BOLD, _("  GIL"));
 		if (t->idle)
 			x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_DIM), _("  idle: %s"), t->idle);
+		if (t->jvm_wait)
+			x += draw_textf(y, x, -1, selected ? base : draw_attr(COL_WARN), _("  Java: %s"), _(t->jvm_wait));
 		if (t->signal) {
 			const char *sn = core_signal_name(t->signal);
 			x += draw_textf(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), _("  received %s"),
 					sn ? sn : _("a signal"));
 		}
-		thread_behind_msg(t, false, msg, sizeof(msg));
+		stack_thread_behind_msg(t, false, msg, sizeof(msg));
 		if (msg[0])
 			draw_text(y, x, -1, selected ? base : (int)(draw_attr(COL_ERROR) | A_BOLD), msg);
 		break;
@@ -357,30 +346,46 @@ static void row_text(const struct stack_view *s, const struct row *r, char *buf,
 	buf[0] = '\0';
 	switch (r->kind) {
 	case ROW_PYERR: snprintf(buf, size, "%s", d->py_error); break;
+	case ROW_JVM: snprintf(buf, size, "Java monitor synchronized jcmd Thread.print"); break;
 	/* The deadlock's rows: what is drawn, and its English. */
 	case ROW_CYCLE:
-		cycle_msg(d, r, false, tr, sizeof(tr));
-		cycle_msg(d, r, true, en, sizeof(en));
+		stack_cycle_msg(d, r, false, tr, sizeof(tr));
+		stack_cycle_msg(d, r, true, en, sizeof(en));
 		snprintf(buf, size, "%s\n%s", tr, en);
 		break;
 	case ROW_EDGE: case ROW_HELD:
-		edge_msg(d, r, false, tr, sizeof(tr));
-		edge_msg(d, r, true, en, sizeof(en));
+		stack_edge_msg(d, r, false, tr, sizeof(tr));
+		stack_edge_msg(d, r, true, en, sizeof(en));
+		snprintf(buf, size, "%s\n%s", tr, en);
+		break;
+	case ROW_GOHEAD:
+		stack_go_head_msg(d, false, tr, sizeof(tr));
+		stack_go_head_msg(d, true, en, sizeof(en));
+		snprintf(buf, size, "%s\n%s", tr, en);
+		break;
+	case ROW_GOGROUP:
+		stack_go_group_msg(d, r, false, tr, sizeof(tr));
+		stack_go_group_msg(d, r, true, en, sizeof(en));
+		snprintf(buf, size, "%s\n%s", tr, en);
+		break;
+	case ROW_CFI: case ROW_END:
+		stack_stop_msg(d, r, false, tr, sizeof(tr));
+		stack_stop_msg(d, r, true, en, sizeof(en));
 		snprintf(buf, size, "%s\n%s", tr, en);
 		break;
 	case ROW_GROUP: {
 		const struct stk_thread *t = &d->threads[r->a];
 		char chain[1024];
 		stk_chain(t, chain, sizeof(chain));
-		group_behind_msg(d, r, false, tr, sizeof(tr));
-		group_behind_msg(d, r, true, en, sizeof(en));
+		stack_group_behind_msg(d, r, false, tr, sizeof(tr));
+		stack_group_behind_msg(d, r, true, en, sizeof(en));
 		snprintf(buf, size, "TID %d %s %s\n%s\n%s", (int)t->tid, t->name, chain, tr, en);
 		break;
 	}
 	case ROW_THREAD: {
 		const struct stk_thread *t = &d->threads[r->a];
-		thread_behind_msg(t, false, tr, sizeof(tr));
-		thread_behind_msg(t, true, en, sizeof(en));
+		stack_thread_behind_msg(t, false, tr, sizeof(tr));
+		stack_thread_behind_msg(t, true, en, sizeof(en));
 		snprintf(buf, size, "TID %d %s %s %s %s\n%s\n%s", (int)t->tid, t->name, t->syscall, t->wchan,
 			 t->python_name ? t->python_name : "", tr, en);
 		break;

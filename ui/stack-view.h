@@ -19,6 +19,7 @@ struct stack_view {
 	bool *tids_open;     /* per group: its threads listed, not only counted */
 	bool show_lines, inlines; /* l: file:line, i: inlined calls */
 	int view;            /* CPython (v): enum stk_view, mixed, Python only, native only */
+	bool goroutines;     /* Go (G): the dump reads the goroutines, shown below the threads */
 	struct table tab;    /* rows: the lines of the layout */
 };
 

@@ -8,6 +8,7 @@
 #include "out/json.h"
 #include "python/python.h"
 #include "stack/stack.h"
+#include "cmd/stack-go.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -15,7 +16,7 @@
 #include <string.h>
 
 struct stack_flags {
-	bool json, source, inlines, group;
+	bool json, source, inlines, group, goroutines;
 	int max_frames;
 	const char *core, *exe, *sysroot;
 	enum stk_view view;
@@ -73,6 +74,8 @@ static void print_thread_line(const struct stk_thread *t)
 		printf(" %s", _("holds the GIL"));
 	if (t->idle)
 		printf(" %s %s", _("idle:"), _(t->idle));
+	if (t->jvm_wait)
+		printf(" %s %s", _("Java:"), _(t->jvm_wait));
 	if (t->signal) {
 		const char *sn = core_signal_name(t->signal);
 		if (sn)
@@ -80,9 +83,20 @@ static void print_thread_line(const struct stk_thread *t)
 		else
 			printf(_(" received signal %d"), t->signal);
 	}
-	if (t->behind_cycle)
+	if (t->py_lock) {
+		printf(_(" waits for threading.Lock %s"), esc(stk_lock_str(t->py_lock, t->py_lock_name, lock, sizeof(lock))));
+		if (t->py_lock_holder)
+			printf(_(" held by TID %d (inside `with` it)"), (int)t->py_lock_holder);
+		else
+			printf(_(" (its holder is not known: CPython records none)"));
+		if (t->behind_cycle)
+			printf(_(", blocked behind deadlock %d"), t->behind_cycle);
+	} else if (t->py_lock_why) {
+		printf(" (%s)", _(t->py_lock_why));
+	} else if (t->behind_cycle) {
 		printf(_(" blocked behind deadlock %d (lock %s held by TID %d)"), t->behind_cycle,
 		       esc(stk_lock_str(t->wait_lock, t->wait_lock_name, lock, sizeof(lock))), (int)t->waits_for);
+	}
 	printf("\n");
 	if (t->skipped)
 		printf(_("   not stopped: %s\n"), t->skipped);
@@ -107,14 +121,9 @@ static void print_frames(const struct stk_thread *t, const struct stack_flags *f
 		printf(_("   ... (more frames: --max-frames)\n"));
 }
 
-static const char *frame_fn(const struct stk_frame *f)
+static void print_text(const struct stk_dump *d, const struct stack_flags *fl, bool live)
 {
-	return f && f->sym && f->sym->function ? f->sym->function : "??";
-}
-
-static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
-{
-	char lock[600];
+	char lock[600], where[1200];
 
 	if (d->py_version[0] && !d->py_error[0])
 		printf(_("CPython %s\n\n"), esc(d->py_version));
@@ -131,14 +140,31 @@ static void print_text(const struct stk_dump *d, const struct stack_flags *fl)
 			for (size_t i = 0; i < d->n_threads; i++)
 				if (d->threads[i].tid == e->tid)
 					name = d->threads[i].name;
-			printf(_("  TID %d \"%s\" waits for lock %s"), (int)e->tid, esc(name),
-			       esc(stk_lock_str(e->lock_addr, e->lock_name, lock, sizeof(lock))));
-			printf(_(" held by TID %d, in %s"), (int)e->waits_for_tid, esc(frame_fn(e->frame)));
-			if (e->frame && e->frame->sym && e->frame->sym->function)
-				printf("+0x%llx", (unsigned long long)e->frame->sym->offset);
-			printf("\n");
+			printf(e->py_lock ? _("  TID %d \"%s\" waits for threading.Lock %s") : _("  TID %d \"%s\" waits for lock %s"),
+			       (int)e->tid, esc(name), esc(stk_lock_str(e->lock_addr, e->lock_name, lock, sizeof(lock))));
+			printf(e->py_lock ? _(" held by TID %d (inside `with` it), in %s\n") : _(" held by TID %d, in %s\n"),
+			       (int)e->waits_for_tid, esc(stk_frame_where(e->frame, where, sizeof(where))));
 		}
+		for (size_t k = 0; k < cy->n; k++)
+			if (cy->edges[k].py_lock) {
+				printf(_("  (CPython records no owner for a Lock: each holder is the thread whose frames are\n"
+					 "   inside a `with` block of it)\n"));
+				break;
+			}
 		printf("\n");
+	}
+	if (d->n_jvm_monitor && !live) {
+		printf(P_("Java: %zu thread waits to enter a monitor (synchronized); the monitors and their owners are not\n"
+			  "read (in a live JVM, jcmd PID Thread.print names them)\n\n",
+			  "Java: %zu threads wait to enter a monitor (synchronized); the monitors and their owners are not\n"
+			  "read (in a live JVM, jcmd PID Thread.print names them)\n\n", d->n_jvm_monitor),
+		       d->n_jvm_monitor);
+	} else if (d->n_jvm_monitor) {
+		printf(P_("Java: %zu thread waits to enter a monitor (synchronized); which monitors, their owners and any\n"
+			  "Java-level deadlock: jcmd %d Thread.print\n\n",
+			  "Java: %zu threads wait to enter a monitor (synchronized); which monitors, their owners and any\n"
+			  "Java-level deadlock: jcmd %d Thread.print\n\n", d->n_jvm_monitor),
+		       d->n_jvm_monitor, (int)d->target.pid);
 	}
 	if (!fl->group) {
 		for (size_t i = 0; i < d->n_threads; i++) {
@@ -211,6 +237,15 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 		out_json_double(py, "read_ms", d->py_read_ms);
 		json_object_object_add(root, "python", py);
 	}
+	if (d->jvm && !core) {
+		/* HotSpot: what the frames say; the monitors are jcmd's to name */
+		struct json_object *jv = json_object_new_object();
+		char cmd[64];
+		snprintf(cmd, sizeof(cmd), "jcmd %d Thread.print", (int)d->target.pid);
+		out_json_int(jv, "monitor_waiters", (long long)d->n_jvm_monitor);
+		out_json_str(jv, "monitors_from", cmd);
+		json_object_object_add(root, "jvm", jv);
+	}
 	out_json_str(root, "view", fl->view == STK_VIEW_PYTHON ? "python" : fl->view == STK_VIEW_NATIVE ? "native" : "mixed");
 	for (size_t i = 0; i < d->n_threads; i++) {
 		const struct stk_thread *t = &d->threads[i];
@@ -230,6 +265,20 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 		out_json_bool(jt, "gil", t->gil);
 		out_json_str(jt, "idle", t->idle);
 		out_json_str(jt, "unwind_end", t->unwind_end);
+		if (t->py_lock) {
+			struct json_object *pl = json_object_new_object();
+			hex(pl, "lock_addr", t->py_lock);
+			out_json_str(pl, "name", t->py_lock_name);
+			if (t->py_lock_holder)
+				out_json_int(pl, "holder_tid", t->py_lock_holder);
+			else
+				json_object_object_add(pl, "holder_tid", NULL);
+			out_json_str(pl, "holder_from", t->py_lock_holder ? "with" : NULL);
+			json_object_object_add(jt, "python_lock", pl);
+		}
+		out_json_str(jt, "python_lock_unknown", t->py_lock_why);
+		if (t->jvm_wait)
+			out_json_str(jt, "jvm_wait", t->jvm_wait);
 		if (t->behind_cycle) {
 			/* blocked behind a deadlock: its lock as the cycle's edges name one */
 			out_json_int(jt, "behind_deadlock", t->behind_cycle);
@@ -279,12 +328,23 @@ static int print_json(const struct stk_dump *d, const struct stack_flags *fl, st
 			out_json_int(je, "waits_for_tid", e->waits_for_tid);
 			hex(je, "lock_addr", e->lock_addr);
 			out_json_str(je, "lock_name", e->lock_name);
-			out_json_str(je, "function", e->frame && e->frame->sym ? e->frame->sym->function : NULL);
+			out_json_str(je, "kind", e->py_lock ? "python_lock" : "mutex");
+			if (e->py_lock) {
+				/* the holder inferred from its `with` block */
+				out_json_str(je, "holder_from", "with");
+				out_json_str(je, "function", e->frame && e->frame->py ? e->frame->py->qualname : NULL);
+				out_json_str(je, "file", e->frame && e->frame->py ? e->frame->py->file : NULL);
+				out_json_int(je, "line", e->frame && e->frame->py ? e->frame->line : 0);
+			} else {
+				out_json_str(je, "function", e->frame && e->frame->sym ? e->frame->sym->function : NULL);
+			}
 			json_object_array_add(cy, je);
 		}
 		json_object_array_add(dls, cy);
 	}
 	json_object_object_add(root, "deadlocks", dls);
+	if (fl->goroutines && !core)
+		stack_go_json(root, d, fl->source);
 	return out_json_print(stdout, root, 1);
 }
 
@@ -305,6 +365,7 @@ static int stack_option(void *state, int opt, const char *arg)
 	case 's': fl->source = true; break;
 	case 'i': fl->inlines = fl->source = true; break;
 	case 'g': fl->group = false; break;
+	case 'G': fl->goroutines = true; break;
 	case 'c': fl->core = arg; break;
 	case 'x': fl->exe = arg; break;
 	case 'r': fl->sysroot = arg; break;
@@ -344,7 +405,7 @@ static int stack_core(const struct stack_flags *fl)
 	} else {
 		core_print_header(stdout, c);
 		printf("\n");
-		print_text(d, fl);
+		print_text(d, fl, false);
 	}
 	fflush(stdout);
 	core_print_warnings(stderr, "pscope stack", c);
@@ -367,6 +428,8 @@ static int stack_exec(void *state, pid_t pid)
 	if (fl.core && pid) {
 		return cmd_usage_error("stack", "%s", _("a PID and --core: --core reads no process"));
 	}
+	if (fl.core && fl.goroutines)
+		return cmd_usage_error("stack", "%s", _("--goroutines reads a live Go process, not a core"));
 	if (fl.core)
 		return stack_core(&fl);
 	if (fl.exe || fl.sysroot) {
@@ -375,15 +438,18 @@ static int stack_exec(void *state, pid_t pid)
 	if (!pid)
 		return cmd_parse_pid("stack", NULL) < 0 ? 2 : 2;
 
-	struct stk_opts o = { .max_frames = fl.max_frames, .source = fl.source };
+	struct stk_opts o = { .max_frames = fl.max_frames, .source = fl.source, .goroutines = fl.goroutines };
 	struct target_id id;
 	ps_error_clear(&e);
 	if (target_id_of(pid, &id, &e) < 0 || stk_dump_run(&id, &o, &d, &e) < 0)
 		return cmd_fail("stack", &e);
-	if (fl.json)
+	if (fl.json) {
 		print_json(d, &fl, NULL);
-	else
-		print_text(d, &fl);
+	} else {
+		print_text(d, &fl, true);
+		if (fl.goroutines)
+			stack_go_print(d, fl.source);
+	}
 	fflush(stdout);
 	for (size_t i = 0; i < d->n_threads; i++)
 		if (d->threads[i].skipped)
@@ -403,6 +469,7 @@ static const struct option stack_options[] = {
 	{ "source", no_argument, NULL, 's' },
 	{ "inlines", no_argument, NULL, 'i' },
 	{ "no-group", no_argument, NULL, 'g' },
+	{ "goroutines", no_argument, NULL, 'G' },
 	{ "max-frames", required_argument, NULL, 'm' },
 	{ "core", required_argument, NULL, 'c' },
 	{ "exe", required_argument, NULL, 'x' },
@@ -416,7 +483,7 @@ static const struct option stack_options[] = {
 const struct cmd_entry cmd_stack_entry = {
 	.name = "stack",
 	.args = "PID|--core CORE [--exe EXE] [--sysroot DIR] [--json] [--source] [--inlines] [--no-group]\n"
-		"       [--max-frames N] [--mixed|--python|--native]",
+		"       [--max-frames N] [--mixed|--python|--native] [--goroutines]",
 	.help = N_("Stop every thread of PID for a moment, copy the stacks, let it run, then\n"
 		   "unwind and symbolize them and report the deadlocks among them.\n"
 		   "With --core, the same from a core file, after what the kernel recorded.\n"
@@ -431,7 +498,8 @@ const struct cmd_entry cmd_stack_entry = {
 		   "  --mixed         CPython: Python frames in place of the interpreter frames\n"
 		   "                  that ran them (the default)\n"
 		   "  --python        CPython: Python frames only, like py-spy dump\n"
-		   "  --native        CPython: native frames only\n"),
+		   "  --native        CPython: native frames only\n"
+		   "  --goroutines    Go: the goroutines too (runtime.allgs: state, wait reason, top frames)\n"),
 	.shortopts = "",
 	.options = stack_options,
 	.pid = CMD_PID_OPTIONAL,

@@ -24,6 +24,8 @@ struct py_proc {
 	struct hmap codes;        /* code object address -> struct py_code * */
 	struct py_name *names;    /* threading._active */
 	size_t n_names;
+	uint64_t lock_type;       /* &_thread.lock's type, once seen (locks.c), 0 unknown */
+	uint64_t cfunc_type;      /* &PyCFunction_Type, once seen */
 	int tid_off;              /* offset of the tid in glibc's struct pthread; -1 unknown, -2 none */
 };
 
@@ -36,5 +38,9 @@ static inline bool py_ptr_ok(uint64_t p)
 /* Read a unicode object into a malloc'd UTF-8 string (at most max code
  * points). NULL when it is not a readable compact string. */
 char *py_read_unicode(const struct py_proc *p, const struct py_mem *m, uint64_t addr, size_t max);
+
+/* The first str key of a dict whose value is the object at value
+ * (malloc'd UTF-8), or NULL: the global name of an object. */
+char *py_dict_key_of(const struct py_proc *p, const struct py_mem *m, uint64_t dict, uint64_t value);
 
 #endif

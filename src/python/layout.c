@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* Same in 3.9-3.13 but for ht_cached_keys. */
-#define OBJECTS(hck) .tp_basicsize = 32, .tp_flags = 168, .tp_dictoffset = 288, .ht_cached_keys = (hck), \
+#define OBJECTS(hck) .tp_name = 24, .tp_basicsize = 32, .tp_flags = 168, .tp_dictoffset = 288, .ht_cached_keys = (hck), \
 	.ma_keys = 32, .ma_values = 40, .md_dict = 16
 
 static const struct py_layout tables[] = {
@@ -43,8 +43,10 @@ static const struct py_layout tables[] = {
 		.is_next = 0, .is_tstate_head = 16, .is_modules = 888,
 		.ts_next = 8, .ts_thread_id = 152, .ts_native_id = 160, .ts_cframe = 56, .ts_frame = 8,
 		.fr_back = 48, .fr_code = 32, .fr_instr = 56, .fr_entry = 68,
+		.fr_globals = 8, .fr_localsplus = 72,
 		.co_name = 120, .co_qualname = 128, .co_filename = 112, .co_firstlineno = 72,
 		.co_linetable = 136, .co_code = 184,
+		.co_nlocalsplus = 76, .co_stacksize = 68, .co_lpnames = 96,
 		.bytes_size = 16, .bytes_sval = 32,
 		.u_length = 16, .u_state = 32, .u_ascii_size = 48, .u_compact_size = 72,
 	},
@@ -56,8 +58,10 @@ static const struct py_layout tables[] = {
 		.gil_locked = 16, .gil_holder = 8,
 		.ts_next = 8, .ts_thread_id = 136, .ts_native_id = 144, .ts_cframe = 56, .ts_frame = 0,
 		.fr_back = 8, .fr_code = 0, .fr_instr = 56, .fr_entry = 70,
+		.fr_globals = 24, .fr_localsplus = 72,
 		.co_name = 120, .co_qualname = 128, .co_filename = 112, .co_firstlineno = 68,
 		.co_linetable = 136, .co_code = 192,
+		.co_nlocalsplus = 72, .co_stacksize = 64, .co_lpnames = 96,
 		.bytes_size = 16, .bytes_sval = 32,
 		.u_length = 16, .u_state = 32, .u_ascii_size = 40, .u_compact_size = 56,
 	},
@@ -135,6 +139,9 @@ int py_layout_from_debug(const unsigned char *d, size_t len, int minor, struct p
 		F(D_IF_SIZE, D_IF_EXECUTABLE, 8, fr_code),
 		F(D_IF_SIZE, D_IF_INSTR_PTR, 8, fr_instr),
 		F(D_IF_SIZE, D_IF_OWNER, 1, fr_entry),
+		F(D_IF_SIZE, D_IF_LOCALSPLUS, 8, fr_localsplus),
+		F(D_CO_SIZE, D_CO_LPNAMES, 8, co_lpnames),
+		F(D_TY_SIZE, D_TY_NAME, 8, tp_name),
 		F(D_CO_SIZE, D_CO_NAME, 8, co_name),
 		F(D_CO_SIZE, D_CO_QUALNAME, 8, co_qualname),
 		F(D_CO_SIZE, D_CO_FILENAME, 8, co_filename),
@@ -157,6 +164,9 @@ int py_layout_from_debug(const unsigned char *d, size_t len, int minor, struct p
 	o->gil = PY_GIL_INTERP;
 	/* Not in the debug offsets: from the 3.13 headers (layout test). */
 	o->tp_basicsize = 32;
+	o->fr_globals = 24;
+	o->co_nlocalsplus = 72;
+	o->co_stacksize = 64;
 	o->tp_flags = 168;
 	o->tp_dictoffset = 288;
 	o->ht_cached_keys = 880;

@@ -43,10 +43,12 @@ struct py_layout {
 	/* Frames */
 	uint32_t fr_back, fr_code, fr_instr; /* f_back/previous, f_code/f_executable, f_lasti/prev_instr/instr_ptr */
 	uint32_t fr_entry;               /* 3.11 is_entry / 3.12+ owner */
+	uint32_t fr_globals, fr_localsplus; /* 3.11+: f_globals, localsplus (locals, then the value stack); 0 before */
 	/* PyCodeObject */
 	uint32_t co_name, co_qualname, co_filename, co_firstlineno, co_linetable, co_code;
+	uint32_t co_nlocalsplus, co_stacksize, co_lpnames; /* 3.11+ (co_localsplusnames); 0 before */
 	/* Types, dicts, modules (thread names: threads.c) */
-	uint32_t tp_basicsize, tp_flags, tp_dictoffset, ht_cached_keys;
+	uint32_t tp_name, tp_basicsize, tp_flags, tp_dictoffset, ht_cached_keys;
 	uint32_t ma_keys, ma_values, md_dict;
 	/* PyBytesObject, unicode */
 	uint32_t bytes_size, bytes_sval;
@@ -65,6 +67,17 @@ struct py_layout {
  * tagged by bit 0); 3.11: the values pointer below it. */
 #define PY_MANAGED_DICT_OFFSET (-24)
 #define PY_MANAGED_VALUES_OFFSET_311 (-32)
+
+/* PyCFunctionObject (a builtin method bound to its object, such as a
+ * lock's __exit__): m_ml, m_self; the same in 3.9-3.13 (layout test). */
+#define PY_CFUNC_ML 16
+#define PY_CFUNC_SELF 24
+/* _thread.lock (Modules/_threadmodule.c, not in the installed headers):
+ * PyObject_HEAD, PyThread_type_lock lock_lock (a sem_t*: the futex its
+ * waiters sleep on), in_weakreflist, char locked; the same in 3.11-3.13
+ * (tests/e2e/python-deadlock.sh proves it on each interpreter). */
+#define PY_LOCK_SEM 16
+#define PY_LOCK_LOCKED 32
 
 /* The table of 3.minor (9..12), or NULL. */
 const struct py_layout *py_layout_table(int minor);

@@ -87,6 +87,7 @@ void py_proc_free(struct py_proc *p);
 /* ---- Snapshot of the frame chains (what must be read while stopped) -- */
 
 struct py_raw_frame {
+	uint64_t frame;       /* the frame's own address (_PyInterpreterFrame, PyFrameObject) */
 	uint64_t code;        /* PyCodeObject address */
 	int32_t lasti;        /* byte offset of the current instruction; -1 before the first */
 	bool entry;           /* the outermost frame of one C-level eval call */
@@ -160,6 +161,27 @@ int py_code_line(const struct py_proc *p, const struct py_code *c, int32_t lasti
  * the name of a thread, or NULL. */
 int py_thread_names_load(struct py_proc *p, const struct py_mem *m);
 const char *py_thread_name(const struct py_proc *p, uint64_t thread_id);
+
+/* ---- threading.Lock objects a thread's frames refer to ---------------- */
+
+/* A _thread.lock (threading.Lock) found in a frame's locals or on its
+ * value stack. CPython records no owner for a Lock; a thread inside
+ * `with lock:` keeps the lock's bound __exit__ on its value stack until
+ * the block ends, which is what `with` says here. */
+struct py_lock_ref {
+	uint64_t lock;        /* the lock object (id() in Python) */
+	uint64_t sem;         /* its PyThread_type_lock: the futex its waiters sleep on */
+	bool locked;
+	bool with;            /* inside a `with lock:` block of that frame */
+	size_t frame;         /* index in the thread's frames, innermost 0 */
+	char name[64];        /* the local or global naming it in that frame, "" (hostile) */
+};
+/* The locks t's frames refer to, innermost frame first, each once (at
+ * most max). Read after the thaw: meant for threads blocked in a lock
+ * acquire, whose frames do not move. Returns the count, -ENOTSUP before
+ * 3.11 (frames of another shape), or -errno. */
+int py_lock_refs(struct py_proc *p, const struct py_mem *m, const struct py_raw_thread *t, struct py_lock_ref *out,
+		 size_t max);
 
 /* The kernel tid of a pthread_t, for versions without native_thread_id
  * (3.9, 3.10): glibc keeps the tid in struct pthread; its offset is found

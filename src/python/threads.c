@@ -254,3 +254,26 @@ const char *py_thread_name(const struct py_proc *p, uint64_t thread_id)
 			return p->names[i].name;
 	return NULL;
 }
+
+struct key_of {
+	uint64_t value;
+	char *key;
+};
+
+static int key_of_fn(const struct py_proc *p, const struct py_mem *m, uint64_t key, uint64_t value, void *arg)
+{
+	struct key_of *k = arg;
+
+	if (value != k->value)
+		return 0;
+	k->key = py_read_unicode(p, m, key, 64);
+	return k->key != NULL;
+}
+
+char *py_dict_key_of(const struct py_proc *p, const struct py_mem *m, uint64_t dict, uint64_t value)
+{
+	struct key_of k = { value, NULL };
+
+	walk_dict(p, m, dict, key_of_fn, &k);
+	return k.key;
+}

@@ -107,7 +107,7 @@ static void walk_frames(const struct py_proc *p, const struct py_mem *m, uint64_
 		memcpy(&back, buf + L->fr_back, 8);
 		if (depth == 0)
 			*first_code = code;
-		struct py_raw_frame f = { .code = code, .lasti = -1 };
+		struct py_raw_frame f = { .frame = frame, .code = code, .lasti = -1 };
 		if (L->frame == PY_FRAME_OBJECT) {
 			int32_t lasti;
 			memcpy(&lasti, buf + L->fr_instr, 4);

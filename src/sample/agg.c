@@ -63,6 +63,10 @@ struct agg {
 static const char *const root_names[] = {
 	"_start", "__libc_start_main", "__libc_start_call_main", "__libc_start_main_impl",
 	"start_thread", "clone", "clone3", "__clone", "__clone3", "__clone_internal", "thread_start",
+	/* Go: every goroutine's stack starts at goexit (its return address),
+	 * every M's system stack at mstart, the first thread's at rt0_go. */
+	"runtime.goexit", "runtime.goexit.abi0", "runtime.mstart", "runtime.mstart.abi0", "runtime.rt0_go",
+	"runtime.rt0_go.abi0", "runtime.clone", "runtime.clone.abi0",
 };
 
 static uint64_t str_hash(uint64_t h, const char *s)

@@ -6,6 +6,7 @@
 #include "i18n.h"
 #include "stack/pyframes.h"
 #include "python/python.h"
+#include "golang/golang.h"
 #include "util.h"
 
 #include <errno.h>
@@ -128,6 +129,12 @@ static const struct stk_frame *wait_frame(const struct stk_thread *t)
 	return &t->frames[0];
 }
 
+/* Whether t's wait in the graph is its threading.Lock's (not a mutex's). */
+static bool py_edge(const struct stk_thread *t)
+{
+	return t->py_lock && t->py_lock_holder && t->waits_for == t->py_lock_holder && t->wait_lock == t->py_lock;
+}
+
 /* The symbol of the lock each thread blocked behind a deadlock waits on,
  * looked up once per lock (many bystanders usually wait on a few). */
 static void name_behind_locks(struct stk_dump *d)
@@ -140,14 +147,31 @@ static void name_behind_locks(struct stk_dump *d)
 		for (j = 0; j < i; j++)
 			if (d->threads[j].behind_cycle && d->threads[j].wait_lock == t->wait_lock)
 				break;
-		if (j < i)
+		if (py_edge(t))
+			t->wait_lock_name = t->py_lock_name ? strdup(t->py_lock_name) : NULL;
+		else if (j < i)
 			t->wait_lock_name = d->threads[j].wait_lock_name ? strdup(d->threads[j].wait_lock_name) : NULL;
 		else
 			t->wait_lock_name = sym_data_name(d->syms, t->wait_lock);
 	}
 }
 
-static int find_deadlocks(struct stk_dump *d, const struct stk_snap *st, size_t nst)
+/* Where a thread waiting on a threading.Lock waits: its innermost Python
+ * frame (the native ones are the interpreter's lock internals). */
+static const struct stk_frame *py_wait_frame(const struct stk_thread *t)
+{
+	for (size_t i = 0; i < t->n_frames; i++)
+		if (t->frames[i].py)
+			return &t->frames[i];
+	return wait_frame(t);
+}
+
+static const struct stk_frame *edge_frame(const struct stk_thread *t)
+{
+	return py_edge(t) ? py_wait_frame(t) : wait_frame(t);
+}
+
+static int find_deadlocks(struct stk_dump *d, const struct stk_snap *st, size_t nst, const struct stk_py_in *py)
 {
 	size_t n = d->n_threads;
 	pid_t *tid = calloc(n + 1, sizeof(*tid)), *wf = calloc(n + 1, sizeof(*wf));
@@ -165,6 +189,9 @@ static int find_deadlocks(struct stk_dump *d, const struct stk_snap *st, size_t 
 		wf[i] = stk_lock_owner(st[i].futex_op, st[i].futex_words);
 		addr[i] = st[i].futex_addr;
 	}
+	/* threading.Lock waits: no owner in the futex word, the holder from
+	 * the frames. */
+	stk_py_locks(d, st, nst < n ? nst : n, py, wf, addr);
 	d->n_cycles = stk_lock_cycles(tid, wf, n, cyc);
 	/* Threads whose wait leads into a cycle: blocked behind the deadlock. */
 	size_t *behind = calloc(n + 1, sizeof(*behind));
@@ -204,8 +231,12 @@ static int find_deadlocks(struct stk_dump *d, const struct stk_snap *st, size_t 
 			e->tid = tid[i];
 			e->waits_for_tid = wf[i];
 			e->lock_addr = addr[i];
-			e->lock_name = sym_data_name(d->syms, addr[i]);
-			e->frame = wait_frame(&d->threads[i]);
+			e->py_lock = py_edge(&d->threads[i]);
+			if (e->py_lock)
+				e->lock_name = d->threads[i].py_lock_name ? strdup(d->threads[i].py_lock_name) : NULL;
+			else
+				e->lock_name = sym_data_name(d->syms, addr[i]);
+			e->frame = edge_frame(&d->threads[i]);
 			size_t nx = n;
 			for (size_t j = 0; j < n; j++)
 				if (tid[j] == wf[i])
@@ -280,6 +311,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 	d->symbolize_ms = t_sym;
 	d->unwind_ms = (double)(now_ns() - t1) / 1e6 - t_sym;
 	d->n_syms = sym_proc_count(d->syms);
+	stk_jvm_classify(d);
 	if (py) {
 		/* Python frames in place of the eval frames; structures that
 		 * make no sense leave the native frames and say why. */
@@ -290,7 +322,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 		else if (r < 0)
 			return ps_error_set(e, -r, _("out of memory"));
 	}
-	r = find_deadlocks(d, st, n);
+	r = find_deadlocks(d, st, n, py);
 	if (r == 0) {
 		sort_array(d->threads, d->n_threads, sizeof(*d->threads), cmp_tid);
 		/* Cycle edges point at frames of threads, which just moved:
@@ -299,7 +331,7 @@ int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct 
 			for (size_t k = 0; k < d->cycles[c].n; k++)
 				for (size_t i = 0; i < d->n_threads; i++)
 					if (d->threads[i].tid == d->cycles[c].edges[k].tid)
-						d->cycles[c].edges[k].frame = wait_frame(&d->threads[i]);
+						d->cycles[c].edges[k].frame = edge_frame(&d->threads[i]);
 		r = make_groups(d);
 	}
 	if (r < 0)
@@ -315,9 +347,15 @@ void stk_dump_free(struct stk_dump *d)
 		free(d->threads[i].frames);
 		free(d->threads[i].python_name);
 		free(d->threads[i].wait_lock_name);
+		free(d->threads[i].py_lock_name);
 	}
 	free(d->threads);
 	py_proc_free(d->py);
+	if (d->go) {
+		go_list_free(d->go);
+		free(d->go);
+	}
+	free(d->go_groups);
 	for (size_t g = 0; g < d->n_groups; g++)
 		free(d->groups[g].members);
 	free(d->groups);
@@ -329,6 +367,17 @@ void stk_dump_free(struct stk_dump *d)
 	free(d->cycles);
 	sym_proc_free(d->syms);
 	free(d);
+}
+
+char *stk_frame_where(const struct stk_frame *f, char *buf, size_t size)
+{
+	if (f && f->py)
+		snprintf(buf, size, "%s (%s:%d)", f->py->qualname, f->py->file, f->line);
+	else if (f && f->sym && f->sym->function)
+		snprintf(buf, size, "%s+0x%llx", f->sym->function, (unsigned long long)f->sym->offset);
+	else
+		snprintf(buf, size, "??");
+	return buf;
 }
 
 size_t stk_chain(const struct stk_thread *t, char *buf, size_t size)

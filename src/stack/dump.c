@@ -418,6 +418,8 @@ int stk_dump_run(const struct target_id *id, const struct stk_opts *oin, struct 
 	r = stk_analyze(d, snaps, fz.n, uw, python_in(d, &fc, &live, &pyin), &o, e);
 	if (r < 0)
 		goto fail;
+	if (o.goroutines)
+		stk_go_read(d, t.dirfd, &live);
 	d->wall_ms = (double)(now_ns() - t0) / 1e6;
 	*out = d;
 	d = NULL;

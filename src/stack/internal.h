@@ -55,6 +55,12 @@ struct stk_py_in {
 /* py may be NULL (no CPython). */
 int stk_analyze(struct stk_dump *d, const struct stk_snap *st, size_t n, struct sym_unwinder *uw,
 		const struct stk_py_in *py, const struct stk_opts *o, struct ps_error *e);
+/* HotSpot threads: jvm_wait of each thread, d->jvm, d->n_jvm_monitor (jvm.c). */
+void stk_jvm_classify(struct stk_dump *d);
+/* Go: d->go from the process of dirfd (/proc/PID) through m, frames
+ * named through d->syms; or d->go_error (goroutines.c). */
+struct py_mem;
+void stk_go_read(struct stk_dump *d, int dirfd, const struct py_mem *m);
 void stk_progress(const struct stk_opts *o, double f, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 bool stk_cancelled(const struct stk_opts *o);
 

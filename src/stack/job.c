@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 struct stk_job_arg {
-	bool source;
+	bool source, goroutines;
 };
 
 static void progress_cb(void *arg, double f, const char *text)
@@ -25,6 +25,7 @@ static void stk_job(struct job *j)
 	struct stk_job_arg *a = j->arg;
 	struct stk_opts o = {
 		.source = a->source,
+		.goroutines = a->goroutines,
 		.cancel = &j->cancel,
 		.progress = progress_cb,
 		.progress_arg = j,
@@ -41,12 +42,14 @@ static void stk_job(struct job *j)
 	job_result(j, d, dump_free);
 }
 
-unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, const struct job_handler *h)
+unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, bool goroutines,
+		    const struct job_handler *h)
 {
 	struct stk_job_arg *a = calloc(1, sizeof(*a));
 
 	if (!a)
 		return 0;
 	a->source = source;
+	a->goroutines = goroutines;
 	return workers_submit(w, LANE_ATTACH, id, stk_job, a, free, h);
 }

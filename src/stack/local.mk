@@ -3,4 +3,5 @@
 # the core reader.
 libpscope_a_SOURCES += src/stack/stack.h src/stack/internal.h src/stack/dump.c \
 	src/stack/lockgraph.c src/stack/futex.c \
-	src/stack/job.c src/stack/analyze.c src/stack/pyframes.c src/stack/pyframes.h
+	src/stack/job.c src/stack/analyze.c src/stack/pyframes.c src/stack/pyframes.h \
+	src/stack/pylocks.c src/stack/jvm.c src/stack/goroutines.c

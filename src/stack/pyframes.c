@@ -83,6 +83,15 @@ static int merge_thread(struct stk_thread *th, const struct py_raw_thread *rt, s
 	return 0;
 }
 
+const struct py_raw_thread *stk_py_raw(const struct stk_thread *th, const struct stk_snap *st, const struct py_snapshot *s)
+{
+	for (size_t j = 0; j < s->n; j++)
+		if ((!th->skipped && s->threads[j].thread_id == st->regs.fs_base) ||
+		    (s->threads[j].tid && s->threads[j].tid == th->tid))
+			return &s->threads[j];
+	return NULL;
+}
+
 int stk_py_merge(struct stk_dump *d, const struct stk_snap *st, size_t n, struct py_proc *py,
 		 const struct py_snapshot *s, const struct py_mem *m, struct ps_error *e)
 {
@@ -99,11 +108,7 @@ int stk_py_merge(struct stk_dump *d, const struct stk_snap *st, size_t n, struct
 	py_thread_names_load(py, m); /* names are optional: threading may not be imported */
 	for (size_t i = 0; i < d->n_threads && i < n; i++) {
 		struct stk_thread *th = &d->threads[i];
-		const struct py_raw_thread *rt = NULL;
-		for (size_t j = 0; j < s->n && !rt; j++)
-			if ((!th->skipped && s->threads[j].thread_id == st[i].regs.fs_base) ||
-			    (s->threads[j].tid && s->threads[j].tid == th->tid))
-				rt = &s->threads[j];
+		const struct py_raw_thread *rt = stk_py_raw(th, &st[i], s);
 		if (!rt)
 			continue;
 		th->python = true;

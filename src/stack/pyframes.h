@@ -12,4 +12,16 @@
 int stk_py_merge(struct stk_dump *d, const struct stk_snap *st, size_t n, struct py_proc *py,
 		 const struct py_snapshot *s, const struct py_mem *m, struct ps_error *e);
 
+/* The thread state of th (frozen as st), or NULL. */
+const struct py_raw_thread *stk_py_raw(const struct stk_thread *th, const struct stk_snap *st, const struct py_snapshot *s);
+
+/* CPython threads blocked acquiring a threading.Lock (stack/pylocks.c):
+ * the Lock each waits on (py_lock_refs: the one whose futex it sleeps
+ * on), named from its frames, and its holder: the one other such thread
+ * inside a `with` block of that lock. wf[i] and addr[i] (d->threads[i] is
+ * st[i]'s) get the holder and the lock object where wf[i] is 0, so the
+ * wait-for graph sees the Python locks beside the mutexes. */
+void stk_py_locks(struct stk_dump *d, const struct stk_snap *st, size_t n, const struct stk_py_in *py, pid_t *wf,
+		  uint64_t *addr);
+
 #endif

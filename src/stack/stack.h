@@ -62,6 +62,15 @@ struct stk_thread {
 	bool python;         /* has a CPython thread state */
 	bool gil;            /* holds the GIL */
 	const char *idle;    /* "time.sleep", "lock acquire", "select" or NULL */
+	/* CPython: the threading.Lock it waits to acquire, found in its frames
+	 * by the futex it sleeps on (CPython records no owner for a Lock). */
+	uint64_t py_lock;    /* the lock object, 0 none */
+	char *py_lock_name;  /* the name it has in the waiting frame ("ledger"), or NULL (hostile) */
+	pid_t py_lock_holder; /* a thread blocked inside `with` that lock, 0 not known */
+	size_t py_held;      /* the locks it holds in `with` blocks of its frames */
+	const char *py_lock_why; /* blocked in a Lock acquire, py_lock 0: why not named (N_() string) */
+	const char *jvm_wait; /* HotSpot, from its frames: "monitor enter", "Object.wait()",
+				 "LockSupport.park()" (N_() strings), or NULL */
 };
 
 struct stk_edge {
@@ -70,6 +79,8 @@ struct stk_edge {
 	uint64_t lock_addr;  /* ... the lock at this address */
 	char *lock_name;     /* symbol of a global lock ("ledger"), or NULL */
 	const struct stk_frame *frame; /* where tid waits (first frame of the program's own code) */
+	bool py_lock;        /* a threading.Lock: lock_addr is the object, lock_name its
+				name, the holder the thread inside `with` it */
 };
 
 struct stk_cycle {
@@ -80,6 +91,10 @@ struct stk_cycle {
 struct stk_group {
 	size_t *members;     /* indexes in dump->threads */
 	size_t n;
+};
+
+struct stk_go_group {
+	size_t first, n;     /* d->go->g[first .. first + n) */
 };
 
 struct stk_dump {
@@ -103,6 +118,15 @@ struct stk_dump {
 	char py_error[240];
 	double py_read_ms;   /* part of the pause spent reading frame chains */
 	struct py_proc *py;  /* owns every py_code */
+	/* Go (stk_opts.goroutines): the runtime's goroutines, read from its
+	 * allgs right after the freeze, while the process runs again; or
+	 * why not (go_error). */
+	struct go_list *go;  /* sorted: goroutines of one group are together */
+	struct stk_go_group *go_groups; /* the same state, wait reason and frames; largest first */
+	size_t n_go_groups;
+	char go_error[200];
+	bool jvm;            /* frames in HotSpot's libjvm.so */
+	size_t n_jvm_monitor; /* threads waiting to enter a Java monitor */
 };
 
 struct stk_opts {
@@ -111,6 +135,7 @@ struct stk_opts {
 	int deadline_ms;     /* freeze deadline; 0 = 500 */
 	bool source;         /* file:line and inline frames (libdw) */
 	bool no_python;      /* skip the CPython reader (native only, as before) */
+	bool goroutines;     /* Go: read the goroutines too (d->go) */
 	atomic_bool *cancel;
 	/* Progress from the thread running the dump; may be NULL. */
 	void (*progress)(void *arg, double fraction, const char *text);
@@ -149,7 +174,11 @@ char *stk_lock_str(uint64_t addr, const char *name, char *buf, size_t size);
  * failure. */
 struct workers;
 struct job_handler;
-unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, const struct job_handler *h);
+unsigned stk_submit(struct workers *w, const struct target_id *id, bool source, bool goroutines,
+		    const struct job_handler *h);
+/* Where a thread waits, for the deadlock's lines: "transfer+0x1e", or a
+ * Python frame's "transfer (bank.py:12)". Returns buf (hostile text). */
+char *stk_frame_where(const struct stk_frame *f, char *buf, size_t size);
 /* "leaf_wait <- level3 <- worker <- start_thread": a thread's functions,
  * innermost first, from its first frame outside the module of frame 0. */
 size_t stk_chain(const struct stk_thread *t, char *buf, size_t size);

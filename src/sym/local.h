@@ -10,6 +10,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+/* An address range of a compilation unit (DIE offset in .debug_info). */
+struct sym_curange {
+	uint64_t lo, hi;
+	uint64_t off;
+};
+
 /* A file's symbols and DWARF, shared by every view that maps it. */
 /* A code symbol of a module, for the binary search that replaces
  * libdwfl's linear dwfl_module_addrinfo. */
@@ -37,6 +43,10 @@ struct sym_module {
 	bool syms_built;
 	bool syms_cut;               /* more than SYM_MODULE_MAX_SYMS: the rest not read */
 	int lines_ok;                /* 0 not checked, 1 line table within the cap, -1 over it */
+	struct sym_curange *cus;     /* units by address, without .debug_aranges (lines.c) */
+	size_t ncus;
+	int cus_built;               /* 0 not yet, 1 built, -1 not needed or not possible */
+	Dwarf_Die cu;                /* the unit sym_cu_find found last */
 	unsigned refs;               /* under the registry lock */
 	struct sym_module *next;
 };
@@ -51,6 +61,16 @@ void sym_module_put(struct sym_module *m);
 struct sym_module *sym_module_find(uint64_t dev, uint64_t ino, const char *display);
 /* Modules loaded in pscope now (tests). */
 size_t sym_module_count(void);
+/* DWARF lookups of a module (lines.c), with m->lock held. The unit
+ * covering addr: libdwfl's (.debug_aranges), else, in a module without
+ * that section (Go's), from the units' own ranges, read once. NULL when
+ * none covers it. */
+Dwarf_Die *sym_cu_find(struct sym_module *m, uint64_t addr, Dwarf_Addr *bias);
+/* file:line of addr into s (left unset when no unit covers it: libdwfl
+ * would give the nearest unit's last line), then the inlined calls there. */
+void sym_cu_source(struct sym_module *m, uint64_t addr, struct sym_info *s);
+/* A DIE's linkage name, else its name (both may be inherited). */
+const char *sym_die_name(Dwarf_Die *die);
 const struct sym_info *sym_module_lookup(struct sym_module *m, uint64_t rel_pc, bool activation, bool source);
 char *sym_module_data_name(struct sym_module *m, uint64_t rel);
 int sym_module_symbol(struct sym_module *m, const char *name, uint64_t *value, uint64_t *size);

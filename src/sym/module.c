@@ -55,6 +55,7 @@ static void module_free(struct sym_module *m)
 		sym_info_free((struct sym_info *)(uintptr_t)v);
 	hmap_free(&m->cache);
 	free(m->syms);
+	free(m->cus);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
 	free(m->ph);
@@ -242,86 +243,10 @@ void sym_info_free(struct sym_info *s)
 	free(s);
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
 char *sym_name_dup(const char *name)
 {
 	char *d = sym_demangle(name);
 	return d ? d : sym_name_cut(name, strnlen(name, SYM_NAME_MAX + 1));
-}
-
-static const char *die_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute a;
-	const char *n = NULL;
-	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a))
-		n = dwarf_formstring(&a);
-	if (!n && dwarf_attr_integrate(die, DW_AT_name, &a))
-		n = dwarf_formstring(&a);
-	return n;
-}
-
-/* Inlined calls at addr: innermost first, each with the line of its own
- * code; the named function's line is the call site of the outermost. */
-static void add_inlines(Dwfl_Module *mod, uint64_t addr, struct sym_info *s)
-{
-	Dwarf_Addr bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
-	Dwarf_Die *scopes = NULL;
-	Dwarf_Files *files = NULL;
-	size_t nfiles = 0;
-
-	if (!cu)
-		return;
-	int n = dwarf_getscopes(cu, addr - bias, &scopes);
-	if (n <= 0)
-		return;
-	/* Past the innermost inlined call, dwarf_getscopes goes on with the
-	 * scopes of its abstract definition; the concrete nest of calls
-	 * around it (middle, outer, the function) is its DIE's own chain. */
-	if (dwarf_tag(&scopes[0]) == DW_TAG_inlined_subroutine) {
-		Dwarf_Die *chain = NULL;
-		int nc = dwarf_getscopes_die(&scopes[0], &chain);
-		if (nc > 0) {
-			free(scopes);
-			scopes = chain;
-			n = nc;
-		}
-	}
-	dwarf_getsrcfiles(cu, &files, &nfiles);
-	const char *file = s->file;
-	int line = s->line;
-	for (int i = 0; i < n; i++) {
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-			continue;
-		struct sym_inline *ni = realloc(s->inl, (s->n_inl + 1) * sizeof(*ni));
-		if (!ni)
-			break;
-		s->inl = ni;
-		struct sym_inline *in = &s->inl[s->n_inl++];
-		const char *fn = die_name(&scopes[i]);
-		in->function = fn ? sym_name_dup(fn) : NULL;
-		in->file = dup_or_null(file);
-		in->line = line;
-		Dwarf_Attribute a;
-		Dwarf_Word cf = 0, cl = 0;
-		file = NULL;
-		line = 0;
-		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a), &cf) == 0 && files && cf < nfiles)
-			file = dwarf_filesrc(files, cf, NULL, NULL);
-		if (dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a), &cl) == 0)
-			line = (int)cl;
-	}
-	if (s->n_inl) {
-		char *f = dup_or_null(file);
-		free(s->file);
-		s->file = f;
-		s->line = line;
-	}
-	free(scopes);
 }
 
 static bool code_symbol(const GElf_Sym *sym)
@@ -465,15 +390,15 @@ static const char *clone_suffix(const char *name, bool *cold)
 /* The DWARF name of the function whose code holds addr (gdb's), for a
  * part or clone the symbol table names by its suffixed symbol: NULL
  * without DWARF there. */
-static char *dwarf_function(Dwfl_Module *mod, uint64_t addr, bool cold)
+static char *dwarf_function(struct sym_module *m, uint64_t addr, bool cold)
 {
 	Dwarf_Addr bias;
-	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias), *scopes = NULL;
+	Dwarf_Die *cu = sym_cu_find(m, addr, &bias), *scopes = NULL;
 	int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
 	char *out = NULL;
 
 	for (int i = 0; i < n && !out; i++) {
-		const char *fn = dwarf_tag(&scopes[i]) == DW_TAG_subprogram ? die_name(&scopes[i]) : NULL;
+		const char *fn = dwarf_tag(&scopes[i]) == DW_TAG_subprogram ? sym_die_name(&scopes[i]) : NULL;
 		char *d = fn ? sym_name_dup(fn) : NULL;
 		if (d && cold) {
 			size_t l = strlen(d) + 64;
@@ -508,7 +433,7 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 	const struct sym_msym *sym = find_sym(m, addr);
 	bool cold;
 	if (sym) {
-		char *dn = clone_suffix(sym->name, &cold) && m->mod ? dwarf_function(m->mod, addr, cold) : NULL;
+		char *dn = clone_suffix(sym->name, &cold) && m->mod ? dwarf_function(m, addr, cold) : NULL;
 		s->function = dn ? dn : sym_name_dup(sym->name);
 		s->offset = addr - sym->start + (rel_pc - addr);
 	} else {
@@ -524,24 +449,7 @@ static struct sym_info *resolve(struct sym_module *m, uint64_t rel_pc, uint64_t 
 	if (source && m->mod && !lines_within_cap(m)) {
 		s->file = strdup(_("(line table over the 256 MiB cap: not read)"));
 	} else if (source && m->mod && dwfl_module_getdwarf(m->mod, &bias)) {
-		/* libdwfl answers with the nearest unit's last line where no
-		 * unit covers addr (_start after main): no line there. */
-		Dwarf_Addr cb;
-		Dwarf_Die *cu = dwfl_module_addrdie(m->mod, addr, &cb);
-		Dwfl_Line *l = cu && dwarf_haspc(cu, addr - cb) > 0 ? dwfl_module_getsrc(m->mod, addr) : NULL;
-		int line = 0;
-		const char *file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : NULL;
-		if (file) {
-			/* A relative name is relative to the compilation's directory. */
-			const char *dir = file[0] != '/' ? dwfl_line_comp_dir(l) : NULL;
-			if (dir && dir[0] == '/' && asprintf(&s->file, "%s/%s", dir, file) < 0)
-				s->file = NULL;
-			else if (!dir || dir[0] != '/')
-				s->file = strdup(file);
-			s->line = line;
-		}
-		if (l)
-			add_inlines(m->mod, addr, s);
+		sym_cu_source(m, addr, s);
 	}
 	if (!s->function || !s->module || !s->path) {
 		sym_info_free(s);

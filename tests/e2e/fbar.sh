@@ -62,7 +62,7 @@ tui_start 80x24 "$EN -p $P"
 see "PID $P" >/dev/null
 tui_keys s
 check "80x24 stacks: padded labels, each entry apart" \
-	see '^F1Help +EnterOpen +eAll +lLines +iInl +vView +rAgain +EscBack *$'
+	see '^F1Help +EnterOpen +eAll +lLines +iInl +vView +GGoroutines +rAgain +EscBack *$'
 tui_keys q
 
 # --- Korean ---
@@ -86,8 +86,8 @@ tui_keys q
 tui_start 80x24 "$KO -p $P"
 see "PID $P" >/dev/null
 tui_keys s
-check "Korean 80x24 stacks: a six-column label is followed by a blank (i인라인 v보기)" \
-	see '^F1도움말 +Enter펼침 +e전체 +l줄 +i인라인 v보기 +r다시 +Esc뒤로 *$'
+check "Korean 80x24 stacks: a six-column label is followed by a blank (i인라인 v보기, G고루틴 r다시)" \
+	see '^F1도움말 +Enter펼침 +e전체 +l줄 +i인라인 v보기 +G고루틴 r다시 +Esc뒤로 *$'
 tui_keys q
 
 LANGUAGE=ko tui_start 80x24 "env LANGUAGE=ko LANG=ko_KR.UTF-8 LC_ALL= $PSCOPE -s pid"

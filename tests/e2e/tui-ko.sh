@@ -118,7 +118,7 @@ check "80x24 threads pane: columns aligned after Korean names" \
 check "80x24 threads pane: nothing split" whole 80
 tui_keys s
 check "80x24 stacks: Korean title" see "^ $P \\(한글스레드\\)의 스택: 스레드 4개를 [0-9.]+ ms 멈춤"
-check "80x24 stacks: function bar" see '^F1도움말 +Enter펼침 +e전체 +l줄 +i인라인 +v보기 +r다시 +Esc뒤로'
+check "80x24 stacks: function bar" see '^F1도움말 +Enter펼침 +e전체 +l줄 +i인라인 +v보기 +G고루틴 +r다시 +Esc뒤로'
 # open the count of the three workers sharing a stack
 ty=$(tui_screen | grep -n '이 스택의 스레드 3개' | cut -d: -f1)
 tui_keys Home

@@ -5,9 +5,10 @@
  * with everything else unreadable, or repeated over the whole user half
  * (every pointer the walker follows then lands in the input, so the deep
  * paths — chains, loops, code objects, line tables — are reached).
- * The thread states, frame chains, code objects, line tables and thread
- * names are walked as `pscope stack` walks them: any answer is fine, a
- * crash, a hang or a leak is not.
+ * The thread states, frame chains, code objects, line tables, thread
+ * names and the threading.Lock objects in the frames are walked as
+ * `pscope stack` walks them: any answer is fine, a crash, a hang or a
+ * leak is not.
  * fuzz-seeds: */
 #include "fuzz.h"
 #include "python/internal.h"
@@ -79,8 +80,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				py_code_line(py, c, s.pool[k].lasti);
 		}
 		py_thread_names_load(py, &m);
-		for (size_t t = 0; t < s.n; t++)
+		for (size_t t = 0; t < s.n; t++) {
+			struct py_lock_ref refs[8];
 			py_thread_name(py, s.threads[t].thread_id);
+			/* The threading.Lock objects of its frames (3.11+). */
+			py_lock_refs(py, &m, &s.threads[t], refs, 8);
+		}
 	}
 out:
 	py_snapshot_free(&s);

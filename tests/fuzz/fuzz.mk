@@ -9,7 +9,7 @@
 # keeping go in tests/fuzz/corpus/NAME/; a crash found becomes a fixture and
 # a unit test (see tests/fuzz/README).
 FUZZERS = stat status cmdline maps fdinfo net sockdiag rollup task sysinfo notes perf tpformat symtext corenotes coreelf pymem unpack elffile demangle jitdump ehframe cgroup \
-	sched taskstats psi record
+	sched taskstats psi record gomem
 
 FUZZ_RUNS = 20000
 FUZZ_LONG_SECONDS = 120

@@ -109,6 +109,11 @@ int main(void)
 	CHECK(fr_entry, offsetof(_PyInterpreterFrame, owner));
 #endif
 	CHECK(co_qualname, offsetof(PyCodeObject, co_qualname));
+	CHECK(fr_globals, offsetof(_PyInterpreterFrame, f_globals));
+	CHECK(fr_localsplus, offsetof(_PyInterpreterFrame, localsplus));
+	CHECK(co_nlocalsplus, offsetof(PyCodeObject, co_nlocalsplus));
+	CHECK(co_stacksize, offsetof(PyCodeObject, co_stacksize));
+	CHECK(co_lpnames, offsetof(PyCodeObject, co_localsplusnames));
 	CHECK(co_code, offsetof(PyCodeObject, co_code_adaptive));
 #endif
 	CHECK(ts_next, offsetof(PyThreadState, next));
@@ -127,6 +132,7 @@ int main(void)
 	CHECK(u_state, offsetof(PyASCIIObject, state));
 	CHECK(u_ascii_size, sizeof(PyASCIIObject));
 	CHECK(u_compact_size, sizeof(PyCompactUnicodeObject));
+	CHECK(tp_name, offsetof(PyTypeObject, tp_name));
 	CHECK(tp_basicsize, offsetof(PyTypeObject, tp_basicsize));
 	CHECK(tp_flags, offsetof(PyTypeObject, tp_flags));
 	CHECK(tp_dictoffset, offsetof(PyTypeObject, tp_dictoffset));
@@ -141,6 +147,8 @@ int main(void)
 		printf("%s %d - 3.%d %s = %ld\n", ok_ ? "ok" : "not ok", ++n, PY_MINOR_VERSION, #name, (long)(want)); \
 		failed += !ok_;                                                                       \
 	} while (0)
+	CONST(PY_CFUNC_ML, offsetof(PyCFunctionObject, m_ml));
+	CONST(PY_CFUNC_SELF, offsetof(PyCFunctionObject, m_self));
 	CONST(PY_DK_LOG2_SIZE, offsetof(struct _dictkeysobject, dk_log2_size));
 	CONST(PY_DK_LOG2_INDEX_BYTES, offsetof(struct _dictkeysobject, dk_log2_index_bytes));
 	CONST(PY_DK_KIND, offsetof(struct _dictkeysobject, dk_kind));
