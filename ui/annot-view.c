@@ -139,17 +139,26 @@ static void want_texts(struct annot_view *v)
 
 /* The lines again from s, the selection kept on its line (or, until the
  * user moves, on the hottest). */
+/* Copy the selected row's file and line (while its snapshot lives). */
+static void remember(struct annot_view *v)
+{
+	int sel = table_selected(&v->tab);
+
+	v->sel_file[0] = 0;
+	v->sel_line = 0;
+	if (v->have && sel >= 0 && (unsigned)sel < v->nrows && v->rows[sel].file) {
+		snprintf(v->sel_file, sizeof(v->sel_file), "%s", v->rows[sel].file);
+		v->sel_line = v->rows[sel].line;
+	}
+}
+
 static void compute(struct annot_view *v, const struct samp_snapshot *s, enum samp_window w)
 {
-	const char *sel_file = NULL;
-	int sel_line = 0, sel = table_selected(&v->tab);
-	char keep[4096] = "";
+	/* The rows point into the last snapshot, which may be freed by now:
+	 * the selection is the copy remember() made. */
+	const char *sel_file = v->sel_file[0] ? v->sel_file : NULL;
+	int sel_line = v->sel_line;
 
-	if (v->have && sel >= 0 && (unsigned)sel < v->nrows && v->rows[sel].file) {
-		snprintf(keep, sizeof(keep), "%s", v->rows[sel].file);
-		sel_file = keep;
-		sel_line = v->rows[sel].line;
-	}
 	samp_annot_free(&v->an);
 	v->have = false;
 	v->snap = s;
@@ -173,6 +182,7 @@ static void compute(struct annot_view *v, const struct samp_snapshot *s, enum sa
 				break;
 			}
 	table_select(&v->tab, pos);
+	remember(v);
 	want_texts(v);
 }
 
@@ -375,6 +385,7 @@ static void jump(struct annot_view *v, int dir)
 		if (v->rows[p].aline >= 0) {
 			table_select(&v->tab, p);
 			v->tab.moved = true;
+			remember(v);
 			return;
 		}
 	}
@@ -398,6 +409,7 @@ static bool k_hottest(struct ui *ui, void *st, int ch)
 
 	table_select(&v->tab, row_of_aline(v, v->an.hot));
 	v->tab.moved = true;
+	remember(v);
 	return true;
 }
 
@@ -424,5 +436,8 @@ enum ui_key_result annot_view_key(struct ui *ui, struct annot_view *v, int ch)
 	enum ui_key_result r = ui_keys_dispatch(ui, annot_view_keys, v, ch);
 	if (r != UI_KEY_NEXT || !v->open)
 		return r;
-	return table_key(&v->tab, ch, NULL, NULL) ? UI_KEY_DONE : UI_KEY_NEXT;
+	if (!table_key(&v->tab, ch, NULL, NULL))
+		return UI_KEY_NEXT;
+	remember(v);
+	return UI_KEY_DONE;
 }

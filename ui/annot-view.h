@@ -43,6 +43,10 @@ struct annot_view {
 	struct annot_row *rows;
 	unsigned nrows;
 	const char *main_file;       /* the file shown as a range of lines */
+	/* The selected row's line, copied: a new snapshot frees the strings
+	 * of the one the rows point into before they are made again. */
+	char sel_file[4096];
+	int sel_line;
 	struct table tab;
 	int hscroll;
 	struct ui_job job;           /* the source text, read on a worker */
