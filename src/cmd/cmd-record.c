@@ -314,8 +314,8 @@ static const struct option record_options[] = {
 
 const struct cmd_entry cmd_record_entry = {
 	.name = "record",
-	.args = "[-o FILE|DIR] [--interval SEC] [--duration SEC|--until TIME] [--pid PID...] [--max-size N]\n"
-		"[--verbose]",
+	.args = "[-o FILE|DIR] [--interval SEC] [--duration SEC|--until TIME]\n"
+		"[--pid PID...] [--max-size N] [--verbose]",
 	.help = N_("Record the process list and the system meters, one interval at a time, into a\n"
 		   "file that `pscope -r FILE` and `pscope list -r FILE --at TIME` replay.\n"
 		   "\n"

@@ -48,6 +48,11 @@ frames=$(grep -c written "$tmp/pscope.err")
 first=$(awk '/interval 1 written/ { print $(NF - 1) }' "$tmp/pscope.err")
 last=$(awk '/written/ { v = $(NF - 1) } END { print v }' "$tmp/pscope.err")
 psize=$(stat -c %s "$tmp/pscope.rec")
+# On a busy machine the processes that start and exit between two
+# intervals (recorded as root) are most of a delta: say how many.
+if command -v jq >/dev/null; then
+	echo "short-lived processes in the last interval: $("$PSCOPE" list -r "$tmp/pscope.rec" --json 2>/dev/null | jq '.short_lived | length')"
+fi
 asize=$(stat -c %s "$tmp/atop.raw")
 awk -v f="$frames" -v first="$first" -v last="$last" -v ps="$psize" -v as="$asize" -v s="$S" 'BEGIN {
 	key = first - 128; delta = f > 1 ? (last - first) / (f - 1) : key

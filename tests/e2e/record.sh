@@ -83,11 +83,11 @@ for k in sorted(frames):
     ok = got is not None and abs(got - want) <= 5 and (want < 1 or got >= want / 2)
     bad += not ok
     print("interval %d: replay %s%%, measured %.1f%% %s" % (k, got, want, "" if ok else "WRONG"))
-    if row:
-        rss.append((row[0]["res_kb"], at(t1, 2)))
+    rss.append((row[0]["res_kb"], at(t1, 2)))
 print("inside %d bad %d" % (inside, bad))
 grow = rss[-1][0] - rss[0][0] if len(rss) > 1 else 0
-near = all(abs(a - b) <= 8192 for a, b in rss)
+# the replay's growth against the workload's own over the same reads
+near = len(rss) > 1 and grow >= 0.5 * (rss[-1][1] - rss[0][1])
 print("rss %s grow %d near %s" % (rss, grow, near))
 gone = all(p["pid"] != W for p in frames[max(frames)]["processes"])
 print("gone %s" % gone)
@@ -102,7 +102,7 @@ PY
 sed 's/^/# /' "$T/cmp.txt"
 check "at least two whole intervals inside the burn" sh -c "awk '/^inside/ { exit !(\$2 >= 2) }' '$T/cmp.txt'"
 check "each one's CPU% within 5 points of the workload's own measure, none 0.0" sh -c "awk '/^inside/ { exit !(\$4 == 0) }' '$T/cmp.txt'"
-check "RSS grows with the leak (more than 20 MiB), within 8 MiB of the workload's own" \
+check "RSS grows with the leak: more than 20 MiB, and at least half what the workload noted over the same reads" \
 	sh -c "awk '/^rss/ { exit !(\$(NF - 2) > 20480 && \$NF == \"True\") }' '$T/cmp.txt'"
 check "the workload is gone from the last interval" grep -qx 'gone True' "$T/cmp.txt"
 # The children live 100 ms: most start and exit between two scans.
