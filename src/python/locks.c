@@ -143,6 +143,7 @@ int py_lock_refs(struct py_proc *p, const struct py_mem *m, const struct py_raw_
 			if (j < n) {
 				/* the same lock again: a with block in this or an outer frame */
 				out[j].with |= with;
+				out[j].direct |= k == K_LOCK;
 				if (!out[j].name[0])
 					name_of(p, m, f->code, f->frame, nlocals, (int)i, lock, out[j].name, sizeof(out[j].name));
 				continue;
@@ -155,6 +156,7 @@ int py_lock_refs(struct py_proc *p, const struct py_mem *m, const struct py_raw_
 			r->lock = lock;
 			r->locked = locked != 0;
 			r->with = with;
+			r->direct = k == K_LOCK;
 			r->frame = fi;
 			name_of(p, m, f->code, f->frame, nlocals, (int)i, lock, r->name, sizeof(r->name));
 			n++;

@@ -173,6 +173,8 @@ struct py_lock_ref {
 	uint64_t sem;         /* its PyThread_type_lock: the futex its waiters sleep on */
 	bool locked;
 	bool with;            /* inside a `with lock:` block of that frame */
+	bool direct;          /* the lock object itself in a slot (a local, an argument), not only
+				 its bound __exit__ (which a stale slot may also point at) */
 	size_t frame;         /* index in the thread's frames, innermost 0 */
 	char name[64];        /* the local or global naming it in that frame, "" (hostile) */
 };

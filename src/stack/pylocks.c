@@ -5,7 +5,7 @@
  * holder is a thread whose frames are inside `with lock:` (the block's
  * __exit__ on the value stack); only threads blocked in a Lock acquire are
  * read (their frames do not move after the thaw), and a lock two of them
- * claim gets no holder. */
+ * claim alike gets no holder. */
 #include "stack/pyframes.h"
 #include "python/python.h"
 #include "i18n.h"
@@ -69,16 +69,28 @@ void stk_py_locks(struct stk_dump *d, const struct stk_snap *st, size_t n, const
 		th->py_lock = r->lock;
 		if (r->name[0])
 			th->py_lock_name = strdup(r->name);
-		pid_t holder = 0;
-		int claims = 0;
+		/* A claim is strong when the thread's frames also hold the lock
+		 * itself (`with first:` over an argument or a local): a slot
+		 * above a value stack's top may point at another thread's
+		 * __exit__ of it, in memory a freed object left. One strong
+		 * claim wins; else one weak claim; else the holder is not known. */
+		pid_t strong = 0, weak = 0;
+		int n_strong = 0, n_weak = 0;
 		for (size_t b = 0; b < nw; b++)
-			for (int k = 0; k < w[b].n; k++)
-				if (b != a && k != w[b].wait && w[b].refs[k].lock == r->lock && w[b].refs[k].with &&
-				    w[b].refs[k].locked) {
-					holder = d->threads[w[b].i].tid;
-					claims++;
+			for (int k = 0; k < w[b].n; k++) {
+				const struct py_lock_ref *c = &w[b].refs[k];
+				if (b == a || k == w[b].wait || c->lock != r->lock || !c->with || !c->locked)
+					continue;
+				if (c->direct) {
+					strong = d->threads[w[b].i].tid;
+					n_strong++;
+				} else {
+					weak = d->threads[w[b].i].tid;
+					n_weak++;
 				}
-		if (claims != 1)
+			}
+		pid_t holder = n_strong == 1 ? strong : !n_strong && n_weak == 1 ? weak : 0;
+		if (!holder)
 			continue;
 		th->py_lock_holder = holder;
 		if (!wf[w[a].i]) {
