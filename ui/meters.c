@@ -96,8 +96,7 @@ static int mem_bars(int y, int x, int w, const struct sys_meminfo *mi, bool mem,
 	int at[3] = { draw_attr(COL_METER_USER), draw_attr(COL_DIM), draw_attr(COL_METER_OTHER) };
 	int lw;
 
-	snprintf(l, sizeof(l), "%s/%s", human_bytes(mi->used * 1024, a, sizeof(a)),
-		 human_bytes(mi->total * 1024, b, sizeof(b)));
+	snprintf(l, sizeof(l), "%s/%s", human_kib(mi->used, a, sizeof(a)), human_kib(mi->total, b, sizeof(b)));
 	if (mem) {
 		lw = draw_text(y, x, w, draw_attr(COL_DIM) | A_BOLD, "Mem");
 		meter_bar(y, x + lw, w - lw, 3, f, at, l);
@@ -111,8 +110,9 @@ static int mem_bars(int y, int x, int w, const struct sys_meminfo *mi, bool mem,
 	double sf[2] = { (double)(sused - (sused > mi->swap_cached ? mi->swap_cached : sused)) / st,
 			 (double)(sused > mi->swap_cached ? mi->swap_cached : sused) / st };
 	int sa[2] = { draw_attr(COL_METER_SYS), draw_attr(COL_METER_OTHER) };
-	snprintf(l, sizeof(l), "%s/%s", human_bytes(sused * 1024, a, sizeof(a)),
-		 human_bytes(mi->swap_total * 1024, b, sizeof(b)));
+	/* htop's figure: used swap less what is also in memory (SwapCached) */
+	snprintf(l, sizeof(l), "%s/%s", human_kib(sused > mi->swap_cached ? sused - mi->swap_cached : 0, a, sizeof(a)),
+		 human_kib(mi->swap_total, b, sizeof(b)));
 	lw = draw_text(y, x, w, draw_attr(COL_DIM) | A_BOLD, "Swp");
 	meter_bar(y, x + lw, w - lw, 2, sf, sa, l);
 	return mem + 1;
@@ -132,7 +132,7 @@ static void right_lines(int y, int x, int w, const struct meters_info *m)
 
 	if (SHOWN(m, CFG_M_TASKS)) {
 		snprintf(buf, sizeof(buf), _("%d, %d thr, %d kthr; %d running"), c->procs, c->threads, c->kthreads,
-			 m->sys->load.running);
+			 ptable_running(c, m->sys->ncpu));
 		field(y++, x, w, _("Tasks: "), buf);
 	}
 	if (SHOWN(m, CFG_M_LOAD)) {
