@@ -308,7 +308,10 @@ static void estimated(struct core_ask *a, const struct core_check *k)
 
 	if (!a->asked) {
 		strlcpy_ps(path, est->path, sizeof(path));
-		if (!ui_prompt(ui, _("Write the core to: "), path, sizeof(path)) || !path[0]) {
+		const char *label = ui->core_note ? _("C writes a core file (htop's C, setup: F2; said once). Write it to: ")
+						  : _("Write the core to: ");
+		ui->core_note = false;
+		if (!ui_prompt(ui, label, path, sizeof(path)) || !path[0]) {
 			ui_message(ui, false, "%s", _("no core written"));
 			return;
 		}

@@ -248,8 +248,7 @@ static void htop_note(struct ui *ui, unsigned which)
 	ui->htop_noted |= which;
 	ui_message(ui, false, "%s",
 		   which == NOTE_S ? _("s dumps every thread's stack (htop's s, strace: W shows the system calls); said once")
-		   : which == NOTE_H ? _("h samples the hot functions (htop's h, help: F1 or ?); said once")
-				     : _("C writes a core file, after asking (htop's C, setup: F2); said once"));
+		   : _("h samples the hot functions (htop's h, help: F1 or ?); said once"));
 }
 
 static bool k_stack(struct ui *ui, void *st, int ch)
@@ -273,7 +272,11 @@ static bool k_time(struct ui *ui, void *st, int ch)
 
 static bool k_core(struct ui *ui, void *st, int ch)
 {
-	htop_note(ui, NOTE_C); /* before: the screen asks at once */
+	/* The path prompt takes the status line while it asks: it says
+	 * the note itself (screen-core.c). */
+	if (!(ui->htop_noted & NOTE_C))
+		ui->core_note = true;
+	ui->htop_noted |= NOTE_C;
 	return open_on_selected(ui, screen_core_open);
 }
 

@@ -56,6 +56,7 @@ struct ui {
 	char status[1024];       /* transient message above the function bar (wraps) */
 	double status_until;
 	unsigned htop_noted;       /* s, h, C said once how they differ from htop's */
+	bool core_note;            /* C's first press: the path prompt says it */
 	bool status_error;
 	/* Settings (pscoperc): read at start, written on quit unless the file
 	 * did not parse (then it is left alone). cfg is what is in effect;

@@ -63,7 +63,7 @@ tui_keys q
 # --- other screens share the bar ---
 tui_start 40x12 "$EN -p $P"
 check "40x12 detail: every key, labels dropped (F-keys first), Quit kept" \
-	see '^F1 \?Keys TabPane s h C F5 Esc F10Quit *$'
+	see '^F1 \?KeysTabPanesStkhHotC F5 Esc F10Quit *$'
 tui_keys q
 
 tui_start 80x24 "$EN -p $P"

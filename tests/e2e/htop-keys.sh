@@ -42,7 +42,7 @@ tui_keys $(echo "$B" | sed 's/./& /g')
 check "digits of B: B selected" tui_marked "^ *$B "
 tui_keys Up $(echo "$A" | sed 's/./& /g')
 # A is the first row (sorted by PID): its reverse video starts on the titles' line
-check "digits of A: A selected" wait_until tui_selected_below '^ +PID. +USER'
+check "digits of A: A selected" wait_until tui_selected_below '^ +PID.* USER'
 
 check "the status line says which PID" tui_wait_for "PID $A \(digits go on typing it"
 
@@ -52,14 +52,17 @@ tui_wait_for 'Send signal' >/dev/null
 tui_keys 9
 check "F9 then 9: SIGKILL selected" tui_marked ' 9 SIGKILL'
 tui_keys 1 5
-check "then 1 5: SIGTERM selected" tui_marked '15 SIGTERM'
+# SIGTERM is the menu's first row: its reverse video starts on the title's line
+check "then 1 5: SIGTERM selected" wait_until tui_selected_below 'Send signal'
+check "SIGTERM is that row" tui_wait_for '^ 15 SIGTERM'
 tui_keys Escape
 check "Esc: no signal sent, A still there" kill -0 "$A"
 
 # --- u: a menu of the users listed ---
 tui_keys u
 check "u: a menu of users" tui_wait_for 'Show user'
-check "u: All users first" tui_marked 'All users'
+check "u: All users first, selected" wait_until tui_selected_below 'Show user'
+check "All users is that row" tui_wait_for '^ All users'
 tui_keys r Enter
 check "r, Enter: root's processes only" tui_wait_for '\[user root\]'
 tui_keys u
@@ -84,7 +87,7 @@ tui_keys Escape
 
 # --- h, s, C: the first press says how they differ from htop's, once ---
 tui_keys $(echo "$A" | sed 's/./& /g')
-wait_until tui_selected_below '^ +PID. +USER'
+wait_until tui_selected_below '^ +PID.* USER'
 tui_keys h
 check "first h: what it is and where htop's help is" tui_wait_for "h samples the hot functions \(htop's h, help: F1 or \?\); said once"
 tui_keys Escape Z
@@ -95,14 +98,19 @@ tui_keys h
 tui_wait_for 'Hot functions: PID' >/dev/null
 check "second h: not again" sh -c "! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'said once'"
 tui_keys Escape
-wait_until tui_selected_below '^ +PID. +USER'
+wait_until tui_selected_below '^ +PID.* USER'
 tui_keys s
 check "first s: what it is, strace's place" tui_wait_for "s dumps every thread's stack \(htop's s, strace: W"
 tui_keys Escape
-wait_until tui_selected_below '^ +PID. +USER'
+wait_until tui_selected_below '^ +PID.* USER'
 tui_keys C
-check "first C: a core, after asking; htop's setup is F2" tui_wait_for "C writes a core file, after asking \(htop's C, setup: F2\)"
-tui_keys Escape Escape
+check "first C: the path prompt says what C is and where htop's setup is" \
+	tui_wait_for "C writes a core file \(htop's C, setup: F2; said once\)\. Write it to: "
+tui_keys Escape
+check "Esc: no core written" tui_wait_for "no core written"
+tui_keys C
+check "second C: the plain prompt" tui_wait_for "^Write the core to: "
+tui_keys Escape
 tui_keys q
 check "A was left running" runs_on_soon "$A"
 

@@ -63,7 +63,7 @@ import re, sys
 line = sys.stdin.read().rstrip()
 alts = "|".join(re.escape(a) for a in sys.argv[1:])
 key = "(F[0-9]+|[a-zA-Z?/]|Esc|Enter|Tab|Spc|Space|1-3|[+]-)(%s)?" % alts
-m = re.fullmatch("%s( +%s)*" % (key, key), line)
+m = re.fullmatch("%s( *%s)*" % (key, key), line)
 print(repr(line)); sys.exit(not m)' "$@"
 }
 
@@ -74,8 +74,8 @@ LIST_LABELS="도움 설정 검색 필터 트리 정렬 Nice- Nice+ 킬 스택 �
 # --- 80x24 ---
 tui_start 80x24 "$KO -s pid"
 check "80x24 list: Korean meters" see '작업: [0-9]+개, 스레드'
-check "80x24 list: every key of the function bar, entries apart" \
-	see '^F1도움 F2설정 F3검색 F4필터 F5트리 F6 F7 F8 F9 s스택 h핫 A전체 C코어 D문 F10끝 *$'
+check "80x24 list: every key of the function bar with its label, htop's way (no blank after a label)" \
+	see '^F1도움F2설정F3검색F4필터F5트리F6정렬F7Ni-F8Ni\+F9킬s스택h핫A전체C코어D문F10끝 *$'
 check "80x24 list: htop's column names kept" see '^ +PID.? USER +PRI +NI'
 check "80x24 list: nothing split" whole 80
 tui_keys F2
