@@ -126,31 +126,12 @@ void list_users_choose(struct ui *ui, struct list_state *ls, int k)
 	list_rebuild(ui, ls);
 }
 
-/* A letter in the menu: the next user whose name starts with it. */
-bool list_users_letter(struct list_state *ls, int ch)
-{
-	int n = (int)ls->nusers + 1;
-
-	if (ch <= ' ' || ch > '~')
-		return false;
-	for (int i = 1; i <= n; i++) {
-		int k = (ls->menu.sel + i) % n;
-		if (k > 0 && ls->users[k - 1].name[0] == ch) {
-			table_select(&ls->menu, k);
-			return true;
-		}
-	}
-	return true; /* no such user: the letter is taken all the same */
-}
-
 /* ---- a signal's number in the F9 menu ---- */
 
 bool list_signal_digit(struct list_state *ls, int ch)
 {
 	int want = ls->sig_typed * 10 + (ch - '0');
 
-	if (ch < '0' || ch > '9')
-		return false;
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < list_nsignals; i++)
 			if (list_signals[i].sig == want) {
@@ -177,4 +158,25 @@ bool list_open_pane(struct ui *ui, const char *pane, const char *view)
 		ui_message(ui, false, "%s",
 			   _("x: threads sorted by the lock they wait on (LOCK, the last column; Right scrolls to it)"));
 	return true;
+}
+
+/* ---- the keys (list-keys.c's table) ---- */
+
+bool list_k_pid_digit(struct ui *ui, void *p, int ch)
+{
+	struct list_state *ls = p;
+
+	ls->digit_last = true;
+	list_pid_digit(ui, ls, ch);
+	return true;
+}
+
+bool list_k_fds(struct ui *ui, void *p, int ch)
+{
+	return list_open_pane(ui, "fd", NULL);
+}
+
+bool list_k_locks(struct ui *ui, void *p, int ch)
+{
+	return list_open_pane(ui, "threads", "locks");
 }

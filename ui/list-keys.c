@@ -161,8 +161,20 @@ static bool k_menu_close(struct ui *ui, void *p, int ch)
 	return true;
 }
 
+/* The signal menu: 9, 15... select that signal. */
+static bool k_menu_digit(struct ui *ui, void *p, int ch)
+{
+	struct list_state *ls = p;
+
+	if (ls->mode != MODE_SIGNAL)
+		return false;
+	ls->digit_last = true;
+	return list_signal_digit(ls, ch);
+}
+
 static const struct ui_key menu_keys[] = {
 	UI_ALSO(k_menu_choose, '\n', '\r', KEY_ENTER),
+	UI_ALSO(k_menu_digit, '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'),
 	UI_ALSO(k_menu_close, 27, 'q', KEY_F(10), KEY_F(6), KEY_F(9)),
 	UI_KEYS_END,
 };
@@ -184,20 +196,15 @@ enum ui_key_result list_mode(struct ui *ui, void *p, int ch)
 			list_rebuild(ui, ls);
 		return UI_KEY_DONE;
 	}
+	/* A number typed (a PID, a signal) ends at the first other key. */
+	if (!ls->digit_last)
+		ls->pid_jump = ls->sig_typed = 0;
+	ls->digit_last = false;
 	if (ls->mode == MODE_SORT || ls->mode == MODE_SIGNAL || ls->mode == MODE_USER) {
-		if (ls->mode == MODE_SIGNAL && list_signal_digit(ls, ch))
-			return UI_KEY_DONE; /* 9, 15...: that signal */
-		ls->sig_typed = 0;
-		if (ui_keys_dispatch(ui, menu_keys, ls, ch) == UI_KEY_NEXT &&
-		    !(ls->mode == MODE_USER && list_users_letter(ls, ch)))
+		if (ui_keys_dispatch(ui, menu_keys, ls, ch) == UI_KEY_NEXT)
 			table_key(&ls->menu, ch, NULL, NULL);
 		return UI_KEY_DONE;
 	}
-	if (ch >= '0' && ch <= '9') { /* htop: digits find a PID */
-		list_pid_digit(ui, ls, ch);
-		return UI_KEY_DONE;
-	}
-	ls->pid_jump = 0;
 	return UI_KEY_NEXT;
 }
 
@@ -390,16 +397,6 @@ static bool k_user(struct ui *ui, void *p, int ch)
 	return true;
 }
 
-static bool k_fds(struct ui *ui, void *p, int ch)
-{
-	return list_open_pane(ui, "fd", NULL);
-}
-
-static bool k_locks(struct ui *ui, void *p, int ch)
-{
-	return list_open_pane(ui, "threads", "locks");
-}
-
 static bool k_kill(struct ui *ui, void *p, int ch)
 {
 	struct list_state *ls = p;
@@ -526,15 +523,16 @@ const struct ui_key list_keys[] = {
 	UI_KEY("K", k_kthreads, NULL,
 	  N_("show/hide kernel threads (hidden by default; the header counts them either way)"), 'K'),
 	UI_KEY("u", k_user, NULL,
-	  N_("show only one user's processes: a menu of the users listed, All users first (Enter picks, a "
-	     "letter jumps to a name, Esc leaves it as it was)"), 'u'),
+	  N_("show only one user's processes: a menu of the users listed, All users first (Enter picks, "
+	     "Esc leaves it as it was)"), 'u'),
 	UI_KEY_BRIEF("F2", k_setup, N_("Setup"), N_("Set"),
 	  N_("setup: columns and their order, sort, tree, hidden threads, delay, header meters, colours, "
 	     "pane order; kept in $XDG_CONFIG_HOME/pscope/pscoperc (default ~/.config/pscope/pscoperc), "
 	     "written when pscope quits"), KEY_F(2)),
 	UI_SECTION(N_("Finding")),
-	UI_KEY("0-9", NULL, NULL,
-	  N_("jump to a PID as you type its digits (htop's PID search); any other key ends the number")),
+	UI_KEY("0-9", list_k_pid_digit, NULL,
+	  N_("jump to a PID as you type its digits (htop's PID search); any other key ends the number"),
+	  '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'),
 	UI_KEY_BRIEF("F3, /", k_search, N_("Search"), N_("Find"),
 	  N_("incremental search in the command and name; F3 or Down finds the next match, Shift-F3 or Up "
 	     "the previous; Enter keeps the selection, Esc leaves the search"), KEY_F(3), '/'),
@@ -568,8 +566,8 @@ const struct ui_key list_keys[] = {
 	{ .codes = { KEY_F(8) }, .fn = k_nice_up, .label = N_("Nice+"), .brief = N_("Ni+"), .bar = "F8" },
 	UI_KEY("a", k_affinity, NULL, N_("CPU affinity: a CPU list such as 0,2-3 (all threads)"), 'a'),
 	UI_KEY("i", k_ioprio, NULL, N_("I/O priority: be0-be7, rt0-rt7, idle or none"), 'i'),
-	UI_KEY("l", k_fds, NULL, N_("the open files: the detail screen's FDs pane (htop's l runs lsof)"), 'l'),
-	UI_KEY("x", k_locks, NULL,
+	UI_KEY("l", list_k_fds, NULL, N_("the open files: the detail screen's FDs pane (htop's l runs lsof)"), 'l'),
+	UI_KEY("x", list_k_locks, NULL,
 	  N_("the locks: the Threads pane sorted by the lock each thread waits on (LOCK), the holder "
 	     "named"), 'x'),
 	UI_KEY("e", k_environ, NULL, N_("the environment (/proc/PID/environ; ptrace read access)"), 'e'),

@@ -54,6 +54,7 @@ struct list_state {
 	struct id_set tags, collapsed;
 	long pid_jump;             /* the digits typed so far (0: none) */
 	int sig_typed;             /* the signal number typed in the F9 menu */
+	bool digit_last;           /* the last key was a digit of one of them */
 	struct list_user *users;   /* u's menu: the users of the listed processes */
 	size_t nusers, users_cap;
 	/* columns of the last draw, for a click on a title */
@@ -81,14 +82,17 @@ bool list_key(struct ui *ui, void *p, int ch);
 bool list_set_user(struct ui *ui, struct list_state *ls, const char *name);
 
 /* list-htop.c: digits jump to a PID; u's menu (collect: its rows, returns
- * the row of the user shown now; choose: row k, 0 everyone; letter: the
- * next user with that initial); a number in the signal menu; l and x. */
+ * the row of the user shown now; choose: row k, 0 everyone); a number in
+ * the signal menu; l and x. */
 void list_pid_digit(struct ui *ui, struct list_state *ls, int ch);
 int list_users_collect(struct list_state *ls);
 void list_users_choose(struct ui *ui, struct list_state *ls, int k);
-bool list_users_letter(struct list_state *ls, int ch);
 bool list_signal_digit(struct list_state *ls, int ch);
 bool list_open_pane(struct ui *ui, const char *pane, const char *view);
+/* Their entries' functions in list_keys: 0-9, l, x. */
+bool list_k_pid_digit(struct ui *ui, void *p, int ch);
+bool list_k_fds(struct ui *ui, void *p, int ch);
+bool list_k_locks(struct ui *ui, void *p, int ch);
 
 /* list-view.c */
 void list_draw(struct ui *ui, void *p, int y0, int rows);

@@ -272,8 +272,8 @@ static bool k_time(struct ui *ui, void *st, int ch)
 
 static bool k_core(struct ui *ui, void *st, int ch)
 {
-	/* The path prompt takes the status line while it asks: it says
-	 * the note itself (screen-core.c). */
+	/* The path prompt takes the status line while it asks: the core
+	 * screen says the note when it is answered (screen-core.c). */
 	if (!(ui->htop_noted & NOTE_C))
 		ui->core_note = true;
 	ui->htop_noted |= NOTE_C;

@@ -63,8 +63,8 @@ tui_keys u
 check "u: a menu of users" tui_wait_for 'Show user'
 check "u: All users first, selected" wait_until tui_selected_below 'Show user'
 check "All users is that row" tui_wait_for '^ All users'
-tui_keys r Enter
-check "r, Enter: root's processes only" tui_wait_for '\[user root\]'
+tui_keys Down Enter
+check "Down, Enter: the first user's processes only (root here)" tui_wait_for '\[user root\]'
 tui_keys u
 check "u again: the menu on root" tui_marked 'root'
 tui_keys Up Enter
@@ -104,13 +104,17 @@ check "first s: what it is, strace's place" tui_wait_for "s dumps every thread's
 tui_keys Escape
 wait_until tui_selected_below '^ +PID.* USER'
 tui_keys C
-check "first C: the path prompt says what C is and where htop's setup is" \
-	tui_wait_for "C writes a core file \(htop's C, setup: F2; said once\)\. Write it to: "
+check "C: the path prompt" tui_wait_for "^Write the core to: "
 tui_keys Escape
-check "Esc: no core written" tui_wait_for "no core written"
-tui_keys C
-check "second C: the plain prompt" tui_wait_for "^Write the core to: "
+check "first C, once the prompt is answered: a core; htop's setup is F2" \
+	tui_wait_for "no core written; C writes a core file \(htop's C, setup: F2\); said once"
+tui_keys Z
+tui_wait_for 'updates paused' >/dev/null
+tui_keys Z C
+tui_wait_for "^Write the core to: " >/dev/null
 tui_keys Escape
+tui_wait_for "no core written" >/dev/null
+check "second C: not again" sh -c "! tmux -L $TMUX_S capture-pane -p -t $TMUX_S | grep -q 'said once'"
 tui_keys q
 check "A was left running" runs_on_soon "$A"
 
