@@ -44,6 +44,9 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -d, --delay=TENTHS     refresh every TENTHS of a second (default 15)\n"
 		"  -p, --pid=PID          open the detail screen of PID\n"
+		"  -p, --pid=PID,PID...   show only these processes in the list (as htop)\n"
+		"  -F, --filter=TEXT      show only the processes whose command matches TEXT\n"
+		"                         (the list's filter, F4; as htop)\n"
 		"  -u, --user=USER        show only the processes of USER (name or uid)\n"
 		"  -t, --tree             start in tree view\n"
 		"  -s, --sort-key=KEY     sort by KEY, one of the sort keys below\n"
@@ -92,11 +95,45 @@ static bool user_exists(const char *s)
 	return !errno && !*end && end != s && v < 4294967295ul;
 }
 
+/* -p PID: the detail screen of PID; -p PID,PID...: only those in the list
+ * (each one there now). Says why and returns -1 for a bad list. */
+static int parse_pids(const char *arg, struct ui_opts *uo)
+{
+	const char *s = arg;
+	int n = 0;
+
+	for (;;) {
+		char *end;
+		errno = 0;
+		long v = strtol(s, &end, 10);
+		if (errno || end == s || (*end && *end != ',') || v <= 0 || v > 0x3fffffff) {
+			cmd_usage_error(NULL, _("invalid PID '%s' (a PID, or PIDs separated by commas)"), esc(arg));
+			return -1;
+		}
+		if (n == UI_OPTS_PIDS) {
+			cmd_usage_error(NULL, _("too many PIDs (at most %d)"), UI_OPTS_PIDS);
+			return -1;
+		}
+		if (!proc_exists((pid_t)v)) {
+			cmd_usage_error(NULL, _("no process with PID %d"), (int)v);
+			return -1;
+		}
+		uo->pids[n++] = (int)v;
+		if (!*end)
+			break;
+		s = end + 1;
+	}
+	uo->npids = n > 1 ? n : 0;
+	uo->pid = n == 1 ? uo->pids[0] : 0;
+	return 0;
+}
+
 int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 {
 	static const struct option opts[] = {
 		{ "delay", required_argument, NULL, 'd' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "filter", required_argument, NULL, 'F' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "tree", no_argument, NULL, 't' },
 		{ "sort-key", required_argument, NULL, 's' },
@@ -122,7 +159,7 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 	}
 	/* getopt's own messages would name argv[0] (a path): ours name pscope. */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":d:p:u:ts:c:r:hVC", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":d:p:F:u:ts:c:r:hVC", opts, NULL)) != -1) {
 		char *end;
 		switch (c) {
 		case 'd':
@@ -132,12 +169,13 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 				return cmd_usage_error(NULL, _("invalid delay '%s' (tenths of a second, 1..600)"), esc(optarg));
 			break;
 		case 'p':
-			errno = 0;
-			uo.pid = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || uo.pid <= 0)
-				return cmd_usage_error(NULL, _("invalid PID '%s'"), esc(optarg));
-			if (!proc_exists(uo.pid))
-				return cmd_usage_error(NULL, _("no process with PID %d"), uo.pid);
+			if (parse_pids(optarg, &uo) < 0)
+				return 2;
+			break;
+		case 'F':
+			if (strlen(optarg) >= UI_FILTER_MAX)
+				return cmd_usage_error(NULL, _("filter too long (at most %d bytes)"), UI_FILTER_MAX - 1);
+			uo.filter = optarg;
 			break;
 		case 'u':
 			uo.user = optarg;

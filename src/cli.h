@@ -5,9 +5,15 @@
 
 struct core_file_id;
 
+#define UI_OPTS_PIDS 64   /* -p PID,PID...: at most this many */
+#define UI_FILTER_MAX 64  /* the list filter's bytes, its end included */
+
 struct ui_opts {
 	long delay_tenths;     /* refresh interval, tenths of a second; 0: from pscoperc */
-	int pid;               /* open this process's detail screen first */
+	int pid;               /* -p PID: open this process's detail screen first */
+	int pids[UI_OPTS_PIDS];/* -p PID,PID...: the list shows only these (htop's -p) */
+	int npids;
+	const char *filter;    /* -F TEXT: the list's filter (F4) set at the start */
 	const char *user;      /* only this user's processes */
 	int tree;              /* 1: start in tree view (else from pscoperc) */
 	const char *sort_key;  /* a valid key (cli_main checks it), or NULL */

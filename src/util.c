@@ -176,6 +176,22 @@ const char *human_bytes(unsigned long long bytes, char *buf, size_t size)
 	return buf;
 }
 
+const char *human_kib(unsigned long long kib, char *buf, size_t size)
+{
+	static const char units[] = "KMGTPE";
+	unsigned long long div = 1;
+	int u = 0, prec = 0;
+
+	while (u < 5 && kib / 1024 >= div) {
+		div *= 1024;
+		u++;
+	}
+	if (u > 0)
+		prec = kib / div < 10 ? 2 : kib / div < 100 ? 1 : 0;
+	snprintf(buf, size, "%.*f%c", prec, (double)kib / (double)div, units[u]);
+	return buf;
+}
+
 void ps_test_pause(const char *step)
 {
 	const char *want = getenv("PSCOPE_TEST_PAUSE");

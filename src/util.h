@@ -45,6 +45,10 @@ int array_reserve(void **v, size_t *cap, size_t n, size_t elem, size_t first);
 void sort_array(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *));
 /* Human size "1.5G", "340M", "12K" into buf. */
 const char *human_bytes(unsigned long long bytes, char *buf, size_t size);
+/* A size in KiB as htop's meters write it: K without decimals, then M, G...
+ * with two decimals under 10, one under 100, none above ("306M", "23.5G",
+ * "1.25G"). */
+const char *human_kib(unsigned long long kib, char *buf, size_t size);
 
 /* A shared library opened (dlopen) at its first use rather than linked, for
  * what most runs never need: linked, it would be mapped and relocated at

@@ -19,8 +19,8 @@ tests_targets_korean_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_family_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_family_LDFLAGS = $(TARGET_LINK_FLAGS)
 
-TESTS += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/e2e/list-meters.sh tests/e2e/list-first.sh
-EXTRA_DIST += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/e2e/list-meters.sh tests/e2e/list-first.sh tests/bench/list.sh
+TESTS += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/e2e/list-meters.sh tests/e2e/list-first.sh tests/e2e/list-counts.sh tests/e2e/htop-keys.sh
+EXTRA_DIST += tests/e2e/list-batch.sh tests/e2e/list-tui.sh tests/e2e/list-keys.sh tests/e2e/list-select.sh tests/e2e/list-meters.sh tests/e2e/list-first.sh tests/e2e/list-counts.sh tests/e2e/htop-keys.sh tests/bench/list.sh
 BENCHES += tests/bench/list.sh
 
 # Settings (pscoperc), colour schemes and the parsers of the new columns.

@@ -64,12 +64,12 @@ EXTRA_DIST += tests/fixtures/py-linetables.h tests/fixtures/py-linetables.py tes
 noinst_PROGRAMS += tests/targets/py-hostile
 tests_targets_py_hostile_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_py_hostile_LDFLAGS = $(TARGET_LINK_FLAGS) -rdynamic
-TESTS += tests/e2e/python-layout.sh tests/e2e/python-stack.sh tests/e2e/python-tui.sh tests/e2e/python-top.sh \
+TESTS += tests/e2e/python-layout.sh tests/e2e/python-stack.sh tests/e2e/python-tui.sh tests/e2e/python-top.sh tests/e2e/python-hot80.sh \
 	tests/e2e/python-core.sh tests/e2e/python-deadlock.sh tests/e2e/jvm-deadlock.sh tests/e2e/stack-stop-tui.sh
 EXTRA_DIST += tests/e2e/stack-stop-tui.sh
 EXTRA_DIST += tests/e2e/jvm-deadlock.sh tests/targets/JvmDeadlock.java
 EXTRA_DIST += tests/e2e/python-deadlock.sh tests/targets/py-deadlock.py tests/python/check-deadlock.py
-EXTRA_DIST += tests/e2e/python-core.sh tests/e2e/python-layout.sh tests/e2e/python-stack.sh tests/e2e/python-tui.sh tests/e2e/python-top.sh tests/python/layout-check.c \
+EXTRA_DIST += tests/e2e/python-core.sh tests/e2e/python-hot80.sh tests/e2e/python-layout.sh tests/e2e/python-stack.sh tests/e2e/python-tui.sh tests/e2e/python-top.sh tests/python/layout-check.c \
 	tests/python/check-stack.py tests/python/check-top.py
 BENCHES += tests/bench/python.sh tests/bench/python-core.sh
 EXTRA_DIST += tests/bench/python.sh tests/bench/python-core.sh tests/targets/py-work.py

@@ -1,13 +1,17 @@
 /* The function-key bar at the bottom of every screen, laid out from the
- * screen's key table (ui/keys.h): each entry a key (in
- * the key colour) and its label (in the label colour), one blank between
- * entries. Every key stays on screen as long as the keys alone fit; labels
- * give way first:
- *   1. labels padded to six columns, as in htop, when that fits;
+ * screen's key table (ui/keys.h): each entry a key (in the key colour) and
+ * its label (in the label colour). Every key stays on screen as long as
+ * the keys alone fit; labels give way first:
+ *   1. labels padded to six columns, as in htop, one blank between
+ *      entries, when that fits;
  *   2. else the labels as they are;
- *   3. else the labels of F-keys dropped, right to left (htop's users know
- *      what F2..F9 do; F1 goes last);
- *   4. else the labels of the other keys dropped, right to left.
+ *   3. else the brief labels (an entry's .brief: "Find" for Search);
+ *   4. else the brief labels without the blank between entries: htop's
+ *      own look at 80 columns, the key's colour against the label's (bold
+ *      against reverse video without colours) telling where each begins;
+ *   5. else, still without blanks (but after a key left bare), the labels
+ *      of F-keys dropped, right to left (F1 goes last), then those of the
+ *      other keys.
  * The last entry (the way out: Quit, Back, Stop) keeps its label
  * throughout. When not even the keys fit, the entries that fit whole with
  * their labels are shown from the left, the last entry after them. Widths
@@ -26,27 +30,42 @@ enum fbar_show { FB_HIDE, FB_KEY, FB_FULL };
 
 struct fbar {
 	int n;
-	int kw[FBAR_MAX], lw[FBAR_MAX];
-	const char *label[FBAR_MAX];
+	int kw[FBAR_MAX], lw[FBAR_MAX], bw[FBAR_MAX];
+	const char *label[FBAR_MAX], *blabel[FBAR_MAX];
 	bool fkey[FBAR_MAX]; /* F1..F12: known to htop's users */
 	enum fbar_show show[FBAR_MAX];
 	int pad;
+	bool brief;  /* the brief labels */
+	bool tight;  /* no blank between entries */
 };
+
+static int label_width(const struct fbar *b, int i)
+{
+	int w = b->brief ? b->bw[i] : b->lw[i];
+	return w > b->pad ? w : b->pad;
+}
+
+/* A blank after entry prev (shown): always, but when tight only after a
+ * bare key (two keys would run together; a label ends in its own colour). */
+static bool blank_before(const struct fbar *b, int prev)
+{
+	return !b->tight || b->show[prev] != FB_FULL;
+}
 
 /* Columns the bar takes as b->show says. */
 static int fbar_width(const struct fbar *b)
 {
-	int w = 0, shown = 0;
+	int w = 0, prev = -1;
 
 	for (int i = 0; i < b->n; i++) {
 		if (b->show[i] == FB_HIDE)
 			continue;
-		w += b->kw[i];
+		w += b->kw[i] + (prev >= 0 && blank_before(b, prev));
 		if (b->show[i] == FB_FULL)
-			w += b->lw[i] > b->pad ? b->lw[i] : b->pad;
-		shown++;
+			w += label_width(b, i);
+		prev = i;
 	}
-	return w + (shown > 1 ? shown - 1 : 0);
+	return w;
 }
 
 static bool is_fkey(const char *k)
@@ -100,8 +119,16 @@ static void fbar_layout(struct fbar *b, int cols)
 	if (fbar_width(b) <= cols)
 		return;
 	b->pad = 0;
-	if (!fbar_shorten(b, cols))
-		fbar_prefix(b, cols);
+	if (fbar_width(b) <= cols)
+		return;
+	b->brief = true;
+	if (fbar_width(b) <= cols)
+		return;
+	b->tight = true;
+	if (fbar_shorten(b, cols))
+		return;
+	b->brief = b->tight = false; /* the whole entries that fit, as they are */
+	fbar_prefix(b, cols);
 }
 
 void ui_draw_fbar(const struct screen_ops *ops, int y)
@@ -113,25 +140,28 @@ void ui_draw_fbar(const struct screen_ops *ops, int y)
 	memset(&b, 0, sizeof(b));
 	for (const struct ui_fkey *k = keys; b.n < n; k++, b.n++) {
 		b.label[b.n] = k->label ? _(k->label) : "";
+		b.blabel[b.n] = k->brief ? _(k->brief) : b.label[b.n];
 		b.kw[b.n] = draw_width(k->key);
 		b.lw[b.n] = draw_width(b.label[b.n]);
+		b.bw[b.n] = draw_width(b.blabel[b.n]);
 		b.fkey[b.n] = is_fkey(k->key);
 	}
 	draw_blank(y, 0, -1, draw_attr(COL_FKEY_LABEL));
 	if (!b.n)
 		return;
 	fbar_layout(&b, cols);
-	for (int i = 0; i < b.n && x < cols; i++) {
+	for (int i = 0, prev = -1; i < b.n && x < cols; prev = b.show[i] == FB_HIDE ? prev : i, i++) {
 		if (b.show[i] == FB_HIDE)
 			continue;
-		if (x) {
+		if (prev >= 0 && blank_before(&b, prev)) {
 			draw_blank(y, x, 1, draw_attr(COL_FKEY));
 			x++;
 		}
 		x += draw_text(y, x, cols - x, draw_attr(COL_FKEY), keys[i].key);
 		if (b.show[i] == FB_FULL && x < cols) {
-			int lw = b.lw[i] > b.pad ? b.lw[i] : b.pad;
-			draw_text(y, x, lw < cols - x ? lw : cols - x, draw_attr(COL_FKEY_LABEL), b.label[i]);
+			int lw = label_width(&b, i);
+			draw_text(y, x, lw < cols - x ? lw : cols - x, draw_attr(COL_FKEY_LABEL),
+				  b.brief ? b.blabel[i] : b.label[i]);
 			x += lw;
 		}
 	}

@@ -106,11 +106,22 @@ static void draw_status(struct hot_state *h, int y)
 			   s->cpu_sampled, s->cpu_proc);
 }
 
+/* The name column: with_line (SOURCE shown but too narrow to fit), the
+ * line after the name, so a Python function's hot lines stay apart
+ * ("price_rules:13", "price_rules:14"). */
+static const char *func_name(const struct samp_func *f, bool with_line, char *buf, size_t size)
+{
+	if (!with_line || !f->file || f->line <= 0)
+		return f->name;
+	snprintf(buf, size, "%s:%d", f->name, f->line);
+	return buf;
+}
+
 static void draw_table(struct hot_state *h, int y0, int rows)
 {
 	const struct samp_snapshot *s = h->samp.shown;
 	int cols = draw_cols(), spark_w = cols >= 110 ? 20 : cols >= 80 ? 10 : 0;
-	int src_w = h->show_src && cols >= 100 ? 22 : 0;
+	int src_w = h->show_src && cols >= HOT_SOURCE_COLS ? 22 : 0;
 	int fixed = 6 + 1 + 6 + 1 + 8 + 2;
 	int rest = cols - fixed - (spark_w ? spark_w + 1 : 0) - (src_w ? src_w + 1 : 0);
 	if (rest < 12)
@@ -145,8 +156,9 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 	body = table_layout(&h->tab, y0, rows, true);
 	/* Right stops where the longest name on screen ends. */
 	int widest = 0;
+	char nb[600];
 	for (int i = 0; i < body && h->tab.top + i < (int)h->view.nrows; i++) {
-		int w = draw_width(s->funcs[h->view.rows[h->tab.top + i].func].name);
+		int w = draw_width(func_name(&s->funcs[h->view.rows[h->tab.top + i].func], h->show_src && !src_w, nb, sizeof(nb)));
 		widest = w > widest ? w : widest;
 	}
 	table_hscroll_fit(&h->tab.hscroll, widest, name_w);
@@ -165,7 +177,7 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 			   samp_unit_format(s->unit, r->self, w, sizeof(w)));
 		x = fixed;
 		draw_text_skip(y, x, name_w, (f->flags & (SAMP_F_KERNEL | SAMP_F_ANON | SAMP_F_STRIPPED)) ? dim : attr,
-			       f->name, h->tab.hscroll); /* Left/Right: long names */
+			       func_name(f, h->show_src && !src_w, nb, sizeof(nb)), h->tab.hscroll); /* Left/Right: long names */
 		x += name_w + 1;
 		snprintf(buf, sizeof(buf), "%s%s", samp_module_short(f->module),
 			 (f->flags & SAMP_F_STRIPPED) ? _(" (stripped)") : "");

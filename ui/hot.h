@@ -12,6 +12,9 @@
 #include "table.h"
 #include "sample/sample.h"
 
+/* The SOURCE column is shown from this width on (hot-draw.c). */
+#define HOT_SOURCE_COLS 100
+
 struct hot_state {
 	struct ui *ui;
 	struct target_id id;

@@ -82,15 +82,16 @@ static void bar_key(const struct ui_key *k, char *buf, size_t size)
 	snprintf(buf, size, "%.*s", (int)n, s);
 }
 
-/* The label of the bar key word in keys: the first entry of that word
- * with one. A mode's keys (UI_HELP_OF) are not on the bar. */
-static const char *find_label(const struct ui_key *keys, const char *word)
+/* The entry with the label of the bar key word in keys: the first entry
+ * of that word with one (a UI_LOOP entry without: the loop's). A mode's
+ * keys (UI_HELP_OF) are not on the bar. */
+static const struct ui_key *find_label(const struct ui_key *keys, const char *word)
 {
 	char b[32];
 
 	for (const struct ui_key *k = keys; k && !ui_key_is_end(k); k++) {
 		if (k->use) {
-			const char *l = k->active == ui_keys_never ? NULL : find_label(k->use, word);
+			const struct ui_key *l = k->active == ui_keys_never ? NULL : find_label(k->use, word);
 			if (l)
 				return l;
 			continue;
@@ -101,9 +102,9 @@ static const char *find_label(const struct ui_key *keys, const char *word)
 		if (strcmp(b, word))
 			continue;
 		if (k->label)
-			return k->label;
+			return k;
 		if (k->loop && loop_entry(k->codes[0]))
-			return loop_entry(k->codes[0])->label;
+			return loop_entry(k->codes[0]);
 	}
 	return NULL;
 }
@@ -122,9 +123,11 @@ int ui_keys_fbar(const struct ui_key *keys, const char *layout, struct ui_fkey *
 		s += len;
 		/* The screen's label, else the loop's (a UI_LOOP entry, or a
 		 * key the screen leaves to the loop). */
-		out[n].label = find_label(keys, out[n].key);
-		if (!out[n].label)
-			out[n].label = find_label(ui_loop_keys, out[n].key);
+		const struct ui_key *k = find_label(keys, out[n].key);
+		if (!k)
+			k = find_label(ui_loop_keys, out[n].key);
+		out[n].label = k ? k->label : NULL;
+		out[n].brief = k ? k->brief : NULL;
 		n++;
 	}
 	return n;

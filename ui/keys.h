@@ -58,6 +58,7 @@ struct ui_key {
 	const char *label;           /* the function bar's label (N_) */
 	const char *help;            /* the help line (N_) */
 	const char *bar;             /* the bar's key when not the first word of keys ("Spc") */
+	const char *brief;           /* a shorter label for a narrow bar (N_; NULL: the label) */
 	bool loop;                   /* the loop's key (UI_LOOP) */
 	const char *section;         /* UI_SECTION: a title (N_) */
 	const struct ui_key *use;    /* UI_USE: the fragment */
@@ -73,6 +74,9 @@ struct ui_key {
 #define UI_SECTION(title) { .section = (title) }
 #define UI_PROSE(text) { .help = (text) }
 #define UI_LOOP(k, ...) { .keys = (k), .codes = { __VA_ARGS__ }, .loop = true }
+/* The same with a shorter label for a narrow bar (fbar.c). */
+#define UI_KEY_BRIEF(k, f, lbl, brf, hlp, ...) \
+	{ .keys = (k), .fn = (f), .label = (lbl), .brief = (brf), .help = (hlp), .codes = { __VA_ARGS__ } }
 #define UI_LOOP_AS(k, lbl, hlp, ...) { .keys = (k), .label = (lbl), .help = (hlp), .codes = { __VA_ARGS__ }, .loop = true }
 #define UI_USE(frag, type, member) { .use = (frag), .at = offsetof(type, member) }
 #define UI_USE_IF(frag, type, member, when) { .use = (frag), .at = offsetof(type, member), .active = (when) }
@@ -100,6 +104,7 @@ enum ui_key_result ui_screen_key(struct ui *ui, const struct screen_ops *ops, vo
 struct ui_fkey {
 	char key[16];
 	const char *label;           /* untranslated (N_), NULL: none */
+	const char *brief;           /* the same, shorter (N_), NULL: the label */
 };
 int ui_keys_fbar(const struct ui_key *keys, const char *layout, struct ui_fkey *out, int max);
 

@@ -11,7 +11,6 @@
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
 #include <ncursesw/curses.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,34 +46,10 @@ static void set_sort(struct ui *ui, struct list_state *ls, enum proc_sort k, boo
 static void open_menu(struct list_state *ls, enum list_mode m, int sel)
 {
 	ls->mode = m;
+	ls->sig_typed = 0;
 	table_init(&ls->menu, NULL, 0, 0, false);
-	table_set_count(&ls->menu, m == MODE_SORT ? PSORT_COUNT : list_nsignals);
+	table_set_count(&ls->menu, m == MODE_SORT ? PSORT_COUNT : m == MODE_USER ? (int)ls->nusers + 1 : list_nsignals);
 	table_select(&ls->menu, sel);
-}
-
-bool list_set_user(struct ui *ui, struct list_state *ls, const char *name)
-{
-	struct passwd pw, *res = NULL;
-	char buf[4096], *end;
-
-	if (!name || !*name) {
-		ls->user_set = false;
-		return true;
-	}
-	if (getpwnam_r(name, &pw, buf, sizeof(buf), &res) == 0 && res) {
-		ls->user_uid = res->pw_uid;
-	} else {
-		errno = 0;
-		unsigned long uid = strtoul(name, &end, 10);
-		if (errno || *end || end == name) {
-			ui_message(ui, true, _("no user '%s'"), name);
-			return false;
-		}
-		ls->user_uid = (uid_t)uid;
-	}
-	ls->user_set = true;
-	snprintf(ls->user_name, sizeof(ls->user_name), "%s", name);
-	return true;
 }
 
 /* A click on a column title sorts by it (again: inverts it). */
@@ -171,6 +146,8 @@ static bool k_menu_choose(struct ui *ui, void *p, int ch)
 	ls->mode = MODE_NORMAL;
 	if (m == MODE_SORT)
 		set_sort(ui, ls, (enum proc_sort)ls->menu.sel, false);
+	else if (m == MODE_USER)
+		list_users_choose(ui, ls, ls->menu.sel);
 	else
 		list_send_signal(ls, ls->menu.sel);
 	return true;
@@ -184,8 +161,20 @@ static bool k_menu_close(struct ui *ui, void *p, int ch)
 	return true;
 }
 
+/* The signal menu: 9, 15... select that signal. */
+static bool k_menu_digit(struct ui *ui, void *p, int ch)
+{
+	struct list_state *ls = p;
+
+	if (ls->mode != MODE_SIGNAL)
+		return false;
+	ls->digit_last = true;
+	return list_signal_digit(ls, ch);
+}
+
 static const struct ui_key menu_keys[] = {
 	UI_ALSO(k_menu_choose, '\n', '\r', KEY_ENTER),
+	UI_ALSO(k_menu_digit, '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'),
 	UI_ALSO(k_menu_close, 27, 'q', KEY_F(10), KEY_F(6), KEY_F(9)),
 	UI_KEYS_END,
 };
@@ -207,7 +196,11 @@ enum ui_key_result list_mode(struct ui *ui, void *p, int ch)
 			list_rebuild(ui, ls);
 		return UI_KEY_DONE;
 	}
-	if (ls->mode == MODE_SORT || ls->mode == MODE_SIGNAL) {
+	/* A number typed (a PID, a signal) ends at the first other key. */
+	if (!ls->digit_last)
+		ls->pid_jump = ls->sig_typed = 0;
+	ls->digit_last = false;
+	if (ls->mode == MODE_SORT || ls->mode == MODE_SIGNAL || ls->mode == MODE_USER) {
 		if (ui_keys_dispatch(ui, menu_keys, ls, ch) == UI_KEY_NEXT)
 			table_key(&ls->menu, ch, NULL, NULL);
 		return UI_KEY_DONE;
@@ -399,12 +392,8 @@ static bool k_kthreads(struct ui *ui, void *p, int ch)
 static bool k_user(struct ui *ui, void *p, int ch)
 {
 	struct list_state *ls = p;
-	char buf[64];
 
-	snprintf(buf, sizeof(buf), "%s", ls->user_set ? ls->user_name : "");
-	if (ui_prompt(ui, _("Show only the processes of user (empty: everyone): "), buf, sizeof(buf)) &&
-	    list_set_user(ui, ls, buf))
-		list_rebuild(ui, ls);
+	open_menu(ls, MODE_USER, list_users_collect(ls));
 	return true;
 }
 
@@ -516,7 +505,7 @@ const struct ui_key list_keys[] = {
 	UI_KEY("Left/Right", NULL, NULL, N_("scroll the COMMAND column sideways")),
 	UI_KEY(N_("mouse"), NULL, NULL, N_("a click selects a row; the wheel scrolls")),
 	UI_SECTION(N_("Sorting and views")),
-	UI_KEY("F6", k_sort_menu, N_("SortBy"), N_("choose the sort column from a menu"), KEY_F(6)),
+	UI_KEY_BRIEF("F6", k_sort_menu, N_("SortBy"), N_("Sort"), N_("choose the sort column from a menu"), KEY_F(6)),
 	UI_KEY(N_("< >  (or , .)"), k_sort_prev, NULL, N_("sort by the previous / next column"), '<', ','),
 	UI_ALSO(k_sort_next, '>', '.'),
 	UI_KEY("P  M  T  N", k_sort_cpu, NULL, N_("sort by CPU%, MEM%, TIME+, PID"), 'P'),
@@ -533,16 +522,21 @@ const struct ui_key list_keys[] = {
 	UI_KEY("H", k_uthreads, NULL, N_("show/hide userland threads (one row per thread, dimmed)"), 'H'),
 	UI_KEY("K", k_kthreads, NULL,
 	  N_("show/hide kernel threads (hidden by default; the header counts them either way)"), 'K'),
-	UI_KEY("u", k_user, NULL, N_("show only one user's processes (empty: everyone)"), 'u'),
-	UI_KEY("F2", k_setup, N_("Setup"),
+	UI_KEY("u", k_user, NULL,
+	  N_("show only one user's processes: a menu of the users listed, All users first (Enter picks, "
+	     "Esc leaves it as it was)"), 'u'),
+	UI_KEY_BRIEF("F2", k_setup, N_("Setup"), N_("Set"),
 	  N_("setup: columns and their order, sort, tree, hidden threads, delay, header meters, colours, "
 	     "pane order; kept in $XDG_CONFIG_HOME/pscope/pscoperc (default ~/.config/pscope/pscoperc), "
 	     "written when pscope quits"), KEY_F(2)),
 	UI_SECTION(N_("Finding")),
-	UI_KEY("F3, /", k_search, N_("Search"),
+	UI_KEY("0-9", list_k_pid_digit, NULL,
+	  N_("jump to a PID as you type its digits (htop's PID search); any other key ends the number"),
+	  '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'),
+	UI_KEY_BRIEF("F3, /", k_search, N_("Search"), N_("Find"),
 	  N_("incremental search in the command and name; F3 or Down finds the next match, Shift-F3 or Up "
 	     "the previous; Enter keeps the selection, Esc leaves the search"), KEY_F(3), '/'),
-	UI_KEY("F4, \\", k_filter, N_("Filter"),
+	UI_KEY_BRIEF("F4, \\", k_filter, N_("Filter"), N_("Filt"),
 	  N_("filter: show only the rows that match as you type; Enter keeps the filter, Esc clears it"), KEY_F(4), '\\'),
 	UI_KEY("Ctrl-U  Ctrl-W", NULL, NULL,
 	  N_("at any prompt (search, filter, a, i, u, C's path): Ctrl-U clears the line (to replace a "
@@ -560,17 +554,22 @@ const struct ui_key list_keys[] = {
 	UI_LOOP("s", 's'),
 	UI_LOOP("h", 'h'),
 	UI_LOOP("W", 'W'),
-	UI_KEY("A", k_machine, N_("AllHot"),
+	UI_KEY_BRIEF("A", k_machine, N_("AllHot"), N_("All"),
 	  N_("hot processes: every process on every CPU (perf sampling)"), 'A'),
 	UI_LOOP("C", 'C'),
 	UI_KEY("F9, k", k_kill, N_("Kill"),
-	  N_("send a signal (menu, then a y/N confirmation). The signal goes to the process the row "
-	     "showed: if it exited and its PID was reused, nothing is sent."), KEY_F(9), 'k'),
-	UI_KEY("F7  F8", k_nice_down, N_("Nice-"),
+	  N_("send a signal (menu: Up/Down, or type its number, 9 or 15; then a y/N confirmation). The "
+	     "signal goes to the process the row showed: if it exited and its PID was reused, nothing is "
+	     "sent."), KEY_F(9), 'k'),
+	UI_KEY_BRIEF("F7  F8", k_nice_down, N_("Nice-"), N_("Ni-"),
 	  N_("nice -1 / +1 (lowering needs CAP_SYS_NICE)"), KEY_F(7)),
-	{ .codes = { KEY_F(8) }, .fn = k_nice_up, .label = N_("Nice+"), .bar = "F8" },
+	{ .codes = { KEY_F(8) }, .fn = k_nice_up, .label = N_("Nice+"), .brief = N_("Ni+"), .bar = "F8" },
 	UI_KEY("a", k_affinity, NULL, N_("CPU affinity: a CPU list such as 0,2-3 (all threads)"), 'a'),
 	UI_KEY("i", k_ioprio, NULL, N_("I/O priority: be0-be7, rt0-rt7, idle or none"), 'i'),
+	UI_KEY("l", list_k_fds, NULL, N_("the open files: the detail screen's FDs pane (htop's l runs lsof)"), 'l'),
+	UI_KEY("x", list_k_locks, NULL,
+	  N_("the locks: the Threads pane sorted by the lock each thread waits on (LOCK), the holder "
+	     "named"), 'x'),
 	UI_KEY("e", k_environ, NULL, N_("the environment (/proc/PID/environ; ptrace read access)"), 'e'),
 	UI_KEY("w", k_cmdline, NULL, N_("the whole command line, wrapped"), 'w'),
 	UI_KEY("F", k_follow, NULL, N_("follow the selected process (again: stop)"), 'F'),

@@ -195,8 +195,8 @@ static void fit_hscroll(struct list_state *ls, int body)
 
 static void draw_menu(struct list_state *ls, int y, int rows)
 {
-	int w = 22, n = ls->mode == MODE_SORT ? PSORT_COUNT : list_nsignals;
-	const char *title = ls->mode == MODE_SORT ? _("Sort by") : _("Send signal");
+	int w = 22, n = ls->mode == MODE_SORT ? PSORT_COUNT : ls->mode == MODE_USER ? (int)ls->nusers + 1 : list_nsignals;
+	const char *title = ls->mode == MODE_SORT ? _("Sort by") : ls->mode == MODE_USER ? _("Show user") : _("Send signal");
 
 	if (rows < 2)
 		return;
@@ -214,6 +214,8 @@ static void draw_menu(struct list_state *ls, int y, int rows)
 		if (ls->mode == MODE_SORT)
 			draw_textf(y + 1 + i, 1, w - 2, attr, "%s%s", k == ls->ui->cfg.sort_key ? "* " : "  ",
 				   proc_sort_title((enum proc_sort)k));
+		else if (ls->mode == MODE_USER)
+			draw_textf(y + 1 + i, 1, w - 2, attr, "%s", k ? ls->users[k - 1].name : _("All users"));
 		else
 			draw_textf(y + 1 + i, 1, w - 2, attr, "%2d %s", list_signals[k].sig, list_signals[k].name);
 	}
@@ -242,6 +244,8 @@ static void make_note(struct list_state *ls, char *buf, size_t size)
 		ADD(_("[user %s] "), ls->user_name);
 	if (ls->filter[0] && ls->mode != MODE_FILTER)
 		ADD(_("[filter %s] "), ls->filter);
+	if (ls->npids)
+		ADD(P_("[%d PID: -p] ", "[%d PIDs: -p] ", (unsigned long)ls->npids), ls->npids);
 	if (ls->colx[cfg->sort_key] < 0) /* no header to carry the sort mark */
 		ADD(_("[sorted by %s%s] "), proc_sort_title((enum proc_sort)cfg->sort_key),
 		    cfg->sort_desc ? draw_sym("\u25bd", "v") : draw_sym("\u25b3", "^"));
@@ -284,9 +288,9 @@ void list_draw(struct ui *ui, void *p, int y0, int rows)
 	if (!ls->view.n && body > 0)
 		draw_text(y, 1, width - 1, draw_attr(COL_DIM),
 			  !s ? (ls->job.failed ? ls->job.error : _("reading /proc...")) :
-			  ls->filter[0] || ls->user_set ? _("no process matches the filter") : _("no processes"));
+			  ls->filter[0] || ls->user_set || ls->npids ? _("no process matches the filter") : _("no processes"));
 
-	if (ls->mode == MODE_SORT || ls->mode == MODE_SIGNAL)
+	if (ls->mode == MODE_SORT || ls->mode == MODE_SIGNAL || ls->mode == MODE_USER)
 		draw_menu(ls, ls->tab.body_y, body);
 	if (ls->mode == MODE_SEARCH || ls->mode == MODE_FILTER) {
 		int iy = end - 1, x;

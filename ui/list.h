@@ -11,7 +11,13 @@
 #include "proc/ptable.h"
 #include "source/source.h"
 
-enum list_mode { MODE_NORMAL, MODE_SEARCH, MODE_FILTER, MODE_SORT, MODE_SIGNAL };
+enum list_mode { MODE_NORMAL, MODE_SEARCH, MODE_FILTER, MODE_SORT, MODE_SIGNAL, MODE_USER };
+
+/* A row of u's menu. */
+struct list_user {
+	uid_t uid;
+	char name[64];
+};
 
 /* A set of process identities (tags, collapsed tree nodes). */
 struct id_set {
@@ -39,7 +45,8 @@ struct list_state {
 	unsigned long long sel_start;
 	unsigned cfg_gen;          /* ui->cfg_gen this view was built for */
 	enum list_mode mode;
-	char search[64], filter[64];
+	char search[64], filter[UI_FILTER_MAX];
+	int pids[UI_OPTS_PIDS], npids; /* -p PID,PID...: only these (0: all) */
 	bool search_failed;
 	bool user_set;
 	uid_t user_uid;
@@ -49,6 +56,11 @@ struct list_state {
 	bool replay, replay_said;
 	long replay_i;             /* < 0: the last */
 	double replay_at;          /* > 0: the one nearest this time */
+	long pid_jump;             /* the digits typed so far (0: none) */
+	int sig_typed;             /* the signal number typed in the F9 menu */
+	bool digit_last;           /* the last key was a digit of one of them */
+	struct list_user *users;   /* u's menu: the users of the listed processes */
+	size_t nusers, users_cap;
 	/* columns of the last draw, for a click on a title */
 	int colx[PSORT_COUNT], colw[PSORT_COUNT];
 };
@@ -62,6 +74,8 @@ void list_drawn(struct list_state *ls);
 /* The view again from the snapshot (filter, sort, tree, folds), the
  * selection kept on its process; remember the selected process. */
 void list_rebuild(struct ui *ui, struct list_state *ls);
+/* -p PID,PID...: pid is one of them (a thread row: its process's). */
+bool list_pid_wanted(const struct list_state *ls, pid_t pid);
 void list_note_sel(struct list_state *ls);
 /* list-keys.c: the list's key table, the modes that take every key, the
  * widget's moving (a click on a title sorts), and -u USER (name or uid;
@@ -70,6 +84,19 @@ extern const struct ui_key list_keys[];
 enum ui_key_result list_mode(struct ui *ui, void *p, int ch);
 bool list_key(struct ui *ui, void *p, int ch);
 bool list_set_user(struct ui *ui, struct list_state *ls, const char *name);
+
+/* list-htop.c: digits jump to a PID; u's menu (collect: its rows, returns
+ * the row of the user shown now; choose: row k, 0 everyone); a number in
+ * the signal menu; l and x. */
+void list_pid_digit(struct ui *ui, struct list_state *ls, int ch);
+int list_users_collect(struct list_state *ls);
+void list_users_choose(struct ui *ui, struct list_state *ls, int k);
+bool list_signal_digit(struct list_state *ls, int ch);
+bool list_open_pane(struct ui *ui, const char *pane, const char *view);
+/* Their entries' functions in list_keys: 0-9, l, x. */
+bool list_k_pid_digit(struct ui *ui, void *p, int ch);
+bool list_k_fds(struct ui *ui, void *p, int ch);
+bool list_k_locks(struct ui *ui, void *p, int ch);
 
 /* list-view.c */
 void list_draw(struct ui *ui, void *p, int y0, int rows);

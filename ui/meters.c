@@ -52,7 +52,7 @@ static int tasks_lines(int y, int x, int w, const struct meters_info *m, bool dr
 	snprintf(part[0], sizeof(part[0]), "%s,", v);
 	snprintf(v, sizeof(v), _("%d kthr"), c->kthreads);
 	snprintf(part[1], sizeof(part[1]), "%s;", v);
-	snprintf(part[2], sizeof(part[2]), _("%d running"), m->sys->load.running);
+	snprintf(part[2], sizeof(part[2]), _("%d running"), ptable_running(c, m->sys->ncpu));
 	if (draw)
 		draw_text(y, x, w, draw_attr(COL_DIM) | A_BOLD, label);
 	for (int i = 0; i < 3; i++) {
@@ -172,8 +172,7 @@ static int mem_bars(int y, int x, int w, const struct sys_meminfo *mi, bool mem,
 	int at[3] = { draw_attr(COL_METER_USER), draw_attr(COL_DIM), draw_attr(COL_METER_OTHER) };
 	int lw;
 
-	snprintf(l, sizeof(l), "%s/%s", human_bytes(mi->used * 1024, a, sizeof(a)),
-		 human_bytes(mi->total * 1024, b, sizeof(b)));
+	snprintf(l, sizeof(l), "%s/%s", human_kib(mi->used, a, sizeof(a)), human_kib(mi->total, b, sizeof(b)));
 	if (mem) {
 		lw = draw_text(y, x, w, draw_attr(COL_DIM) | A_BOLD, "Mem");
 		if (mh)
@@ -190,8 +189,9 @@ static int mem_bars(int y, int x, int w, const struct sys_meminfo *mi, bool mem,
 	double sf[2] = { (double)(sused - (sused > mi->swap_cached ? mi->swap_cached : sused)) / st,
 			 (double)(sused > mi->swap_cached ? mi->swap_cached : sused) / st };
 	int sa[2] = { draw_attr(COL_METER_SYS), draw_attr(COL_METER_OTHER) };
-	snprintf(l, sizeof(l), "%s/%s", human_bytes(sused * 1024, a, sizeof(a)),
-		 human_bytes(mi->swap_total * 1024, b, sizeof(b)));
+	/* htop's figure: used swap less what is also in memory (SwapCached) */
+	snprintf(l, sizeof(l), "%s/%s", human_kib(sused > mi->swap_cached ? sused - mi->swap_cached : 0, a, sizeof(a)),
+		 human_kib(mi->swap_total, b, sizeof(b)));
 	lw = draw_text(y, x, w, draw_attr(COL_DIM) | A_BOLD, "Swp");
 	if (sh)
 		meter_graph(y, x + lw, w - lw, sh, n, draw_attr(COL_METER_SYS), l);

@@ -55,6 +55,18 @@ static void *threads_create(void)
 	return p;
 }
 
+/* "locks" (the list's x): the threads waiting on a lock first, grouped by
+ * the lock. */
+static void threads_view(void *st, const char *view)
+{
+	struct threads_pane *p = st;
+
+	if (view && !strcmp(view, "locks")) {
+		p->tab.sort_col = T_LOCK;
+		p->tab.sort_desc = true;
+	}
+}
+
 static void threads_destroy(void *st)
 {
 	struct threads_pane *p = st;
@@ -206,6 +218,7 @@ static bool threads_search(void *st, const char *text, int dir, bool again)
 const struct pane_ops pane_threads = {
 	.desc = &pane_desc_threads,
 	.create = threads_create,
+	.view = threads_view,
 	.destroy = threads_destroy,
 	.take = threads_take,
 	.draw = threads_draw,

@@ -71,6 +71,8 @@ struct pane_ops {
 	/* The pane is no longer shown (another one was switched to): stop
 	 * what it runs of its own (the Time pane's session). NULL: nothing. */
 	void (*hide)(void *st);
+	/* Opened to show a view of it (the list's x: "locks"). NULL: none. */
+	void (*view)(void *st, const char *view);
 };
 
 /* What a pane's key functions get as their state. */

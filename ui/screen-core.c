@@ -308,10 +308,17 @@ static void estimated(struct core_ask *a, const struct core_check *k)
 
 	if (!a->asked) {
 		strlcpy_ps(path, est->path, sizeof(path));
+		/* C's first press in the session: the note once the prompt,
+		 * which takes the status line, is answered. */
+		bool note = ui->core_note;
+		ui->core_note = false;
 		if (!ui_prompt(ui, _("Write the core to: "), path, sizeof(path)) || !path[0]) {
-			ui_message(ui, false, "%s", _("no core written"));
+			ui_message(ui, false, "%s%s", _("no core written"),
+				   note ? _("; C writes a core file (htop's C, setup: F2); said once") : "");
 			return;
 		}
+		if (note)
+			ui_message(ui, false, "%s", _("C writes a core file (htop's C, setup: F2); said once"));
 		if (strcmp(path, est->path)) {
 			/* Another place: its free space estimated again. */
 			struct core_ask *n = calloc(1, sizeof(*n));

@@ -490,6 +490,20 @@ const struct screen_ops screen_detail_ops = {
 	.destroy = detail_destroy,
 };
 
+void screen_detail_open_at(struct ui *ui, const struct target_id *id, const char *pane, const char *view)
+{
+	struct detail *d;
+
+	screen_detail_open(ui, id);
+	d = ui_top_state(ui, &screen_detail_ops);
+	for (int k = 0; d && pane && k < NPANES; k++)
+		if (!strcmp(d->panes[k]->desc->name, pane)) {
+			switch_pane(d, ui, k);
+			if (d->panes[k]->view)
+				d->panes[k]->view(d->pst[k], view);
+		}
+}
+
 void screen_detail_open(struct ui *ui, const struct target_id *id)
 {
 	struct detail *d = calloc(1, sizeof(*d));

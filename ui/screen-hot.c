@@ -206,6 +206,13 @@ static bool k_source(struct ui *ui, void *p, int ch)
 	struct hot_state *h = p;
 
 	h->show_src = !h->show_src;
+	if (!h->show_src)
+		ui_message(ui, false, "%s", _("l: source lines hidden (names only); l again shows them"));
+	else if (draw_cols() >= HOT_SOURCE_COLS)
+		ui_message(ui, false, "%s", _("l: the SOURCE column shows each function's file:line"));
+	else
+		ui_message(ui, false, _("l: each name ends in its line (name:LINE); the SOURCE column needs %d columns"),
+			   HOT_SOURCE_COLS);
 	return true;
 }
 
@@ -268,7 +275,9 @@ static const struct ui_key hot_keys[] = {
 	UI_KEY("t / T", k_next_thread, N_("Thread"),
 	  N_("show one thread only (next busiest with each t) / all"), 't'),
 	UI_ALSO(k_all_threads, 'T'),
-	UI_KEY("l", k_source, NULL, N_("show or hide the SOURCE column (file:line)"), 'l'),
+	UI_KEY("l", k_source, NULL,
+	  N_("show or hide the source lines: the SOURCE column (file:line) from 100 columns, else the line "
+	     "after each name (price_rules:13), so a Python function's hot lines stay apart"), 'l'),
 	UI_KEY("Left/Right", NULL, NULL, N_("scroll long function names sideways")),
 	UI_KEY("/, n, N", NULL, NULL,
 	  N_("select the next function whose name, module or file holds a text; n / N the next / previous "

@@ -20,12 +20,22 @@
 
 #define CFG(ls) (&(ls)->ui->cfg)
 
+bool list_pid_wanted(const struct list_state *ls, pid_t pid)
+{
+	for (int i = 0; i < ls->npids; i++)
+		if (ls->pids[i] == pid)
+			return true;
+	return false;
+}
+
 static bool keep_row(const struct proc_row *r, void *arg)
 {
 	const struct list_state *ls = arg;
 	if (r->is_kthread && CFG(ls)->hide_kthreads)
 		return false;
 	if (ls->user_set && r->uid != ls->user_uid)
+		return false;
+	if (ls->npids && !list_pid_wanted(ls, r->is_thread ? r->tgid : r->pid))
 		return false;
 	return proc_row_matches(r, ls->filter);
 }
@@ -164,6 +174,7 @@ static void list_destroy(void *p)
 	proc_view_free(&ls->view);
 	free(ls->tags.v);
 	free(ls->collapsed.v);
+	free(ls->users);
 	table_free(&ls->tab);
 	table_free(&ls->menu);
 	free(ls);
@@ -244,6 +255,12 @@ void screen_list_open(struct ui *ui)
 	ls->tab.hkeys = true; /* long command lines scroll */
 	if (o && o->user)
 		list_set_user(ui, ls, o->user); /* main checked it names a user */
+	if (o && o->npids) { /* -p PID,PID...: as htop, only those */
+		memcpy(ls->pids, o->pids, sizeof(ls->pids));
+		ls->npids = o->npids;
+	}
+	if (o && o->filter) /* -F TEXT: the filter, as if typed after F4 */
+		snprintf(ls->filter, sizeof(ls->filter), "%s", o->filter);
 	ls->ctl = source_ctl_new();
 	ls->replay = o && o->replay;
 	ls->replay_i = -1;

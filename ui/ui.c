@@ -44,6 +44,12 @@ void ui_push(struct ui *ui, const struct screen_ops *ops, void *st)
 	ui->dirty = true;
 }
 
+void *ui_top_state(struct ui *ui, const struct screen_ops *ops)
+{
+	(void)ui;
+	return depth > 0 && stack[depth - 1].ops == ops ? stack[depth - 1].st : NULL;
+}
+
 void ui_pop(struct ui *ui)
 {
 	if (depth <= 1)
@@ -231,14 +237,32 @@ static bool open_on_selected(struct ui *ui, void (*open)(struct ui *ui, const st
 	return true;
 }
 
+/* The first press of a key that means something else in htop says, once
+ * in the session, what it does here and where htop's meaning is. */
+enum { NOTE_S = 1, NOTE_H = 2, NOTE_C = 4 };
+
+static void htop_note(struct ui *ui, unsigned which)
+{
+	if (ui->htop_noted & which)
+		return;
+	ui->htop_noted |= which;
+	ui_message(ui, false, "%s",
+		   which == NOTE_S ? _("s dumps every thread's stack (htop's s, strace: W shows the system calls); said once")
+		   : _("h samples the hot functions (htop's h, help: F1 or ?); said once"));
+}
+
 static bool k_stack(struct ui *ui, void *st, int ch)
 {
-	return open_on_selected(ui, screen_stack_open);
+	open_on_selected(ui, screen_stack_open);
+	htop_note(ui, NOTE_S);
+	return true;
 }
 
 static bool k_hot(struct ui *ui, void *st, int ch)
 {
-	return open_on_selected(ui, screen_hot_open);
+	open_on_selected(ui, screen_hot_open);
+	htop_note(ui, NOTE_H);
+	return true;
 }
 
 static bool k_time(struct ui *ui, void *st, int ch)
@@ -248,6 +272,11 @@ static bool k_time(struct ui *ui, void *st, int ch)
 
 static bool k_core(struct ui *ui, void *st, int ch)
 {
+	/* The path prompt takes the status line while it asks: the core
+	 * screen says the note when it is answered (screen-core.c). */
+	if (!(ui->htop_noted & NOTE_C))
+		ui->core_note = true;
+	ui->htop_noted |= NOTE_C;
 	return open_on_selected(ui, screen_core_open);
 }
 
@@ -271,11 +300,11 @@ static bool k_redraw(struct ui *ui, void *st, int ch)
 
 const struct ui_key ui_loop_keys[] = {
 	UI_KEY("F1, ?", k_help, N_("Help"), N_("this help"), KEY_F(1), '?'),
-	UI_KEY("s", k_stack, N_("Stack"), N_("dump every thread's stack (short ptrace attach)"), 's'),
+	UI_KEY_BRIEF("s", k_stack, N_("Stack"), N_("Stk"), N_("dump every thread's stack (short ptrace attach)"), 's'),
 	UI_KEY("h", k_hot, N_("Hot"), N_("hot functions (perf sampling)"), 'h'),
 	UI_KEY("W", k_time, N_("Time"), N_("where the time goes: on CPU, run queue, blocked and why"), 'W'),
 	UI_KEY("C", k_core, N_("Core"), N_("write a core file"), 'C'),
-	UI_KEY("D", k_doors, N_("Doors"), N_("doors: what the kernel lets pscope do"), 'D'),
+	UI_KEY_BRIEF("D", k_doors, N_("Doors"), N_("Door"), N_("doors: what the kernel lets pscope do"), 'D'),
 	UI_KEY("O", k_cores, N_("Cores"), N_("the core files the kernel wrote (pscope cores); Enter opens one"), 'O'),
 	UI_KEY("Esc", k_back, N_("Back"), N_("back to the screen you came from (Left only scrolls)"), 27),
 	UI_KEY("Ctrl-L", k_redraw, NULL, N_("draw the whole screen again"), 12),

@@ -55,6 +55,8 @@ struct ui {
 	bool dirty;              /* redraw wanted */
 	char status[1024];       /* transient message above the function bar (wraps) */
 	double status_until;
+	unsigned htop_noted;       /* s, h, C said once how they differ from htop's */
+	bool core_note;            /* C's first press: the path prompt says it */
 	bool status_error;
 	/* Settings (pscoperc): read at start, written on quit unless the file
 	 * did not parse (then it is left alone). cfg is what is in effect;
@@ -88,6 +90,8 @@ bool ui_apply_theme(struct ui *ui);
 void ui_draw_fbar(const struct screen_ops *ops, int y);
 
 void ui_push(struct ui *ui, const struct screen_ops *ops, void *st);
+/* The top screen's state if it is an ops screen, else NULL. */
+void *ui_top_state(struct ui *ui, const struct screen_ops *ops);
 /* Close the top screen (never the last one). */
 void ui_pop(struct ui *ui);
 /* Close the screen whose state is st, wherever it is (never the last
@@ -155,6 +159,9 @@ void ui_help(struct ui *ui);
 /* The screens that act on a process take its identity (pid + start time)
  * as the user saw it, so a PID reused meanwhile is refused, never acted on. */
 void screen_detail_open(struct ui *ui, const struct target_id *id);
+/* The same on the pane named pane (src/pane/panes.h), shown as view says
+ * (NULL: as it starts; "locks": Threads sorted by the lock waited on). */
+void screen_detail_open_at(struct ui *ui, const struct target_id *id, const char *pane, const char *view);
 void screen_stack_open(struct ui *ui, const struct target_id *id);
 void screen_hot_open(struct ui *ui, const struct target_id *id);
 /* Where the threads' time goes (a time session while it is open). */

@@ -128,7 +128,7 @@ static void print_text(const struct snap_list *s, const struct proc_view *v, dou
 	 * before that end). */
 	char tasks[512];
 	int tl = snprintf(tasks, sizeof(tasks), _("Tasks: %d, %d thr, %d kthr; %d running   Load average: %.2f %.2f %.2f   Uptime: %s\n"),
-			  c.procs, c.threads, c.kthreads, sys->load.running, sys->load.load[0], sys->load.load[1],
+			  c.procs, c.threads, c.kthreads, ptable_running(&c, sys->ncpu), sys->load.load[0], sys->load.load[1],
 			  sys->load.load[2], sys_fmt_uptime(sys->uptime, up, sizeof(up)));
 	if (tl > 0 && (size_t)tl < sizeof(tasks) && tasks[tl - 1] == '\n')
 		tasks[tl - 1] = '\0';
@@ -138,11 +138,10 @@ static void print_text(const struct snap_list *s, const struct proc_view *v, dou
 			  (unsigned long)c.kthreads),
 		       c.kthreads);
 	printf("\n");
-	printf(_("Mem: %s used of %s"), human_bytes(sys->mem.used * 1024, x, sizeof(x)),
-	       human_bytes(sys->mem.total * 1024, y, sizeof(y)));
-	printf(_("   Swap: %s used of %s"),
-	       human_bytes((sys->mem.swap_total - sys->mem.swap_free) * 1024, x, sizeof(x)),
-	       human_bytes(sys->mem.swap_total * 1024, y, sizeof(y)));
+	printf(_("Mem: %s used of %s"), human_kib(sys->mem.used, x, sizeof(x)), human_kib(sys->mem.total, y, sizeof(y)));
+	unsigned long long sused = sys->mem.swap_total - sys->mem.swap_free; /* as the screen: less SwapCached */
+	printf(_("   Swap: %s used of %s"), human_kib(sused > sys->mem.swap_cached ? sused - sys->mem.swap_cached : 0, x, sizeof(x)),
+	       human_kib(sys->mem.swap_total, y, sizeof(y)));
 	if (interval > 0)
 		printf(P_("   CPU: %.1f%% busy over %.1f s (%d CPU)\n", "   CPU: %.1f%% busy over %.1f s (%d CPUs)\n", sys->ncpu), sys->total.busy * 100, interval, sys->ncpu);
 	else
@@ -294,7 +293,7 @@ static void print_json(const struct snap_list *s, const struct proc_view *v, dou
 	out_json_int(o, "threads", c.threads);
 	out_json_int(o, "kernel_threads", c.kthreads);
 	out_json_int(o, "kernel_threads_hidden", a->kthreads ? 0 : c.kthreads);
-	out_json_int(o, "running", sys->load.running);
+	out_json_int(o, "running", ptable_running(&c, sys->ncpu));
 	json_object_object_add(root, "tasks", o);
 	arr = json_object_new_array();
 	for (int i = 0; i < a->ncols; i++)

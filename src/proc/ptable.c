@@ -415,7 +415,8 @@ int ptable_scan(struct ptable *pt, bool threads, struct ps_error *e)
 			pt->counts.kthreads++;
 		else if (!r->is_thread) {
 			pt->counts.procs++;
-			pt->counts.threads += (int)r->nlwp;
+			/* htop's "thr": the threads besides each main thread */
+			pt->counts.threads += r->nlwp > 1 ? (int)r->nlwp - 1 : 0;
 		}
 		if (r->state == 'R' && (threads || !r->is_thread))
 			pt->counts.running++;
@@ -465,6 +466,11 @@ const struct proc_row *ptable_find(const struct ptable *pt, pid_t pid)
 void ptable_stats(const struct ptable *pt, struct ptable_stats *s)
 {
 	*s = pt->stats;
+}
+
+int ptable_running(const struct ptable_counts *c, int ncpu)
+{
+	return ncpu > 0 && c->running > ncpu ? ncpu : c->running;
 }
 
 void ptable_counts(const struct ptable *pt, struct ptable_counts *c)

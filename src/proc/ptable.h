@@ -153,8 +153,14 @@ bool proc_sort_desc_default(enum proc_sort k);
 struct ptable;
 
 struct ptable_counts {
-	int procs, threads, kthreads, running; /* user processes, their threads, kernel threads */
+	/* User processes; their threads besides the main ones (htop's "thr");
+	 * kernel threads; the rows in state R at the scan: processes (their
+	 * main thread), kernel threads, and threads when threads are read. */
+	int procs, threads, kthreads, running;
 };
+/* The header's "running", as htop counts it: the rows in state R, at most
+ * one per CPU (ncpu <= 0: not capped). */
+int ptable_running(const struct ptable_counts *c, int ncpu);
 
 /* How the scans went: stat reads, reads skipped for idle processes, scans
  * that listed /proc, and scans that had to read the skipped ones anyway. */

@@ -1,9 +1,12 @@
 #!/bin/sh
 # The function-key bar of every screen: each entry a key and its label with
-# a blank between entries; when the labels do not all fit, F-key labels give
-# way first (right to left), then the other labels, so every key stays on
-# screen while the keys alone fit; the way out (F10 Quit, Esc Back) always
-# shows. English and Korean, 200 down to 20 columns.
+# a blank between entries; when the labels do not all fit, the brief labels
+# (Find for Search), then htop's own look at 80 columns: no blank after a
+# label (the colours tell key from label), then F-key labels give way
+# (right to left), then the other labels, so every key stays on screen
+# while the keys alone fit; the way out (F10 Quit, Esc Back) always shows.
+# English and Korean, 200 down to 20 columns: at 80 every key of the list
+# keeps a label and nothing is cut.
 . "$top_srcdir/tests/lib.sh"
 command -v tmux >/dev/null || { skip "tmux not installed"; done_testing; exit 0; }
 export PSCOPE_DATA
@@ -13,29 +16,34 @@ see() { tui_wait_for "$1" 150; }
 EN="env LANG=C.UTF-8 LC_ALL= LANGUAGE= $PSCOPE"
 
 # The last line holds KEY... in this order, each KEY followed by its label
-# or nothing, one blank between entries, nothing else.
-keys_in_order() { # keys_in_order KEY...
+# (LABEL, given as KEY=LABEL) and nothing else.
+keys_in_order() { # keys_in_order KEY=LABEL...
 	tui_screen | tail -n 1 | python3 -c '
 import re, sys
 line = sys.stdin.read().rstrip()
-rx = " ".join(re.escape(k) + "[^ ]*" for k in sys.argv[1:])
+rx = "".join(re.escape(k) + re.escape(l) for k, l in (a.split("=", 1) for a in sys.argv[1:]))
 print(repr(line)); sys.exit(not re.fullmatch(rx, line))' "$@"
 }
-LIST_KEYS="F1 F2 F3 F4 F5 F6 F7 F8 F9 s h A C D F10"
 
 start_quiet_target stack-threads 3 || exit 1
 P=$TPID
 
 # --- the process list, English ---
 tui_start 80x24 "$EN -s pid"
-check "80x24: every key, F-key labels dropped right to left, a blank between entries" \
-	see '^F1Help F2Setup F3 F4 F5 F6 F7 F8 F9 sStack hHot AAllHot CCore DDoors F10Quit *$'
-check "80x24: all of F1..F10 and s h A C D, in order" keys_in_order $LIST_KEYS
+check "80x24: every key with its brief label, htop's way (no blank after a label)" \
+	see '^F1HelpF2SetF3FindF4FiltF5TreeF6SortF7Ni-F8Ni\+F9KillsStkhHotAAllCCoreDDoorF10Quit *$'
+check "80x24: all of F1..F10 and s h A C D, in order, each labelled, within 80 columns" keys_in_order \
+	F1=Help F2=Set F3=Find F4=Filt F5=Tree F6=Sort F7=Ni- F8=Ni+ F9=Kill s=Stk h=Hot A=All C=Core D=Door F10=Quit
 tui_keys q
 
 tui_start 100x30 "$EN -s pid"
-check "100x30: three F-key labels dropped" \
-	see '^F1Help F2Setup F3Search F4Filter F5Tree F6SortBy F7 F8 F9 sStack hHot AAllHot CCore DDoors F10Quit *$'
+check "100x30: the brief labels, a blank between entries" \
+	see '^F1Help F2Set F3Find F4Filt F5Tree F6Sort F7Ni- F8Ni\+ F9Kill sStk hHot AAll CCore DDoor F10Quit *$'
+tui_keys q
+
+tui_start 120x30 "$EN -s pid"
+check "120x30: every label as it is" \
+	see '^F1Help F2Setup F3Search F4Filter F5Tree F6SortBy F7Nice- F8Nice\+ F9Kill sStack hHot AAllHot CCore DDoors F10Quit *$'
 tui_keys q
 
 tui_start 200x40 "$EN -s pid"
@@ -55,7 +63,7 @@ tui_keys q
 # --- other screens share the bar ---
 tui_start 40x12 "$EN -p $P"
 check "40x12 detail: every key, labels dropped (F-keys first), Quit kept" \
-	see '^F1 \?Keys TabPane s h C F5 Esc F10Quit *$'
+	see '^F1 \?KeysTabPanesStkhHotC F5 Esc F10Quit *$'
 tui_keys q
 
 tui_start 80x24 "$EN -p $P"
@@ -73,9 +81,12 @@ fi
 KO="env LANG=ko_KR.UTF-8 LC_ALL= LANGUAGE= $PSCOPE"
 
 tui_start 80x24 "$KO -s pid"
-check "Korean 80x24: every key, a blank between entries, Korean labels measured wide" \
-	see '^F1도움말 F2설정 F3 F4 F5 F6 F7 F8 F9 s스택 h핫함수 A전체핫 C코어 D권한 F10종료 *$'
-check "Korean 80x24: all of F1..F10 and s h A C D, in order" keys_in_order $LIST_KEYS
+check "Korean 80x24: every key, the labels of F6..F9 given way, Korean labels measured wide" \
+	see '^F1도움말F2설정F3검색F4필터F5트리F6 F7 F8 F9 s스택h핫함수A전체C코어D권한F10종료 *$'
+check "Korean 80x24: all of F1..F10 and s h A C D, in order" keys_in_order \
+	F1=도움말 F2=설정 F3=검색 F4=필터 F5=트리 "F6= " "F7= " "F8= " "F9= " s=스택 h=핫함수 A=전체 C=코어 D=권한 F10=종료
+check "Korean 80x24: the bar is at most 80 columns wide" sh -c \
+	"tmux -L $TMUX_S capture-pane -p -t $TMUX_S | tail -n 1 | python3 -c 'import sys, unicodedata; l = sys.stdin.read().rstrip(); sys.exit(sum(2 if unicodedata.east_asian_width(c) in \"WF\" else 1 for c in l) > 80)'"
 tui_keys q
 
 tui_start 100x30 "$KO -s pid"
@@ -92,6 +103,6 @@ tui_keys q
 
 LANGUAGE=ko tui_start 80x24 "env LANGUAGE=ko LANG=ko_KR.UTF-8 LC_ALL= $PSCOPE -s pid"
 check "LANGUAGE=ko: the same Korean bar" \
-	see '^F1도움말 F2설정 F3 F4 F5 F6 F7 F8 F9 s스택 h핫함수 A전체핫 C코어 D권한 F10종료 *$'
+	see '^F1도움말F2설정F3검색F4필터F5트리F6 F7 F8 F9 s스택h핫함수A전체C코어D권한F10종료 *$'
 tui_keys q
 done_testing

@@ -18,7 +18,7 @@ for where in list prompt; do
 	tui_start 100x20 "sh -c 'echo \$\$ > $pidfile; exec $PSCOPE'"
 	tui_wait_for 'PID USER' >/dev/null
 	P=$(cat "$pidfile")
-	[ "$where" = prompt ] && { tui_keys u; tui_wait_for 'user' >/dev/null; }
+	[ "$where" = prompt ] && { tui_keys $(echo "$P" | sed 's/./& /g') a; tui_wait_for 'CPUs for PID' >/dev/null; }
 	tmux -L "$TMUX_S" kill-server
 	if gone_within "$P" 5; then ok 0 "terminal hung up in the $where: pscope exits"
 	else ok 1 "terminal hung up in the $where: pscope exits"; kill -9 "$P" 2>/dev/null; fi
@@ -29,8 +29,8 @@ at_exit "rm -f $pidfile"
 tui_start 100x20 "sh -c 'echo \$\$ > $pidfile; exec $PSCOPE'; echo EXIT=\$?"
 tui_wait_for 'PID USER' >/dev/null
 P=$(cat "$pidfile")
-tui_keys u
-tui_wait_for 'user' >/dev/null
+tui_keys $(echo "$P" | sed 's/./& /g') a # digits select pscope's own row; a prompts
+tui_wait_for 'CPUs for PID' >/dev/null
 kill -TERM "$P"
 if gone_within "$P" 5; then ok 0 "SIGTERM inside a prompt: pscope exits"
 else ok 1 "SIGTERM inside a prompt: pscope exits"; kill -9 "$P" 2>/dev/null; fi
