@@ -90,8 +90,8 @@ check "Korean 80x24: the bar is at most 80 columns wide" sh -c \
 tui_keys q
 
 tui_start 100x30 "$KO -s pid"
-check "Korean 100x30: every label but the F-keys' that give way (F8, F9)" \
-	see '^F1도움말 F2설정 F3검색 F4필터 F5트리 F6정렬 F7Nice- F8 F9 s스택 h핫함수 A전체핫 C코어 D권한 F10종료 *$'
+check "Korean 100x30: every key labelled, the short labels, entries apart" \
+	see '^F1도움말 F2설정 F3검색 F4필터 F5트리 F6정렬 F7Ni- F8Ni\+ F9킬 s스택 h핫함수 A전체 C코어 D권한 F10종료 *$'
 tui_keys q
 
 tui_start 80x24 "$KO -p $P"
