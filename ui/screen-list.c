@@ -191,8 +191,10 @@ static bool list_message(void *ctx, struct ring_msg *m)
 			return false;
 		snap_put(ls->snap ? &ls->snap->h : NULL);
 		ls->snap = m->payload;
-		list_replay_seen(ls->ui, ls);
+		/* the view first: until it is rebuilt it points into the
+		 * snapshot just put */
 		list_rebuild(ls->ui, ls);
+		list_replay_seen(ls->ui, ls);
 		return true;
 	}
 	if (m->kind == RING_ERROR)
