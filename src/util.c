@@ -132,6 +132,23 @@ void sort_array(void *v, size_t n, size_t size, int (*cmp)(const void *, const v
 		qsort(v, n, size, cmp);
 }
 
+const char *untab(char *buf, size_t size, const char *t, size_t len)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < len && o + 9 < size; i++) {
+		if (t[i] == '\t')
+			do
+				buf[o++] = ' ';
+			while (o % 8);
+		else
+			buf[o++] = t[i];
+	}
+	if (size)
+		buf[o] = 0;
+	return buf;
+}
+
 size_t strlcpy_ps(char *dst, const char *src, size_t size)
 {
 	size_t len = strlen(src);

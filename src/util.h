@@ -43,6 +43,10 @@ int array_reserve(void **v, size_t *cap, size_t n, size_t elem, size_t first);
 /* qsort(v, n, size, cmp), also for an empty array whose v is NULL
  * (qsort's arguments must not be NULL even for n = 0). */
 void sort_array(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *));
+/* len bytes of t (a line of source text) into buf with each tab as
+ * spaces to the next multiple of 8 columns, NUL-terminated, cut to fit
+ * size. Returns buf. */
+const char *untab(char *buf, size_t size, const char *t, size_t len);
 /* Human size "1.5G", "340M", "12K" into buf. */
 const char *human_bytes(unsigned long long bytes, char *buf, size_t size);
 /* A size in KiB as htop's meters write it: K without decimals, then M, G...

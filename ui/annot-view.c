@@ -7,6 +7,7 @@
 #include "draw.h"
 #include "i18n.h"
 #include "sym/sym.h"
+#include "util.h"
 
 #define NCURSES_WIDECHAR 1
 #include <errno.h>
@@ -238,7 +239,7 @@ void annot_view_close(struct annot_view *v)
  * sanitizes it), or NULL: not read (yet), or past its end. */
 static const char *text_of(const struct annot_view *v, const char *file, int line, char *buf, size_t size)
 {
-	size_t len, o = 0;
+	size_t len;
 	const char *t = NULL;
 
 	if (!v->src || !file)
@@ -248,16 +249,7 @@ static const char *text_of(const struct annot_view *v, const char *file, int lin
 			t = sym_src_line(v->src->f[i], line, &len);
 	if (!t)
 		return NULL;
-	for (size_t i = 0; i < len && o + 9 < size; i++) {
-		if (t[i] == '\t')
-			do
-				buf[o++] = ' ';
-			while (o % 8);
-		else
-			buf[o++] = t[i];
-	}
-	buf[o] = 0;
-	return buf;
+	return untab(buf, size, t, len);
 }
 
 /* Why the text of file is not shown ("" when it is, or still coming). */

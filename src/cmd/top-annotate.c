@@ -7,6 +7,7 @@
 #include "out/escape.h"
 #include "out/json.h"
 #include "sym/sym.h"
+#include "util.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -49,22 +50,13 @@ static void srcs_free(struct srcs *c)
  * (NUL-terminated, raw: escape it), or "". */
 static const char *text_of(struct srcs *c, const struct samp_aline *l, char *buf, size_t size)
 {
-	size_t len, o = 0;
+	size_t len;
 	const char *t = l->file ? sym_src_line(src_of(c, l->file), l->line, &len) : NULL;
 
 	buf[0] = 0;
 	if (!t)
 		return buf;
-	for (size_t i = 0; i < len && i < SRC_SHOWN && o + 9 < size; i++) {
-		if (t[i] == '\t')
-			do
-				buf[o++] = ' ';
-			while (o % 8);
-		else
-			buf[o++] = t[i];
-	}
-	buf[o] = 0;
-	return buf;
+	return untab(buf, size, t, len < SRC_SHOWN ? len : SRC_SHOWN);
 }
 
 static const char *where(const struct samp_aline *l, char *buf, size_t size)
