@@ -33,6 +33,13 @@ check() { # check DESCRIPTION COMMAND...
 }
 skip() { _n=$((_n + 1)); echo "ok $_n - # SKIP $1"; }
 diag() { echo "# $*"; }
+# no_crash_in FILE WHAT: a failure taken to mean "not on this machine"
+# (a tier, a door) must not hide a crash: fails if FILE holds a
+# sanitizer's report.
+no_crash_in() {
+	! grep -Eq 'Sanitizer|runtime error:' "$1"
+	ok $? "$2: no sanitizer report" || sed 's/^/#   /' "$1"
+}
 at_exit() { _cleanups="$*; $_cleanups"; }
 done_testing() { echo "1..$_n"; }
 _finish() { eval "$_cleanups" 2>/dev/null; }

@@ -233,7 +233,8 @@ static void drain(struct trace_tier *tt, bool all)
 	for (; i < tt->nq && tt->q[i].time <= mark; i++)
 		tt_apply(&tt->ts, &tt->q[i]);
 	tt->events += i;
-	memmove(tt->q, tt->q + i, (tt->nq - i) * sizeof(*tt->q));
+	if (i > 0 && i < tt->nq)
+		memmove(tt->q, tt->q + i, (tt->nq - i) * sizeof(*tt->q));
 	tt->nq -= i;
 }
 

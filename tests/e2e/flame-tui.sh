@@ -83,9 +83,15 @@ assert "gFlame" in bar.split() and len(bar) <= 80, bar' "$(tui_screen | tail -n 
 	tui_keys Enter
 	tui_wait_for ' flame graph: all .* loop' >/dev/null
 	ok $? "$size: Enter zooms into loop (its path on top)"
-	check "$size: zoomed, loop fills the width and its callees share it" sh -c \
-		"tmux -L $TMUX_S capture-pane -p -t $TMUX_S | sed -n 5p | grep -Eq '^loop 100\.0%=+ ?\$' &&
-		 tmux -L $TMUX_S capture-pane -p -t $TMUX_S | sed -n 6p | grep -Eq '^cold_work [0-9.]+%=* +hot_work'"
+	# The window rolls on: a screen where cold_work's share is too narrow
+	# for its label may come by on a busy machine; the next ones do not.
+	zoomed() {
+		tui_screen_settled >"$tmp/zoomed"
+		sed -n 5p "$tmp/zoomed" | grep -Eq '^loop 100\.0%=+ ?$' &&
+			sed -n 6p "$tmp/zoomed" | grep -Eq '^cold_work [0-9.]+%=* +hot_work'
+	}
+	poll 30 zoomed
+	ok $? "$size: zoomed, loop fills the width and its callees share it" || sed 's/^/#   /' "$tmp/zoomed"
 	tui_keys Escape
 	tui_wait_for ' flame graph: all *$' >/dev/null
 	ok $? "$size: Esc zooms back out"
@@ -95,13 +101,19 @@ assert "gFlame" in bar.split() and len(bar) <= 80, bar' "$(tui_screen | tail -n 
 	tui_keys -l cold_work
 	tui_keys Enter
 	tui_wait_for '"cold_work": matched [0-9.]+%' >/dev/null
-	tui_screen_settled >"$tmp/search"
-	check "$size: / cold_work reports the share of cold_work" python3 -c '
+	# The matched share is the sum of the cold_work frames, when each is
+	# wide enough for its label (a screen with a narrow one may come by).
+	searched() {
+		tui_screen_settled >"$tmp/search"
+		python3 -c '
 import re, sys
 t = open(sys.argv[1]).read()
 m = float(re.search(r"\"cold_work\": matched ([0-9.]+)%", t).group(1))
-frames = [float(x) for x in re.findall(r"cold_work ([0-9.]+)%", t)]  # every cold_work frame labelled
-assert frames and abs(m - sum(frames)) <= 0.1 * len(frames) + 0.05, (m, frames)' "$tmp/search"
+frames = [float(x) for x in re.findall(r"cold_work ([0-9.]+)%", t)]
+assert frames and abs(m - sum(frames)) <= 0.1 * len(frames) + 0.05, (m, frames)' "$tmp/search" 2>"$tmp/search.why"
+	}
+	poll 30 searched
+	ok $? "$size: / cold_work reports the share of cold_work" || sed 's/^/#   /' "$tmp/search.why" "$tmp/search"
 	tui_keys Space
 	tui_wait_for 'FROZEN' >/dev/null
 	a=$(tui_screen | sed -n "4,$(( ${size#*x} - 3 ))p")

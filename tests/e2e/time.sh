@@ -17,6 +17,7 @@ for t in bpf trace; do
 	if [ "$(id -u)" = 0 ] && "$PSCOPE" time $TPID --tier $t --duration 0.01 >/dev/null 2>"$tmp/probe.err"; then
 		tiers="$tiers $t"
 	else
+		no_crash_in "$tmp/probe.err" "probe of the $t tier"
 		diag "no $t tier here: $(cat "$tmp/probe.err")"
 	fi
 done
