@@ -56,8 +56,30 @@ static void test_set(void)
 	hist_free(&h);
 }
 
+/* Half precision: exact where it can be, nearest elsewhere, NaN kept. */
+static void test_half(void)
+{
+	int exact = 0;
+	for (int i = 0; i <= 2048; i++)
+		exact += hist_float(hist_half((float)i)) == (float)i;
+	is_int(exact, 2049, "integers to 2048 are kept exactly");
+	float worst = 0;
+	for (float v = 0.001f; v < 60000; v *= 1.01f) {
+		float e = fabsf(hist_float(hist_half(v)) - v) / v;
+		worst = e > worst ? e : worst;
+	}
+	ok(worst <= 1.0f / 2048 + 1e-6f, "0.001..60000 within half a unit in the last place (%g)", (double)worst);
+	ok(isnan(hist_float(hist_half(NAN))), "NaN stays NaN");
+	ok(isinf(hist_float(hist_half(1e6f))) && hist_float(hist_half(65504)) == 65504, "65504 is the largest, above is infinite");
+	ok(hist_float(hist_half(0)) == 0 && hist_float(hist_half(-2.5f)) == -2.5f, "zero and a negative value");
+	ok(hist_float(hist_half(99.95f)) > 99.9f && hist_float(hist_half(99.95f)) < 100.0f, "a CPU share to three digits");
+	ok(hist_half(65519.0f) == 0x7bff && hist_half(65520.0f) == 0x7c00, "rounding at the top: to 65504, then infinite");
+	ok(hist_float(hist_half(1e-7f)) > 0 && hist_float(hist_half(1e-9f)) == 0, "subnormals kept, smaller values are zero");
+}
+
 int main(void)
 {
 	test_set();
+	test_half();
 	return tap_done();
 }
