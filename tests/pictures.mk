@@ -25,8 +25,8 @@ EXTRA_DIST += tests/e2e/flame-tui.sh
 TESTS += tests/e2e/history-tui.sh
 EXTRA_DIST += tests/e2e/history-tui.sh
 # The machine-wide hot view's flame graph: every process, zoomed to one.
-TESTS += tests/e2e/flame-machine.sh
-EXTRA_DIST += tests/e2e/flame-machine.sh
+TESTS += tests/e2e/flame-hotprocs.sh
+EXTRA_DIST += tests/e2e/flame-hotprocs.sh
 # make bench: the flame graph's drawing and SVG speed on 10,000 frames.
 noinst_PROGRAMS += tests/bench/flame-bench
 tests_bench_flame_bench_SOURCES = tests/bench/flame-bench.c

@@ -14,8 +14,8 @@ check_PROGRAMS += tests/unit/test-sample
 tests_unit_test_sample_SOURCES = tests/unit/test-sample.c tests/unit/tap.h
 tests_unit_test_sample_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-sample
-TESTS += tests/e2e/top.sh tests/e2e/hot-tui.sh tests/e2e/top-machine.sh tests/e2e/machine-tui.sh tests/e2e/machine-first.sh
-EXTRA_DIST += tests/e2e/top.sh tests/e2e/hot-tui.sh tests/e2e/top-machine.sh tests/e2e/machine-tui.sh tests/e2e/machine-first.sh
+TESTS += tests/e2e/top.sh tests/e2e/hot-tui.sh tests/e2e/top-machine.sh tests/e2e/hotprocs-tui.sh tests/e2e/hotprocs-first.sh
+EXTRA_DIST += tests/e2e/top.sh tests/e2e/hot-tui.sh tests/e2e/top-machine.sh tests/e2e/hotprocs-tui.sh tests/e2e/hotprocs-first.sh
 # A shared object loaded by hotloop -d while it is sampled (built as a
 # program linked with -shared).
 noinst_PROGRAMS += tests/targets/hotline

@@ -361,9 +361,9 @@ static bool k_filter(struct ui *ui, void *p, int ch)
 	return true;
 }
 
-static bool k_machine(struct ui *ui, void *p, int ch)
+static bool k_hotprocs(struct ui *ui, void *p, int ch)
 {
-	screen_machine_open(ui);
+	screen_hotprocs_open(ui);
 	return true;
 }
 
@@ -554,7 +554,7 @@ const struct ui_key list_keys[] = {
 	UI_LOOP("s", 's'),
 	UI_LOOP("h", 'h'),
 	UI_LOOP("W", 'W'),
-	UI_KEY_BRIEF("A", k_machine, N_("AllHot"), N_("All"),
+	UI_KEY_BRIEF("A", k_hotprocs, N_("AllHot"), N_("All"),
 	  N_("hot processes: every process on every CPU (perf sampling)"), 'A'),
 	UI_LOOP("C", 'C'),
 	UI_KEY("F9, k", k_kill, N_("Kill"),

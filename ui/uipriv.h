@@ -148,7 +148,7 @@ bool ui_search_key(struct ui *ui, struct ui_search *s, int ch, ui_find_fn find, 
 /* Screens: each opens itself on the stack. Their operations, for the
  * tests of their key tables (tests/unit/test-keys.c). */
 extern const struct screen_ops screen_list_ops, screen_help_ops, screen_text_ops, screen_detail_ops, screen_stack_ops,
-	screen_hot_ops, screen_machine_ops, screen_core_ops, screen_doors_ops, screen_coreread_ops, screen_setup_ops,
+	screen_hot_ops, screen_hotprocs_ops, screen_core_ops, screen_doors_ops, screen_coreread_ops, screen_setup_ops,
 	screen_time_ops, screen_cores_ops;
 void screen_list_open(struct ui *ui);
 /* The help of a screen or pane: data/help/<help_name>.txt, its "@keys"
@@ -167,7 +167,7 @@ void screen_hot_open(struct ui *ui, const struct target_id *id);
 /* Where the threads' time goes (a time session while it is open). */
 void screen_time_open(struct ui *ui, const struct target_id *id);
 /* Every process on every CPU (perf top without -p). */
-void screen_machine_open(struct ui *ui);
+void screen_hotprocs_open(struct ui *ui);
 void screen_core_open(struct ui *ui, const struct target_id *id);
 /* At the end: the last core written, forgotten. */
 void screen_core_free(struct ui *ui);

@@ -1,5 +1,5 @@
 /* The one loop that drives every sampler source (source.h): the sampler
- * job of the hot and machine screens and `pscope top` both run it. */
+ * job of the hot-functions and Hot processes screens and `pscope top` both run it. */
 #include "sample/source.h"
 #include "sample/sample.h"
 #include "i18n.h"

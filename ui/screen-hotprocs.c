@@ -506,7 +506,7 @@ static void mach_destroy(void *st)
 	free(m);
 }
 
-const struct screen_ops screen_machine_ops = {
+const struct screen_ops screen_hotprocs_ops = {
 	.name = N_("Hot processes"),
 	.help = "hot-processes",
 	.keys = mach_keys,
@@ -519,7 +519,7 @@ const struct screen_ops screen_machine_ops = {
 	.destroy = mach_destroy,
 };
 
-void screen_machine_open(struct ui *ui)
+void screen_hotprocs_open(struct ui *ui)
 {
 	struct mach_state *m = calloc(1, sizeof(*m));
 	struct target_id all = { 0 };
@@ -545,5 +545,5 @@ void screen_machine_open(struct ui *ui)
 		free(m);
 		return;
 	}
-	ui_push(ui, &screen_machine_ops, m);
+	ui_push(ui, &screen_hotprocs_ops, m);
 }

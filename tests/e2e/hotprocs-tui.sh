@@ -1,5 +1,5 @@
 #!/bin/bash
-# The machine-wide hot view in the TUI (A on the process list): a busy
+# The Hot processes screen (A on the process list): a busy
 # target found by name in the process table, its function in the function
 # table with its process, the command-name table, Enter on the process
 # opening its own hot view, and Esc stopping the sampler.
@@ -21,7 +21,7 @@ tui_wait_for "AllHot" >/dev/null
 ok $? "the process list names the key (A AllHot)"
 tui_keys A
 tui_wait_for "Hot processes: every process +\[by process\] +window 10 s" 30
-ok $? "A opens the machine-wide view"
+ok $? "A opens the Hot processes screen"
 pspid=$(pgrep -n -x pscope -P "$(tmux -L "$TMUX_S" list-panes -t "$TMUX_S" -F '#{pane_pid}')")
 tui_wait_for "^SHARE%v? +SAMPLES +SAMPLED +/PROC +PID +COMMAND" 50
 ok $? "the process table's header"
@@ -78,7 +78,7 @@ tui_wait_for "^ +[0-9.]+ +[0-9.]+ +[0-9]+ +hot_work +$N" 50
 ok $? "with its functions"
 tui_keys Escape
 tui_wait_for "Hot processes: every process" 10
-ok $? "Esc comes back to the machine-wide view"
+ok $? "Esc comes back to the Hot processes screen"
 perf_fds() { ls -l "/proc/$pspid/fd" 2>/dev/null | grep -c perf_event; }
 perf_fds_at_least() { [ "$(perf_fds)" -ge "$1" ]; }
 perf_fds_none() { [ "$(perf_fds)" = 0 ]; }

@@ -54,7 +54,7 @@ for size in 80x24 200x50; do
 	tui_wait_for "^SHARE%v? +SAMPLES" 50 >/dev/null
 	tui_keys g
 	tui_wait_for ' flame graph: all *$' 50 >/dev/null
-	ok $? "$size: g on the machine-wide view shows the flame graph of every process"
+	ok $? "$size: g on the Hot processes screen shows the flame graph of every process"
 	tui_wait_for '^all 100\.0%\.' 50 >/dev/null
 	ok $? "$size: its root frame fills the width"
 	# The target has run a while: its process frame has samples.
