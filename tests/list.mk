@@ -40,8 +40,8 @@ TESTS += tests/e2e/list-wheel.sh
 EXTRA_DIST += tests/e2e/list-wheel.sh
 TESTS += tests/e2e/nocolor-screens.sh
 EXTRA_DIST += tests/e2e/nocolor-screens.sh
-TESTS += tests/e2e/list-sortcols.sh
-EXTRA_DIST += tests/e2e/list-sortcols.sh
+TESTS += tests/e2e/list-sortcols.sh tests/e2e/list-ioview.sh
+EXTRA_DIST += tests/e2e/list-sortcols.sh tests/e2e/list-ioview.sh
 TESTS += tests/e2e/settings-rc.sh tests/e2e/setup-keys.sh
 EXTRA_DIST += tests/e2e/settings-rc.sh tests/e2e/setup-keys.sh
 # The function-key bar of every screen at widths from 200 down to 20.

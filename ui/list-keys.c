@@ -487,6 +487,12 @@ static bool k_follow(struct ui *ui, void *p, int ch)
 	return true;
 }
 
+static bool k_view(struct ui *ui, void *p, int ch)
+{
+	list_toggle_view(ui, p);
+	return true;
+}
+
 static bool k_pause(struct ui *ui, void *p, int ch)
 {
 	struct list_state *ls = p;
@@ -519,6 +525,13 @@ const struct ui_key list_keys[] = {
 	  N_("tree view: fold the selected subtree, unfold it, unfold everything"), '-'),
 	UI_ALSO(k_unfold, '+'),
 	UI_ALSO(k_unfold_all, '*'),
+	UI_KEY("Tab", k_view, NULL,
+	  N_("the I/O view, as htop's I/O tab (again: the main columns): IO (the I/O priority: R realtime, "
+	     "B best effort, id idle; B and the nice value's level when none is set), IO_RATE (read + write), "
+	     "IO_READ_RATE, IO_WRITE_RATE, and from 100 columns IO_RBYTES and IO_WBYTES (bytes read and "
+	     "written in all) of storage I/O from /proc/PID/io (another user's process: ptrace read access, "
+	     "else -). Each view keeps its own sort (the I/O view's starts on IO_RATE), the selection stays "
+	     "on its process; the header says [I/O view]"), '\t'),
 	UI_KEY("H", k_uthreads, NULL, N_("show/hide userland threads (one row per thread, dimmed)"), 'H'),
 	UI_KEY("K", k_kthreads, NULL,
 	  N_("show/hide kernel threads (hidden by default; the header counts them either way)"), 'K'),

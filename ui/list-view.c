@@ -21,23 +21,41 @@ static const unsigned col_sets[][2] = {
 	{ 0, B(PSORT_PID) | B(PSORT_COMMAND) },
 };
 
+/* Tab's I/O view, as htop's I/O tab: the priority, the rates, the bytes
+ * read and written in all (from 100 columns). */
+static const int io_columns[] = { PSORT_PID, PSORT_USER, PSORT_IO_PRIO, PSORT_IO_RATE, PSORT_IO_READ,
+				  PSORT_IO_WRITE, PSORT_IO_RBYTES, PSORT_IO_WBYTES, PSORT_COMMAND };
+#define B64(k) (1ull << (k))
+static const unsigned long long io_sets[][2] = {
+	{ 100, ~0ull },
+	{ 60, ~(B64(PSORT_IO_RBYTES) | B64(PSORT_IO_WBYTES)) },
+	{ 36, B64(PSORT_PID) | B64(PSORT_IO_RATE) | B64(PSORT_COMMAND) },
+	{ 0, B64(PSORT_PID) | B64(PSORT_COMMAND) },
+};
+
 static void layout_columns(struct list_state *ls, int width)
 {
 	const struct pscope_config *cfg = &ls->ui->cfg;
+	const int *cols = ls->io_view ? io_columns : cfg->columns;
+	int ncols = ls->io_view ? (int)ARRAY_SIZE(io_columns) : cfg->ncolumns;
 	size_t s = 0;
 	int x = 0;
 
-	while (s + 1 < ARRAY_SIZE(col_sets) && width < (int)col_sets[s][0])
-		s++;
+	if (ls->io_view)
+		while (s + 1 < ARRAY_SIZE(io_sets) && width < (int)io_sets[s][0])
+			s++;
+	else
+		while (s + 1 < ARRAY_SIZE(col_sets) && width < (int)col_sets[s][0])
+			s++;
 	for (int c = 0; c < PSORT_COUNT; c++)
 		ls->colx[c] = -1;
-	for (int i = 0; i < cfg->ncolumns; i++) {
-		int c = cfg->columns[i];
-		if (!(col_sets[s][1] & B(c)))
+	for (int i = 0; i < ncols; i++) {
+		int c = cols[i];
+		if (ls->io_view ? !(io_sets[s][1] & B64(c)) : !(col_sets[s][1] & B(c)))
 			continue;
 		int w = proc_cols[c].width;
 		if (!w) /* COMMAND: the rest of the line when last */
-			w = i == cfg->ncolumns - 1 ? (width > x ? width - x : 0) : 32;
+			w = i == ncols - 1 ? (width > x ? width - x : 0) : 32;
 		ls->colx[c] = x;
 		ls->colw[c] = w;
 		x += w + 1;
@@ -103,12 +121,11 @@ static const char *tree_prefix(const struct list_state *ls, const struct proc_vi
  * the rows on screen. */
 static unsigned shown_extras(const struct list_state *ls)
 {
-	const struct pscope_config *cfg = &ls->ui->cfg;
 	unsigned px = 0;
 
-	for (int i = 0; i < cfg->ncolumns; i++)
-		if (ls->colx[cfg->columns[i]] >= 0)
-			px |= proc_sort_extra((enum proc_sort)cfg->columns[i]);
+	for (int c = 0; c < PSORT_COUNT; c++)
+		if (ls->colx[c] >= 0)
+			px |= proc_sort_extra((enum proc_sort)c);
 	return px;
 }
 
@@ -230,6 +247,8 @@ static void make_note(struct list_state *ls, char *buf, size_t size)
 #define ADD(...) o += (size_t)snprintf(buf + o, o < size ? size - o : 0, __VA_ARGS__)
 	if (ls->paused)
 		ADD("%s", _("[PAUSED] "));
+	if (ls->io_view)
+		ADD("%s", _("[I/O view: Tab back] "));
 	if (ls->follow)
 		ADD(_("[following %d] "), (int)ls->follow);
 	if (!cfg->hide_uthreads)

@@ -61,6 +61,11 @@ struct list_state {
 	bool digit_last;           /* the last key was a digit of one of them */
 	struct list_user *users;   /* u's menu: the users of the listed processes */
 	size_t nusers, users_cap;
+	/* Tab: the I/O view (htop's I/O tab), its own columns and sort; the
+	 * other view's sort kept here (cfg holds the one shown) */
+	bool io_view;
+	int other_sort_key;
+	bool other_sort_desc;
 	/* columns of the last draw, for a click on a title */
 	int colx[PSORT_COUNT], colw[PSORT_COUNT];
 };
@@ -74,6 +79,8 @@ void list_drawn(struct list_state *ls);
 /* The view again from the snapshot (filter, sort, tree, folds), the
  * selection kept on its process; remember the selected process. */
 void list_rebuild(struct ui *ui, struct list_state *ls);
+/* Tab: the main columns <-> the I/O view; each keeps its sort. */
+void list_toggle_view(struct ui *ui, struct list_state *ls);
 /* -p PID,PID...: pid is one of them (a thread row: its process's). */
 bool list_pid_wanted(const struct list_state *ls, pid_t pid);
 void list_note_sel(struct list_state *ls);

@@ -158,6 +158,28 @@ void list_sync_settings(struct list_state *ls)
 	list_want(ls, true); /* hidden threads may have changed: a scan */
 }
 
+/* The other view's sort into cfg, this one's kept. */
+static void swap_view(struct list_state *ls)
+{
+	struct pscope_config *c = CFG(ls);
+	int k = c->sort_key;
+	bool d = c->sort_desc;
+
+	ls->io_view = !ls->io_view;
+	c->sort_key = ls->other_sort_key;
+	c->sort_desc = ls->other_sort_desc;
+	ls->other_sort_key = k;
+	ls->other_sort_desc = d;
+}
+
+void list_toggle_view(struct ui *ui, struct list_state *ls)
+{
+	swap_view(ls);
+	ls->tab.hscroll = 0;
+	list_rebuild(ui, ls);
+	list_want(ls, true); /* the new columns' reads, at once */
+}
+
 /* The source ticks on its own: the timer only passes on the interval. */
 static void list_tick(struct ui *ui, void *p)
 {
@@ -168,6 +190,8 @@ static void list_tick(struct ui *ui, void *p)
 static void list_destroy(void *p)
 {
 	struct list_state *ls = p;
+	if (ls->io_view) /* the main view's sort is the one pscoperc keeps */
+		swap_view(ls);
 	ui_job_leave(ls->ui, &ls->job);
 	source_ctl_put(ls->ctl);
 	snap_put(ls->snap ? &ls->snap->h : NULL);
@@ -254,6 +278,8 @@ void screen_list_open(struct ui *ui)
 		return;
 	ls->ui = ui;
 	table_init(&ls->tab, NULL, 0, 0, false);
+	ls->other_sort_key = PSORT_IO_RATE; /* the I/O view's, as htop's */
+	ls->other_sort_desc = true;
 	ls->tab.hkeys = true; /* long command lines scroll */
 	if (o && o->user)
 		list_set_user(ui, ls, o->user); /* main checked it names a user */

@@ -213,6 +213,22 @@ static void add_columns(struct json_object *o, const struct snap_list *s, const 
 			if (!x->io_err)
 				out_json_double(o, "io_write_bps", round1(x->io_write_rate));
 			break;
+		case PSORT_IO_RATE:
+			if (!x->io_err)
+				out_json_double(o, "io_bps", round1(x->io_read_rate + x->io_write_rate));
+			break;
+		case PSORT_IO_RBYTES:
+			if (x->io_ns)
+				out_json_int(o, "io_read_bytes", (long long)x->io_rb);
+			break;
+		case PSORT_IO_WBYTES:
+			if (x->io_ns)
+				out_json_int(o, "io_write_bytes", (long long)x->io_wb);
+			break;
+		case PSORT_IO_PRIO:
+			if (x->ioprio_ok)
+				out_json_str(o, "io_priority", proc_fmt_ioprio(r, b, sizeof(b)));
+			break;
 		case PSORT_MAJFLT: out_json_int(o, "majflt", (long long)r->majflt); break;
 		case PSORT_CTXT: out_json_double(o, "ctxt_per_s", round1(x->ctxt_rate)); break;
 		case PSORT_OOM:

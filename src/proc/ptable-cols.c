@@ -14,6 +14,8 @@ const struct proc_col proc_cols[PSORT_COUNT] = {
 	[PSORT_PPID] = { 7, false },     [PSORT_PGRP] = { 7, false },      [PSORT_SID] = { 7, false },
 	[PSORT_TTY] = { 7, true },       [PSORT_NLWP] = { 4, false },      [PSORT_PROCESSOR] = { 4, false },
 	[PSORT_STARTTIME] = { 5, true }, [PSORT_IO_READ] = { 12, false },  [PSORT_IO_WRITE] = { 13, false },
+	[PSORT_IO_RATE] = { 7, false },  [PSORT_IO_RBYTES] = { 9, false }, [PSORT_IO_WBYTES] = { 9, false },
+	[PSORT_IO_PRIO] = { 3, true },
 	[PSORT_MAJFLT] = { 6, false },   [PSORT_CTXT] = { 6, false },      [PSORT_OOM] = { 4, false },
 	[PSORT_CGROUP] = { 28, true },   [PSORT_CONTAINER] = { 12, true },
 	[PSORT_CPU_HIST] = { 12, true },
@@ -47,6 +49,16 @@ const char *proc_row_cell(const struct proc_times *t, const struct proc_row *r, 
 	/* "-": /proc/PID/io refused (ptrace read access) */
 	case PSORT_IO_READ: if (proc_row_extra(r)->io_err) snprintf(b, size, "-"); else proc_fmt_rate(proc_row_extra(r)->io_read_rate, b, size); break;
 	case PSORT_IO_WRITE: if (proc_row_extra(r)->io_err) snprintf(b, size, "-"); else proc_fmt_rate(proc_row_extra(r)->io_write_rate, b, size); break;
+	case PSORT_IO_RATE:
+		if (proc_row_extra(r)->io_err)
+			snprintf(b, size, "-");
+		else
+			proc_fmt_rate(proc_row_extra(r)->io_read_rate + proc_row_extra(r)->io_write_rate, b, size);
+		break;
+	/* bytes read and written from storage in all (read_bytes, write_bytes) */
+	case PSORT_IO_RBYTES: if (!proc_row_extra(r)->io_ns) snprintf(b, size, "-"); else proc_fmt_rate((double)proc_row_extra(r)->io_rb, b, size); break;
+	case PSORT_IO_WBYTES: if (!proc_row_extra(r)->io_ns) snprintf(b, size, "-"); else proc_fmt_rate((double)proc_row_extra(r)->io_wb, b, size); break;
+	case PSORT_IO_PRIO: return proc_fmt_ioprio(r, b, size);
 	case PSORT_MAJFLT: snprintf(b, size, "%lu", r->majflt); break;
 	case PSORT_CTXT: snprintf(b, size, "%.0f", proc_row_extra(r)->ctxt_rate); break;
 	case PSORT_OOM: if (proc_row_extra(r)->oom < 0) snprintf(b, size, "-"); else snprintf(b, size, "%d", proc_row_extra(r)->oom); break;
@@ -55,6 +67,23 @@ const char *proc_row_cell(const struct proc_times *t, const struct proc_row *r, 
 	case PSORT_CPU_HIST: return "-"; /* the list screen draws it from its snapshot's history */
 	default: break;
 	}
+	return b;
+}
+
+const char *proc_fmt_ioprio(const struct proc_row *r, char *b, size_t size)
+{
+	const struct proc_extra *x = proc_row_extra(r);
+
+	if (!x->ioprio_ok)
+		snprintf(b, size, "-");
+	else if (x->ioprio_cls == 1)
+		snprintf(b, size, "R%d", x->ioprio_lvl);
+	else if (x->ioprio_cls == 2)
+		snprintf(b, size, "B%d", x->ioprio_lvl);
+	else if (x->ioprio_cls == 3)
+		snprintf(b, size, "id");
+	else /* none: best effort at the nice value's level */
+		snprintf(b, size, "B%ld", (r->nice + 20) / 5);
 	return b;
 }
 

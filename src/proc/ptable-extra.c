@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 const struct proc_extra proc_extra_none = { .io_err = -ENODATA, .oom = -1 };
 
@@ -44,6 +46,16 @@ static void fill_io(int dfd, const struct proc_row *r, struct proc_extra *x, uin
 	x->io_rb = io.read_bytes;
 	x->io_wb = io.write_bytes;
 	x->io_ns = now;
+}
+
+/* The thread's own (a process row: its main thread's). */
+static void fill_ioprio(const struct proc_row *r, struct proc_extra *x)
+{
+	long v = syscall(SYS_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */, (int)r->pid);
+
+	x->ioprio_ok = v >= 0;
+	x->ioprio_cls = v >= 0 ? (int)(v >> 13) : 0; /* IOPRIO_CLASS_SHIFT */
+	x->ioprio_lvl = v >= 0 ? (int)(v & ((1 << 13) - 1)) : 0;
 }
 
 static void fill_ctxt(int dfd, const struct proc_row *r, struct proc_extra *x, uint64_t now)
@@ -113,7 +125,9 @@ void ptable_fill_extra(struct ptable *pt, pid_t pid, unsigned px)
 	if (idx < 0 || !(px &= ~(unsigned)PX_SHR))
 		return;
 	const struct ptable_priv *cp = ptable_priv_(pt, pt->rows[idx]);
-	bool stats = cp->extra_gen != gen && (px & (PX_IO | PX_CTXT | PX_OOM));
+	/* each stat once a scan (a rate's two reads an interval apart) */
+	unsigned todo = px & (PX_IO | PX_CTXT | PX_OOM | PX_IOPRIO) & (cp->extra_gen == gen ? ~cp->extra_px : ~0u);
+	bool stats = todo != 0;
 	bool cgroup = (px & PX_CGROUP) && (!cp->cgroup_gen || gen - cp->cgroup_gen >= 64);
 	struct proc_row *r;
 	if ((!stats && !cgroup && pt->rows[idx]->x) || !(r = ptable_mut_(pt, (size_t)idx)))
@@ -126,14 +140,19 @@ void ptable_fill_extra(struct ptable *pt, pid_t pid, unsigned px)
 		r->x->oom = -1;
 	}
 	struct proc_extra *x = r->x;
-	if (p->extra_gen != gen) {
+	if (todo) {
+		if (p->extra_gen != gen)
+			p->extra_px = 0;
 		p->extra_gen = gen;
-		if (px & PX_IO)
+		p->extra_px |= todo;
+		if (todo & PX_IO)
 			fill_io(dfd, r, x, now);
-		if (px & PX_CTXT)
+		if (todo & PX_CTXT)
 			fill_ctxt(dfd, r, x, now);
-		if (px & PX_OOM)
+		if (todo & PX_OOM)
 			fill_oom(dfd, r, x);
+		if (todo & PX_IOPRIO)
+			fill_ioprio(r, x);
 	}
 	/* The cgroup rarely changes: once, then every 64th scan. */
 	if ((px & PX_CGROUP) && (!p->cgroup_gen || gen - p->cgroup_gen >= 64)) {
@@ -153,7 +172,7 @@ unsigned ptable_filled(const struct ptable *pt, pid_t pid)
 	if (p->shr_gen == gen || (p->shr_gen && p->skip_gen == gen))
 		px |= PX_SHR;
 	if (r->x && p->extra_gen == gen)
-		px |= PX_IO | PX_CTXT | PX_OOM;
+		px |= p->extra_px;
 	if (r->x && p->cgroup_gen && gen - p->cgroup_gen < 64)
 		px |= PX_CGROUP;
 	return px;

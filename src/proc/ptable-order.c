@@ -31,6 +31,10 @@ static const struct {
 	[PSORT_STARTTIME] = { "starttime", "START", false, 0 },
 	[PSORT_IO_READ] = { "io_read_rate", "IO_READ_RATE", true, PX_IO },
 	[PSORT_IO_WRITE] = { "io_write_rate", "IO_WRITE_RATE", true, PX_IO },
+	[PSORT_IO_RATE] = { "io_rate", "IO_RATE", true, PX_IO },
+	[PSORT_IO_RBYTES] = { "io_rbytes", "IO_RBYTES", true, PX_IO },
+	[PSORT_IO_WBYTES] = { "io_wbytes", "IO_WBYTES", true, PX_IO },
+	[PSORT_IO_PRIO] = { "io_priority", "IO", false, PX_IOPRIO },
 	[PSORT_MAJFLT] = { "majflt", "MAJFLT", true, 0 },
 	[PSORT_CTXT] = { "ctxt", "CTXT/s", true, PX_CTXT },
 	[PSORT_OOM] = { "oom", "OOM", true, PX_OOM },
@@ -119,6 +123,22 @@ static int state_rank(char s)
 	return s == 'R' ? 0 : s == 'D' ? 1 : 2 + (unsigned char)s;
 }
 
+/* Realtime first, then best effort, then idle; by level within a class;
+ * unread last. */
+static int ioprio_rank(const struct proc_row *r)
+{
+	const struct proc_extra *x = proc_row_extra(r);
+	int cls = x->ioprio_cls, lvl = x->ioprio_lvl;
+
+	if (!x->ioprio_ok)
+		return 100;
+	if (cls == 0) { /* none: best effort at the level the nice value gives */
+		cls = 2;
+		lvl = (int)(r->nice + 20) / 5;
+	}
+	return cls * 10 + lvl;
+}
+
 static int row_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct proc_row *a = ((const struct proc_view_row *)pa)->r, *b = ((const struct proc_view_row *)pb)->r;
@@ -153,6 +173,13 @@ static int row_cmp(const void *pa, const void *pb, void *arg)
 	case PSORT_STARTTIME: r = cmp_num(a->starttime, b->starttime); break;
 	case PSORT_IO_READ: r = cmp_num(xa->io_err ? -1 : xa->io_read_rate, xb->io_err ? -1 : xb->io_read_rate); break;
 	case PSORT_IO_WRITE: r = cmp_num(xa->io_err ? -1 : xa->io_write_rate, xb->io_err ? -1 : xb->io_write_rate); break;
+	case PSORT_IO_RATE:
+		r = cmp_num(xa->io_err ? -1 : xa->io_read_rate + xa->io_write_rate,
+			    xb->io_err ? -1 : xb->io_read_rate + xb->io_write_rate);
+		break;
+	case PSORT_IO_RBYTES: r = cmp_num(xa->io_ns ? (double)xa->io_rb : -1, xb->io_ns ? (double)xb->io_rb : -1); break;
+	case PSORT_IO_WBYTES: r = cmp_num(xa->io_ns ? (double)xa->io_wb : -1, xb->io_ns ? (double)xb->io_wb : -1); break;
+	case PSORT_IO_PRIO: r = cmp_num(ioprio_rank(a), ioprio_rank(b)); break;
 	case PSORT_MAJFLT: r = cmp_num(a->majflt, b->majflt); break;
 	case PSORT_CTXT: r = cmp_num(xa->ctxt_rate, xb->ctxt_rate); break;
 	case PSORT_OOM: r = cmp_num(xa->oom, xb->oom); break;

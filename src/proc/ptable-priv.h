@@ -30,6 +30,7 @@ struct ptable_priv {
 	int fd;                    /* held /proc/PID/stat, or -1 */
 	unsigned gen, shr_gen, skip_gen;
 	unsigned extra_gen, cgroup_gen; /* scans x's reads were made in */
+	unsigned extra_px;         /* the PX_* read in scan extra_gen */
 	unsigned long long cticks; /* cutime + cstime: reaped children */
 	unsigned char idle;        /* reads in a row without CPU time */
 	unsigned char reads;       /* re-reads of stat, wrapping (when to check the owner) */

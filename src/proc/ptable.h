@@ -63,6 +63,10 @@ struct proc_extra {
 	char container[40];        /* hostile; container id or name the cgroup names, "" none */
 	uint64_t io_ns, ctxt_ns;   /* when io / ctxt were read (0: never) */
 	unsigned long long io_rb, io_wb, ctxt;
+	/* ioprio_get(2) of the row's thread: class (IOPRIO_CLASS_*, 0 none:
+	 * from the nice value) and level; ioprio_ok false: not read */
+	bool ioprio_ok;
+	int ioprio_cls, ioprio_lvl;
 };
 
 /* A row's extras; for a row never filled (or out of memory), one whose
@@ -118,7 +122,8 @@ enum proc_sort {
 	PSORT_STATE, PSORT_CPU, PSORT_MEM, PSORT_TIME, PSORT_COMMAND,
 	/* columns hidden by default (F2 setup, pscoperc) */
 	PSORT_PPID, PSORT_PGRP, PSORT_SID, PSORT_TTY, PSORT_NLWP, PSORT_PROCESSOR, PSORT_STARTTIME,
-	PSORT_IO_READ, PSORT_IO_WRITE, PSORT_MAJFLT, PSORT_CTXT, PSORT_OOM, PSORT_CGROUP,
+	PSORT_IO_READ, PSORT_IO_WRITE, PSORT_IO_RATE, PSORT_IO_RBYTES, PSORT_IO_WBYTES, PSORT_IO_PRIO,
+	PSORT_MAJFLT, PSORT_CTXT, PSORT_OOM, PSORT_CGROUP,
 	PSORT_CONTAINER,
 	/* CPU% over the last ticks as a graph (the list source keeps it; a
 	 * one-shot `pscope list` has none); sorts as CPU% */
@@ -133,6 +138,7 @@ enum {
 	PX_CGROUP = 1u << 3,     /* /proc/PID/cgroup (once per process): CGROUP, CONTAINER */
 	PX_SHR = 1u << 4,        /* /proc/PID/statm (ptable_fill_shr): SHR, exact RES */
 	PX_HIST = 1u << 5,       /* nothing read: the list source's CPU% history (CPU_HIST) */
+	PX_IOPRIO = 1u << 6,     /* ioprio_get(2): IO (the I/O priority) */
 };
 /* The PX_* reads a column (sort key) needs, 0 for the ones the scan fills. */
 unsigned proc_sort_extra(enum proc_sort k);
@@ -257,6 +263,10 @@ const char *proc_row_cell(const struct proc_times *t, const struct proc_row *r, 
  * returns how many, -1 on an unknown or repeated name or an empty list. */
 int proc_cols_parse(const char *s, int *cols, int max);
 
+/* IO as htop shows it: "R0"-"R7" realtime, "B0"-"B7" best effort (the
+ * class none: the level the nice value gives, (nice + 20) / 5), "id" idle;
+ * "-" when not read. */
+const char *proc_fmt_ioprio(const struct proc_row *r, char *buf, size_t size);
 /* Formatting shared by the screen and `pscope list`: "12345" kB below
  * 100000 kB, then "1234M" up to 9999M, "12.5G" up to 100G, then "200G";
  * TIME+ as "1:02.03" / "12h03:04". */

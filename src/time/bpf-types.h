@@ -28,11 +28,14 @@ struct pt_regs {
 	int syscallno;
 } __attribute__((preserve_access_index));
 #define TB_REGS_SYSCALL(r) BPF_CORE_READ(r, syscallno)
+#define TB_REGS_SYSCALL_BTF(r) ((r)->syscallno)
 #else
 struct pt_regs {
 	unsigned long ax, orig_ax;
 } __attribute__((preserve_access_index));
 #define TB_REGS_SYSCALL(r) ((long)BPF_CORE_READ(r, ax) == -38 /* -ENOSYS */ ? (long)BPF_CORE_READ(r, orig_ax) : -1L)
+/* The same through a typed pointer (tp_btf: bpf_task_pt_regs's): plain loads. */
+#define TB_REGS_SYSCALL_BTF(r) ((long)(r)->ax == -38 ? (long)(r)->orig_ax : -1L)
 #endif
 struct vm_area_struct;
 

@@ -119,6 +119,7 @@ struct bpf_tier {
 	unsigned variant;
 	bool faults;              /* fentry/fexit on faults: their counts and time */
 	bool syscalls;            /* the syscall programs run */
+	char sched_why[160];      /* raw_tp: why not tp_btf ("" on tp_btf) */
 };
 
 /* What each attempt loads, best first: tp_btf (typed arguments) or raw_tp
@@ -141,8 +142,14 @@ static void source_of(const struct bpf_tier *bt, char *buf, size_t size)
 	bool btf = variants[bt->variant].btf;
 	int f = variants[bt->variant].faults;
 
+	char sched[256];
+
+	if (btf)
+		snprintf(sched, sizeof(sched), "tp_btf");
+	else /* a fallback: said, with the refusal */
+		snprintf(sched, sizeof(sched), _("raw_tp (tp_btf refused: %s)"), bt->sched_why);
 	snprintf(buf, size, _("BPF: %s sched_switch, sched_wakeup, sched_wakeup_new, sched_process_exit; %s; %s"),
-		 btf ? "tp_btf" : "raw_tp",
+		 sched,
 		 bt->syscalls ? "raw_tp sys_enter, sys_exit"
 		 : btf        ? _("no syscall programs (--no-syscalls): the syscall a thread blocks in from its registers")
 			      : _("no syscall programs (--no-syscalls): why a thread blocks is not known on raw_tp"),
@@ -242,9 +249,19 @@ static int bpf_open(struct tm_session *s, struct ps_error *e)
 	pthread_mutex_lock(&load_lock);
 	lb_msg[0] = '\0';
 	libbpf_print_fn_t old = lb.set_print(lb_print);
-	for (unsigned v = 0; v < ARRAY_SIZE(variants); v++)
+	/* Test hook: PSCOPE_TEST_BPF_NO_TP_BTF=1 skips the tp_btf variants,
+	 * as on a kernel that refuses them (the raw_tp fallback tested). */
+	bool no_btf = getenv("PSCOPE_TEST_BPF_NO_TP_BTF") && *getenv("PSCOPE_TEST_BPF_NO_TP_BTF") == '1';
+	if (no_btf)
+		snprintf(bt->sched_why, sizeof(bt->sched_why), "%s", "PSCOPE_TEST_BPF_NO_TP_BTF=1");
+	for (unsigned v = 0; v < ARRAY_SIZE(variants); v++) {
+		if (no_btf && variants[v].btf)
+			continue;
 		if ((r = try_variant(bt, s->t.id.pid, count_threads(s->t.dirfd), v, !s->o.no_syscalls, &t0)) == 0)
 			break;
+		if (variants[v].btf) /* the last tp_btf refusal: what raw_tp says */
+			snprintf(bt->sched_why, sizeof(bt->sched_why), "%s", lb_msg[0] ? lb_msg : strerror(-r));
+	}
 	lb.set_print(old);
 	char msg[256];
 	strlcpy_ps(msg, lb_msg, sizeof(msg));

@@ -78,6 +78,21 @@ static __always_inline int wanted(__u32 tgid, __u32 tid)
 	return !target_tgid || tgid == target_tgid;
 }
 
+/* The same from the tgid alone (the idle tasks' is 0): the test every
+ * scheduler event of every task makes, so before anything else is read. */
+static __always_inline int wanted_tgid(__u32 tgid)
+{
+	return target_tgid ? tgid == target_tgid : tgid != 0;
+}
+
+/* A task's field: on tp_btf a plain load through the typed pointer (the
+ * verifier's BTF access, relocated by CO-RE), on raw_tp a
+ * bpf_probe_read_kernel call. The scheduler programs run for every task
+ * on the machine: the loads are most of their cost. */
+#define RD(btf, p, f) ((btf) ? (p)->f : BPF_CORE_READ(p, f))
+#define RD_BITS(btf, p, f) ({ struct task_struct *rd_t = (p); \
+	(btf) ? BPF_CORE_READ_BITFIELD(rd_t, f) : BPF_CORE_READ_BITFIELD_PROBED(rd_t, f); })
+
 /* log2 of v, bucketed: 0 for v < 2. */
 static __always_inline __u32 bucket(__u64 v)
 {
@@ -127,10 +142,10 @@ static __always_inline struct tb_sys *sys_get(__u32 tid, __s32 nr)
 	return s;
 }
 
-static __always_inline unsigned int task_state(struct task_struct *t)
+static __always_inline unsigned int task_state(struct task_struct *t, bool btf)
 {
 	if (bpf_core_field_exists(t->__state))
-		return BPF_CORE_READ(t, __state);
+		return RD(btf, t, __state);
 	return (unsigned int)BPF_CORE_READ((struct task_struct___pre514 *)t, state);
 }
 
@@ -161,12 +176,16 @@ static __always_inline void end_blocked(__u32 tid, struct tb_thread *th, __u64 d
 static __always_inline void on_switch(bool preempt, struct task_struct *prev, struct task_struct *next,
 				      unsigned int prev_state, bool regs)
 {
+	int pw = wanted_tgid(RD(regs, prev, tgid)), nw = wanted_tgid(RD(regs, next, tgid));
+
+	if (!pw && !nw)
+		return; /* another process's switch: two loads, no clock */
 	__u64 now = bpf_ktime_get_ns();
 	__u32 cpu = bpf_get_smp_processor_id();
-	__u32 ptid = BPF_CORE_READ(prev, pid), ntid = BPF_CORE_READ(next, pid);
+	__u32 ptid = RD(regs, prev, pid), ntid = RD(regs, next, pid);
 	struct tb_thread *th;
 
-	if (wanted(BPF_CORE_READ(prev, tgid), ptid) && (th = thread_get(ptid, prev))) {
+	if (pw && ptid && (th = thread_get(ptid, prev))) {
 		__u64 d = now - th->since_ns;
 		if (th->state == TB_ST_ONCPU || th->state == TB_ST_UNKNOWN)
 			th->oncpu_ns += d;
@@ -180,17 +199,17 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev, st
 		th->sys_nr = -1;
 		if (prev_state & 0x80) { /* TASK_DEAD */
 			th->state = TB_ST_EXITED;
-		} else if (preempt || !prev_state || !task_state(prev)) {
+		} else if (preempt || !prev_state || !task_state(prev, regs)) {
 			th->state = TB_ST_RUNQ; /* preempted, yielded, or a signal kept it runnable */
 		} else if (prev_state & (4 | 8)) { /* __TASK_STOPPED, __TASK_TRACED */
 			th->state = TB_ST_STOPPED;
 		} else {
 			struct tb_task *tk = bpf_task_storage_get(&ps_tasks, bpf_get_current_task_btf(), 0, 0);
 			th->state = TB_ST_BLOCKED;
-			if (BPF_CORE_READ_BITFIELD_PROBED(prev, in_iowait))
+			if (RD_BITS(regs, prev, in_iowait))
 				th->flags |= TB_F_IOWAIT;
 			if (regs)
-				th->sys_nr = (__s32)TB_REGS_SYSCALL((struct pt_regs *)bpf_task_pt_regs(prev));
+				th->sys_nr = (__s32)TB_REGS_SYSCALL_BTF((struct pt_regs *)bpf_task_pt_regs(prev));
 			else if (tk)
 				th->sys_nr = tk->sys_nr;
 			/* A fault's mark counts outside a system call only (the
@@ -200,7 +219,7 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev, st
 		}
 		th->since_ns = now;
 	}
-	if (wanted(BPF_CORE_READ(next, tgid), ntid) && (th = thread_get(ntid, next))) {
+	if (nw && ntid && (th = thread_get(ntid, next))) {
 		__u64 d = now - th->since_ns;
 		if (th->state == TB_ST_RUNQ || th->state == TB_ST_UNKNOWN) {
 			th->runq_ns += d;
@@ -234,16 +253,16 @@ static __always_inline void on_switch(bool preempt, struct task_struct *prev, st
  * which system call it waited in. */
 static __always_inline void on_wakeup(struct task_struct *p, bool regs)
 {
-	__u32 tid = BPF_CORE_READ(p, pid);
 	struct tb_thread *th;
+	__u32 tid;
 
-	if (!wanted(BPF_CORE_READ(p, tgid), tid) || !(th = thread_get(tid, p)))
+	if (!wanted_tgid(RD(regs, p, tgid)) || !(tid = RD(regs, p, pid)) || !(th = thread_get(tid, p)))
 		return;
 	if (th->state != TB_ST_BLOCKED && th->state != TB_ST_STOPPED && th->state != TB_ST_UNKNOWN)
 		return; /* already runnable */
 	if (th->state == TB_ST_UNKNOWN && regs) {
-		th->early_nr = (__s32)TB_REGS_SYSCALL((struct pt_regs *)bpf_task_pt_regs(p));
-		if (BPF_CORE_READ_BITFIELD_PROBED(p, in_iowait))
+		th->early_nr = (__s32)TB_REGS_SYSCALL_BTF((struct pt_regs *)bpf_task_pt_regs(p));
+		if (RD_BITS(regs, p, in_iowait))
 			th->early_flags |= TB_F_IOWAIT;
 	}
 	__u64 now = bpf_ktime_get_ns();

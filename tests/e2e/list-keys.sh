@@ -264,5 +264,5 @@ check "show: the whole command line in text, no cut" sh -c "grep '^Command: ' $t
 check "show --json: the whole command line" python3 -c "import json,sys; j=json.load(open('$tmp/show.json')); c=j['cmdline']; assert c.endswith('BIG-END-$$') and len(c) > 59000, len(c); assert j['panes']['status']['cmdline'] == c"
 
 "$PSCOPE" --sort-key=help >"$tmp/keys"
-check "--sort-key=help lists every column" sh -c "grep -q '^io_read_rate  *IO_READ_RATE' $tmp/keys && [ \$(wc -l <$tmp/keys) -eq 27 ]"
+check "--sort-key=help lists every column" sh -c "grep -q '^io_read_rate  *IO_READ_RATE' $tmp/keys && grep -q '^io_priority  *IO\$' $tmp/keys && [ \$(wc -l <$tmp/keys) -eq 31 ]"
 done_testing

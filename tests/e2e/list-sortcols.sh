@@ -20,12 +20,12 @@ check "the parent has 3 threads" test "$(awk '/^Threads/ { print $2 }' /proc/$P/
 mkdir -p "${rc%/*}"
 cat >"$rc" <<RC
 config_version=1
-columns=pid ppid pgrp sid tty nlwp processor starttime majflt io_read_rate io_write_rate ctxt oom cgroup container state command
+columns=pid ppid pgrp sid tty nlwp processor starttime majflt io_read_rate io_write_rate io_rate io_rbytes io_wbytes io_priority ctxt oom cgroup container state command
 sort_key=pid
 sort_direction=asc
 RC
 TUI_KEEP_SETTINGS=1 tui_start 320x40 "env NO_COLOR=1 $PSCOPE; echo EXIT=\$?; sleep 60"
-check "list up with the new columns" tui_wait_for 'PID△ +PPID +PGRP +SID +TTY +NLWP +CPU# +START +MAJFLT +IO_READ_RATE +IO_WRITE_RATE +CTXT/s +OOM +CGROUP +CONTAINER +S COMMAND'
+check "list up with the new columns" tui_wait_for 'PID△ +PPID +PGRP +SID +TTY +NLWP +CPU# +START +MAJFLT +IO_READ_RATE +IO_WRITE_RATE +IO_RATE +IO_RBYTES +IO_WBYTES +IO +CTXT/s +OOM +CGROUP +CONTAINER +S COMMAND'
 tui_keys '\'
 tui_keys -l "$N"
 tui_keys Enter
@@ -34,7 +34,7 @@ check "filtered to the family" wait_until family_rows 3
 
 # F6, the menu in its order (PID first), Down to the key, Enter.
 i=12
-for t in PPID PGRP SID TTY NLWP 'CPU#' START IO_READ_RATE IO_WRITE_RATE MAJFLT CTXT/s OOM CGROUP CONTAINER; do
+for t in PPID PGRP SID TTY NLWP 'CPU#' START IO_READ_RATE IO_WRITE_RATE IO_RATE IO_RBYTES IO_WBYTES IO MAJFLT CTXT/s OOM CGROUP CONTAINER; do
 	tui_keys F6
 	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" Home
 	tmux -L "$TMUX_S" send-keys -t "$TMUX_S" -N "$i" Down

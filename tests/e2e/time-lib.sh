@@ -153,6 +153,20 @@ else:
     assert min(lk) > 0, lk
 assert th["burn1"]["runqueue_pct"] > 0 and th["burn2"]["runqueue_pct"] > 0
 EOF
+	# Two burners pinned to one CPU: preempted, never blocked. Whatever
+	# else shares their CPU, each is on it or waiting for it (or stopped
+	# by the fence), on every tier.
+	check "$tier: preemption is run-queue wait: the pinned burners are never blocked" python3 - "$tmp/$tier.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+th = {t["name"]: t for t in d["threads"]}
+for n in ("burn1", "burn2"):
+    t = th[n]
+    assert t["blocked_pct"] <= 1.0 and sum(t["blocked"].values()) <= 1.0, (n, t["blocked_pct"], t["blocked"])
+    assert t["runqueue_pct"] >= 20, (n, t["runqueue_pct"])
+    assert t["on_cpu_pct"] + t["runqueue_pct"] + t["stopped_pct"] >= 98.5, (n, t)
+    assert t["switches"]["involuntary"] > 0, (n, t["switches"])
+EOF
 	check "$tier: voluntary switches of each thread within 5% (+3) of /proc status" \
 		against_snapshots "$tmp/$tier" switches.voluntary 4 0.05 3 0
 	check "$tier: involuntary switches of each thread within 5% (+3) of /proc status" \

@@ -30,7 +30,7 @@ for tier in $tiers; do
 	ok $? "$tier: pscope time measured the fenced window"
 	check_tier "$tier"
 done
-if [ "${tiers#bpf}" != "$tiers" ]; then
+if [ "${tiers#*bpf}" != "$tiers" ]; then
 	# Without the syscall programs: the same shares and reasons (the
 	# syscall a thread blocks in from its saved registers), no table.
 	TIME_ARGS=--no-syscalls measure bpf-nosys
@@ -44,6 +44,25 @@ s = [t for t in d["threads"] if t["name"] == "sleeper"][0]
 assert s["blocked"]["sleep"] > 0, s["blocked"]
 assert "--no-syscalls" in d["source"], d["source"]
 EOF
+fi
+
+if [ "${tiers#*bpf}" != "$tiers" ]; then
+	# A kernel that refuses tp_btf: the raw_tp programs (forced with the
+	# test hook), the same figures, and the source line says so and why.
+	measure bpf-rawtp env PSCOPE_TEST_BPF_NO_TP_BTF=1
+	ok $? "bpf on raw_tp: pscope time measured the fenced window"
+	check_tier bpf-rawtp
+	check "bpf on raw_tp: the source names raw_tp for the scheduler, and why not tp_btf" python3 - "$tmp/bpf-rawtp.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["tier"] == "bpf", d["tier"]
+assert d["source"].startswith("BPF: raw_tp (tp_btf refused: PSCOPE_TEST_BPF_NO_TP_BTF=1) sched_switch"), d["source"]
+assert "tp_btf sched_switch" not in d["source"], d["source"]
+EOF
+	check "bpf on tp_btf (no hook): the source says tp_btf" python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['source']; assert s.startswith('BPF: tp_btf sched_switch'), s" "$tmp/bpf.json"
+	env PSCOPE_TEST_BPF_NO_TP_BTF=1 "$PSCOPE" time $TPID --tier bpf --duration 0.2 >"$tmp/rawtp.txt" 2>&1
+	check "bpf on raw_tp, text: the source line says raw_tp and why" \
+		grep -q '^  source: BPF: raw_tp (tp_btf refused: PSCOPE_TEST_BPF_NO_TP_BTF=1) sched_switch' "$tmp/rawtp.txt"
 fi
 
 if [ "${tiers#*trace}" != "$tiers" ]; then
@@ -63,6 +82,7 @@ EOF
 fi
 
 # ---- exact counts where the tier counts ----
+[ -f "$tmp/bpf-rawtp.json" ] && tiers="$tiers bpf-rawtp"
 for tier in $tiers; do
 	[ "$tier" = proc ] && continue # counts need every event: bpf, trace
 	check "$tier: the sleeper's $SLEEPS clock_nanosleep calls counted exactly" python3 - "$tmp/$tier.json" $SLEEPS <<'EOF'
