@@ -4,6 +4,7 @@
  * AT_PHDR), its DT_DEBUG r_debug, the link_map chain -- and each file's
  * mappings from its PT_LOAD headers (in the core's memory, else the file). */
 #include "core/read.h"
+#include "sym/sym.h"
 #include "util.h"
 
 #include <elf.h>
@@ -32,7 +33,7 @@ static int image_phdrs(struct core *c, uint64_t base, const char *path, Elf64_Ph
 	int fd = -1;
 
 	if (!in_core) {
-		if (!path || path[0] != '/' || (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		if (!path || path[0] != '/' || (fd = sym_open_regular(AT_FDCWD, path)) < 0)
 			return -1;
 		if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh))
 			eh.e_ident[0] = 0;

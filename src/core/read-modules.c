@@ -4,6 +4,7 @@
  * form for the unwinder and the symbolizer. */
 #include "core/read.h"
 #include "i18n.h"
+#include "sym/sym.h"
 #include "util.h"
 
 #include <elf.h>
@@ -68,11 +69,11 @@ static size_t id_from_core(struct core *c, uint64_t base, unsigned char *id, siz
 
 static size_t id_from_file(const char *path, unsigned char *id, size_t size, int *err)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = sym_open_regular(AT_FDCWD, path);
 	size_t n = 0;
 
 	if (fd < 0) {
-		*err = errno;
+		*err = -fd;
 		return 0;
 	}
 	elf_version(EV_CURRENT);
@@ -345,7 +346,7 @@ const char *core_module_problem(const struct core_module *m, char *buf, size_t s
 		return buf;
 	case CORE_MOD_MISSING:
 		snprintf(buf, size, _("%s: cannot open %s (%s): frames in it are not named%s"), name, m->disk_path,
-			 strerror(m->open_errno), m->is_exe ? _("; give the program with --exe") : "");
+			 m->open_errno == EINVAL ? _("not a regular file") : strerror(m->open_errno), m->is_exe ? _("; give the program with --exe") : "");
 		return buf;
 	default:
 		return NULL;

@@ -4,6 +4,7 @@
  * read from the PT_LOAD segments, with read-only file pages the core left
  * out read from the mapped files, as gdb does. */
 #include "core/read-python.h"
+#include "sym/sym.h"
 #include "util.h"
 
 #include <errno.h>
@@ -31,7 +32,8 @@ void core_py_mem(struct core *c, struct py_mem *m)
 static int open_disk(void *arg, const struct proc_map *m)
 {
 	(void)arg;
-	return open(m->path, O_RDONLY | O_CLOEXEC);
+	int fd = sym_open_regular(AT_FDCWD, m->path);
+	return fd >= 0 ? fd : -1;
 }
 
 static const char *exe_path(const struct core *c)

@@ -52,8 +52,10 @@ int core_file_fd(struct core *c, size_t fi)
 	const char *path = c->info.files[fi].path;
 	for (size_t m = 0; m < c->n_mods; m++)
 		if (!strcmp(c->mods[m].path, path)) {
-			if (c->mods[m].disk_path && c->mods[m].status != CORE_MOD_MISSING)
-				c->file_fds[fi] = open(c->mods[m].disk_path, O_RDONLY | O_CLOEXEC);
+			if (c->mods[m].disk_path && c->mods[m].status != CORE_MOD_MISSING) {
+				int fd = sym_open_regular(AT_FDCWD, c->mods[m].disk_path);
+				c->file_fds[fi] = fd >= 0 ? fd : -1;
+			}
 			return c->file_fds[fi];
 		}
 	return -1;
@@ -170,10 +172,15 @@ int core_open(const char *path, const struct core_open_opts *o, struct core **ou
 		return ps_error_set(e, ENOMEM, _("out of memory"));
 	c->fd = -1;
 	strlcpy_ps(c->path, path, sizeof(c->path));
-	/* O_NONBLOCK: a FIFO put in the core's place must not hang the open. */
-	c->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/* A FIFO put in the core's place must not hang the open, nor a
+	 * device's driver be run by it (sym/file.c). */
+	c->fd = sym_open_regular(AT_FDCWD, path);
+	if (c->fd == -EINVAL) {
+		r = ps_error_set(e, EINVAL, _("%s is not a regular file"), path);
+		goto fail;
+	}
 	if (c->fd < 0) {
-		r = door_file_refused(e, path, errno, _("open the core"));
+		r = door_file_refused(e, path, -c->fd, _("open the core"));
 		goto fail;
 	}
 	if (fstat(c->fd, &st) < 0 || !S_ISREG(st.st_mode)) {

@@ -4,6 +4,7 @@
 #include "python/internal.h"
 #include "i18n.h"
 #include "proc/maps.h"
+#include "sym/sym.h"
 #include "util.h"
 
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct elf_syms {
@@ -117,7 +119,22 @@ static bool python_name(const char *path)
 	return !strncmp(base, "python", 6) || !strncmp(base, "libpython", 9);
 }
 
-/* Open a mapped file as the process sees it. */
+/* Open a mapped file as the process sees it: a regular file only (a FIFO
+ * or a device its mount namespace put at the path is never opened,
+ * sym/file.c), and the mapped one (its inode), else the mapping's own
+ * file through map_files. */
+static int open_one(const char *path, const struct proc_map *m)
+{
+	struct stat st;
+	int fd = sym_open_regular(AT_FDCWD, path);
+
+	if (fd >= 0 && (fstat(fd, &st) < 0 || (m->inode && st.st_ino != m->inode))) {
+		close(fd);
+		fd = -1;
+	}
+	return fd >= 0 ? fd : -1;
+}
+
 static int open_mapped(void *arg, const struct proc_map *m)
 {
 	pid_t pid = *(pid_t *)arg;
@@ -125,11 +142,11 @@ static int open_mapped(void *arg, const struct proc_map *m)
 	int fd;
 
 	snprintf(p, sizeof(p), "/proc/%d/root%s", (int)pid, m->path);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
+	fd = open_one(p, m);
 	if (fd >= 0)
 		return fd;
 	snprintf(p, sizeof(p), "/proc/%d/map_files/%llx-%llx", (int)pid, m->start, m->end);
-	return open(p, O_RDONLY | O_CLOEXEC);
+	return open_one(p, m);
 }
 
 static int found(pid_t pid, const struct proc_maps *maps, size_t mi, const struct elf_syms *s, const struct py_mem *m,

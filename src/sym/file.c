@@ -144,6 +144,34 @@ int sym_file_stable(int fd)
 	return r;
 }
 
+int sym_reopen(int pfd)
+{
+	char self[32];
+
+	/* Opened again from the inode pfd holds: no second lookup by name
+	 * that could meet a device or a FIFO swapped in meanwhile. */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+	int fd = open(self, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	return fd < 0 ? -errno : fd;
+}
+
+int sym_open_regular(int dirfd, const char *path)
+{
+	struct stat st;
+	int pfd = openat(dirfd, path, O_PATH | O_CLOEXEC), r;
+
+	if (pfd < 0)
+		return -errno;
+	if (fstat(pfd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		r = S_ISREG(st.st_mode) ? -errno : -EINVAL;
+		close(pfd);
+		return r;
+	}
+	r = sym_reopen(pfd);
+	close(pfd);
+	return r;
+}
+
 const char *sym_file_why(int err)
 {
 	switch (err < 0 ? -err : err) {
@@ -231,7 +259,8 @@ int sym_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, G
 			snprintf(path, sizeof(path), "%.*s/.debug/%s", dl, file_name, debuglink_file);
 		else
 			snprintf(path, sizeof(path), "/usr/lib/debug%.*s/%s", hl, host, debuglink_file);
-		fd = sym_file_stable(open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+		fd = sym_open_regular(AT_FDCWD, path);
+		fd = fd >= 0 ? sym_file_stable(fd) : -1;
 		if (fd < 0)
 			continue;
 		if (same_build_id(mod, fd) && (*debuginfo_file_name = strdup(path)))

@@ -158,29 +158,59 @@ void sym_jit_free(struct sym_jit *j)
 	jit_clear(j);
 }
 
-/* Opens a file the target wrote, as perf does: a regular file (not a link,
- * a FIFO or a device) of the target's user or root, within the byte cap. */
-static int open_owned(const char *path, uid_t uid, uint64_t cap, struct stat *sb, const char **why)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+/* Why a file the target wrote is refused. */
+enum owned_why { OWNED_OK, OWNED_LINK, OWNED_NOTREG, OWNED_OTHER, OWNED_BIG };
 
-	*why = NULL;
-	if (fd < 0) {
-		if (errno == ELOOP)
-			*why = _("its perf map is a symbolic link: not read");
+/* Opens a file the target wrote, as perf does: a regular file (not a link,
+ * a FIFO or a device) of the target's user or root, within the byte cap.
+ * Looked up with O_PATH first (sym_open_regular): a FIFO does not block
+ * the sampler and a device is never opened. */
+static int open_owned(const char *path, uid_t uid, uint64_t cap, struct stat *sb, enum owned_why *why)
+{
+	int pfd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC), fd = -1;
+
+	*why = OWNED_OK;
+	if (pfd < 0)
 		return -1;
-	}
-	if (fstat(fd, sb) < 0 || !S_ISREG(sb->st_mode))
-		*why = _("its perf map is not a regular file: not read");
+	if (fstat(pfd, sb) < 0)
+		*why = OWNED_NOTREG;
+	else if (S_ISLNK(sb->st_mode))
+		*why = OWNED_LINK;
+	else if (!S_ISREG(sb->st_mode))
+		*why = OWNED_NOTREG;
 	else if (sb->st_uid != uid && sb->st_uid != 0)
-		*why = _("its perf map belongs to another user: not read");
+		*why = OWNED_OTHER;
 	else if ((uint64_t)sb->st_size > cap)
-		*why = _("its perf map is over the 64 MiB cap: not read");
-	if (*why) {
+		*why = OWNED_BIG;
+	else if ((fd = sym_reopen(pfd)) < 0 || fstat(fd, sb) < 0)
+		*why = OWNED_NOTREG;
+	close(pfd);
+	if (*why != OWNED_OK && fd >= 0) {
 		close(fd);
-		return -1;
+		fd = -1;
 	}
 	return fd;
+}
+
+static const char *perfmap_why(enum owned_why w)
+{
+	switch (w) {
+	case OWNED_LINK: return _("its perf map is a symbolic link: not read");
+	case OWNED_NOTREG: return _("its perf map is not a regular file: not read");
+	case OWNED_OTHER: return _("its perf map belongs to another user: not read");
+	case OWNED_BIG: return _("its perf map is over the 64 MiB cap: not read");
+	default: return NULL;
+	}
+}
+
+static const char *jitdump_why(enum owned_why w)
+{
+	switch (w) {
+	case OWNED_LINK: return _("its jitdump is a symbolic link: not read");
+	case OWNED_NOTREG: return _("its jitdump is not a regular file: not read");
+	case OWNED_OTHER: return _("its jitdump belongs to another user: not read");
+	default: return NULL;
+	}
 }
 
 /* Read [off, end) of fd (the file may change meanwhile: read, never
@@ -207,11 +237,12 @@ static void perfmap_poll(struct sym_jit *j, pid_t pid, uid_t uid)
 {
 	char path[64], *buf;
 	struct stat sb;
-	const char *why;
+	enum owned_why w;
 	int64_t mtime;
 
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)pid);
-	int fd = open_owned(path, uid, SYM_PERFMAP_MAX_BYTES, &sb, &why);
+	int fd = open_owned(path, uid, SYM_PERFMAP_MAX_BYTES, &sb, &w);
+	const char *why = perfmap_why(w);
 	if (fd < 0) {
 		if (j->map_seen || why)
 			jit_clear(j); /* gone or refused: its old names no longer hold */
@@ -265,7 +296,8 @@ static void perfmap_poll(struct sym_jit *j, pid_t pid, uid_t uid)
 static void jitdump_poll(struct sym_jit *j, pid_t pid, uid_t uid, const struct proc_maps *maps, const char *root)
 {
 	char want[32], path[PATH_MAX], *buf = NULL;
-	const char *found = NULL, *why;
+	const char *found = NULL;
+	enum owned_why w;
 	struct stat sb;
 
 	snprintf(want, sizeof(want), "jit-%d.dump", (int)pid);
@@ -277,7 +309,8 @@ static void jitdump_poll(struct sym_jit *j, pid_t pid, uid_t uid, const struct p
 	if (!found || j->dump_broken)
 		return;
 	snprintf(path, sizeof(path), "%s%s", root ? root : "", found);
-	int fd = open_owned(path, uid, UINT64_MAX, &sb, &why);
+	int fd = open_owned(path, uid, UINT64_MAX, &sb, &w);
+	j->dump_why = jitdump_why(w);
 	if (fd < 0)
 		return;
 	if (sb.st_ino != j->dump_ino) {
@@ -301,6 +334,7 @@ static void jitdump_poll(struct sym_jit *j, pid_t pid, uid_t uid, const struct p
 	free(buf);
 	if (n == -EINVAL) {
 		j->dump_broken = true;
+		j->dump_why = _("its jitdump is not in the jitdump format: not read");
 		return;
 	}
 	if (n >= 0 && jit_add(j, r, (size_t)n, pool) == 0)
@@ -326,5 +360,7 @@ const char *sym_jit_why(const struct sym_jit *j)
 {
 	if (j->why)
 		return j->why;
+	if (j->dump_why)
+		return j->dump_why;
 	return j->map_seen || j->dump_ino ? _("not in its perf map") : _("no perf map or jitdump");
 }

@@ -109,6 +109,7 @@ struct sym_jit {
 	char tail[32];               /* the bytes before map_off */
 	uint64_t dump_ino, dump_off; /* the jitdump: read up to dump_off */
 	bool dump_broken;
+	const char *dump_why;        /* why the jitdump was not read, or NULL */
 };
 #define SYM_JIT_POLL_NS 100000000ull
 /* Read what was added to the perf map and the jitdump since the last poll
@@ -116,7 +117,7 @@ struct sym_jit {
 void sym_jit_poll(struct sym_jit *j, pid_t pid, uid_t uid, const struct proc_maps *maps, const char *root);
 /* The name of the JIT code at pc, or NULL. */
 const char *sym_jit_name(struct sym_jit *j, uint64_t pc);
-/* Why code is not named: a refused perf map, "not in its perf map",
+/* Why code is not named: a refused perf map or jitdump, "not in its perf map",
  * "no perf map or jitdump". */
 const char *sym_jit_why(const struct sym_jit *j);
 void sym_jit_free(struct sym_jit *j);

@@ -105,7 +105,9 @@ static bool hold(struct sym_proc *p, struct sym_module *m)
 static int open_checked(const char *path, uint64_t inode)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* The path is the target's (or a core's): a FIFO or a device may
+	 * stand there by now, behind a mount of the target's namespace. */
+	int fd = sym_open_regular(AT_FDCWD, path);
 
 	if (fd < 0)
 		return -1;

@@ -34,11 +34,11 @@ int sym_src_open(const char *path, struct sym_src **out)
 {
 	struct sym_src *f;
 	struct stat st = { 0 };
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	int fd = sym_open_regular(AT_FDCWD, path);
 
 	*out = NULL;
 	if (fd < 0)
-		return -errno;
+		return fd;
 	fd = sym_file_stable(fd);
 	if (fd < 0)
 		return fd;

@@ -215,6 +215,15 @@ bool sym_file_trusted(int fd, const struct stat *st);
  * -ESTALE (it kept changing while it was copied), -EFBIG (over the cap),
  * -EINVAL (not a regular file), -errno. */
 int sym_file_stable(int fd);
+/* Opens a regular file a target or a core names, as root may: looked up
+ * once with O_PATH (a FIFO does not block, a device is not opened: its
+ * driver never runs), checked regular, then opened from that inode
+ * (read-only, non-blocking, never a controlling tty). An fd, or -EINVAL
+ * (not a regular file), -errno. */
+int sym_open_regular(int dirfd, const char *path);
+/* The file an O_PATH fd holds, opened read-only the same way (pfd is left
+ * open; its type is the caller's to have checked). An fd or -errno. */
+int sym_reopen(int pfd);
 /* ---- source files, for their text (src/sym/srcfile.c) ----
  * Read through sym_file_stable(), regular files only, at most
  * SYM_SRC_MAX bytes. 0 or -errno (-EFBIG: over the cap). */

@@ -8,12 +8,14 @@
  *   hostile-file LIB          rewrite LIB while running
  *   hostile-file LIB --exe    also try to rewrite the executable (the kernel
  *                             refuses: text file busy) and say so
+ *   hostile-file LIB --still  leave LIB alone (the test changes it)
  * Prints "ready PID", then "exe: ..." with --exe. */
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +99,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("ready %d\n", (int)getpid());
+	bool still = argc > 2 && !strcmp(argv[2], "--still");
 	if (argc > 2 && !strcmp(argv[2], "--exe")) {
 		int fd = open("/proc/self/exe", O_WRONLY | O_CLOEXEC);
 		printf("exe: %s\n", fd < 0 ? strerror(errno) : "rewritable");
@@ -104,7 +107,8 @@ int main(int argc, char **argv)
 			close(fd);
 	}
 	fflush(stdout);
-	pthread_create(&th, NULL, rewriter, NULL);
+	if (!still)
+		pthread_create(&th, NULL, rewriter, NULL);
 	for (unsigned i = 0;; i++)
 		work[i % 64]();
 }

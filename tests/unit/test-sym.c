@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int sym_test_global_table[64];
@@ -167,6 +169,67 @@ static void test_file_stable(void)
 	close(fd);
 	ok(sym_file_stable(open("/dev/null", O_RDONLY)) == -EINVAL, "a device is refused");
 	ok(!strcmp(sym_file_why(-ESTALE), "the file changed while it was read"), "the reason of a change");
+
+	/* A file that never holds still: a process's /proc file says size 0
+	 * and reads more. Another user's (a child that became nobody) is not
+	 * trusted, and its copy never matches its size. */
+	int pfd[2];
+	pid_t kid = getuid() == 0 && pipe(pfd) == 0 ? fork() : -1;
+	if (kid == 0) {
+		char b;
+		close(pfd[1]);
+		/* Dumpable again after the change, or its /proc files stay root's. */
+		if (setresgid(65534, 65534, 65534) == 0 && setresuid(65534, 65534, 65534) == 0 &&
+		    prctl(PR_SET_DUMPABLE, 1) == 0)
+			(void)!read(pfd[0], &b, 1); /* until the parent is done */
+		_exit(0);
+	}
+	if (kid > 0) {
+		char pp[64];
+		close(pfd[0]);
+		snprintf(pp, sizeof(pp), "/proc/%d/status", (int)kid);
+		/* The child is ready once its /proc files are nobody's. */
+		struct stat ps = { 0 };
+		for (int i = 0; i < 5000 && (stat(pp, &ps) < 0 || ps.st_uid != 65534); i++)
+			usleep(1000);
+		ok(sym_file_stable(open(pp, O_RDONLY)) == -ESTALE, "a file that reads more than its size: it changed");
+		close(pfd[1]);
+		waitpid(kid, NULL, 0);
+	} else {
+		ok(1, "# SKIP not root: no file of another user's that never holds still");
+	}
+}
+
+/* Paths a target names: regular files only, never blocking on a FIFO nor
+ * opening a device. */
+static void test_open_regular(void)
+{
+	char dir[] = "/tmp/pscope-test-open.XXXXXX", p[96], l[96];
+
+	ok(mkdtemp(dir) != NULL, "a directory for the paths");
+	snprintf(p, sizeof(p), "%s/fifo", dir);
+	ok(mkfifo(p, 0600) == 0, "a FIFO");
+	is_int(sym_open_regular(AT_FDCWD, p), -EINVAL, "a FIFO is refused, without waiting for a writer");
+	unlink(p);
+	is_int(sym_open_regular(AT_FDCWD, "/dev/null"), -EINVAL, "a device is refused");
+	is_int(sym_open_regular(AT_FDCWD, dir), -EINVAL, "a directory is refused");
+	snprintf(p, sizeof(p), "%s/file", dir);
+	int w = open(p, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	ok(w >= 0 && write(w, "text", 4) == 4, "a regular file");
+	close(w);
+	snprintf(l, sizeof(l), "%s/link", dir);
+	ok(symlink(p, l) == 0, "a link to it");
+	int fd = sym_open_regular(AT_FDCWD, l);
+	char b[8] = { 0 };
+	ok(fd >= 0 && read(fd, b, sizeof(b)) == 4 && !memcmp(b, "text", 4), "opened (through the link) and read");
+	ok(fd >= 0 && write(fd, "x", 1) < 0, "read-only");
+	ok(fd >= 0 && (fcntl(fd, F_GETFD) & FD_CLOEXEC), "close-on-exec");
+	if (fd >= 0)
+		close(fd);
+	is_int(sym_open_regular(AT_FDCWD, "/nonexistent/x"), -ENOENT, "a missing file: its errno");
+	unlink(l);
+	unlink(p);
+	rmdir(dir);
 }
 
 static void test_smaps(void)
@@ -367,6 +430,7 @@ int main(void)
 	test_bias();
 	test_demangle();
 	test_file_stable();
+	test_open_regular();
 	test_smaps();
 	test_self();
 	test_jit();
