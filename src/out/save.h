@@ -45,10 +45,32 @@ int out_file_begin(struct out_file *f, int dirfd, const char *hint, mode_t mode,
 /* Sync it and give it the name base in dirfd: replace false fails with
  * -EEXIST when base exists, true replaces base (a symlink there is
  * replaced, not followed). The descriptor stays open (the caller closes
- * f->fd). 0 or -errno; on error the temporary name is removed. */
-int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replace);
+ * f->fd). In a directory others can write, a base of another user's is
+ * never replaced (-EEXIST, e filled when not NULL). 0 or -errno; on error
+ * the temporary name is removed. */
+int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replace, struct ps_error *e);
 /* Give up: the temporary name removed, the descriptor closed. */
 void out_file_abort(struct out_file *f, int dirfd);
+
+/* A file being written at a path: its directory checked and held open
+ * (out_dir_open), the content in an unnamed file there (out_file_begin)
+ * until out_dest_commit names it. */
+struct out_dest {
+	int dirfd;
+	struct out_file f;           /* f.fd: write here */
+	char base[NAME_MAX + 1];
+	const char *path;            /* as given, for messages */
+};
+
+/* Start the file at path (hint: a word for a temporary name). 0, or
+ * -errno with e filled and nothing left to undo. */
+int out_dest_begin(struct out_dest *d, const char *path, const char *hint, mode_t mode, struct ps_error *e);
+/* Sync and name it (replace: as out_file_commit); the directory is
+ * closed, d->f.fd stays open for the caller. 0 or -errno with e filled
+ * (then call out_dest_abort). */
+int out_dest_commit(struct out_dest *d, bool replace, struct ps_error *e);
+/* Give up: no name, the temporary removed, both descriptors closed. */
+void out_dest_abort(struct out_dest *d);
 
 /* An unnamed read-write scratch file under dir (O_TMPFILE, else a name
  * unlinked at once). A descriptor or -errno with e filled. */
