@@ -407,6 +407,30 @@ void out_dest_abort(struct out_dest *d)
 	d->dirfd = -1;
 }
 
+struct cookie {
+	int fd;
+	int err; /* the first write error */
+};
+
+static ssize_t cookie_write(void *arg, const char *buf, size_t n)
+{
+	struct cookie *c = arg;
+
+	for (size_t done = 0; done < n;) {
+		ssize_t w = write(c->fd, buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!c->err)
+				c->err = w < 0 ? errno : ENOSPC;
+			errno = c->err;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)n;
+}
+
 int out_save(const char *path, int (*write)(FILE *f, void *arg), void *arg, struct ps_error *e)
 {
 	return out_save_mode(path, 0644, write, arg, e);
@@ -419,20 +443,23 @@ int out_save_mode(const char *path, mode_t mode, int (*write)(FILE *f, void *arg
 
 	if ((r = out_dest_begin(&d, path, "out", mode, e)) < 0)
 		return r;
-	int fd2 = dup(d.f.fd);
-	FILE *f = fd2 >= 0 ? fdopen(fd2, "w") : NULL;
+	/* Through a cookie: the first write error's errno is kept (a writer
+	 * sees only ferror, stdio loses the cause: ENOSPC, EDQUOT, EIO). */
+	struct cookie c = { d.f.fd, 0 };
+	FILE *f = fopencookie(&c, "w", (cookie_io_functions_t){ .write = cookie_write });
 	if (!f) {
 		r = -errno;
-		if (fd2 >= 0)
-			close(fd2);
 		goto fail;
 	}
 	r = write(f, arg);
-	/* A full disk shows at the flush (write only saw ferror). */
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		r = -errno;
+	if (fflush(f) != 0 && !r)
+		r = -EIO;
 	if (fclose(f) != 0 && !r)
-		r = -errno;
+		r = -EIO;
+	if (r < 0 && c.err)
+		r = -c.err;
+	if (!r && fsync(d.f.fd) != 0)
+		r = -errno; /* a full disk may show only here */
 	if (r < 0)
 		goto fail;
 	if ((r = out_dest_commit(&d, true, e)) < 0) {
