@@ -124,8 +124,8 @@ static int dir_check(const char *dir, const struct stat *st, struct ps_error *e)
 {
 	if (st->st_uid != 0 && st->st_uid != geteuid())
 		return dir_refused(e,
-				   _("%s belongs to %s (mode %04o), who can rename, remove or swap anything in it: pscope "
-				     "does not write there"),
+				   _("%s (owner %s, mode %04o) belongs to another user, who can rename, remove or swap "
+				     "anything in it: pscope does not write there"),
 				   dir, st,
 				   _("write to a directory of your own or root's, or run pscope as the directory's owner"));
 	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
@@ -243,7 +243,7 @@ static int no_replace(int dirfd, const char *from, const char *to)
 /* Put tmp in place as base, replacing an old base only when it is ours:
  * in a directory others can write (sticky), a name of another user's is
  * theirs (a file, or a link they can point anywhere) and is left alone. */
-static int replace_name(int dirfd, const char *tmp, const char *base, struct ps_error *e)
+static int replace_name(int dirfd, const char *tmp, const char *base, const char *shown, struct ps_error *e)
 {
 	struct stat d, st;
 	bool shared = fstat(dirfd, &d) == 0 && (d.st_mode & (S_IWGRP | S_IWOTH));
@@ -262,7 +262,7 @@ static int replace_name(int dirfd, const char *tmp, const char *base, struct ps_
 			ps_error_set(e, EEXIST,
 				     _("%s exists and belongs to %s in a directory others can write: pscope does not "
 				       "replace another user's %s"),
-				     base, owner_str(st.st_uid, own, sizeof(own)),
+				     shown, owner_str(st.st_uid, own, sizeof(own)),
 				     S_ISLNK(st.st_mode) ? _("symbolic link") : _("file"));
 			if (e) {
 				e->door = DOOR_FILESYSTEM;
@@ -280,7 +280,8 @@ static int replace_name(int dirfd, const char *tmp, const char *base, struct ps_
 	return -EEXIST;
 }
 
-int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replace, struct ps_error *e)
+int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replace, const char *shown,
+		    struct ps_error *e)
 {
 	char self[64];
 	int r = 0;
@@ -295,7 +296,7 @@ int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replac
 	} else {
 		if (f->unnamed && (r = name_unnamed(f, dirfd, self)) < 0)
 			return r;
-		r = replace ? replace_name(dirfd, f->tmp, base, e) : no_replace(dirfd, f->tmp, base);
+		r = replace ? replace_name(dirfd, f->tmp, base, shown ? shown : base, e) : no_replace(dirfd, f->tmp, base);
 		if (r < 0) {
 			unlinkat(dirfd, f->tmp, 0);
 			f->tmp[0] = '\0';
@@ -377,7 +378,7 @@ int out_dest_commit(struct out_dest *d, bool replace, struct ps_error *e)
 	struct ps_error ce;
 
 	ps_error_clear(&ce);
-	int r = out_file_commit(&d->f, d->dirfd, d->base, replace, &ce);
+	int r = out_file_commit(&d->f, d->dirfd, d->base, replace, d->path, &ce);
 	if (r == 0) {
 		close(d->dirfd);
 		d->dirfd = -1;

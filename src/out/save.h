@@ -46,9 +46,10 @@ int out_file_begin(struct out_file *f, int dirfd, const char *hint, mode_t mode,
  * -EEXIST when base exists, true replaces base (a symlink there is
  * replaced, not followed). The descriptor stays open (the caller closes
  * f->fd). In a directory others can write, a base of another user's is
- * never replaced (-EEXIST, e filled when not NULL). 0 or -errno; on error
+ * never replaced (-EEXIST, e filled when not NULL, naming shown or base). 0 or -errno; on error
  * the temporary name is removed. */
-int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replace, struct ps_error *e);
+int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replace, const char *shown,
+		    struct ps_error *e);
 /* Give up: the temporary name removed, the descriptor closed. */
 void out_file_abort(struct out_file *f, int dirfd);
 

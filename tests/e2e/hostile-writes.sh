@@ -59,13 +59,13 @@ for k in $KINDS; do
 	write_one $k "$OUT/x.$k"
 	hostile_end "$k into nobody's directory" "$T"
 	check "... refused, naming the directory's owner and mode" \
-		grep -q "$OUT belongs to nobody (uid $(id -u nobody)) (mode 0755)" "$HBASE/err"
+		grep -q "$OUT (owner nobody (uid $(id -u nobody)), mode 0755) belongs to another user" "$HBASE/err"
 	check "... nothing written there" test -z "$(ls -A "$OUT")"
 done
 (cd "$OUT" && hpscope core "$T" >/dev/null; echo $RC >"$HBASE/rc")
 RC=$(cat "$HBASE/rc")
 hostile_end "core with the default path, nobody's directory the current one" "$T"
-check "... refused" grep -q "belongs to nobody" "$HBASE/err"
+check "... refused" grep -q "owner nobody (uid $(id -u nobody)), mode 0755) belongs to another user" "$HBASE/err"
 
 # ---- a sticky directory, the name swapped with a link to root's file ----
 # Every run is refused (the name is nobody's: a core or a recording never
@@ -80,7 +80,7 @@ for k in $KINDS; do
 	swap_stop
 	case $k in
 	core|record) want="already exists: pscope never overwrites" ;;
-	*) want="x.$k exists and belongs to nobody (uid $(id -u nobody)) in a directory others can write" ;;
+	*) want="$HS/x.$k exists and belongs to nobody (uid $(id -u nobody)) in a directory others can write" ;;
 	esac
 	check "$k onto a swapped name: refused, and says why" grep -q "$want" "$HBASE/err"
 	check "... nobody's file and link untouched" swapped_intact "$HS" "x.$k"
@@ -152,7 +152,7 @@ tui_keys D
 tui_wait_for "^ Doors: what the kernel lets pscope do, and PID $T" >/dev/null
 tui_keys E C-u "$OUT/r.md" Enter
 check "TUI doors report into nobody's directory: refused, naming the owner" \
-	tui_wait_for_joined "belongs to nobody \(uid $(id -u nobody)\)"
+	tui_wait_for_joined "$OUT \(owner nobody \(uid $(id -u nobody)\), mode 0755\) belongs to another user"
 tui_keys E C-u "$HS/r.md" Enter
 check "TUI doors report into the sticky directory: written" tui_wait_for_joined "Doors report written to $HS/r\.md"
 tui_keys q
