@@ -1,19 +1,21 @@
 /* Writing files where another user may be waiting: every file pscope
- * writes (cores, doors reports, folded stacks, settings, decompressed
- * cores, and any export to come) goes through here, because pscope runs
+ * writes (cores, doors reports, profile exports, recordings, settings,
+ * decompressed cores) goes through here, because pscope runs
  * as root and is told to write into directories other users can change.
  *
  *  - The directory is opened once (out_dir_open): its path is walked one
  *    component at a time and a symbolic link is followed only when root or
  *    pscope's own user owns it (another user's link can be turned to point
- *    anywhere); a directory others can write without the sticky bit is
- *    refused (anyone there could rename the file pscope writes). Every
- *    later step is relative to that descriptor: a link swapped in during
- *    the write is never followed.
+ *    anywhere); a directory owned by another user (not root) is refused
+ *    (its owner can rename anything there), and so is one others can
+ *    write without the sticky bit (anyone there could rename the file
+ *    pscope writes). Every later step is relative to that descriptor: a
+ *    link swapped in during the write is never followed.
  *  - The content goes to an unnamed file in that directory (O_TMPFILE; on
  *    a filesystem without it a hidden name made O_CREAT|O_EXCL|O_NOFOLLOW),
  *    is synced, and only then gets its name: link(2) (never replaces:
- *    cores) or a temporary name renamed over the old one (reports). A
+ *    cores, recordings) or a temporary name renamed over the old one
+ *    (reports), never over another user's name in a sticky directory. A
  *    rename replaces a symlink itself, never the file it points to, and a
  *    pscope killed while writing leaves nothing behind.
  *  - Scratch data (a decompressed core) is an unnamed file: gone when it
