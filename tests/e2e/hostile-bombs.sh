@@ -60,6 +60,10 @@ if command -v zstd >/dev/null; then
 	TMPDIR=$HBASE/opentmp hpscope stack --core "$B/c.zst" >/dev/null
 	hostile_end "a .zst core with TMPDIR anyone can write (no sticky bit)"
 	check "... refused, and says why" grep -q 'without the sticky bit' "$HBASE/err"
+	$AS_NOBODY ln -s "$ROOTF" "$HD/tmp-link"
+	TMPDIR=$HD/tmp-link hpscope stack --core "$B/c.zst" >/dev/null
+	hostile_end "a .zst core with TMPDIR nobody's link to a directory of root's"
+	check "... refused, naming the link's owner" grep -q 'goes through a symbolic link owned by another user' "$HBASE/err"
 	hpscope stack --core "$B/c.zst" >"$HBASE/out"
 	hostile_end "a .zst core, TMPDIR sticky like /tmp"
 	check "... read" is_read "$HBASE/out"
