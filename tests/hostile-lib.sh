@@ -17,6 +17,9 @@ chmod 755 "$HBASE"
 at_exit "rm -rf $HBASE"
 HD=$HBASE/home
 mkdir "$HD" && chown nobody:nogroup "$HD"
+# A directory like /tmp (root's, anyone writes, sticky): checked too.
+HS=$HBASE/shared
+mkdir -m 1777 "$HS"
 # pscope's scratch files go here: checked empty at every end.
 export TMPDIR=$HBASE/tmp
 mkdir -m 1777 "$TMPDIR"
@@ -63,7 +66,7 @@ _clean_exit() {
 
 _no_temp_left() {
 	local left
-	left=$(find "$HD" "$ROOTF" \( -name '.pscope*' -o -name 'pscope-*' \) 2>/dev/null | head -3)
+	left=$(find "$HD" "$HS" "$ROOTF" \( -name '.pscope*' -o -name 'pscope-*' \) 2>/dev/null | head -3)
 	left=$left$(find "$TMPDIR" -mindepth 1 2>/dev/null | head -3)
 	[ -z "$left" ] || { diag "left behind: $left"; return 1; }
 }

@@ -15,6 +15,7 @@ tests_targets_hostile_swap_LDFLAGS = $(TARGET_LINK_FLAGS)
 # Depth 24: demangled in full, its one name would be about 500 MB.
 tests_targets_hostile_names_SOURCES = tests/targets/hostile-names.cc
 tests_targets_hostile_names_CXXFLAGS = -O1 -g -DDEPTH=24
-TESTS += tests/e2e/hostile-files.sh tests/e2e/hostile-names.sh tests/e2e/hostile-writes.sh tests/e2e/hostile-paths.sh
+TESTS += tests/e2e/hostile-files.sh tests/e2e/hostile-names.sh tests/e2e/hostile-writes.sh tests/e2e/hostile-paths.sh \
+	tests/e2e/hostile-bombs.sh
 EXTRA_DIST += tests/hostile-lib.sh tests/e2e/hostile-files.sh tests/e2e/hostile-names.sh tests/e2e/hostile-paths.sh \
-	tests/e2e/hostile-writes.sh
+	tests/e2e/hostile-writes.sh tests/e2e/hostile-bombs.sh

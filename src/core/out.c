@@ -405,7 +405,7 @@ int cw_finish_file(struct cw *c)
 		return write_error(c, errno);
 	c->res->sync_ms = (double)(now_ns() - t) / 1e6;
 	/* Named only now, never over an existing file. */
-	r = out_file_commit(&c->of, c->dirfd, c->base, false);
+	r = out_file_commit(&c->of, c->dirfd, c->base, false, NULL, NULL);
 	errno = -r;
 	if (r < 0)
 		return cw_fs_error(c->e, errno, errno == EEXIST ? _("choose another name (-o FILE)") : NULL,

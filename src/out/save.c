@@ -4,6 +4,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,6 +92,52 @@ static int walk(int at, const char *path, int *links, uid_t *bad)
 	return fd < 0 ? -errno : fd;
 }
 
+/* "nobody (uid 65534)" */
+static const char *owner_str(uid_t uid, char *buf, size_t size)
+{
+	char pw[1024];
+	struct passwd pwd, *res = NULL;
+
+	if (getpwuid_r(uid, &pwd, pw, sizeof(pw), &res) == 0 && res)
+		snprintf(buf, size, "%s (uid %u)", res->pw_name, (unsigned)uid);
+	else
+		snprintf(buf, size, "uid %u", (unsigned)uid);
+	return buf;
+}
+
+static int dir_refused(struct ps_error *e, const char *why, const char *dir, const struct stat *st, const char *fix)
+{
+	char own[128];
+
+	ps_error_set(e, EPERM, why, dir, owner_str(st->st_uid, own, sizeof(own)), (unsigned)(st->st_mode & 07777));
+	if (e) {
+		e->door = DOOR_FILESYSTEM;
+		strlcpy_ps(e->fix, fix, sizeof(e->fix));
+	}
+	return -EPERM;
+}
+
+/* Only root or pscope's user may own the directory; others may write in
+ * it only under the sticky bit (then they cannot rename what is not
+ * theirs). */
+static int dir_check(const char *dir, const struct stat *st, struct ps_error *e)
+{
+	if (st->st_uid != 0 && st->st_uid != geteuid())
+		return dir_refused(e,
+				   _("%s (owner %s, mode %04o) belongs to another user, who can rename, remove or swap "
+				     "anything in it: pscope does not write there"),
+				   dir, st,
+				   _("write to a directory of your own or root's, or run pscope as the directory's owner"));
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(st->st_mode & S_ISVTX))
+		return dir_refused(e,
+				   _("%s (owner %s, mode %04o) is writable by other users without the sticky bit: anyone "
+				     "there could swap the file pscope writes"),
+				   dir, st,
+				   _("write to a directory only you can change, one with the sticky bit like /tmp, or "
+				     "remove the others' write permission (chmod go-w)"));
+	return 0;
+}
+
 /* out_dir_open, naming shown (the file to be written) in plain errors. */
 static int dir_open(const char *dir, const char *shown, struct ps_error *e)
 {
@@ -120,16 +167,10 @@ static int dir_open(const char *dir, const char *shown, struct ps_error *e)
 		close(fd);
 		return refused(e, shown, err);
 	}
-	if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX)) {
+	int r = dir_check(dir && *dir ? dir : ".", &st, e);
+	if (r < 0) {
 		close(fd);
-		ps_error_set(e, EPERM, _("%s is writable by other users (mode %04o) without the sticky bit: anyone "
-					 "there could swap the file pscope writes"), dir, (unsigned)(st.st_mode & 07777));
-		if (e) {
-			e->door = DOOR_FILESYSTEM;
-			strlcpy_ps(e->fix, _("write to a directory only you can change (or one with the sticky bit, like /tmp)"),
-				   sizeof(e->fix));
-		}
-		return -EPERM;
+		return r;
 	}
 	return fd;
 }
@@ -190,7 +231,57 @@ static int name_unnamed(struct out_file *f, int dirfd, const char *self)
 	return -err;
 }
 
-int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replace)
+static int no_replace(int dirfd, const char *from, const char *to)
+{
+	int r = (int)syscall(SYS_renameat2, dirfd, from, dirfd, to, 1 /* RENAME_NOREPLACE */);
+
+	if (r < 0 && (errno == EINVAL || errno == ENOSYS) && (r = linkat(dirfd, from, dirfd, to, 0)) == 0)
+		unlinkat(dirfd, from, 0); /* no RENAME_NOREPLACE here: link(2) */
+	return r < 0 ? -errno : 0;
+}
+
+/* Put tmp in place as base, replacing an old base only when it is ours:
+ * in a directory others can write (sticky), a name of another user's is
+ * theirs (a file, or a link they can point anywhere) and is left alone. */
+static int replace_name(int dirfd, const char *tmp, const char *base, const char *shown, struct ps_error *e)
+{
+	struct stat d, st;
+	bool shared = fstat(dirfd, &d) == 0 && (d.st_mode & (S_IWGRP | S_IWOTH));
+
+	for (int tries = 0; tries < 64; tries++) {
+		int r = no_replace(dirfd, tmp, base);
+		if (r != -EEXIST)
+			return r;
+		if (fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno == ENOENT)
+				continue; /* gone meanwhile: try again */
+			return -errno;
+		}
+		if (shared && st.st_uid != 0 && st.st_uid != geteuid()) {
+			char own[128];
+			ps_error_set(e, EEXIST,
+				     _("%s exists and belongs to %s in a directory others can write: pscope does not "
+				       "replace another user's %s"),
+				     shown, owner_str(st.st_uid, own, sizeof(own)),
+				     S_ISLNK(st.st_mode) ? _("symbolic link") : _("file"));
+			if (e) {
+				e->door = DOOR_FILESYSTEM;
+				strlcpy_ps(e->fix, _("choose another name, or write to a directory of your own"), sizeof(e->fix));
+			}
+			return -EEXIST;
+		}
+		/* Ours or root's, in a directory nobody else can change, or one
+		 * where only its owner may rename it: a rename replaces the name
+		 * itself, never a file a link there points to. */
+		if (renameat(dirfd, tmp, dirfd, base) < 0)
+			return -errno;
+		return 0;
+	}
+	return -EEXIST;
+}
+
+int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replace, const char *shown,
+		    struct ps_error *e)
 {
 	char self[64];
 	int r = 0;
@@ -205,13 +296,8 @@ int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replac
 	} else {
 		if (f->unnamed && (r = name_unnamed(f, dirfd, self)) < 0)
 			return r;
-		if (replace)
-			r = renameat(dirfd, f->tmp, dirfd, base);
-		else if ((r = (int)syscall(SYS_renameat2, dirfd, f->tmp, dirfd, base, 1 /* RENAME_NOREPLACE */)) < 0 &&
-			 (errno == EINVAL || errno == ENOSYS) && (r = linkat(dirfd, f->tmp, dirfd, base, 0)) == 0)
-			unlinkat(dirfd, f->tmp, 0); /* no RENAME_NOREPLACE here: link(2) */
+		r = replace ? replace_name(dirfd, f->tmp, base, shown ? shown : base, e) : no_replace(dirfd, f->tmp, base);
 		if (r < 0) {
-			r = -errno;
 			unlinkat(dirfd, f->tmp, 0);
 			f->tmp[0] = '\0';
 			return r;
@@ -262,6 +348,90 @@ static const char *split(const char *path, char *dir, size_t size)
 	return slash + 1;
 }
 
+int out_dest_begin(struct out_dest *d, const char *path, const char *hint, mode_t mode, struct ps_error *e)
+{
+	char dir[PATH_MAX];
+	const char *base = split(path, dir, sizeof(dir));
+	int r;
+
+	d->dirfd = -1;
+	d->f.fd = -1;
+	d->f.tmp[0] = '\0';
+	d->path = path;
+	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return refused(e, path, EISDIR);
+	if (strlen(base) > NAME_MAX)
+		return refused(e, path, ENAMETOOLONG);
+	strlcpy_ps(d->base, base, sizeof(d->base));
+	if ((d->dirfd = dir_open(dir, path, e)) < 0)
+		return d->dirfd;
+	if ((r = out_file_begin(&d->f, d->dirfd, hint, mode, NULL)) < 0) {
+		close(d->dirfd);
+		d->dirfd = -1;
+		return refused(e, path, -r);
+	}
+	return 0;
+}
+
+int out_dest_commit(struct out_dest *d, bool replace, struct ps_error *e)
+{
+	struct ps_error ce;
+
+	ps_error_clear(&ce);
+	int r = out_file_commit(&d->f, d->dirfd, d->base, replace, d->path, &ce);
+	if (r == 0) {
+		close(d->dirfd);
+		d->dirfd = -1;
+		return 0;
+	}
+	if (ce.code) {
+		if (e)
+			*e = ce;
+		return r;
+	}
+	if (r == -EEXIST) {
+		ps_error_set(e, EEXIST, _("%s already exists: pscope never overwrites it"), d->path);
+		if (e) {
+			e->door = DOOR_FILESYSTEM;
+			strlcpy_ps(e->fix, _("choose another name or remove the old file"), sizeof(e->fix));
+		}
+		return r;
+	}
+	return refused(e, d->path, -r);
+}
+
+void out_dest_abort(struct out_dest *d)
+{
+	out_file_abort(&d->f, d->dirfd);
+	if (d->dirfd >= 0)
+		close(d->dirfd);
+	d->dirfd = -1;
+}
+
+struct cookie {
+	int fd;
+	int err; /* the first write error */
+};
+
+static ssize_t cookie_write(void *arg, const char *buf, size_t n)
+{
+	struct cookie *c = arg;
+
+	for (size_t done = 0; done < n;) {
+		ssize_t w = write(c->fd, buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!c->err)
+				c->err = w < 0 ? errno : ENOSPC;
+			errno = c->err;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)w;
+	}
+	return (ssize_t)n;
+}
+
 int out_save(const char *path, int (*write)(FILE *f, void *arg), void *arg, struct ps_error *e)
 {
 	return out_save_mode(path, 0644, write, arg, e);
@@ -269,42 +439,37 @@ int out_save(const char *path, int (*write)(FILE *f, void *arg), void *arg, stru
 
 int out_save_mode(const char *path, mode_t mode, int (*write)(FILE *f, void *arg), void *arg, struct ps_error *e)
 {
-	char dir[PATH_MAX];
-	const char *base = split(path, dir, sizeof(dir));
-	struct out_file of;
-	int r, dirfd;
+	struct out_dest d;
+	int r;
 
-	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
-		return refused(e, path, EISDIR);
-	if ((dirfd = dir_open(dir, path, e)) < 0)
-		return dirfd;
-	if ((r = out_file_begin(&of, dirfd, "out", mode, NULL)) < 0) {
-		close(dirfd);
-		return refused(e, path, -r);
-	}
-	int fd2 = dup(of.fd);
-	FILE *f = fd2 >= 0 ? fdopen(fd2, "w") : NULL;
+	if ((r = out_dest_begin(&d, path, "out", mode, e)) < 0)
+		return r;
+	/* Through a cookie: the first write error's errno is kept (a writer
+	 * sees only ferror, stdio loses the cause: ENOSPC, EDQUOT, EIO). */
+	struct cookie c = { d.f.fd, 0 };
+	FILE *f = fopencookie(&c, "w", (cookie_io_functions_t){ .write = cookie_write });
 	if (!f) {
 		r = -errno;
-		if (fd2 >= 0)
-			close(fd2);
 		goto fail;
 	}
 	r = write(f, arg);
-	/* A full disk shows at the flush (write only saw ferror). */
-	if (fflush(f) != 0 || fsync(fileno(f)) != 0)
-		r = -errno;
+	if (fflush(f) != 0 && !r)
+		r = -EIO;
 	if (fclose(f) != 0 && !r)
-		r = -errno;
-	if (!r)
-		r = out_file_commit(&of, dirfd, base, true);
+		r = -EIO;
+	if (r < 0 && c.err)
+		r = -c.err;
+	if (!r && fsync(d.f.fd) != 0)
+		r = -errno; /* a full disk may show only here */
 	if (r < 0)
 		goto fail;
-	close(of.fd);
-	close(dirfd);
+	if ((r = out_dest_commit(&d, true, e)) < 0) {
+		out_dest_abort(&d);
+		return r;
+	}
+	close(d.f.fd);
 	return 0;
 fail:
-	out_file_abort(&of, dirfd);
-	close(dirfd);
+	out_dest_abort(&d);
 	return refused(e, path, -r);
 }

@@ -1,19 +1,21 @@
 /* Writing files where another user may be waiting: every file pscope
- * writes (cores, doors reports, folded stacks, settings, decompressed
- * cores, and any export to come) goes through here, because pscope runs
+ * writes (cores, doors reports, profile exports, recordings, settings,
+ * decompressed cores) goes through here, because pscope runs
  * as root and is told to write into directories other users can change.
  *
  *  - The directory is opened once (out_dir_open): its path is walked one
  *    component at a time and a symbolic link is followed only when root or
  *    pscope's own user owns it (another user's link can be turned to point
- *    anywhere); a directory others can write without the sticky bit is
- *    refused (anyone there could rename the file pscope writes). Every
- *    later step is relative to that descriptor: a link swapped in during
- *    the write is never followed.
+ *    anywhere); a directory owned by another user (not root) is refused
+ *    (its owner can rename anything there), and so is one others can
+ *    write without the sticky bit (anyone there could rename the file
+ *    pscope writes). Every later step is relative to that descriptor: a
+ *    link swapped in during the write is never followed.
  *  - The content goes to an unnamed file in that directory (O_TMPFILE; on
  *    a filesystem without it a hidden name made O_CREAT|O_EXCL|O_NOFOLLOW),
  *    is synced, and only then gets its name: link(2) (never replaces:
- *    cores) or a temporary name renamed over the old one (reports). A
+ *    cores, recordings) or a temporary name renamed over the old one
+ *    (reports), never over another user's name in a sticky directory. A
  *    rename replaces a symlink itself, never the file it points to, and a
  *    pscope killed while writing leaves nothing behind.
  *  - Scratch data (a decompressed core) is an unnamed file: gone when it
@@ -45,10 +47,33 @@ int out_file_begin(struct out_file *f, int dirfd, const char *hint, mode_t mode,
 /* Sync it and give it the name base in dirfd: replace false fails with
  * -EEXIST when base exists, true replaces base (a symlink there is
  * replaced, not followed). The descriptor stays open (the caller closes
- * f->fd). 0 or -errno; on error the temporary name is removed. */
-int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replace);
+ * f->fd). In a directory others can write, a base of another user's is
+ * never replaced (-EEXIST, e filled when not NULL, naming shown or base). 0 or -errno; on error
+ * the temporary name is removed. */
+int out_file_commit(struct out_file *f, int dirfd, const char *base, bool replace, const char *shown,
+		    struct ps_error *e);
 /* Give up: the temporary name removed, the descriptor closed. */
 void out_file_abort(struct out_file *f, int dirfd);
+
+/* A file being written at a path: its directory checked and held open
+ * (out_dir_open), the content in an unnamed file there (out_file_begin)
+ * until out_dest_commit names it. */
+struct out_dest {
+	int dirfd;
+	struct out_file f;           /* f.fd: write here */
+	char base[NAME_MAX + 1];
+	const char *path;            /* as given, for messages */
+};
+
+/* Start the file at path (hint: a word for a temporary name). 0, or
+ * -errno with e filled and nothing left to undo. */
+int out_dest_begin(struct out_dest *d, const char *path, const char *hint, mode_t mode, struct ps_error *e);
+/* Sync and name it (replace: as out_file_commit); the directory is
+ * closed, d->f.fd stays open for the caller. 0 or -errno with e filled
+ * (then call out_dest_abort). */
+int out_dest_commit(struct out_dest *d, bool replace, struct ps_error *e);
+/* Give up: no name, the temporary removed, both descriptors closed. */
+void out_dest_abort(struct out_dest *d);
 
 /* An unnamed read-write scratch file under dir (O_TMPFILE, else a name
  * unlinked at once). A descriptor or -errno with e filled. */

@@ -2,6 +2,7 @@
  * block every key_every frames, the checkpoint slots pointing at the
  * newest index block. */
 #include "record/record.h"
+#include "out/save.h"
 #include "i18n.h"
 #include "util.h"
 
@@ -76,18 +77,21 @@ int rec_writer_open(struct rec_writer **out, const char *path, const struct rec_
 	if (!w->h.key_every)
 		w->h.key_every = 32;
 	w->sync = sync;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (w->fd < 0) {
-		int err = errno;
+	/* Through the checked directory, unnamed until the header is on disk:
+	 * the name never shows a file that is not a recording, never an old
+	 * file or a link (src/out/save.c). From then on a frame is whole or
+	 * a torn tail the reader skips (doc/record-format.md). */
+	struct out_dest d;
+	if (out_dest_begin(&d, path, "rec", 0644, e) < 0) {
 		free(w->path);
 		free(w);
-		return ps_error_set(e, err, _("%s: cannot create: %s"), path, strerror(err));
+		return -e->code;
 	}
+	w->fd = d.f.fd;
 	rec_header_encode(&w->h, b);
 	struct iovec iov = { b, sizeof(b) };
-	if (write_at(w, &iov, 1, 0, e) < 0 || sync_fd(w, e) < 0) {
-		close(w->fd);
-		unlink(path);
+	if (write_at(w, &iov, 1, 0, e) < 0 || out_dest_commit(&d, false, e) < 0) {
+		out_dest_abort(&d);
 		free(w->path);
 		free(w);
 		return -e->code;

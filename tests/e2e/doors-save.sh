@@ -49,7 +49,7 @@ check "a missing directory: cause and fix" tui_wait_for_joined \
 mkdir "$tmp/open" && chmod 0777 "$tmp/open"
 tui_keys E C-u "$tmp/open/r.md" Enter
 check "a directory others can write: refused, and why" tui_wait_for_joined \
-	"$tmp/open is writable by other users \(mode 0777\) without the sticky bit"
+	"$tmp/open \(owner root \(uid 0\), mode 0777\) is writable by other users without the sticky bit"
 check "nothing was written there" test -z "$(ls -A "$tmp/open")"
 tui_keys g
 check "the screen still shows the report" tui_wait_for "^ Doors: what the kernel lets pscope do, and PID $T"

@@ -151,5 +151,5 @@ ok $(($? != 1)) "a missing file fails (1)"
 check "naming the file" grep -qF "pscope list: $T/nope.rec: cannot open: No such file or directory" "$T/bad.err"
 "$PSCOPE" record -o "$rec" -d 1 2>"$T/bad.err"
 ok $(($? != 1)) "record never overwrites a file"
-check "and says so" grep -qF "$rec: cannot create: File exists" "$T/bad.err"
+check "and says so" grep -qF "$rec already exists: pscope never overwrites it" "$T/bad.err"
 done_testing

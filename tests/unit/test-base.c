@@ -261,9 +261,42 @@ static void test_save(void)
 	ok(fd >= 0 && write(fd, "s", 1) == 1, "a scratch file");
 	if (fd >= 0)
 		close(fd);
+	/* A recording's way: begun unnamed, given up or named without
+	 * replacing. */
+	struct out_dest d;
+	snprintf(p, sizeof(p), "%s/rec", base);
+	ok(out_dest_begin(&d, p, "t", 0644, &e) == 0 && write(d.f.fd, "r", 1) == 1, "out_dest_begin: a file to write");
+	out_dest_abort(&d);
+	ok(access(p, F_OK) < 0, "... given up: no name");
+	ok(out_dest_begin(&d, q, "t", 0644, &e) == 0, "out_dest_begin onto an existing name");
+	ok(out_dest_commit(&d, false, &e) == -EEXIST && strstr(e.msg, "already exists: pscope never overwrites it"),
+	   "... named without replacing: refused (%s)", e.msg);
+	out_dest_abort(&d);
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "test \"$(ls -A %s | tr '\\n' ' ')\" = 'link open out.txt target '", base);
 	ok(system(cmd) == 0, "nothing else left in the directory");
+	if (geteuid() == 0) {
+		/* Another user's directory, another user's name in a sticky one. */
+		snprintf(p, sizeof(p), "%s/theirs", base);
+		ok(mkdir(p, 0755) == 0 && chown(p, 65534, 65534) == 0, "a directory of uid 65534's");
+		ok(out_dir_open(p, &e) == -EPERM && strstr(e.msg, "(uid 65534), mode 0755) belongs to another user"),
+		   "... refused, naming its owner and mode (%s)", e.msg);
+		snprintf(p, sizeof(p), "%s/open/f", base);
+		t = fopen(p, "w");
+		fputs("theirs", t);
+		fclose(t);
+		ok(chown(p, 65534, 65534) == 0, "a file of uid 65534's in a sticky directory");
+		ok(out_save(p, write_hello, "x", &e) == -EEXIST && strstr(e.msg, "does not replace another user's file"),
+		   "... never replaced (%s)", e.msg);
+		t = fopen(p, "r");
+		ok(t && fgets(buf, sizeof(buf), t) && !strcmp(buf, "theirs"), "... and untouched");
+		if (t)
+			fclose(t);
+		ok(chown(p, 0, 0) == 0 && out_save(p, write_hello, "ours", &e) == 0, "root's own there: replaced");
+	} else {
+		for (int i = 0; i < 6; i++)
+			printf("ok %d - # SKIP not root: no file of another user's to make\n", ++tap_n);
+	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", base);
 	system(cmd);
 }
