@@ -131,7 +131,7 @@ static void test_roundtrip(void)
 	void *raw;
 	size_t len, bad_off = 0;
 	struct ps_error e;
-	struct rec_header h = { .hz = HZ, .key_every = 1 };
+	struct rec_header h = { .hz = HZ, .key_every = 1, .schema = REC_SCHEMA };
 
 	s->rec.exits_on = true;
 	s->exits = calloc(2, sizeof(*s->exits));
@@ -283,7 +283,7 @@ static void test_broken(void)
 	mutate(good, bad, 8, 1 ^ 2, -1); /* version 1 -> 2 */
 	expect_error(bad, "a newer format version", "format version 2");
 	unlink(bad);
-	mutate(good, bad, 10, 1 ^ 3, -1); /* schema 3 */
+	mutate(good, bad, 10, REC_SCHEMA ^ 3, -1); /* schema 3 */
 	expect_error(bad, "a newer frame schema", "schema 3");
 	unlink(bad);
 	mutate(good, bad, -1, 0, 40);
