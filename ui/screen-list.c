@@ -266,6 +266,7 @@ void screen_list_open(struct ui *ui)
 	ls->ctl = source_ctl_new();
 	ls->replay = o && o->replay;
 	ls->replay_i = -1;
+	ls->replay_at = ls->replay && o->replay_at > 0 ? o->replay_at : 0; /* --at TIME */
 	if (!ls->ctl || (r = ls->replay ? source_replay(&src, o->replay) : source_live_list(&src, &ps_clock_live, true)) < 0) {
 		ui_message(ui, true, ls->replay ? _("cannot replay the recording: %s") : _("cannot read /proc: %s"), strerror(-r));
 	} else {

@@ -119,8 +119,8 @@ static void w_rows(struct wbuf *b, const struct proc_row *const *v, size_t n, ui
 #undef COL
 }
 
-/* The short-lived processes: µs since 1970 of the end less the frame's,
- * lifetime and CPU in µs. */
+/* The short-lived processes: the end in µs after the one before (the
+ * first's after the frame's time), lifetime and CPU in µs. */
 static int64_t to_us(double s)
 {
 	return isfinite(s) && fabs(s) < 9e12 ? llround(s * 1e6) : 0;
@@ -139,8 +139,11 @@ static void w_exits(struct wbuf *b, const struct snap_exit *v, size_t n, double 
 		wzz(b, (int64_t)v[i].pid - v[i].ppid);
 	for (size_t i = 0; i < n; i++)
 		wvar(b, (uint32_t)v[i].uid);
-	for (size_t i = 0; i < n; i++)
-		wzz(b, to_us(v[i].end) - to_us(wall));
+	int64_t last = to_us(wall);
+	for (size_t i = 0; i < n; i++) { /* in the order they exited: small steps */
+		wzz(b, to_us(v[i].end) - last);
+		last = to_us(v[i].end);
+	}
 	for (size_t i = 0; i < n; i++)
 		wzz(b, to_us(v[i].end - v[i].start));
 	for (size_t i = 0; i < n; i++)
@@ -232,6 +235,16 @@ int rec_frame_encode(const struct snap_list *s, bool (*keep)(const struct proc_r
 
 /* ---- reading ---- */
 
+/* A sum that wraps (hostile deltas never overflow into UB). */
+static int64_t wrap_add(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
+static int64_t wrap_sub(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a - (uint64_t)b);
+}
+
 static void rstr8(struct rbuf *b, char *out, size_t size)
 {
 	size_t n = r8(b);
@@ -271,7 +284,7 @@ static uint64_t r_when(struct rbuf *b, uint64_t t, int64_t *last)
 	if (!v)
 		return 0;
 	v--;
-	int64_t ms = *last + ((int64_t)(v >> 1) ^ -(int64_t)(v & 1));
+	int64_t ms = wrap_add(*last, (int64_t)(v >> 1) ^ -(int64_t)(v & 1));
 	*last = ms;
 	return t + (uint64_t)ms * 1000000u; /* modulo 2^64: ms may be negative */
 }
@@ -287,8 +300,8 @@ static int r_rows(struct rbuf *b, struct proc_row **v, size_t n, uint64_t t, uin
 	unsigned fl;
 
 #define COL(expr) for (size_t i = 0; i < n && !b->short_; i++) { struct proc_row *r = v[i]; expr; }
-	COL(r->pid = r->tgid = (pid_t)(prev + rzz(b)); prev = r->pid)
-	COL(r->tgid = (pid_t)(r->pid - rzz(b)))
+	COL(r->pid = (pid_t)wrap_add(prev, rzz(b)); prev = r->pid)
+	COL(r->tgid = (pid_t)wrap_sub(r->pid, rzz(b)))
 	COL(r->ppid = (pid_t)rvar(b))
 	COL(r->starttime = pstart + (unsigned long long)rzz(b); pstart = r->starttime)
 	COL(r->owner_start = r->starttime + (unsigned long long)rzz(b))
@@ -466,15 +479,17 @@ int rec_frame2_decode(const void *data, size_t len, const struct rec_header *h, 
 			goto oom;
 		s->nexits = (size_t)k;
 		pid_t prev = 0;
-		int64_t wall_us = to_us(wall);
+		int64_t at_us = to_us(wall);
 		for (size_t i = 0; i < k; i++)
-			s->exits[i].pid = prev = (pid_t)(prev + rzz(&b));
+			s->exits[i].pid = prev = (pid_t)wrap_add(prev, rzz(&b));
 		for (size_t i = 0; i < k; i++)
-			s->exits[i].ppid = (pid_t)(s->exits[i].pid - rzz(&b));
+			s->exits[i].ppid = (pid_t)wrap_sub(s->exits[i].pid, rzz(&b));
 		for (size_t i = 0; i < k; i++)
 			s->exits[i].uid = (uid_t)rvar(&b);
-		for (size_t i = 0; i < k; i++)
-			s->exits[i].end = (double)(wall_us + rzz(&b)) / 1e6;
+		for (size_t i = 0; i < k; i++) {
+			at_us = wrap_add(at_us, rzz(&b));
+			s->exits[i].end = (double)at_us / 1e6;
+		}
 		for (size_t i = 0; i < k; i++)
 			s->exits[i].start = s->exits[i].end - (double)rzz(&b) / 1e6;
 		for (size_t i = 0; i < k; i++)
