@@ -24,10 +24,18 @@ static double up_s(const struct snap_list *s, const struct proc_row *r)
 	return s->times.hz > 0 ? s->sys.uptime - (double)r->starttime / (double)s->times.hz : 0;
 }
 
-static void kb_line(const char *label, unsigned long long kb)
+/* A label padded to 16 columns (of the screen: a Korean one too), as the
+ * live status pane's. */
+static void label(const char *s)
+{
+	printf("%s ", pad(s, 16));
+}
+
+static void kb_line(const char *name, unsigned long long kb)
 {
 	char h[32];
-	printf("%-16s %10llu kB  %s\n", label, kb, human_bytes(kb * 1024, h, sizeof(h)));
+	label(name);
+	printf("%10llu kB  %s\n", kb, human_bytes(kb * 1024, h, sizeof(h)));
 }
 
 static void text(const struct rec_out *ro, const struct proc_row *r, unsigned not_recorded)
@@ -43,46 +51,61 @@ static void text(const struct rec_out *ro, const struct proc_row *r, unsigned no
 	if (r->cmdline_cut)
 		printf(_(" [cut at %zu bytes of %zu]"), r->cmdline ? strlen(r->cmdline) : 0, r->cmdline_len);
 	printf("\n\n== status  %s\n", _("(source: the recording's row of the process list; rates over the interval before)"));
-	printf("%-16s %c (%s)\n", _("State"), r->state, _(proc_state_name(r->state)));
-	printf("%-16s %d\n", _("PPid"), (int)r->ppid);
-	printf("%-16s %u (%s)\n", _("Uid"), (unsigned)r->uid, esc(r->user));
-	printf("%-16s %ld\n", _("Threads"), r->nlwp);
-	printf("%-16s %s  %s %ld\n", _("Priority"), proc_fmt_pri(r->priority, b, sizeof(b)), _("nice"), r->nice);
-	kb_line(_("VmSize"), r->virt_kb);
-	kb_line(_("VmRSS"), r->res_kb);
+	label(_("State"));
+	printf("%c (%s)\n", r->state, _(proc_state_name(r->state)));
+	printf("%-16s %d\n", "PPid", (int)r->ppid);
+	printf("%-16s %u (%s)\n", "Uid", (unsigned)r->uid, esc(r->user));
+	label(_("Threads"));
+	printf("%ld\n", r->nlwp);
+	label(_("Priority"));
+	printf("%s  nice %ld\n", proc_fmt_pri(r->priority, b, sizeof(b)), r->nice);
+	kb_line("VmSize", r->virt_kb);
+	kb_line("VmRSS", r->res_kb);
 	kb_line(_("Shared"), r->shr_kb);
-	printf("%-16s %.1f%%\n", _("Memory"), r->mem);
-	printf("%-16s %lu\n", _("Major faults"), r->majflt);
+	label(_("Memory"));
+	printf("%.1f%%\n", r->mem);
+	label(_("Major faults"));
+	printf("%lu\n", r->majflt);
+	label(_("CPU"));
 	if (s->interval > 0)
-		printf(_("%-16s %.1f%%  (time %s)\n"), _("CPU"), r->cpu, proc_fmt_time(r->ticks, s->times.hz, b, sizeof(b)));
+		printf(_("%.1f%%  (time %s)\n"), r->cpu, proc_fmt_time(r->ticks, s->times.hz, b, sizeof(b)));
 	else
-		printf(_("%-16s - (the first interval: no rates)  (time %s)\n"), _("CPU"),
-		       proc_fmt_time(r->ticks, s->times.hz, b, sizeof(b)));
-	printf("%-16s %d\n", _("Last CPU"), r->processor);
-	printf("%-16s %s\n", _("TTY"), proc_fmt_tty(r->tty_nr, b, sizeof(b)));
+		printf(_("- (the first interval: no rates)  (time %s)\n"), proc_fmt_time(r->ticks, s->times.hz, b, sizeof(b)));
+	label(_("Last CPU"));
+	printf("%d\n", r->processor);
+	printf("%-16s %s\n", "TTY", proc_fmt_tty(r->tty_nr, b, sizeof(b)));
 	bool rates = s->interval > 0;
-	if (r->x && x->ctxt_ns && rates)
-		printf(_("%-16s %llu  (%.1f/s)\n"), _("Context switches"), x->ctxt, x->ctxt_rate);
-	else if (r->x && x->ctxt_ns)
-		printf("%-16s %llu\n", _("Context switches"), x->ctxt);
+	if (r->x && x->ctxt_ns) {
+		label(_("Context switches"));
+		if (rates)
+			printf("%llu  (%.1f/s)\n", x->ctxt, x->ctxt_rate);
+		else
+			printf("%llu\n", x->ctxt);
+	}
+	if (r->x && (x->io_err || x->io_ns))
+		label(_("Storage I/O"));
 	if (r->x && !x->io_err && x->io_ns && rates)
-		printf(_("%-16s read %s/s  write %s/s  (read_bytes %llu, write_bytes %llu)\n"), _("Storage I/O"),
+		printf(_("read %s/s  write %s/s  (read_bytes %llu, write_bytes %llu)\n"),
 		       proc_fmt_rate(x->io_read_rate, b, sizeof(b)), proc_fmt_rate(x->io_write_rate, c, sizeof(c)), x->io_rb,
 		       x->io_wb);
 	else if (r->x && !x->io_err && x->io_ns)
-		printf(_("%-16s read_bytes %llu, write_bytes %llu\n"), _("Storage I/O"), x->io_rb, x->io_wb);
+		printf("read_bytes %llu, write_bytes %llu\n", x->io_rb, x->io_wb);
 	else if (r->x && x->io_err)
-		printf(_("%-16s not read: %s\n"), _("Storage I/O"), strerror(x->io_err < 0 ? -x->io_err : x->io_err));
+		printf(_("not read: %s\n"), strerror(x->io_err < 0 ? -x->io_err : x->io_err));
 	if (r->x && x->oom >= 0)
-		printf("%-16s %d\n", _("oom_score"), x->oom);
+		printf("%-16s %d\n", "oom_score", x->oom);
 	if (x->cgroup)
-		printf("%-16s %s\n", _("Cgroup"), esc(x->cgroup));
-	if (x->container[0])
-		printf("%-16s %s\n", _("Container"), esc(x->container));
-	if (s->times.btime)
-		printf(_("%-16s %s (up %.0f s)\n"), _("Started"),
+		printf("%-16s %s\n", "Cgroup", esc(x->cgroup));
+	if (x->container[0]) {
+		label(_("Container"));
+		printf("%s\n", esc(x->container));
+	}
+	if (s->times.btime && s->times.hz > 0) {
+		label(_("Started"));
+		printf(_("%s (up %.0f s)\n"),
 		       rec_fmt_time((double)s->times.btime + (double)r->starttime / (double)s->times.hz, b, sizeof(b)),
 		       up_s(s, r));
+	}
 
 	printf("\n== %s\n", _("children in this interval"));
 	int kids = 0;
