@@ -105,6 +105,11 @@ PS_READS int rec_exits_start(struct rec_exits **out, struct ps_error *e);
  * malloc'ed into *out; *lost: messages the socket dropped so far. */
 size_t rec_exits_take(struct rec_exits *x, struct snap_exit **out, unsigned long *lost);
 void rec_exits_stop(struct rec_exits *x);
+/* The processes taken now that are in no frame into s (their exits,
+ * exits_on set): those prev (the frame before) does not hold, and that
+ * keep accepts (NULL: all). */
+void rec_exits_attach(struct rec_exits *x, struct snap_list *s, const struct snap_list *prev,
+		      bool (*keep)(const struct snap_exit *x, void *arg), void *arg);
 
 /* ---- times (pure) ---- */
 
