@@ -54,6 +54,9 @@ static void usage(FILE *f)
 		"  -C, --no-color         no colours (also when NO_COLOR is set and not empty)\n"
 		"  -c, --core=CORE [EXE]  open a core file: the crash, every thread's stack, the maps\n"
 		"  -r, --recording=FILE   the process list of a recording (pscope record)\n"
+		"      --at=TIME          from its interval nearest TIME: HH:MM[:SS],\n"
+		"                         YYYY-MM-DD HH:MM[:SS], +30s from the start, -10m\n"
+		"                         from the end (default: the last)\n"
 		"  -h, --help             display this help and exit\n"
 		"  -V, --version          output version information and exit\n"
 		"\n"
@@ -64,6 +67,7 @@ static void usage(FILE *f)
 		"Commands (each takes --help):\n"), f);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  pscope %s %s\n", commands[i]->name, commands[i]->args);
+	fprintf(f, "  pscope replay FILE [--at TIME] %s\n", _("(the screen on a recording: pscope -r FILE)"));
 	char keys[1024];
 	proc_sort_list(keys, sizeof(keys), 2, 78);
 	fprintf(f, "\n%s\n%s", _("Sort keys (-s, and pscope list --sort and --columns):"), keys);
@@ -139,6 +143,7 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 		{ "sort-key", required_argument, NULL, 's' },
 		{ "core", required_argument, NULL, 'c' },
 		{ "recording", required_argument, NULL, 'r' },
+		{ "at", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "no-color", no_argument, NULL, 'C' },
@@ -149,7 +154,16 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 	int c;
 
 	i18n_init();
-	if (argc > 1 && argv[1][0] != '-') {
+	/* pscope replay FILE [OPTION]...: the screen's options, FILE the
+	 * recording (as -r FILE). */
+	bool replay_cmd = argc > 1 && !strcmp(argv[1], "replay");
+	if (replay_cmd) {
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
+	const char *at = NULL;
+	if (!replay_cmd && argc > 1 && argv[1][0] != '-') {
 		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 			if (!strcmp(argv[1], commands[i]->name))
 				return cmd_run(commands[i], argc - 1, argv + 1);
@@ -208,6 +222,9 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 		case 'r':
 			uo.replay = optarg;
 			break;
+		case 'A':
+			at = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -221,8 +238,14 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 	/* -c CORE [EXE]: the program may follow the core, as for gdb. */
 	if (uo.core && optind < argc)
 		uo.core_exe = argv[optind++];
+	if (replay_cmd && !uo.replay && optind < argc)
+		uo.replay = argv[optind++];
+	if (replay_cmd && !uo.replay)
+		return cmd_usage_error(NULL, "%s", _("pscope replay FILE: name the recording to replay"));
 	if (optind < argc)
 		return cmd_usage_error(NULL, _("unexpected argument '%s'"), esc(argv[optind]));
+	if (at && !uo.replay)
+		return cmd_usage_error(NULL, "%s", _("--at names a time of a recording: give it with -r FILE"));
 	if (uo.replay && (uo.core || uo.pid))
 		return cmd_usage_error(NULL, "%s", _("-r FILE replays the process list: not with -c or -p"));
 	if (uo.replay) {
@@ -235,7 +258,10 @@ int cli_main(int argc, char **argv, int (*run_ui)(const struct ui_opts *o))
 			fprintf(stderr, "pscope: %s\n", esc(e.msg));
 			return 1;
 		}
+		int r = at ? rec_time_parse(at, rf->h.start, rec_wall(rf, rf->n - 1), &uo.replay_at, &e) : 0;
 		rec_close(rf);
+		if (r < 0)
+			return cmd_usage_error(NULL, "%s", e.msg);
 	}
 	if (uo.core) {
 		/* A file that is no core is said here, before the screen opens. */

@@ -22,6 +22,7 @@ struct ui_opts {
 	const struct core_file_id *core_id; /* the file cli_main checked is a core */
 	const char *core_exe;  /* its program, when not where the core says */
 	const char *replay;    /* -r FILE: the list replays this recording */
+	double replay_at;      /* --at TIME: from the interval nearest this (s since 1970); 0: the last */
 };
 
 /* Everything main() does; returns the process exit status. run_ui runs

@@ -587,6 +587,7 @@ const struct ui_key list_keys[] = {
 	UI_KEY("w", k_cmdline, NULL, N_("the whole command line, wrapped"), 'w'),
 	UI_KEY("F", k_follow, NULL, N_("follow the selected process (again: stop)"), 'F'),
 	UI_KEY("Z", k_pause, NULL, N_("pause the updates (again: resume)"), 'Z', 'z'),
+	UI_KEY("R", list_k_record, NULL, N_("record the session into a new file here, every refresh (again: stop)"), 'R'),
 	UI_KEY("+ -", k_slower, NULL, N_("refresh more slowly / faster"), '='),
 	UI_ALSO(k_faster, '_'),
 	UI_LOOP("D", 'D'),

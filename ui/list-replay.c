@@ -131,7 +131,7 @@ const struct ui_key list_replay_keys[] = {
 	     "refused: a recorded PID may name another process now.")),
 	UI_ALSO(k_live, '\n', '\r', KEY_ENTER, 'k', KEY_F(9)),
 	UI_ALSO(k_live, KEY_F(7), KEY_F(8), 'a', 'i', 'e'),
-	UI_ALSO(k_live, 'w', 'A', 's', 'h', 'W', 'C'),
+	UI_ALSO(k_live, 'w', 'A', 's', 'h', 'W', 'C', 'R'),
 	UI_KEYS_END,
 };
 

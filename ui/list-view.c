@@ -247,6 +247,10 @@ static void make_note(struct list_state *ls, char *buf, size_t size)
 #define ADD(...) o += (size_t)snprintf(buf + o, o < size ? size - o : 0, __VA_ARGS__)
 	if (ls->paused)
 		ADD("%s", _("[PAUSED] "));
+	if (ls->recording && ls->snap && ls->snap->live_rec.on) {
+		char sz[32];
+		ADD(_("[REC %u %s] "), ls->snap->live_rec.frames, human_bytes(ls->snap->live_rec.bytes, sz, sizeof(sz)));
+	}
 	if (ls->io_view)
 		ADD("%s", _("[I/O view: Tab back] "));
 	if (ls->follow)

@@ -56,6 +56,9 @@ struct list_state {
 	bool replay, replay_said;
 	long replay_i;             /* < 0: the last */
 	double replay_at;          /* > 0: the one nearest this time */
+	/* R: the session recorded into rec_path */
+	bool recording;
+	char rec_path[SNAP_REC_PATH];
 	long pid_jump;             /* the digits typed so far (0: none) */
 	int sig_typed;             /* the signal number typed in the F9 menu */
 	bool digit_last;           /* the last key was a digit of one of them */
@@ -109,6 +112,11 @@ bool list_k_locks(struct ui *ui, void *p, int ch);
 void list_draw(struct ui *ui, void *p, int y0, int rows);
 /* The column under screen column x of the header, -1 none. */
 int list_col_at(const struct list_state *ls, int x);
+
+/* list-record.c: R (record the session, again: stop); after each
+ * snapshot, a recording that stopped said. */
+bool list_k_record(struct ui *ui, void *p, int ch);
+void list_record_seen(struct ui *ui, struct list_state *ls);
 
 /* list-replay.c: the time bar (returns the row after it), the keys that
  * step and jump (UI_KEY_NEXT for the others), a new interval seen. */

@@ -134,6 +134,8 @@ void list_want(struct list_state *ls, bool tick_now)
 	w.nrows = 0;
 	for (int i = 0; i < ls->tab.body_rows && ls->tab.top + i < (int)ls->view.n && w.nrows < SOURCE_ROWS_MAX; i++)
 		w.rows[w.nrows++] = ls->view.v[ls->tab.top + i].r->pid;
+	w.record = ls->recording;
+	strlcpy_ps(w.record_path, ls->recording ? ls->rec_path : "", sizeof(w.record_path));
 	w.replay_i = ls->replay_i;
 	w.replay_at = ls->replay_at;
 	if (tick_now)
@@ -219,6 +221,7 @@ static bool list_message(void *ctx, struct ring_msg *m)
 		 * snapshot just put */
 		list_rebuild(ls->ui, ls);
 		list_replay_seen(ls->ui, ls);
+		list_record_seen(ls->ui, ls);
 		return true;
 	}
 	if (m->kind == RING_ERROR)
@@ -292,6 +295,7 @@ void screen_list_open(struct ui *ui)
 	ls->ctl = source_ctl_new();
 	ls->replay = o && o->replay;
 	ls->replay_i = -1;
+	ls->replay_at = ls->replay && o->replay_at > 0 ? o->replay_at : 0; /* --at TIME */
 	if (!ls->ctl || (r = ls->replay ? source_replay(&src, o->replay) : source_live_list(&src, &ps_clock_live, true)) < 0) {
 		ui_message(ui, true, ls->replay ? _("cannot replay the recording: %s") : _("cannot read /proc: %s"), strerror(-r));
 	} else {

@@ -1,5 +1,6 @@
 /* pscope list: one snapshot of the process table, like `top -b -n 1`. */
 #include "cmd/cmd.h"
+#include "cmd/rec-out.h"
 #include "i18n.h"
 #include "out/escape.h"
 #include "out/json.h"
@@ -50,13 +51,6 @@ struct list_args {
 	double interval;
 	int cols[PSORT_COUNT], ncols; /* -o; 0: pscoperc's (the screen's) columns */
 	const char *recording, *at; /* -r FILE --at TIME: a recorded interval */
-};
-
-/* The recorded interval shown, as the user asked for it. */
-struct list_rec {
-	const struct rec_file *f;
-	size_t i;
-	double asked;
 };
 
 /* Rows hidden (kernel threads, unless --kthreads). */
@@ -112,18 +106,14 @@ static void print_exits_text(const struct snap_list *s)
 }
 
 static void print_text(const struct snap_list *s, const struct proc_view *v, double interval, const struct list_args *a,
-		       const struct list_rec *rec)
+		       const struct rec_out *rec)
 {
 	const struct sys_snapshot *sys = &s->sys;
 	struct ptable_counts c = s->counts;
 	char x[32], y[32], up[64];
 
-	if (rec) {
-		char t[64], q[64];
-		printf(_("Recorded %s (interval %zu of %zu, %+.1f s from the start; asked for %s)\n"),
-		       rec_fmt_time(s->h.wall, t, sizeof(t)), rec->i + 1, rec->f->n, s->h.wall - rec->f->h.start,
-		       rec_fmt_time(rec->asked, q, sizeof(q)));
-	}
+	if (rec)
+		rec_out_line(rec);
 	/* The Tasks line (its message ends the line: the hidden count goes
 	 * before that end). */
 	char tasks[512];
@@ -243,7 +233,7 @@ static void add_columns(struct json_object *o, const struct snap_list *s, const 
 }
 
 static void print_json(const struct snap_list *s, const struct proc_view *v, double interval, const char *sort,
-		       const struct list_args *a, const struct list_rec *rec)
+		       const struct list_args *a, const struct rec_out *rec)
 {
 	bool tree = a->tree, threads = a->threads;
 	struct json_object *root = json_object_new_object(), *o, *arr;
@@ -253,18 +243,7 @@ static void print_json(const struct snap_list *s, const struct proc_view *v, dou
 
 	out_json_double(root, "interval", interval);
 	if (rec) {
-		char t[64];
-		o = json_object_new_object();
-		out_json_str(o, "file", rec->f->path);
-		out_json_str(o, "at", rec_fmt_time(s->h.wall, t, sizeof(t)));
-		out_json_double(o, "wall", s->h.wall);
-		out_json_int(o, "interval", (long long)rec->i + 1);
-		out_json_int(o, "intervals", (long long)rec->f->n);
-		out_json_double(o, "asked", rec->asked);
-		out_json_double(o, "start", rec->f->h.start);
-		out_json_bool(o, "torn", rec->f->tear_len > 0);
-		out_json_bool(o, "short_lived_recorded", s->rec.exits_on);
-		json_object_object_add(root, "recording", o);
+		json_object_object_add(root, "recording", rec_out_json(rec));
 		struct json_object *ex = json_object_new_array();
 		for (size_t i = 0; i < s->nexits; i++) {
 			const struct snap_exit *x = &s->exits[i];
@@ -448,30 +427,17 @@ static int list_exec(void *state, pid_t pid_unused)
 	struct proc_view v = { 0 };
 	int rc = 1, r;
 
-	struct rec_file *rf = NULL;
-	struct list_rec rec = { 0 };
-	struct snap_list *rs = NULL;
+	struct rec_out rec = { 0 };
 
 	ps_error_clear(&e);
 	memset(&src, 0, sizeof(src));
 	if (a->at && !a->recording)
 		return cmd_usage_error("list", "%s", _("--at names a time of a recording: give it with -r FILE"));
 	if (a->recording) {
-		if (rec_open(a->recording, &rf, &e) < 0)
-			goto out;
-		if (rf->note[0])
-			fprintf(stderr, "pscope list: %s\n", esc(rf->note));
-		double end = rec_wall(rf, rf->n - 1);
-		rec.f = rf;
-		rec.asked = end;
-		if (a->at && rec_time_parse(a->at, rf->h.start, end, &rec.asked, &e) < 0) {
-			rc = cmd_usage_error("list", "%s", e.msg);
-			goto done;
-		}
-		rec.i = rec_find(rf, rec.asked);
-		if (rec_snapshot(rf, rec.i, &rs, &e) < 0)
-			goto out;
-		second = &rs->h;
+		if ((rc = rec_out_open("list", a->recording, a->at, &rec)) != 0)
+			return rc;
+		second = snap_get(&rec.s->h);
+		rc = 1;
 		interval = 1;
 		goto have;
 	}
@@ -503,19 +469,18 @@ have:
 		goto out;
 	}
 	if (json)
-		print_json(s, &v, interval > 0 ? s->interval : 0, proc_sort_name((enum proc_sort)key), a, rf ? &rec : NULL);
+		print_json(s, &v, interval > 0 ? s->interval : 0, proc_sort_name((enum proc_sort)key), a, rec.f ? &rec : NULL);
 	else
-		print_text(s, &v, interval > 0 ? s->interval : 0, a, rf ? &rec : NULL);
+		print_text(s, &v, interval > 0 ? s->interval : 0, a, rec.f ? &rec : NULL);
 	rc = 0;
 out:
 	if (rc)
 		rc = cmd_fail("list", &e);
-done:
 	proc_view_free(&v);
 	snap_put(first);
 	snap_put(second);
 	source_close(&src);
-	rec_close(rf);
+	rec_out_close(&rec);
 	return rc;
 }
 

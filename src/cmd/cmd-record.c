@@ -132,31 +132,14 @@ static bool any_left(const struct snap_list *s, const struct record_args *a)
 	return false;
 }
 
-/* The exits since the interval before that were never in a recorded
- * interval (prev: the snapshot before): started and ended between two
- * scans. With --pid, only those whose parent is one of the pids. */
-static void attach_exits(struct rec_exits *x, struct snap_list *s, const struct snap_list *prev,
-			 const struct record_args *a)
+/* --pid: the short-lived processes whose parent is one of them. */
+static bool keep_exit(const struct snap_exit *x, void *arg)
 {
-	struct snap_exit *v;
-	unsigned long lost;
-	size_t n = rec_exits_take(x, &v, &lost), o = 0;
-	long hz = s->times.hz > 0 ? s->times.hz : 100;
-
-	for (size_t i = 0; i < n; i++) {
-		const struct proc_row *r = prev ? snap_list_find(prev, v[i].pid) : NULL;
-		double start = r ? (double)s->times.btime + (double)r->starttime / (double)hz : 0;
-		if (r && start > v[i].start - 1.5 && start < v[i].start + 1.5)
-			continue; /* recorded in the interval before: not short-lived */
-		bool keep = !a->npids;
-		for (int k = 0; k < a->npids && !keep; k++)
-			keep = v[i].ppid == a->pids[k];
-		if (keep)
-			v[o++] = v[i];
-	}
-	s->exits = v;
-	s->nexits = o;
-	s->rec.exits_on = true;
+	const struct record_args *a = arg;
+	bool keep = !a->npids;
+	for (int k = 0; k < a->npids && !keep; k++)
+		keep = x->ppid == a->pids[k];
+	return keep;
 }
 
 /* The file to write: -o FILE, or a new name in -o DIR (default: here). */
@@ -254,7 +237,7 @@ static int record_exec(void *state, pid_t pid_unused)
 		l->h.wall = clock_wall_s(&ps_clock_live) - (double)(int64_t)(now_ns() - l->h.t_ns) / 1e9;
 		l->times.wall = l->h.wall;
 		if (exits) /* the snapshot is the recorder's alone */
-			attach_exits(exits, l, (const struct snap_list *)last, a);
+			rec_exits_attach(exits, l, (const struct snap_list *)last, keep_exit, a);
 		snap_put(last);
 		last = s;
 		if (a->npids && !any_left(l, a)) {

@@ -1,6 +1,8 @@
 /* pscope show PID [--pane NAME] [--json]: one snapshot of the detail panes
- * (src/pane/: the same panes as the detail screen), as text or JSON. */
+ * (src/pane/: the same panes as the detail screen), as text or JSON; with
+ * -r FILE, what a recording holds of PID (show-rec.c). */
 #include "cmd/cmd.h"
+#include "cmd/show-rec.h"
 #include "doors/doors.h"
 #include "i18n.h"
 #include "out/escape.h"
@@ -21,6 +23,7 @@ struct show_args {
 	bool json, smaps;
 	double interval;
 	int repeat;
+	const char *recording, *at; /* -r FILE --at TIME */
 };
 
 /* "status,fd" or "all": the panes' bits; -1 for an unknown name. */
@@ -73,6 +76,12 @@ static int show_option(void *state, int opt, const char *arg)
 			return cmd_bad_value("show", _("invalid interval '%s' (seconds, 0..60)"), arg);
 		break;
 	case 'r':
+		a->recording = arg;
+		break;
+	case 'a':
+		a->at = arg;
+		break;
+	case 'R':
 		a->repeat = (int)strtol(arg, &end, 10);
 		if (*end || end == arg || a->repeat < 0 || a->repeat > 10000)
 			return cmd_bad_value("show", _("invalid repeat count '%s' (0..10000)"), arg);
@@ -156,6 +165,10 @@ static int show_exec(void *state, pid_t pid)
 	int r;
 
 	ps_error_clear(&e);
+	if (a->at && !a->recording)
+		return cmd_usage_error("show", "%s", _("--at names a time of a recording: give it with -r FILE"));
+	if (a->recording)
+		return show_recorded(a->recording, a->at, pid, panes, a->json);
 	if (target_open(&t, pid, NULL, &e) < 0)
 		return cmd_fail("show", &e);
 	r = proc_info_read(t.dirfd, &hdr);
@@ -219,22 +232,27 @@ static void show_help(FILE *f)
 	fputs(_("  --json           JSON output (field names: man pscope, JSON OUTPUT)\n"
 		"  --smaps          maps: read smaps for per-mapping Rss/Pss/Swap (slow)\n"
 		"  --interval SEC   status/threads: sample twice SEC apart for rates (default 0.2; 0: none)\n"
-		"  --repeat N       re-read the panes N times and print the read times to stderr\n"),
+		"  --repeat N       re-read the panes N times and print the read times to stderr\n"
+		"  -r, --recording=FILE  what a recording (pscope record) holds of PID instead\n"
+		"                   of now: its row of the process list, its children\n"
+		"  --at TIME        which interval: HH:MM[:SS], YYYY-MM-DD HH:MM[:SS], +30s from\n"
+		"                   the start, -10m from the end (default: the last)\n"),
 	      f);
 }
 
 static const struct option show_options[] = {
 	{ "pane", required_argument, NULL, 'p' }, { "json", no_argument, NULL, 'j' },
 	{ "smaps", no_argument, NULL, 'S' },      { "interval", required_argument, NULL, 'i' },
-	{ "repeat", required_argument, NULL, 'r' }, { NULL, 0, NULL, 0 },
+	{ "repeat", required_argument, NULL, 'R' }, { "recording", required_argument, NULL, 'r' },
+	{ "at", required_argument, NULL, 'a' },     { NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",
-	.args = "PID [--pane NAME] [--json] [--smaps] [--interval SEC] [--repeat N]",
+	.args = "PID [--pane NAME] [--json] [--smaps] [--interval SEC] [--repeat N] [-r FILE [--at TIME]]",
 	.help = N_("One snapshot of the detail panes of process PID.\n"),
 	.help_more = show_help,
-	.shortopts = "p:jSi:r:",
+	.shortopts = "p:jSi:r:a:",
 	.options = show_options,
 	.pid = CMD_PID_REQUIRED,
 	.state_size = sizeof(struct show_args),

@@ -130,3 +130,25 @@ void rec_exits_stop(struct rec_exits *x)
 	free(x->v);
 	free(x);
 }
+
+void rec_exits_attach(struct rec_exits *x, struct snap_list *s, const struct snap_list *prev,
+		      bool (*keep)(const struct snap_exit *x, void *arg), void *arg)
+{
+	struct snap_exit *v;
+	unsigned long lost;
+	size_t n = rec_exits_take(x, &v, &lost), o = 0;
+	long hz = s->times.hz > 0 ? s->times.hz : 100;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct proc_row *r = prev ? snap_list_find(prev, v[i].pid) : NULL;
+		double start = r ? (double)s->times.btime + (double)r->starttime / (double)hz : 0;
+		if (r && start > v[i].start - 1.5 && start < v[i].start + 1.5)
+			continue; /* in the frame before: not short-lived */
+		if (!keep || keep(&v[i], arg))
+			v[o++] = v[i];
+	}
+	free(s->exits);
+	s->exits = v;
+	s->nexits = o;
+	s->rec.exits_on = true;
+}

@@ -24,7 +24,7 @@
 
 #define REC_MAGIC "PSCOPREC"
 #define REC_VERSION 1              /* the container this pscope reads and writes */
-#define REC_SCHEMA 1               /* the frames' payload */
+#define REC_SCHEMA 2               /* the frames' payload this pscope writes (it reads 1 too) */
 #define REC_HEADER_SIZE 64
 #define REC_SLOT_OFF 64
 #define REC_SLOT_SIZE 32

@@ -13,7 +13,8 @@
  *                     name), the index chain loaded (O(log n) seek by
  *                     time), the frames after the last index block found
  *                     by a scan, a torn tail reported and skipped
- *   frames (frame.c)  the pure payload encoder and decoder
+ *   frames (frame2.c) the pure payload encoder and decoder (schema 2;
+ *                     frame1.c reads schema 1)
  *   times (when.c)    HH:MM[:SS], an ISO date-time, +30s, -10m */
 #ifndef PS_RECORD_RECORD_H
 #define PS_RECORD_RECORD_H
@@ -30,7 +31,7 @@
 /* ---- frames (pure) ---- */
 
 /* s's rows (those keep accepts; keep NULL: all), counts and meters as one
- * payload, malloc'ed into *out. */
+ * payload of schema REC_SCHEMA, malloc'ed into *out. */
 int rec_frame_encode(const struct snap_list *s, bool (*keep)(const struct proc_row *r, void *arg), void *arg,
 		     void **out, size_t *len, struct ps_error *e);
 /* A payload made again into a snapshot without rates (snap_list_rates
@@ -39,6 +40,11 @@ int rec_frame_encode(const struct snap_list *s, bool (*keep)(const struct proc_r
  * not a whole frame. */
 int rec_frame_decode(const void *data, size_t len, const struct rec_header *h, struct snap_list **out,
 		     size_t *bad_off, struct ps_error *e);
+/* The readers of each schema rec_frame_decode picks by h->schema. */
+int rec_frame1_decode(const void *data, size_t len, const struct rec_header *h, struct snap_list **out,
+		      size_t *bad_off, struct ps_error *e);
+int rec_frame2_decode(const void *data, size_t len, const struct rec_header *h, struct snap_list **out,
+		      size_t *bad_off, struct ps_error *e);
 
 /* ---- writing ---- */
 
@@ -99,6 +105,11 @@ PS_READS int rec_exits_start(struct rec_exits **out, struct ps_error *e);
  * malloc'ed into *out; *lost: messages the socket dropped so far. */
 size_t rec_exits_take(struct rec_exits *x, struct snap_exit **out, unsigned long *lost);
 void rec_exits_stop(struct rec_exits *x);
+/* The processes taken now that are in no frame into s (their exits,
+ * exits_on set): those prev (the frame before) does not hold, and that
+ * keep accepts (NULL: all). */
+void rec_exits_attach(struct rec_exits *x, struct snap_list *s, const struct snap_list *prev,
+		      bool (*keep)(const struct snap_exit *x, void *arg), void *arg);
 
 /* ---- times (pure) ---- */
 

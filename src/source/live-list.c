@@ -4,6 +4,7 @@
  * made against the last one. Between ticks, a screen that scrolled gets
  * the extras of the rows it now shows on top of the last scan. */
 #include "source/source.h"
+#include "source/live-rec.h"
 #include "i18n.h"
 #include "proc/ptable.h"
 #include "proc/sysinfo.h"
@@ -27,6 +28,12 @@ struct live_list {
 	bool started;
 	/* CPU% of every row, and the meters, over the last ticks */
 	struct hist_set rows_hist, meters_hist;
+	/* R: the ticks recorded (NULL: not recording); the last tick's
+	 * snapshot, the frame before the next */
+	struct live_rec *rec;
+	struct snap_head *rec_last;
+	char rec_err[SNAP_REC_PATH + 160]; /* the last start that failed, said once */
+	char rec_tried[SNAP_REC_PATH];
 };
 
 static void live_close(void *st)
@@ -35,6 +42,8 @@ static void live_close(void *st)
 
 	if (!l)
 		return;
+	live_rec_stop(l->rec);
+	snap_put(l->rec_last);
 	ptable_free(l->pt);
 	free(l->stat);
 	hist_free(&l->rows_hist);
@@ -136,12 +145,59 @@ static int scan(struct live_list *l, const struct source_want *w, struct ps_erro
 	return 0;
 }
 
-static int live_read(void *st, const struct source_io *io, const struct source_want *w, const struct snap_head *last,
-		     bool tick, struct snap_head **out, struct ps_error *e)
+/* R: start or stop recording as w asks; a recording reads what a
+ * recorder reads (every row, every extra) into *ww. */
+static const struct source_want *recording(struct live_list *l, const struct source_want *w, struct source_want *ww)
+{
+	if (!w->record && l->rec) {
+		live_rec_stop(l->rec);
+		l->rec = NULL;
+		snap_put(l->rec_last);
+		l->rec_last = NULL;
+	}
+	if (!w->record)
+		l->rec_tried[0] = '\0';
+	if (!w->record && !l->rec)
+		return w;
+	*ww = *w;
+	ww->all_rows = true;
+	ww->px_all |= LIVE_REC_PX;
+	return ww;
+}
+
+/* A tick's snapshot recorded (the recording started at the first). */
+static void record_tick(struct live_list *l, const struct source_want *w, struct snap_list *s)
+{
+	/* The frame's wall clock at its t_ns (the scan's start), as pscope
+	 * record has it. */
+	s->h.wall = clock_wall_s(l->clk) - (double)(int64_t)(clock_mono_ns(l->clk) - s->h.t_ns) / 1e9;
+	s->times.wall = s->h.wall;
+	if (!l->rec && strcmp(l->rec_tried, w->record_path)) {
+		struct ps_error e;
+		ps_error_clear(&e);
+		strlcpy_ps(l->rec_tried, w->record_path, sizeof(l->rec_tried));
+		l->rec_err[0] = '\0';
+		if (live_rec_start(&l->rec, w->record_path, s, (double)w->interval_ms / 1000.0, &e) < 0)
+			snprintf(l->rec_err, sizeof(l->rec_err), "%s", e.msg);
+	}
+	if (!l->rec) {
+		strlcpy_ps(s->live_rec.path, w->record_path, sizeof(s->live_rec.path));
+		strlcpy_ps(s->live_rec.err, l->rec_err, sizeof(s->live_rec.err));
+		return;
+	}
+	live_rec_add(l->rec, s, (const struct snap_list *)l->rec_last);
+	snap_put(l->rec_last);
+	l->rec_last = snap_get(&s->h);
+}
+
+static int live_read(void *st, const struct source_io *io, const struct source_want *want,
+		     const struct snap_head *last, bool tick, struct snap_head **out, struct ps_error *e)
 {
 	struct live_list *l = st;
 	const struct snap_list *prev = (const struct snap_list *)last;
 	struct snap_list *s;
+	struct source_want ww;
+	const struct source_want *w = recording(l, want, &ww);
 
 	*out = NULL;
 	if (!tick) {
@@ -184,6 +240,10 @@ made:
 	if (tick)
 		push_hist(l, s);
 	copy_hist(l, s, w);
+	if (tick && want->record)
+		record_tick(l, want, s);
+	else if (l->rec)
+		live_rec_note(l->rec, s);
 	*out = &s->h;
 	return 0;
 }

@@ -43,6 +43,8 @@ void snap_put(struct snap_head *h);
 /* For a ring payload: snap_put. */
 void snap_put_void(void *h);
 
+#define SNAP_REC_PATH 512           /* a recording's path the live list writes */
+
 /* The process list at one instant: every row (with thread rows when
  * asked), the PX_* extras read for the rows on screen (or for all when
  * sorted by one), the counts and the system meters. One allocation. */
@@ -68,6 +70,15 @@ struct snap_list {
 		bool torn, unclosed, scanned;
 		bool exits_on;     /* short-lived processes were recorded */
 	} rec;
+	/* The live list recording itself (the list screen's R): where, how
+	 * far; err: why it stopped ("" while on). */
+	struct snap_live_rec {
+		bool on, exits;    /* exits: short-lived processes recorded too */
+		unsigned frames;
+		unsigned long long bytes;
+		char path[SNAP_REC_PATH];
+		char err[SNAP_REC_PATH + 160];
+	} live_rec;
 	/* Processes that started and exited since the snapshot before (a
 	 * recording's, from taskstats exit messages): malloc'ed, freed with
 	 * the list. */

@@ -48,6 +48,9 @@ struct source_want {
 	/* the process list */
 	bool threads;              /* thread rows */
 	bool all_rows;             /* every row read on every tick (a recorder) */
+	/* the live list records itself into record_path (R) while record */
+	bool record;
+	char record_path[SNAP_REC_PATH];
 	/* a recording: the interval at wall time replay_at (> 0), else
 	 * number replay_i (< 0: the last) */
 	long replay_i;

@@ -2,8 +2,9 @@
 # pscope -r FILE in tmux at 80x24: the recorded list with its time bar,
 # [ ] { } stepping through the intervals, : jumping to a time, the
 # recorded process found in its interval and gone after it exited, keys
-# that act on live processes refused, and a file that is no recording
-# refused before the screen opens.
+# that act on live processes refused, a file that is no recording refused
+# before the screen opens; pscope replay FILE --at TIME and -r FILE --at
+# TIME opening on the interval asked for.
 . "$top_srcdir/tests/lib.sh"
 command -v tmux >/dev/null || { skip "tmux not installed"; done_testing; exit 0; }
 T=$_tlinks
@@ -62,6 +63,29 @@ check "still on the list" tui_wait_for "interval 1/$last "
 tui_keys q
 gone() { ! tui_alive; }
 check "q quits" wait_until gone
+
+# pscope replay FILE --at TIME: the same screen, opened on that interval.
+tui_start 80x24 "$PSCOPE" replay "$rec" --at +0s
+check "pscope replay --at +0s opens on the first interval" tui_wait_for "interval 1/$last +[+]0\\.0 s \\["
+tui_keys F4
+tui_keys -l "ps-parent"
+tui_keys Enter
+check "with the family in it (filtered)" tui_wait_for "^ *$FPID .*ps-parent"
+tui_keys ']'
+check "and steps from there" tui_wait_for "interval 2/$last "
+tui_keys q
+check "q quits" wait_until gone
+tui_start 80x24 "$PSCOPE" -r "$rec" --at -0s
+check "-r FILE --at -0s: the last interval" tui_wait_for "interval $last/$last "
+tui_keys q
+check "q quits" wait_until gone
+"$PSCOPE" replay "$rec" --at 'yesterday' >/dev/null 2>"$T/bad.err"
+ok $(($? != 2)) "a bad --at is a usage error before the screen opens"
+check "naming the forms" grep -qF "pscope: invalid time 'yesterday' (HH:MM" "$T/bad.err"
+"$PSCOPE" replay >/dev/null 2>"$T/bad.err"
+ok $(($? != 2)) "pscope replay without a FILE is a usage error"
+"$PSCOPE" --at +1s >/dev/null 2>"$T/bad.err"
+ok $(($? != 2)) "--at without a recording is a usage error"
 
 printf 'not a recording at all, just text\n' >"$T/bad.rec"
 "$PSCOPE" -r "$T/bad.rec" >/dev/null 2>"$T/bad.err"

@@ -113,6 +113,23 @@ else
 	check "short-lived processes: said not recorded (no CAP_NET_ADMIN)" grep -q 'children .* recorded False' "$T/cmp.txt"
 fi
 
+# pscope show -r: the workload's own recorded status in each interval.
+i=1 burning=0 kids=0 seen=
+while [ $i -le $last ]; do
+	# (each interval once: two offsets may name the same one)
+	if "$PSCOPE" show -r "$rec" --at "+$((i - 1)).0s" "$W" --json >"$T/show.$i.json" 2>/dev/null &&
+		k=$(jq .recording.interval "$T/show.$i.json") && ! echo " $seen " | grep -q " $k "; then
+		seen="$seen $k"
+		jq -e '.panes.status.cpu_pct > 20 and .panes.status.vm_rss_kb > 0' "$T/show.$i.json" >/dev/null && burning=$((burning + 1))
+		kids=$((kids + $(jq '[.panes.status.short_lived_children // [] | .[] | select(.exit_code == 7)] | length' "$T/show.$i.json")))
+	fi
+	i=$((i + 1))
+done
+check "pscope show -r: the workload above 20 % CPU in at least two intervals" test $burning -ge 2
+if [ "$(id -u)" = 0 ]; then
+	check "and its short-lived children (exit code 7) under it: at least 5" test $kids -ge 5
+fi
+
 # The interval nearest a time asked for, named: a clock time and an ISO
 # date-time of the third interval (its wall clock, rounded to the second).
 w3=$(jq .recording.wall "$T/at.4.json")

@@ -1,6 +1,6 @@
 /* A recording's bytes: the header, the checkpoint slots, every block head
  * in turn, index blocks, key frames decompressed (their length capped) and
- * decoded, the payload decoder on the raw input, and the times a user
+ * decoded, the payload decoder of each schema on the raw input, and the times a user
  * names.
  * fuzz-seeds: record/sleep.rec */
 #include "fuzz.h"
@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct snap_list *s = NULL;
 
 	if (rec_header_parse(p, size, &h, &bad_off, &e) < 0) {
-		h = (struct rec_header){ .hz = 100, .key_every = 32 };
+		h = (struct rec_header){ .hz = 100, .key_every = 32, .schema = REC_SCHEMA };
 	}
 	for (size_t k = 0; k < 2 && REC_SLOT_OFF + (k + 1) * REC_SLOT_SIZE <= size; k++)
 		rec_slot_parse(p + REC_SLOT_OFF + k * REC_SLOT_SIZE, REC_SLOT_SIZE, &sl);
@@ -45,9 +45,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		off += b.stored_len;
 	}
-	s = NULL;
-	if (rec_frame_decode(p, size, &h, &s, &bad_off, &e) == 0)
-		snap_put(&s->h);
+	/* The raw input as a payload of each schema. */
+	for (unsigned k = 1; k <= REC_SCHEMA; k++) {
+		h.schema = k;
+		s = NULL;
+		if (rec_frame_decode(p, size, &h, &s, &bad_off, &e) == 0)
+			snap_put(&s->h);
+	}
 	char t[72];
 	size_t n = size < sizeof(t) - 1 ? size : sizeof(t) - 1;
 	memcpy(t, p, n);

@@ -131,7 +131,7 @@ static void test_roundtrip(void)
 	void *raw;
 	size_t len, bad_off = 0;
 	struct ps_error e;
-	struct rec_header h = { .hz = HZ, .key_every = 1 };
+	struct rec_header h = { .hz = HZ, .key_every = 1, .schema = REC_SCHEMA };
 
 	s->rec.exits_on = true;
 	s->exits = calloc(2, sizeof(*s->exits));
@@ -162,6 +162,110 @@ static void test_roundtrip(void)
 	}
 	is_int(refused, (long)len, "every cut frame is refused with an offset inside it");
 	snap_put(&d->h);
+	snap_put(&s->h);
+	free(raw);
+}
+
+/* Every field of every kind of row comes back exactly: threads, a kernel
+ * thread, negative priorities, no command line, a cut one, a mem% that is
+ * not RSS of MemTotal, a row never read, reads before the frame's time,
+ * pids out of order, extras with and without their reads. */
+static bool same_row(const struct proc_row *a, const struct proc_row *b)
+{
+	const struct proc_extra *x = a->x, *y = b->x;
+	bool xs = (!x && !y) ||
+		  (x && y && x->io_err == y->io_err && x->oom == y->oom && x->io_ns == y->io_ns &&
+		   x->ctxt_ns == y->ctxt_ns && x->io_rb == y->io_rb && x->io_wb == y->io_wb && x->ctxt == y->ctxt &&
+		   (x->cgroup ? y->cgroup && !strcmp(x->cgroup, y->cgroup) : !y->cgroup) &&
+		   !strcmp(x->container, y->container));
+	return xs && a->pid == b->pid && a->tgid == b->tgid && a->ppid == b->ppid && a->starttime == b->starttime &&
+	       a->owner_start == b->owner_start && a->uid == b->uid && !strcmp(a->user, b->user) &&
+	       a->state == b->state && a->is_thread == b->is_thread && a->is_kthread == b->is_kthread &&
+	       a->fresh == b->fresh && a->priority == b->priority && a->nice == b->nice && a->nlwp == b->nlwp &&
+	       a->virt_kb == b->virt_kb && a->res_kb == b->res_kb && a->shr_kb == b->shr_kb && a->ticks == b->ticks &&
+	       a->read_ns == b->read_ns && memcmp(&a->mem, &b->mem, sizeof(a->mem)) == 0 &&
+	       a->processor == b->processor && a->pgrp == b->pgrp && a->session == b->session &&
+	       a->tty_nr == b->tty_nr && a->majflt == b->majflt && !strcmp(a->comm, b->comm) &&
+	       (a->cmdline ? b->cmdline && !strcmp(a->cmdline, b->cmdline) : !b->cmdline) &&
+	       a->cmdline_cut == b->cmdline_cut && a->cmdline_len == b->cmdline_len;
+}
+
+static void test_fields(void)
+{
+	const int n = 6;
+	struct snap_list *s = snap_list_alloc((size_t)n, 1), *d = NULL;
+	struct rec_header h = { .hz = HZ, .key_every = 1, .schema = REC_SCHEMA };
+	uint64_t t = 90000000000ull;
+	void *raw = NULL;
+	size_t len = 0, bad_off = 0;
+	struct ps_error e;
+
+	s->h.t_ns = t;
+	s->h.wall = 1796000123.25;
+	s->users = ptable_users_new();
+	s->have_sys = true;
+	s->threads = true;
+	s->sys.mem.total = 3000000;
+	s->sys.cpu_id[0] = 3;
+	s->sys.cpu_t[0].steal = 1ull << 40;
+	s->counts = (struct ptable_counts){ .procs = 4, .threads = 2, .kthreads = 1, .running = 1 };
+	const pid_t pids[] = { 4194304, 4194310, 2, 700, 9, 12 };
+	for (int i = 0; i < n; i++) {
+		struct proc_row *r = proc_row_alloc();
+		r->pid = pids[i];
+		r->tgid = i == 1 ? pids[0] : pids[i];
+		r->is_thread = i == 1;
+		r->is_kthread = i == 2;
+		r->fresh = i == 3;
+		r->ppid = i == 2 ? 0 : 1;
+		r->starttime = 5000000ull - (unsigned long long)i * 777;
+		r->owner_start = i == 1 ? 5000000ull : r->starttime;
+		r->uid = i == 4 ? 65534 : (uid_t)i;
+		r->user = ptable_users_add(s->users, r->uid, i == 4 ? "nobody" : "u\xffser");
+		r->state = "RSIDZt"[i];
+		r->priority = i == 3 ? -51 : 20;
+		r->nice = i == 3 ? -20 : 19;
+		r->nlwp = i == 0 ? 2 : 1;
+		r->virt_kb = 1ull << (30 + i);
+		r->res_kb = 1000ull * (unsigned long long)i;
+		r->shr_kb = 3;
+		r->ticks = i == 5 ? ~0ull : (unsigned long long)i * 12345;
+		r->read_ns = i == 4 ? 0 : i == 5 ? t - 3000000 : t + (uint64_t)i * 1000000;
+		r->mem = i == 3 ? 12.5 : (double)r->res_kb * 100.0 / 3000000.0;
+		r->processor = i % 2;
+		r->pgrp = pids[0];
+		r->session = 1;
+		r->tty_nr = i == 0 ? 34816 : 0;
+		r->majflt = 99;
+		snprintf(r->comm, sizeof(r->comm), "c%d\t\x1b[31m", i);
+		r->cmdline = i == 2 ? NULL : strdup(i == 3 ? "" : "/bin/x --flag \xe2\x80\xae");
+		r->cmdline_cut = i == 0;
+		r->cmdline_len = i == 0 ? 123456 : r->cmdline ? strlen(r->cmdline) : 0;
+		if (i == 0 || i == 5) {
+			r->x = calloc(1, sizeof(*r->x));
+			r->x->io_err = i == 5 ? -13 : 0;
+			r->x->oom = i == 5 ? -1 : 666;
+			r->x->io_ns = i == 5 ? 0 : t + 2000000;
+			r->x->ctxt_ns = t - 1000000;
+			r->x->io_rb = 1ull << 50;
+			r->x->io_wb = 7;
+			r->x->ctxt = 1000000007ull;
+			r->x->cgroup = i == 5 ? NULL : strdup("/system.slice/x.service");
+			snprintf(r->x->container, sizeof(r->x->container), "%s", i == 0 ? "ab12cd34" : "");
+		}
+		s->rows[s->n++] = r;
+	}
+	snap_list_index(s);
+	ok(rec_frame_encode(s, NULL, NULL, &raw, &len, &e) == 0, "a frame of every kind of row is encoded");
+	ok(rec_frame_decode(raw, len, &h, &d, &bad_off, &e) == 0, "and decoded (%s)", d ? "" : e.msg);
+	int same = 0;
+	for (int i = 0; d && i < n && (size_t)i < d->n; i++)
+		same += same_row(s->rows[i], d->rows[i]);
+	is_int(same, n, "every field of every row as written, in the order written");
+	ok(d && d->counts.threads == 2 && d->threads && d->sys.cpu_id[0] == 3 && d->sys.cpu_t[0].steal == 1ull << 40 &&
+		   d->h.t_ns == t && d->h.wall == s->h.wall && !d->rec.exits_on,
+	   "the counts, meters and times");
+	snap_put(d ? &d->h : NULL);
 	snap_put(&s->h);
 	free(raw);
 }
@@ -283,7 +387,7 @@ static void test_broken(void)
 	mutate(good, bad, 8, 1 ^ 2, -1); /* version 1 -> 2 */
 	expect_error(bad, "a newer format version", "format version 2");
 	unlink(bad);
-	mutate(good, bad, 10, 1 ^ 3, -1); /* schema 3 */
+	mutate(good, bad, 10, REC_SCHEMA ^ 3, -1); /* schema 3 */
 	expect_error(bad, "a newer frame schema", "schema 3");
 	unlink(bad);
 	mutate(good, bad, -1, 0, 40);
@@ -380,6 +484,7 @@ int main(void)
 	setenv("TZ", "Asia/Seoul", 1);
 	tzset();
 	test_roundtrip();
+	test_fields();
 	test_rates();
 	test_broken();
 	test_times();
