@@ -7,5 +7,5 @@ tests_targets_offcpu_fp_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_offcpu_nofp_SOURCES = tests/targets/offcpu-target.c
 tests_targets_offcpu_nofp_CFLAGS = $(TARGET_CFLAGS) -fomit-frame-pointer
 tests_targets_offcpu_nofp_LDFLAGS = $(TARGET_LINK_FLAGS)
-TESTS += tests/e2e/offcpu.sh
-EXTRA_DIST += tests/e2e/offcpu.sh
+TESTS += tests/e2e/offcpu.sh tests/e2e/offcpu-tui.sh
+EXTRA_DIST += tests/e2e/offcpu.sh tests/e2e/offcpu-tui.sh

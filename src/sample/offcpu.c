@@ -699,8 +699,11 @@ static struct samp_snapshot *offcpu_publish(struct samp_source *src, const char 
 			 _("their events could not be opened (the fd limit, or they exited)"));
 	sn->offcpu = w->offcpu = true;
 	sn->min_block_ns = w->min_block_ns = o->min_block_ns;
-	sn->short_blocks = o->short_blocks;
-	sn->unmatched = o->unmatched;
+	sn->short_blocks = w->short_blocks = o->short_blocks;
+	sn->unmatched = w->unmatched = o->unmatched;
+	w->truncated = s->truncated;
+	w->unwind_fp = s->unwind_fp;
+	w->unwind_dwarf = s->unwind_dwarf;
 	if (agg_finish(o->wagg, w, o->threads ? &o->threads->th : NULL, sizeof(*o->threads), o->nthreads, end_reason) <
 	    0) {
 		free(sn);

@@ -407,7 +407,9 @@ int samp_ctl_freq(struct samp_ctl *c);
  * id or 0. Takes its own reference on ctl. */
 /* The job's sampler: AUTO is the CPython sampler for a CPython process
  * (the perf sampler otherwise), PYTHON only that, NATIVE always perf. */
-enum samp_mode { SAMP_MODE_AUTO, SAMP_MODE_PYTHON, SAMP_MODE_NATIVE };
+/* OFFCPU: the off-CPU tracer (samp_offcpu_open, blocks of at least
+ * SAMP_MIN_BLOCK_DEFAULT), not a sampler. */
+enum samp_mode { SAMP_MODE_AUTO, SAMP_MODE_PYTHON, SAMP_MODE_NATIVE, SAMP_MODE_OFFCPU };
 void samp_ctl_set_mode(struct samp_ctl *c, enum samp_mode m);
 enum samp_mode samp_ctl_mode(struct samp_ctl *c);
 /* AUTO tried the CPython sampler and fell back to perf: why (a positive
