@@ -1,4 +1,4 @@
-# Off-CPU stacks: a target with known blocking, built with and without
+# Off-CPU stacks and the timeline: a target with known blocking, built with and without
 # frame pointers, and the end-to-end tests of pscope top --off-cpu.
 noinst_PROGRAMS += tests/targets/offcpu-fp tests/targets/offcpu-nofp
 tests_targets_offcpu_fp_SOURCES = tests/targets/offcpu-target.c
@@ -7,5 +7,5 @@ tests_targets_offcpu_fp_LDFLAGS = $(TARGET_LINK_FLAGS)
 tests_targets_offcpu_nofp_SOURCES = tests/targets/offcpu-target.c
 tests_targets_offcpu_nofp_CFLAGS = $(TARGET_CFLAGS) -fomit-frame-pointer
 tests_targets_offcpu_nofp_LDFLAGS = $(TARGET_LINK_FLAGS)
-TESTS += tests/e2e/offcpu.sh tests/e2e/offcpu-tui.sh
-EXTRA_DIST += tests/e2e/offcpu.sh tests/e2e/offcpu-tui.sh
+TESTS += tests/e2e/offcpu.sh tests/e2e/offcpu-tui.sh tests/e2e/timeline.sh
+EXTRA_DIST += tests/e2e/offcpu.sh tests/e2e/offcpu-tui.sh tests/e2e/timeline.sh
