@@ -9,3 +9,7 @@ tests_targets_offcpu_nofp_CFLAGS = $(TARGET_CFLAGS) -fomit-frame-pointer
 tests_targets_offcpu_nofp_LDFLAGS = $(TARGET_LINK_FLAGS)
 TESTS += tests/e2e/offcpu.sh tests/e2e/offcpu-tui.sh tests/e2e/timeline.sh
 EXTRA_DIST += tests/e2e/offcpu.sh tests/e2e/offcpu-tui.sh tests/e2e/timeline.sh
+check_PROGRAMS += tests/unit/test-timeline
+tests_unit_test_timeline_SOURCES = tests/unit/test-timeline.c tests/unit/tap.h
+tests_unit_test_timeline_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-timeline

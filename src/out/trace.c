@@ -99,15 +99,17 @@ static void stretch(struct tr *w, struct tr_thread *t, uint64_t t1, enum st st)
 {
 	if (t1 < t->since) /* stamped by another CPU's clock a little before: no negative slice */
 		t1 = t->since;
-	if (t->st == ST_RUNNING)
-		slice(w, t->tid, "running", "sched", t->since, t1, NULL);
-	else if (t->st == ST_RUNNABLE)
-		slice(w, t->tid, "runnable", "sched", t->since, t1, NULL);
-	else if (t->st == ST_BLOCKED) {
-		char name[64];
-		enum tm_reason r = tm_reason_of(t->sys_block, t->dstate ? TM_H_DSTATE : 0);
-		snprintf(name, sizeof(name), "blocked: %s", tm_reason_key(r));
-		slice(w, t->tid, name, "sched", t->since, t1, NULL);
+	if (t1 > t->since) { /* nothing between: no empty slice */
+		if (t->st == ST_RUNNING) {
+			slice(w, t->tid, "running", "sched", t->since, t1, NULL);
+		} else if (t->st == ST_RUNNABLE) {
+			slice(w, t->tid, "runnable", "sched", t->since, t1, NULL);
+		} else if (t->st == ST_BLOCKED) {
+			char name[64];
+			enum tm_reason r = tm_reason_of(t->sys_block, t->dstate ? TM_H_DSTATE : 0);
+			snprintf(name, sizeof(name), "blocked: %s", tm_reason_key(r));
+			slice(w, t->tid, name, "sched", t->since, t1, NULL);
+		}
 	}
 	t->st = st;
 	t->since = t1;
