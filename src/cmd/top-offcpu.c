@@ -144,6 +144,7 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v,
 		out_json_str(so, "thread", samp_thread_comm(s, st->tid));
 		out_json_int(so, "weight", (long long)r[i].weight);
 		out_json_int(so, "blocks", (long long)(s->stack_blocks ? s->stack_blocks[r[i].stack] : 0));
+		out_json_int(so, "runq_ns", (long long)(s->stack_runq ? s->stack_runq[r[i].stack] : 0));
 		json_object_object_add(so, "frames", json_frames(s, st));
 		const struct samp_wake *w[8];
 		unsigned nw = wakers_of(s, r[i].stack, w, 8);
@@ -210,8 +211,10 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v,
 	}
 	for (unsigned i = 0; i < nr && i < 5; i++) {
 		const struct samp_stack *st = &s->stacks[r[i].stack];
-		printf(_("\nstack %u: %s blocked, %llu blocks, thread %s (%d)\n"), i + 1,
-		       samp_unit_format(s->unit, r[i].weight, w, sizeof(w)),
+		char rq[32];
+		printf(_("\nstack %u: %s blocked (%s of it runnable, waiting for a CPU once woken), %llu blocks, thread %s (%d)\n"),
+		       i + 1, samp_unit_format(s->unit, r[i].weight, w, sizeof(w)),
+		       samp_unit_format(s->unit, s->stack_runq ? s->stack_runq[r[i].stack] : 0, rq, sizeof(rq)),
 		       s->stack_blocks ? s->stack_blocks[r[i].stack] : 0, esc(samp_thread_comm(s, st->tid)), (int)st->tid);
 		print_stack(s, st, "    ");
 		const struct samp_wake *wk[3];

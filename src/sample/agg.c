@@ -477,6 +477,7 @@ void samp_snapshot_free(void *p)
 	samp_snapshot_free(s->wakers);
 	free(s->wakes);
 	free(s->stack_blocks);
+	free(s->stack_runq);
 	free(s);
 }
 

@@ -198,6 +198,15 @@ static void on_task_tp(void *ctx, const struct perf_sample *s, const struct perf
 static const struct perf_consumer cpu_consumer = { .on_tracepoint = on_cpu_tp };
 static const struct perf_consumer task_consumer = { .on_tracepoint = on_task_tp };
 
+/* Room for index i in an array of cap elements. 0 or -ENOMEM. */
+static int reserve_to(void **v, size_t *cap, size_t i, size_t elem)
+{
+	while (i >= *cap)
+		if (array_reserve(v, cap, *cap, elem, 256) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 /* Did the wakeup come from an interrupt (a timer's, a device's) that
  * happened to stop the task it names? Its kernel chain says so: the
  * length of the chain up to the interrupt's entry (what it interrupted
@@ -243,12 +252,16 @@ static void account(struct ocpu *o, struct othread *t, uint64_t end)
 	if (id == SAMP_NONE)
 		return;
 	o->blocks++;
-	if (array_reserve((void **)&o->stack_blocks, &o->capsb, id, sizeof(*o->stack_blocks), 256) == 0) {
+	if (reserve_to((void **)&o->stack_blocks, &o->capsb, id, sizeof(*o->stack_blocks)) == 0 &&
+	    reserve_to((void **)&o->stack_runq, &o->caprq, id, sizeof(*o->stack_runq)) == 0) {
 		for (size_t i = o->nsb; i <= id; i++)
-			o->stack_blocks[i] = 0;
+			o->stack_blocks[i] = o->stack_runq[i] = 0;
 		if (id >= o->nsb)
 			o->nsb = id + 1;
 		o->stack_blocks[id]++;
+		/* Woken, then waiting for a CPU until it ran. */
+		if (t->wake && t->woken >= t->t0 && t->woken <= end)
+			o->stack_runq[id] += end - t->woken;
 	}
 	t->th.samples++;
 	if (!t->wake) {
@@ -335,6 +348,7 @@ static void apply(struct ocpu *o, struct oc_ev *x)
 		if (t->blocked && !t->wake) { /* the first wakeup ends the block */
 			t->wake = x->copy;
 			t->waker = x->waker;
+			t->woken = x->time;
 		} else {
 			free(x->copy);
 		}
@@ -719,12 +733,15 @@ static struct samp_snapshot *offcpu_publish(struct samp_source *src, const char 
 	sn->nwakes = o->nlinks;
 	if (agg_finish(s->agg, sn, o->threads ? &o->threads->th : NULL, sizeof(*o->threads), o->nthreads, end_reason) < 0)
 		return NULL;
-	if (!(sn->stack_blocks = calloc(sn->nstacks + 1, sizeof(*sn->stack_blocks)))) {
+	if (!(sn->stack_blocks = calloc(sn->nstacks + 1, sizeof(*sn->stack_blocks))) ||
+	    !(sn->stack_runq = calloc(sn->nstacks + 1, sizeof(*sn->stack_runq)))) {
 		samp_snapshot_free(sn);
 		return NULL;
 	}
-	for (size_t i = 0; i < o->nsb && i < sn->nstacks; i++)
+	for (size_t i = 0; i < o->nsb && i < sn->nstacks; i++) {
 		sn->stack_blocks[i] = o->stack_blocks[i];
+		sn->stack_runq[i] = o->stack_runq[i];
+	}
 	return sn;
 }
 
@@ -759,6 +776,7 @@ static void offcpu_close(struct samp_source *src)
 	free(o->links);
 	hmap_free(&o->link_idx);
 	free(o->stack_blocks);
+	free(o->stack_runq);
 	hmap_free(&o->wkpcs);
 	hmap_free(&o->wpcs);
 	hmap_free(&s->kpcs);

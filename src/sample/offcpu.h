@@ -29,8 +29,9 @@ struct othread {
 	bool in_scan, blocked;
 	uint64_t t0;             /* the block's switch-out */
 	struct oc_copy *out;     /* ... its sample */
-	struct oc_copy *wake;    /* the first wakeup since, and who */
+	struct oc_copy *wake;    /* the first wakeup since, and who, and when */
 	pid_t waker;
+	uint64_t woken;
 };
 
 struct oc_comm {
@@ -72,8 +73,8 @@ struct ocpu {
 	size_t nlinks, caplinks;
 	struct hmap link_idx;
 
-	unsigned long long *stack_blocks; /* per stack id of s.agg */
-	size_t nsb, capsb;
+	unsigned long long *stack_blocks, *stack_runq; /* per stack id of s.agg */
+	size_t nsb, capsb, caprq; /* filled, and the capacity of each */
 	unsigned long long blocks, short_blocks, unmatched, dropped;
 };
 

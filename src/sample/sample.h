@@ -239,6 +239,7 @@ struct samp_snapshot {
 	uint64_t min_block_ns;
 	unsigned long long short_blocks, unmatched;
 	unsigned long long *stack_blocks; /* blocks per stack (nstacks) */
+	unsigned long long *stack_runq;   /* ... of their weight, ns from the wakeup to running again */
 	struct samp_snapshot *wakers;
 	unsigned nwakes;
 	struct samp_wake *wakes;

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #define SLEEP_MS 20
-#define WAKE_MS 30
+#define WAKE_MS 50
 
 static int pipefd[2];
 
