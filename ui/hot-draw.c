@@ -56,13 +56,13 @@ static const char *thread_label(const struct hot_state *h, char *buf, size_t siz
 {
 	if (!h->samp.tid)
 		return _("all threads");
-	snprintf(buf, size, _("thread %d %s"), (int)h->samp.tid, h->samp.shown ? samp_thread_comm(h->samp.shown, h->samp.tid) : "");
+	snprintf(buf, size, _("thread %d %s"), (int)h->samp.tid, ui_samp_profile(&h->samp) ? samp_thread_comm(ui_samp_profile(&h->samp), h->samp.tid) : "");
 	return buf;
 }
 
 static void draw_status(struct hot_state *h, int y)
 {
-	const struct samp_snapshot *s = h->samp.shown;
+	const struct samp_snapshot *s = ui_samp_profile(&h->samp);
 	char tl[64];
 
 	draw_blank(y, 0, -1, draw_attr(COL_TITLE));
@@ -72,6 +72,19 @@ static void draw_status(struct hot_state *h, int y)
 		   s && s->ended ? _("  [ENDED]") : "");
 	if (!s)
 		return;
+	if (s->offcpu) {
+		char mb[32], all[32];
+		draw_textf(y + 1, 0, -1, draw_attr(COL_NORMAL),
+			   h->samp.wakers ? _(" wakers of the blocks of %s+: who woke each thread, from where; b: blocks")
+					  : _(" off CPU: each block of %s+ weighed until the thread ran again; b: wakers"),
+			   samp_unit_format(SAMP_UNIT_NS_BLOCKED, s->min_block_ns, mb, sizeof(mb)));
+		double trunc = s->samples ? 100.0 * (double)s->truncated / (double)s->samples : 0;
+		draw_textf(y + 2, 0, -1, s->lost || s->unmatched ? draw_attr(COL_WARN) : draw_attr(COL_NORMAL),
+			   _(" blocks %llu, %s blocked (window %.1f ms)  shorter %llu  waker unknown %llu  lost %llu  stacks %s, truncated %.1f%%"),
+			   s->samples, samp_unit_format(s->unit, s->weight, all, sizeof(all)), (double)h->view.samples / 1e6,
+			   s->short_blocks, s->unmatched, s->lost, samp_unwind_method(s), trunc);
+		return;
+	}
 	if (s->python[0]) {
 		/* The CPython sampler: no perf, no kernel, torn reads instead of lost. */
 		draw_textf(y + 1, 0, -1, draw_attr(COL_NORMAL),
@@ -119,7 +132,7 @@ static const char *func_name(const struct samp_func *f, bool with_line, char *bu
 
 static void draw_table(struct hot_state *h, int y0, int rows)
 {
-	const struct samp_snapshot *s = h->samp.shown;
+	const struct samp_snapshot *s = ui_samp_profile(&h->samp);
 	int cols = draw_cols(), spark_w = cols >= 110 ? 20 : cols >= 80 ? 10 : 0;
 	int src_w = h->show_src && cols >= HOT_SOURCE_COLS ? 22 : 0;
 	int fixed = 6 + 1 + 6 + 1 + 8 + 2;
@@ -133,7 +146,8 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 	char pa[32], pb[32], pc[32];
 	draw_textf(y0, 0, fixed, draw_attr(COL_HEADER), "%s %s %s  ", draw_pad(pa, sizeof(pa), _("SELF%"), 6, true),
 		   draw_pad(pb, sizeof(pb), _("TOTAL%"), 6, true),
-		   draw_pad(pc, sizeof(pc), s ? _(samp_unit_title(s->unit)) : _("SAMPLES"), 8, true));
+		   draw_pad(pc, sizeof(pc), s && s->offcpu ? _("BLOCK_ms") : s ? _(samp_unit_title(s->unit)) : _("SAMPLES"), 8,
+			    true));
 	draw_text(y0, x, name_w, draw_attr(COL_HEADER), h->samp.sort == SAMP_SORT_NAME ? _("FUNCTION (sorted)") : _("FUNCTION"));
 	x += name_w + 1;
 	draw_text(y0, x, mod_w, draw_attr(COL_HEADER), _("MODULE"));
@@ -148,7 +162,8 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 	int body = rows - 1;
 	if (!h->view.nrows) {
 		draw_text(y0 + 1, 1, -1, draw_attr(COL_DIM),
-			  s && s->samples ? _("no samples in this window (the threads were idle or filtered out)")
+			  s && s->offcpu ? _("no block of the threads shown in this window")
+			  : s && s->samples ? _("no samples in this window (the threads were idle or filtered out)")
 					  : _("no samples yet: the process has not run on a CPU since sampling started"));
 		return;
 	}
@@ -173,8 +188,11 @@ static void draw_table(struct hot_state *h, int y0, int rows)
 
 		draw_blank(y, 0, -1, attr);
 		char w[32];
-		draw_textf(y, 0, fixed, attr, "%6.1f %6.1f %8s  ", r->self_pct, r->total_pct,
-			   samp_unit_format(s->unit, r->self, w, sizeof(w)));
+		if (s->offcpu) /* off CPU: milliseconds */
+			snprintf(w, sizeof(w), "%.1f", (double)r->self / 1e6);
+		else
+			samp_unit_format(s->unit, r->self, w, sizeof(w));
+		draw_textf(y, 0, fixed, attr, "%6.1f %6.1f %8s  ", r->self_pct, r->total_pct, w);
 		x = fixed;
 		draw_text_skip(y, x, name_w, (f->flags & (SAMP_F_KERNEL | SAMP_F_ANON | SAMP_F_STRIPPED)) ? dim : attr,
 			       func_name(f, h->show_src && !src_w, nb, sizeof(nb)), h->tab.hscroll); /* Left/Right: long names */
@@ -206,7 +224,7 @@ static void draw_rel(struct hot_state *h, int y0, int rows)
 			total = h->view.rows[i].total;
 			self = h->view.rows[i].self;
 		}
-	hot_rel_draw(&h->rel, h->samp.shown, total, self, y0, rows);
+	hot_rel_draw(&h->rel, ui_samp_profile(&h->samp), total, self, y0, rows);
 }
 
 /* Draw text (sentences of ours and the kernel's) from column 3, wrapped
@@ -233,7 +251,9 @@ void hot_draw(struct ui *ui, void *p, int y0, int rows)
 	if (h->samp.have_err) {
 		char buf[1024];
 		int y = y0 + 2, end = y0 + rows;
-		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_BOLD, _("sampling could not start:"));
+		draw_text(y++, 1, -1, draw_attr(COL_ERROR) | A_BOLD,
+			  samp_ctl_mode(h->samp.ctl) == SAMP_MODE_OFFCPU ? _("off-CPU tracing could not start:")
+									 : _("sampling could not start:"));
 		y = draw_wrapped_at(y, end, h->samp.err.msg, draw_attr(COL_ERROR));
 		if (h->samp.err.fix[0]) {
 			snprintf(buf, sizeof(buf), _("door: %s"), door_name(h->samp.err.door));
@@ -245,7 +265,11 @@ void hot_draw(struct ui *ui, void *p, int y0, int rows)
 			draw_text(y + 1, 1, -1, draw_attr(COL_DIM), _("Esc returns. D shows every door."));
 		return;
 	}
-	if (!h->samp.shown) {
+	if (!ui_samp_profile(&h->samp) && samp_ctl_mode(h->samp.ctl) == SAMP_MODE_OFFCPU) {
+		draw_text(y0 + 2, 1, -1, draw_attr(COL_DIM), _("tracing every block; the first snapshot comes after one second..."));
+		return;
+	}
+	if (!ui_samp_profile(&h->samp)) {
 		draw_textf(y0 + 2, 1, -1, draw_attr(COL_DIM), _("sampling at %d Hz; the first snapshot comes after one second..."),
 			   samp_ctl_freq(h->samp.ctl));
 		return;

@@ -56,6 +56,11 @@ void ui_job_leave(struct ui *ui, struct ui_job *j)
 	j->running = false;
 }
 
+const struct samp_snapshot *ui_samp_profile(const struct ui_samp_job *s)
+{
+	return s->wakers && s->shown && s->shown->wakers ? s->shown->wakers : s->shown;
+}
+
 bool ui_samp_start(struct ui *ui, struct ui_samp_job *s, const struct target_id *id, const struct job_handler *h)
 {
 	s->pid = id->pid;

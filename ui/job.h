@@ -59,7 +59,11 @@ struct ui_samp_job {
 	pid_t tid;                      /* one thread only; 0: all */
 	pid_t pid;                      /* the process sampled, 0: every one (ui_samp_start) */
 	int freq_max;                   /* + stops here (Hz); 0: no limit */
+	bool wakers;                    /* an off-CPU profile: its waker profile shown */
 };
+/* The profile the screen shows: the snapshot shown, or its waker profile
+ * (wakers set, an off-CPU snapshot); NULL before the first. */
+const struct samp_snapshot *ui_samp_profile(const struct ui_samp_job *s);
 
 /* The keys of every profile screen (a fragment: UI_USE with its
  * ui_samp_job): Space freeze, w window, s sort, + - rate, E export. */

@@ -99,7 +99,7 @@ static bool k_export(struct ui *ui, void *st, int ch)
 	if (!ask_file(ui, s, "folded", _("Export folded stacks to: "), path, sizeof(path)))
 		return true;
 	ps_error_clear(&e);
-	if (out_folded_save(path, s->shown, s->win, s->tid, &total, &e) < 0) {
+	if (out_folded_save(path, ui_samp_profile(s), s->win, s->tid, &total, &e) < 0) {
 		ui_error(ui, &e);
 		return true;
 	}
@@ -120,12 +120,12 @@ static bool k_svg(struct ui *ui, void *st, int ch)
 	if (!ask_file(ui, s, "svg", _("Write the flame graph (SVG) to: "), path, sizeof(path)))
 		return true;
 	ps_error_clear(&e);
-	if (out_profile_save(path, out_svg_write, s->shown, s->win, s->tid, &total, &e) < 0) {
+	if (out_profile_save(path, out_svg_write, ui_samp_profile(s), s->win, s->tid, &total, &e) < 0) {
 		ui_error(ui, &e);
 		return true;
 	}
 	ui_message(ui, false, _("wrote the flame graph of window %s (%llu %s) to %s"), samp_window_name(s->win), total,
-		   samp_unit_key(s->shown->unit), path);
+		   samp_unit_key(ui_samp_profile(s)->unit), path);
 	return true;
 }
 

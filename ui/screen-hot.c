@@ -30,10 +30,10 @@ static void clamp_sel(struct hot_state *h)
 
 void hot_refresh_view(struct hot_state *h)
 {
-	if (!h->samp.stale || !h->samp.shown)
+	if (!h->samp.stale || !ui_samp_profile(&h->samp))
 		return;
 	samp_view_free(&h->view);
-	samp_view_compute(h->samp.shown, h->samp.win, h->samp.tid, h->samp.sort, &h->view);
+	samp_view_compute(ui_samp_profile(&h->samp), h->samp.win, h->samp.tid, h->samp.sort, &h->view);
 	h->samp.stale = false;
 	table_set_count(&h->tab, (int)h->view.nrows);
 	/* Follow the selected function, not the row number. */
@@ -43,10 +43,10 @@ void hot_refresh_view(struct hot_state *h)
 			break;
 		}
 	clamp_sel(h);
-	hot_rel_refresh(&h->rel, h->samp.shown, h->samp.win, h->samp.tid);
+	hot_rel_refresh(&h->rel, ui_samp_profile(&h->samp), h->samp.win, h->samp.tid);
 	if (h->flame.open)
-		flame_view_update(&h->flame, h->samp.shown, h->samp.win, h->samp.tid);
-	annot_view_update(&h->annot, h->samp.shown, h->samp.win, h->samp.tid);
+		flame_view_update(&h->flame, ui_samp_profile(&h->samp), h->samp.win, h->samp.tid);
+	annot_view_update(&h->annot, ui_samp_profile(&h->samp), h->samp.win, h->samp.tid);
 }
 
 static void set_stale(struct hot_state *h)
@@ -56,7 +56,7 @@ static void set_stale(struct hot_state *h)
 
 static void next_thread(struct ui *ui, struct hot_state *h)
 {
-	const struct samp_snapshot *s = h->samp.shown;
+	const struct samp_snapshot *s = ui_samp_profile(&h->samp);
 	const struct samp_thread *best = NULL;
 	unsigned long cur = 0;
 
@@ -97,6 +97,7 @@ static void restart(struct ui *ui, struct hot_state *h, enum samp_mode mode, int
 	samp_ctl_set_idle(ctl, samp_ctl_idle(h->samp.ctl));
 	ui_samp_free(ui, &h->samp);
 	h->samp.ctl = ctl;
+	h->samp.wakers = false;
 	struct job_handler jh = { hot_message, h };
 	ui_samp_start(ui, &h->samp, &h->id, &jh);
 	hot_rel_close(&h->rel);
@@ -108,7 +109,7 @@ static void restart(struct ui *ui, struct hot_state *h, enum samp_mode mode, int
 /* p: Python frames (the CPython sampler) or native ones (perf). */
 static void switch_view(struct ui *ui, struct hot_state *h)
 {
-	bool py = h->samp.shown ? h->samp.shown->python[0] != 0 : samp_ctl_mode(h->samp.ctl) != SAMP_MODE_NATIVE;
+	bool py = ui_samp_profile(&h->samp) ? ui_samp_profile(&h->samp)->python[0] != 0 : samp_ctl_mode(h->samp.ctl) != SAMP_MODE_NATIVE;
 
 	int refused = samp_ctl_py_refused(h->samp.ctl);
 
@@ -135,7 +136,7 @@ static void switch_view(struct ui *ui, struct hot_state *h)
 static bool func_matches(void *st, int row, const char *text)
 {
 	const struct hot_state *h = st;
-	const struct samp_func *f = &h->samp.shown->funcs[h->view.rows[row].func];
+	const struct samp_func *f = &ui_samp_profile(&h->samp)->funcs[h->view.rows[row].func];
 	return strcasestr(f->name, text) || (f->module && strcasestr(f->module, text)) ||
 	       (f->file && strcasestr(f->file, text));
 }
@@ -146,7 +147,7 @@ static bool hot_find(void *st, const char *text, int dir, bool again)
 	struct hot_state *h = st;
 	bool r;
 
-	if (!h->samp.shown)
+	if (!ui_samp_profile(&h->samp))
 		return false;
 	r = table_search(&h->tab, h->tab.sel + (again ? dir : 0), dir, text, h, func_matches);
 	clamp_sel(h);
@@ -170,7 +171,7 @@ static enum ui_key_result hot_mode(struct ui *ui, void *p, int ch)
 		return UI_KEY_NEXT;
 	if (flame_view_key(ui, &h->flame, ch) == UI_KEY_DONE)
 		return UI_KEY_DONE;
-	if (h->rel.open && h->samp.shown && hot_rel_key(&h->rel, ch, h->samp.shown, h->samp.win, h->samp.tid))
+	if (h->rel.open && ui_samp_profile(&h->samp) && hot_rel_key(&h->rel, ch, ui_samp_profile(&h->samp), h->samp.win, h->samp.tid))
 		return UI_KEY_DONE;
 	return UI_KEY_NEXT;
 }
@@ -180,7 +181,7 @@ static bool k_callers(struct ui *ui, void *p, int ch)
 	struct hot_state *h = p;
 
 	if (h->view.nrows)
-		hot_rel_open(&h->rel, h->samp.shown, h->samp.win, h->samp.tid, h->view.rows[h->tab.sel].func);
+		hot_rel_open(&h->rel, ui_samp_profile(&h->samp), h->samp.win, h->samp.tid, h->view.rows[h->tab.sel].func);
 	return true;
 }
 
@@ -191,9 +192,9 @@ static bool k_annotate(struct ui *ui, void *p, int ch)
 	struct hot_state *h = p;
 	unsigned func = h->rel.open ? h->rel.func : h->view.nrows ? h->view.rows[h->tab.sel].func : UINT32_MAX;
 
-	if (h->annot.open || !h->samp.shown || func == UINT32_MAX)
+	if (h->annot.open || !ui_samp_profile(&h->samp) || func == UINT32_MAX)
 		return true;
-	if (annot_view_open(&h->annot, ui, &h->id, h->samp.shown, h->samp.win, func)) {
+	if (annot_view_open(&h->annot, ui, &h->id, ui_samp_profile(&h->samp), h->samp.win, func)) {
 		h->annot.tid = h->samp.tid;
 		h->flame.open = false;
 		hot_rel_close(&h->rel);
@@ -239,7 +240,7 @@ static bool k_graph(struct ui *ui, void *p, int ch)
 
 	h->flame.open = !h->flame.open;
 	if (h->flame.open)
-		flame_view_update(&h->flame, h->samp.shown, h->samp.win, h->samp.tid);
+		flame_view_update(&h->flame, ui_samp_profile(&h->samp), h->samp.win, h->samp.tid);
 	return true;
 }
 
@@ -249,11 +250,50 @@ static bool k_python(struct ui *ui, void *p, int ch)
 	return true;
 }
 
+/* o: the off-CPU view (where the threads block, weighed by the time) or
+ * the on-CPU one again. */
+static bool k_offcpu(struct ui *ui, void *p, int ch)
+{
+	struct hot_state *h = p;
+
+	if (samp_ctl_mode(h->samp.ctl) == SAMP_MODE_OFFCPU) {
+		restart(ui, h, SAMP_MODE_AUTO, SAMP_FREQ_DEFAULT);
+		ui_message(ui, false, "%s", _("on-CPU view: the samples of the running threads; o: off-CPU view"));
+	} else {
+		restart(ui, h, SAMP_MODE_OFFCPU, SAMP_FREQ_DEFAULT);
+		ui_message(ui, false, "%s",
+			   _("off-CPU view: every block of 1 ms or more, weighed by its time (ms); b: who woke them; o: on-CPU view"));
+	}
+	return true;
+}
+
+/* b: the off-CPU view's wakers (who woke each thread, from where) or
+ * its blocks again. */
+static bool k_wakers(struct ui *ui, void *p, int ch)
+{
+	struct hot_state *h = p;
+
+	if (samp_ctl_mode(h->samp.ctl) != SAMP_MODE_OFFCPU) {
+		ui_message(ui, true, "%s", _("b shows who woke the blocks of the off-CPU view: o first"));
+		return true;
+	}
+	h->samp.wakers = !h->samp.wakers;
+	hot_rel_close(&h->rel);
+	annot_view_close(&h->annot);
+	table_select(&h->tab, 0);
+	h->sel_func = UINT32_MAX;
+	set_stale(h);
+	ui_message(ui, false, "%s",
+		   h->samp.wakers ? _("wakers: who woke each thread (the waker's name), from where (its stack); b: the blocks")
+				  : _("the blocks: where each thread slept; b: who woke it"));
+	return true;
+}
+
 static bool k_idle(struct ui *ui, void *p, int ch)
 {
 	struct hot_state *h = p;
 
-	if (!h->samp.shown || !h->samp.shown->python[0])
+	if (!ui_samp_profile(&h->samp) || !ui_samp_profile(&h->samp)->python[0])
 		return true;
 	samp_ctl_set_idle(h->samp.ctl, !samp_ctl_idle(h->samp.ctl));
 	ui_message(ui, false, samp_ctl_idle(h->samp.ctl) ? _("idle threads counted from now on")
@@ -285,6 +325,11 @@ static const struct ui_key hot_keys[] = {
 	UI_KEY("p", k_python, N_("Py/nat"),
 	  N_("CPython: Python view (the CPython sampler) / native view (perf); a CPython process opens in "
 	     "the Python view"), 'p'),
+	UI_KEY("o", k_offcpu, N_("OffCPU"),
+	  N_("off-CPU view: where the threads block, each block of 1 ms or more weighed by the time until the "
+	     "thread ran again (sched_switch tracepoints, CAP_PERFMON) / the on-CPU view again"), 'o'),
+	UI_KEY("b", k_wakers, N_("Wakers"),
+	  N_("off-CPU view: who woke the threads (the waker's name, then its stack) / the blocks again"), 'b'),
 	UI_KEY("i", k_idle, NULL, N_("Python view: count idle threads too (left out by default)"), 'i'),
 	UI_KEY("g", k_graph, N_("Flame"), N_("the window as a flame graph (callers on top) / the table again"), 'g'),
 	UI_HELP_OF(flame_view_keys),

@@ -7,6 +7,7 @@
 #include "cmd/top.h"
 #include "i18n.h"
 #include "out/escape.h"
+#include "out/trace.h"
 #include "sample/sample.h"
 #include "time/time.h"
 #include "util.h"
@@ -79,7 +80,37 @@ static int time_option(void *state, int opt, const char *arg)
 	case 'C':
 		a->bpf_stats = true;
 		break;
+	case 'L':
+		a->timeline = arg;
+		break;
 	}
+	return 0;
+}
+
+/* The timeline of the window into a->timeline: 0, or 1 after the error. */
+static int write_timeline(const struct time_args *a, struct tm_timeline *tl, const struct tm_snapshot *snap)
+{
+	struct out_trace_thread *th = calloc(snap->nthreads + 1, sizeof(*th));
+	struct out_trace_stats st;
+	struct ps_error e;
+
+	ps_error_clear(&e);
+	if (!th) {
+		ps_error_set(&e, ENOMEM, _("out of memory"));
+		return cmd_fail("time", &e);
+	}
+	for (size_t i = 0; i < snap->nthreads; i++)
+		th[i] = (struct out_trace_thread){ snap->threads[i].tid, snap->threads[i].comm };
+	tl->sampled = (snap->sampled & TM_SAMPLED_EVENTS) != 0;
+	int r = out_trace_save(a->timeline, tl, snap->target.pid, snap->comm, th, snap->nthreads, &st, &e);
+	free(th);
+	if (r < 0)
+		return cmd_fail("time", &e);
+	if (tl->dropped)
+		fprintf(stderr, _("pscope time: the timeline holds the last %zu events: %llu older ones did not fit\n"), tl->n,
+			tl->dropped);
+	if (tl->sampled)
+		fprintf(stderr, "%s\n", _("pscope time: the tier traced part of each second only (--rate): the timeline has gaps"));
 	return 0;
 }
 
@@ -92,10 +123,25 @@ static int time_process(const struct time_args *a, pid_t pid)
 	struct tm_session *s;
 	struct ps_error e;
 	char why[200];
+	struct tm_timeline tl = { 0 };
 
 	ps_error_clear(&e);
-	if (tm_open(&s, &o, &e) < 0)
+	if (a->timeline) {
+		if (a->tier >= 0 && a->tier != TM_TIER_TRACE)
+			return cmd_usage_error("time", "%s", _("--timeline keeps every record: the trace tier only"));
+		if (tm_tl_init(&tl, TM_TL_CAP_DEFAULT) < 0) {
+			ps_error_set(&e, ENOMEM, _("out of memory"));
+			return cmd_fail("time", &e);
+		}
+		o.tier = TM_TIER_TRACE;
+		o.timeline = &tl;
+		if (!a->rate)
+			o.trace_rate = 10000000; /* every record, unless --rate says otherwise */
+	}
+	if (tm_open(&s, &o, &e) < 0) {
+		tm_tl_free(&tl);
 		return cmd_fail("time", &e);
+	}
 	top_signals(true);
 	ps_test_pause("time-window");
 	const char *ended = NULL;
@@ -114,6 +160,7 @@ static int time_process(const struct time_args *a, pid_t pid)
 		if (r < 0) {
 			ps_error_set(&e, -r, _("measuring process %d failed: %s"), (int)pid, strerror(-r));
 			tm_close(s);
+			tm_tl_free(&tl);
 			top_signals(false);
 			return cmd_fail("time", &e);
 		}
@@ -122,12 +169,17 @@ static int time_process(const struct time_args *a, pid_t pid)
 	tm_close(s);
 	top_signals(false);
 	if (!snap) {
+		tm_tl_free(&tl);
 		ps_error_set(&e, ENOMEM, _("out of memory"));
 		return cmd_fail("time", &e);
 	}
 	if (ended)
 		fprintf(stderr, _("pscope time: after %.1f s, %s\n"), tm_window_s(snap), esc(ended));
 	int rc = 0;
+	if (a->timeline) {
+		rc = write_timeline(a, &tl, snap);
+		tm_tl_free(&tl);
+	}
 	if (a->tid) {
 		bool found = false;
 		for (size_t i = 0; i < snap->nthreads && !found; i++)
@@ -169,13 +221,14 @@ static const struct option time_options[] = {
 	{ "json", no_argument, NULL, 'j' },
 	{ "no-syscalls", no_argument, NULL, 'S' },
 	{ "bpf-stats", no_argument, NULL, 'C' },
+	{ "timeline", required_argument, NULL, 'L' },
 	{ NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_time_entry = {
 	.name = "time",
 	.args = "[PID] [--duration SEC] [--tid TID] [--tier bpf|trace|proc] [--hz HZ] [--rate N] [--no-syscalls]\n"
-		"       [--bpf-stats] [--top N] [--json]",
+		"       [--bpf-stats] [--top N] [--json] [--timeline FILE]",
 	.help = N_("Measure for SEC seconds (default 5) where PID's threads spend their time: on a\n"
 		   "CPU, waiting for one (run queue), blocked and why (futex/lock, sleep,\n"
 		   "poll/epoll/select, I/O, pipe/socket, page fault, other), stopped; switches,\n"
@@ -197,7 +250,12 @@ const struct cmd_entry cmd_time_entry = {
 		   "--bpf-stats also prints the BPF programs' cost per event (bpf_enable_stats:\n"
 		   "meanwhile the kernel times every BPF program on the machine).\n"
 		   "Without a PID: every process, ranked by run-queue wait and by blocked time\n"
-		   "(--top N rows each, default 15).\n"),
+		   "(--top N rows each, default 15).\n"
+		   "--timeline FILE also writes the window's records as a Chrome trace (JSON:\n"
+		   "Perfetto, chrome://tracing): one track per thread, system calls, blocks and\n"
+		   "run-queue waits as slices, cpu-clock samples (99 Hz) and wakeups as instants;\n"
+		   "the trace tier only (every record), at most 2 Mi events (the oldest dropped,\n"
+		   "counted in the file).\n"),
 	.shortopts = "d:t:T:n:j",
 	.options = time_options,
 	.pid = CMD_PID_OPTIONAL,

@@ -174,6 +174,7 @@ static void top_init(void *state)
 	struct top_args *a = state;
 
 	a->duration = 5;
+	a->min_block_ns = SAMP_MIN_BLOCK_DEFAULT;
 }
 
 static int top_option(void *state, int opt, const char *arg)
@@ -244,6 +245,18 @@ static int top_option(void *state, int opt, const char *arg)
 	case 'j':
 		a->json = true;
 		break;
+	case 'O':
+		a->offcpu = true;
+		break;
+	case 'M': {
+		errno = 0;
+		double ms = strtod(arg, &end);
+		if (errno || *end || end == arg || !(ms >= 0) || ms > 3600e3)
+			return cmd_bad_value("top", _("invalid minimum block '%s' (milliseconds, 0 to 3600000)"), arg);
+		a->min_block_ns = (uint64_t)llround(ms * 1e6);
+		a->min_block_set = true;
+		break;
+	}
 	}
 	return 0;
 }
@@ -304,6 +317,8 @@ static int top_exec(void *state, pid_t pid)
 		return cmd_usage_error("top", "%s", _("--all samples every process: give it no PID"));
 	}
 	if (!pid) {
+		if (a->offcpu || a->min_block_set)
+			return cmd_usage_error("top", "%s", _("--off-cpu needs a PID"));
 		if (a->annotate)
 			return cmd_usage_error("top", "%s", _("--annotate needs a PID"));
 		if (a->mode_set || a->events_set || a->idle) {
@@ -313,6 +328,14 @@ static int top_exec(void *state, pid_t pid)
 	}
 	if (a->by_comm) {
 		return cmd_usage_error("top", "%s", _("--by is for every process (no PID, or --all)"));
+	}
+	if (a->min_block_set && !a->offcpu)
+		return cmd_usage_error("top", "%s", _("--min-block is for --off-cpu"));
+	if (a->offcpu) {
+		if (a->mode_set || a->events_set || a->idle || a->freq || a->annotate)
+			return cmd_usage_error("top", "%s",
+					       _("--off-cpu traces every block: --python, --native, --idle, --events, --freq and --annotate are for sampling"));
+		return top_offcpu(a, pid);
 	}
 	if (a->mode != TOP_NATIVE) {
 		int r = top_python(a, pid);
@@ -408,6 +431,8 @@ static const struct option top_options[] = {
 	{ "all", no_argument, NULL, 'a' },
 	{ "by", required_argument, NULL, 'b' },
 	{ "annotate", required_argument, NULL, 'A' },
+	{ "off-cpu", no_argument, NULL, 'O' },
+	{ "min-block", required_argument, NULL, 'M' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -439,7 +464,12 @@ const struct cmd_entry cmd_top_entry = {
 		   "Without a PID (or with --all) every process on every CPU is sampled, like\n"
 		   "perf top: processes by share of samples, then functions with their process;\n"
 		   "--by comm: samples by command name. Needs kernel.perf_event_paranoid <= 0,\n"
-		   "CAP_PERFMON or root.\n"),
+		   "CAP_PERFMON or root.\n"
+		   "--off-cpu traces where PID's threads block instead (sched_switch and\n"
+		   "sched_wakeup tracepoints: CAP_PERFMON and tracefs): each block of at least\n"
+		   "--min-block MS (default 1) weighed by the time until the thread ran again,\n"
+		   "with its user and kernel stack and who woke it, from where; --folded writes\n"
+		   "offcputime -f's lines (thread;frames... microseconds).\n"),
 	.shortopts = "d:F:f:js:e:n:",
 	.options = top_options,
 	.pid = CMD_PID_OPTIONAL,

@@ -20,6 +20,7 @@ struct time_args {
 	bool json;
 	bool no_syscalls;    /* --no-syscalls */
 	bool bpf_stats;      /* --bpf-stats */
+	const char *timeline; /* --timeline FILE: the Chrome trace of the window */
 };
 
 /* One process: the thread table and the process's syscalls, run-queue

@@ -4,6 +4,7 @@
 #define PS_CMD_TOP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "sample/sample.h"
 
@@ -20,6 +21,9 @@ struct top_args {
 	bool by_comm;               /* --by comm */
 	bool mode_set, events_set;  /* --python/--native, --events given */
 	int stack_copy;
+	bool offcpu;                /* --off-cpu: where the threads block */
+	bool min_block_set;
+	uint64_t min_block_ns;      /* --min-block MS */
 	enum samp_events events;
 	enum top_mode mode;
 };
@@ -40,6 +44,8 @@ struct samp_snapshot *top_run(const struct top_args *a, struct samp_source *src,
 int top_exports(const struct top_args *a, const struct samp_snapshot *snap);
 /* The report of --annotate (top-annotate.c): 0, or 1 after the error. */
 int top_annotate(const struct top_args *a, const struct samp_snapshot *s);
+/* The off-CPU report of PID (top-offcpu.c): 0, or 1 after the error. */
+int top_offcpu(const struct top_args *a, pid_t pid);
 /* Sample every process (--all, or no PID) and print the report. */
 int top_machine(const struct top_args *a);
 

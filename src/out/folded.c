@@ -49,6 +49,38 @@ const char *out_folded_thread(const struct samp_snapshot *s, pid_t tid, char *bu
 	return buf;
 }
 
+/* An off-CPU profile as bcc's offcputime -f writes it: the thread's name,
+ * the frames outermost first (kernel ones plain), the microseconds. */
+static int offcpu_write(FILE *f, const struct samp_snapshot *s, const unsigned long long *counts,
+			unsigned long *total)
+{
+	char name[OUT_FRAME_NAME_MAX];
+	unsigned long long sum = 0;
+
+	fprintf(f, "# pscope: counts are microseconds off CPU, not samples\n");
+	for (unsigned i = 0; i < s->nstacks; i++) {
+		const struct samp_stack *st = &s->stacks[i];
+		if (counts[i] / 1000 == 0 || !st->nframes)
+			continue;
+		put_name(name, sizeof(name), 0, samp_thread_comm(s, st->tid));
+		fputs(name, f);
+		for (unsigned j = st->nframes; j-- > 0;) {
+			const struct samp_func *fn = &s->funcs[s->frames[st->first + j]];
+			fputc(';', f);
+			if (fn->flags & SAMP_F_PYTHON)
+				out_folded_frame(s, s->frames[st->first + j], name, sizeof(name));
+			else
+				put_name(name, sizeof(name), 0, fn->name);
+			fputs(name, f);
+		}
+		fprintf(f, " %llu\n", counts[i] / 1000);
+		sum += counts[i] / 1000;
+	}
+	if (total)
+		*total = (unsigned long)sum;
+	return ferror(f) ? -EIO : 0;
+}
+
 int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
 		     unsigned long *total)
 {
@@ -57,6 +89,11 @@ int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w,
 
 	if (!counts)
 		return -ENOMEM;
+	if (s->offcpu) {
+		int r = offcpu_write(f, s, counts, total);
+		free(counts);
+		return r;
+	}
 	/* A weighted profile says what its counts are (flamegraph.pl and
 	 * speedscope skip the line); a CPU profile's file stays plain. */
 	if (s->unit != SAMP_UNIT_SAMPLES)

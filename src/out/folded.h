@@ -19,7 +19,8 @@ const char *out_folded_thread(const struct samp_snapshot *s, pid_t tid, char *bu
 
 /* Write window w (thread filter tid, 0 = all) of s to f. *total (if not
  * NULL) gets the sum of the counts written: samples, or the weight in a
- * weighted profile's unit (then named by a first "# pscope:" line).
+ * weighted profile's unit (then named by a first "# pscope:" line); an
+ * off-CPU profile as offcputime -f writes it, in microseconds.
  * Returns 0 or -errno. */
 int out_folded_write(FILE *f, const struct samp_snapshot *s, enum samp_window w, pid_t tid,
 		     unsigned long *total);

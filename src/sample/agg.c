@@ -293,12 +293,17 @@ static uint32_t intern(struct agg *a, pid_t tid, const uint32_t *fr, unsigned n)
 
 int agg_add(struct agg *a, pid_t tid, const uint32_t *frames, unsigned n, uint32_t cat, uint64_t weight)
 {
+	return agg_add_stack(a, tid, frames, n, cat, weight) == SAMP_NONE ? -ENOMEM : 0;
+}
+
+uint32_t agg_add_stack(struct agg *a, pid_t tid, const uint32_t *frames, unsigned n, uint32_t cat, uint64_t weight)
+{
 	uint32_t id, with[SAMP_MAX_FRAMES + 1];
 
 	if (cat != SAMP_NONE) {
 		uint32_t cl = agg_func_loc(a, cat);
 		if (cl == SAMP_NONE)
-			return -ENOMEM;
+			return SAMP_NONE;
 		if (n > SAMP_MAX_FRAMES)
 			n = SAMP_MAX_FRAMES;
 		memcpy(with, frames, n * sizeof(*frames));
@@ -307,7 +312,7 @@ int agg_add(struct agg *a, pid_t tid, const uint32_t *frames, unsigned n, uint32
 	}
 	id = intern(a, tid, frames, n);
 	if (id == SAMP_NONE)
-		return -ENOMEM;
+		return SAMP_NONE;
 	if (!a->cur[id] && weight)
 		a->touched[a->ntouched++] = id;
 	a->cur[id] += weight;
@@ -315,7 +320,7 @@ int agg_add(struct agg *a, pid_t tid, const uint32_t *frames, unsigned n, uint32
 	a->all_weight += weight;
 	a->all_samples++;
 	a->cur_samples++;
-	return 0;
+	return id;
 }
 
 void agg_close_interval(struct agg *a, double seconds)
@@ -469,6 +474,10 @@ void samp_snapshot_free(void *p)
 	free(s->pc_strings);
 	for (unsigned i = 0; i < s->npc_buckets; i++)
 		free(s->pc_buckets[i].c);
+	samp_snapshot_free(s->wakers);
+	free(s->wakes);
+	free(s->stack_blocks);
+	free(s->stack_runq);
 	free(s);
 }
 

@@ -33,6 +33,9 @@ uint32_t agg_category(struct agg *a, const char *name);
  * SAMP_NONE. Stacks are interned by their locations: the snapshot's
  * frames[] name their functions, lframes[] their locations. */
 int agg_add(struct agg *a, pid_t tid, const uint32_t *frames, unsigned n, uint32_t cat, uint64_t weight);
+/* The same, returning the stack's id (its index in a snapshot's stacks[])
+ * or SAMP_NONE on ENOMEM. */
+uint32_t agg_add_stack(struct agg *a, pid_t tid, const uint32_t *frames, unsigned n, uint32_t cat, uint64_t weight);
 /* End the current interval (it lasted `seconds`): it becomes the newest bucket. */
 void agg_close_interval(struct agg *a, double seconds);
 /* Samples and seconds of the newest `buckets` closed intervals. */

@@ -94,6 +94,15 @@ static struct samp_source *open_source(struct job *j, struct samp_ctl *ctl)
 	int r;
 
 	ps_error_clear(&e);
+	if (mode == SAMP_MODE_OFFCPU) {
+		struct samp_offcpu_opts o = { .pid = j->target.pid, .want = &j->target,
+					      .min_block_ns = SAMP_MIN_BLOCK_DEFAULT };
+		if (samp_offcpu_open(&src, &o, &e) < 0) {
+			job_error(j, &e);
+			return NULL;
+		}
+		return src;
+	}
 	if (mode != SAMP_MODE_NATIVE) {
 		int freq = samp_ctl_freq(ctl);
 		if (mode == SAMP_MODE_AUTO && freq == SAMP_FREQ_DEFAULT) /* perf's 99 Hz: py-spy's 100 */

@@ -162,30 +162,15 @@ static unsigned user_chain(struct samp_session *s, struct samp_space *sp, const 
 	return (unsigned)n;
 }
 
-void samp_on_sample(void *arg, const struct perf_sample *r)
+unsigned samp_frames(struct samp_session *s, struct samp_space *sp, const struct perf_sample *r, uint32_t *fr,
+		     uint64_t *leaf_user)
 {
-	struct samp_session *s = arg;
-	uint32_t fr[MAX_FRAMES];
 	uint64_t up[MAX_FRAMES / 2], dw[MAX_FRAMES / 2];
 	unsigned n = 0, nup = 0;
 	enum { CTX_USER, CTX_KERNEL, CTX_OTHER } ctx = CTX_USER;
 	bool first = true;
-	struct samp_space *sp = &s->one;
-	pid_t key = (pid_t)r->tid; /* the stack's owner: a thread, or a process slot */
-	uint32_t slot = SAMP_NONE;
 
-	if (s->machine) {
-		if (r->pid == 0) { /* the idle task */
-			s->idle++;
-			return;
-		}
-		struct mproc *p = samp_machine_proc(s, (pid_t)r->pid);
-		if (!p)
-			return;
-		slot = (uint32_t)(p - s->procs);
-		key = (pid_t)slot;
-		sp = samp_machine_space(s, p);
-	}
+	*leaf_user = 0;
 	if (r->nr == 0) {
 		if (r->ip >= 0xffff800000000000ULL) {
 			uint32_t id = loc_of(s, sp, r->ip, true, true);
@@ -224,18 +209,45 @@ void samp_on_sample(void *arg, const struct perf_sample *r)
 	enum how how = HOW_FP;
 	unsigned nu = user_chain(s, sp, r, up, nup, dw, &user, &how);
 	if (nu) {
-		/* Stopped in user code of the target: its address histogram. */
-		if (!n && !s->machine && sp && sp->sym) {
-			uint32_t leaf = agg_loc_func(s->agg, loc_of(s, sp, user[0], false, true));
-			if (leaf != SAMP_NONE)
-				samp_pchist_add(&s->pchist, sp->sym, user[0], leaf);
-		}
+		if (!n)
+			*leaf_user = user[0];
 		if (!add_user(s, sp, user, nu, fr, &n))
 			s->truncated++;
 		if (how == HOW_DWARF)
 			s->unwind_dwarf++;
 		else
 			s->unwind_fp++;
+	}
+	return n;
+}
+
+void samp_on_sample(void *arg, const struct perf_sample *r)
+{
+	struct samp_session *s = arg;
+	uint32_t fr[MAX_FRAMES];
+	struct samp_space *sp = &s->one;
+	pid_t key = (pid_t)r->tid; /* the stack's owner: a thread, or a process slot */
+	uint32_t slot = SAMP_NONE;
+	uint64_t leaf;
+
+	if (s->machine) {
+		if (r->pid == 0) { /* the idle task */
+			s->idle++;
+			return;
+		}
+		struct mproc *p = samp_machine_proc(s, (pid_t)r->pid);
+		if (!p)
+			return;
+		slot = (uint32_t)(p - s->procs);
+		key = (pid_t)slot;
+		sp = samp_machine_space(s, p);
+	}
+	unsigned n = samp_frames(s, sp, r, fr, &leaf);
+	/* Stopped in user code of the target: its address histogram. */
+	if (leaf && !s->machine && sp && sp->sym) {
+		uint32_t lf = agg_loc_func(s->agg, loc_of(s, sp, leaf, false, true));
+		if (lf != SAMP_NONE)
+			samp_pchist_add(&s->pchist, sp->sym, leaf, lf);
 	}
 	if (!n)
 		return;

@@ -157,6 +157,17 @@ struct samp_pcbucket {
 	struct samp_pccount *c;
 };
 
+/* A block's waker in an off-CPU snapshot: the block's stack (stacks[])
+ * and the waker's (the waker profile's stacks[]), the time they weigh
+ * together and how many blocks. */
+struct samp_wake {
+	unsigned stack, wstack;
+	pid_t waker;
+	char comm[16];            /* the waker's name (raw, hostile); "" for an interrupt */
+	bool interrupt;           /* an interrupt woke it (waker 0: whichever task it stopped) */
+	unsigned long long weight, blocks;
+};
+
 /* Immutable once published. */
 struct samp_snapshot {
 	struct target_id target;
@@ -218,6 +229,20 @@ struct samp_snapshot {
 	unsigned long long pcs_dropped;
 	unsigned npc_buckets;
 	struct samp_pcbucket pc_buckets[SAMP_HISTORY];
+	/* The off-CPU tracer (samp_offcpu_open): blocks of at least
+	 * min_block_ns weighed in ns blocked (samples: the blocks); shorter
+	 * ones counted only; blocks whose waker was not seen. wakers: the
+	 * waker profile (its stacks the wakers', under a category naming
+	 * the waker, their tid the thread woken; owned, freed with it), and
+	 * wakes[] the pairs of stacks. */
+	bool offcpu;
+	uint64_t min_block_ns;
+	unsigned long long short_blocks, unmatched;
+	unsigned long long *stack_blocks; /* blocks per stack (nstacks) */
+	unsigned long long *stack_runq;   /* ... of their weight, ns from the wakeup to running again */
+	struct samp_snapshot *wakers;
+	unsigned nwakes;
+	struct samp_wake *wakes;
 };
 
 void samp_snapshot_free(void *snap);
@@ -249,6 +274,20 @@ int samp_perf_open(struct samp_source **out, const struct samp_opts *o, struct p
 /* The end reason of a sampling cut short by an exec: "the process exec'd
  * (it now runs NAME): ..." from the name it now has. */
 const char *samp_end_exec(const char *now_comm, char *buf, size_t size);
+
+/* ---- the off-CPU tracer: a source on the scheduler's tracepoints ----
+ * Every block of the target's threads (a switch-out asleep until it runs
+ * again) of at least min_block_ns, weighed by its length (the profile in
+ * SAMP_UNIT_NS_BLOCKED), its user and kernel stack at the switch-out,
+ * and its waker's name, TID and stack. Needs CAP_PERFMON and tracefs. */
+#define SAMP_MIN_BLOCK_DEFAULT 1000000ULL /* 1 ms */
+struct samp_offcpu_opts {
+	pid_t pid;
+	const struct target_id *want;
+	uint64_t min_block_ns;
+	int stack_copy;               /* as samp_opts */
+};
+int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *o, struct ps_error *e);
 
 /* ---- views: pure functions of a snapshot ---- */
 struct samp_row {
@@ -369,7 +408,9 @@ int samp_ctl_freq(struct samp_ctl *c);
  * id or 0. Takes its own reference on ctl. */
 /* The job's sampler: AUTO is the CPython sampler for a CPython process
  * (the perf sampler otherwise), PYTHON only that, NATIVE always perf. */
-enum samp_mode { SAMP_MODE_AUTO, SAMP_MODE_PYTHON, SAMP_MODE_NATIVE };
+/* OFFCPU: the off-CPU tracer (samp_offcpu_open, blocks of at least
+ * SAMP_MIN_BLOCK_DEFAULT), not a sampler. */
+enum samp_mode { SAMP_MODE_AUTO, SAMP_MODE_PYTHON, SAMP_MODE_NATIVE, SAMP_MODE_OFFCPU };
 void samp_ctl_set_mode(struct samp_ctl *c, enum samp_mode m);
 enum samp_mode samp_ctl_mode(struct samp_ctl *c);
 /* AUTO tried the CPython sampler and fell back to perf: why (a positive

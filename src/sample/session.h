@@ -159,6 +159,14 @@ void samp_percpu_close(struct samp_session *s);
  * process's (their on_sample is samp_on_sample). */
 extern const struct perf_consumer samp_process_consumer, samp_machine_consumer;
 void samp_on_sample(void *arg, const struct perf_sample *r);
+/* The call stack of sample r in sp as location ids of s->agg, leaf first
+ * (fr: SAMP_MAX_FRAMES): the kernel part from the callchain, the user
+ * part from the frame pointers or r's stack copy unwound with the CFI
+ * (the unwind counters of s counted). *leaf_user: the user pc the thread
+ * stopped at when the stack has no kernel part, else 0. Returns the
+ * number of frames. */
+unsigned samp_frames(struct samp_session *s, struct samp_space *sp, const struct perf_sample *r, uint32_t *fr,
+		     uint64_t *leaf_user);
 
 /* samp_space: open (pid's symbolizer view with sym_opts, an unwinder
  * with stack copies), free. */

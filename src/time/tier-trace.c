@@ -39,6 +39,7 @@ struct trace_tier {
 	struct perf_tp tps[TP_COUNT];
 	int ntps;                /* without syscalls: the 3 sched ones */
 	struct perf_event_attr attr[TP_COUNT];
+	struct perf_event_attr sample_attr; /* the timeline's cpu-clock samples */
 	struct perf_ring *rings;
 	int *cpu_of;             /* rings[i] is on CPU cpu_of[i] */
 	int nrings;
@@ -72,9 +73,15 @@ int tm_trace_check(struct ps_error *e)
 	return 0;
 }
 
+/* Per thread and ring: sys_enter, sys_exit, and for the timeline a cpu-clock sampler. */
+static int per_ring(const struct trace_tier *tt)
+{
+	return tt->s->o.timeline ? 3 : 2;
+}
+
 static int ncpu_fds(const struct trace_tier *tt)
 {
-	return 2 * tt->nrings;
+	return per_ring(tt) * tt->nrings;
 }
 
 /* Start following tid (its syscall events open when tracing is on). */
@@ -98,11 +105,19 @@ static void open_syscalls(struct trace_tier *tt, struct tt_thread *t)
 	if (tt->ntps < TP_COUNT || !t || !t->fds)
 		return;
 	for (int r = 0; r < tt->nrings; r++)
-		for (int k = 0; k < 2; k++) {
-			int *fd = &t->fds[2 * r + k];
+		for (int k = 0; k < per_ring(tt); k++) {
+			int *fd = &t->fds[per_ring(tt) * r + k];
 			uint64_t id;
 			if (*fd >= 0)
 				continue;
+			if (k == 2) { /* the timeline's samples: not tracepoints */
+				*fd = perf_open_into(&tt->sample_attr, t->tid, tt->cpu_of[r], &tt->rings[r]);
+				if (*fd < 0) {
+					tt->dropped_fds += *fd != -ESRCH;
+					*fd = -1;
+				}
+				continue;
+			}
 			*fd = perf_open_into(&tt->attr[TP_SYS_ENTER + k], t->tid, tt->cpu_of[r], &tt->rings[r]);
 			if (*fd < 0) { /* gone, or out of fds: that thread's syscalls are not timed */
 				tt->dropped_fds += *fd != -ESRCH;
@@ -212,7 +227,60 @@ static void on_tp(void *ctx, const struct perf_sample *smp, const struct perf_tp
 		tt->newest = x.time;
 }
 
-static const struct perf_consumer consumer = { .on_tracepoint = on_tp };
+/* A cpu-clock sample (the timeline's): an instant of its thread. */
+static void on_smp(void *ctx, const struct perf_sample *smp)
+{
+	struct trace_tier *tt = ctx;
+	struct tt_ev x = { .time = smp->time, .cpu = (int)smp->cpu, .tid = (pid_t)smp->tid, .kind = TT_SAMPLE };
+
+	if (!tt->s->o.timeline || !tt_find(&tt->ts, x.tid))
+		return;
+	if (array_reserve((void **)&tt->q, &tt->qcap, tt->nq, sizeof(*tt->q), 1024) < 0) {
+		tt->rd.lost++;
+		return;
+	}
+	tt->q[tt->nq++] = x;
+	if (x.time > tt->newest)
+		tt->newest = x.time;
+}
+
+static const struct perf_consumer consumer = { .on_tracepoint = on_tp, .on_sample = on_smp };
+
+/* The record as the timeline keeps it. */
+static void to_timeline(struct tm_timeline *tl, const struct tt_ev *x)
+{
+	struct tm_tlev e = { .time = x->time, .tid = x->tid };
+
+	switch ((int)x->kind) {
+	case TT_SWITCH:
+		e.kind = TM_TL_SWITCH;
+		e.tid = x->a;
+		e.a = (int32_t)x->state_or_ret;
+		e.b = x->b;
+		break;
+	case TT_WAKEUP:
+	case TT_WAKEUP_NEW:
+		e.kind = TM_TL_WAKEUP;
+		e.tid = x->a;
+		e.b = x->tid;
+		break;
+	case TT_SYS_ENTER:
+		e.kind = TM_TL_SYS_ENTER;
+		e.a = x->a;
+		break;
+	case TT_SYS_EXIT:
+		e.kind = TM_TL_SYS_EXIT;
+		e.a = x->a;
+		e.b = x->state_or_ret < INT32_MIN ? INT32_MIN : x->state_or_ret > INT32_MAX ? INT32_MAX : (int32_t)x->state_or_ret;
+		break;
+	case TT_SAMPLE:
+		e.kind = TM_TL_SAMPLE;
+		break;
+	default:
+		return;
+	}
+	tm_tl_add(tl, &e);
+}
 
 static int cmp_ev(const void *a, const void *b)
 {
@@ -230,8 +298,11 @@ static void drain(struct trace_tier *tt, bool all)
 	sort_array(tt->q, tt->nq, sizeof(*tt->q), cmp_ev);
 	uint64_t mark = all ? UINT64_MAX : tt->newest > LAG_NS ? tt->newest - LAG_NS : 0;
 	size_t i = 0;
-	for (; i < tt->nq && tt->q[i].time <= mark; i++)
+	for (; i < tt->nq && tt->q[i].time <= mark; i++) {
 		tt_apply(&tt->ts, &tt->q[i]);
+		if (tt->s->o.timeline)
+			to_timeline(tt->s->o.timeline, &tt->q[i]);
+	}
 	tt->events += i;
 	if (i > 0 && i < tt->nq)
 		memmove(tt->q, tt->q + i, (tt->nq - i) * sizeof(*tt->q));
@@ -257,6 +328,11 @@ static int trace_open(struct tm_session *s, struct ps_error *e)
 			goto fail;
 		perf_tp_attr(&tt->tps[k], PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU, &tt->attr[k]);
 	}
+	/* The timeline's samples, laid out as the tracepoints' records (one ring). */
+	tt->sample_attr = (struct perf_event_attr){ .size = sizeof(tt->sample_attr), .type = PERF_TYPE_SOFTWARE,
+						    .config = PERF_COUNT_SW_CPU_CLOCK, .freq = 1,
+						    .sample_freq = TM_TL_SAMPLE_HZ, .sample_type = tt->attr[0].sample_type,
+						    .exclude_hv = 1, .exclude_guest = 1 };
 	struct perf_format fmt;
 	perf_format_of(&tt->attr[0], &fmt);
 	tt->rings = calloc((size_t)ncpu, sizeof(*tt->rings));

@@ -12,6 +12,7 @@
 #include "reads.h"
 #include "target.h"
 #include "time/model.h"
+#include "time/timeline.h"
 
 #define TM_PROC_HZ_DEFAULT 40 /* /proc tier: samples of syscall and wchan per second */
 #define TM_PROC_HZ_MAX 100
@@ -25,7 +26,12 @@ struct tm_opts {
 	long trace_rate;               /* 0: TM_TRACE_RATE_DEFAULT */
 	bool no_syscalls;              /* leave out the per-syscall tracing (its cost) */
 	bool bpf_stats;                /* bpf tier: time the programs (bpf_enable_stats) */
+	/* trace tier: every record of the target's threads kept here too,
+	 * with cpu-clock samples at TM_TL_SAMPLE_HZ (the caller's; NULL: no
+	 * timeline). */
+	struct tm_timeline *timeline;
 };
+#define TM_TL_SAMPLE_HZ 99
 
 struct tm_session;
 

@@ -1,0 +1,81 @@
+/* The off-CPU tracer's session (offcpu.c; internal to the sampler). */
+#ifndef PS_SAMPLE_OFFCPU_H
+#define PS_SAMPLE_OFFCPU_H
+
+#include "sample/session.h"
+
+#define OC_PREEMPTED 0x100   /* sched_switch's prev_state of a preempted task (TASK_REPORT_MAX) */
+#define OC_COMMS_MAX 65536   /* task names remembered for the wakers */
+
+/* A sample kept past its callback (its pointers into data[]). */
+struct oc_copy {
+	struct perf_sample s;
+	uint64_t data[];
+};
+
+/* One record, queued until it is in time order. */
+struct oc_ev {
+	uint64_t time;
+	int kind;                /* enum oc_kind */
+	pid_t tid;               /* the target thread: switched out, in, woken */
+	pid_t waker;             /* a wakeup's: the task that woke it */
+	int64_t state;           /* a switch-out's prev_state */
+	struct oc_copy *copy;    /* a switch-out's or wakeup's sample; NULL: none */
+};
+
+struct othread {
+	struct samp_thread th;   /* first: what a snapshot shows (samples: blocks) */
+	int *fds;                /* per ring: its sched_switch and sched_wakeup, -1 closed */
+	bool in_scan, blocked;
+	uint64_t t0;             /* the block's switch-out */
+	struct oc_copy *out;     /* ... its sample */
+	struct oc_copy *wake;    /* the first wakeup since, and who, and when */
+	pid_t waker;
+	uint64_t woken;
+};
+
+struct oc_comm {
+	char comm[16];
+};
+
+struct ocpu {
+	struct samp_session s;   /* first: the source, the target, the symbolizer and unwinder, agg */
+	struct agg *wagg;        /* the waker profile */
+	struct hmap wkpcs, wpcs; /* its pc caches (swapped into s while its stacks are made) */
+	uint32_t wkernel_func;
+	uint64_t min_block_ns;
+
+	struct perf_tp tps[2];   /* sched_switch, sched_wakeup */
+	struct perf_event_attr attr[2][2]; /* [set][event] */
+	struct perf_ring *rings[2];
+	unsigned nopen[2];
+	bool rd_init[2];
+	struct perf_reader rd[2];
+	int *cpu_of;
+	unsigned nrings;
+	int *cpu_fds;            /* the every-task events */
+	int ncpu_fds;
+
+	struct othread *threads;
+	size_t nthreads, capthreads;
+	struct hmap tids;
+	unsigned untraced;
+
+	struct oc_ev *q;
+	size_t nq, qcap;
+	uint64_t newest;
+
+	struct oc_comm *comms;   /* names from the switches of every task */
+	size_t ncomms, capcomms;
+	struct hmap comm_idx;
+
+	struct samp_wake *links; /* (block stack, waker stack) pairs */
+	size_t nlinks, caplinks;
+	struct hmap link_idx;
+
+	unsigned long long *stack_blocks, *stack_runq; /* per stack id of s.agg */
+	size_t nsb, capsb, caprq; /* filled, and the capacity of each */
+	unsigned long long blocks, short_blocks, unmatched, dropped;
+};
+
+#endif
