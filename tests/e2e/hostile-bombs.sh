@@ -199,6 +199,38 @@ else
 	skip "SIGKILL mid-decompression: needs root, mount, zstd and strace"
 fi
 
+# ---- SIGKILL while a file is being written ----
+if command -v strace >/dev/null; then
+	for k in svg json; do
+		case $k in
+		svg) set -- top "$T" --samples 20 --svg "$HS/k.$k" ;;
+		json) set -- doors "$T" --json --report "$HS/k.$k" ;;
+		esac
+		# Every write delayed by 2 s: killed once the unnamed file is open.
+		strace -o /dev/null -e trace=write -e inject=write:delay_enter=2000000 "$PSCOPE" "$@" \
+			>/dev/null 2>"$HBASE/err" &
+		ST=$!
+		kill_at_exit $ST
+		# pscope's descriptor of an unnamed file in $HS (find: one process,
+		# however many descriptors pscope holds).
+		unnamed_open() {
+			local p
+			p=$(pgrep -P "$ST" | head -1)
+			[ -n "$p" ] && [ -n "$(find "/proc/$p/fd" -lname "$HS/#* (deleted)" 2>/dev/null | head -1)" ] && echo "$p"
+		}
+		check "$k: pscope writes into an unnamed file" poll 300 unnamed_open
+		P=$(unnamed_open)
+		[ -n "$P" ] && kill -9 "$P"
+		wait "$ST" 2>/dev/null
+		check "... killed with SIGKILL mid-write: nothing under its name, nothing else left" \
+			sh -c "ls -lA '$HS'; test -z \"\$(ls -A '$HS')\""
+		RC=0
+		hostile_end "$k killed mid-write" "$T"
+	done
+else
+	skip "SIGKILL mid-write: needs strace"
+fi
+
 # ---- a full disk, for every kind of file pscope writes ----
 if mounted "$HBASE/full" 1m; then
 	F=$HBASE/full
