@@ -48,10 +48,23 @@ cover_case() { # cover_case CASE COMMAND-IN-THE-NAMESPACE
 	hostile_end "top, library covered by $1" "$ns_pid"
 	check "top, library covered by $1: the library's functions named" \
 		has_function "$HBASE/top.json" 'hostile_work_[0-9]+'
+	if [ "${3:-}" = tui ]; then
+		# The TUI's hot view: its sampler on a worker, never blocked.
+		tui_start 140x40 "cd $HBASE && $PSCOPE -p $ns_pid 2>$HBASE/err; echo exit=\$? >$HBASE/tui.rc"
+		tui_keys h
+		check "TUI hot view, library covered by $1: the library's functions named" \
+			tui_wait_for 'hostile_work_[0-9]+ +hostile-lib' 100
+		tui_keys Escape Escape q
+		poll 100 test -s "$HBASE/tui.rc"
+		RC=$(sed 's/exit=//' "$HBASE/tui.rc")
+		rm -f "$HBASE/tui.rc"
+		hostile_end "TUI hot view, library covered by $1" "$ns_pid"
+	fi
 	kill -9 "$ns_pid"
 	wait "$ns_pid" 2>/dev/null
 }
-cover_case "a FIFO" "mkfifo '$HD/lib/hostile-lib.so'"
+export PSCOPE_DATA="${PSCOPE_DATA:-$top_srcdir/data}"
+cover_case "a FIFO" "mkfifo '$HD/lib/hostile-lib.so'" tui
 cover_case "a link to a file of root's" "ln -s '$ROOTF/secret' '$HD/lib/hostile-lib.so'"
 cover_case "a device (/dev/null bound over it)" \
 	"touch '$HD/lib/hostile-lib.so' && mount --bind /dev/null '$HD/lib/hostile-lib.so'"
