@@ -6,6 +6,11 @@
 
 #define OC_PREEMPTED 0x100   /* sched_switch's prev_state of a preempted task (TASK_REPORT_MAX) */
 #define OC_COMMS_MAX 65536   /* task names remembered for the wakers */
+#define OC_LAG_NS 20000000ULL /* records this much older than the newest are in order */
+
+enum { SET_CPU, SET_TASK, SETS };      /* per CPU for every task; per target thread */
+enum { EV_SWITCH, EV_WAKEUP, EVS };
+enum oc_kind { OC_OUT, OC_IN, OC_WAKE };
 
 /* A sample kept past its callback (its pointers into data[]). */
 struct oc_copy {
@@ -77,5 +82,15 @@ struct ocpu {
 	size_t nsb, capsb, caprq; /* filled, and the capacity of each */
 	unsigned long long blocks, short_blocks, unmatched, dropped;
 };
+
+/* offcpu-rec.c: what each record means. The consumers of the two ring
+ * sets queue the records; oc_drain reads every ring and applies those in
+ * time order (all: every one, else those older than the newest less the
+ * lag), weighing each block as it ends. */
+extern const struct perf_consumer oc_cpu_consumer, oc_task_consumer;
+void oc_drain(struct ocpu *o, bool all);
+struct othread *oc_thread_of(struct ocpu *o, pid_t tid);
+/* Forget t's block in progress (its copies freed). */
+void oc_forget_block(struct othread *t);
 
 #endif
