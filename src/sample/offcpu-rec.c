@@ -198,6 +198,35 @@ static uint64_t from_interrupt(const struct perf_sample *w)
 	return 0;
 }
 
+/* Leave out the tracing machinery at the leaf of a switch-out's kernel
+ * chain (__traceiter_sched_switch and the like appear while other
+ * tracers are attached to the tracepoint): not where the thread slept. */
+static void skip_tracing(struct perf_sample *s)
+{
+	static const char *const prefixes[] = { "__traceiter_", "perf_trace_", "__bpf_trace_", "trace_event_raw_event_",
+						"perf_tp_event", "bpf_trace_run" };
+	uint64_t k = 1;
+
+	if (s->nr < 2 || s->ips[0] != (uint64_t)PERF_CONTEXT_KERNEL || !sym_kernel_named())
+		return;
+	for (; k < s->nr && s->ips[k] < (uint64_t)PERF_CONTEXT_MAX; k++) {
+		const char *fn, *mod;
+		bool tracing = false;
+		sym_kernel(s->ips[k], &fn, &mod);
+		for (size_t i = 0; fn && i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+			tracing = tracing || !strncmp(fn, prefixes[i], strlen(prefixes[i]));
+		if (!tracing)
+			break;
+	}
+	if (k == 1 || k >= s->nr)
+		return;
+	/* Our copy: the context marker moves down over the frames left out. */
+	uint64_t *ips = (uint64_t *)s->ips;
+	ips[k - 1] = (uint64_t)PERF_CONTEXT_KERNEL;
+	s->ips = ips + k - 1;
+	s->nr -= k - 1;
+}
+
 /* Weigh the block of t that ended at `end`. */
 static void account(struct ocpu *o, struct othread *t, uint64_t end)
 {
@@ -209,6 +238,7 @@ static void account(struct ocpu *o, struct othread *t, uint64_t end)
 		o->short_blocks++;
 		return;
 	}
+	skip_tracing(&t->out->s);
 	unsigned n = samp_frames(s, &s->one, &t->out->s, fr, &leaf);
 	uint32_t id = agg_add_stack(s->agg, t->th.tid, fr, n, SAMP_NONE, w);
 	if (id == SAMP_NONE)
@@ -240,6 +270,7 @@ static void account(struct ocpu *o, struct othread *t, uint64_t end)
 	s->kernel_func = o->wkernel_func;
 	bool ours = oc_thread_of(o, t->waker) != NULL;
 	struct perf_sample ws = t->wake->s;
+	skip_tracing(&ws);
 	uint64_t cut = from_interrupt(&ws);
 	bool irq = cut != 0;
 	if (irq) {
