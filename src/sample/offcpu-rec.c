@@ -1,5 +1,5 @@
 /* The off-CPU tracer's records (offcpu.c opens their events): queued by
- * the consumers of the two ring sets, applied in time order -- a
+ * the consumers of the three ring sets, applied in time order -- a
  * switch-out asleep begins a block (its sample kept), the first wakeup
  * names its waker (its sample kept), the switch-in ends it: a block of at
  * least min_block is unwound and weighed then, its waker's stack into the

@@ -6,13 +6,13 @@
  *                               of the user stack: the stack a thread
  *                               blocks with (it switches out), and the
  *                               stack of a target thread waking another;
- *   per CPU, every task         sched_switch (when a thread runs again)
- *                               and sched_wakeup with the kernel chain
- *                               (who woke it when the waker is not the
- *                               target's: an interrupt, another process).
+ *   per CPU, every task         sched_switch without a chain (when a
+ *                               thread runs again), and sched_wakeup with
+ *                               the kernel chain (who woke it when the
+ *                               waker is not the target's: an interrupt,
+ *                               another process).
  *
- * The two kinds go to two sets of rings (their records are laid out
- * apart), read through src/perf/ and applied in time order (a record
+ * The three layouts go to three sets of rings (SET_*), read through src/perf/ and applied in time order (a record
  * older than the newest less a lag is in order), so a wakeup is matched
  * to its block by thread and time whatever ring it came in. A block is
  * the stretch from a switch-out in a sleeping state (a preemption is a
@@ -153,8 +153,8 @@ static int open_set(struct ocpu *o, int k, struct ps_error *e)
 	size_t pages = k == SET_TASK ? RING_PAGES_STACKS : PERF_RING_PAGES;
 	struct perf_format fmt;
 
-	perf_format_of(&o->attr[k][0], &fmt);
-	if (perf_reader_init(&o->rd[k], k == SET_CPU ? &oc_cpu_consumer : &oc_task_consumer, o, &fmt) < 0)
+	perf_format_of(&o->attr[k][k == SET_CPUSW ? EV_SWITCH : EV_WAKEUP], &fmt);
+	if (perf_reader_init(&o->rd[k], k == SET_TASK ? &oc_task_consumer : &oc_cpu_consumer, o, &fmt) < 0)
 		return ps_error_set(e, ENOMEM, _("out of memory"));
 	o->rd_init[k] = true;
 	for (unsigned r = 0; r < o->nrings; r++) {
@@ -209,11 +209,12 @@ int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *op
 	}
 	s->agg = agg_new(SAMP_UNIT_NS_BLOCKED);
 	o->wagg = agg_new(SAMP_UNIT_NS_BLOCKED);
-	o->rings[0] = calloc((size_t)ncpu, sizeof(struct perf_ring));
-	o->rings[1] = calloc((size_t)ncpu, sizeof(struct perf_ring));
+	bool rings_ok = true;
+	for (int k = 0; k < SETS; k++)
+		rings_ok = (o->rings[k] = calloc((size_t)ncpu, sizeof(struct perf_ring))) != NULL && rings_ok;
 	o->cpu_of = calloc((size_t)ncpu, sizeof(int));
 	o->cpu_fds = calloc((size_t)ncpu * EVS, sizeof(int));
-	if (!s->agg || !o->wagg || !o->rings[0] || !o->rings[1] || !o->cpu_of || !o->cpu_fds) {
+	if (!s->agg || !o->wagg || !rings_ok || !o->cpu_of || !o->cpu_fds) {
 		offcpu_close(&s->src);
 		return ps_error_set(e, ENOMEM, _("out of memory"));
 	}
@@ -229,6 +230,7 @@ int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *op
 		struct perf_event_attr *a = &o->attr[SET_CPU][k];
 		perf_tp_attr(&o->tps[k], PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN, a);
 		a->exclude_callchain_user = 1; /* another process's user stack means nothing here */
+		perf_tp_attr(&o->tps[k], PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU, &o->attr[SET_CPUSW][k]);
 		a = &o->attr[SET_TASK][k];
 		perf_tp_attr(&o->tps[k],
 			     PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN |
@@ -268,13 +270,14 @@ int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *op
 	for (unsigned r2 = 0; r2 < o->nrings; r2++)
 		for (int k = 0; k < EVS; k++) {
 			uint64_t id;
-			int fd = perf_open_into(&o->attr[SET_CPU][k], -1, o->cpu_of[r2], &o->rings[SET_CPU][r2]);
+			int set = k == EV_SWITCH ? SET_CPUSW : SET_CPU;
+			int fd = perf_open_into(&o->attr[set][k], -1, o->cpu_of[r2], &o->rings[set][r2]);
 			if (fd < 0) {
 				offcpu_close(&s->src);
 				return perf_refused(e, -1, -fd, _("trace the scheduler of every CPU"));
 			}
 			o->cpu_fds[o->ncpu_fds++] = fd;
-			if (perf_event_id(fd, &id) < 0 || perf_reader_add_tp(&o->rd[SET_CPU], id, &o->tps[k]) < 0) {
+			if (perf_event_id(fd, &id) < 0 || perf_reader_add_tp(&o->rd[set], id, &o->tps[k]) < 0) {
 				offcpu_close(&s->src);
 				return ps_error_set(e, ENOMEM, _("out of memory"));
 			}
@@ -370,7 +373,7 @@ static struct samp_snapshot *offcpu_publish(struct samp_source *src, const char 
 	sn->elapsed = w->elapsed = (double)(now - s->start_ns) / 1e9;
 	sn->samples = o->blocks;
 	w->samples = o->blocks - o->unmatched;
-	sn->lost = w->lost = o->rd[SET_CPU].lost + o->rd[SET_TASK].lost + o->dropped;
+	sn->lost = w->lost = o->rd[SET_CPU].lost + o->rd[SET_TASK].lost + o->rd[SET_CPUSW].lost + o->dropped;
 	sn->truncated = s->truncated;
 	sn->unwind_fp = s->unwind_fp;
 	sn->unwind_dwarf = s->unwind_dwarf;

@@ -8,7 +8,11 @@
 #define OC_COMMS_MAX 65536   /* task names remembered for the wakers */
 #define OC_LAG_NS 20000000ULL /* records this much older than the newest are in order */
 
-enum { SET_CPU, SET_TASK, SETS };      /* per CPU for every task; per target thread */
+/* The ring sets, by how their records are laid out: every task's wakeups
+ * per CPU (kernel chain), the target threads' own events (chain, user
+ * registers and stack), every task's switches per CPU (no chain: only
+ * when a target thread runs again is read from them). */
+enum { SET_CPU, SET_TASK, SET_CPUSW, SETS };
 enum { EV_SWITCH, EV_WAKEUP, EVS };
 enum oc_kind { OC_OUT, OC_IN, OC_WAKE };
 
@@ -51,11 +55,11 @@ struct ocpu {
 	uint64_t min_block_ns;
 
 	struct perf_tp tps[2];   /* sched_switch, sched_wakeup */
-	struct perf_event_attr attr[2][2]; /* [set][event] */
-	struct perf_ring *rings[2];
-	unsigned nopen[2];
-	bool rd_init[2];
-	struct perf_reader rd[2];
+	struct perf_event_attr attr[SETS][2]; /* [set][event] */
+	struct perf_ring *rings[SETS];
+	unsigned nopen[SETS];
+	bool rd_init[SETS];
+	struct perf_reader rd[SETS];
 	int *cpu_of;
 	unsigned nrings;
 	int *cpu_fds;            /* the every-task events */
