@@ -95,6 +95,7 @@ static void restart(struct ui *ui, struct hot_state *h, enum samp_mode mode, int
 	}
 	samp_ctl_set_mode(ctl, mode);
 	samp_ctl_set_idle(ctl, samp_ctl_idle(h->samp.ctl));
+	samp_ctl_set_min_block(ctl, samp_ctl_min_block(h->samp.ctl));
 	ui_samp_free(ui, &h->samp);
 	h->samp.ctl = ctl;
 	h->samp.wakers = false;
@@ -260,9 +261,10 @@ static bool k_offcpu(struct ui *ui, void *p, int ch)
 		restart(ui, h, SAMP_MODE_AUTO, SAMP_FREQ_DEFAULT);
 		ui_message(ui, false, "%s", _("on-CPU view: the samples of the running threads; o: off-CPU view"));
 	} else {
+		char buf[32];
 		restart(ui, h, SAMP_MODE_OFFCPU, SAMP_FREQ_DEFAULT);
-		ui_message(ui, false, "%s",
-			   _("off-CPU view: every block of 1 ms or more, weighed by its time (ms); b: who woke them; o: on-CPU view"));
+		ui_message(ui, false, _("off-CPU view: every block of %s or more, weighed by its time (ms); b: who woke them; o: on-CPU view"),
+			   samp_unit_format(SAMP_UNIT_NS_BLOCKED, samp_ctl_min_block(h->samp.ctl), buf, sizeof(buf)));
 	}
 	return true;
 }
@@ -286,6 +288,48 @@ static bool k_wakers(struct ui *ui, void *p, int ch)
 	ui_message(ui, false, "%s",
 		   h->samp.wakers ? _("wakers: who woke each thread (the waker's name), from where (its stack); b: the blocks")
 				  : _("the blocks: where each thread slept; b: who woke it"));
+	return true;
+}
+
+/* < and >: the off-CPU view's shortest block weighed, a step down or up
+ * (0.1 ms to 1 s); tracing starts again with it. */
+static void step_min_block(struct ui *ui, void *p, int dir)
+{
+	static const uint64_t steps[] = { 100000, 200000, 500000, 1000000, 2000000, 5000000, 10000000, 20000000,
+					  50000000, 100000000, 200000000, 500000000, 1000000000 };
+	const size_t n = sizeof(steps) / sizeof(steps[0]);
+	struct hot_state *h = p;
+	uint64_t cur = samp_ctl_min_block(h->samp.ctl);
+	size_t i = 0;
+	char buf[32];
+
+	if (samp_ctl_mode(h->samp.ctl) != SAMP_MODE_OFFCPU) {
+		ui_message(ui, true, "%s", _("< and > set the shortest block of the off-CPU view: o first"));
+		return;
+	}
+	while (i + 1 < n && steps[i] < cur)
+		i++;
+	if (dir < 0 && i > 0 && steps[i] >= cur)
+		i--;
+	else if (dir > 0 && i + 1 < n && steps[i] <= cur)
+		i++;
+	samp_ctl_set_min_block(h->samp.ctl, steps[i]);
+	bool wakers = h->samp.wakers;
+	restart(ui, h, SAMP_MODE_OFFCPU, SAMP_FREQ_DEFAULT);
+	h->samp.wakers = wakers;
+	ui_message(ui, false, _("off-CPU view: blocks of %s or more from now on (< and >)"),
+		   samp_unit_format(SAMP_UNIT_NS_BLOCKED, steps[i], buf, sizeof(buf)));
+}
+
+static bool k_shorter(struct ui *ui, void *p, int ch)
+{
+	step_min_block(ui, p, -1);
+	return true;
+}
+
+static bool k_longer(struct ui *ui, void *p, int ch)
+{
+	step_min_block(ui, p, 1);
 	return true;
 }
 
@@ -330,6 +374,9 @@ static const struct ui_key hot_keys[] = {
 	     "thread ran again (sched_switch tracepoints, CAP_PERFMON) / the on-CPU view again"), 'o'),
 	UI_KEY("b", k_wakers, N_("Wakers"),
 	  N_("off-CPU view: who woke the threads (the waker's name, then its stack) / the blocks again"), 'b'),
+	UI_KEY("< / >", k_shorter, NULL,
+	  N_("off-CPU view: weigh only blocks of at least a shorter / longer time (0.1 ms to 1 s; 1 ms at first)"), '<'),
+	UI_ALSO(k_longer, '>'),
 	UI_KEY("i", k_idle, NULL, N_("Python view: count idle threads too (left out by default)"), 'i'),
 	UI_KEY("g", k_graph, N_("Flame"), N_("the window as a flame graph (callers on top) / the table again"), 'g'),
 	UI_HELP_OF(flame_view_keys),

@@ -19,6 +19,7 @@ struct samp_ctl {
 	atomic_bool idle;
 	atomic_int mode;     /* enum samp_mode */
 	atomic_int py_refused; /* errno of AUTO's CPython sampler, 0 */
+	atomic_ullong min_block; /* the off-CPU tracer's, ns */
 };
 
 struct samp_ctl *samp_ctl_new(int freq)
@@ -31,6 +32,7 @@ struct samp_ctl *samp_ctl_new(int freq)
 	atomic_init(&c->idle, false);
 	atomic_init(&c->mode, SAMP_MODE_AUTO);
 	atomic_init(&c->py_refused, 0);
+	atomic_init(&c->min_block, SAMP_MIN_BLOCK_DEFAULT);
 	return c;
 }
 
@@ -79,6 +81,16 @@ enum samp_mode samp_ctl_mode(struct samp_ctl *c)
 	return (enum samp_mode)atomic_load(&c->mode);
 }
 
+void samp_ctl_set_min_block(struct samp_ctl *c, uint64_t ns)
+{
+	atomic_store(&c->min_block, (unsigned long long)ns);
+}
+
+uint64_t samp_ctl_min_block(struct samp_ctl *c)
+{
+	return (uint64_t)atomic_load(&c->min_block);
+}
+
 int samp_ctl_py_refused(struct samp_ctl *c)
 {
 	return atomic_load(&c->py_refused);
@@ -96,7 +108,7 @@ static struct samp_source *open_source(struct job *j, struct samp_ctl *ctl)
 	ps_error_clear(&e);
 	if (mode == SAMP_MODE_OFFCPU) {
 		struct samp_offcpu_opts o = { .pid = j->target.pid, .want = &j->target,
-					      .min_block_ns = SAMP_MIN_BLOCK_DEFAULT };
+					      .min_block_ns = samp_ctl_min_block(ctl) };
 		if (samp_offcpu_open(&src, &o, &e) < 0) {
 			job_error(j, &e);
 			return NULL;

@@ -6,13 +6,13 @@
  *                               of the user stack: the stack a thread
  *                               blocks with (it switches out), and the
  *                               stack of a target thread waking another;
- *   per CPU, every task         sched_switch (when a thread runs again)
- *                               and sched_wakeup with the kernel chain
- *                               (who woke it when the waker is not the
- *                               target's: an interrupt, another process).
+ *   per CPU, every task         sched_switch without a chain (when a
+ *                               thread runs again), and sched_wakeup with
+ *                               the kernel chain (who woke it when the
+ *                               waker is not the target's: an interrupt,
+ *                               another process).
  *
- * The two kinds go to two sets of rings (their records are laid out
- * apart), read through src/perf/ and applied in time order (a record
+ * The three layouts go to three sets of rings (SET_*), read through src/perf/ and applied in time order (a record
  * older than the newest less a lag is in order), so a wakeup is matched
  * to its block by thread and time whatever ring it came in. A block is
  * the stretch from a switch-out in a sleeping state (a preemption is a
@@ -40,346 +40,14 @@
 #include <unistd.h>
 
 #define RESCAN_NS 250000000ULL
-#define LAG_NS 20000000ULL        /* records this much older than the newest are in order */
 #define RING_PAGES_STACKS 512     /* the rings of stack copies: 2 MiB per CPU */
 
-enum { SET_CPU, SET_TASK, SETS };      /* per CPU for every task; per target thread */
-enum { EV_SWITCH, EV_WAKEUP, EVS };
-enum oc_kind { OC_OUT, OC_IN, OC_WAKE };
 
 static const struct samp_source_ops offcpu_ops;
 
 static struct ocpu *of(const struct samp_source *src)
 {
 	return (struct ocpu *)src; /* src is its session's first member */
-}
-
-/* A sample kept past its callback: its chain, registers and stack copy. */
-static struct oc_copy *copy_of(const struct perf_sample *s)
-{
-	size_t regs = s->regs ? SAMP_NREGS : 0;
-	struct oc_copy *c = malloc(sizeof(*c) + (s->nr + regs) * sizeof(uint64_t) + s->stack_size);
-
-	if (!c)
-		return NULL;
-	c->s = *s;
-	uint64_t *p = c->data;
-	if (s->nr)
-		memcpy(p, s->ips, s->nr * sizeof(uint64_t));
-	c->s.ips = p;
-	p += s->nr;
-	if (regs) {
-		memcpy(p, s->regs, regs * sizeof(uint64_t));
-		c->s.regs = p;
-		p += regs;
-	}
-	if (s->stack_size)
-		memcpy(p, s->stack, s->stack_size);
-	c->s.stack = (const unsigned char *)p;
-	c->s.raw = NULL;
-	c->s.raw_size = 0;
-	return c;
-}
-
-static struct othread *thread_of(struct ocpu *o, pid_t tid)
-{
-	uint32_t i = samp_id_get(&o->tids, (uint64_t)tid);
-	return i == SAMP_NONE ? NULL : &o->threads[i];
-}
-
-/* A task's name as the scheduler's records last gave it ("?" unknown). */
-static const char *comm_of(struct ocpu *o, pid_t tid)
-{
-	struct othread *t = thread_of(o, tid);
-	uint32_t i = samp_id_get(&o->comm_idx, (uint64_t)tid);
-
-	if (t && t->th.comm[0])
-		return t->th.comm;
-	return i == SAMP_NONE ? "?" : o->comms[i].comm;
-}
-
-static void learn_comm(struct ocpu *o, pid_t tid, const char *comm)
-{
-	uint32_t i = samp_id_get(&o->comm_idx, (uint64_t)tid);
-
-	if (i != SAMP_NONE) {
-		if (strncmp(o->comms[i].comm, comm, 16))
-			strlcpy_ps(o->comms[i].comm, comm, sizeof(o->comms[i].comm));
-		return;
-	}
-	if (o->ncomms >= OC_COMMS_MAX)
-		return; /* named "?" past the cap */
-	if (array_reserve((void **)&o->comms, &o->capcomms, o->ncomms, sizeof(*o->comms), 256) < 0 ||
-	    hmap_put(&o->comm_idx, (uint64_t)tid, o->ncomms) < 0)
-		return;
-	strlcpy_ps(o->comms[o->ncomms].comm, comm, sizeof(o->comms[o->ncomms].comm));
-	o->ncomms++;
-}
-
-static void push(struct ocpu *o, const struct oc_ev *x)
-{
-	if (array_reserve((void **)&o->q, &o->qcap, o->nq, sizeof(*o->q), 1024) < 0) {
-		free(x->copy);
-		o->dropped++;
-		return;
-	}
-	o->q[o->nq++] = *x;
-	if (x->time > o->newest)
-		o->newest = x->time;
-}
-
-/* Records of every task on a CPU: a target thread running again, or
- * woken (by a task of any process, or an interrupt). */
-static void on_cpu_tp(void *ctx, const struct perf_sample *s, const struct perf_tp_event *ev)
-{
-	struct ocpu *o = ctx;
-	struct oc_ev x = { .time = s->time };
-
-	if (ev->tp->kind == PERF_TP_SCHED_SWITCH) {
-		learn_comm(o, ev->sw.prev_pid, ev->sw.prev_comm);
-		if (!thread_of(o, ev->sw.next_pid))
-			return;
-		x.kind = OC_IN;
-		x.tid = ev->sw.next_pid;
-	} else if (ev->tp->kind == PERF_TP_SCHED_WAKEUP) {
-		struct othread *w = thread_of(o, (pid_t)s->tid);
-		if (!thread_of(o, ev->wk.pid))
-			return;
-		/* A target thread's own events bring its user stack. */
-		if (w && w->fds && w->fds[0] >= 0)
-			return;
-		x.kind = OC_WAKE;
-		x.tid = ev->wk.pid;
-		x.waker = (pid_t)s->tid;
-		if (!(x.copy = copy_of(s))) {
-			o->dropped++;
-			return;
-		}
-	} else {
-		return;
-	}
-	push(o, &x);
-}
-
-/* Records of a target thread's own events: it switches out (its stack),
- * or it wakes a thread of the target (its stack too). */
-static void on_task_tp(void *ctx, const struct perf_sample *s, const struct perf_tp_event *ev)
-{
-	struct ocpu *o = ctx;
-	struct oc_ev x = { .time = s->time };
-
-	if (ev->tp->kind == PERF_TP_SCHED_SWITCH) {
-		if (ev->sw.prev_pid != (pid_t)s->tid || !thread_of(o, ev->sw.prev_pid))
-			return;
-		x.kind = OC_OUT;
-		x.tid = ev->sw.prev_pid;
-		x.state = ev->sw.prev_state;
-		/* Preempted, or still runnable: waiting for a CPU, not a block. */
-		if (x.state == 0 || (x.state & OC_PREEMPTED)) {
-			push(o, &x);
-			return;
-		}
-	} else if (ev->tp->kind == PERF_TP_SCHED_WAKEUP) {
-		if (!thread_of(o, ev->wk.pid) || !thread_of(o, (pid_t)s->tid))
-			return;
-		x.kind = OC_WAKE;
-		x.tid = ev->wk.pid;
-		x.waker = (pid_t)s->tid;
-	} else {
-		return;
-	}
-	if (!(x.copy = copy_of(s))) {
-		o->dropped++;
-		return;
-	}
-	push(o, &x);
-}
-
-static const struct perf_consumer cpu_consumer = { .on_tracepoint = on_cpu_tp };
-static const struct perf_consumer task_consumer = { .on_tracepoint = on_task_tp };
-
-/* Room for index i in an array of cap elements. 0 or -ENOMEM. */
-static int reserve_to(void **v, size_t *cap, size_t i, size_t elem)
-{
-	while (i >= *cap)
-		if (array_reserve(v, cap, *cap, elem, 256) < 0)
-			return -ENOMEM;
-	return 0;
-}
-
-/* Did the wakeup come from an interrupt (a timer's, a device's) that
- * happened to stop the task it names? Its kernel chain says so: the
- * length of the chain up to the interrupt's entry (what it interrupted
- * left out), or 0. */
-static uint64_t from_interrupt(const struct perf_sample *w)
-{
-	static const char *const entries[] = { "asm_sysvec_", "asm_common_interrupt", "handle_softirqs", "__do_softirq",
-					       "asm_exc_", "irq_exit" };
-	bool kernel = false;
-
-	if (!sym_kernel_named())
-		return false;
-	for (uint64_t i = 0; i < w->nr; i++) {
-		uint64_t v = w->ips[i];
-		if (v >= (uint64_t)PERF_CONTEXT_MAX) {
-			kernel = v == (uint64_t)PERF_CONTEXT_KERNEL;
-			continue;
-		}
-		if (!kernel)
-			continue;
-		const char *fn, *mod;
-		sym_kernel(v, &fn, &mod);
-		for (size_t k = 0; fn && k < sizeof(entries) / sizeof(entries[0]); k++)
-			if (!strncmp(fn, entries[k], strlen(entries[k])))
-				return i + 1;
-	}
-	return 0;
-}
-
-/* Weigh the block of t that ended at `end`. */
-static void account(struct ocpu *o, struct othread *t, uint64_t end)
-{
-	struct samp_session *s = &o->s;
-	uint32_t fr[SAMP_MAX_FRAMES];
-	uint64_t leaf, w = end - t->t0;
-
-	if (w < o->min_block_ns) {
-		o->short_blocks++;
-		return;
-	}
-	unsigned n = samp_frames(s, &s->one, &t->out->s, fr, &leaf);
-	uint32_t id = agg_add_stack(s->agg, t->th.tid, fr, n, SAMP_NONE, w);
-	if (id == SAMP_NONE)
-		return;
-	o->blocks++;
-	if (reserve_to((void **)&o->stack_blocks, &o->capsb, id, sizeof(*o->stack_blocks)) == 0 &&
-	    reserve_to((void **)&o->stack_runq, &o->caprq, id, sizeof(*o->stack_runq)) == 0) {
-		for (size_t i = o->nsb; i <= id; i++)
-			o->stack_blocks[i] = o->stack_runq[i] = 0;
-		if (id >= o->nsb)
-			o->nsb = id + 1;
-		o->stack_blocks[id]++;
-		/* Woken, then waiting for a CPU until it ran. */
-		if (t->wake && t->woken >= t->t0 && t->woken <= end)
-			o->stack_runq[id] += end - t->woken;
-	}
-	t->th.samples++;
-	if (!t->wake) {
-		o->unmatched++;
-		return;
-	}
-	/* The waker's stack, in the waker profile's ids. */
-	struct agg *main_agg = s->agg;
-	struct hmap kp = s->kpcs, up = s->one.pcs;
-	uint32_t kf = s->kernel_func;
-	s->agg = o->wagg;
-	s->kpcs = o->wkpcs;
-	s->one.pcs = o->wpcs;
-	s->kernel_func = o->wkernel_func;
-	bool ours = thread_of(o, t->waker) != NULL;
-	struct perf_sample ws = t->wake->s;
-	uint64_t cut = from_interrupt(&ws);
-	bool irq = cut != 0;
-	if (irq) {
-		ws.nr = cut;
-		ws.regs = NULL; /* the interrupted task's user state is not the waker's */
-		ws.stack_size = 0;
-	}
-	n = samp_frames(s, ours && !irq ? &s->one : NULL, &ws, fr, &leaf);
-	char name[64];
-	if (irq) /* whichever task it stopped: one waker */
-		snprintf(name, sizeof(name), "interrupt"); /* a category: English in files, as the others */
-	else
-		snprintf(name, sizeof(name), "%s-%d", comm_of(o, t->waker), (int)t->waker);
-	uint32_t wid = agg_add_stack(o->wagg, t->th.tid, fr, n, agg_category(o->wagg, name), w);
-	o->wkpcs = s->kpcs;
-	o->wpcs = s->one.pcs;
-	o->wkernel_func = s->kernel_func;
-	s->agg = main_agg;
-	s->kpcs = kp;
-	s->one.pcs = up;
-	s->kernel_func = kf;
-	if (wid == SAMP_NONE)
-		return;
-	/* One pair per block stack, waker and waker functions (the same
-	 * functions at other call sites are one line of the report). */
-	uint64_t key = hmap_mix((uint64_t)id << 32 | (uint32_t)(irq ? 0 : t->waker));
-	for (unsigned i = 0; i < n; i++)
-		key = hmap_mix(key ^ agg_loc_func(o->wagg, fr[i])) + i;
-	uint32_t li = samp_id_get(&o->link_idx, key);
-	if (li == SAMP_NONE) {
-		if (array_reserve((void **)&o->links, &o->caplinks, o->nlinks, sizeof(*o->links), 64) < 0 ||
-		    hmap_put(&o->link_idx, key, o->nlinks) < 0)
-			return;
-		li = o->nlinks++;
-		o->links[li] = (struct samp_wake){ .stack = id, .wstack = wid, .waker = irq ? 0 : t->waker, .interrupt = irq };
-		strlcpy_ps(o->links[li].comm, irq ? "" : comm_of(o, t->waker), sizeof(o->links[li].comm));
-	}
-	o->links[li].weight += w;
-	o->links[li].blocks++;
-}
-
-static void forget_block(struct othread *t)
-{
-	free(t->out);
-	free(t->wake);
-	t->out = t->wake = NULL;
-	t->blocked = false;
-}
-
-static void apply(struct ocpu *o, struct oc_ev *x)
-{
-	struct othread *t = thread_of(o, x->tid);
-
-	if (!t) {
-		free(x->copy);
-		return;
-	}
-	switch (x->kind) {
-	case OC_OUT:
-		forget_block(t);
-		if (x->copy) { /* asleep: a block begins */
-			t->out = x->copy;
-			t->t0 = x->time;
-			t->blocked = true;
-		}
-		return;
-	case OC_WAKE:
-		if (t->blocked && !t->wake) { /* the first wakeup ends the block */
-			t->wake = x->copy;
-			t->waker = x->waker;
-			t->woken = x->time;
-		} else {
-			free(x->copy);
-		}
-		return;
-	case OC_IN:
-		if (t->blocked && x->time >= t->t0)
-			account(o, t, x->time);
-		forget_block(t);
-		return;
-	}
-}
-
-static int cmp_ev(const void *a, const void *b)
-{
-	const struct oc_ev *x = a, *y = b;
-	return (x->time > y->time) - (x->time < y->time);
-}
-
-static void drain(struct ocpu *o, bool all)
-{
-	for (int k = 0; k < SETS; k++)
-		for (unsigned r = 0; r < o->nrings; r++)
-			perf_read(&o->rd[k], &o->rings[k][r]);
-	sort_array(o->q, o->nq, sizeof(*o->q), cmp_ev);
-	uint64_t mark = all ? UINT64_MAX : o->newest > LAG_NS ? o->newest - LAG_NS : 0;
-	size_t i = 0;
-	for (; i < o->nq && o->q[i].time <= mark; i++)
-		apply(o, &o->q[i]);
-	if (i > 0 && i < o->nq)
-		memmove(o->q, o->q + i, (o->nq - i) * sizeof(*o->q));
-	o->nq -= i;
 }
 
 static void close_fds(struct ocpu *o, struct othread *t)
@@ -443,7 +111,7 @@ static int rescan(struct ocpu *o, int *first_err)
 		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
 		pid_t tid = (pid_t)atoi(de->d_name);
-		struct othread *t = thread_of(o, tid);
+		struct othread *t = oc_thread_of(o, tid);
 		if (!t) {
 			if (array_reserve((void **)&o->threads, &o->capthreads, o->nthreads, sizeof(*o->threads), 16) < 0)
 				continue;
@@ -485,8 +153,8 @@ static int open_set(struct ocpu *o, int k, struct ps_error *e)
 	size_t pages = k == SET_TASK ? RING_PAGES_STACKS : PERF_RING_PAGES;
 	struct perf_format fmt;
 
-	perf_format_of(&o->attr[k][0], &fmt);
-	if (perf_reader_init(&o->rd[k], k == SET_CPU ? &cpu_consumer : &task_consumer, o, &fmt) < 0)
+	perf_format_of(&o->attr[k][k == SET_CPUSW ? EV_SWITCH : EV_WAKEUP], &fmt);
+	if (perf_reader_init(&o->rd[k], k == SET_TASK ? &oc_task_consumer : &oc_cpu_consumer, o, &fmt) < 0)
 		return ps_error_set(e, ENOMEM, _("out of memory"));
 	o->rd_init[k] = true;
 	for (unsigned r = 0; r < o->nrings; r++) {
@@ -541,11 +209,12 @@ int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *op
 	}
 	s->agg = agg_new(SAMP_UNIT_NS_BLOCKED);
 	o->wagg = agg_new(SAMP_UNIT_NS_BLOCKED);
-	o->rings[0] = calloc((size_t)ncpu, sizeof(struct perf_ring));
-	o->rings[1] = calloc((size_t)ncpu, sizeof(struct perf_ring));
+	bool rings_ok = true;
+	for (int k = 0; k < SETS; k++)
+		rings_ok = (o->rings[k] = calloc((size_t)ncpu, sizeof(struct perf_ring))) != NULL && rings_ok;
 	o->cpu_of = calloc((size_t)ncpu, sizeof(int));
 	o->cpu_fds = calloc((size_t)ncpu * EVS, sizeof(int));
-	if (!s->agg || !o->wagg || !o->rings[0] || !o->rings[1] || !o->cpu_of || !o->cpu_fds) {
+	if (!s->agg || !o->wagg || !rings_ok || !o->cpu_of || !o->cpu_fds) {
 		offcpu_close(&s->src);
 		return ps_error_set(e, ENOMEM, _("out of memory"));
 	}
@@ -561,6 +230,7 @@ int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *op
 		struct perf_event_attr *a = &o->attr[SET_CPU][k];
 		perf_tp_attr(&o->tps[k], PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN, a);
 		a->exclude_callchain_user = 1; /* another process's user stack means nothing here */
+		perf_tp_attr(&o->tps[k], PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU, &o->attr[SET_CPUSW][k]);
 		a = &o->attr[SET_TASK][k];
 		perf_tp_attr(&o->tps[k],
 			     PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_CALLCHAIN |
@@ -600,13 +270,14 @@ int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *op
 	for (unsigned r2 = 0; r2 < o->nrings; r2++)
 		for (int k = 0; k < EVS; k++) {
 			uint64_t id;
-			int fd = perf_open_into(&o->attr[SET_CPU][k], -1, o->cpu_of[r2], &o->rings[SET_CPU][r2]);
+			int set = k == EV_SWITCH ? SET_CPUSW : SET_CPU;
+			int fd = perf_open_into(&o->attr[set][k], -1, o->cpu_of[r2], &o->rings[set][r2]);
 			if (fd < 0) {
 				offcpu_close(&s->src);
 				return perf_refused(e, -1, -fd, _("trace the scheduler of every CPU"));
 			}
 			o->cpu_fds[o->ncpu_fds++] = fd;
-			if (perf_event_id(fd, &id) < 0 || perf_reader_add_tp(&o->rd[SET_CPU], id, &o->tps[k]) < 0) {
+			if (perf_event_id(fd, &id) < 0 || perf_reader_add_tp(&o->rd[set], id, &o->tps[k]) < 0) {
 				offcpu_close(&s->src);
 				return ps_error_set(e, ENOMEM, _("out of memory"));
 			}
@@ -628,17 +299,17 @@ static int offcpu_poll(struct samp_source *src, int timeout_ms)
 	if (s->execd)
 		return -ESTALE;
 	for (;;) {
-		drain(o, false);
+		oc_drain(o, false);
 		uint64_t now = now_ns();
 		if (now - s->last_scan_ns >= RESCAN_NS) {
 			s->last_scan_ns = now;
 			if (target_verify(&s->t, NULL) < 0 || rescan(o, NULL) == -ESRCH) {
-				drain(o, true);
+				oc_drain(o, true);
 				s->exited = true;
 				return -ESRCH;
 			}
 			if (target_execd(&s->t, s->exec_comm, sizeof(s->exec_comm)) == 1) {
-				drain(o, true);
+				oc_drain(o, true);
 				s->execd = true;
 				return -ESTALE;
 			}
@@ -685,7 +356,7 @@ static struct samp_snapshot *offcpu_publish(struct samp_source *src, const char 
 		free(w);
 		return NULL;
 	}
-	drain(o, end_reason != NULL);
+	oc_drain(o, end_reason != NULL);
 	double secs = (double)(now - s->last_pub_ns) / 1e9;
 	agg_close_interval(s->agg, secs);
 	agg_close_interval(o->wagg, secs);
@@ -702,7 +373,7 @@ static struct samp_snapshot *offcpu_publish(struct samp_source *src, const char 
 	sn->elapsed = w->elapsed = (double)(now - s->start_ns) / 1e9;
 	sn->samples = o->blocks;
 	w->samples = o->blocks - o->unmatched;
-	sn->lost = w->lost = o->rd[SET_CPU].lost + o->rd[SET_TASK].lost + o->dropped;
+	sn->lost = w->lost = o->rd[SET_CPU].lost + o->rd[SET_TASK].lost + o->rd[SET_CPUSW].lost + o->dropped;
 	sn->truncated = s->truncated;
 	sn->unwind_fp = s->unwind_fp;
 	sn->unwind_dwarf = s->unwind_dwarf;
@@ -754,7 +425,7 @@ static void offcpu_close(struct samp_source *src)
 		close(o->cpu_fds[i]);
 	for (unsigned i = 0; i < o->nthreads; i++) {
 		close_fds(o, &o->threads[i]);
-		forget_block(&o->threads[i]);
+		oc_forget_block(&o->threads[i]);
 		free(o->threads[i].fds);
 	}
 	free(o->threads);

@@ -6,6 +6,15 @@
 
 #define OC_PREEMPTED 0x100   /* sched_switch's prev_state of a preempted task (TASK_REPORT_MAX) */
 #define OC_COMMS_MAX 65536   /* task names remembered for the wakers */
+#define OC_LAG_NS 20000000ULL /* records this much older than the newest are in order */
+
+/* The ring sets, by how their records are laid out: every task's wakeups
+ * per CPU (kernel chain), the target threads' own events (chain, user
+ * registers and stack), every task's switches per CPU (no chain: only
+ * when a target thread runs again is read from them). */
+enum { SET_CPU, SET_TASK, SET_CPUSW, SETS };
+enum { EV_SWITCH, EV_WAKEUP, EVS };
+enum oc_kind { OC_OUT, OC_IN, OC_WAKE };
 
 /* A sample kept past its callback (its pointers into data[]). */
 struct oc_copy {
@@ -46,11 +55,11 @@ struct ocpu {
 	uint64_t min_block_ns;
 
 	struct perf_tp tps[2];   /* sched_switch, sched_wakeup */
-	struct perf_event_attr attr[2][2]; /* [set][event] */
-	struct perf_ring *rings[2];
-	unsigned nopen[2];
-	bool rd_init[2];
-	struct perf_reader rd[2];
+	struct perf_event_attr attr[SETS][2]; /* [set][event] */
+	struct perf_ring *rings[SETS];
+	unsigned nopen[SETS];
+	bool rd_init[SETS];
+	struct perf_reader rd[SETS];
 	int *cpu_of;
 	unsigned nrings;
 	int *cpu_fds;            /* the every-task events */
@@ -77,5 +86,15 @@ struct ocpu {
 	size_t nsb, capsb, caprq; /* filled, and the capacity of each */
 	unsigned long long blocks, short_blocks, unmatched, dropped;
 };
+
+/* offcpu-rec.c: what each record means. The consumers of the two ring
+ * sets queue the records; oc_drain reads every ring and applies those in
+ * time order (all: every one, else those older than the newest less the
+ * lag), weighing each block as it ends. */
+extern const struct perf_consumer oc_cpu_consumer, oc_task_consumer;
+void oc_drain(struct ocpu *o, bool all);
+struct othread *oc_thread_of(struct ocpu *o, pid_t tid);
+/* Forget t's block in progress (its copies freed). */
+void oc_forget_block(struct othread *t);
 
 #endif

@@ -412,6 +412,9 @@ int samp_ctl_freq(struct samp_ctl *c);
  * SAMP_MIN_BLOCK_DEFAULT), not a sampler. */
 enum samp_mode { SAMP_MODE_AUTO, SAMP_MODE_PYTHON, SAMP_MODE_NATIVE, SAMP_MODE_OFFCPU };
 void samp_ctl_set_mode(struct samp_ctl *c, enum samp_mode m);
+/* The off-CPU tracer's shortest block weighed (ns; read when the job starts). */
+void samp_ctl_set_min_block(struct samp_ctl *c, uint64_t ns);
+uint64_t samp_ctl_min_block(struct samp_ctl *c);
 enum samp_mode samp_ctl_mode(struct samp_ctl *c);
 /* AUTO tried the CPython sampler and fell back to perf: why (a positive
  * errno: ENOENT not a CPython process, ENOTSUP a version it cannot read,

@@ -4,8 +4,8 @@
  *
  *   the perf sampler of one process or of every process   (perf.c, on src/perf/)
  *   the CPython sampler, reading frames from memory       (pysamp.c)
- *   the scheduler tracer (off-CPU and syscall time, a weighted profile
- *   in ns: samp_snapshot.unit) -- to come, on src/perf/'s tracepoints
+ *   the off-CPU tracer (where threads block, a weighted profile in ns:
+ *   samp_snapshot.unit; offcpu.c, on src/perf/'s tracepoints)
  *
  * A source is opened by its own constructor (samp_perf_open,
  * samp_py_open, ...), which embeds a struct samp_source in its session;

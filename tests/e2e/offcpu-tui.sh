@@ -2,7 +2,8 @@
 # The off-CPU view of the hot functions screen at 80x24, through tmux: o
 # turns it on (status, BLOCK_ms column, the sleeper's inner_sleep a third
 # of the blocked time), b shows the wakers ([waker-TID] over wake_reader),
-# b and o turn them off again, Esc closes the events; the same in Korean.
+# b turns them off, > and < step the shortest block, o turns the view off,
+# Esc closes the events; the same in Korean.
 . "$top_srcdir/tests/lib.sh"
 command -v tmux >/dev/null || { skip "tmux not installed"; done_testing; exit 0; }
 if [ "$(id -u)" != 0 ]; then
@@ -42,8 +43,8 @@ tui_wait_for '^ SELF% TOTAL% BLOCK_ms  FUNCTION ' >/dev/null
 ok $? "o: the weight column is BLOCK_ms"
 tui_wait_for '^ +0\.0 +(3[0-9])\.[0-9] +0\.0  inner_sleep(:[0-9]+)? +offcpu-fp ' 150 >/dev/null
 ok $? "the sleeper's inner_sleep holds a third of the blocked time (three threads, always blocked)"
-check "the status line: blocks and their time, nothing lost" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S |
-	grep -Eq '^ blocks [0-9]+, [0-9.]+m?s blocked \\(window [0-9.]+ ms\\)  shorter [0-9]+  waker unknown [0-9]+  lost 0'"
+check "the status line: blocks and their time, the shorter ones, wakers unknown, records lost" sh -c "tmux -L $TMUX_S capture-pane -p -t $TMUX_S |
+	grep -Eq '^ blocks [0-9]+, [0-9.]+m?s blocked \\(window [0-9.]+ ms\\)  shorter [0-9]+  waker unknown [0-9]+  lost [0-9]+'"
 check "the screen fits 80 columns" fits 80
 tui_keys b
 tui_wait_for "^ +0\\.0 +(3[0-9])\\.[0-9] +0\\.0  \\[waker-$waker\\] +\\[category\\]" 150 >/dev/null
@@ -58,6 +59,14 @@ ok $? "b: the sleeps are ended by an interrupt (their timer)"
 tui_keys b
 tui_wait_for '^ off CPU: each block' >/dev/null
 ok $? "b again: the blocks"
+tui_keys '>'
+tui_wait_for '^ off CPU: each block of 2\.0ms\+ weighed' >/dev/null
+ok $? "> : blocks of 2 ms or more"
+tui_keys '<' '<'
+tui_wait_for '^ off CPU: each block of 500\.0us\+ weighed' >/dev/null
+ok $? "< < : blocks of 0.5 ms or more"
+tui_wait_for '^ +0\.0 +(3[0-9])\.[0-9] +0\.0  inner_sleep(:[0-9]+)? +offcpu-fp ' 150 >/dev/null
+ok $? "... traced again: inner_sleep a third of the time"
 tui_keys o
 tui_wait_for '^ SELF% TOTAL%  SAMPLES  FUNCTION' >/dev/null
 ok $? "o again: the on-CPU view (samples)"
