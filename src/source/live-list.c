@@ -149,7 +149,8 @@ static int scan(struct live_list *l, const struct source_want *w, struct ps_erro
  * recorder reads (every row, every extra) into *ww. */
 static const struct source_want *recording(struct live_list *l, const struct source_want *w, struct source_want *ww)
 {
-	if (!w->record && l->rec) {
+	/* Off, or on again into another file before a tick saw it off. */
+	if (l->rec && (!w->record || strcmp(l->rec_tried, w->record_path))) {
 		live_rec_stop(l->rec);
 		l->rec = NULL;
 		snap_put(l->rec_last);

@@ -2,7 +2,7 @@
  * in turn, index blocks, key frames decompressed (their length capped) and
  * decoded, the payload decoder of each schema on the raw input, and the times a user
  * names.
- * fuzz-seeds: record/sleep.rec */
+ * fuzz-seeds: record/sleep.rec record/sleep2.rec */
 #include "fuzz.h"
 #include "record/record.h"
 
