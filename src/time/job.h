@@ -12,6 +12,9 @@ struct workers;
 struct job_handler;
 
 #define TM_JOB_WINDOW_MS 1000  /* the rolling window, and how often one is posted */
+/* With a timeline (tm_opts.timeline_s): the records one window may hold
+ * (24 bytes each: 24 MiB); past it the oldest go, counted in the chunk. */
+#define TM_TL_JOB_CAP (1u << 20)
 
 /* Measure id (the pid it names now when its start time is 0) with o (its
  * pid and want are ignored). SNAPSHOT: each window; RESULT: the last one
