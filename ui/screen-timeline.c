@@ -193,37 +193,44 @@ static void draw_row(struct tl_screen *s, int y, int i, const struct tm_thread *
 	}
 }
 
-/* The detail line: what the cursor's cell of the selected thread holds. */
+/* The detail line: what the cursor's cell of the selected thread holds,
+ * its states longest first. */
 static void draw_detail(struct tl_screen *s, int y, int i)
 {
 	const struct tm_tlcell *g = i >= 0 ? &s->grid[(size_t)i * (size_t)s->ncols + s->cur] : NULL;
 	const struct tm_thread *t = row_thread(s, table_selected(&s->tab));
 	char line[512], a[24], b[24], nb[32];
+	bool done[TM_TS_COUNT] = { false };
 	int n;
 
 	uint64_t now = newest(s), ct = cur_time(s);
-	n = snprintf(line, sizeof(line), _("cursor at -%s (a cell: %s)"), span_str(now > ct ? now - ct : 0, a, sizeof(a)),
+	n = snprintf(line, sizeof(line), _("cursor -%s (cell %s)"), span_str(now > ct ? now - ct : 0, a, sizeof(a)),
 		     span_str(s->dt, b, sizeof(b)));
 	if (g && t) {
-		n += snprintf(line + n, sizeof(line) - (size_t)n, ": %d", (int)t->tid);
-		for (int st = TM_TS_RUN; st < TM_TS_COUNT && n < (int)sizeof(line) - 64; st++) {
-			if (!g->ns[st])
-				continue;
-			const char *what = st == TM_TS_RUN ? _("on CPU") : st == TM_TS_SYS ? _("in a system call")
-				: st == TM_TS_RUNQ ? _("waiting for a CPU") : tm_reason_label((enum tm_reason)(st - TM_TS_BLOCK));
-			n += snprintf(line + n, sizeof(line) - (size_t)n, "  %c %s %s", state_ch((enum tm_tl_state)st), what,
-				      span_str(g->ns[st], a, sizeof(a)));
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %d", (int)t->tid);
+		if (g->sys >= 0)
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " [%s]", sys_name(g->sys, nb, sizeof(nb)));
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ":");
+		for (int k = 0; k < TM_TS_COUNT && n < (int)sizeof(line) - 64; k++) {
+			int best = -1;
+			for (int st = TM_TS_RUN; st < TM_TS_COUNT; st++)
+				if (!done[st] && g->ns[st] && (best < 0 || g->ns[st] > g->ns[best]))
+					best = st;
+			if (best < 0)
+				break;
+			done[best] = true;
+			const char *what = best == TM_TS_RUN ? _("on CPU") : best == TM_TS_SYS ? _("in a system call")
+				: best == TM_TS_RUNQ ? _("waiting for a CPU") : tm_reason_label((enum tm_reason)(best - TM_TS_BLOCK));
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " %c %s %s", state_ch((enum tm_tl_state)best), what,
+				      span_str(g->ns[best], a, sizeof(a)));
 		}
-		if (g->sys >= 0 && n < (int)sizeof(line) - 64)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, _("  [%s]"), sys_name(g->sys, nb, sizeof(nb)));
-		if ((g->marks & TM_TM_WOKEN) && n < (int)sizeof(line) - 32)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, "  %s", _("! woken"));
-		if ((g->marks & TM_TM_WAKER) && n < (int)sizeof(line) - 32)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, "  %s", _("^ woke a thread"));
-		if ((g->marks & TM_TM_FAULT) && n < (int)sizeof(line) - 32)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, "  %s", _("f page fault"));
-		if ((g->marks & TM_TM_SAMPLE) && n < (int)sizeof(line) - 32)
-			snprintf(line + n, sizeof(line) - (size_t)n, "  %s", _("* sample"));
+		static const struct { unsigned m; const char *what; } marks[] = {
+			{ TM_TM_WOKEN, N_("! woken") }, { TM_TM_WAKER, N_("^ woke a thread") },
+			{ TM_TM_FAULT, N_("f page fault") }, { TM_TM_SAMPLE, N_("* sample") },
+		};
+		for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]) && n < (int)sizeof(line) - 48; k++)
+			if (g->marks & marks[k].m)
+				n += snprintf(line + n, sizeof(line) - (size_t)n, "; %s", _(marks[k].what));
 	}
 	draw_text(y, 0, -1, draw_attr(COL_NORMAL), line);
 }
@@ -253,13 +260,13 @@ static void draw_interval(struct tl_screen *s, int y)
 	uint64_t blk = 0;
 	for (int st = TM_TS_BLOCK; st < TM_TS_COUNT; st++)
 		blk += c.ns[st];
-	int n = snprintf(line, sizeof(line), _("interval %s, thread %d: on CPU %s (in system calls %s), waiting for a CPU %s, blocked %s"),
+	int n = snprintf(line, sizeof(line), _("interval %s, %d: CPU %s (syscalls %s), CPU wait %s, blocked %s"),
 			 span_str(hi - lo, a, sizeof(a)), (int)t->tid, span_str(c.ns[TM_TS_RUN] + c.ns[TM_TS_SYS], b, sizeof(b)),
 			 span_str(c.ns[TM_TS_SYS], c1, sizeof(c1)), span_str(c.ns[TM_TS_RUNQ], c2, sizeof(c2)),
 			 span_str(blk, c3, sizeof(c3)));
 	for (int st = TM_TS_BLOCK; st < TM_TS_COUNT && n < (int)sizeof(line) - 48; st++)
 		if (c.ns[st])
-			n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %s", tm_reason_label((enum tm_reason)(st - TM_TS_BLOCK)),
+			n += snprintf(line + n, sizeof(line) - (size_t)n, ", %s %s", tm_reason_label((enum tm_reason)(st - TM_TS_BLOCK)),
 				      span_str(c.ns[st], b, sizeof(b)));
 	draw_text(y, 0, -1, draw_attr(COL_WARN) | A_BOLD, line);
 }
@@ -362,74 +369,92 @@ static void set_end(struct tl_screen *s, uint64_t e)
 	s->end = e < lo ? lo : e > hi ? hi : e;
 }
 
-static bool k_zoom(struct ui *ui, void *st, int ch)
+static void zoom(struct tl_screen *s, bool out)
 {
-	struct tl_screen *s = st;
 	uint64_t at = cur_time(s);
 
-	(void)ui;
 	if (!s->t.shown || !s->ncols)
-		return true;
+		return;
 	hold(s);
-	uint64_t span = ch == '-' || ch == '_' ? s->span * 2 : s->span / 2;
-	uint64_t kept = newest(s) - oldest(s);
-	span = span < TL_MIN_SPAN ? TL_MIN_SPAN : span > kept ? kept : span;
-	if (span < TL_MIN_SPAN)
-		return true;
+	uint64_t span = out ? s->span * 2 : s->span / 2;
+	uint64_t most = (s->t.shown->timeline_s ? s->t.shown->timeline_s : TL_SECONDS) * 1000000000ull;
+	span = span < TL_MIN_SPAN ? TL_MIN_SPAN : span > most ? most : span;
 	s->span = span;
 	/* The time under the cursor stays under it. */
 	uint64_t dt = span / (uint64_t)s->ncols;
 	set_end(s, at + dt * (uint64_t)(s->ncols - s->cur) - dt / 2);
+}
+
+static bool k_zoom_in(struct ui *ui, void *st, int ch)
+{
+	zoom(st, false);
 	return true;
 }
 
-static bool k_pan(struct ui *ui, void *st, int ch)
+static bool k_zoom_out(struct ui *ui, void *st, int ch)
 {
-	struct tl_screen *s = st;
+	zoom(st, true);
+	return true;
+}
+
+static void pan(struct tl_screen *s, bool later)
+{
 	uint64_t step = s->span / 8;
 
-	(void)ui;
 	if (!s->t.shown)
-		return true;
+		return;
 	hold(s);
-	set_end(s, ch == KEY_LEFT ? (s->end > step ? s->end - step : 0) : s->end + step);
+	set_end(s, later ? s->end + step : s->end > step ? s->end - step : 0);
+}
+
+static bool k_pan_left(struct ui *ui, void *st, int ch)
+{
+	pan(st, false);
 	return true;
 }
 
-static bool k_cursor(struct ui *ui, void *st, int ch)
+static bool k_pan_right(struct ui *ui, void *st, int ch)
+{
+	pan(st, true);
+	return true;
+}
+
+static bool k_cur_left(struct ui *ui, void *st, int ch)
 {
 	struct tl_screen *s = st;
 
-	(void)ui;
-	if (ch == ',' || ch == '<') {
-		if (s->cur > 0)
-			s->cur--;
-	} else if (s->cur + 1 < s->ncols) {
+	if (s->cur > 0)
+		s->cur--;
+	return true;
+}
+
+static bool k_cur_right(struct ui *ui, void *st, int ch)
+{
+	struct tl_screen *s = st;
+
+	if (s->cur + 1 < s->ncols)
 		s->cur++;
-	}
 	return true;
 }
 
 /* b, r: the cursor on the selected thread's next block / run-queue wait
  * over the threshold (the view moved to it). */
-static bool k_jump(struct ui *ui, void *st, int ch)
+static void jump(struct ui *ui, struct tl_screen *s, bool blk)
 {
-	struct tl_screen *s = st;
 	const struct tm_thread *t = row_thread(s, table_selected(&s->tab));
 	const struct tm_snapshot *sn = s->t.shown;
 	char a[24];
 
 	if (!t || !s->ncols)
-		return true;
+		return;
 	hold(s);
-	bool blk = ch == 'b';
 	unsigned mask = blk ? ((1u << TM_TS_COUNT) - 1) & ~((1u << TM_TS_BLOCK) - 1) : 1u << TM_TS_RUNQ;
 	uint64_t min = blk ? TL_BLOCK_NS : TL_RUNQ_NS, end = 0;
 	uint64_t at = tm_tl_next(sn->tl, sn->ntl, t->tid, cur_time(s) + s->dt / 2, mask, min, &end);
 	if (!at) {
 		ui_message(ui, false, blk ? _("no later block of %s or more in thread %d") : _("no later run-queue wait of %s or more in thread %d"),
 			   span_str(min, a, sizeof(a)), (int)t->tid);
-		return true;
+		return;
 	}
 	/* The stretch's start under the cursor, a quarter in from the left. */
 	s->cur = s->ncols / 4;
@@ -437,6 +462,17 @@ static bool k_jump(struct ui *ui, void *st, int ch)
 	uint64_t dt = s->span / (uint64_t)s->ncols, g0 = s->end - dt * (uint64_t)s->ncols;
 	s->cur = at > g0 ? (int)((at - g0) / dt) : 0;
 	ui_message(ui, false, blk ? _("a block of %s") : _("a run-queue wait of %s"), span_str(end - at, a, sizeof(a)));
+}
+
+static bool k_block(struct ui *ui, void *st, int ch)
+{
+	jump(ui, st, true);
+	return true;
+}
+
+static bool k_runq(struct ui *ui, void *st, int ch)
+{
+	jump(ui, st, false);
 	return true;
 }
 
@@ -476,13 +512,16 @@ static bool k_live(struct ui *ui, void *st, int ch)
 }
 
 static const struct ui_key tl_keys[] = {
-	{ .keys = "+, -", .bar = "+-", .fn = k_zoom, .label = N_("Zoom"), .help = N_("zoom in / out around the cursor"),
-	  .codes = { '+', '=', '-', '_' } },
-	UI_KEY("Left/Right", k_pan, N_("Pan"), N_("move the view an eighth earlier / later"), KEY_LEFT, KEY_RIGHT),
-	{ .keys = N_("< >  (or , .)"), .bar = "<>", .fn = k_cursor, .label = N_("Cursor"),
-	  .help = N_("move the cursor a cell; the detail line shows its events"), .codes = { ',', '.', '<', '>' } },
-	UI_KEY("b", k_jump, N_("Block"), N_("the selected thread's next block of 10 ms or more"), 'b'),
-	UI_KEY("r", k_jump, N_("RunQ"), N_("its next wait for a CPU of 1 ms or more (runnable but late)"), 'r'),
+	{ .keys = "+, -", .bar = "+-", .fn = k_zoom_in, .label = N_("Zoom"), .help = N_("zoom in / out around the cursor"),
+	  .codes = { '+', '=' } },
+	UI_ALSO(k_zoom_out, '-', '_'),
+	UI_KEY("Left/Right", k_pan_left, N_("Pan"), N_("move the view an eighth earlier / later"), KEY_LEFT),
+	UI_ALSO(k_pan_right, KEY_RIGHT),
+	{ .keys = N_("< >  (or , .)"), .bar = "<>", .fn = k_cur_left, .label = N_("Cursor"),
+	  .help = N_("move the cursor a cell; the detail line shows its events"), .codes = { ',', '<' } },
+	UI_ALSO(k_cur_right, '.', '>'),
+	UI_KEY("b", k_block, N_("Block"), N_("the selected thread's next block of 10 ms or more"), 'b'),
+	UI_KEY("r", k_runq, N_("RunQ"), N_("its next wait for a CPU of 1 ms or more (runnable but late)"), 'r'),
 	UI_KEY("m", k_mark, N_("Mark"), N_("mark an interval at the cursor (start, end; again: clear): its breakdown"), 'm'),
 	{ .keys = "Space", .bar = "Spc", .fn = k_live, .label = N_("Freeze"),
 	  .help = N_("freeze the view (measuring goes on) / follow the newest again"), .codes = { ' ' } },

@@ -120,11 +120,11 @@ static void step(struct walk *k, const struct tm_tlev *e)
 		bool asleep = e->a != 0 && !(e->a & PREEMPTED);
 		unsigned hints = asleep && (e->a & 2) ? TM_H_DSTATE : 0;
 		go(k, t, e->time, asleep ? TM_TS_BLOCK + tm_reason_of(t->sys, hints) : TM_TS_RUNQ);
-		/* The thread switched in, when it is one of the target's (its
-		 * records come with it: a thread never seen is left out). */
-		uint64_t i = hmap_get(&k->by_tid, (uint64_t)(uint32_t)e->b);
-		if (i != HMAP_NONE)
-			go(k, &k->t[i], e->time, running(&k->t[i]));
+		/* The thread switched in (another process's too: followed like
+		 * the target's, drawn only when a row asks for it). */
+		struct wthread *n = wfind(k, e->b);
+		if (n)
+			go(k, n, e->time, running(n));
 		break;
 	}
 	case TM_TL_WAKEUP:
