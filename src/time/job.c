@@ -95,7 +95,7 @@ static void time_job(struct job *j)
 	o.want = j->target.starttime ? &j->target : NULL;
 	o.timeline = NULL;
 	if (o.timeline_s) {
-		if (tm_tl_init(&tl.ring, TM_TL_JOB_CAP) < 0) {
+		if (tm_tl_init(&tl.ring, TM_TL_JOB_CAP / o.timeline_s) < 0) {
 			ps_error_set(&e, ENOMEM, _("out of memory"));
 			job_error(j, &e);
 			return;

@@ -241,6 +241,7 @@ static void on_smp(void *ctx, const struct perf_sample *smp)
 	struct trace_tier *tt = ctx;
 	struct tt_ev x = { .time = smp->time, .cpu = (int)smp->cpu, .tid = (pid_t)smp->tid, .kind = TT_SAMPLE };
 
+	tt->slot_records++; /* they cost like the tracepoints' records: the rate counts them */
 	if (hmap_get(&tt->fault_ids, smp->id) != HMAP_NONE)
 		x.kind = TT_FAULT;
 	if (!tt->s->o.timeline || !tt_find(&tt->ts, x.tid))
