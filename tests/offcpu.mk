@@ -13,5 +13,5 @@ check_PROGRAMS += tests/unit/test-timeline
 tests_unit_test_timeline_SOURCES = tests/unit/test-timeline.c tests/unit/tap.h
 tests_unit_test_timeline_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-timeline
-BENCHES += tests/bench/offcpu.sh
-EXTRA_DIST += tests/bench/offcpu.sh
+BENCHES += tests/bench/offcpu.sh tests/bench/timeline.sh
+EXTRA_DIST += tests/bench/offcpu.sh tests/bench/timeline.sh
