@@ -90,4 +90,29 @@ run() { # run COLSxROWS COLS [ENV...]
 
 run 80x24 80
 run 200x50 200 NO_COLOR=1
+
+# A small terminal still draws the rows (14 cells), within its width;
+# Korean fits 80 columns.
+tui_start 30x10 "cd $tmp && $PSCOPE -p $T"
+tui_keys W
+tui_wait_for "Time: PID $T" >/dev/null
+tui_keys t
+tui_wait_for "^ +$sleeper sleeper +[.!#=+ ]*\\.{4}" 150 >/dev/null
+ok $? "30x10: the sleeper's row, in 14 cells"
+check "30x10: the screen fits 30 columns" fits 30
+tmux -L "$TMUX_S" kill-server 2>/dev/null
+if grep -q '^#define ENABLE_NLS 1' "$top_builddir/config.h" && locale -a 2>/dev/null | grep -qi '^ko_KR\.utf-\?8$'; then
+	tui_start 80x24 "cd $tmp && env LANG=ko_KR.UTF-8 LC_ALL= LANGUAGE= $PSCOPE -p $T"
+	tui_keys W
+	tui_wait_for "PID $T" >/dev/null
+	tui_keys t
+	tui_wait_for "^ 타임라인: PID $T \\(offcpu-fp\\), 폭 10\\.00s" >/dev/null
+	ok $? "Korean: the title"
+	tui_wait_for "^ +$sleeper sleeper +.*\\.{8}" 150 >/dev/null
+	ok $? "Korean: the sleeper's row"
+	check "Korean: the screen fits 80 columns" fits 80
+	tmux -L "$TMUX_S" kill-server 2>/dev/null
+else
+	skip "Korean: the ko_KR.UTF-8 locale or NLS is missing here"
+fi
 done_testing
