@@ -28,6 +28,7 @@
 #define TL_BLOCK_NS 10000000ull         /* b: a block this long */
 #define TL_RUNQ_NS 1000000ull           /* r: a run-queue wait this long */
 #define TL_MARK_NS 5000000ull          /* wakeups and samples drawn in cells this narrow */
+#define TL_ROWS_MAX 256                 /* threads drawn at once */
 #define LABEL_W 16                      /* "  TID name     " before the cells */
 
 struct tl_screen {
@@ -129,10 +130,10 @@ static const struct tm_thread *row_thread(const struct tl_screen *s, int pos)
 static bool make_grid(struct tl_screen *s, int top, int nrows, int ncols)
 {
 	const struct tm_snapshot *sn = s->t.shown;
-	pid_t tids[256];
+	pid_t tids[TL_ROWS_MAX];
 	int n = 0;
 
-	for (int i = 0; i < nrows && n < 256; i++)
+	for (int i = 0; i < nrows && n < TL_ROWS_MAX; i++)
 		if (row_thread(s, top + i))
 			tids[n++] = row_thread(s, top + i)->tid;
 	size_t need = (size_t)(n ? n : 1) * (size_t)ncols;
@@ -318,8 +319,8 @@ static void tl_draw(struct ui *ui, void *st, int y0, int rows)
 	}
 	if (sampled || dropped)
 		draw_textf(y++, 0, -1, draw_attr(COL_WARN),
-			   _("Sampled: the tier traced part of each second only, or %llu records did not fit: the rows have gaps"),
-			   dropped);
+			   _("Tier %s, sampled: it traced part of each second only, or %llu records did not fit: the rows have gaps"),
+			   tm_tier_name(sn->tier), dropped);
 	else
 		draw_textf(y++, 0, -1, draw_attr(COL_DIM), _("Tier %s: every scheduler switch, wakeup, system call and page fault; samples at %d Hz"),
 			   tm_tier_name(sn->tier), TM_TL_SAMPLE_HZ);
@@ -331,6 +332,8 @@ static void tl_draw(struct ui *ui, void *st, int y0, int rows)
 	if (s->cur >= ncols)
 		s->cur = ncols - 1;
 	int body = table_layout(&s->tab, y + 1, rows - (y - y0) - 3, false);
+	if (body > TL_ROWS_MAX)
+		body = TL_ROWS_MAX;
 	if (!make_grid(s, s->tab.top, body, ncols)) {
 		draw_text(y, 0, -1, draw_attr(COL_ERROR), _("out of memory"));
 		return;

@@ -46,6 +46,9 @@ static int tl_window(struct tl_keep *k, unsigned secs, struct tm_snapshot *win)
 {
 	uint64_t t0 = k->t1 ? k->t1 : win->start_ns, t1 = win->end_ns;
 
+	/* The tier says it sampled since the start (not per window): each
+	 * chunk after it says so, erring on the side of the gaps. */
+	k->ring.sampled = (win->sampled & TM_SAMPLED_EVENTS) != 0;
 	if (k->ring.n && tm_tl_at(&k->ring, k->ring.n - 1)->time > t1)
 		t1 = tm_tl_at(&k->ring, k->ring.n - 1)->time;
 	struct tm_tlchunk *c = tm_tlchunk_take(&k->ring, t0, t1 > t0 ? t1 : t0);
