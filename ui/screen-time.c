@@ -240,11 +240,18 @@ static bool k_back(struct ui *ui, void *st, int ch)
 	return true;
 }
 
+static bool k_timeline(struct ui *ui, void *st, int ch)
+{
+	screen_timeline_open(ui, &((struct time_screen *)st)->id);
+	return true;
+}
+
 static const struct ui_key time_keys[] = {
 	UI_KEY("Enter", k_enter, N_("Thread"), N_("the selected thread: its system calls and latency histograms"), '\n',
 	       '\r', KEY_ENTER),
 	{ .keys = "Space", .bar = "Spc", .fn = k_freeze, .label = N_("Freeze"),
 	  .help = N_("freeze the view (measuring goes on) / show the newest again"), .codes = { ' ' } },
+	UI_KEY("t", k_timeline, N_("Timeline"), N_("the timeline: each thread's last seconds as a row (trace tier)"), 't'),
 	UI_KEY(N_("< >  (or , .)"), NULL, NULL, N_("sort by the previous / next column")),
 	UI_KEY("I", NULL, NULL, N_("invert the sort order")),
 	UI_KEY("Up/Down, PgUp/PgDn", NULL, NULL, N_("move the selection / scroll")),
@@ -294,7 +301,7 @@ const struct screen_ops screen_time_ops = {
 	.name = N_("Time"),
 	.help = "time",
 	.keys = time_keys,
-	.fbar = "F1 Enter Spc Esc F10",
+	.fbar = "F1 Enter t Spc Esc F10",
 	.draw = time_draw,
 	.key = time_key,
 	.selected = time_selected,

@@ -17,9 +17,15 @@ bool ui_time_start(struct ui *ui, struct ui_time *t, const struct target_id *id,
 {
 	struct tm_opts o = { .tier = -1 };
 
+	return ui_time_start_opts(ui, t, id, h, &o);
+}
+
+bool ui_time_start_opts(struct ui *ui, struct ui_time *t, const struct target_id *id, const struct job_handler *h,
+			const struct tm_opts *o)
+{
 	t->ui = ui;
 	t->have_err = false;
-	ui_job_started(&t->job, tm_job_submit(ui->workers, id, &o, h), "", _("out of memory"));
+	ui_job_started(&t->job, tm_job_submit(ui->workers, id, o, h), "", _("out of memory"));
 	if (!t->job.id) {
 		ps_error_set(&t->err, ENOMEM, _("out of memory"));
 		t->have_err = true;

@@ -29,6 +29,10 @@ struct ui_time {
 /* Measure id; h's handler passes the messages to ui_time_message. false:
  * it could not start (said in t->err). */
 bool ui_time_start(struct ui *ui, struct ui_time *t, const struct target_id *id, const struct job_handler *h);
+/* The same with the session's options (a forced tier, a timeline). */
+struct tm_opts;
+bool ui_time_start_opts(struct ui *ui, struct ui_time *t, const struct target_id *id, const struct job_handler *h,
+			const struct tm_opts *o);
 /* SNAPSHOT and RESULT are kept (true: the payload is kept), ERROR in err,
  * DONE: not running. */
 bool ui_time_message(struct ui_time *t, struct ring_msg *m);

@@ -149,7 +149,7 @@ bool ui_search_key(struct ui *ui, struct ui_search *s, int ch, ui_find_fn find, 
  * tests of their key tables (tests/unit/test-keys.c). */
 extern const struct screen_ops screen_list_ops, screen_help_ops, screen_text_ops, screen_detail_ops, screen_stack_ops,
 	screen_hot_ops, screen_hotprocs_ops, screen_core_ops, screen_doors_ops, screen_coreread_ops, screen_setup_ops,
-	screen_time_ops, screen_cores_ops;
+	screen_time_ops, screen_cores_ops, screen_timeline_ops;
 void screen_list_open(struct ui *ui);
 /* The help of a screen or pane: data/help/<help_name>.txt, its "@keys"
  * line replaced by the key section of keys (ui_keys_help). */
@@ -166,6 +166,7 @@ void screen_stack_open(struct ui *ui, const struct target_id *id);
 void screen_hot_open(struct ui *ui, const struct target_id *id);
 /* Where the threads' time goes (a time session while it is open). */
 void screen_time_open(struct ui *ui, const struct target_id *id);
+void screen_timeline_open(struct ui *ui, const struct target_id *id);
 /* Every process on every CPU (perf top without -p). */
 void screen_hotprocs_open(struct ui *ui);
 void screen_core_open(struct ui *ui, const struct target_id *id);

@@ -172,6 +172,10 @@ static void apply(struct tr *w, const struct tm_tlev *e)
 			stretch(w, t, e->time, ST_RUNNING);
 		instant(w, t->tid, "cpu-clock sample", "sample", e->time, NULL);
 		return;
+	case TM_TL_FAULT:
+		if (t)
+			instant(w, t->tid, "page fault", "fault", e->time, NULL);
+		return;
 	}
 }
 

@@ -12,6 +12,14 @@ struct workers;
 struct job_handler;
 
 #define TM_JOB_WINDOW_MS 1000  /* the rolling window, and how often one is posted */
+/* With a timeline (tm_opts.timeline_s): the records all the seconds kept
+ * may hold (24 bytes each: 48 MiB), a window at most its share of them
+ * (the ring it fills: 2 Mi / timeline_s); past it the window's oldest go,
+ * counted in its chunk (the screen says the rows have gaps). The tier's
+ * rate (TM_TRACE_RATE_DEFAULT events a second, samples and faults
+ * counted) keeps a window far under its share: above it the tier traces
+ * part of each second, and says so. */
+#define TM_TL_JOB_CAP (2u << 20)
 
 /* Measure id (the pid it names now when its start time is 0) with o (its
  * pid and want are ignored). SNAPSHOT: each window; RESULT: the last one

@@ -2,7 +2,7 @@
 # its three tiers: BPF (an object built here with clang, embedded through
 # its bpftool skeleton), tracepoints through src/perf/, and /proc.
 libpscope_a_SOURCES += src/time/model.c src/time/model.h src/time/time.h src/time/tpriv.h \
-	src/time/procfs.c src/time/session.c src/time/tier-proc.c src/time/tier-trace.c src/time/trace.h src/time/trace-state.c src/time/timeline.c src/time/timeline.h \
+	src/time/procfs.c src/time/session.c src/time/tier-proc.c src/time/tier-trace.c src/time/trace.h src/time/trace-state.c src/time/timeline.c src/time/timeline.h src/time/tl-walk.c \
 	src/time/tier-bpf.c src/time/tbpf.h src/time/machine.c src/time/job.c src/time/job.h
 EXTRA_DIST += src/time/time.bpf.c src/time/bpf-types.h
 

@@ -1,5 +1,6 @@
 /* The time model: reasons, histograms, sums and windows (pure). */
 #include "time/model.h"
+#include "time/timeline.h"
 #include "i18n.h"
 #include "proc/syscalls.h"
 #include "util.h"
@@ -377,6 +378,8 @@ struct tm_snapshot *tm_snapshot_diff(const struct tm_snapshot *old_s, const stru
 	if (!d)
 		return NULL;
 	*d = *new_s;
+	d->tl = NULL;
+	d->ntl = 0;
 	d->threads = NULL;
 	d->nthreads = 0;
 	memset(&d->total, 0, sizeof(d->total));
@@ -426,6 +429,9 @@ void tm_snapshot_free(struct tm_snapshot *s)
 		tm_thread_free(&s->threads[i]);
 	free(s->threads);
 	tm_thread_free(&s->total);
+	for (size_t i = 0; i < s->ntl; i++)
+		tm_tlchunk_put(s->tl[i]);
+	free(s->tl);
 	free(s);
 }
 

@@ -129,6 +129,11 @@ struct tm_snapshot {
 	char delay_note[256]; /* delay accounting: off, refused, or which tasks it covers */
 	struct tm_psi psi_machine, psi_cgroup; /* /proc/pressure, the target's cgroup v2 */
 	char cgroup[256];     /* the target's cgroup v2 directory, "" when none (hostile) */
+	/* The time job with a timeline (tm_opts.timeline_s): the chunks of
+	 * the last seconds, oldest first, one reference each. */
+	struct tm_tlchunk **tl;
+	size_t ntl;
+	unsigned timeline_s;  /* the seconds asked for */
 };
 
 /* The reason of a blocked stretch: from the system call it is in (nr < 0:

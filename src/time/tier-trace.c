@@ -40,6 +40,8 @@ struct trace_tier {
 	int ntps;                /* without syscalls: the 3 sched ones */
 	struct perf_event_attr attr[TP_COUNT];
 	struct perf_event_attr sample_attr; /* the timeline's cpu-clock samples */
+	struct perf_event_attr fault_attr;  /* the timeline's page faults (every one) */
+	struct hmap fault_ids;   /* the fault events' ids: their samples are faults */
 	struct perf_ring *rings;
 	int *cpu_of;             /* rings[i] is on CPU cpu_of[i] */
 	int nrings;
@@ -73,10 +75,11 @@ int tm_trace_check(struct ps_error *e)
 	return 0;
 }
 
-/* Per thread and ring: sys_enter, sys_exit, and for the timeline a cpu-clock sampler. */
+/* Per thread and ring: sys_enter, sys_exit, and for the timeline a
+ * cpu-clock sampler and a page-fault event. */
 static int per_ring(const struct trace_tier *tt)
 {
-	return tt->s->o.timeline ? 3 : 2;
+	return tt->s->o.timeline ? 4 : 2;
 }
 
 static int ncpu_fds(const struct trace_tier *tt)
@@ -110,10 +113,14 @@ static void open_syscalls(struct trace_tier *tt, struct tt_thread *t)
 			uint64_t id;
 			if (*fd >= 0)
 				continue;
-			if (k == 2) { /* the timeline's samples: not tracepoints */
-				*fd = perf_open_into(&tt->sample_attr, t->tid, tt->cpu_of[r], &tt->rings[r]);
+			if (k >= 2) { /* the timeline's samples and faults: not tracepoints */
+				*fd = perf_open_into(k == 2 ? &tt->sample_attr : &tt->fault_attr, t->tid, tt->cpu_of[r],
+						     &tt->rings[r]);
 				if (*fd < 0) {
 					tt->dropped_fds += *fd != -ESRCH;
+					*fd = -1;
+				} else if (k == 3 && (perf_event_id(*fd, &id) < 0 || hmap_put(&tt->fault_ids, id, 1) < 0)) {
+					close(*fd); /* a fault not told from a sample: none */
 					*fd = -1;
 				}
 				continue;
@@ -173,6 +180,7 @@ static void events_off(struct trace_tier *tt, uint64_t now)
 		if (tt->ts.v[i].fds)
 			close_fds(tt->ts.v[i].fds, ncpu_fds(tt));
 	hmap_clear(&tt->rd.tps); /* the closed events' ids */
+	hmap_clear(&tt->fault_ids);
 	tt->on = false;
 	tt->on_ns += now > tt->on_since ? now - tt->on_since : 0;
 }
@@ -227,12 +235,15 @@ static void on_tp(void *ctx, const struct perf_sample *smp, const struct perf_tp
 		tt->newest = x.time;
 }
 
-/* A cpu-clock sample (the timeline's): an instant of its thread. */
+/* A cpu-clock sample or a page fault (the timeline's): an instant of its thread. */
 static void on_smp(void *ctx, const struct perf_sample *smp)
 {
 	struct trace_tier *tt = ctx;
 	struct tt_ev x = { .time = smp->time, .cpu = (int)smp->cpu, .tid = (pid_t)smp->tid, .kind = TT_SAMPLE };
 
+	tt->slot_records++; /* they cost like the tracepoints' records: the rate counts them */
+	if (hmap_get(&tt->fault_ids, smp->id) != HMAP_NONE)
+		x.kind = TT_FAULT;
 	if (!tt->s->o.timeline || !tt_find(&tt->ts, x.tid))
 		return;
 	if (array_reserve((void **)&tt->q, &tt->qcap, tt->nq, sizeof(*tt->q), 1024) < 0) {
@@ -275,6 +286,9 @@ static void to_timeline(struct tm_timeline *tl, const struct tt_ev *x)
 		break;
 	case TT_SAMPLE:
 		e.kind = TM_TL_SAMPLE;
+		break;
+	case TT_FAULT:
+		e.kind = TM_TL_FAULT;
 		break;
 	default:
 		return;
@@ -333,6 +347,10 @@ static int trace_open(struct tm_session *s, struct ps_error *e)
 						    .config = PERF_COUNT_SW_CPU_CLOCK, .freq = 1,
 						    .sample_freq = TM_TL_SAMPLE_HZ, .sample_type = tt->attr[0].sample_type,
 						    .exclude_hv = 1, .exclude_guest = 1 };
+	tt->fault_attr = (struct perf_event_attr){ .size = sizeof(tt->fault_attr), .type = PERF_TYPE_SOFTWARE,
+						   .config = PERF_COUNT_SW_PAGE_FAULTS, .sample_period = 1,
+						   .sample_type = tt->attr[0].sample_type, .exclude_hv = 1,
+						   .exclude_guest = 1 };
 	struct perf_format fmt;
 	perf_format_of(&tt->attr[0], &fmt);
 	tt->rings = calloc((size_t)ncpu, sizeof(*tt->rings));
@@ -528,6 +546,7 @@ static void trace_close(struct tm_session *s)
 		free(tt->ts.v[i].fds);
 	}
 	tt_free(&tt->ts);
+	hmap_free(&tt->fault_ids);
 	for (int r = 0; r < tt->nrings; r++)
 		perf_ring_close(&tt->rings[r]);
 	perf_reader_fini(&tt->rd);

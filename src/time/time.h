@@ -30,6 +30,9 @@ struct tm_opts {
 	 * with cpu-clock samples at TM_TL_SAMPLE_HZ (the caller's; NULL: no
 	 * timeline). */
 	struct tm_timeline *timeline;
+	/* The time job: keep the last timeline_s seconds of the trace tier's
+	 * records and hand them with every window (tm_snapshot.tl); 0: none. */
+	unsigned timeline_s;
 };
 #define TM_TL_SAMPLE_HZ 99
 

@@ -12,6 +12,7 @@
 
 enum tt_kind { TT_SWITCH, TT_WAKEUP, TT_WAKEUP_NEW, TT_SYS_ENTER, TT_SYS_EXIT, TT_KINDS };
 #define TT_SAMPLE TT_KINDS /* a cpu-clock sample, queued for the timeline only (tt_apply skips it) */
+#define TT_FAULT (TT_KINDS + 1) /* a page fault, likewise */
 enum tt_state { TT_UNKNOWN, TT_ONCPU, TT_RUNQ, TT_BLOCKED, TT_STOPPED };
 
 /* One record, as read: the fields the state machine needs. */

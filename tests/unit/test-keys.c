@@ -18,7 +18,7 @@
 
 static const struct screen_ops *const screens[] = {
 	&screen_list_ops, &screen_help_ops, &screen_text_ops, &screen_detail_ops, &screen_stack_ops, &screen_hot_ops,
-	&screen_hotprocs_ops, &screen_core_ops, &screen_doors_ops, &screen_coreread_ops, &screen_setup_ops, &screen_time_ops,
+	&screen_hotprocs_ops, &screen_core_ops, &screen_doors_ops, &screen_coreread_ops, &screen_setup_ops, &screen_time_ops, &screen_timeline_ops,
 	&screen_cores_ops,
 };
 #define NSCREENS (int)(sizeof(screens) / sizeof(screens[0]))

@@ -5,6 +5,7 @@
  * out; a switch-in stamped after the syscall's exit still nests. */
 #include "out/trace.h"
 #include "tap.h"
+#include "time/model.h"
 #include "time/timeline.h"
 
 #include <stdlib.h>
@@ -111,9 +112,63 @@ static void test_writer(void)
 	tm_tl_free(&tl);
 }
 
+/* The walk the TUI draws from (src/time/tl-walk.c): thread 11 runs
+ * 0-100us, enters nanosleep (35) at 100, blocks at 150 until woken by 10
+ * at 1150, waits for a CPU until 1400, leaves the call at 1450 and runs
+ * to the end (2000); a fault at 1500, a sample at 1600. */
+static void test_walk(void)
+{
+	struct tm_timeline tl;
+	const struct tm_tlev ev[] = {
+		{ .time = 0 * US, .kind = TM_TL_SWITCH, .tid = 10, .a = 1, .b = 11 },
+		{ .time = 100 * US, .kind = TM_TL_SYS_ENTER, .tid = 11, .a = 35 },
+		{ .time = 150 * US, .kind = TM_TL_SWITCH, .tid = 11, .a = 1, .b = 0 },
+		{ .time = 1150 * US, .kind = TM_TL_WAKEUP, .tid = 11, .b = 10 },
+		{ .time = 1400 * US, .kind = TM_TL_SWITCH, .tid = 99, .a = 0, .b = 11 },
+		{ .time = 1450 * US, .kind = TM_TL_SYS_EXIT, .tid = 11, .a = 35, .b = 0 },
+		{ .time = 1500 * US, .kind = TM_TL_FAULT, .tid = 11 },
+		{ .time = 1600 * US, .kind = TM_TL_SAMPLE, .tid = 11 },
+	};
+
+	tm_tl_init(&tl, 64);
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		tm_tl_add(&tl, &ev[i]);
+	struct tm_tlchunk *c = tm_tlchunk_take(&tl, 0, 2000 * US);
+	ok(c && c->n == 8 && tl.n == 0, "the ring's events taken as a chunk, the ring emptied");
+	struct tm_tlchunk *cs[] = { c };
+	pid_t tid = 11;
+	struct tm_tlcell all, g[4];
+	tm_tl_grid(cs, 1, &tid, 1, 0, 2000 * US, 1, &all);
+	ok(all.ns[TM_TS_RUN] == 650 * US, "on CPU in user space: 0-100 and 1450-2000 (%llu)",
+	   (unsigned long long)all.ns[TM_TS_RUN]);
+	ok(all.ns[TM_TS_SYS] == 100 * US, "in nanosleep on a CPU: 100-150 and 1400-1450 (%llu)",
+	   (unsigned long long)all.ns[TM_TS_SYS]);
+	ok(all.ns[TM_TS_BLOCK + TM_R_SLEEP] == 1000 * US, "blocked (sleep, from nanosleep) 150-1150 (%llu)",
+	   (unsigned long long)all.ns[TM_TS_BLOCK + TM_R_SLEEP]);
+	ok(all.ns[TM_TS_RUNQ] == 250 * US, "waiting for a CPU 1150-1400 (%llu)", (unsigned long long)all.ns[TM_TS_RUNQ]);
+	ok(all.marks == (TM_TM_WOKEN | TM_TM_FAULT | TM_TM_SAMPLE), "marks: woken, fault, sample (%#x)", all.marks);
+	tm_tl_grid(cs, 1, &tid, 1, 0, 500 * US, 4, g);
+	ok(tm_tl_cell_state(&g[0]) == TM_TS_BLOCK + TM_R_SLEEP && g[0].sys == 35,
+	   "cell 0-500: mostly sleep, in nanosleep");
+	ok(tm_tl_cell_state(&g[2]) == TM_TS_RUNQ && (g[2].marks & TM_TM_WOKEN), "cell 1000-1500: waiting for a CPU, woken");
+	ok(tm_tl_cell_state(&g[3]) == TM_TS_RUN && (g[3].marks & TM_TM_FAULT), "cell 1500-2000: on CPU, a fault");
+	pid_t both[] = { 10, 11 };
+	struct tm_tlcell w[2];
+	tm_tl_grid(cs, 1, both, 2, 0, 2000 * US, 1, w);
+	ok(w[0].marks & TM_TM_WAKER, "the waker's row (10) is marked");
+	uint64_t end = 0, at = tm_tl_next(cs, 1, 11, 0, ((1u << TM_TS_COUNT) - 1) & ~((1u << TM_TS_BLOCK) - 1), 500 * US, &end);
+	ok(at == 150 * US && end == 1150 * US, "next block of 0.5 ms or more: 150-1150 (%llu-%llu)", (unsigned long long)at,
+	   (unsigned long long)end);
+	ok(!tm_tl_next(cs, 1, 11, 0, 1u << TM_TS_RUNQ, 300 * US, NULL), "no run-queue wait of 0.3 ms");
+	ok(tm_tl_next(cs, 1, 11, 0, 1u << TM_TS_RUNQ, 200 * US, NULL) == 1150 * US, "one of 0.2 ms: at 1150");
+	tm_tlchunk_put(c);
+	tm_tl_free(&tl);
+}
+
 int main(void)
 {
 	test_ring();
 	test_writer();
+	test_walk();
 	return tap_done();
 }
