@@ -113,6 +113,11 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v,
 	out_json_int(o, "short_blocks", (long long)s->short_blocks);
 	out_json_int(o, "min_block_ns", (long long)s->min_block_ns);
 	out_json_int(o, "wakers_unknown", (long long)s->unmatched);
+	if (s->py_version[0]) {
+		out_json_str(o, "python", s->py_version);
+		out_json_int(o, "python_blocks", (long long)s->py_blocks);
+		out_json_int(o, "python_unread", (long long)s->py_unread);
+	}
 	out_json_double(o, "elapsed_s", round(s->elapsed * 1000) / 1000);
 	out_json_int(o, "lost", (long long)s->lost);
 	out_json_int(o, "truncated", (long long)s->truncated);
@@ -188,6 +193,10 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v,
 	       samp_unit_format(SAMP_UNIT_NS_BLOCKED, s->min_block_ns, mb, sizeof(mb)),
 	       samp_unit_format(s->unit, v->samples, w, sizeof(w)), s->short_blocks);
 	printf(_("events: %s; lost %llu; waker not seen for %llu blocks\n"), s->event_why, s->lost, s->unmatched);
+	if (s->py_version[0])
+		printf(_("CPython %s: Python frames in %llu blocks; %llu blocks with native frames only (the thread ran "
+			 "again before its frames were read)\n"),
+		       esc(s->py_version), s->py_blocks, s->py_unread);
 	unsigned long long n = s->unwind_fp + s->unwind_dwarf;
 	double fp = n ? 100.0 * (double)s->unwind_fp / (double)n : 0;
 	if (s->stack_copy)

@@ -185,6 +185,11 @@ unsigned agg_func_flags(const struct agg *a, uint32_t id)
 	return id < a->nfuncs ? a->funcs[id].flags : 0;
 }
 
+const char *agg_func_name(const struct agg *a, uint32_t id)
+{
+	return id < a->nfuncs && a->funcs[id].name ? a->funcs[id].name : "";
+}
+
 uint32_t agg_map(struct agg *a, const struct samp_mapinfo *mi)
 {
 	const char *bid = mi->build_id ? mi->build_id : "";

@@ -282,6 +282,7 @@ int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *op
 				return ps_error_set(e, ENOMEM, _("out of memory"));
 			}
 		}
+	oc_py_open(o);
 	sym_proc_stale(s->one.sym, false);
 	s->start_ns = s->last_pub_ns = s->last_scan_ns = now_ns();
 	*out = &s->src;
@@ -386,6 +387,10 @@ static struct samp_snapshot *offcpu_publish(struct samp_source *src, const char 
 	sn->min_block_ns = w->min_block_ns = o->min_block_ns;
 	sn->short_blocks = w->short_blocks = o->short_blocks;
 	sn->unmatched = w->unmatched = o->unmatched;
+	if (o->py)
+		strlcpy_ps(sn->py_version, py_version(o->py), sizeof(sn->py_version));
+	sn->py_blocks = o->py_blocks;
+	sn->py_unread = o->py_unread;
 	w->truncated = s->truncated;
 	w->unwind_fp = s->unwind_fp;
 	w->unwind_dwarf = s->unwind_dwarf;
@@ -430,8 +435,10 @@ static void offcpu_close(struct samp_source *src)
 	}
 	free(o->threads);
 	hmap_free(&o->tids);
-	for (size_t i = 0; i < o->nq; i++)
+	for (size_t i = 0; i < o->nq; i++) {
 		free(o->q[i].copy);
+		free(o->q[i].py);
+	}
 	free(o->q);
 	for (int k = 0; k < SETS; k++) {
 		for (unsigned r = 0; r < o->nopen[k]; r++)
@@ -440,6 +447,7 @@ static void offcpu_close(struct samp_source *src)
 		if (o->rd_init[k])
 			perf_reader_fini(&o->rd[k]);
 	}
+	oc_py_close(o);
 	free(o->cpu_of);
 	free(o->cpu_fds);
 	free(o->comms);

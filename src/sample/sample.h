@@ -238,6 +238,11 @@ struct samp_snapshot {
 	bool offcpu;
 	uint64_t min_block_ns;
 	unsigned long long short_blocks, unmatched;
+	/* ... of a CPython target: its version (empty: none), the blocks
+	 * whose stacks carry its frames, and those whose chain was read only
+	 * after the thread ran again (native frames only). */
+	char py_version[24];
+	unsigned long long py_blocks, py_unread;
 	unsigned long long *stack_blocks; /* blocks per stack (nstacks) */
 	unsigned long long *stack_runq;   /* ... of their weight, ns from the wakeup to running again */
 	struct samp_snapshot *wakers;
