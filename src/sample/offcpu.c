@@ -196,11 +196,19 @@ int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *op
 		return r;
 	}
 	if (!door_have_perfmon()) {
-		ps_error_set(e, EPERM, _("off-CPU stacks trace the scheduler's events of every CPU: they need CAP_PERFMON"));
+		/* The /proc tier then: statistical, and said so. Refused too:
+		 * both doors named. */
+		offcpu_close(&s->src);
+		if ((r = samp_offcpu_proc_open(out, opt, e)) == 0)
+			return 0;
+		char why[sizeof(e->msg)];
+		snprintf(why, sizeof(why), "%s", e->msg);
+		ps_error_set(e, -r, _("off-CPU stacks trace the scheduler's events of every CPU: they need CAP_PERFMON; "
+				      "sampling the blocked threads instead was refused too: %s"),
+			     why);
 		e->door = DOOR_PERF_CAP;
 		snprintf(e->fix, sizeof(e->fix), "%s", _("run pscope as root, or `setcap cap_perfmon+ep pscope`"));
-		offcpu_close(&s->src);
-		return -EPERM;
+		return r;
 	}
 	struct rlimit rl; /* each (thread, CPU) is two fds */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
