@@ -15,3 +15,7 @@ tests_unit_test_timeline_LDADD = $(MODEL_LIBS)
 TESTS += tests/unit/test-timeline
 BENCHES += tests/bench/offcpu.sh
 EXTRA_DIST += tests/bench/offcpu.sh
+check_PROGRAMS += tests/unit/test-offcpu
+tests_unit_test_offcpu_SOURCES = tests/unit/test-offcpu.c tests/unit/tap.h
+tests_unit_test_offcpu_LDADD = $(MODEL_LIBS)
+TESTS += tests/unit/test-offcpu
