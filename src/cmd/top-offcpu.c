@@ -86,15 +86,7 @@ static struct json_object *json_frames(const struct samp_snapshot *s, const stru
 		const struct samp_func *f = &s->funcs[s->frames[st->first + j]];
 		if (f->flags & SAMP_F_CATEGORY)
 			continue;
-		struct json_object *fo = json_object_new_object();
-		out_json_str(fo, "kind", kind_of(f));
-		out_json_str(fo, "name", f->name);
-		out_json_str(fo, "module", f->module);
-		out_json_str(fo, "file", f->file);
-		if (f->file)
-			out_json_int(fo, "line", f->line);
-		else
-			json_object_object_add(fo, "line", NULL);
+		struct json_object *fo = top_json_func(f, kind_of(f));
 		json_object_array_add(fa, fo);
 	}
 	return fa;
@@ -131,15 +123,7 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v,
 	for (unsigned i = 0; i < v->nrows; i++) {
 		const struct samp_row *row = &v->rows[i];
 		const struct samp_func *f = &s->funcs[row->func];
-		struct json_object *fo = json_object_new_object();
-		out_json_str(fo, "kind", kind_of(f));
-		out_json_str(fo, "name", f->name);
-		out_json_str(fo, "module", f->module);
-		out_json_str(fo, "file", f->file);
-		if (f->file)
-			out_json_int(fo, "line", f->line);
-		else
-			json_object_object_add(fo, "line", NULL);
+		struct json_object *fo = top_json_func(f, kind_of(f));
 		out_json_double(fo, "self_pct", round(row->self_pct * 100) / 100);
 		out_json_double(fo, "total_pct", round(row->total_pct * 100) / 100);
 		out_json_int(fo, "weight", (long long)row->self);
@@ -227,17 +211,7 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v,
 	if (s->threads_unsampled)
 		printf(P_("%u thread not traced: %s\n", "%u threads not traced: %s\n", s->threads_unsampled),
 		       s->threads_unsampled, s->unsampled_why);
-	printf("%6s %6s %9s  %-32s %-20s %s\n", "SELF%", "TOTAL%", "BLOCKED", "FUNCTION", "MODULE", "SOURCE");
-	for (unsigned i = 0; i < v->nrows; i++) {
-		const struct samp_row *row = &v->rows[i];
-		const struct samp_func *f = &s->funcs[row->func];
-		char src[300] = "";
-		if (f->file)
-			snprintf(src, sizeof(src), "%s:%d", samp_module_short(f->file), f->line);
-		printf("%6.2f %6.2f %9s  %s %s %s\n", row->self_pct, row->total_pct,
-		       samp_unit_format(s->unit, row->self, w, sizeof(w)), pad(esc(f->name), 32),
-		       pad(esc(samp_module_short(f->module)), 20), esc(src));
-	}
+	top_print_table(s, v, "BLOCKED", true);
 	for (unsigned i = 0; i < nr && i < 5; i++) {
 		const struct samp_stack *st = &s->stacks[r[i].stack];
 		char rq[32];
