@@ -10,6 +10,7 @@
  * than the interval is seen in proportion to its length, or not at all. */
 #include "sample/agg.h"
 #include "sample/local.h"
+#include "sample/offcpu.h"
 #include "sample/sample.h"
 #include "sample/source.h"
 #include "stack/stack.h"
@@ -344,14 +345,7 @@ static struct samp_snapshot *proc_publish(struct samp_source *src, const char *e
 	if (agg_finish(o->agg, sn, o->threads ? &o->threads->th : NULL, sizeof(*o->threads), o->nthreads,
 		       end_reason) < 0)
 		return NULL;
-	if (!(sn->stack_blocks = calloc(sn->nstacks + 1, sizeof(*sn->stack_blocks))) ||
-	    !(sn->stack_runq = calloc(sn->nstacks + 1, sizeof(*sn->stack_runq)))) {
-		samp_snapshot_free(sn);
-		return NULL;
-	}
-	for (size_t i = 0; i < o->nss && i < sn->nstacks; i++)
-		sn->stack_blocks[i] = o->stack_samples[i];
-	return sn;
+	return oc_snapshot_stacks(sn, o->stack_samples, NULL, o->nss);
 }
 
 static void proc_close(struct samp_source *src)

@@ -417,14 +417,20 @@ static struct samp_snapshot *offcpu_publish(struct samp_source *src, const char 
 	sn->nwakes = o->nlinks;
 	if (agg_finish(s->agg, sn, o->threads ? &o->threads->th : NULL, sizeof(*o->threads), o->nthreads, end_reason) < 0)
 		return NULL;
+	return oc_snapshot_stacks(sn, o->stack_blocks, o->stack_runq, o->nsb);
+}
+
+struct samp_snapshot *oc_snapshot_stacks(struct samp_snapshot *sn, const unsigned long long *blocks,
+					 const unsigned long long *runq, size_t n)
+{
 	if (!(sn->stack_blocks = calloc(sn->nstacks + 1, sizeof(*sn->stack_blocks))) ||
 	    !(sn->stack_runq = calloc(sn->nstacks + 1, sizeof(*sn->stack_runq)))) {
 		samp_snapshot_free(sn);
 		return NULL;
 	}
-	for (size_t i = 0; i < o->nsb && i < sn->nstacks; i++) {
-		sn->stack_blocks[i] = o->stack_blocks[i];
-		sn->stack_runq[i] = o->stack_runq[i];
+	for (size_t i = 0; i < n && i < sn->nstacks; i++) {
+		sn->stack_blocks[i] = blocks[i];
+		sn->stack_runq[i] = runq ? runq[i] : 0;
 	}
 	return sn;
 }

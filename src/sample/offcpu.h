@@ -122,6 +122,12 @@ struct othread *oc_thread_of(struct ocpu *o, pid_t tid);
 /* Forget t's block in progress (its copies freed). */
 void oc_forget_block(struct othread *t);
 
+/* The end of a snapshot of either tier: blocks[] and runq[] (NULL: none)
+ * of its first n stacks copied into it (stack_blocks, stack_runq). sn, or
+ * NULL after freeing it (out of memory). */
+struct samp_snapshot *oc_snapshot_stacks(struct samp_snapshot *sn, const unsigned long long *blocks,
+					 const unsigned long long *runq, size_t n);
+
 /* offcpu-py.c: the Python frames of the blocks of a CPython target.
  * open: find the interpreter (none: native frames only); around the
  * read of the switch-in rings (oc_drain), the chains of the threads that
