@@ -72,6 +72,15 @@ static void draw_status(struct hot_state *h, int y)
 		   s && s->ended ? _("  [ENDED]") : "");
 	if (!s)
 		return;
+	if (s->offcpu && s->offcpu_sampled) {
+		char iv[32], all[32];
+		draw_textf(y + 1, 0, -1, draw_attr(COL_WARN),
+			   _(" off CPU, STATISTICAL (/proc tier, no CAP_PERFMON): blocked threads sampled every %s; no wakers"),
+			   samp_unit_format(SAMP_UNIT_NS_BLOCKED, s->offcpu_interval_ns, iv, sizeof(iv)));
+		draw_textf(y + 2, 0, -1, draw_attr(COL_NORMAL), _(" samples %llu, %s blocked (window %.1f ms)"), s->samples,
+			   samp_unit_format(s->unit, s->weight, all, sizeof(all)), (double)h->view.samples / 1e6);
+		return;
+	}
 	if (s->offcpu) {
 		char mb[32], all[32];
 		draw_textf(y + 1, 0, -1, draw_attr(COL_NORMAL),

@@ -100,14 +100,26 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v)
 	if (s->threads_unsampled)
 		printf(P_("%u thread not sampled: %s\n", "%u threads not sampled: %s\n", s->threads_unsampled),
 		       s->threads_unsampled, s->unsampled_why);
-	printf("%6s %6s %8s  %-32s %-20s %s\n", "SELF%", "TOTAL%", "SAMPLES", "FUNCTION", "MODULE", "SOURCE");
+	top_print_table(s, v, "SAMPLES", false);
+}
+
+void top_print_table(const struct samp_snapshot *s, const struct samp_view *v, const char *column, bool weighted)
+{
+	bool samples = !weighted;
+	int width = samples ? 8 : 9;
+
+	printf("%6s %6s %*s  %-32s %-20s %s\n", "SELF%", "TOTAL%", width, column, "FUNCTION", "MODULE", "SOURCE");
 	for (unsigned i = 0; i < v->nrows; i++) {
 		const struct samp_row *r = &v->rows[i];
 		const struct samp_func *f = &s->funcs[r->func];
-		char src[300] = "";
+		char src[300] = "", w[32];
 		if (f->file)
 			snprintf(src, sizeof(src), "%s:%d", samp_module_short(f->file), f->line);
-		printf("%6.2f %6.2f %8lu  %s %s %s\n", r->self_pct, r->total_pct, r->self, pad(esc(f->name), 32),
+		if (samples)
+			snprintf(w, sizeof(w), "%lu", r->self);
+		else
+			samp_unit_format(s->unit, r->self, w, sizeof(w));
+		printf("%6.2f %6.2f %*s  %s %s %s\n", r->self_pct, r->total_pct, width, w, pad(esc(f->name), 32),
 		       pad(esc(samp_module_short(f->module)), 20), esc(src));
 	}
 }
@@ -139,15 +151,7 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v)
 	for (unsigned i = 0; i < v->nrows; i++) {
 		const struct samp_row *r = &v->rows[i];
 		const struct samp_func *f = &s->funcs[r->func];
-		struct json_object *fo = json_object_new_object();
-		out_json_str(fo, "kind", f->flags & SAMP_F_PYTHON ? "python" : "native");
-		out_json_str(fo, "name", f->name);
-		out_json_str(fo, "module", f->module);
-		out_json_str(fo, "file", f->file);
-		if (f->file)
-			out_json_int(fo, "line", f->line);
-		else
-			json_object_object_add(fo, "line", NULL);
+		struct json_object *fo = top_json_func(f, f->flags & SAMP_F_PYTHON ? "python" : "native");
 		out_json_double(fo, "self_pct", round(r->self_pct * 100) / 100);
 		out_json_double(fo, "total_pct", round(r->total_pct * 100) / 100);
 		out_json_int(fo, s->unit == SAMP_UNIT_SAMPLES ? "samples" : "weight", (long long)r->self);
@@ -262,6 +266,21 @@ static int top_option(void *state, int opt, const char *arg)
 }
 
 static int report(const struct top_args *a, pid_t pid, struct samp_snapshot *snap, const char *ended);
+
+struct json_object *top_json_func(const struct samp_func *f, const char *kind)
+{
+	struct json_object *fo = json_object_new_object();
+
+	out_json_str(fo, "kind", kind);
+	out_json_str(fo, "name", f->name);
+	out_json_str(fo, "module", f->module);
+	out_json_str(fo, "file", f->file);
+	if (f->file)
+		out_json_int(fo, "line", f->line);
+	else
+		json_object_object_add(fo, "line", NULL);
+	return fo;
+}
 
 struct samp_snapshot *top_run(const struct top_args *a, struct samp_source *src, bool pause, const char **ended,
 			      char *why, size_t size)

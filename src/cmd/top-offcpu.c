@@ -86,15 +86,7 @@ static struct json_object *json_frames(const struct samp_snapshot *s, const stru
 		const struct samp_func *f = &s->funcs[s->frames[st->first + j]];
 		if (f->flags & SAMP_F_CATEGORY)
 			continue;
-		struct json_object *fo = json_object_new_object();
-		out_json_str(fo, "kind", kind_of(f));
-		out_json_str(fo, "name", f->name);
-		out_json_str(fo, "module", f->module);
-		out_json_str(fo, "file", f->file);
-		if (f->file)
-			out_json_int(fo, "line", f->line);
-		else
-			json_object_object_add(fo, "line", NULL);
+		struct json_object *fo = top_json_func(f, kind_of(f));
 		json_object_array_add(fa, fo);
 	}
 	return fa;
@@ -106,6 +98,11 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v,
 
 	out_json_int(o, "pid", s->target.pid);
 	out_json_str(o, "event", s->event);
+	/* The tracepoints trace every block; the /proc tier samples them. */
+	out_json_str(o, "tier", s->offcpu_sampled ? "proc" : "tracepoint");
+	out_json_bool(o, "statistical", s->offcpu_sampled);
+	if (s->offcpu_sampled)
+		out_json_int(o, "interval_ns", (long long)s->offcpu_interval_ns);
 	out_json_str(o, "unit", samp_unit_key(s->unit));
 	out_json_str(o, "weight_unit", "ns");
 	out_json_int(o, "weight", (long long)v->samples);
@@ -113,6 +110,11 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v,
 	out_json_int(o, "short_blocks", (long long)s->short_blocks);
 	out_json_int(o, "min_block_ns", (long long)s->min_block_ns);
 	out_json_int(o, "wakers_unknown", (long long)s->unmatched);
+	if (s->py_version[0]) {
+		out_json_str(o, "python", s->py_version);
+		out_json_int(o, "python_blocks", (long long)s->py_blocks);
+		out_json_int(o, "python_unread", (long long)s->py_unread);
+	}
 	out_json_double(o, "elapsed_s", round(s->elapsed * 1000) / 1000);
 	out_json_int(o, "lost", (long long)s->lost);
 	out_json_int(o, "truncated", (long long)s->truncated);
@@ -121,15 +123,7 @@ static void print_json(const struct samp_snapshot *s, const struct samp_view *v,
 	for (unsigned i = 0; i < v->nrows; i++) {
 		const struct samp_row *row = &v->rows[i];
 		const struct samp_func *f = &s->funcs[row->func];
-		struct json_object *fo = json_object_new_object();
-		out_json_str(fo, "kind", kind_of(f));
-		out_json_str(fo, "name", f->name);
-		out_json_str(fo, "module", f->module);
-		out_json_str(fo, "file", f->file);
-		if (f->file)
-			out_json_int(fo, "line", f->line);
-		else
-			json_object_object_add(fo, "line", NULL);
+		struct json_object *fo = top_json_func(f, kind_of(f));
 		out_json_double(fo, "self_pct", round(row->self_pct * 100) / 100);
 		out_json_double(fo, "total_pct", round(row->total_pct * 100) / 100);
 		out_json_int(fo, "weight", (long long)row->self);
@@ -183,14 +177,33 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v,
 {
 	char w[32], mb[32];
 
-	printf(_("PID %d (%s), %.1f s off CPU: %llu blocks of at least %s, %s blocked (%llu shorter ones not weighed)\n"),
-	       (int)s->target.pid, esc(s->comm), s->elapsed, s->samples,
-	       samp_unit_format(SAMP_UNIT_NS_BLOCKED, s->min_block_ns, mb, sizeof(mb)),
-	       samp_unit_format(s->unit, v->samples, w, sizeof(w)), s->short_blocks);
-	printf(_("events: %s; lost %llu; waker not seen for %llu blocks\n"), s->event_why, s->lost, s->unmatched);
+	if (s->offcpu_sampled) {
+		printf(_("PID %d (%s), %.1f s off CPU, STATISTICAL: %llu samples of blocked threads, every %s, %s blocked "
+			 "in all\n"),
+		       (int)s->target.pid, esc(s->comm), s->elapsed, s->samples,
+		       samp_unit_format(SAMP_UNIT_NS_BLOCKED, s->offcpu_interval_ns, mb, sizeof(mb)),
+		       samp_unit_format(s->unit, v->samples, w, sizeof(w)));
+		printf(_("the /proc tier: the scheduler's tracepoints need CAP_PERFMON, so the blocked threads' stacks are "
+			 "sampled (/proc/TID/stack where readable, wchan, the system call, and the user stack on a short "
+			 "freeze), each weighed by the interval; blocks shorter than it are missed or seen in part; no "
+			 "wakers\n"));
+	} else {
+		printf(_("PID %d (%s), %.1f s off CPU: %llu blocks of at least %s, %s blocked (%llu shorter ones not "
+			 "weighed)\n"),
+		       (int)s->target.pid, esc(s->comm), s->elapsed, s->samples,
+		       samp_unit_format(SAMP_UNIT_NS_BLOCKED, s->min_block_ns, mb, sizeof(mb)),
+		       samp_unit_format(s->unit, v->samples, w, sizeof(w)), s->short_blocks);
+		printf(_("events: %s; lost %llu; waker not seen for %llu blocks\n"), s->event_why, s->lost, s->unmatched);
+	}
+	if (s->py_version[0])
+		printf(_("CPython %s: Python frames in %llu blocks; %llu blocks with native frames only (the thread ran "
+			 "again before its frames were read)\n"),
+		       esc(s->py_version), s->py_blocks, s->py_unread);
 	unsigned long long n = s->unwind_fp + s->unwind_dwarf;
 	double fp = n ? 100.0 * (double)s->unwind_fp / (double)n : 0;
-	if (s->stack_copy)
+	if (s->offcpu_sampled)
+		printf(_("call stacks: pscope's unwinder over the stacks copied in each freeze\n"));
+	else if (s->stack_copy)
 		printf(_("call stacks: %s (frame pointers %.0f%%, DWARF %.0f%%), %d-byte stack copies\n"),
 		       samp_unwind_method(s), fp, n ? 100 - fp : 0, s->stack_copy);
 	else
@@ -198,24 +211,22 @@ static void print_text(const struct samp_snapshot *s, const struct samp_view *v,
 	if (s->threads_unsampled)
 		printf(P_("%u thread not traced: %s\n", "%u threads not traced: %s\n", s->threads_unsampled),
 		       s->threads_unsampled, s->unsampled_why);
-	printf("%6s %6s %9s  %-32s %-20s %s\n", "SELF%", "TOTAL%", "BLOCKED", "FUNCTION", "MODULE", "SOURCE");
-	for (unsigned i = 0; i < v->nrows; i++) {
-		const struct samp_row *row = &v->rows[i];
-		const struct samp_func *f = &s->funcs[row->func];
-		char src[300] = "";
-		if (f->file)
-			snprintf(src, sizeof(src), "%s:%d", samp_module_short(f->file), f->line);
-		printf("%6.2f %6.2f %9s  %s %s %s\n", row->self_pct, row->total_pct,
-		       samp_unit_format(s->unit, row->self, w, sizeof(w)), pad(esc(f->name), 32),
-		       pad(esc(samp_module_short(f->module)), 20), esc(src));
-	}
+	top_print_table(s, v, "BLOCKED", true);
 	for (unsigned i = 0; i < nr && i < 5; i++) {
 		const struct samp_stack *st = &s->stacks[r[i].stack];
 		char rq[32];
-		printf(_("\nstack %u: %s blocked (%s of it runnable, waiting for a CPU once woken), %llu blocks, thread %s (%d)\n"),
-		       i + 1, samp_unit_format(s->unit, r[i].weight, w, sizeof(w)),
-		       samp_unit_format(s->unit, s->stack_runq ? s->stack_runq[r[i].stack] : 0, rq, sizeof(rq)),
-		       s->stack_blocks ? s->stack_blocks[r[i].stack] : 0, esc(samp_thread_comm(s, st->tid)), (int)st->tid);
+		if (s->offcpu_sampled)
+			printf(_("\nstack %u: %s blocked (sampled), %llu samples, thread %s (%d)\n"), i + 1,
+			       samp_unit_format(s->unit, r[i].weight, w, sizeof(w)),
+			       s->stack_blocks ? s->stack_blocks[r[i].stack] : 0, esc(samp_thread_comm(s, st->tid)),
+			       (int)st->tid);
+		else
+			printf(_("\nstack %u: %s blocked (%s of it runnable, waiting for a CPU once woken), %llu blocks, "
+				 "thread %s (%d)\n"),
+			       i + 1, samp_unit_format(s->unit, r[i].weight, w, sizeof(w)),
+			       samp_unit_format(s->unit, s->stack_runq ? s->stack_runq[r[i].stack] : 0, rq, sizeof(rq)),
+			       s->stack_blocks ? s->stack_blocks[r[i].stack] : 0, esc(samp_thread_comm(s, st->tid)),
+			       (int)st->tid);
 		print_stack(s, st, "    ");
 		const struct samp_wake *wk[3];
 		unsigned nw = wakers_of(s, r[i].stack, wk, 3);

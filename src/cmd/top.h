@@ -39,6 +39,16 @@ struct samp_source;
  * (in why) when the target ended. */
 struct samp_snapshot *top_run(const struct top_args *a, struct samp_source *src, bool pause, const char **ended,
 			      char *why, size_t size);
+struct json_object;
+struct samp_func;
+/* A function of a report's JSON: kind (the caller's: "native", "python",
+ * "kernel"), name, module, file and line (null without a file). */
+struct json_object *top_json_func(const struct samp_func *f, const char *kind);
+struct samp_view;
+/* The report's table of functions: SELF%, TOTAL%, the weight (column:
+ * its heading; a count, or weighted: in the profile's unit), the function,
+ * its module and source line. */
+void top_print_table(const struct samp_snapshot *s, const struct samp_view *v, const char *column, bool weighted);
 /* Write the files asked for (--folded, --svg, --pprof, --speedscope) of
  * snap's whole run. 0, or 1 after saying on stderr which one failed. */
 int top_exports(const struct top_args *a, const struct samp_snapshot *snap);

@@ -185,6 +185,11 @@ unsigned agg_func_flags(const struct agg *a, uint32_t id)
 	return id < a->nfuncs ? a->funcs[id].flags : 0;
 }
 
+const char *agg_func_name(const struct agg *a, uint32_t id)
+{
+	return id < a->nfuncs && a->funcs[id].name ? a->funcs[id].name : "";
+}
+
 uint32_t agg_map(struct agg *a, const struct samp_mapinfo *mi)
 {
 	const char *bid = mi->build_id ? mi->build_id : "";
@@ -251,7 +256,7 @@ static uint32_t intern(struct agg *a, pid_t tid, const uint32_t *fr, unsigned n)
 	uint32_t first = samp_id_get(&a->sheads, h);
 	for (uint32_t i = first; i != SAMP_NONE; i = a->snext[i]) {
 		struct samp_stack *st = &a->stacks[i];
-		if (st->tid == tid && st->nframes == n && !memcmp(a->frames + st->first, fr, n * sizeof(*fr)))
+		if (st->tid == tid && st->nframes == n && (!n || !memcmp(a->frames + st->first, fr, n * sizeof(*fr))))
 			return i;
 	}
 	uint32_t id = a->nstacks, cap = a->capstacks;
@@ -281,7 +286,8 @@ static uint32_t intern(struct agg *a, pid_t tid, const uint32_t *fr, unsigned n)
 	}
 	if (hmap_put(&a->sheads, h, id) < 0)
 		return SAMP_NONE;
-	memcpy(a->frames + a->nframes, fr, n * sizeof(*fr));
+	if (n) /* an empty stack (nothing unwound): no frames array yet */
+		memcpy(a->frames + a->nframes, fr, n * sizeof(*fr));
 	a->stacks[id] = (struct samp_stack){ .tid = tid, .nframes = n, .first = (unsigned)a->nframes };
 	a->snext[id] = first;
 	a->all[id] = 0;

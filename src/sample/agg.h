@@ -12,6 +12,8 @@ void agg_free(struct agg *a);
 /* Function id of (name, module); SAMP_NONE on ENOMEM. */
 uint32_t agg_func(struct agg *a, const struct samp_fninfo *si);
 unsigned agg_func_flags(const struct agg *a, uint32_t id);
+/* Its name ("" for an unknown id). */
+const char *agg_func_name(const struct agg *a, uint32_t id);
 /* Mapping id of a module's mapping (one per distinct path, build-id and
  * range); SAMP_NONE on ENOMEM. */
 uint32_t agg_map(struct agg *a, const struct samp_mapinfo *m);

@@ -99,8 +99,11 @@ static void on_cpu_tp(void *ctx, const struct perf_sample *s, const struct perf_
 
 	if (ev->tp->kind == PERF_TP_SCHED_SWITCH) {
 		learn_comm(o, ev->sw.prev_pid, ev->sw.prev_comm);
-		if (!oc_thread_of(o, ev->sw.next_pid))
+		struct othread *t = oc_thread_of(o, ev->sw.next_pid);
+		if (!t)
 			return;
+		if (s->time > t->last_in)
+			t->last_in = s->time;
 		x.kind = OC_IN;
 		x.tid = ev->sw.next_pid;
 	} else if (ev->tp->kind == PERF_TP_SCHED_WAKEUP) {
@@ -140,6 +143,11 @@ static void on_task_tp(void *ctx, const struct perf_sample *s, const struct perf
 		if (x.state == 0 || (x.state & OC_PREEMPTED)) {
 			push(o, &x);
 			return;
+		}
+		struct othread *t = oc_thread_of(o, x.tid);
+		if (o->py && t && s->time >= t->py_pend_t0) {
+			t->py_pending = true; /* its chain read once the switch-ins are */
+			t->py_pend_t0 = s->time;
 		}
 	} else if (ev->tp->kind == PERF_TP_SCHED_WAKEUP) {
 		if (!oc_thread_of(o, ev->wk.pid) || !oc_thread_of(o, (pid_t)s->tid))
@@ -240,6 +248,7 @@ static void account(struct ocpu *o, struct othread *t, uint64_t end)
 	}
 	skip_tracing(&t->out->s);
 	unsigned n = samp_frames(s, &s->one, &t->out->s, fr, &leaf);
+	n = oc_py_merge(o, t, fr, n);
 	uint32_t id = agg_add_stack(s->agg, t->th.tid, fr, n, SAMP_NONE, w);
 	if (id == SAMP_NONE)
 		return;
@@ -316,7 +325,9 @@ void oc_forget_block(struct othread *t)
 {
 	free(t->out);
 	free(t->wake);
+	free(t->py);
 	t->out = t->wake = NULL;
+	t->py = NULL;
 	t->blocked = false;
 }
 
@@ -326,11 +337,13 @@ static void apply(struct ocpu *o, struct oc_ev *x)
 
 	if (!t) {
 		free(x->copy);
+		free(x->py);
 		return;
 	}
 	switch (x->kind) {
 	case OC_OUT:
 		oc_forget_block(t);
+		t->py = x->py;
 		if (x->copy) { /* asleep: a block begins */
 			t->out = x->copy;
 			t->t0 = x->time;
@@ -362,9 +375,15 @@ static int cmp_ev(const void *a, const void *b)
 
 void oc_drain(struct ocpu *o, bool all)
 {
-	for (int k = 0; k < SETS; k++)
+	/* The switch-ins last: the chains of the threads that blocked are
+	 * read knowing whether they ran again (offcpu-py.c). */
+	for (int k = 0; k < SETS; k++) {
+		if (k == SET_CPUSW)
+			oc_py_before_switchins(o);
 		for (unsigned r = 0; r < o->nrings; r++)
 			perf_read(&o->rd[k], &o->rings[k][r]);
+	}
+	oc_py_after_switchins(o);
 	sort_array(o->q, o->nq, sizeof(*o->q), cmp_ev);
 	uint64_t mark = all ? UINT64_MAX : o->newest > OC_LAG_NS ? o->newest - OC_LAG_NS : 0;
 	size_t i = 0;

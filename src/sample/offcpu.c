@@ -196,11 +196,19 @@ int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *op
 		return r;
 	}
 	if (!door_have_perfmon()) {
-		ps_error_set(e, EPERM, _("off-CPU stacks trace the scheduler's events of every CPU: they need CAP_PERFMON"));
+		/* The /proc tier then: statistical, and said so. Refused too:
+		 * both doors named. */
+		offcpu_close(&s->src);
+		if ((r = samp_offcpu_proc_open(out, opt, e)) == 0)
+			return 0;
+		char why[sizeof(e->msg)];
+		snprintf(why, sizeof(why), "%s", e->msg);
+		ps_error_set(e, -r, _("off-CPU stacks trace the scheduler's events of every CPU: they need CAP_PERFMON; "
+				      "sampling the blocked threads instead was refused too: %s"),
+			     why);
 		e->door = DOOR_PERF_CAP;
 		snprintf(e->fix, sizeof(e->fix), "%s", _("run pscope as root, or `setcap cap_perfmon+ep pscope`"));
-		offcpu_close(&s->src);
-		return -EPERM;
+		return r;
 	}
 	struct rlimit rl; /* each (thread, CPU) is two fds */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
@@ -282,6 +290,7 @@ int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *op
 				return ps_error_set(e, ENOMEM, _("out of memory"));
 			}
 		}
+	oc_py_open(o);
 	sym_proc_stale(s->one.sym, false);
 	s->start_ns = s->last_pub_ns = s->last_scan_ns = now_ns();
 	*out = &s->src;
@@ -386,6 +395,10 @@ static struct samp_snapshot *offcpu_publish(struct samp_source *src, const char 
 	sn->min_block_ns = w->min_block_ns = o->min_block_ns;
 	sn->short_blocks = w->short_blocks = o->short_blocks;
 	sn->unmatched = w->unmatched = o->unmatched;
+	if (o->py)
+		strlcpy_ps(sn->py_version, py_version(o->py), sizeof(sn->py_version));
+	sn->py_blocks = o->py_blocks;
+	sn->py_unread = o->py_unread;
 	w->truncated = s->truncated;
 	w->unwind_fp = s->unwind_fp;
 	w->unwind_dwarf = s->unwind_dwarf;
@@ -404,14 +417,20 @@ static struct samp_snapshot *offcpu_publish(struct samp_source *src, const char 
 	sn->nwakes = o->nlinks;
 	if (agg_finish(s->agg, sn, o->threads ? &o->threads->th : NULL, sizeof(*o->threads), o->nthreads, end_reason) < 0)
 		return NULL;
+	return oc_snapshot_stacks(sn, o->stack_blocks, o->stack_runq, o->nsb);
+}
+
+struct samp_snapshot *oc_snapshot_stacks(struct samp_snapshot *sn, const unsigned long long *blocks,
+					 const unsigned long long *runq, size_t n)
+{
 	if (!(sn->stack_blocks = calloc(sn->nstacks + 1, sizeof(*sn->stack_blocks))) ||
 	    !(sn->stack_runq = calloc(sn->nstacks + 1, sizeof(*sn->stack_runq)))) {
 		samp_snapshot_free(sn);
 		return NULL;
 	}
-	for (size_t i = 0; i < o->nsb && i < sn->nstacks; i++) {
-		sn->stack_blocks[i] = o->stack_blocks[i];
-		sn->stack_runq[i] = o->stack_runq[i];
+	for (size_t i = 0; i < n && i < sn->nstacks; i++) {
+		sn->stack_blocks[i] = blocks[i];
+		sn->stack_runq[i] = runq ? runq[i] : 0;
 	}
 	return sn;
 }
@@ -430,8 +449,10 @@ static void offcpu_close(struct samp_source *src)
 	}
 	free(o->threads);
 	hmap_free(&o->tids);
-	for (size_t i = 0; i < o->nq; i++)
+	for (size_t i = 0; i < o->nq; i++) {
 		free(o->q[i].copy);
+		free(o->q[i].py);
+	}
 	free(o->q);
 	for (int k = 0; k < SETS; k++) {
 		for (unsigned r = 0; r < o->nopen[k]; r++)
@@ -440,6 +461,7 @@ static void offcpu_close(struct samp_source *src)
 		if (o->rd_init[k])
 			perf_reader_fini(&o->rd[k]);
 	}
+	oc_py_close(o);
 	free(o->cpu_of);
 	free(o->cpu_fds);
 	free(o->comms);

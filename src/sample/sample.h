@@ -238,6 +238,16 @@ struct samp_snapshot {
 	bool offcpu;
 	uint64_t min_block_ns;
 	unsigned long long short_blocks, unmatched;
+	/* ... of a CPython target: its version (empty: none), the blocks
+	 * whose stacks carry its frames, and those whose chain was read only
+	 * after the thread ran again (native frames only). */
+	char py_version[24];
+	unsigned long long py_blocks, py_unread;
+	/* The /proc tier (samp_offcpu_proc_open): statistical, the blocked
+	 * threads sampled every offcpu_interval_ns (samples: the threads
+	 * seen blocked; stack_blocks: per stack). */
+	bool offcpu_sampled;
+	uint64_t offcpu_interval_ns;
 	unsigned long long *stack_blocks; /* blocks per stack (nstacks) */
 	unsigned long long *stack_runq;   /* ... of their weight, ns from the wakeup to running again */
 	struct samp_snapshot *wakers;
@@ -288,6 +298,10 @@ struct samp_offcpu_opts {
 	int stack_copy;               /* as samp_opts */
 };
 int samp_offcpu_open(struct samp_source **out, const struct samp_offcpu_opts *o, struct ps_error *e);
+/* The /proc tier, which samp_offcpu_open falls back to when the
+ * tracepoints are refused: the blocked threads sampled at a low rate
+ * (their stacks by a short freeze), weighed by the interval. */
+int samp_offcpu_proc_open(struct samp_source **out, const struct samp_offcpu_opts *o, struct ps_error *e);
 
 /* ---- views: pure functions of a snapshot ---- */
 struct samp_row {

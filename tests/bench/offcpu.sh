@@ -33,26 +33,7 @@ fi
 pids=""
 trap 'for p in $pids; do kill -9 $p 2>/dev/null; done; wait 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
-# rate OUT CMD...: "RATE CPU" while CMD runs (tests/bench/time.sh's).
-rate() {
-	local out=$1 n0 n1
-	shift
-	sleep 1.1
-	n0=$(wc -l <"$out")
-	"$@" >/dev/null 2>&1
-	n1=$(wc -l <"$out")
-	sed -n "$((n0 + 2)),$((n1))p" "$out" |
-		awk '$1 == "rate" { s += $2; c += $4; n++ } END { printf "%.0f %.1f", n ? s / n : 0, s ? c / s : 0 }'
-}
-slowdown() {
-	local out=$1 a b w
-	shift
-	a=$(rate "$out" sleep "$SECS")
-	w=$(rate "$out" "$@")
-	b=$(rate "$out" sleep "$SECS")
-	echo "$a $w $b" | awk '{ m = ($1 + $5) / 2; c = ($2 + $6) / 2
-		if ($3 > 0 && c > 0) printf "%+7.1f%% wall, %+7.1f%% CPU", 100 * (m / $3 - 1), 100 * ($4 / c - 1); else print "n/a" }'
-}
+. "$(dirname "$0")/slowdown-lib.sh" # rate, slowdown
 # own_cpu CMD...: the command's CPU as % of a core over its run.
 own_cpu() {
 	local t0 t1 c
