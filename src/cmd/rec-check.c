@@ -144,6 +144,9 @@ int record_check(const char *dir, unsigned long long max_size, bool as_json)
 	}
 	int rc = as_json ? (json(dir, c, n, total, max_size) < 0 ? 1 : 0) : (text(dir, c, n, total, max_size), 0);
 	for (size_t i = 0; i < n; i++)
+		if (!c[i].f)
+			rc = 1; /* a day file that cannot be read: said above, and the status says so */
+	for (size_t i = 0; i < n; i++)
 		if (c[i].f)
 			rec_close(c[i].f);
 	free(c);
