@@ -39,7 +39,8 @@ static void text(const char *dir, const struct checked *c, size_t n, uint64_t to
 	printf("\n");
 	if (!n)
 		return;
-	printf("%-10s  %-19s  %-19s  %9s  %8s  %s\n", _("DAY"), _("FROM"), _("TO"), _("INTERVALS"), _("SIZE"), _("FILE"));
+	printf("%s  %s  %s  %s  %s  %s\n", pad(_("DAY"), 10), pad(_("FROM"), 19), pad(_("TO"), 19), pad(_("INTERVALS"), -9),
+	       pad(_("SIZE"), -8), _("FILE"));
 	for (size_t i = 0; i < n; i++) {
 		const struct rec_file *f = c[i].f;
 		day_str(c[i].d->day, day, sizeof(day));
