@@ -69,6 +69,22 @@ check "another name: kept" test -f "$T/cap/pscope-20261129.rec.bak"
 check "--keep with a file: a usage error" test $? = 2
 check "  saying so" grep -q -- '--keep goes with -o DIR' "$T/keepfile.err"
 
+# ---- as another user: its own day files removed, root's left alone
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	chmod go+x "$T" && mkdir "$T/user" && chmod 755 "$T/user"
+	cp "$F/sleep.rec" "$T/user/pscope-20261101.rec"
+	cp "$F/sleep.rec" "$T/user/pscope-20261102.rec"
+	chown nobody "$T/user" "$T/user/pscope-20261102.rec"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups --inh-caps=-all \
+		"$PSCOPE" record -o "$T/user" --interval 0.5 --duration 1 --keep 7 --now "2026-12-04 12:00:00" 2>"$T/user.err"
+	ok $? "as nobody: record -o DIR --keep 7"
+	check "  its own old day file removed" test ! -e "$T/user/pscope-20261102.rec"
+	check "  root's left alone" test -f "$T/user/pscope-20261101.rec"
+	check "  today's written, nobody's" sh -c "test \"\$(stat -c %U '$T/user/pscope-20261204.rec')\" = nobody"
+else
+	skip "not root: the other-user removal test needs setpriv as root"
+fi
+
 # ---- --check on a fixture directory, exactly
 mkdir "$T/fix"
 cp "$F/sleep.rec" "$T/fix/pscope-20261203.rec"
