@@ -352,9 +352,12 @@ static int record_exec(void *state, pid_t pid_unused)
 			w = NULL;
 			if (r < 0)
 				goto out;
-			fprintf(stderr, P_("pscope record: %s closed (%u interval, %s)\n",
-					   "pscope record: %s closed (%u intervals, %s)\n", n),
-				esc(dir.name), n, human_bytes(sz0, sz, sizeof(sz)));
+			if (n == 0) /* opened a moment before midnight: no interval of that day */
+				out_file_remove(dir.dirfd, dir.name, geteuid(), NULL);
+			else
+				fprintf(stderr, P_("pscope record: %s closed (%u interval, %s)\n",
+						   "pscope record: %s closed (%u intervals, %s)\n", n),
+					esc(dir.name), n, human_bytes(sz0, sz, sizeof(sz)));
 			if (dir_open_day(&dir, &w, &h, l->h.wall, &e) < 0)
 				goto out;
 			snprintf(path, sizeof(path), "%s/%s", dir.dir, dir.name);
