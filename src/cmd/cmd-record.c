@@ -358,6 +358,7 @@ static int record_exec(void *state, pid_t pid_unused)
 				fprintf(stderr, P_("pscope record: %s closed (%u interval, %s)\n",
 						   "pscope record: %s closed (%u intervals, %s)\n", n),
 					esc(dir.name), n, human_bytes(sz0, sz, sizeof(sz)));
+			dir.warned = false;
 			if (dir_open_day(&dir, &w, &h, l->h.wall, &e) < 0)
 				goto out;
 			snprintf(path, sizeof(path), "%s/%s", dir.dir, dir.name);
