@@ -12,3 +12,12 @@ nobase_dist_pkgdata_DATA += data/help/ko/list.txt data/help/ko/help.txt \
 	data/help/ko/pane-maps.txt data/help/ko/pane-mem.txt data/help/ko/pane-threads.txt data/help/ko/pane-time.txt data/help/ko/time.txt data/help/ko/timeline.txt \
 	data/help/ko/stack.txt data/help/ko/hot.txt data/help/ko/hot-processes.txt data/help/ko/core.txt data/help/ko/doors.txt \
 	data/help/ko/coreread.txt data/help/ko/cores.txt data/help/ko/setup.txt
+# The recorder as a systemd service (configure --with-systemdsystemunitdir).
+data/pscope-record.service: data/pscope-record.service.in Makefile
+	$(AM_V_GEN)$(MKDIR_P) data && sed -e 's|@bindir[@]|$(bindir)|g' $(srcdir)/data/pscope-record.service.in >$@.tmp && mv $@.tmp $@
+EXTRA_DIST += data/pscope-record.service.in
+CLEANFILES += data/pscope-record.service
+if HAVE_SYSTEMD_UNITDIR
+systemdsystemunit_DATA = data/pscope-record.service
+endif
+AM_DISTCHECK_CONFIGURE_FLAGS = --with-systemdsystemunitdir='$$(dc_install_base)/lib/systemd/system'

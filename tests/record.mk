@@ -9,7 +9,7 @@ noinst_PROGRAMS += tests/targets/workload
 tests_targets_workload_CFLAGS = $(TARGET_CFLAGS)
 tests_targets_workload_LDFLAGS = $(TARGET_LINK_FLAGS)
 
-TESTS += tests/e2e/record.sh tests/e2e/record-kill.sh tests/e2e/record-tui.sh tests/e2e/record-format.sh tests/e2e/record-show.sh tests/e2e/record-live.sh
-EXTRA_DIST += tests/e2e/record.sh tests/e2e/record-kill.sh tests/e2e/record-tui.sh tests/e2e/record-format.sh tests/e2e/record-show.sh tests/e2e/record-live.sh tests/fixtures/record doc/record-format.md
+TESTS += tests/e2e/record.sh tests/e2e/record-kill.sh tests/e2e/record-tui.sh tests/e2e/record-format.sh tests/e2e/record-show.sh tests/e2e/record-live.sh tests/e2e/record-dir.sh tests/e2e/record-service.sh
+EXTRA_DIST += tests/e2e/record.sh tests/e2e/record-kill.sh tests/e2e/record-tui.sh tests/e2e/record-format.sh tests/e2e/record-show.sh tests/e2e/record-live.sh tests/e2e/record-dir.sh tests/e2e/record-service.sh tests/fixtures/record doc/record-format.md
 BENCHES += tests/bench/record.sh
 EXTRA_DIST += tests/bench/record.sh

@@ -2,10 +2,13 @@
  * the raw counters behind its rates) and the system meters, one frame per
  * interval, into a recording (src/record/). */
 #include "cmd/cmd.h"
+#include "cmd/rec-out.h"
 #include "i18n.h"
 #include "out/escape.h"
 #include "proc/ptable.h"
+#include "out/save.h"
 #include "record/record.h"
+#include "record/spool.h"
 #include "source/source.h"
 #include "util.h"
 
@@ -28,7 +31,19 @@ struct record_args {
 	pid_t pids[RECORD_PIDS_MAX];
 	int npids;
 	unsigned long long max_size;
-	bool verbose;
+	unsigned keep;
+	const char *now;           /* test hook: the wall clock starts here */
+	const char *check;         /* --check DIR */
+	bool verbose, json;
+};
+
+/* -o DIR: the day files (spool.h). */
+struct record_dir {
+	const char *dir;
+	int dirfd;
+	char name[NAME_MAX + 1];   /* the open day file */
+	double midnight;           /* where it ends */
+	bool warned;
 };
 
 static void record_init(void *state)
@@ -99,6 +114,18 @@ static int record_option(void *state, int opt, const char *arg)
 		}
 		break;
 	}
+	case 'k': {
+		char *end;
+		errno = 0;
+		long v = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || v < 1 || v > 36600)
+			return cmd_bad_value("record", _("invalid number of days '%s' (1 to 36600)"), arg);
+		a->keep = (unsigned)v;
+		break;
+	}
+	case 'N': a->now = arg; break;
+	case 'c': a->check = arg; break;
+	case 'j': a->json = true; break;
 	case 'm':
 		if (parse_size(arg, &a->max_size) < 0)
 			return cmd_bad_value("record", _("invalid size '%s' (bytes, or with K, M, G)"), arg);
@@ -142,24 +169,70 @@ static bool keep_exit(const struct snap_exit *x, void *arg)
 	return keep;
 }
 
-/* The file to write: -o FILE, or a new name in -o DIR (default: here). */
-static void out_path(const struct record_args *a, char *buf, size_t size)
+static bool is_dir(const char *path)
 {
 	struct stat st;
-	const char *dir = ".";
+	return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static void said_removed(const char *name, uint64_t size, void *arg)
+{
+	char sz[32];
+	(void)arg;
+	fprintf(stderr, _("pscope record: removed %s (%s) to keep within --keep and --max-size\n"), esc(name),
+		human_bytes(size, sz, sizeof(sz)));
+}
+
+/* The day files kept within --keep and --max-size: never the open one. */
+static int dir_prune(struct record_dir *d, const struct record_args *a, double wall, struct ps_error *e)
+{
+	uint64_t total = 0;
+	if (!a->keep && !a->max_size)
+		return 0;
+	if (rec_spool_prune(d->dirfd, geteuid(), d->name[0] ? d->name : NULL, rec_day_of(wall, NULL), a->keep,
+			    a->max_size, said_removed, NULL, &total, e) < 0)
+		return -1;
+	if (a->max_size && total > a->max_size && !d->warned) {
+		fprintf(stderr, _("pscope record: the day's file alone is over --max-size: it is kept until the day ends\n"));
+		d->warned = true;
+	}
+	return 0;
+}
+
+/* A new day file for wall's day: pscope-YYYYMMDD.rec, or -2, -3 when the
+ * day already has one (a recording is never appended to). */
+static int dir_open_day(struct record_dir *d, struct rec_writer **w, struct rec_header *h, double wall,
+			struct ps_error *e)
+{
+	int day = rec_day_of(wall, &d->midnight);
+	char path[4096];
+
+	h->start = wall;
+	for (unsigned seq = 1; seq < 1000; seq++) {
+		rec_day_name(day, seq, d->name, sizeof(d->name));
+		snprintf(path, sizeof(path), "%s/%s", d->dir, d->name);
+		int r = rec_writer_open(w, path, h, true, e);
+		if (r != -EEXIST)
+			return r;
+		ps_error_clear(e);
+	}
+	return ps_error_set(e, EEXIST, _("%s: a thousand day files for one day"), d->dir);
+}
+
+/* A new name in -o DIR (default: here) for a single file. */
+static void out_path(const struct record_args *a, double wall, char *buf, size_t size)
+{
+	time_t t = (time_t)wall;
 	char name[64];
-	time_t t = time(NULL);
 	struct tm tm;
 
-	if (a->out && !(stat(a->out, &st) == 0 && S_ISDIR(st.st_mode))) {
+	if (a->out) {
 		strlcpy_ps(buf, a->out, size);
 		return;
 	}
-	if (a->out)
-		dir = a->out;
 	localtime_r(&t, &tm);
 	strftime(name, sizeof(name), "pscope-%Y%m%d-%H%M%S.rec", &tm);
-	snprintf(buf, size, "%s/%s", dir, name);
+	snprintf(buf, size, "./%s", name);
 }
 
 static void sleep_until(uint64_t when)
@@ -181,11 +254,31 @@ static int record_exec(void *state, pid_t pid_unused)
 	struct source_want want = { .all_rows = true, .px_all = PX_SHR | PX_IO | PX_CTXT | PX_OOM | PX_CGROUP };
 	struct snap_head *last = NULL;
 	struct rec_exits *exits = NULL;
-	double start = clock_wall_s(&ps_clock_live), end = 0;
+	double off = 0, start, end = 0;
+	struct record_dir dir = { .dirfd = -1 };
 	int rc = 1, r;
 
 	(void)pid_unused;
 	ps_error_clear(&e);
+	if (a->check)
+		return record_check(a->check, a->max_size, a->json);
+	if (a->json)
+		return cmd_usage_error("record", "%s", _("--json goes with --check DIR"));
+	if (a->now) {
+		/* The test hook: the recorder's wall clock runs from --now. */
+		double real = clock_wall_s(&ps_clock_live), t;
+		if (rec_time_parse(a->now, real, real, &t, &e) < 0)
+			return cmd_usage_error("record", "%s", e.msg);
+		off = t - real;
+	}
+	start = clock_wall_s(&ps_clock_live) + off;
+	if (is_dir(a->out)) {
+		dir.dir = a->out;
+		if ((dir.dirfd = out_dir_open(a->out, &e)) < 0)
+			return cmd_fail("record", &e);
+	} else if (a->keep) {
+		return cmd_usage_error("record", "%s", _("--keep goes with -o DIR (the day files)"));
+	}
 	if (a->until && a->duration > 0)
 		return cmd_usage_error("record", "%s", _("--duration and --until are one or the other"));
 	if (a->until) {
@@ -196,7 +289,7 @@ static int record_exec(void *state, pid_t pid_unused)
 	} else if (a->duration > 0) {
 		end = start + a->duration;
 	}
-	out_path(a, path, sizeof(path));
+	out_path(a, start, path, sizeof(path));
 	if ((r = source_live_list(&src, &ps_clock_live, false)) < 0) {
 		ps_error_set(&e, -r, _("cannot read /proc: %s"), strerror(-r));
 		goto out;
@@ -210,9 +303,16 @@ static int record_exec(void *state, pid_t pid_unused)
 	if (src.ops->read(src.st, &io, &want, NULL, true, &first, &e) < 0)
 		goto out;
 	h.btime = ((struct snap_list *)first)->times.btime;
-	if (rec_writer_open(&w, path, &h, true, &e) < 0) {
+	if ((dir.dir ? dir_open_day(&dir, &w, &h, start, &e) : rec_writer_open(&w, path, &h, true, &e)) < 0) {
 		snap_put(first);
 		goto out;
+	}
+	if (dir.dir) {
+		snprintf(path, sizeof(path), "%s/%s", dir.dir, dir.name);
+		if (dir_prune(&dir, a, start, &e) < 0) {
+			snap_put(first);
+			goto out;
+		}
 	}
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
@@ -234,7 +334,7 @@ static int record_exec(void *state, pid_t pid_unused)
 		struct snap_list *l = (struct snap_list *)s;
 		/* The frame's wall clock at its t_ns (the scan's start), so a
 		 * row's read time in people's time is wall + (read_ns - t_ns). */
-		l->h.wall = clock_wall_s(&ps_clock_live) - (double)(int64_t)(now_ns() - l->h.t_ns) / 1e9;
+		l->h.wall = clock_wall_s(&ps_clock_live) + off - (double)(int64_t)(now_ns() - l->h.t_ns) / 1e9;
 		l->times.wall = l->h.wall;
 		if (exits) /* the snapshot is the recorder's alone */
 			rec_exits_attach(exits, l, (const struct snap_list *)last, keep_exit, a);
@@ -244,19 +344,41 @@ static int record_exec(void *state, pid_t pid_unused)
 			why = _("every process of --pid has exited");
 			break;
 		}
+		if (dir.dir && l->h.wall >= dir.midnight) {
+			/* Local midnight: the day's file closed, the next day's opened. */
+			unsigned n = rec_writer_frames(w);
+			uint64_t sz0 = rec_writer_size(w);
+			r = rec_writer_close(w, &e);
+			w = NULL;
+			if (r < 0)
+				goto out;
+			if (n == 0) /* opened a moment before midnight: no interval of that day */
+				out_file_remove(dir.dirfd, dir.name, geteuid(), NULL);
+			else
+				fprintf(stderr, P_("pscope record: %s closed (%u interval, %s)\n",
+						   "pscope record: %s closed (%u intervals, %s)\n", n),
+					esc(dir.name), n, human_bytes(sz0, sz, sizeof(sz)));
+			dir.warned = false;
+			if (dir_open_day(&dir, &w, &h, l->h.wall, &e) < 0)
+				goto out;
+			snprintf(path, sizeof(path), "%s/%s", dir.dir, dir.name);
+			fprintf(stderr, _("pscope record: a new day: into %s\n"), esc(path));
+		}
 		if (rec_writer_add(w, l, a->npids ? keep_pid : NULL, a, &e) < 0)
+			goto out;
+		if (dir.dir && dir_prune(&dir, a, l->h.wall, &e) < 0)
 			goto out;
 		if (a->verbose)
 			fprintf(stderr, _("pscope record: interval %u written, %llu bytes\n"), rec_writer_frames(w),
 				(unsigned long long)rec_writer_size(w));
-		if (a->max_size && rec_writer_size(w) >= a->max_size) {
+		if (!dir.dir && a->max_size && rec_writer_size(w) >= a->max_size) {
 			why = _("the file reached --max-size");
 			break;
 		}
 		next += step;
 		if (next < now_ns()) /* a scan longer than the interval: no catching up */
 			next = now_ns() + step;
-		if (end > 0 && clock_wall_s(&ps_clock_live) + (double)(int64_t)(next - now_ns()) / 1e9 > end + 0.001)
+		if (end > 0 && clock_wall_s(&ps_clock_live) + off + (double)(int64_t)(next - now_ns()) / 1e9 > end + 0.001)
 			break;
 		while (!stop_sig && now_ns() < next)
 			sleep_until(next);
@@ -285,6 +407,8 @@ out:
 	}
 	snap_put(last);
 	source_close(&src);
+	if (dir.dirfd >= 0)
+		close(dir.dirfd);
 	return rc ? cmd_fail("record", &e) : 0;
 }
 
@@ -292,30 +416,43 @@ static const struct option record_options[] = {
 	{ "output", required_argument, NULL, 'o' },   { "interval", required_argument, NULL, 'i' },
 	{ "duration", required_argument, NULL, 'd' }, { "until", required_argument, NULL, 'u' },
 	{ "pid", required_argument, NULL, 'p' },      { "max-size", required_argument, NULL, 'm' },
-	{ "verbose", no_argument, NULL, 'v' },        { NULL, 0, NULL, 0 },
+	{ "verbose", no_argument, NULL, 'v' },        { "keep", required_argument, NULL, 'k' },
+	{ "check", required_argument, NULL, 'c' },    { "json", no_argument, NULL, 'j' },
+	{ "now", required_argument, NULL, 'N' },      { NULL, 0, NULL, 0 },
 };
 
 const struct cmd_entry cmd_record_entry = {
 	.name = "record",
 	.args = "[-o FILE|DIR] [--interval SEC] [--duration SEC|--until TIME]\n"
-		"[--pid PID...] [--max-size N] [--verbose]",
+		"[--pid PID...] [--max-size N] [--keep DAYS] [--verbose]\n"
+		"--check DIR [--max-size N] [--json]",
 	.help = N_("Record the process list and the system meters, one interval at a time, into a\n"
 		   "file that `pscope -r FILE` and `pscope list -r FILE --at TIME` replay.\n"
 		   "\n"
 		   "  -o, --output=FILE|DIR  the file to write (never an existing one), or a\n"
-		   "                         directory for pscope-DATE-TIME.rec (default: here)\n"
+		   "                         directory for day files pscope-YYYYMMDD.rec, a new\n"
+		   "                         one at each local midnight (default: a file\n"
+		   "                         pscope-DATE-TIME.rec here)\n"
 		   "  -i, --interval=SEC     one interval every SEC seconds (default 10)\n"
 		   "  -d, --duration=SEC     stop after SEC seconds\n"
 		   "  -u, --until=TIME       stop at TIME (HH:MM[:SS], YYYY-MM-DD HH:MM, +1h)\n"
 		   "  -p, --pid=PID[,PID]    only these processes and their threads (the meters\n"
 		   "                         are always recorded); stops when all have exited\n"
-		   "  -m, --max-size=N       stop once the file is N bytes (K, M, G)\n"
+		   "  -m, --max-size=N       stop once the file is N bytes (K, M, G); with -o DIR\n"
+		   "                         a cap on all the day files: the oldest removed\n"
+		   "  -k, --keep=DAYS        with -o DIR: remove the day files DAYS days old\n"
+		   "                         (--keep 7: today and the 6 days before are kept)\n"
+		   "      --check=DIR        say what DIR keeps: each day file's span,\n"
+		   "                         intervals, size, torn tail; the total\n"
+		   "      --json             --check as JSON\n"
+		   "      --now=TIME         a test hook: the recorder's clock starts at TIME\n"
 		   "  -v, --verbose          say each interval once it is on disk\n"
 		   "  -h, --help             display this help and exit\n"
 		   "\n"
 		   "Ctrl-C (SIGINT), SIGTERM and SIGHUP stop it cleanly. Killed, the file keeps\n"
-		   "every whole interval: the replay reports and skips the torn tail.\n"),
-	.shortopts = "o:i:d:u:p:m:v",
+		   "every whole interval: the replay reports and skips the torn tail. Only files\n"
+		   "named pscope-YYYYMMDD[-N].rec owned by pscope's user are ever removed.\n"),
+	.shortopts = "o:i:d:u:p:m:k:v",
 	.options = record_options,
 	.pid = CMD_PID_NONE,
 	.state_size = sizeof(struct record_args),

@@ -28,4 +28,8 @@ void rec_out_line(const struct rec_out *ro);
  * "torn", "short_lived_recorded"} */
 struct json_object *rec_out_json(const struct rec_out *ro);
 
+/* pscope record --check DIR (rec-check.c): the day files DIR keeps,
+ * as text or JSON; the exit status. */
+int record_check(const char *dir, unsigned long long max_size, bool json);
+
 #endif

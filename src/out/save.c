@@ -473,3 +473,23 @@ fail:
 	out_dest_abort(&d);
 	return refused(e, path, -r);
 }
+
+int out_file_remove(int dirfd, const char *base, uid_t owner, struct ps_error *e)
+{
+	struct stat st;
+
+	/* Only a name of this directory, never a path, and never through a
+	 * link: the entry itself is checked (a regular file of owner's) and
+	 * removed relative to the descriptor out_dir_open checked. */
+	if (!base[0] || strchr(base, '/') || !strcmp(base, ".") || !strcmp(base, ".."))
+		return ps_error_set(e, EINVAL, _("cannot remove '%s': not a file name"), base);
+	if (fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return ps_error_set(e, errno, _("cannot remove %s: %s"), base, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return ps_error_set(e, EPERM, _("cannot remove %s: not a regular file"), base);
+	if (st.st_uid != owner)
+		return ps_error_set(e, EPERM, _("cannot remove %s: it belongs to another user"), base);
+	if (unlinkat(dirfd, base, 0) < 0)
+		return ps_error_set(e, errno, _("cannot remove %s: %s"), base, strerror(errno));
+	return 0;
+}

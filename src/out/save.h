@@ -75,6 +75,11 @@ int out_dest_commit(struct out_dest *d, bool replace, struct ps_error *e);
 /* Give up: no name, the temporary removed, both descriptors closed. */
 void out_dest_abort(struct out_dest *d);
 
+/* Remove the file base (a name in dirfd, from out_dir_open): only a
+ * regular file (never a link or a directory) that owner owns. 0, or
+ * -errno with e filled (-EPERM: not such a file, left alone). */
+int out_file_remove(int dirfd, const char *base, uid_t owner, struct ps_error *e);
+
 /* An unnamed read-write scratch file under dir (O_TMPFILE, else a name
  * unlinked at once). A descriptor or -errno with e filled. */
 int out_scratch(const char *dir, struct ps_error *e);

@@ -1,10 +1,13 @@
 /* A recording's bytes: the header, the checkpoint slots, every block head
  * in turn, index blocks, key frames decompressed (their length capped) and
  * decoded, the payload decoder of each schema on the raw input, and the times a user
- * names.
+ * names, and the input as a day file's name.
  * fuzz-seeds: record/sleep.rec record/sleep2.rec */
 #include "fuzz.h"
 #include "record/record.h"
+#include "record/spool.h"
+
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -58,6 +61,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	t[n] = '\0';
 	double w;
 	rec_time_parse(t, 1796000000.0, 1796003600.0, &w, &e);
+	int day;
+	unsigned seq;
+	if (rec_day_parse(t, &day, &seq) == 0) {
+		char back[64];
+		rec_day_name(day, seq, back, sizeof(back));
+		if (strcmp(back, t))
+			__builtin_trap(); /* a name parsed must be the name made */
+	}
 	free(p);
 	return 0;
 }

@@ -8,6 +8,7 @@
  * offset. */
 #include "tap.h"
 #include "record/record.h"
+#include "record/spool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -475,6 +476,38 @@ static void test_times(void)
 	is_int(refused, (long)(sizeof(bad) / sizeof(bad[0])), "bad times refused with the forms that work");
 }
 
+static void test_days(void)
+{
+	int day;
+	unsigned seq;
+	char name[64];
+
+	ok(rec_day_parse("pscope-20261204.rec", &day, &seq) == 0 && day == 20261204 && seq == 1, "a day file's name");
+	ok(rec_day_parse("pscope-20261204-2.rec", &day, &seq) == 0 && day == 20261204 && seq == 2,
+	   "a second start the same day");
+	const char *bad[] = { "pscope-2026120.rec", "pscope-20261304.rec", "pscope-20261200.rec", "pscope-20261204.rec.bak",
+			      "pscope-20261204-1.rec", "pscope-20261204-.rec", "pscope-20261204-02.rec", "Pscope-20261204.rec",
+			      "pscope-20261204", "pscope-2026-12-04.rec", "pscope-20261204-2x.rec", "" };
+	int refused = 0;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		refused += rec_day_parse(bad[i], &day, &seq) < 0;
+	is_int(refused, (long)(sizeof(bad) / sizeof(bad[0])), "other names are not day files");
+	rec_day_name(20261204, 1, name, sizeof(name));
+	ok(!strcmp(name, "pscope-20261204.rec"), "the day's name");
+	rec_day_name(20261204, 3, name, sizeof(name));
+	ok(!strcmp(name, "pscope-20261204-3.rec"), "the third start's name");
+	is_int(rec_day_diff(20261127, 20261204), 7, "days across a month");
+	is_int(rec_day_diff(20251231, 20260101), 1, "across a year");
+	is_int(rec_day_diff(20240228, 20240301), 2, "a leap day");
+	/* Asia/Seoul (the zone main sets): the day of a wall time, and the
+	 * local midnight that ends it. */
+	struct tm tm = { .tm_year = 126, .tm_mon = 11, .tm_mday = 4, .tm_hour = 23, .tm_min = 59, .tm_sec = 59, .tm_isdst = -1 };
+	double mid, w = (double)mktime(&tm);
+	is_int(rec_day_of(w, &mid), 20261204, "the local day");
+	ok(mid == w + 1, "its midnight is the next second");
+	is_int(rec_day_of(mid, NULL), 20261205, "midnight is the next day's");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -488,6 +521,7 @@ int main(void)
 	test_rates();
 	test_broken();
 	test_times();
+	test_days();
 	rmdir(dir);
 	return tap_done();
 }
