@@ -41,7 +41,7 @@ fi
 cd /proc || exit 1
 tui_start 80x24 "$PSCOPE" -d 10
 tui_keys R
-check "R where no file can be made: said, with the file" tui_wait_for_joined 'recording stopped: pscope-[0-9]{8}-[0-9]{6}\.rec: cannot create'
+check "R where no file can be made: said, with the file" tui_wait_for_joined 'recording stopped: cannot write pscope-[0-9]{8}-[0-9]{6}\.rec: '
 check "and the header does not say REC" sh -c "! tmux -L '$TMUX_S' capture-pane -p -t '$TMUX_S' | grep -q '\\[REC '"
 tui_keys q
 check "q quits" wait_until gone
