@@ -99,15 +99,6 @@ static char mark_ch(unsigned m, uint64_t dt)
 	return m & TM_TM_WAKER ? '^' : m & TM_TM_WOKEN ? '!' : m & TM_TM_FAULT ? 'f' : m & TM_TM_SAMPLE ? '*' : 0;
 }
 
-static const char *sys_name(int nr, char *buf, size_t size)
-{
-	const char *n = proc_syscall_name(nr);
-	if (n)
-		return n;
-	snprintf(buf, size, "syscall_%d", nr);
-	return buf;
-}
-
 /* A span of time for people: "850us", "12.5ms", "1.20s". */
 static const char *span_str(uint64_t ns, char *buf, size_t size)
 {
@@ -186,7 +177,7 @@ static void draw_row(struct tl_screen *s, int y, int i, const struct tm_thread *
 		while (e < s->ncols && g[e].sys == sys && tm_tl_cell_state(&g[e]) == TM_TS_SYS && !mark_ch(g[e].marks, s->dt))
 			e++;
 		char nb[32];
-		const char *nm = sys_name(sys, nb, sizeof(nb));
+		const char *nm = proc_syscall_label(sys, nb, sizeof(nb));
 		int w = (int)strlen(nm);
 		if (e - c >= w + 2 && !(sel && s->cur >= c && s->cur < e))
 			draw_text(y, LABEL_W + c + 1, w, state_attr(TM_TS_SYS) | A_BOLD, nm);
@@ -210,7 +201,7 @@ static void draw_detail(struct tl_screen *s, int y, int i)
 	if (g && t) {
 		n += snprintf(line + n, sizeof(line) - (size_t)n, " %d", (int)t->tid);
 		if (g->sys >= 0)
-			n += snprintf(line + n, sizeof(line) - (size_t)n, " [%s]", sys_name(g->sys, nb, sizeof(nb)));
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " [%s]", proc_syscall_label(g->sys, nb, sizeof(nb)));
 		n += snprintf(line + n, sizeof(line) - (size_t)n, ":");
 		for (int k = 0; k < TM_TS_COUNT && n < (int)sizeof(line) - 64; k++) {
 			int best = -1;

@@ -14,15 +14,6 @@ static double r2(double v)
 	return round(v * 100) / 100;
 }
 
-static const char *sys_name(int nr, char *buf, size_t size)
-{
-	const char *n = proc_syscall_name(nr);
-	if (n)
-		return n;
-	snprintf(buf, size, "syscall_%d", nr);
-	return buf;
-}
-
 static const struct tm_thread *find_thread(const struct tm_snapshot *s, pid_t tid)
 {
 	for (size_t i = 0; i < s->nthreads; i++)
@@ -93,7 +84,7 @@ static void print_syscalls(const struct tm_snapshot *s, const struct tm_thread *
 		printf("  %-20s %8s %7s %11s\n", "SYSCALL", "SAMPLES", "SHARE%", "~TOTAL_ms");
 		for (size_t i = 0; i < t->nsys; i++) {
 			const struct tm_syscall *c = &t->sys[i];
-			printf("  %-20s %8llu %7.1f %11.1f\n", sys_name(c->nr, nb, sizeof(nb)), (unsigned long long)c->samples,
+			printf("  %-20s %8llu %7.1f %11.1f\n", proc_syscall_label(c->nr, nb, sizeof(nb)), (unsigned long long)c->samples,
 			       all ? 100.0 * (double)c->samples / (double)all : 0.0, (double)c->total_ns / 1e6);
 		}
 		return;
@@ -105,7 +96,7 @@ static void print_syscalls(const struct tm_snapshot *s, const struct tm_thread *
 		const struct tm_syscall *c = &t->sys[i];
 		if (!c->count && !c->blocked_ns)
 			continue;
-		printf("  %-20s %9llu %7llu %11.3f %10.1f %10.1f %10.1f %10.1f %11.3f\n", sys_name(c->nr, nb, sizeof(nb)),
+		printf("  %-20s %9llu %7llu %11.3f %10.1f %10.1f %10.1f %10.1f %11.3f\n", proc_syscall_label(c->nr, nb, sizeof(nb)),
 		       (unsigned long long)c->count, (unsigned long long)c->errors, (double)c->total_ns / 1e6,
 		       c->count ? (double)c->total_ns / (double)c->count / 1e3 : 0.0,
 		       (double)tm_hist_quantile(&c->hist, 0.5, c->min_ns, c->max_ns) / 1e3,
@@ -263,7 +254,7 @@ static struct json_object *thread_json(const struct tm_snapshot *s, const struct
 	for (size_t i = 0; i < t->nsys; i++) {
 		const struct tm_syscall *c = &t->sys[i];
 		struct json_object *so = json_object_new_object();
-		out_json_str(so, "name", sys_name(c->nr, nb, sizeof(nb)));
+		out_json_str(so, "name", proc_syscall_label(c->nr, nb, sizeof(nb)));
 		if (s->have & TM_HAVE_SYSCALLS) {
 			out_json_int(so, "count", (long long)c->count);
 			out_json_int(so, "errors", (long long)c->errors);

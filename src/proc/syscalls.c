@@ -5,6 +5,7 @@
 #include "proc/syscalls.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 static const char *const names[] = {
 	[0] = "read",
@@ -376,4 +377,14 @@ const char *proc_syscall_name(long nr)
 	if (nr < 0 || (size_t)nr >= sizeof(names) / sizeof(names[0]))
 		return NULL;
 	return names[nr];
+}
+
+const char *proc_syscall_label(long nr, char *buf, unsigned long size)
+{
+	const char *n = proc_syscall_name(nr);
+
+	if (n)
+		return n;
+	snprintf(buf, size, "syscall_%ld", nr);
+	return buf;
 }

@@ -4,5 +4,7 @@
 
 /* "nanosleep" for 35; NULL when the number is unknown. */
 const char *proc_syscall_name(long nr);
+/* The same, or "syscall_N" written into buf when the number is unknown. */
+const char *proc_syscall_label(long nr, char *buf, unsigned long size);
 
 #endif

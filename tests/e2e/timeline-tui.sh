@@ -60,12 +60,23 @@ run() { # run COLSxROWS COLS [ENV...]
 	tui_keys + + + + + +
 	tui_wait_for '^ Timeline: PID [0-9]+ .*, 156\.[23]ms across  \[frozen: Space\]' >/dev/null
 	ok $? "$size: + six times: 156.2 ms across, the view held still"
+	# A tier that sampled traced part of each second only: the 156 ms held
+	# may fall in a gap, where no wakeup is known. Said, and skipped.
+	sampled=$(tui_screen | grep -c '^Tier trace, sampled')
+	if [ "$sampled" != 0 ]; then
+		diag "$size: $(tui_screen | grep '^Tier trace')"
+		for w in "the sleeper is woken (!)" "the waker's row marks the wakeup it made (^)" "... of the reader (!)" \
+			"b: the sleeper's next block"; do
+			skip "$size: $w: the tier sampled (the machine's switches passed its rate), the held view may be a gap"
+		done
+	else
 	tui_wait_for "^ +$sleeper sleeper +.*!" >/dev/null
 	ok $? "$size: the sleeper is woken (!)"
 	tui_wait_for "^ +$waker waker +.*\\^" >/dev/null
 	ok $? "$size: the waker's row marks the wakeup it made (^)"
 	tui_wait_for "^ +$reader reader +.*!" >/dev/null
 	ok $? "$size: ... of the reader (!)"
+	fi
 	# Select the sleeper's row, jump to its next long block.
 	while ! tui_screen | grep -qE "^cursor .* $sleeper[ :]"; do
 		tui_keys Down
@@ -73,8 +84,10 @@ run() { # run COLSxROWS COLS [ENV...]
 	done
 	tui_keys Left Left Left Left Left Left Left Left
 	tui_keys b
+	if [ "$sampled" = 0 ]; then
 	tui_wait_for '^a block of (1[0-9]|2[0-1])\.[0-9]ms' >/dev/null
 	ok $? "$size: b: the sleeper's next block, 10-21 ms (its 20 ms nanosleep, cut at the window's end at most)"
+	fi
 	tui_wait_for "^cursor -[0-9.]+m?s \\(cell [0-9.]+[um]s\\) $sleeper \\[nanosleep\\]: \\. sleep " >/dev/null
 	ok $? "$size: the detail line: the cursor's cell is the sleeper's sleep in nanosleep"
 	tui_keys m . . . . m

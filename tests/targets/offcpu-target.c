@@ -10,7 +10,9 @@
  * user part of each stack is exactly these functions whatever the C
  * library's build. Prints "ready" once the threads run; runs until
  * killed. Built with and without frame pointers. */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <sys/syscall.h>
