@@ -78,7 +78,10 @@ check "the reader: blocked on the pipe, woken by the waker thread" python3 -c "
 exec(open('$tmp/check.py').read())
 w = of('reader', 'wakeup')
 assert len(of('reader', 'blocked: pipe_socket')) >= 20 and len(w) >= 20, (len(w),)
-assert sum(x['args']['waker_tid'] == tid['waker'] for x in w) >= len(w) - 1, w[:3]
+# sched_wakeup runs where the wakeup completes: one queued to the wakee's
+# CPU (ttwu_queue) runs in whatever task is current there, so on a busy
+# machine some name another task (sched_waking would always name the waker).
+assert sum(x['args']['waker_tid'] == tid['waker'] for x in w) >= len(w) // 2, (tid['waker'], w[:3])
 assert len(of('waker', 'write')) >= 20
 " "$tmp/tl.json" "$T"
 kill -9 $T; wait $T 2>/dev/null
