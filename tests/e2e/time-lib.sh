@@ -177,7 +177,9 @@ for n in ("burn1", "burn2"):
     t = th[n]
     assert t["blocked_pct"] <= 1.0 and sum(t["blocked"].values()) <= 1.0, (n, t["blocked_pct"], t["blocked"])
     assert t["runqueue_pct"] >= 20, (n, t["runqueue_pct"])
-    assert t["on_cpu_pct"] + t["runqueue_pct"] + t["stopped_pct"] >= 98.5, (n, t)
+    # The /proc tier reads each thread's counters at its own moment: the
+    # window's edges move by the reads' time (ms under a sanitizer).
+    assert t["on_cpu_pct"] + t["runqueue_pct"] + t["stopped_pct"] >= (97 if d["tier"] == "proc" else 98.5), (n, t)
     assert t["switches"]["involuntary"] > 0, (n, t["switches"])
 EOF
 	check "$tier: voluntary switches of each thread within 5% (+3) of /proc status" \
